@@ -1,0 +1,48 @@
+# pedro — every task a developer or CI runs. `make help` lists them.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help install test lint typecheck format e2e bench demo clean
+
+help: ## List the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP) ## Create .venv and install pedro with its development tools
+	@echo "pedro installed in $(VENV): run $(VENV)/bin/pedro --help"
+
+test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests)
+	$(PY) -m pytest -m "not e2e"
+
+lint: $(STAMP) ## ruff check and format check
+	$(VENV)/bin/ruff check pedro tests benchmarks
+	$(VENV)/bin/ruff format --check pedro tests benchmarks
+
+format: $(STAMP) ## Format the code
+	$(VENV)/bin/ruff format pedro tests benchmarks
+	$(VENV)/bin/ruff check --fix pedro tests benchmarks
+
+typecheck: $(STAMP) ## mypy --strict on pedro/
+	$(VENV)/bin/mypy
+
+e2e: $(STAMP) ## Real llama-server + real SmolLM2-135M model: the whole product against reality
+	PEDRO_LLAMA_SERVER="$$(scripts/install-llama-server)" PEDRO_E2E_MODEL="$$(PYTHON=$(PY) scripts/install-model)" \
+		$(PY) -m pytest -m e2e tests/e2e -p no:cacheprovider
+
+bench: $(STAMP) ## Performance measurements; prints ratios, saves JSON under benchmarks/results/
+	$(PY) benchmarks/run.py
+
+demo: $(STAMP) ## The main job: a real small model fixes a bug in examples/calc, live
+	PYTHON=$(PY) scripts/demo
+
+clean: ## Remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

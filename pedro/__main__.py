@@ -1,0 +1,5 @@
+"""`python -m pedro` runs the command line."""
+
+from pedro.cli import main
+
+main()

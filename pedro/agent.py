@@ -1,0 +1,303 @@
+"""run_agent(): the one loop every role runs — render, complete, extract, dispatch, observe, check limits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pedro.backends.base import Backend, GenerationOptions
+from pedro.context import (
+    build_system_prompt,
+    render_format_problems,
+    render_no_evidence,
+    render_nudge,
+    render_tool_result,
+)
+from pedro.dispatch import Dispatcher
+from pedro.errors import BackendError
+from pedro.jobs import Job, JobStore
+from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, Usage
+from pedro.roles import Role
+from pedro.toolcalls import StreamExtractor, extract, find_completion
+from pedro.workspace import fingerprint
+
+EventHandler = Callable[[Event], None]
+
+
+def _ignore(_: Event) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When the loop gives up."""
+
+    max_rounds: int = 30
+    max_idle_replies: int = 3
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """How a job ended."""
+
+    job_id: str
+    exit_status: ExitStatus
+    reason: str
+    summary: str
+    rounds: int
+    tool_calls: int
+    usage: Usage
+    duration_s: float
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.exit_status]
+
+
+@dataclass
+class _Emitter:
+    """Numbers events, persists them and hands them to the caller."""
+
+    job_id: str
+    store: JobStore | None
+    on_event: EventHandler
+    seq: int = 0
+
+    def emit(self, type_: EventType, *, persist: bool = True, **data: Any) -> None:
+        self.seq += 1
+        event = Event(type=type_, job_id=self.job_id, seq=self.seq, data=data)
+        if persist and self.store is not None:
+            self.store.append(self.job_id, event)
+        self.on_event(event)
+
+
+@dataclass
+class _RunState:
+    """Counters of one run; never global."""
+
+    rounds: int = 0
+    tool_calls: int = 0
+    idle: int = 0
+    evidence_refusals: int = 0
+    usage: Usage = field(default_factory=Usage)
+
+
+def run_agent(
+    task: str,
+    *,
+    role: Role,
+    backend: Backend,
+    dispatcher: Dispatcher,
+    limits: Limits,
+    options: GenerationOptions,
+    store: JobStore | None = None,
+    job: Job | None = None,
+    on_event: EventHandler = _ignore,
+) -> RunResult:
+    """Drive the model until it reports completion, a limit is hit, or the backend fails."""
+    started = time.monotonic()
+    job_id = job.id if job is not None else "ephemeral"
+    emitter = _Emitter(job_id, store, on_event)
+    tools = dispatcher.registry.specs()
+    root = dispatcher.ctx.root
+    history: list[Message] = [
+        Message("system", build_system_prompt(role, tools, repo_name=root.name)),
+        Message("user", task),
+    ]
+    state = _RunState()
+    baseline = fingerprint(root) if role.evidence == "changes" else ""
+    emitter.emit(
+        "job.started",
+        role=role.name,
+        task=task,
+        backend=backend.name,
+        tools=[t["function"]["name"] for t in tools],
+        max_rounds=limits.max_rounds,
+    )
+    status: ExitStatus = "limit_reached"
+    reason, summary = "round_limit", f"stopped after {limits.max_rounds} rounds without completion"
+    try:
+        while state.rounds < limits.max_rounds:
+            state.rounds += 1
+            emitter.emit("round.started", round=state.rounds)
+            completion = _complete(backend, history, tools, options, emitter)
+            state.usage += completion.usage
+            outcome = _handle_reply(completion, tools, history, dispatcher, emitter, state, limits, role, baseline)
+            emitter.emit(
+                "round.finished", round=state.rounds, usage=_usage_dict(completion.usage), timings=completion.timings
+            )
+            if outcome is not None:
+                status, reason, summary = outcome
+                break
+    except BackendError as exc:
+        status, reason, summary = "backend_error", "backend_error", str(exc)
+    except KeyboardInterrupt:
+        status, reason, summary = "interrupted", "interrupted", "interrupted by the user; the job is saved"
+    result = RunResult(
+        job_id, status, reason, summary, state.rounds, state.tool_calls, state.usage, time.monotonic() - started
+    )
+    emitter.emit(
+        "job.finished",
+        exit_status=status,
+        exit_code=result.exit_code,
+        reason=reason,
+        summary=summary,
+        totals=_totals(result),
+    )
+    if job is not None and store is not None:
+        job.status, job.exit_status, job.exit_code = status, status, result.exit_code
+        job.summary, job.finished_at, job.totals = summary, time.time(), _totals(result)
+        store.save(job)
+    return result
+
+
+def _complete(
+    backend: Backend, history: list[Message], tools: list[dict[str, Any]], options: GenerationOptions, emitter: _Emitter
+) -> Completion:
+    live = StreamExtractor(tools)
+
+    def on_token(delta: str) -> None:
+        visible = live.feed(delta)
+        if visible:
+            emitter.emit("model.delta", persist=False, text=visible)
+
+    send_tools = tools if options.tool_mode != "text" else []
+    completion = backend.complete(history, tools=send_tools, options=options, on_token=on_token)
+    for notice in completion.notices:
+        emitter.emit("notice", message=notice)
+    emitter.emit(
+        "model.completed",
+        text=completion.text,
+        reasoning=completion.reasoning,
+        native_calls=len(completion.tool_calls),
+        finish_reason=completion.finish_reason,
+        usage=_usage_dict(completion.usage),
+        timings=completion.timings,
+    )
+    return completion
+
+
+def _handle_reply(
+    completion: Completion,
+    tools: list[dict[str, Any]],
+    history: list[Message],
+    dispatcher: Dispatcher,
+    emitter: _Emitter,
+    state: _RunState,
+    limits: Limits,
+    role: Role,
+    baseline: str,
+) -> tuple[ExitStatus, str, str] | None:
+    """Run the reply's calls and append what the model must read next; return an outcome when the run ends."""
+    extraction = extract(_payload(completion), tools, finish_reason=completion.finish_reason)
+    native_ids = {call.id for call in completion.tool_calls if call.id}
+    native = [call for call in extraction.calls if call.id in native_ids]
+    history.append(Message("assistant", completion.text, tool_calls=tuple(native)))
+    for problem in extraction.problems:
+        emitter.emit("format.problem", kind=problem.kind, message=problem.message)
+    feedback: list[str] = []
+    for index, call in enumerate(extraction.calls, start=1):
+        result = _run_call(call, dispatcher, emitter)
+        state.tool_calls += 1
+        if call in native:
+            history.append(Message("tool", render_tool_result(result), tool_call_id=call.id, name=call.name))
+        else:
+            feedback.append(render_tool_result(result, index=index))
+    if extraction.problems:
+        feedback.append(render_format_problems(extraction.problems))
+    if extraction.calls:
+        state.idle = 0
+    else:
+        outcome = _judge_idle_reply(
+            extraction.text, bool(extraction.problems), state, limits, role, baseline, dispatcher, feedback
+        )
+        if outcome is not None:
+            return outcome
+    if feedback:
+        history.append(Message("user", "\n\n".join(feedback)))
+    return None
+
+
+def _judge_idle_reply(
+    text: str,
+    had_problems: bool,
+    state: _RunState,
+    limits: Limits,
+    role: Role,
+    baseline: str,
+    dispatcher: Dispatcher,
+    feedback: list[str],
+) -> tuple[ExitStatus, str, str] | None:
+    """A reply without calls either completes the task, earns feedback, or ends the run for lack of progress."""
+    summary = None if had_problems else find_completion(text)
+    if summary is not None:
+        if role.evidence == "changes" and fingerprint(dispatcher.ctx.root) == baseline:
+            state.evidence_refusals += 1
+            if state.evidence_refusals > 1:
+                return "failed", "no_evidence", "the model reported completion but changed nothing in the repository"
+            feedback.append(render_no_evidence())
+            return None
+        return "completed", "completed", summary or text.strip()
+    state.idle += 1
+    if state.idle >= limits.max_idle_replies:
+        return (
+            "limit_reached",
+            "no_progress",
+            (f"{state.idle} replies in a row without a usable tool call or the completion marker"),
+        )
+    if not had_problems:
+        feedback.append(render_nudge(state.idle, limits.max_idle_replies))
+    return None
+
+
+def _run_call(call: ToolCall, dispatcher: Dispatcher, emitter: _Emitter) -> Any:
+    emitter.emit("tool_call.started", id=call.id, name=call.name, arguments=call.arguments)
+    result = dispatcher.run(call)
+    emitter.emit(
+        "tool_call.finished",
+        id=call.id,
+        name=call.name,
+        ok=result.ok,
+        error_kind=result.error_kind,
+        duration_ms=result.duration_ms,
+        truncated=result.truncated,
+        output=result.output,
+    )
+    return result
+
+
+def _payload(completion: Completion) -> str | dict[str, Any]:
+    """The reply in the shape extract() reads: the server's assembled message when the backend kept it (so a
+    native call with unreadable arguments becomes a problem, not silence), else the text and native calls."""
+    message = completion.raw.get("message")
+    if isinstance(message, dict) and (completion.tool_calls or message.get("tool_calls")):
+        return message
+    if not completion.tool_calls:
+        return completion.text
+    return {
+        "role": "assistant",
+        "content": completion.text,
+        "tool_calls": [
+            {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+            for call in completion.tool_calls
+        ],
+    }
+
+
+def _usage_dict(usage: Usage) -> dict[str, int]:
+    return {
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "cached_tokens": usage.cached_tokens,
+    }
+
+
+def _totals(result: RunResult) -> dict[str, Any]:
+    return {
+        "rounds": result.rounds,
+        "tool_calls": result.tool_calls,
+        "duration_s": round(result.duration_s, 3),
+        **_usage_dict(result.usage),
+    }

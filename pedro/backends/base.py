@@ -1,0 +1,287 @@
+"""The Backend protocol, generation options, and the one place that turns httpx failures into BackendErrors."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeVar
+
+import httpx
+
+from pedro.errors import BackendError
+from pedro.messages import Completion, Message
+
+T = TypeVar("T")
+
+BackendName = Literal["openai", "llamacpp", "ollama", "scripted"]
+ToolMode = Literal["auto", "native", "text"]
+SseField = Literal["data", "error"]
+
+# Shown in every "cannot reach" message so the operator knows which knob to turn.
+BASE_URL_HINT = "Check --base-url / [backend].base_url"
+
+
+@dataclass(frozen=True)
+class GenerationOptions:
+    """Sampling and transport options for one request."""
+
+    temperature: float = 0.2
+    max_tokens: int = 2048
+    tool_mode: ToolMode = "auto"
+    stream: bool = True
+
+
+class Backend(Protocol):
+    """A model server behind one wire protocol; streaming is internal and the Completion is final."""
+
+    name: str
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        on_token: Callable[[str], None] | None = None,
+    ) -> Completion: ...
+
+    def context_window(self) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+class BackendHttpError(BackendError):
+    """A failed exchange with the server; `retryable` marks the ones worth another attempt."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        detail: str = "",
+        retryable: bool = False,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.detail = detail
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+class ToolsRejectedError(BackendError):
+    """The server refused the `tools` field; the backend falls back to text mode."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"the server does not accept native tools: {detail}")
+        self.detail = detail
+
+
+class StreamCutError(BackendHttpError):
+    """The reply stream ended before the server said it was done."""
+
+
+@contextmanager
+def map_http_errors(url: str, server: str = "model server") -> Iterator[None]:
+    """Translate httpx exceptions raised inside the block into BackendErrors that name `url` and the fix."""
+    try:
+        yield
+    except httpx.ConnectTimeout as exc:
+        raise BackendHttpError(
+            f"cannot reach the {server} at {url}: the connection timed out. Is the server running and reachable? "
+            f"{BASE_URL_HINT}, or raise [backend].connect_timeout",
+            retryable=True,
+        ) from exc
+    except httpx.ConnectError as exc:
+        raise BackendHttpError(
+            f"cannot reach the {server} at {url}: {_describe_connect_error(exc)}. "
+            f"Is the server running? {BASE_URL_HINT}",
+            retryable=True,
+        ) from exc
+    except httpx.ReadTimeout as exc:
+        raise BackendHttpError(
+            f"the {server} at {url} sent nothing for longer than the read timeout; the model may be stuck or too "
+            "slow for this machine. Raise [backend].read_timeout or use a smaller model",
+        ) from exc
+    except httpx.TimeoutException as exc:
+        raise BackendHttpError(
+            f"the request to the {server} at {url} timed out ({type(exc).__name__}). "
+            "Raise [backend].read_timeout / connect_timeout",
+            retryable=True,
+        ) from exc
+    except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+        raise StreamCutError(
+            f"the connection to the {server} at {url} was cut mid-reply ({exc or type(exc).__name__}). "
+            "Did the server crash or run out of memory? Check its log",
+            retryable=True,
+        ) from exc
+    except httpx.UnsupportedProtocol as exc:
+        raise BackendHttpError(f"{url} is not an http(s) URL. {BASE_URL_HINT}") from exc
+    except httpx.HTTPError as exc:
+        raise BackendHttpError(f"the request to the {server} at {url} failed: {exc}. {BASE_URL_HINT}") from exc
+
+
+def _describe_connect_error(exc: httpx.ConnectError) -> str:
+    text = str(exc).lower()
+    if "refused" in text:
+        return "connection refused"
+    if "name or service not known" in text or "nodename nor servname" in text or "getaddrinfo" in text:
+        return "unknown host name"
+    return str(exc) or "connection failed"
+
+
+def extract_error_detail(body: str) -> str:
+    """The human message inside an error body: OpenAI `{"error": {"message"}}`, Ollama `{"error": "..."}`, or text."""
+    text = body.strip()
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        return text[:500]
+    if isinstance(payload, dict):
+        error = payload.get("error", payload.get("detail", payload.get("message")))
+        if isinstance(error, dict):
+            message = error.get("message", error)
+            return str(message)[:500]
+        if error is not None:
+            return str(error)[:500]
+    return text[:500]
+
+
+_TOOLS_REJECTION = re.compile(r"tool", re.IGNORECASE)
+
+
+def is_tools_rejection(status: int, detail: str) -> bool:
+    """Whether an error says the server refuses the `tools` field (Ollama, llama-server without --jinja, ...)."""
+    return status in (400, 422, 500, 501) and bool(_TOOLS_REJECTION.search(detail))
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header given in seconds; HTTP dates are ignored (local servers do not send them)."""
+    if not value:
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        return None
+    return max(seconds, 0.0)
+
+
+def status_error(response: httpx.Response, url: str, server: str, *, sent_tools: bool) -> BackendError:
+    """The BackendError for a non-2xx reply; the body must already be read."""
+    status = response.status_code
+    detail = extract_error_detail(response.text) or response.reason_phrase
+    if sent_tools and is_tools_rejection(status, detail):
+        return ToolsRejectedError(detail)
+    if status == 429 or status >= 500:
+        return BackendHttpError(
+            f"the {server} at {url} answered {status}: {detail}. It kept failing after retries; check the server log",
+            status=status,
+            detail=detail,
+            retryable=True,
+            retry_after=parse_retry_after(response.headers.get("retry-after")),
+        )
+    if status in (401, 403):
+        fix = "Set [backend].api_key_env to the name of an environment variable holding the server's API key"
+    elif status == 404:
+        fix = f"Check the model name (--model) and the URL. {BASE_URL_HINT}"
+    else:
+        fix = "Check the model name and the request options; the server log may say more"
+    return BackendHttpError(f"the {server} at {url} answered {status}: {detail}. {fix}", status=status, detail=detail)
+
+
+@dataclass
+class RetryPolicy:
+    """Exponential backoff for transient failures; `sleep` is injectable so tests run instantly."""
+
+    max_retries: int = 3
+    base_delay: float = 0.5
+    max_delay: float = 8.0
+    max_retry_after: float = 30.0
+    """A Retry-After longer than this is not honoured; the normal backoff applies instead."""
+    sleep: Callable[[float], None] = field(default=time.sleep)
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait before retry number `attempt` (0-based)."""
+        if retry_after is not None and retry_after <= self.max_retry_after:
+            return retry_after
+        return float(min(self.base_delay * 2**attempt, self.max_delay))
+
+
+def run_with_retries(attempt: Callable[[], T], policy: RetryPolicy) -> T:
+    """Call `attempt` until it succeeds, retrying retryable BackendHttpErrors with backoff, at most max_retries."""
+    for number in range(policy.max_retries + 1):
+        try:
+            return attempt()
+        except BackendHttpError as exc:
+            if not exc.retryable:
+                raise
+            if number == policy.max_retries:
+                if policy.max_retries == 0:
+                    raise
+                raise BackendHttpError(
+                    f"{exc} (gave up after {number + 1} attempts; [backend].max_retries = {policy.max_retries})",
+                    status=exc.status,
+                    detail=exc.detail,
+                ) from exc
+            policy.sleep(policy.delay(number, exc.retry_after))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def iter_sse_events(lines: Iterable[str]) -> Iterator[tuple[SseField, str]]:
+    """Server-sent events as (field, payload); multi-line data is joined, comments and other fields are skipped.
+
+    llama-server reports a failure inside a stream as an `error:` field rather than `data:`, so both are kept.
+    """
+    field_name: SseField | None = None
+    parts: list[str] = []
+    for raw in lines:
+        line = raw.rstrip("\r")
+        if not line:
+            if field_name is not None:
+                yield field_name, "\n".join(parts)
+            field_name, parts = None, []
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name in ("data", "error"):
+            if field_name is not None and field_name != name:
+                yield field_name, "\n".join(parts)
+                parts = []
+            field_name = "error" if name == "error" else "data"
+            parts.append(value)
+    if field_name is not None:
+        yield field_name, "\n".join(parts)
+
+
+def decode_json_object(text: str, *, url: str, server: str, what: str) -> dict[str, Any]:
+    """Parse one JSON object from the server, or raise a BackendError that quotes the bad payload."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise BackendHttpError(
+            f"the {server} at {url} sent malformed {what} (not JSON: {text[:200]!r}). "
+            f"Is this really the server pedro expects? {BASE_URL_HINT}"
+        ) from exc
+    if not isinstance(value, dict):
+        raise BackendHttpError(
+            f"the {server} at {url} sent {what} that is not a JSON object: {text[:200]!r}. {BASE_URL_HINT}"
+        )
+    return value
+
+
+def iter_ndjson(lines: Iterable[str], *, url: str, server: str) -> Iterator[dict[str, Any]]:
+    """One JSON object per non-blank line, as Ollama streams them."""
+    for line in lines:
+        if line.strip():
+            yield decode_json_object(line, url=url, server=server, what="stream line")
+
+
+def build_timeout(connect_timeout: float, read_timeout: float) -> httpx.Timeout:
+    """A short connect timeout and a long read timeout: local inference can pause for minutes between bytes."""
+    return httpx.Timeout(read_timeout, connect=connect_timeout)

@@ -1,0 +1,128 @@
+"""HttpTransport: one injected httpx client, timeouts, retries and status mapping shared by the HTTP backends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+import httpx
+
+from pedro.backends.base import (
+    BackendHttpError,
+    RetryPolicy,
+    StreamCutError,
+    build_timeout,
+    decode_json_object,
+    map_http_errors,
+    run_with_retries,
+    status_error,
+)
+from pedro.errors import BackendError
+
+T = TypeVar("T")
+
+# Lets a backend explain a status in its own words (Ollama's "model not found" wants `ollama pull`).
+StatusHook = Callable[[int, str, str], BackendError | None]
+
+
+class HttpTransport:
+    """Sends JSON requests with bounded retries; every failure leaves as a BackendError naming the URL."""
+
+    def __init__(
+        self,
+        *,
+        server: str,
+        client: httpx.Client | None,
+        connect_timeout: float,
+        read_timeout: float,
+        retry: RetryPolicy,
+        headers: Mapping[str, str] | None = None,
+        explain_status: StatusHook | None = None,
+    ) -> None:
+        self.server = server
+        self.retry = retry
+        self.timeout = build_timeout(connect_timeout, read_timeout)
+        self._owns_client = client is None
+        self._client = client if client is not None else httpx.Client(timeout=self.timeout)
+        self._headers = dict(headers or {})
+        self._explain_status = explain_status
+
+    def close(self) -> None:
+        """Close the client if this transport created it; an injected client belongs to its owner."""
+        if self._owns_client:
+            self._client.close()
+
+    def get_json(self, url: str, *, retries: bool = True) -> dict[str, Any]:
+        """GET a JSON object."""
+        return self._with_retries(lambda: self._send_once("GET", url, None, sent_tools=False), retries)
+
+    def post_json(self, url: str, body: Mapping[str, Any], *, sent_tools: bool = False) -> dict[str, Any]:
+        """POST a JSON body and return the JSON object the server answered."""
+        return self._with_retries(lambda: self._send_once("POST", url, body, sent_tools=sent_tools), True)
+
+    def get_status(self, url: str) -> tuple[int, str]:
+        """GET once without retries and return (status, body text); used for health polling."""
+        with map_http_errors(url, self.server):
+            response = self._client.get(url, headers=self._headers, timeout=self.timeout)
+            return response.status_code, response.text
+
+    def stream_lines(
+        self,
+        url: str,
+        body: Mapping[str, Any],
+        consume: Callable[[Iterator[str]], T],
+        *,
+        sent_tools: bool,
+        on_retry: Callable[[BackendHttpError], None] | None = None,
+    ) -> T:
+        """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call."""
+
+        def attempt() -> T:
+            try:
+                with (
+                    map_http_errors(url, self.server),
+                    self._client.stream(
+                        "POST", url, json=dict(body), headers=self._headers, timeout=self.timeout
+                    ) as response,
+                ):
+                    if response.status_code >= 400:
+                        response.read()
+                        raise self._status_error(response, url, sent_tools=sent_tools)
+                    return consume(response.iter_lines())
+            except BackendHttpError as exc:
+                if exc.retryable and on_retry is not None:
+                    on_retry(exc)
+                raise
+
+        return self._with_retries(attempt, True)
+
+    def _with_retries(self, attempt: Callable[[], T], retries: bool) -> T:
+        if not retries:
+            return attempt()
+        return run_with_retries(attempt, self.retry)
+
+    def _send_once(self, method: str, url: str, body: Mapping[str, Any] | None, *, sent_tools: bool) -> dict[str, Any]:
+        with map_http_errors(url, self.server):
+            response = self._client.request(
+                method, url, json=dict(body) if body is not None else None, headers=self._headers, timeout=self.timeout
+            )
+        if response.status_code >= 400:
+            raise self._status_error(response, url, sent_tools=sent_tools)
+        return decode_json_object(response.text, url=url, server=self.server, what="reply")
+
+    def _status_error(self, response: httpx.Response, url: str, *, sent_tools: bool) -> BackendError:
+        error = status_error(response, url, self.server, sent_tools=sent_tools)
+        if self._explain_status is not None and isinstance(error, BackendHttpError) and error.status is not None:
+            explained = self._explain_status(error.status, error.detail, url)
+            if explained is not None:
+                return explained
+        return error
+
+
+def stream_cut(url: str, server: str) -> StreamCutError:
+    """The error for a stream that ended without the server's end marker."""
+    return StreamCutError(
+        f"the reply stream from the {server} at {url} ended before the server said it was done. "
+        "Did the server crash or run out of memory? Check its log",
+        retryable=True,
+    )

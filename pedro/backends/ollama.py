@@ -1,0 +1,317 @@
+"""OllamaBackend: Ollama's native `POST /api/chat` with NDJSON streaming, native tools and a fixed num_ctx."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import httpx
+
+from pedro.backends.base import (
+    BackendHttpError,
+    GenerationOptions,
+    RetryPolicy,
+    ToolsRejectedError,
+    iter_ndjson,
+)
+from pedro.backends.http import HttpTransport, stream_cut
+from pedro.backends.openai_compat import CUT_NOTICE, read_api_key
+from pedro.backends.openai_wire import parse_arguments
+from pedro.config import PedroConfig
+from pedro.errors import BackendError
+from pedro.messages import Completion, Message, ToolCall, Usage
+
+# Ollama's own default is tiny; local memory is the limit, so without a configured window pedro asks for this much.
+DEFAULT_NUM_CTX = 8192
+_TIMING_KEYS = (
+    "total_duration",
+    "load_duration",
+    "prompt_eval_count",
+    "prompt_eval_duration",
+    "eval_count",
+    "eval_duration",
+)
+_NOT_FOUND = re.compile(r"model ['\"]?(?P<model>[^'\"]+?)['\"]? not found", re.IGNORECASE)
+
+
+def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """pedro messages in Ollama's shape: call arguments are objects, tool results carry `tool_name`."""
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        item: dict[str, Any] = {"role": message.role, "content": message.content}
+        if message.role == "assistant" and message.tool_calls:
+            item["tool_calls"] = [
+                {"function": {"name": call.name, "arguments": call.arguments}} for call in message.tool_calls
+            ]
+        if message.role == "tool" and message.name is not None:
+            item["tool_name"] = message.name
+        wire.append(item)
+    return wire
+
+
+class OllamaBackend:
+    """An Ollama server at its root URL; num_ctx is sized once from /api/show and never changed mid-job."""
+
+    name = "ollama"
+    server = "Ollama server"
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        client: httpx.Client | None = None,
+        api_key: str | None = None,
+        connect_timeout: float = 5.0,
+        read_timeout: float = 600.0,
+        max_retries: int = 3,
+        sleep: Callable[[float], None] = time.sleep,
+        context_window: int = 0,
+        keep_alive: str = "30m",
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.keep_alive = keep_alive
+        self._window_cap = context_window or DEFAULT_NUM_CTX
+        self._num_ctx: int | None = None
+        self._capabilities: list[str] | None = None
+        self._text_mode = False
+        self._announced_no_tools = False
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.transport = HttpTransport(
+            server=self.server,
+            client=client,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            retry=RetryPolicy(max_retries=max_retries, sleep=sleep),
+            headers=headers,
+            explain_status=self._explain_status,
+        )
+
+    @classmethod
+    def from_config(
+        cls, config: PedroConfig, *, client: httpx.Client | None = None, sleep: Callable[[float], None] = time.sleep
+    ) -> OllamaBackend:
+        """A backend built from [backend]; OLLAMA_HOST is already folded into resolved_base_url()."""
+        backend = config.backend
+        return cls(
+            config.resolved_base_url(),
+            backend.model,
+            client=client,
+            api_key=read_api_key(config),
+            connect_timeout=backend.connect_timeout,
+            read_timeout=backend.read_timeout,
+            max_retries=backend.max_retries,
+            sleep=sleep,
+            context_window=backend.context_window,
+            keep_alive=backend.keep_alive,
+        )
+
+    @property
+    def chat_url(self) -> str:
+        return self.base_url + "/api/chat"
+
+    @property
+    def text_mode(self) -> bool:
+        return self._text_mode
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def context_window(self) -> int:
+        """The num_ctx every request of this job sends: the model's length capped by the configured window."""
+        if self._num_ctx is None:
+            show = self.transport.post_json(self.base_url + "/api/show", {"model": self.model})
+            model_length = _context_length(show.get("model_info"))
+            self._num_ctx = min(model_length, self._window_cap) if model_length else self._window_cap
+            capabilities = show.get("capabilities")
+            if isinstance(capabilities, list):
+                self._capabilities = [str(c) for c in capabilities]
+        return self._num_ctx
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        on_token: Callable[[str], None] | None = None,
+    ) -> Completion:
+        """Send one chat request; a model without tool support moves the job to text mode."""
+        num_ctx = self.context_window()
+        notices: list[str] = []
+        if (
+            options.tool_mode == "auto"
+            and self._capabilities is not None
+            and "tools" not in self._capabilities
+            and not self._announced_no_tools
+        ):
+            self._text_mode = self._announced_no_tools = True
+            notices.append(f"Ollama says {self.model} cannot call tools; pedro uses text mode for this job")
+        send_tools = bool(tools) and options.tool_mode != "text" and not self._text_mode
+        try:
+            completion = self._request(messages, tools if send_tools else (), options, num_ctx, on_token)
+        except ToolsRejectedError as exc:
+            if options.tool_mode == "native":
+                raise BackendError(
+                    f"the Ollama server at {self.chat_url} refuses native tools for {self.model} ({exc.detail}); "
+                    "run with --tool-mode text (or auto), or pick a model with tool support"
+                ) from exc
+            self._text_mode = True
+            notices.append(
+                f"Ollama refused native tools ({exc.detail}); pedro switched to text mode for the rest of this job"
+            )
+            completion = self._request(messages, (), options, num_ctx, on_token)
+        if notices:
+            completion = replace(completion, notices=(*notices, *completion.notices))
+        return completion
+
+    def build_body(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        num_ctx: int,
+    ) -> dict[str, Any]:
+        """The JSON body of one /api/chat request."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": to_ollama_messages(messages),
+            "stream": options.stream,
+            "keep_alive": self.keep_alive,
+            "options": {"temperature": options.temperature, "num_predict": options.max_tokens, "num_ctx": num_ctx},
+        }
+        if tools:
+            body["tools"] = [dict(tool) for tool in tools]
+        return body
+
+    def _request(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        num_ctx: int,
+        on_token: Callable[[str], None] | None,
+    ) -> Completion:
+        body = self.build_body(messages, tools, options, num_ctx)
+        if not options.stream:
+            payload = self.transport.post_json(self.chat_url, body, sent_tools=bool(tools))
+            completion = self._assemble(iter([payload]))
+            if on_token is not None and completion.text:
+                on_token(completion.text)
+            return completion
+        shown = False
+        cut = False
+
+        def emit(text: str) -> None:
+            nonlocal shown
+            shown = True
+            if on_token is not None:
+                on_token(text)
+
+        def note_retry(error: BackendHttpError) -> None:
+            nonlocal cut
+            cut = cut or shown
+
+        def consume(lines: Iterator[str]) -> Completion:
+            return self._assemble(iter_ndjson(lines, url=self.chat_url, server=self.server), emit)
+
+        completion = self.transport.stream_lines(
+            self.chat_url, body, consume, sent_tools=bool(tools), on_retry=note_retry
+        )
+        if cut:
+            completion = replace(completion, notices=(*completion.notices, CUT_NOTICE))
+        return completion
+
+    def _assemble(self, objects: Iterator[dict[str, Any]], emit: Callable[[str], None] | None = None) -> Completion:
+        text: list[str] = []
+        thinking: list[str] = []
+        wire_calls: list[dict[str, Any]] = []
+        final: dict[str, Any] | None = None
+        for item in objects:
+            if "error" in item:
+                raise BackendError(
+                    f"the Ollama server at {self.chat_url} reported an error: {item['error']}. "
+                    "Run `ollama ps` and check the server log"
+                )
+            message = item.get("message")
+            if isinstance(message, Mapping):
+                content = message.get("content")
+                if isinstance(content, str) and content:
+                    text.append(content)
+                    if emit is not None:
+                        emit(content)
+                if isinstance(message.get("thinking"), str):
+                    thinking.append(message["thinking"])
+                calls = message.get("tool_calls")
+                if isinstance(calls, list):
+                    # Ollama sends each call whole, once; later chunks add calls rather than fragments.
+                    wire_calls.extend(dict(call) for call in calls if isinstance(call, Mapping))
+            if item.get("done") is True:
+                final = item
+                break
+        if final is None:
+            raise stream_cut(self.chat_url, self.server)
+        # Ollama gives calls no ids; number them so each result can be matched to its call.
+        for position, call in enumerate(wire_calls):
+            if not isinstance(call.get("id"), str) or not call.get("id"):
+                call["id"] = f"call_{position}"
+        tool_calls = tuple(call for call in (_to_tool_call(c) for c in wire_calls) if call is not None)
+        joined = "".join(text)
+        raw_message: dict[str, Any] = {"role": "assistant", "content": joined}
+        if wire_calls:
+            raw_message["tool_calls"] = wire_calls
+        if thinking:
+            raw_message["thinking"] = "".join(thinking)
+        return Completion(
+            text=joined,
+            tool_calls=tool_calls,
+            reasoning="".join(thinking),
+            usage=Usage(
+                prompt_tokens=_count(final.get("prompt_eval_count")),
+                completion_tokens=_count(final.get("eval_count")),
+            ),
+            timings={key: final[key] for key in _TIMING_KEYS if key in final},
+            finish_reason=final.get("done_reason") if isinstance(final.get("done_reason"), str) else None,
+            raw={"message": raw_message, "final": final},
+        )
+
+    def _explain_status(self, status: int, detail: str, url: str) -> BackendError | None:
+        match = _NOT_FOUND.search(detail)
+        if status == 404 and match:
+            name = match.group("model")
+            return BackendError(
+                f"the Ollama server at {self.base_url} has no model '{name}'. Run `ollama pull {name}`, "
+                "or pick an installed one (`ollama list`) with --model / [backend].model"
+            )
+        return None
+
+
+def _context_length(model_info: Any) -> int | None:
+    """`<arch>.context_length` from /api/show's model_info."""
+    if not isinstance(model_info, Mapping):
+        return None
+    arch = model_info.get("general.architecture")
+    value = model_info.get(f"{arch}.context_length") if isinstance(arch, str) else None
+    if not isinstance(value, int):
+        value = next((v for k, v in model_info.items() if k.endswith(".context_length") and isinstance(v, int)), None)
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def _to_tool_call(wire: Mapping[str, Any]) -> ToolCall | None:
+    function = wire.get("function")
+    if not isinstance(function, Mapping):
+        return None
+    name = function.get("name")
+    arguments = parse_arguments(function.get("arguments"))
+    if not isinstance(name, str) or not name or arguments is None:
+        return None
+    call_id = wire.get("id")
+    return ToolCall(name=name, arguments=arguments, id=call_id if isinstance(call_id, str) else None)
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

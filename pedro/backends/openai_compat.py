@@ -1,0 +1,253 @@
+"""OpenAICompatBackend: any server speaking `POST {base}/chat/completions` (vLLM, LM Studio, llama-server's /v1)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Literal
+
+import httpx
+
+from pedro.backends.base import (
+    BackendHttpError,
+    GenerationOptions,
+    RetryPolicy,
+    ToolsRejectedError,
+    decode_json_object,
+    iter_sse_events,
+)
+from pedro.backends.http import HttpTransport, stream_cut
+from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
+from pedro.config import PedroConfig
+from pedro.errors import BackendError
+from pedro.messages import Completion, Message
+
+ToolChoice = Literal["auto", "required", "none"]
+
+CUT_NOTICE = "the connection was cut mid-reply and pedro asked again; text shown before the cut may repeat"
+
+
+def read_api_key(config: PedroConfig) -> str | None:
+    """The bearer token from the environment variable named by [backend].api_key_env, if one is named."""
+    name = config.backend.api_key_env
+    if not name:
+        return None
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise BackendError(
+            f"[backend].api_key_env names the environment variable {name}, but it is not set; "
+            f"export {name}=<key> or clear api_key_env"
+        )
+    return value
+
+
+class OpenAICompatBackend:
+    """The OpenAI chat wire with SSE streaming, native tools when the server takes them, text mode otherwise."""
+
+    name = "openai"
+    server = "OpenAI-compatible server"
+    chat_path = "/chat/completions"
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        client: httpx.Client | None = None,
+        api_key: str | None = None,
+        connect_timeout: float = 5.0,
+        read_timeout: float = 600.0,
+        max_retries: int = 3,
+        sleep: Callable[[float], None] = time.sleep,
+        tool_choice: ToolChoice | None = None,
+        parallel_tool_calls: bool | None = None,
+        context_window: int = 0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.tool_choice = tool_choice
+        self.parallel_tool_calls = parallel_tool_calls
+        self._configured_window = context_window
+        self._text_mode = False
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.transport = HttpTransport(
+            server=self.server,
+            client=client,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            retry=RetryPolicy(max_retries=max_retries, sleep=sleep),
+            headers=headers,
+            explain_status=self._explain_status,
+        )
+
+    @classmethod
+    def from_config(
+        cls, config: PedroConfig, *, client: httpx.Client | None = None, sleep: Callable[[float], None] = time.sleep
+    ) -> OpenAICompatBackend:
+        """A backend built from [backend]."""
+        backend = config.backend
+        return cls(
+            config.resolved_base_url(),
+            backend.model,
+            client=client,
+            api_key=read_api_key(config),
+            connect_timeout=backend.connect_timeout,
+            read_timeout=backend.read_timeout,
+            max_retries=backend.max_retries,
+            sleep=sleep,
+            context_window=backend.context_window,
+            tool_choice=backend.tool_choice or None,
+            parallel_tool_calls={"true": True, "false": False}.get(backend.parallel_tool_calls),
+        )
+
+    @property
+    def chat_url(self) -> str:
+        return self.base_url + self.chat_path
+
+    @property
+    def text_mode(self) -> bool:
+        """Whether this backend stopped sending native tools after the server refused them."""
+        return self._text_mode
+
+    def context_window(self) -> int | None:
+        """The configured window; a generic /v1 server has no standard way to say."""
+        return self._configured_window or None
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        on_token: Callable[[str], None] | None = None,
+    ) -> Completion:
+        """Send one chat request; a refusal of `tools` switches to text mode and retries once without them."""
+        notices = self._prepare(options)
+        send_tools = bool(tools) and options.tool_mode != "text" and not self._text_mode
+        names = [_tool_name(tool) for tool in tools]
+        try:
+            completion = self._request(messages, tools if send_tools else (), options, on_token, names)
+        except ToolsRejectedError as exc:
+            if options.tool_mode == "native":
+                raise BackendError(
+                    f"the {self.server} at {self.chat_url} refuses native tools ({exc.detail}); "
+                    "run with --tool-mode text (or auto), or start the server with tool support (llama-server --jinja)"
+                ) from exc
+            self._text_mode = True
+            notices.append(
+                f"the server refused native tools ({exc.detail}); pedro switched to text mode for the rest of this job"
+            )
+            completion = self._request(messages, (), options, on_token, names)
+        if notices:
+            completion = replace(completion, notices=(*notices, *completion.notices))
+        return completion
+
+    def _prepare(self, options: GenerationOptions) -> list[str]:
+        """Work to do before a request (llama-server polls /health here); returns notices for the user."""
+        return []
+
+    def build_body(
+        self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], options: GenerationOptions
+    ) -> dict[str, Any]:
+        """The JSON body of one chat request."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": to_openai_messages(messages),
+            "temperature": options.temperature,
+            "max_tokens": options.max_tokens,
+            "stream": options.stream,
+        }
+        if options.stream:
+            body["stream_options"] = {"include_usage": True}
+        if tools:
+            body["tools"] = [dict(tool) for tool in tools]
+            if self.tool_choice is not None:
+                body["tool_choice"] = self.tool_choice
+            if self.parallel_tool_calls is not None:
+                body["parallel_tool_calls"] = self.parallel_tool_calls
+        return body
+
+    def _request(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        on_token: Callable[[str], None] | None,
+        names: Sequence[str],
+    ) -> Completion:
+        body = self.build_body(messages, tools, options)
+        if not options.stream:
+            payload = self.transport.post_json(self.chat_url, body, sent_tools=bool(tools))
+            self._raise_embedded_error(payload)
+            completion = parse_chat_response(payload, names)
+            if on_token is not None and completion.text:
+                on_token(completion.text)
+            return completion
+        shown = False
+        cut = False
+
+        def emit(text: str) -> None:
+            nonlocal shown
+            shown = True
+            if on_token is not None:
+                on_token(text)
+
+        def note_retry(error: BackendHttpError) -> None:
+            nonlocal cut
+            cut = cut or shown
+
+        def consume(lines: Iterator[str]) -> Completion:
+            # A fresh assembler per attempt: a retried stream never mixes text from the attempt that was cut.
+            return self._assemble_stream(lines, emit, names)
+
+        completion = self.transport.stream_lines(
+            self.chat_url, body, consume, sent_tools=bool(tools), on_retry=note_retry
+        )
+        if cut:
+            completion = replace(completion, notices=(*completion.notices, CUT_NOTICE))
+        return completion
+
+    def _assemble_stream(self, lines: Iterator[str], emit: Callable[[str], None], names: Sequence[str]) -> Completion:
+        assembler = StreamAssembler(known_names=names)
+        done = False
+        for field_name, data in iter_sse_events(lines):
+            if field_name == "data" and data.strip() == "[DONE]":
+                done = True
+                break
+            chunk = decode_json_object(data, url=self.chat_url, server=self.server, what="stream event")
+            if field_name == "error" or "error" in chunk:
+                self._raise_embedded_error(chunk if "error" in chunk else {"error": chunk})
+            text = assembler.add(chunk)
+            if text:
+                emit(text)
+        if not done and assembler.finish_reason is None:
+            raise stream_cut(self.chat_url, self.server)
+        return assembler.finish()
+
+    def _raise_embedded_error(self, payload: Mapping[str, Any]) -> None:
+        error = payload.get("error")
+        if error is None:
+            return
+        detail = str(error.get("message", error)) if isinstance(error, Mapping) else str(error)
+        raise BackendError(
+            f"the {self.server} at {self.chat_url} reported an error: {detail}. The server log may say more"
+        )
+
+    def _explain_status(self, status: int, detail: str, url: str) -> BackendError | None:
+        if status == 404 and not self.base_url.endswith("/v1") and url == self.chat_url:
+            return BackendError(
+                f"the {self.server} at {url} answered 404: {detail}. For --backend openai the base URL "
+                "usually ends in /v1 (e.g. http://127.0.0.1:8080/v1); check --base-url / [backend].base_url"
+            )
+        return None
+
+
+def _tool_name(tool: Mapping[str, Any]) -> str:
+    function = tool.get("function")
+    name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+    return name if isinstance(name, str) else ""

@@ -1,0 +1,98 @@
+"""What every command shares: the common flags, loading config, and finding the repository."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from pedro.config import PedroConfig
+
+
+class BackendChoice(StrEnum):
+    ollama = "ollama"
+    openai = "openai"
+    llamacpp = "llamacpp"
+
+
+BackendOpt = Annotated[BackendChoice | None, typer.Option("--backend", help="Wire protocol (PEDRO_BACKEND).")]
+BaseUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url", help="Server URL: with /v1 for openai, the server root for ollama/llamacpp (PEDRO_BASE_URL)."
+    ),
+]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name on the server (PEDRO_MODEL).")]
+ModelFileOpt = Annotated[
+    Path | None,
+    typer.Option("--model-file", help="A .gguf file: pedro starts llama-server with it (PEDRO_MODEL_FILE)."),
+]
+MaxRoundsOpt = Annotated[
+    int | None, typer.Option("--max-rounds", min=1, help="Most model requests (PEDRO_MAX_ROUNDS).")
+]
+RepoOpt = Annotated[Path, typer.Option("--repo", help="The repository to work in.")]
+NoInputOpt = Annotated[bool, typer.Option("--no-input", help="Never prompt: whatever would ask is refused.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Events as JSON lines on stdout; human text on stderr.")]
+StreamJsonOpt = Annotated[bool, typer.Option("--stream-json", help="With --json, also emit model.delta events.")]
+AllowOutsideGitOpt = Annotated[
+    bool, typer.Option("--allow-outside-git", help="Run in a directory that is not a git repository.")
+]
+
+
+@dataclass(frozen=True)
+class CommonFlags:
+    """The flags every agent command takes."""
+
+    backend: BackendChoice | None = None
+    base_url: str | None = None
+    model: str | None = None
+    model_file: Path | None = None
+    max_rounds: int | None = None
+    repo: Path = Path()
+    no_input: bool = False
+    json: bool = False
+    stream_json: bool = False
+    allow_outside_git: bool = False
+
+    def config_layer(self) -> dict[str, dict[str, Any]]:
+        """The flags as the top config layer; unset flags leave lower layers alone."""
+        backend: dict[str, Any] = {}
+        if self.backend is not None:
+            backend["kind"] = self.backend.value
+        if self.base_url is not None:
+            backend["base_url"] = self.base_url
+        if self.model is not None:
+            backend["model"] = self.model
+        if self.model_file is not None:
+            backend["model_file"] = str(self.model_file)
+        layer: dict[str, dict[str, Any]] = {"backend": backend}
+        if self.max_rounds is not None:
+            layer["agent"] = {"max_rounds": self.max_rounds}
+        if self.allow_outside_git:
+            layer["safety"] = {"allow_outside_git": True}
+        return layer
+
+    @property
+    def interactive(self) -> bool:
+        """Whether pedro may ask the person at the terminal."""
+        return not self.no_input and not os.environ.get("CI") and sys.stdin.isatty()
+
+
+def load(flags: CommonFlags, *, need_git: bool = True) -> tuple[Path, PedroConfig]:
+    """Find the repository and load the layered configuration for it."""
+    from pedro.config import load_config
+    from pedro.workspace import find_repo_root
+
+    # The repository decides which .pedro.toml applies, and that file may itself allow a non-git directory.
+    allow = flags.allow_outside_git or not need_git
+    root = find_repo_root(flags.repo, allow_outside_git=True)
+    config = load_config(root, flags=flags.config_layer())
+    if not allow and not config.safety.allow_outside_git:
+        root = find_repo_root(flags.repo, allow_outside_git=False)
+    return root, config

@@ -1,0 +1,70 @@
+"""`pedro jobs list` and `pedro jobs show ID`."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from pedro.cli.common import CommonFlags, JsonOpt, RepoOpt, load
+
+app = typer.Typer(help="Inspect recorded jobs.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_jobs(repo: RepoOpt = Path(), json_out: JsonOpt = False) -> None:
+    """List this repository's jobs, newest first."""
+    from pedro.jobs import JobStore
+
+    root, _ = load(CommonFlags(repo=repo), need_git=False)
+    jobs = JobStore(root).all()
+    if json_out:
+        for job in jobs:
+            sys.stdout.write(json.dumps(job.__dict__, default=str) + "\n")
+        return
+    if not jobs:
+        sys.stdout.write("no jobs yet in this repository; start one with `pedro build --description ...`\n")
+        return
+    for job in jobs:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(job.started_at))
+        task = job.task.strip().splitlines()[0] if job.task.strip() else ""
+        sys.stdout.write(f"{job.id}  {when}  {job.role:<9} {job.status:<14} {task[:60]}\n")
+
+
+@app.command("show")
+def show_job(
+    job_id: str = typer.Argument(..., help="A job id (or a unique prefix)."),
+    repo: RepoOpt = Path(),
+    json_out: JsonOpt = False,
+) -> None:
+    """Show one job: its record, then each round's tool calls."""
+    from pedro.jobs import JobStore
+
+    root, _ = load(CommonFlags(repo=repo), need_git=False)
+    store = JobStore(root)
+    job = store.load(job_id)
+    events = store.events(job.id)
+    if json_out:
+        sys.stdout.write(json.dumps({"job": job.__dict__, "events": events}, default=str) + "\n")
+        return
+    out = sys.stdout
+    out.write(
+        f"job      {job.id}\nrole     {job.role}\nstatus   {job.status} (exit {job.exit_code})\n"
+        f"backend  {job.backend} · model {job.model}\n"
+    )
+    out.write(f"totals   {json.dumps(job.totals)}\ntask     {job.task.strip()[:500]}\n")
+    out.write(f"trace    {store.job_dir(job.id) / 'events.jsonl'}\n\n")
+    for event in events:
+        kind = event.get("type")
+        if kind == "round.started":
+            out.write(f"round {event.get('round')}\n")
+        elif kind == "tool_call.finished":
+            status = "ok" if event.get("ok") else f"error ({event.get('error_kind')})"
+            out.write(f"  {event.get('name')}: {status}, {event.get('duration_ms')} ms\n")
+        elif kind == "format.problem":
+            out.write(f"  format problem: {event.get('kind')}\n")
+    if job.summary:
+        out.write(f"\nsummary\n{job.summary.strip()}\n")

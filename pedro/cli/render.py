@@ -1,0 +1,226 @@
+"""Turn events into what a person sees: Rich in a terminal, plain lines in a pipe, JSON lines with --json."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Protocol, TextIO
+
+from pedro.messages import Event
+
+_MAX_SHOWN_OUTPUT_LINES = 6
+
+
+class Renderer(Protocol):
+    def handle(self, event: Event) -> None: ...
+    def notice(self, message: str) -> None: ...
+    def approver(self, interactive: bool) -> Any: ...
+    def close(self) -> None: ...
+
+
+def make_renderer(*, json_mode: bool, stream_json: bool) -> Renderer:
+    """Pick the renderer for this terminal and these flags."""
+    if json_mode:
+        return JsonRenderer(stream_json=stream_json)
+    if sys.stdout.isatty():
+        return RichRenderer()
+    return PlainRenderer(sys.stdout)
+
+
+def describe_call(name: str, arguments: dict[str, Any]) -> str:
+    """A one-line summary of a call for people: the action and the argument that matters most."""
+    parts = [name]
+    if "action" in arguments:
+        parts.append(str(arguments["action"]))
+    for key in ("path", "pattern", "command", "name", "ref", "glob", "message"):
+        if key in arguments and arguments[key] not in (None, ""):
+            value = str(arguments[key]).replace("\n", " ⏎ ")
+            parts.append(value if len(value) <= 80 else value[:77] + "…")
+            break
+    return " ".join(parts)
+
+
+def _summary_line(data: dict[str, Any]) -> str:
+    totals = data.get("totals", {})
+    tokens = totals.get("prompt_tokens", 0) + totals.get("completion_tokens", 0)
+    return (
+        f"{data.get('exit_status')} (exit {data.get('exit_code')}) · {totals.get('rounds', 0)} rounds · "
+        f"{totals.get('tool_calls', 0)} tool calls · {tokens} tokens · {totals.get('duration_s', 0):.1f}s"
+    )
+
+
+def _write_summary(data: dict[str, Any], show: Any) -> None:
+    """The model's summary goes with the rest of the output; why a run failed goes to stderr."""
+    text = str(data.get("summary", "")).strip()
+    if data.get("exit_code") == 0:
+        show(text)
+    else:
+        sys.stderr.write(f"pedro: {text}\n")
+        sys.stderr.flush()
+
+
+def _ask(question: str, out: TextIO) -> bool:
+    out.write(f"\n{question}\nAllow? [y/N] ")
+    out.flush()
+    try:
+        answer = sys.stdin.readline()
+    except (OSError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+class PlainRenderer:
+    """Plain lines for pipes and logs; also the human channel of --json on stderr."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self._mid_line = False
+
+    def handle(self, event: Event) -> None:
+        data = event.data
+        if event.type == "job.started":
+            self._line(f"pedro {data.get('role')} · job {event.job_id} · backend {data.get('backend')}")
+        elif event.type == "round.started":
+            self._line(f"--- round {data.get('round')}")
+        elif event.type == "model.delta":
+            text = str(data.get("text", ""))
+            self.out.write(text)
+            self._mid_line = not text.endswith("\n")
+            self.out.flush()
+        elif event.type == "tool_call.started":
+            self._line(f"→ {describe_call(str(data.get('name')), data.get('arguments') or {})}")
+        elif event.type == "tool_call.finished":
+            status = "ok" if data.get("ok") else f"error ({data.get('error_kind')})"
+            self._line(f"← {data.get('name')}: {status} in {data.get('duration_ms')} ms")
+            if not data.get("ok"):
+                self._line("  " + str(data.get("output", "")).splitlines()[0][:200] if data.get("output") else "")
+        elif event.type == "format.problem":
+            self._line(f"! call format problem ({data.get('kind')}): fed back to the model")
+        elif event.type == "notice":
+            self._line(f"note: {data.get('message')}")
+        elif event.type == "job.finished":
+            self._line(f"=== {_summary_line(data)}")
+            if data.get("summary"):
+                _write_summary(data, self._line)
+
+    def notice(self, message: str) -> None:
+        self._line(f"note: {message}")
+
+    def approver(self, interactive: bool) -> Any:
+        if not interactive:
+            return lambda _question: False
+        return lambda question: _ask(question, sys.stderr)
+
+    def close(self) -> None:
+        self.out.flush()
+
+    def _line(self, text: str) -> None:
+        if self._mid_line:
+            self.out.write("\n")
+            self._mid_line = False
+        self.out.write(text + "\n")
+        self.out.flush()
+
+
+class JsonRenderer:
+    """Contract §7: only JSON lines on stdout, one event each; human text goes to stderr."""
+
+    def __init__(self, *, stream_json: bool) -> None:
+        self.stream_json = stream_json
+        self.human = PlainRenderer(sys.stderr)
+
+    def handle(self, event: Event) -> None:
+        if event.type != "model.delta" or self.stream_json:
+            sys.stdout.write(json.dumps(event.to_dict(), ensure_ascii=False, default=str) + "\n")
+            sys.stdout.flush()
+        if event.type != "model.delta":
+            self.human.handle(event)
+
+    def notice(self, message: str) -> None:
+        self.human.notice(message)
+
+    def approver(self, interactive: bool) -> Any:
+        return self.human.approver(interactive)
+
+    def close(self) -> None:
+        sys.stdout.flush()
+
+
+class RichRenderer:
+    """A terminal view: streamed text, a spinner per tool call with its duration, and a closing summary."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+
+        self.console = Console(highlight=False)
+        self._status: Any = None
+        self._mid_line = False
+
+    def handle(self, event: Event) -> None:
+        from rich.markup import escape
+
+        data = event.data
+        if event.type == "job.started":
+            self._line(f"[bold]pedro {data.get('role')}[/] · job {event.job_id} · {data.get('backend')}")
+        elif event.type == "round.started":
+            self._line(f"[dim]── round {data.get('round')}[/]")
+        elif event.type == "model.delta":
+            text = str(data.get("text", ""))
+            self.console.out(text, end="", highlight=False)
+            self._mid_line = not text.endswith("\n")
+        elif event.type == "tool_call.started":
+            self._end_line()
+            label = escape(describe_call(str(data.get("name")), data.get("arguments") or {}))
+            self._status = self.console.status(f"[cyan]{label}[/]")
+            self._status.start()
+        elif event.type == "tool_call.finished":
+            self._stop_status()
+            mark = "[green]✓[/]" if data.get("ok") else f"[red]✗ {data.get('error_kind')}[/]"
+            self._line(f"{mark} {escape(str(data.get('name')))} [dim]{data.get('duration_ms')} ms[/]")
+            output = str(data.get("output", "")).rstrip().splitlines()
+            for line in output[:_MAX_SHOWN_OUTPUT_LINES]:
+                self._line(f"  [dim]{escape(line[:160])}[/]")
+            if len(output) > _MAX_SHOWN_OUTPUT_LINES:
+                self._line(f"  [dim]… {len(output) - _MAX_SHOWN_OUTPUT_LINES} more lines[/]")
+        elif event.type == "format.problem":
+            self._line(f"[yellow]! call format problem ({escape(str(data.get('kind')))}), fed back to the model[/]")
+        elif event.type == "notice":
+            self._line(f"[yellow]note:[/] {escape(str(data.get('message')))}")
+        elif event.type == "job.finished":
+            self._stop_status()
+            colour = "green" if data.get("exit_code") == 0 else "red"
+            self._line(f"\n[bold {colour}]{escape(_summary_line(data))}[/]")
+            if data.get("summary"):
+                _write_summary(data, lambda text: self._line(escape(text)))
+
+    def notice(self, message: str) -> None:
+        from rich.markup import escape
+
+        self._line(f"[yellow]note:[/] {escape(message)}")
+
+    def approver(self, interactive: bool) -> Any:
+        if not interactive:
+            return lambda _question: False
+
+        def ask(question: str) -> bool:
+            self._stop_status()
+            return _ask(question, sys.stderr)
+
+        return ask
+
+    def close(self) -> None:
+        self._stop_status()
+
+    def _stop_status(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+    def _end_line(self) -> None:
+        if self._mid_line:
+            self.console.out("")
+            self._mid_line = False
+
+    def _line(self, markup: str) -> None:
+        self._end_line()
+        self.console.print(markup, highlight=False)

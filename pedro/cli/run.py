@@ -1,0 +1,211 @@
+"""The four agent commands: build, debug, review, triage — one runner, different roles and tasks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pedro.cli.common import (
+    AllowOutsideGitOpt,
+    BackendOpt,
+    BaseUrlOpt,
+    CommonFlags,
+    JsonOpt,
+    MaxRoundsOpt,
+    ModelFileOpt,
+    ModelOpt,
+    NoInputOpt,
+    RepoOpt,
+    StreamJsonOpt,
+    load,
+)
+from pedro.errors import UsageError
+
+LOG_TAIL_LINES = 300
+
+
+def register(app: typer.Typer) -> None:
+    """Add the agent commands to the app."""
+    app.command("build")(build)
+    app.command("debug")(debug)
+    app.command("review")(review)
+    app.command("triage")(triage)
+
+
+def build(
+    description: Annotated[str, typer.Option("--description", "-d", help="What to build or change.")],
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    repo: RepoOpt = Path(),
+    no_input: NoInputOpt = False,
+    json: JsonOpt = False,
+    stream_json: StreamJsonOpt = False,
+    allow_outside_git: AllowOutsideGitOpt = False,
+) -> None:
+    """Implement a change described in plain words."""
+    flags = CommonFlags(
+        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+    )
+    if not description.strip():
+        raise UsageError('--description is empty; say what to build, e.g. --description "Fix add() in calc.py"')
+    _run("builder", flags, description=description.strip())
+
+
+def debug(
+    description: Annotated[str, typer.Option("--description", "-d", help="The symptom.")] = "",
+    test: Annotated[str | None, typer.Option("--test", help="A command that reproduces the failure.")] = None,
+    log: Annotated[Path | None, typer.Option("--log", help="A log file of the failure.")] = None,
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    repo: RepoOpt = Path(),
+    no_input: NoInputOpt = False,
+    json: JsonOpt = False,
+    stream_json: StreamJsonOpt = False,
+    allow_outside_git: AllowOutsideGitOpt = False,
+) -> None:
+    """Find and fix the cause of a failing test or a logged failure."""
+    flags = CommonFlags(
+        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+    )
+    if not (description.strip() or test or log):
+        raise UsageError("debug needs something to go on: --description TEXT, --test CMD and/or --log FILE")
+    test_section = f"The failure reproduces with this command:\n\n    {test}\n" if test else ""
+    log_section = _log_section(_read_log(log)) if log else ""
+    _run(
+        "debugger",
+        flags,
+        description=description.strip() or "Make the failing check pass.",
+        test_section=test_section,
+        log_section=log_section,
+    )
+
+
+def review(
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base", help="Review the diff against this ref (default: the merge base with the default branch)."
+        ),
+    ] = None,
+    description: Annotated[str, typer.Option("--description", "-d", help="What to focus on.")] = "",
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    repo: RepoOpt = Path(),
+    no_input: NoInputOpt = False,
+    json: JsonOpt = False,
+    stream_json: StreamJsonOpt = False,
+    allow_outside_git: AllowOutsideGitOpt = False,
+) -> None:
+    """Review a branch or diff and report findings with file:line and severity."""
+    flags = CommonFlags(
+        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+    )
+    root, _ = load(flags)
+    ref = base or _default_base(root)
+    if not _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip():
+        raise UsageError(f"--base {ref!r} is not a commit in {root}; pass a branch, tag or commit (e.g. --base main)")
+    stat = _git(root, "diff", "--stat", ref, "--")
+    if not stat.strip():
+        raise UsageError(
+            f"there is nothing to review: no difference between {ref} and the working tree; "
+            "pass --base REF to choose another base"
+        )
+    files = stat.strip().splitlines()[-1].strip()
+    _run(
+        "reviewer",
+        flags,
+        base=ref,
+        files_changed=files,
+        diff_stat=stat.rstrip(),
+        description=description.strip() or "Report every real problem you find.",
+    )
+
+
+def triage(
+    log: Annotated[Path | None, typer.Option("--log", help="The failing run's log (default: read stdin).")] = None,
+    description: Annotated[str, typer.Option("--description", "-d", help="Context about the run.")] = "",
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    repo: RepoOpt = Path(),
+    no_input: NoInputOpt = False,
+    json: JsonOpt = False,
+    stream_json: StreamJsonOpt = False,
+    allow_outside_git: AllowOutsideGitOpt = False,
+) -> None:
+    """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix."""
+    flags = CommonFlags(
+        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+    )
+    if log is not None:
+        text = _read_log(log)
+    elif not sys.stdin.isatty():
+        text = sys.stdin.read()
+    else:
+        raise UsageError("triage needs a log: pass --log FILE or pipe it in (e.g. `make test 2>&1 | pedro triage`)")
+    if not text.strip():
+        raise UsageError("the log is empty; pass the output of the failing run with --log FILE or on stdin")
+    lines = text.splitlines()[-LOG_TAIL_LINES:]
+    _run(
+        "triager",
+        flags,
+        log="\n".join(lines),
+        log_lines=len(lines),
+        description=description.strip() or "The log below is from a failing run.",
+    )
+
+
+def _run(role_name: str, flags: CommonFlags, **task_vars: Any) -> None:
+    from pedro.cli.session import run_session
+
+    code = run_session(role_name, flags, task_vars)
+    raise typer.Exit(code)
+
+
+def _read_log(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise UsageError(f"cannot read the log {path} ({exc.strerror}); check the path") from exc
+
+
+def _log_section(text: str) -> str:
+    lines = text.splitlines()[-LOG_TAIL_LINES:]
+    return "Log of the failure (last {} lines):\n\n{}\n".format(len(lines), "\n".join(lines))
+
+
+def _default_base(root: Path) -> str:
+    """The merge base of HEAD with the default branch (origin's HEAD, else main or master)."""
+    candidates = []
+    head = _git(root, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD").strip()
+    if head:
+        candidates.append(head)
+    candidates += ["main", "master"]
+    for branch in candidates:
+        base = _git(root, "merge-base", "HEAD", branch).strip()
+        if base:
+            return base
+    raise UsageError("cannot find the default branch to review against; pass --base REF (e.g. --base main)")
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return proc.stdout if proc.returncode == 0 else ""

@@ -1,0 +1,98 @@
+"""One agent run from the command line: build backend, tools and job, run the loop, render, return the exit code."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pedro.cli.common import CommonFlags, load
+from pedro.cli.render import make_renderer
+from pedro.config import PedroConfig
+from pedro.errors import UsageError
+
+
+def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -> int:
+    """Run one role to the end and return the process exit code."""
+    from pedro.agent import Limits, run_agent
+    from pedro.backends import get_backend
+    from pedro.backends.base import GenerationOptions
+    from pedro.context import render_task
+    from pedro.dispatch import Dispatcher
+    from pedro.jobs import JobStore
+    from pedro.roles import get_role
+    from pedro.tools import ToolRegistry
+    from pedro.tools.base import ToolContext
+
+    root, config = load(flags)
+    role = get_role(role_name)
+    renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
+    with _managed_server(config, renderer) as config:
+        if not config.backend.model:
+            raise UsageError(
+                "no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL); "
+                "`ollama list` or the server's /v1/models shows the names"
+            )
+        backend = get_backend(config)
+        try:
+            ctx = ToolContext(
+                root=root,
+                config=config.tools,
+                approve=renderer.approver(flags.interactive),
+                read_only=role.read_only or config.safety.mode == "read-only",
+            )
+            dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx)
+            task = render_task(role, **task_vars)
+            store = JobStore(root)
+            job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
+            options = GenerationOptions(
+                temperature=config.backend.temperature,
+                max_tokens=config.backend.max_tokens,
+                tool_mode=config.backend.tool_mode,
+                stream=config.backend.stream,
+            )
+            limits = Limits(max_rounds=config.agent.max_rounds, max_idle_replies=config.agent.max_idle_replies)
+            try:
+                result = run_agent(
+                    task,
+                    role=role,
+                    backend=backend,
+                    dispatcher=dispatcher,
+                    limits=limits,
+                    options=options,
+                    store=store,
+                    job=job,
+                    on_event=renderer.handle,
+                )
+            finally:
+                store.close()
+        finally:
+            backend.close()
+    renderer.close()
+    return result.exit_code
+
+
+@contextlib.contextmanager
+def _managed_server(config: PedroConfig, renderer: Any) -> Iterator[PedroConfig]:
+    """Start llama-server for --model-file and point the config at it; stop it however the run ends."""
+    if not config.backend.model_file:
+        yield config
+        return
+    from pedro.backends.managed import ManagedLlamaServer
+
+    model_file = Path(config.backend.model_file).expanduser()
+    if not model_file.is_file():
+        raise UsageError(f"--model-file {model_file} does not exist; give the path of a .gguf file")
+    renderer.notice(f"starting llama-server with {model_file.name} …")
+    ctx_size = config.backend.context_window or 8192
+    with ManagedLlamaServer(model_file, ctx_size=ctx_size) as server:
+        managed = config.model_copy(deep=True)
+        managed.backend.kind = "llamacpp"
+        managed.backend.base_url = server.base_url
+        if not managed.backend.model:
+            managed.backend.model = model_file.stem
+        renderer.notice(f"llama-server ready at {server.base_url}")
+        yield managed
+    sys.stderr.flush()

@@ -1,0 +1,76 @@
+"""`pedro tools list` and `pedro tools run NAME JSON`: the fastest way to see and debug a tool."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pedro.cli.common import AllowOutsideGitOpt, CommonFlags, JsonOpt, NoInputOpt, RepoOpt, load
+from pedro.errors import UsageError
+
+app = typer.Typer(help="List the tools or run one by hand.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_tools(json_out: JsonOpt = False) -> None:
+    """Print each tool with its description and JSON schema."""
+    from pedro.tools import ToolRegistry
+
+    specs = ToolRegistry.default().specs()
+    if json_out:
+        sys.stdout.write(json.dumps(specs, indent=2) + "\n")
+        return
+    for spec in specs:
+        function = spec["function"]
+        sys.stdout.write(f"{function['name']}\n{'=' * len(function['name'])}\n{function['description']}\n\n")
+        sys.stdout.write("schema: " + json.dumps(function["parameters"], indent=2) + "\n\n")
+
+
+@app.command("run")
+def run_tool(
+    name: Annotated[str, typer.Argument(help="Tool name, e.g. file.")],
+    arguments: Annotated[str, typer.Argument(help='JSON object of arguments, e.g. \'{"action": "read", ...}\'.')],
+    repo: RepoOpt = Path(),
+    json_out: JsonOpt = False,
+    no_input: NoInputOpt = False,
+    allow_outside_git: AllowOutsideGitOpt = False,
+) -> None:
+    """Run one tool in the repository and print its result."""
+    from pedro.dispatch import Dispatcher
+    from pedro.messages import ToolCall
+    from pedro.tools import TOOL_CLASSES, ToolRegistry
+    from pedro.tools.base import ToolContext
+
+    if name not in TOOL_CLASSES:
+        raise UsageError(f"there is no tool {name!r}; the tools are: {', '.join(TOOL_CLASSES)}")
+    try:
+        parsed = json.loads(arguments)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}); "
+            'quote them for the shell, e.g. \'{"action": "read", "path": "README.md"}\''
+        ) from exc
+    if not isinstance(parsed, dict):
+        raise UsageError('the arguments must be a JSON object, e.g. \'{"action": "status"}\'')
+    flags = CommonFlags(repo=repo, no_input=no_input, allow_outside_git=allow_outside_git)
+    root, config = load(flags)
+    from pedro.cli.render import PlainRenderer
+
+    ctx = ToolContext(
+        root=root,
+        config=config.tools,
+        approve=PlainRenderer(sys.stderr).approver(flags.interactive),
+        read_only=config.safety.mode == "read-only",
+    )
+    result = Dispatcher(ToolRegistry.default([name]), ctx).run(ToolCall(name=name, arguments=parsed, id="cli"))
+    if json_out:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    else:
+        stream = sys.stdout if result.ok else sys.stderr
+        prefix = "" if result.ok else f"error ({result.error_kind}): "
+        stream.write(prefix + result.output.rstrip() + "\n")
+    raise typer.Exit(0 if result.ok else 1)

@@ -1,0 +1,232 @@
+"""PedroConfig and its layers: defaults < user file < repository .pedro.toml < PEDRO_* environment < flags."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pedro.errors import ConfigError
+
+BackendKind = Literal["ollama", "openai", "llamacpp"]
+ToolMode = Literal["auto", "native", "text"]
+SafetyMode = Literal["read-only", "workspace-write", "full-access"]
+
+DEFAULT_BASE_URLS: dict[str, str] = {
+    "ollama": "http://127.0.0.1:11434",
+    "openai": "http://127.0.0.1:8080/v1",
+    "llamacpp": "http://127.0.0.1:8080",
+}
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class BackendConfig(_Section):
+    """How to reach the model server."""
+
+    kind: BackendKind = "openai"
+    """Wire protocol: ollama (native /api/chat), openai (any /v1 server), llamacpp (llama-server)."""
+    base_url: str = ""
+    """Server URL; empty means the kind's default. For openai it includes /v1; otherwise it is the server root."""
+    model: str = ""
+    """Model name as the server knows it."""
+    api_key_env: str = ""
+    """Name of an environment variable holding a bearer token for the server, if it needs one."""
+    tool_mode: ToolMode = "auto"
+    """auto: send native tools and also read calls from text; native: tools only; text: fenced convention only."""
+    tool_choice: Literal["auto", "required", "none", ""] = ""
+    """tool_choice sent with native tools (openai, llamacpp); empty leaves the server's default."""
+    parallel_tool_calls: Literal["true", "false", ""] = ""
+    """Allow several native tool calls in one reply (openai, llamacpp); empty leaves the server's default."""
+    stream: bool = True
+    """Stream replies (SSE or NDJSON) so text shows as it arrives."""
+    temperature: float = Field(default=0.2, ge=0.0, le=2.0)
+    """Sampling temperature."""
+    max_tokens: int = Field(default=2048, ge=1)
+    """Most tokens the model may generate in one reply."""
+    context_window: int = Field(default=0, ge=0)
+    """Context window in tokens; 0 asks the server (or uses 8192 if it cannot say)."""
+    connect_timeout: float = Field(default=5.0, gt=0)
+    """Seconds to wait for a connection to the server."""
+    read_timeout: float = Field(default=600.0, gt=0)
+    """Seconds to wait for the server between bytes; local inference can be slow."""
+    max_retries: int = Field(default=3, ge=0, le=10)
+    """Retries on connection errors, 429 and 5xx, with exponential backoff."""
+    keep_alive: str = "30m"
+    """Ollama keep_alive: how long the server keeps the model loaded after a request."""
+    model_file: str = ""
+    """Path to a .gguf file: pedro starts and stops llama-server itself with this model."""
+
+
+class AgentConfig(_Section):
+    """Limits of the agent loop."""
+
+    max_rounds: int = Field(default=30, ge=1)
+    """Most model requests in one job before it stops with limit_reached (exit 4)."""
+    max_idle_replies: int = Field(default=3, ge=1)
+    """Replies in a row with neither a tool call nor the completion marker before no_progress (exit 4)."""
+
+
+class ToolsConfig(_Section):
+    """Limits of the seven tools."""
+
+    bash_timeout: float = Field(default=120.0, gt=0)
+    """Default seconds before a bash command's whole process group is ended."""
+    test_timeout: float = Field(default=300.0, gt=0)
+    """Seconds before a test run is ended."""
+    max_output_bytes: int = Field(default=16384, ge=1024)
+    """Most bytes of one tool result the model sees; longer output keeps its head and tail."""
+    max_argument_bytes: int = Field(default=1_048_576, ge=1024)
+    """Largest JSON arguments accepted for one call."""
+    read_max_lines: int = Field(default=400, ge=10)
+    """Lines a file read shows at once; larger files are paged."""
+    search_max_results: int = Field(default=100, ge=1)
+    """Rows a search returns before it reports how many were cut."""
+
+
+class SafetyConfig(_Section):
+    """What the model may do; a repository file may only tighten it."""
+
+    mode: SafetyMode = "workspace-write"
+    """read-only, workspace-write or full-access (full-access only from a flag)."""
+    allow_outside_git: bool = False
+    """Run in a directory that is not a git repository."""
+
+
+class PedroConfig(_Section):
+    """Every setting pedro reads."""
+
+    backend: BackendConfig = Field(default_factory=BackendConfig)
+    agent: AgentConfig = Field(default_factory=AgentConfig)
+    tools: ToolsConfig = Field(default_factory=ToolsConfig)
+    safety: SafetyConfig = Field(default_factory=SafetyConfig)
+
+    def resolved_base_url(self) -> str:
+        """The server URL to use: the configured one, OLLAMA_HOST for ollama, or the kind's default."""
+        if self.backend.base_url:
+            return self.backend.base_url.rstrip("/")
+        if self.backend.kind == "ollama" and os.environ.get("OLLAMA_HOST"):
+            host = os.environ["OLLAMA_HOST"].strip().rstrip("/")
+            return host if "://" in host else f"http://{host}"
+        return DEFAULT_BASE_URLS[self.backend.kind]
+
+
+_SAFETY_ORDER: dict[str, int] = {"read-only": 0, "workspace-write": 1, "full-access": 2}
+
+# Short environment names for the settings people change most; every field is also PEDRO_<SECTION>__<KEY>.
+_ENV_SHORTCUTS: dict[str, tuple[str, str]] = {
+    "PEDRO_BACKEND": ("backend", "kind"),
+    "PEDRO_BASE_URL": ("backend", "base_url"),
+    "PEDRO_MODEL": ("backend", "model"),
+    "PEDRO_MAX_ROUNDS": ("agent", "max_rounds"),
+    "PEDRO_TOOL_MODE": ("backend", "tool_mode"),
+    "PEDRO_MODEL_FILE": ("backend", "model_file"),
+}
+
+
+def user_config_path() -> Path:
+    """The user's config file in the platform's config directory."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("pedro")) / "config.toml"
+
+
+def load_config(
+    repo: Path | None,
+    *,
+    flags: Mapping[str, Mapping[str, Any]] | None = None,
+    env: Mapping[str, str] | None = None,
+    user_file: Path | None = None,
+) -> PedroConfig:
+    """Merge every layer in order and validate each one, naming the layer that is wrong."""
+    env = os.environ if env is None else env
+    user_file = user_config_path() if user_file is None else user_file
+    merged: dict[str, Any] = PedroConfig().model_dump()
+    layers: list[tuple[str, dict[str, Any]]] = []
+    if user_file.is_file():
+        layers.append((str(user_file), _read_toml(user_file)))
+    repo_file = repo / ".pedro.toml" if repo is not None else None
+    if repo_file is not None and repo_file.is_file():
+        repo_layer = _read_toml(repo_file)
+        _refuse_loosening(repo_layer, str(repo_file))
+        layers.append((str(repo_file), repo_layer))
+    layers.append(("the environment (PEDRO_*)", _env_layer(env)))
+    layers.append(("the command-line flags", {k: dict(v) for k, v in (flags or {}).items() if v}))
+    for source, layer in layers:
+        if not layer:
+            continue
+        _validate_layer(merged, layer, source)
+        merged = _deep_merge(merged, layer)
+    return PedroConfig.model_validate(merged)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML ({exc}); fix the file or remove it") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path} ({exc}); check its permissions and encoding") from exc
+
+
+def _refuse_loosening(layer: dict[str, Any], source: str) -> None:
+    """A repository file can tighten the safety mode but never loosen it past the default."""
+    mode = layer.get("safety", {}).get("mode") if isinstance(layer.get("safety"), dict) else None
+    default = SafetyConfig().mode
+    if isinstance(mode, str) and _SAFETY_ORDER.get(mode, 0) > _SAFETY_ORDER[default]:
+        raise ConfigError(
+            f"{source}: safety.mode = {mode!r} would loosen the policy, and a repository file may only tighten it; "
+            "pass --full-access on the command line instead"
+        )
+
+
+def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
+    layer: dict[str, dict[str, Any]] = {}
+    sections = PedroConfig.model_fields
+    for name, value in env.items():
+        if name in _ENV_SHORTCUTS:
+            section, key = _ENV_SHORTCUTS[name]
+        elif name.startswith("PEDRO_") and "__" in name:
+            section, _, key = name[len("PEDRO_") :].lower().partition("__")
+            if section not in sections:
+                raise ConfigError(
+                    f"environment variable {name}: there is no config section [{section}]; "
+                    f"valid sections: {', '.join(sections)}"
+                )
+        else:
+            continue
+        layer.setdefault(section, {})[key] = value
+    return layer
+
+
+def _validate_layer(base: dict[str, Any], layer: dict[str, Any], source: str) -> None:
+    try:
+        PedroConfig.model_validate(_deep_merge(base, layer))
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            key = ".".join(str(part) for part in error["loc"])
+            if error["type"] == "extra_forbidden":
+                problems.append(f"unknown key '{key}'")
+            else:
+                problems.append(f"'{key}': {error['msg']} (got {error.get('input')!r})")
+        raise ConfigError(
+            f"invalid configuration in {source}: {'; '.join(problems)}. "
+            "See config.example.toml for every key and its type."
+        ) from exc
+
+
+def _deep_merge(base: dict[str, Any], layer: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in layer.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,94 @@
+"""What the model reads: the system prompt, the task, tool results and feedback, rendered from prompts/."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pedro.messages import ToolResult
+from pedro.prompts import render_prompt
+from pedro.roles import Role
+from pedro.toolcalls import FormatProblem
+
+
+def build_system_prompt(role: Role, tools: Sequence[Mapping[str, Any]], *, repo_name: str) -> str:
+    """The system prompt: identical in every round of a job so the server can reuse its cached prefix."""
+    return render_prompt(
+        "system.md",
+        role_instructions=render_prompt(role.prompt).strip(),
+        tools_section=render_tools_section(tools).strip(),
+        call_convention=render_prompt("dialects/fenced.md").strip(),
+        repo_name=repo_name,
+    )
+
+
+def render_tools_section(tools: Sequence[Mapping[str, Any]]) -> str:
+    """One short block per tool: its description and its arguments."""
+    blocks = []
+    for spec in tools:
+        function = spec.get("function", {})
+        params = function.get("parameters", {}).get("properties", {})
+        required = set(function.get("parameters", {}).get("required", []))
+        args = ", ".join(_describe_param(key, value, key in required) for key, value in params.items())
+        blocks.append(
+            render_prompt(
+                "tool_entry.md",
+                name=function.get("name", "?"),
+                description=function.get("description", "").strip(),
+                arguments=args or "none",
+            )
+        )
+    return "\n".join(blocks)
+
+
+def _describe_param(key: str, spec: Mapping[str, Any], required: bool) -> str:
+    kind = _type_name(spec)
+    return f"{key} ({kind}{', required' if required else ''})"
+
+
+def _type_name(spec: Mapping[str, Any]) -> str:
+    if "enum" in spec:
+        return "|".join(json.dumps(v) for v in spec["enum"])
+    if "const" in spec:
+        return json.dumps(spec["const"])
+    if "anyOf" in spec:
+        return " or ".join(_type_name(s) for s in spec["anyOf"] if s.get("type") != "null")
+    if spec.get("type") == "array":
+        return f"array of {_type_name(spec.get('items', {}))}"
+    return str(spec.get("type", "any"))
+
+
+def render_task(role: Role, **variables: Any) -> str:
+    """The first user message of a job."""
+    return render_prompt(role.task, **variables)
+
+
+def render_tool_result(result: ToolResult, *, index: int | None = None) -> str:
+    """A tool result as the model reads it."""
+    if result.ok:
+        return render_prompt(
+            "feedback/tool_result.md", name=result.name, output=result.output.rstrip() or "(no output)"
+        )
+    return render_prompt(
+        "feedback/tool_error.md",
+        name=result.name,
+        error_kind=result.error_kind or "failed",
+        output=result.output.rstrip(),
+    )
+
+
+def render_format_problems(problems: Sequence[FormatProblem]) -> str:
+    """Feedback for calls that could not run, each with what was wrong and a correct example."""
+    listed = "\n\n".join(f"{n}. {p.message.strip()}" for n, p in enumerate(problems, start=1))
+    return render_prompt("feedback/format_error.md", problems=listed)
+
+
+def render_nudge(attempt: int, limit: int) -> str:
+    """Feedback for a reply with neither a call nor the completion marker."""
+    return render_prompt("feedback/nudge.md", attempt=attempt, limit=limit)
+
+
+def render_no_evidence() -> str:
+    """Feedback for a completion claim when nothing in the repository changed."""
+    return render_prompt("feedback/no_evidence.md")

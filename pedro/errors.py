@@ -1,0 +1,47 @@
+"""Operator errors: what the person running pedro must fix, each mapped to an exit status.
+
+    PedroError
+    ├── UsageError            bad flags, bad config, no git repository          (exit 2)
+    │   └── ConfigError       an unknown key or wrong type in a config layer
+    ├── BackendError          server unreachable, model unknown, bad replies    (exit 3)
+    ├── JobNotFoundError      `pedro jobs show ID` for an unknown ID             (exit 2)
+    └── InterruptedRunError   Ctrl-C                                            (exit 130)
+
+Problems caused by the model are never PedroErrors: they are data fed back to the model.
+"""
+
+from __future__ import annotations
+
+from pedro.messages import ExitStatus
+
+
+class PedroError(Exception):
+    """An error the operator must act on; the message names the fix."""
+
+    exit_status: ExitStatus = "failed"
+
+
+class UsageError(PedroError):
+    """Bad flags, bad configuration or an unsuitable working directory."""
+
+    exit_status: ExitStatus = "usage_error"
+
+
+class ConfigError(UsageError):
+    """A configuration layer holds an unknown key or a value of the wrong type."""
+
+
+class BackendError(PedroError):
+    """The model server could not be used: unreachable, unknown model, malformed replies."""
+
+    exit_status: ExitStatus = "backend_error"
+
+
+class JobNotFoundError(UsageError):
+    """No job with the given id exists in this repository."""
+
+
+class InterruptedRunError(PedroError):
+    """The run was interrupted by the operator."""
+
+    exit_status: ExitStatus = "interrupted"

@@ -1,0 +1,151 @@
+"""The job store: .pedro/jobs/<id>/{job.json, events.jsonl}, appended and flushed after every step."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from pedro.errors import JobNotFoundError, UsageError
+from pedro.messages import Event
+
+
+@dataclass
+class Job:
+    """What job.json holds: who ran what, how it ended, and the totals."""
+
+    id: str
+    role: str
+    task: str
+    backend: str
+    model: str
+    status: str = "running"
+    exit_status: str | None = None
+    exit_code: int | None = None
+    summary: str = ""
+    started_at: float = field(default_factory=time.time)
+    finished_at: float | None = None
+    totals: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Job:
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        return cls(**known)
+
+
+class JobStore:
+    """Jobs of one repository, under <repo>/.pedro/jobs/."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self.root = repo / ".pedro" / "jobs"
+        self._streams: dict[str, IO[str]] = {}
+
+    def create(self, *, role: str, task: str, backend: str, model: str) -> Job:
+        """Start a new job directory and write its job.json."""
+        self._prepare()
+        job_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
+        job = Job(id=job_id, role=role, task=task, backend=backend, model=model)
+        self.job_dir(job_id).mkdir(mode=0o700, parents=True)
+        self.save(job)
+        return job
+
+    def job_dir(self, job_id: str) -> Path:
+        return self.root / job_id
+
+    def save(self, job: Job) -> None:
+        """Rewrite job.json atomically."""
+        path = self.job_dir(job.id) / "job.json"
+        tmp = path.with_suffix(".json.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
+            json.dump(asdict(job), fh, indent=2)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(path)
+
+    def append(self, job_id: str, event: Event) -> None:
+        """Append one event line and flush it, so a killed run leaves a readable trace."""
+        stream = self._streams.get(job_id)
+        if stream is None:
+            path = self.job_dir(job_id) / "events.jsonl"
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            # backslashreplace: a lone surrogate from a model reply becomes a valid JSON escape, not a crash.
+            stream = self._streams[job_id] = os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace")
+        stream.write(json.dumps(event.to_dict(), ensure_ascii=False, default=str) + "\n")
+        stream.flush()
+
+    def close(self) -> None:
+        for stream in self._streams.values():
+            stream.close()
+        self._streams.clear()
+
+    def load(self, job_id: str) -> Job:
+        """The job with this id, or the only one whose id starts with it."""
+        matches = (
+            [job_id]
+            if (self.root / job_id / "job.json").is_file()
+            else [p.name for p in self._job_dirs() if p.name.startswith(job_id)]
+        )
+        if len(matches) != 1:
+            hint = "several jobs match; give more of the id" if matches else "see `pedro jobs list` for the ids"
+            raise JobNotFoundError(f"no single job {job_id!r} in {self.root}; {hint}")
+        try:
+            data = json.loads((self.root / matches[0] / "job.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"job {matches[0]} has an unreadable job.json ({exc})") from exc
+        return Job.from_dict(data)
+
+    def events(self, job_id: str) -> list[dict[str, Any]]:
+        """Every readable event of a job; a torn last line from a killed run is skipped."""
+        path = self.job_dir(job_id) / "events.jsonl"
+        out: list[dict[str, Any]] = []
+        if not path.is_file():
+            return out
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                continue
+        return out
+
+    def all(self) -> list[Job]:
+        """All jobs, newest first."""
+        jobs = []
+        for path in self._job_dirs():
+            try:
+                jobs.append(Job.from_dict(json.loads((path / "job.json").read_text(encoding="utf-8"))))
+            except (OSError, ValueError, TypeError):
+                continue
+        return sorted(jobs, key=lambda job: job.started_at, reverse=True)
+
+    def _job_dirs(self) -> list[Path]:
+        if not self.root.is_dir():
+            return []
+        return [p for p in self.root.iterdir() if p.is_dir()]
+
+    def _prepare(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _exclude_from_git(self.repo)
+
+
+def _exclude_from_git(repo: Path) -> None:
+    """Add .pedro/ to .git/info/exclude so pedro's files are never committed."""
+    git_dir = repo / ".git"
+    if not git_dir.is_dir():
+        return
+    exclude = git_dir / "info" / "exclude"
+    try:
+        text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
+        if ".pedro/" in text.splitlines():
+            return
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        with exclude.open("a", encoding="utf-8") as fh:
+            fh.write(("" if not text or text.endswith("\n") else "\n") + ".pedro/\n")
+    except OSError:
+        return

@@ -1,0 +1,1 @@
+"""Safety: path confinement, policy, sandbox, snapshots and secret redaction."""

@@ -1,0 +1,92 @@
+"""Streaming display (§1.9): show text as it arrives, hold back anything that may become call markup."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from pedro.toolcalls.extract import extract
+from pedro.toolcalls.model import Extraction
+from pedro.toolcalls.names import Registry
+from pedro.toolcalls.scanner import CALL_CLOSERS, new_scan, opener_prefixes, scan_text
+
+_RESCAN_MIN = 256  # below this much pending markup, rescan on every delta
+
+
+@lru_cache(maxsize=1)
+def _prefixes() -> tuple[frozenset[str], int]:
+    openers = opener_prefixes()
+    prefixes = {opener[:size] for opener in openers for size in range(1, len(opener))}
+    return frozenset(prefixes), max(len(o) for o in openers)
+
+
+def _may_close(rest: str) -> bool:
+    """Whether text after a call could still be that call's closing tag (so the call is not finished)."""
+    rest = rest.lstrip()
+    return any(closer.startswith(rest) for closer in CALL_CLOSERS) if rest else True
+
+
+def _held_suffix(text: str) -> int:
+    """How many trailing characters could be the start of an opener and must wait."""
+    prefixes, longest = _prefixes()
+    for size in range(min(longest, len(text)), 0, -1):
+        if text[-size:] in prefixes:
+            return size
+    return 0
+
+
+class StreamExtractor:
+    """Feed text deltas, display what `feed` returns, then `finish` for the calls of the whole reply."""
+
+    def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
+        self._tools = tools
+        self._registry = Registry(tools)
+        self._buffer = ""
+        self._done = 0  # the buffer up to here has been shown (or decided to be hidden)
+        self._rescan_at = 0
+
+    def feed(self, delta: str) -> str:
+        """Add a delta; return the text that is now safe to display (never raw call markup)."""
+        if not isinstance(delta, str) or not delta:
+            return ""
+        self._buffer += delta
+        if len(self._buffer) < self._rescan_at:
+            return ""
+        try:
+            return self._advance()
+        except Exception:  # noqa: BLE001 - a display glitch must not end the stream; finish() still parses all
+            return ""
+
+    def _advance(self) -> str:
+        tail = self._buffer[self._done :]
+        segments = scan_text(new_scan(tail, self._registry, final=False))
+        shown: list[str] = []
+        cursor = 0
+        for index, segment in enumerate(segments):
+            last = index == len(segments) - 1
+            plain = segment.role == "text" and segment.visible == segment.source and not segment.incomplete
+            if plain and last and not segment.source.startswith("`"):
+                keep = len(segment.visible) - _held_suffix(segment.visible)
+                shown.append(segment.visible[:keep])
+                cursor += keep
+                break
+            if last or segment.incomplete:
+                break
+            if segment.role != "text" and _may_close(tail[segment.end : segment.end + 64]):
+                break
+            shown.append(segment.visible if segment.role == "text" else "")
+            cursor = segment.end
+        self._done += cursor
+        pending = len(self._buffer) - self._done
+        self._rescan_at = len(self._buffer) + (pending // 4 if pending > _RESCAN_MIN else 0)
+        return "".join(shown)
+
+    def finish(self, *, finish_reason: str | None = None) -> Extraction:
+        """The extraction of the whole accumulated reply (final, not per-delta)."""
+        return extract(self._buffer, self._tools, finish_reason=finish_reason)
+
+    @property
+    def text(self) -> str:
+        """Everything fed so far."""
+        return self._buffer

@@ -1,0 +1,61 @@
+"""The tool registry: the seven tools by name, loaded lazily, and role subsets of them."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pedro.messages import TOOL_NAMES
+from pedro.tools.base import Tool, tool_spec
+
+# name -> "module:Class"; imported on first use so start-up stays fast.
+TOOL_CLASSES: dict[str, str] = {
+    "file": "pedro.tools.file:FileTool",
+    "code_edit": "pedro.tools.code_edit:CodeEditTool",
+    "search": "pedro.tools.search:SearchTool",
+    "navigate": "pedro.tools.navigate:NavigateTool",
+    "git": "pedro.tools.git:GitTool",
+    "bash": "pedro.tools.bash:BashTool",
+    "test": "pedro.tools.test:TestTool",
+}
+
+
+def load_tool(name: str) -> Tool:
+    """Instantiate one tool by name."""
+    module_name, _, class_name = TOOL_CLASSES[name].partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    tool: Tool = cls()
+    return tool
+
+
+class ToolRegistry:
+    """An ordered set of tools; the order is fixed so the prompt stays byte-stable across rounds."""
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self._tools: dict[str, Tool] = {tool.name: tool for tool in tools}
+
+    @classmethod
+    def default(cls, names: Iterable[str] = TOOL_NAMES) -> ToolRegistry:
+        wanted = set(names)
+        return cls(load_tool(name) for name in TOOL_NAMES if name in wanted)
+
+    def subset(self, names: Iterable[str]) -> ToolRegistry:
+        wanted = set(names)
+        return ToolRegistry(tool for name, tool in self._tools.items() if name in wanted)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def specs(self) -> list[dict[str, Any]]:
+        """OpenAI-style function definitions, in registry order."""
+        return [tool_spec(tool) for tool in self._tools.values()]
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)

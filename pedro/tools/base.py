@@ -1,0 +1,157 @@
+"""The Tool protocol, the context every tool runs in, and the failures a tool may raise."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from pedro.config import ToolsConfig
+from pedro.messages import ErrorKind
+from pedro.safety.paths import PathRefusedError, confine, relative
+
+
+class ToolFailure(Exception):
+    """A tool could not do what the model asked; the message is for the model and says what to do instead."""
+
+    kind: ErrorKind = "failed"
+
+    def __init__(self, message: str, *, kind: ErrorKind | None = None) -> None:
+        super().__init__(message)
+        if kind is not None:
+            self.kind = kind
+
+
+class ToolDeniedError(ToolFailure):
+    """Policy refused the action."""
+
+    kind: ErrorKind = "denied"
+
+
+class ToolTimeoutError(ToolFailure):
+    """The action ran past its time limit and was stopped."""
+
+    kind: ErrorKind = "timeout"
+
+
+class ToolArgs(BaseModel):
+    """Base of every tool's arguments: unknown keys are ignored, so a chatty model still gets through."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """What a file looked like when the model last read or wrote it, to refuse edits of stale views."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+    @classmethod
+    def of(cls, path: Path) -> FileStamp:
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            st = os.fstat(fh.fileno())
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+        return cls(size=st.st_size, mtime_ns=st.st_mtime_ns, sha256=digest.hexdigest())
+
+
+# An approval request: a plain-language description of the action and its risk; True means go ahead.
+Approver = Callable[[str], bool]
+
+
+def _refuse(_: str) -> bool:
+    return False
+
+
+@dataclass
+class ToolContext:
+    """Everything a tool may use: the repository root, limits, child environment and approvals."""
+
+    root: Path
+    config: ToolsConfig = field(default_factory=ToolsConfig)
+    approve: Approver = _refuse
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    read_stamps: dict[Path, FileStamp] = field(default_factory=dict)
+    read_only: bool = False
+
+    def __post_init__(self) -> None:
+        self.root = self.root.resolve()
+
+    def resolve(self, raw: str, *, must_exist: bool = False) -> Path:
+        """Confine a model-given path to the repository, turning a refusal into a tool failure."""
+        try:
+            path = confine(self.root, raw, must_exist=False)
+        except PathRefusedError as exc:
+            raise ToolDeniedError(str(exc)) from exc
+        if must_exist and not path.exists():
+            raise ToolFailure(f"{raw!r} does not exist in the repository; {self.suggest_paths(raw)}")
+        return path
+
+    def rel(self, path: Path) -> str:
+        """A path as the model should see it."""
+        return relative(self.root, path)
+
+    def suggest_paths(self, raw: str) -> str:
+        """A hint naming existing files whose name resembles `raw`, for hallucinated paths."""
+        import difflib
+
+        name = Path(raw).name
+        candidates: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS]
+            base = Path(dirpath).relative_to(self.root)
+            candidates.extend(str(base / fname) for fname in filenames)
+            if len(candidates) > 5000:
+                break
+        by_name = {c: Path(c).name for c in candidates}
+        close = difflib.get_close_matches(name, list(by_name.values()), n=3, cutoff=0.6)
+        matches = [c for c in candidates if by_name[c] in close][:3]
+        if not matches:
+            return "use search find_files or navigate list_dir to see what exists"
+        return "did you mean: " + ", ".join(matches)
+
+    def check_writable(self, path: Path) -> None:
+        """Refuse writes in read-only mode and to pedro's own or git's internals."""
+        if self.read_only:
+            raise ToolDeniedError("this role is read-only: it cannot change files")
+        rel_parts = Path(self.rel(path)).parts
+        if rel_parts and rel_parts[0] in (".git", ".pedro"):
+            raise ToolDeniedError(f"{self.rel(path)} is inside {rel_parts[0]}/, which tools may not change")
+
+
+_SKIP_DIRS = frozenset({"node_modules", "__pycache__", ".venv", "venv", "target", "dist", "build"})
+
+
+class Tool(Protocol):
+    """One of the seven tools: a name, an Args model and a run method that may raise.
+
+    The description the model reads lives in prompts/tools/<name>.md, with every other word it reads.
+    """
+
+    name: ClassVar[str]
+    Args: ClassVar[type[ToolArgs]]
+
+    def run(self, args: Any, ctx: ToolContext) -> str:
+        """Do the work and return exactly what the model should read."""
+        ...
+
+
+def tool_spec(tool: Tool) -> dict[str, Any]:
+    """The OpenAI-style function definition the model sees for a tool."""
+    from pedro.prompts import load_prompt
+
+    schema = tool.Args.model_json_schema()
+    schema.pop("title", None)
+    schema.pop("description", None)  # the Args docstring is for developers; the model reads prompts/tools/
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+    description = load_prompt(f"tools/{tool.name}.md").strip()
+    return {"type": "function", "function": {"name": tool.name, "description": description, "parameters": schema}}

@@ -1,0 +1,118 @@
+"""The bash tool: run one shell command at the repository root and report its exit code and output."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any, ClassVar
+
+from pydantic import Field, model_validator
+
+from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
+from pedro.tools.process import (
+    HARD_CAP_BYTES,
+    ChildCommand,
+    ChildResult,
+    OutputLimits,
+    describe_exit,
+    run_child,
+    shell_command,
+)
+
+MAX_TIMEOUT_S = 600.0
+MAX_COMMAND_CHARS = 100_000
+_ENVELOPE_BYTES = 512  # room for the exit line and notes inside the output budget
+
+
+class BashArgs(ToolArgs):
+    """One shell command, run by `bash -c` at the repository root."""
+
+    command: str = Field(description="the shell command to run")
+    timeout: float | None = Field(default=None, gt=0, description="seconds before the command is stopped")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_aliases(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for alias in ("cmd", "script", "commands", "code", "bash"):
+            if alias in data and "command" not in data:
+                data["command"] = data.pop(alias)
+        for alias in ("timeout_s", "timeout_seconds"):
+            if alias in data and "timeout" not in data:
+                data["timeout"] = data.pop(alias)
+        command = data.get("command")
+        if isinstance(command, list) and all(isinstance(part, str) for part in command):
+            # ["ls", "-la"] is an argv; a list of whole commands would also work joined by newlines, but is rarer.
+            data["command"] = shlex.join(command)
+        return data
+
+    @model_validator(mode="after")
+    def _check_command(self) -> BashArgs:
+        if not self.command.strip():
+            raise ValueError('command is empty; send the shell command to run, e.g. {"command": "ls -la"}')
+        if "\x00" in self.command:
+            raise ValueError("command contains a NUL character; send plain text")
+        if len(self.command) > MAX_COMMAND_CHARS:
+            raise ValueError(
+                f"command is {len(self.command)} characters long; the limit is {MAX_COMMAND_CHARS}. "
+                "Write long scripts to a file with the file tool and run that file"
+            )
+        return self
+
+
+def build_command(command: str, ctx: ToolContext) -> ChildCommand:
+    """The child to run for a bash call; the seam where a sandbox wraps argv and env."""
+    return shell_command(command, ctx.root, ctx.env)
+
+
+class BashTool:
+    """Runs a shell command and reports `exit code N` and its output, head and tail kept when long."""
+
+    name: ClassVar[str] = "bash"
+    Args: ClassVar[type[ToolArgs]] = BashArgs
+
+    def run(self, args: BashArgs, ctx: ToolContext) -> str:
+        timeout = min(args.timeout or ctx.config.bash_timeout, max(MAX_TIMEOUT_S, ctx.config.bash_timeout))
+        budget = max(ctx.config.max_output_bytes - _ENVELOPE_BYTES, 1024)
+        limits = OutputLimits(head_bytes=budget // 2, tail_bytes=budget - budget // 2)
+        try:
+            result = run_child(build_command(args.command, ctx), timeout=timeout, limits=limits)
+        except OSError as exc:
+            raise ToolFailure(f"bash could not be started ({exc}); check that bash is installed") from exc
+        notes: list[str] = []
+        if args.timeout is not None and args.timeout > timeout:
+            notes.append(f"the timeout was capped at {timeout:g} s")
+        if result.outcome == "timeout":
+            raise ToolTimeoutError(
+                _render(
+                    result,
+                    notes,
+                    f"timed out after {timeout:g} s: the command's process group was ended "
+                    "(SIGTERM, then SIGKILL). Run long jobs in smaller steps, pass a larger `timeout`, or "
+                    "make the command finish on its own (no servers or watchers in the foreground)",
+                )
+            )
+        if result.outcome == "overflow":
+            notes.append(
+                f"the command printed more than {HARD_CAP_BYTES // (1024 * 1024)} MiB and was killed; "
+                "filter its output (grep, head, tail, wc) instead of printing everything"
+            )
+        if result.leftovers_killed:
+            notes.append(
+                "background processes it left running were stopped; nothing keeps running between calls, "
+                "so start a server and use it within one command"
+            )
+        return _render(result, notes)
+
+
+def _render(result: ChildResult, notes: list[str], headline: str = "") -> str:
+    lines = [headline or describe_exit(result.exit_code)]
+    if headline:
+        lines.append(describe_exit(result.exit_code))
+    lines.extend(f"note: {note}" for note in notes)
+    if result.truncated:
+        lines.append(f"output: {result.total_bytes} bytes, the middle {result.cut_bytes} bytes cut")
+    output = result.output.rstrip("\n")
+    lines.append(output if output else "(no output)")
+    return "\n".join(lines)

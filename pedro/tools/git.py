@@ -1,0 +1,379 @@
+"""The git tool: a fixed set of git actions run with fixed argv (no shell), validated refs and confined paths."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
+from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
+
+GitAction = Literal["status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push"]
+GIT_ACTIONS: tuple[GitAction, ...] = ("status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push")
+
+DEFAULT_LOG_COUNT = 10
+MAX_LOG_COUNT = 200
+GIT_TIMEOUT_S = 60.0
+PUSH_TIMEOUT_S = 120.0
+MAX_REF_CHARS = 256
+
+_ACTION_ALIASES: dict[str, GitAction] = {
+    "switch": "checkout",
+    "stage": "add",
+    "branches": "branch",
+    "history": "log",
+    "st": "status",
+    "ci": "commit",
+    "co": "checkout",
+}
+_FORCE_WORDS = frozenset({"-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "-d"})
+_FORCE_KEYS = ("force", "force_with_lease", "force_push", "mirror", "delete")
+_FREE_FORM_KEYS = ("args", "arguments", "argv", "options", "flags", "extra_args", "extra")
+# Variables that would point git at another repository or index than the one pedro works in.
+_GIT_CONFIG = ("-c", "core.quotepath=off", "-c", "color.ui=never")
+_FOREIGN_GIT_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE")
+
+
+class GitArgs(ToolArgs):
+    """One git action; which keys it uses depends on the action."""
+
+    action: GitAction = Field(description="status, diff, log, show, add, commit, branch, checkout or push")
+    paths: list[str] | None = Field(default=None, description="files, relative to the repository root")
+    staged: bool = Field(default=False, description="diff: show staged changes instead of unstaged ones")
+    ref: str | None = Field(default=None, description="a commit, branch or tag (diff, log, show, checkout, push)")
+    max_count: int | None = Field(default=None, ge=1, le=MAX_LOG_COUNT, description="log: how many commits")
+    message: str | None = Field(default=None, description="commit: the commit message")
+    name: str | None = Field(default=None, description="branch: name of a branch to create")
+    create: bool = Field(default=False, description="checkout: create the branch first")
+    remote: str | None = Field(default=None, description="push: remote name (default: the branch's upstream)")
+    force: SkipJsonSchema[bool] = False
+    free_form: SkipJsonSchema[list[str] | None] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalise(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        _rename(data, "paths", ("path", "files", "file", "file_path", "filename", "pathspec"))
+        _rename(data, "message", ("msg", "m", "commit_message"))
+        _rename(data, "max_count", ("n", "count", "limit", "number", "max"))
+        _rename(data, "ref", ("commit", "revision", "rev", "sha", "target", "tag"))
+        if isinstance(data.get("paths"), str):
+            data["paths"] = [data["paths"]]
+        if any(data.get(key) for key in _FORCE_KEYS):
+            data["force"] = True
+        for key in _FREE_FORM_KEYS:
+            value = data.pop(key, None)
+            if value:
+                data["free_form"] = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+        action = data.get("action")
+        if data.get("free_form") and not action:
+            raise ValueError(_free_form_refusal(data["free_form"]))
+        if isinstance(action, str):
+            data["action"] = _split_action(action, data)
+        elif action is None:
+            inferred = _infer_action(data)
+            if inferred:
+                data["action"] = inferred
+        if "branch" in data:
+            branch = data.pop("branch")
+            data.setdefault("name" if data.get("action") == "branch" else "ref", branch)
+        return data
+
+    @field_validator("ref", "name", "remote")
+    @classmethod
+    def _check_refname(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_ref(value)
+        return value
+
+    @model_validator(mode="after")
+    def _check_needs(self) -> GitArgs:
+        if self.action == "add" and not self.paths:
+            raise ValueError('add needs `paths`, e.g. {"action": "add", "paths": ["src/app.py"]}')
+        if self.action == "commit" and not (self.message or "").strip():
+            raise ValueError('commit needs a `message`, e.g. {"action": "commit", "message": "Fix the parser"}')
+        if self.message is not None and "\x00" in self.message:
+            raise ValueError("the commit message contains a NUL character; send plain text")
+        if self.action == "checkout" and not self.ref:
+            raise ValueError(
+                'checkout needs `ref`, the branch to switch to, e.g. {"action": "checkout", "ref": "main"}'
+            )
+        for raw in self.paths or []:
+            if not raw.strip():
+                raise ValueError("`paths` holds an empty string; list file paths relative to the repository root")
+        return self
+
+
+def _rename(data: dict[str, Any], key: str, aliases: tuple[str, ...]) -> None:
+    for alias in aliases:
+        if alias in data and key not in data:
+            data[key] = data.pop(alias)
+
+
+def _split_action(raw: str, data: dict[str, Any]) -> str:
+    """`"git diff --staged"` and `"push --force"` arrive as actions too; keep the verb, judge the rest."""
+    words = raw.strip().split()
+    if words and words[0] == "git":
+        words = words[1:]
+    if not words:
+        return raw
+    verb = words[0].lower()
+    for word in words[1:]:
+        if word in _FORCE_WORDS or word.startswith("+"):
+            data["force"] = True
+        elif word in ("--staged", "--cached"):
+            data["staged"] = True
+        else:
+            data.setdefault("free_form", []).append(word)
+    return _ACTION_ALIASES.get(verb, verb)
+
+
+def _free_form_refusal(words: list[str]) -> str:
+    return (
+        f"the git tool takes no free-form arguments (got {' '.join(words)!r}); "
+        "use `action` with its keys: " + ", ".join(GIT_ACTIONS)
+    )
+
+
+def _infer_action(data: Mapping[str, Any]) -> GitAction | None:
+    if data.get("message"):
+        return "commit"
+    if data.get("max_count"):
+        return "log"
+    if data.get("staged"):
+        return "diff"
+    if data.get("name") and not data.get("ref"):
+        return "branch"
+    return None
+
+
+def check_ref(value: str) -> None:
+    """Refuse what git could read as an option or that no ref name can contain."""
+    if not value.strip():
+        raise ValueError("empty ref; name a branch, tag or commit such as main or HEAD~1")
+    if value.startswith("-"):
+        raise ValueError(f"{value!r} starts with '-', so git would read it as an option; name a branch or commit")
+    if any(ch in value for ch in "\x00\n\r\t ") or len(value) > MAX_REF_CHARS:
+        raise ValueError(f"{value[:80]!r} is not a ref name: no spaces, tabs, newlines or NUL; at most 256 characters")
+
+
+class GitTool:
+    """Runs one git action in the repository and returns git's output, capped."""
+
+    name: ClassVar[str] = "git"
+    Args: ClassVar[type[ToolArgs]] = GitArgs
+
+    def run(self, args: GitArgs, ctx: ToolContext) -> str:
+        if args.free_form:
+            raise ToolDeniedError(_free_form_refusal(args.free_form))
+        if args.force:
+            raise ToolDeniedError(
+                "force pushes, branch deletion and mirror pushes are never allowed from the model; "
+                "if the remote rejected a normal push, fetch and integrate its changes, or ask the user"
+            )
+        if (
+            ctx.read_only
+            and args.action in ("add", "commit", "checkout", "push")
+            or (ctx.read_only and args.action == "branch" and args.name)
+        ):
+            raise ToolDeniedError(f"this role is read-only: git {args.action} would change the repository")
+        handler = getattr(self, f"_{args.action}")
+        result: str = handler(args, ctx)
+        return result
+
+    def _status(self, args: GitArgs, ctx: ToolContext) -> str:
+        out = _run_git(ctx, "status", "--short", "--branch")
+        lines = out.splitlines()
+        if len(lines) <= 1:
+            lines.append("nothing to commit, working tree clean")
+        return "\n".join(lines)
+
+    def _diff(self, args: GitArgs, ctx: ToolContext) -> str:
+        cmd = ["diff", "--no-ext-diff", "--stat", "--patch"]
+        if args.staged:
+            cmd.append("--cached")
+        if args.ref:
+            cmd.append(args.ref)
+        out = _run_git(ctx, *cmd, "--", *_paths(args, ctx), head_share=0.75)
+        if out.strip():
+            return out
+        if args.ref:
+            return f"no differences against {args.ref}"
+        if args.staged:
+            return "no staged changes (stage files with the add action)"
+        staged = _run_git(ctx, "diff", "--cached", "--name-only", "--", *_paths(args, ctx))
+        if staged.strip():
+            return 'no unstaged changes; staged changes exist, see them with {"action": "diff", "staged": true}'
+        return "no changes in the working tree"
+
+    def _log(self, args: GitArgs, ctx: ToolContext) -> str:
+        if not _has_commits(ctx):
+            return "no commits yet"
+        count = args.max_count or DEFAULT_LOG_COUNT
+        cmd = ["log", f"--max-count={count}", "--date=short", "--format=%h %ad %an: %s"]
+        if args.ref:
+            cmd.append(args.ref)
+        out = _run_git(ctx, *cmd, "--", *_paths(args, ctx))
+        return out.strip() or "no commits match"
+
+    def _show(self, args: GitArgs, ctx: ToolContext) -> str:
+        ref = args.ref or "HEAD"
+        return _run_git(ctx, "show", "--no-ext-diff", "--stat", "--patch", ref, "--", head_share=0.75)
+
+    def _add(self, args: GitArgs, ctx: ToolContext) -> str:
+        paths = _paths(args, ctx)
+        _run_git(ctx, "add", "--", *paths)
+        status = _run_git(ctx, "status", "--short", "--", *paths)
+        return f"staged {', '.join(paths)}\n{status}".rstrip()
+
+    def _commit(self, args: GitArgs, ctx: ToolContext) -> str:
+        if args.paths:
+            _run_git(ctx, "add", "--", *_paths(args, ctx))
+        if _query(ctx, "diff", "--cached", "--quiet")[0] == 0:
+            status = _run_git(ctx, "status", "--short")
+            raise ToolFailure(
+                "nothing is staged, so there is nothing to commit; stage files first with "
+                '{"action": "add", "paths": ["file"]} (or pass `paths` with the commit).\n'
+                f"status:\n{status.strip() or '(working tree clean)'}"
+            )
+        assert args.message is not None
+        return _run_git(ctx, "commit", f"--message={args.message}").strip()
+
+    def _branch(self, args: GitArgs, ctx: ToolContext) -> str:
+        if not args.name:
+            out = _run_git(ctx, "branch", "--list", "--verbose")
+            return out.strip() or "no branches yet (the repository has no commits)"
+        if _query(ctx, "check-ref-format", "--branch", args.name)[0] != 0:
+            raise ToolFailure(f"{args.name!r} is not a valid branch name; use letters, digits, '-', '_' and '/'")
+        _run_git(ctx, "branch", args.name, *([args.ref] if args.ref else []))
+        sha = _query(ctx, "rev-parse", "--short", f"refs/heads/{args.name}")[1].strip()
+        return f'created branch {args.name} at {sha}; switch to it with {{"action": "checkout", "ref": "{args.name}"}}'
+
+    def _checkout(self, args: GitArgs, ctx: ToolContext) -> str:
+        ref = args.ref or ""
+        if ref in (".", "--") or ref.startswith(":"):
+            raise ToolDeniedError("checkout switches branches only; it never restores or overwrites files")
+        if args.create:
+            return _run_git(ctx, "switch", "--create", ref).strip()
+        is_branch = _query(ctx, "rev-parse", "--verify", "--quiet", f"refs/heads/{ref}")[0] == 0
+        if not is_branch and (ctx.root / ref).exists():
+            raise ToolDeniedError(
+                f"{ref!r} is a path, and checkout switches branches only; it never restores or overwrites files. "
+                f'To see the committed version use {{"action": "show", "ref": "HEAD:{ref}"}}'
+            )
+        return _run_git(ctx, "switch", ref).strip()
+
+    def _push(self, args: GitArgs, ctx: ToolContext) -> str:
+        branch = args.ref or _current_branch(ctx)
+        if branch.startswith("+") or ":" in branch:
+            raise ToolDeniedError("refspecs with '+' or ':' (force or delete) are never pushed; name a branch")
+        remote = args.remote or _upstream_remote(ctx, branch)
+        remotes = _query(ctx, "remote")[1].split()
+        if remote not in remotes:
+            known = ", ".join(remotes) or "none"
+            raise ToolFailure(f"there is no remote named {remote!r} (remotes: {known}); the user must add one")
+        if not ctx.approve(f"git push {remote} {branch}: publishes commits to a remote"):
+            raise ToolDeniedError(
+                f"git push {remote} {branch} needs the user's approval and was not approved; "
+                "leave the commits local and say in your summary that they are ready to push"
+            )
+        return _run_git(ctx, "push", remote, branch, timeout=PUSH_TIMEOUT_S).strip()
+
+
+def _paths(args: GitArgs, ctx: ToolContext) -> list[str]:
+    """Model paths, confined to the repository, as git should see them (relative, after `--`)."""
+    return [ctx.rel(ctx.resolve(raw)) for raw in args.paths or []]
+
+
+def git_command(ctx: ToolContext, *args: str) -> ChildCommand:
+    """Fixed argv: no pager, literal pathspecs, unquoted paths, no colour, no prompts."""
+    argv = ("git", "-C", str(ctx.root), "--no-pager", "--literal-pathspecs", *_GIT_CONFIG, *args)
+    env = {k: v for k, v in ctx.env.items() if k not in _FOREIGN_GIT_VARS}
+    extra = {"GIT_TERMINAL_PROMPT": "0", "GIT_EDITOR": "true", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    return ChildCommand(argv=argv, cwd=ctx.root, env=child_env(env, extra))
+
+
+def _run_git(ctx: ToolContext, *args: str, timeout: float = GIT_TIMEOUT_S, head_share: float = 0.5) -> str:
+    """Run a git command whose output the model reads; a failure becomes a ToolFailure with git's words."""
+    budget = max(ctx.config.max_output_bytes - 512, 1024)
+    head = int(budget * head_share)
+    try:
+        result = run_child(
+            git_command(ctx, *args), timeout=timeout, limits=OutputLimits(head_bytes=head, tail_bytes=budget - head)
+        )
+    except OSError as exc:
+        raise ToolFailure(f"git could not be started ({exc}); git must be installed") from exc
+    if result.outcome == "timeout":
+        raise ToolFailure(f"git {args[0]} did not finish within {timeout:g} s and was stopped")
+    if result.exit_code != 0:
+        raise ToolFailure(_explain_failure(ctx, args[0], result))
+    return result.output
+
+
+def _explain_failure(ctx: ToolContext, verb: str, result: ChildResult) -> str:
+    output = result.output.strip()
+    if "not a git repository" in output:
+        return (
+            f"{ctx.root} is not a git repository; create one with the bash tool "
+            '({"command": "git init"}) if the user wants version control here'
+        )
+    hint = ""
+    if "would be overwritten" in output:
+        hint = "\ncommit your changes first (add, then commit); the tool never discards local changes"
+    elif "Please tell me who you are" in output or "empty ident" in output:
+        hint = "\nthe user has not configured a git identity (user.name, user.email); ask them to set it"
+    elif "did not match any file" in output:
+        hint = "\ncheck the path with navigate list_dir or git status"
+    elif "invalid reference" in output or "unknown revision" in output or "bad revision" in output:
+        hint = '\nlist branches with {"action": "branch"} and commits with {"action": "log"}'
+    return f"git {verb} failed ({describe_exit(result.exit_code)}):\n{output}{hint}"
+
+
+def _query(ctx: ToolContext, *args: str) -> tuple[int, str]:
+    """A small internal git question (exit code, stdout); never shown to the model as is."""
+    command = git_command(ctx, *args)
+    try:
+        done = subprocess.run(
+            list(command.argv),
+            cwd=command.cwd,
+            env=dict(command.env),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ToolFailure(f"git {args[0]} could not be run ({exc})") from exc
+    if "not a git repository" in done.stderr:
+        raise ToolFailure(
+            f"{ctx.root} is not a git repository; create one with the bash tool "
+            '({"command": "git init"}) if the user wants version control here'
+        )
+    return done.returncode, done.stdout
+
+
+def _has_commits(ctx: ToolContext) -> bool:
+    return _query(ctx, "rev-parse", "--verify", "--quiet", "HEAD")[0] == 0
+
+
+def _current_branch(ctx: ToolContext) -> str:
+    code, out = _query(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
+    if code != 0 or not out.strip():
+        raise ToolFailure("HEAD is detached, so there is no branch to push; switch to a branch or pass `ref`")
+    return out.strip()
+
+
+def _upstream_remote(ctx: ToolContext, branch: str) -> str:
+    code, out = _query(ctx, "config", "--get", f"branch.{branch}.remote")
+    remote = out.strip()
+    if code == 0 and remote and re.fullmatch(r"[\w.\-/]+", remote):
+        return remote
+    return "origin"

@@ -1,0 +1,431 @@
+"""The search tool: grep file contents, find files by glob, and find where a name is defined."""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import fnmatch
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
+from pedro.tools.ripgrep import (
+    SECRET_GLOBS,
+    base_argv,
+    child_env,
+    first_line,
+    glob_error,
+    list_files,
+    normalize_path,
+    stream_rg,
+)
+from pedro.tools.symbols import find_definitions
+
+SearchAction = Literal["grep", "find_files", "find_definition"]
+
+# Hard ceiling on rows, whatever max_results the model asks for: the Dispatcher truncates anyway.
+MAX_RESULTS_CEILING = 1000
+# Matched lines longer than this are cut around the match so one minified file cannot fill the result.
+MAX_LINE_CHARS = 200
+# find_definition parses at most this many candidate files, and none larger than MAX_PARSE_BYTES.
+MAX_CANDIDATE_FILES = 2000
+MAX_PARSE_BYTES = 4 * 1024 * 1024
+
+_ACTION_ALIASES: dict[str, SearchAction] = {
+    "grep": "grep",
+    "search": "grep",
+    "rg": "grep",
+    "regex": "grep",
+    "text": "grep",
+    "content": "grep",
+    "find_files": "find_files",
+    "find_file": "find_files",
+    "files": "find_files",
+    "glob": "find_files",
+    "find": "find_files",
+    "find_definition": "find_definition",
+    "definition": "find_definition",
+    "find_def": "find_definition",
+    "def": "find_definition",
+    "goto_definition": "find_definition",
+    "find_symbol": "find_definition",
+    "symbol": "find_definition",
+}
+# Keys small models use for the contract's keys.
+_KEY_ALIASES: dict[str, tuple[str, ...]] = {
+    "pattern": ("query", "regex", "search", "text", "term"),
+    "path": ("file_path", "filename", "file", "dir", "directory", "folder"),
+    "glob": ("include", "file_pattern", "files", "file_glob"),
+    "name": ("symbol", "identifier", "function", "class_name"),
+    "ignore_case": ("case_insensitive", "insensitive", "i"),
+    "max_results": ("limit", "max", "max_count", "count"),
+}
+_GLOB_CHARS = re.compile(r"[*?\[\]{}]")
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
+_DEFINITION_WORDS = re.compile(r"^(?:def|class|func|function|fn|type|struct|interface|const|let|var)\s+")
+
+
+class SearchArgs(ToolArgs):
+    """Arguments of the search tool."""
+
+    action: SearchAction = Field(description="grep | find_files | find_definition")
+    pattern: str | None = Field(
+        default=None, description="grep: a regular expression (ripgrep syntax); find_files: a glob such as **/*.py"
+    )
+    name: str | None = Field(default=None, description="find_definition: the name to look up, e.g. mul or Calc.add")
+    path: str | None = Field(default=None, description="optional file or directory to search in (default: the repo)")
+    glob: str | None = Field(default=None, description="grep: only search files matching this glob, e.g. *.py")
+    ignore_case: bool = Field(default=False, description="match case-insensitively")
+    literal: bool = Field(default=False, description="grep: treat pattern as plain text, not a regex")
+    max_results: int | None = Field(default=None, ge=1, description="most rows to show")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _infer(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for key, aliases in _KEY_ALIASES.items():
+            for alias in aliases:
+                if data.get(key) is None and data.get(alias) is not None:
+                    data[key] = data[alias]
+        for key in ("pattern", "name"):
+            # A model searching for 404 or 3.14 sends a number; it means the text.
+            if isinstance(data.get(key), int | float) and not isinstance(data.get(key), bool):
+                data[key] = str(data[key])
+        action = data.get("action")
+        if isinstance(action, str):
+            normalized = action.strip().lower().replace("-", "_").replace(" ", "_")
+            data["action"] = _ACTION_ALIASES.get(normalized, action)
+        elif action is None:
+            if data.get("name") is not None and data.get("pattern") is None:
+                data["action"] = "find_definition"
+            elif data.get("pattern") is not None:
+                data["action"] = "grep"
+            elif data.get("glob") is not None:
+                data["action"], data["pattern"] = "find_files", data["glob"]
+        if data.get("action") == "find_files" and data.get("pattern") is None and data.get("glob") is not None:
+            data["pattern"] = data["glob"]
+        if data.get("action") == "find_definition" and data.get("name") is None:
+            data["name"] = data.get("pattern")
+        return data
+
+    @model_validator(mode="after")
+    def _check_needs(self) -> SearchArgs:
+        if self.action in ("grep", "find_files") and not self.pattern:
+            example = '"TODO"' if self.action == "grep" else '"**/*.py"'
+            raise ValueError(f'search {self.action} needs a non-empty `pattern`, e.g. {{"pattern": {example}}}')
+        if self.action == "find_definition" and not (self.name and self.name.strip()):
+            raise ValueError('search find_definition needs `name`, e.g. {"action": "find_definition", "name": "mul"}')
+        return self
+
+
+class SearchTool:
+    """grep, find_files and find_definition over the repository, gitignore-aware, through ripgrep."""
+
+    name: ClassVar[str] = "search"
+    Args: ClassVar[type[ToolArgs]] = SearchArgs
+
+    def run(self, args: SearchArgs, ctx: ToolContext) -> str:
+        limit = min(args.max_results or ctx.config.search_max_results, MAX_RESULTS_CEILING)
+        target = _resolve_target(ctx, args.path)
+        if args.action == "grep":
+            return grep(
+                ctx,
+                str(args.pattern),
+                target,
+                glob=args.glob,
+                ignore_case=args.ignore_case,
+                literal=args.literal,
+                limit=limit,
+            )
+        if args.action == "find_files":
+            return find_files(ctx, str(args.pattern), target, ignore_case=args.ignore_case, limit=limit)
+        return find_definition(ctx, str(args.name), target, limit=limit)
+
+
+def _resolve_target(ctx: ToolContext, raw: str | None) -> Path:
+    if raw is None or not raw.strip() or raw.strip() in (".", "./"):
+        return ctx.root
+    path = ctx.resolve(raw, must_exist=True)
+    if (
+        path.is_file()
+        and _is_secret(path.name)
+        and not ctx.approve(f"search inside {ctx.rel(path)}, which may hold secrets")
+    ):
+        raise ToolDeniedError(
+            f"{ctx.rel(path)} looks like a secret file, so search skips it; search the code that reads it"
+        )
+    return path
+
+
+def _is_secret(filename: str) -> bool:
+    return any(fnmatch.fnmatchcase(filename, pattern) for pattern in SECRET_GLOBS)
+
+
+# ---- grep -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Hits:
+    """The first `limit` matched lines in path order, found while ripgrep streams in whatever order it likes.
+
+    ripgrep searches files in parallel, so output order varies between runs; keeping the smallest paths makes
+    the shown rows (and the prompt) deterministic without --sort, which would make ripgrep single-threaded.
+    """
+
+    limit: int
+    total: int = 0
+    kept: list[tuple[str, list[bytes]]] = field(default_factory=list)
+    kept_rows: int = 0
+    current: tuple[str, list[bytes]] | None = None
+
+    def feed(self, line: bytes) -> None:
+        if line.startswith(b'{"type":"match"'):
+            self.total += 1
+            if self.current is not None and len(self.current[1]) < self.limit:
+                self.current[1].append(line)
+        elif line.startswith(b'{"type":"begin"'):
+            path = _decode_field(json.loads(line)["data"]["path"])
+            full = self.kept_rows >= self.limit
+            self.current = None if full and self.kept and path > self.kept[-1][0] else (path, [])
+        elif line.startswith(b'{"type":"end"') and self.current is not None:
+            self._keep(self.current)
+            self.current = None
+
+    def _keep(self, entry: tuple[str, list[bytes]]) -> None:
+        if not entry[1]:
+            return
+        bisect.insort(self.kept, entry, key=lambda item: item[0])
+        self.kept_rows += len(entry[1])
+        # Drop trailing files that the earlier ones already make unnecessary.
+        while len(self.kept) > 1 and self.kept_rows - len(self.kept[-1][1]) >= self.limit:
+            self.kept_rows -= len(self.kept.pop()[1])
+
+    def rows(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for _, lines in self.kept:
+            for raw in lines:
+                if len(out) >= self.limit:
+                    return out
+                out.append(json.loads(raw)["data"])
+        return out
+
+
+def grep(
+    ctx: ToolContext,
+    pattern: str,
+    target: Path,
+    *,
+    glob: str | None = None,
+    ignore_case: bool = False,
+    literal: bool = False,
+    limit: int = 100,
+) -> str:
+    """Search file contents with ripgrep; `path:line: text` rows, capped, with a count of what was cut."""
+    if "\n" in pattern or "\r" in pattern:
+        raise ToolFailure("grep matches one line at a time, so `pattern` cannot hold a line break; search one line")
+    if target.is_file() and _looks_binary(target):
+        return f"{ctx.rel(target)} is a binary file; search skips binary files"
+    hits, note = _run_grep(ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit)
+    where = "" if target == ctx.root else f" in {ctx.rel(target)}"
+    if glob:
+        where += f" (files matching {glob})"
+    if hits.total == 0:
+        kind = "text" if literal or note else "pattern"
+        return note + f"no matches for {kind} {pattern!r}{where}"
+    rows = [_format_row(data) for data in hits.rows()]
+    cut = hits.total - len(rows)
+    lines = [note.rstrip("\n")] if note else []
+    lines += rows
+    if cut > 0:
+        lines.append(f"… {cut} more matches not shown; narrow the pattern or path")
+    return "\n".join(lines)
+
+
+def _run_grep(
+    ctx: ToolContext,
+    pattern: str,
+    target: Path,
+    *,
+    glob: str | None,
+    ignore_case: bool,
+    literal: bool,
+    limit: int,
+) -> tuple[_Hits, str]:
+    hits = _Hits(limit=limit)
+    argv = base_argv(ctx, globs=[glob] if glob else ())
+    argv += ["--json", "--ignore-case" if ignore_case else "--case-sensitive"]
+    if literal:
+        argv.append("--fixed-strings")
+    # The pattern rides on -e and the path after --, so neither can ever be read as a flag (e.g. "--pre=sh").
+    argv += ["-e", pattern, "--", ctx.rel(target)]
+    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_line=hits.feed)
+    if outcome.returncode != 2 or hits.total:
+        return hits, ""
+    problem = glob_error(outcome.stderr)
+    if problem is not None:
+        raise ToolFailure(f'{problem}; give `glob` like "*.py" or "src/**/*.ts"')
+    if "regex parse error" in outcome.stderr or "literal" in outcome.stderr and "not allowed" in outcome.stderr:
+        if literal:
+            raise ToolFailure(f"ripgrep could not search for {pattern!r}: {_regex_reason(outcome.stderr)}")
+        # Small models often paste code such as `foo(` as the pattern: search it as text and say so.
+        hits, _ = _run_grep(ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=True, limit=limit)
+        note = (
+            f"note: {pattern!r} is not a valid regular expression ({_regex_reason(outcome.stderr)}), so it was "
+            "searched as plain text; the pattern is a regex, so escape special characters (e.g. \\( \\[ \\.) "
+            "to match them literally in a regex\n"
+        )
+        return hits, note
+    raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
+
+
+def _regex_reason(stderr: str) -> str:
+    for line in stderr.splitlines():
+        if line.startswith("error:"):
+            return line.removeprefix("error:").strip()
+    return first_line(stderr)
+
+
+def _decode_field(value: dict[str, str]) -> str:
+    # ripgrep sends text that is not valid UTF-8 as base64 "bytes".
+    if "text" in value:
+        return value["text"]
+    return base64.b64decode(value.get("bytes", "")).decode("utf-8", errors="replace")
+
+
+def _format_row(data: dict[str, Any]) -> str:
+    path = normalize_path(_decode_field(data["path"]))
+    text = _decode_field(data["lines"]).rstrip("\r\n")
+    submatches = data.get("submatches") or []
+    start = submatches[0]["start"] if submatches else 0
+    return f"{path}:{data['line_number']}: {_cut_line(text, start)}"
+
+
+def _cut_line(text: str, byte_start: int) -> str:
+    """Keep a long line readable: a window of MAX_LINE_CHARS around the first match."""
+    if len(text) <= MAX_LINE_CHARS:
+        return text
+    char_start = len(text.encode("utf-8")[:byte_start].decode("utf-8", errors="ignore"))
+    begin = max(0, min(char_start - MAX_LINE_CHARS // 4, len(text) - MAX_LINE_CHARS))
+    window = text[begin : begin + MAX_LINE_CHARS]
+    return ("…" if begin > 0 else "") + window + ("…" if begin + MAX_LINE_CHARS < len(text) else "")
+
+
+def _looks_binary(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return b"\x00" in handle.read(8192)
+    except OSError:
+        return False
+
+
+# ---- find_files -------------------------------------------------------------------------------------------
+
+
+def find_files(ctx: ToolContext, pattern: str, target: Path, *, ignore_case: bool = False, limit: int = 100) -> str:
+    """Files whose path matches a glob (`**/*.py`, `*.go`, `calc.py`), gitignore-aware, capped."""
+    glob = _clean_glob(ctx, pattern)
+    paths = list_files(ctx, target, globs=[glob], ignore_case=ignore_case)
+    note = ""
+    if not paths and not _GLOB_CHARS.search(glob) and "/" not in glob:
+        # A bare word such as "calc" names no file; files whose name contains it are what was meant.
+        paths = list_files(ctx, target, globs=[f"*{glob}*"], ignore_case=True)
+        if paths:
+            note = f"no file is named {glob!r}; files whose name contains it:"
+    where = "" if target == ctx.root else f" under {ctx.rel(target)}"
+    if not paths:
+        return (
+            f'no files match {pattern!r}{where}; a glob without / matches file names anywhere ("*.py"), '
+            'one with / matches paths from the repository root ("src/**/*.py")'
+        )
+    lines = [note] if note else []
+    lines += paths[:limit]
+    if len(paths) > limit:
+        lines.append(f"… {len(paths) - limit} more files not shown; narrow the glob or path")
+    return "\n".join(lines)
+
+
+def _clean_glob(ctx: ToolContext, pattern: str) -> str:
+    glob = pattern.strip()
+    root = ctx.root.as_posix() + "/"
+    if glob.startswith(root):
+        glob = glob[len(root) :]
+    return glob.removeprefix("./")
+
+
+# ---- find_definition --------------------------------------------------------------------------------------
+
+
+def find_definition(ctx: ToolContext, raw_name: str, target: Path, *, limit: int = 100) -> str:
+    """Where a name is defined: `path:line: kind name` rows from tree-sitter tags or the regex fallback."""
+    name = _clean_name(raw_name)
+    leaf = name.rsplit(".", 1)[-1]
+    candidates = _files_mentioning(ctx, leaf, target)
+    rows: list[str] = []
+    total = 0
+    for rel in candidates[:MAX_CANDIDATE_FILES]:
+        source = _read_source(ctx.root / rel)
+        if source is None:
+            continue
+        for symbol in find_definitions(source, rel, name):
+            total += 1
+            if len(rows) < limit:
+                rows.append(f"{rel}:{symbol.start_line}: {symbol.kind} {symbol.qualified_name}")
+    if not rows:
+        if not candidates:
+            return f"{name!r} does not occur in any searched file; check the spelling or use search grep"
+        sample = ", ".join(candidates[:5])
+        return (
+            f"no definition of {name!r} found; it is mentioned in {len(candidates)} file(s) ({sample}); "
+            f"use search grep with pattern {leaf!r} to see where"
+        )
+    if total > len(rows):
+        rows.append(f"… {total - len(rows)} more definitions not shown; pass `path` to narrow the search")
+    if len(candidates) > MAX_CANDIDATE_FILES:
+        rows.append(f"(only the first {MAX_CANDIDATE_FILES} of {len(candidates)} files were parsed; pass `path`)")
+    return "\n".join(rows)
+
+
+def _clean_name(raw: str) -> str:
+    name = _DEFINITION_WORDS.sub("", raw.strip()).removesuffix("()").strip()
+    if not _IDENTIFIER.match(name):
+        raise ToolFailure(
+            f'{raw!r} is not a name; give a bare identifier such as "mul" or a qualified one such as "Calc.add" '
+            "(use search grep for other text)"
+        )
+    return name
+
+
+def _files_mentioning(ctx: ToolContext, word: str, target: Path) -> list[str]:
+    argv = base_argv(ctx)
+    argv += ["--files-with-matches", "--fixed-strings", "--case-sensitive"]
+    if "$" not in word:
+        # \b cannot sit next to `$`, so JavaScript names like $el are matched as plain substrings.
+        argv.append("--word-regexp")
+    argv += ["-e", word, "--", ctx.rel(target)]
+    paths: list[str] = []
+
+    def collect(line: bytes) -> None:
+        paths.append(normalize_path(line.rstrip(b"\r\n").decode("utf-8", errors="replace")))
+
+    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_line=collect)
+    if outcome.returncode == 2 and not paths:
+        raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
+    paths.sort()
+    return paths
+
+
+def _read_source(path: Path) -> bytes | None:
+    try:
+        if path.stat().st_size > MAX_PARSE_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return None if b"\x00" in data[:8192] else data

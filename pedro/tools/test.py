@@ -1,0 +1,436 @@
+"""The test tool: find the project's test runner, run it with a machine-readable reporter, summarise the result."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import tempfile
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
+from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
+from pedro.tools.testreport import (
+    ReportError,
+    RunReport,
+    parse_go_test_json,
+    parse_jest_json,
+    parse_junit_xml,
+    parse_raw,
+    parse_vitest_json,
+)
+
+Framework = Literal["auto", "go", "pytest", "npm"]
+ReportKind = Literal["junit", "jest", "vitest", "go-json", "raw"]
+
+MAX_TIMEOUT_S = 3600.0
+MAX_FAILURES_SHOWN = 20
+RAW_TAIL_LINES = 40
+_RAW_TAIL_BYTES = 4096
+_HARD_CAP_BYTES = 64 * 1024 * 1024  # the full log goes to disk, so a verbose suite may say a lot
+_PARSE_TAIL_BYTES = 256 * 1024
+
+_FRAMEWORK_ALIASES: dict[str, Framework] = {
+    "": "auto",
+    "python": "pytest",
+    "py": "pytest",
+    "py.test": "pytest",
+    "golang": "go",
+    "go test": "go",
+    "jest": "npm",
+    "vitest": "npm",
+    "mocha": "npm",
+    "node": "npm",
+    "javascript": "npm",
+    "typescript": "npm",
+    "js": "npm",
+    "ts": "npm",
+    "yarn": "npm",
+    "pnpm": "npm",
+}
+_NPM_PLACEHOLDER = "no test specified"
+_SHELL_META = re.compile(r"[;&|<>$`()\n\\*?{}\[\]]")
+
+
+class RunTestsArgs(ToolArgs):
+    """Run the project's tests; every key is optional."""
+
+    command: str | None = Field(default=None, description="explicit test command, run in a shell at the repo root")
+    path: str | None = Field(default=None, description="package, directory or test file to run")
+    framework: Framework = Field(default="auto", description="auto, go, pytest or npm")
+    timeout: float | None = Field(default=None, gt=0, description="seconds before the run is stopped")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_aliases(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for alias in ("cmd", "test_command"):
+            if alias in data and "command" not in data:
+                data["command"] = data.pop(alias)
+        for alias in ("file_path", "filename", "file", "dir", "directory", "package", "target"):
+            if alias in data and "path" not in data:
+                data["path"] = data.pop(alias)
+        if isinstance(data.get("command"), list):
+            data["command"] = shlex.join(str(part) for part in data["command"])
+        framework = data.get("framework")
+        if isinstance(framework, str):
+            key = framework.strip().lower()
+            data["framework"] = _FRAMEWORK_ALIASES.get(key, key)
+        elif framework is None:
+            data.pop("framework", None)
+        for key in ("command", "path"):
+            if isinstance(data.get(key), str) and not data[key].strip():
+                data[key] = None
+        return data
+
+    @model_validator(mode="after")
+    def _check_command(self) -> RunTestsArgs:
+        if self.command is not None and "\x00" in self.command:
+            raise ValueError("command contains a NUL character; send plain text")
+        return self
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """One test run decided: what to execute, where its report lands and how to read it."""
+
+    label: str
+    command: ChildCommand
+    report_kind: ReportKind
+    report_path: Path | None = None
+    module: str = ""
+    """go.mod's module path, to turn Go package paths into directories."""
+
+
+class TestTool:
+    """Runs tests and answers with counts, each failure's id, location and message, then a raw tail."""
+
+    name: ClassVar[str] = "test"
+    Args: ClassVar[type[ToolArgs]] = RunTestsArgs
+
+    def run(self, args: RunTestsArgs, ctx: ToolContext) -> str:
+        timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)
+        with tempfile.TemporaryDirectory(prefix="pedro-test-") as tmp:
+            workdir = Path(tmp)
+            plan = plan_test_run(args, ctx, workdir)
+            log_path = workdir / "output.log"
+            limits = OutputLimits(head_bytes=0, tail_bytes=_RAW_TAIL_BYTES, hard_cap_bytes=_HARD_CAP_BYTES)
+            try:
+                with log_path.open("wb") as log:
+                    result = run_child(plan.command, timeout=timeout, limits=limits, tee=log)
+            except FileNotFoundError as exc:
+                program = plan.command.argv[0]
+                raise ToolFailure(
+                    f"{program!r} is not installed or not on PATH ({exc.strerror}); install it, or pass `command` "
+                    'with the test command to use, e.g. {"command": "make test"}'
+                ) from exc
+            report = read_report(plan, log_path)
+            raw_tail = _raw_tail(plan, log_path, result)
+        summary = format_summary(plan, result, report, raw_tail, timeout=timeout)
+        if result.outcome == "timeout":
+            raise ToolTimeoutError(summary)
+        return summary
+
+
+def plan_test_run(args: RunTestsArgs, ctx: ToolContext, workdir: Path) -> RunPlan:
+    """Decide the command: the model's own, or the detected framework's runner with a machine-readable reporter."""
+    target = ctx.resolve(args.path, must_exist=True) if args.path else None
+    env = child_env(ctx.env, {"NO_COLOR": "1", "FORCE_COLOR": "0", "PY_COLORS": "0"})
+    if args.command:
+        return _plan_explicit(args.command, ctx.root, env, workdir)
+    start = target if target is None or target.is_dir() else target.parent
+    found = detect_framework(ctx.root, start or ctx.root, args.framework)
+    if found is None:
+        wanted = "test setup" if args.framework == "auto" else f"{args.framework} project"
+        raise ToolFailure(
+            f"no {wanted} found (looked for go.mod, pytest config or test_*.py files, package.json with a test "
+            'script); pass `command` with the test command to run, e.g. {"command": "make test"}'
+        )
+    framework, project = found
+    rel_target = os.path.relpath(target, project) if target is not None and target != project else ""
+    report = workdir / "report"
+    if framework == "go":
+        go_argv = ("go", "test", "-json", _go_package(target, project))
+        return RunPlan("go test", ChildCommand(go_argv, project, env), "go-json", module=_go_module(project))
+    if framework == "pytest":
+        targets = (rel_target,) if rel_target else ()
+        argv = (*_python_runner(project, ctx.root, env), "-q", "--color=no", *_junit_options(report), *targets)
+        return RunPlan("pytest", ChildCommand(argv, project, env), "junit", report.with_suffix(".xml"))
+    return _plan_npm(project, rel_target, env, report)
+
+
+def detect_framework(root: Path, start: Path, wanted: Framework = "auto") -> tuple[Framework, Path] | None:
+    """The nearest directory from `start` up to `root` that holds a test setup, and which framework it is."""
+    current = start
+    while True:
+        for framework in _frameworks_in(current):
+            if wanted in ("auto", framework):
+                return framework, current
+        if current == root or root not in current.parents:
+            break
+        current = current.parent
+    if wanted == "pytest":
+        return "pytest", root  # pytest discovers tests without any config
+    return None
+
+
+def _frameworks_in(directory: Path) -> Iterator[Framework]:
+    """Frameworks a directory sets up, strongest evidence first."""
+    if (directory / "go.mod").is_file():
+        yield "go"
+    if _has_pytest_config(directory):
+        yield "pytest"
+    if _npm_test_script(directory) is not None:
+        yield "npm"
+    if _has_python_tests(directory):
+        yield "pytest"
+
+
+def _has_pytest_config(directory: Path) -> bool:
+    if (directory / "pytest.ini").is_file() or (directory / "conftest.py").is_file():
+        return True
+    markers = {"pyproject.toml": "[tool.pytest", "setup.cfg": "[tool:pytest]", "tox.ini": "[pytest]"}
+    for name, marker in markers.items():
+        file = directory / name
+        if file.is_file() and marker in file.read_text(encoding="utf-8", errors="replace"):
+            return True
+    return False
+
+
+def _has_python_tests(directory: Path) -> bool:
+    if any(directory.glob("test_*.py")):
+        return True
+    for sub in ("tests", "test"):
+        folder = directory / sub
+        if folder.is_dir() and (any(folder.rglob("test_*.py")) or any(folder.rglob("*_test.py"))):
+            return True
+    return False
+
+
+def _npm_test_script(directory: Path) -> str | None:
+    file = directory / "package.json"
+    if not file.is_file():
+        return None
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (ValueError, OSError):
+        return None
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    if not isinstance(script, str) or not script.strip() or _NPM_PLACEHOLDER in script:
+        return None
+    return script
+
+
+def _plan_npm(project: Path, rel_target: str, env: dict[str, str], report: Path) -> RunPlan:
+    script = _npm_test_script(project) or ""
+    runner = _js_runner(script)
+    extra = (rel_target,) if rel_target else ()
+    # Reporter flags are appended to the script, so only when the runner is the script's last command.
+    simple = runner is not None and not re.search(r"&&|\|\||;|\|", script.split(runner)[-1])
+    if runner == "jest" and simple:
+        json_path = report.with_suffix(".json")
+        flags = ("--json", f"--outputFile={json_path}", "--testLocationInResults", *extra)
+        return RunPlan("jest", ChildCommand(("npm", "test", "--", *flags), project, env), "jest", json_path)
+    if runner == "vitest" and simple:
+        json_path = report.with_suffix(".json")
+        flags = ("--run", "--reporter=default", "--reporter=json", f"--outputFile.json={json_path}", *extra)
+        return RunPlan("vitest", ChildCommand(("npm", "test", "--", *flags), project, env), "vitest", json_path)
+    # An unknown runner may watch for changes unless it believes it runs in CI (react-scripts, karma).
+    argv = ("npm", "test", *(("--", *extra) if extra else ()))
+    return RunPlan(runner or "npm test", ChildCommand(argv, project, {**env, "CI": "1"}), "raw")
+
+
+def _js_runner(script: str) -> str | None:
+    for runner in ("vitest", "jest", "mocha"):
+        if re.search(rf"(?<![\w-]){runner}(?![\w-])", script):
+            return runner
+    return None
+
+
+def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path) -> RunPlan:
+    """The model's own command, run by bash; a simple pytest/go/jest/vitest call also gets a reporter."""
+    report = workdir / "report"
+    try:
+        tokens = shlex.split(command)
+    except ValueError:
+        tokens = []
+    simple = bool(tokens) and not _SHELL_META.search(command)
+    kind: ReportKind = "raw"
+    report_path: Path | None = None
+    runner = _explicit_runner(tokens) if simple else None
+    if runner == "pytest" and not any(t.startswith("--junitxml") for t in tokens):
+        report_path = report.with_suffix(".xml")
+        tokens, kind = [*tokens, *_junit_options(report)], "junit"
+    elif runner == "go" and "-json" not in tokens:
+        tokens, kind = [*tokens[:2], "-json", *tokens[2:]], "go-json"
+    elif runner == "go":
+        kind = "go-json"
+    elif runner == "jest" and "--json" not in tokens:
+        report_path = report.with_suffix(".json")
+        tokens, kind = [*tokens, "--json", f"--outputFile={report_path}", "--testLocationInResults"], "jest"
+    elif runner == "vitest" and not any(t.startswith("--reporter") for t in tokens):
+        report_path = report.with_suffix(".json")
+        flags = ["--reporter=default", "--reporter=json", f"--outputFile.json={report_path}"]
+        tokens, kind = [*tokens, *flags], "vitest"
+    text = shlex.join(tokens) if kind != "raw" else command
+    module = _go_module(root) if kind == "go-json" else ""
+    return RunPlan(runner or "command", ChildCommand(("bash", "-c", text), root, env), kind, report_path, module)
+
+
+def _explicit_runner(tokens: list[str]) -> str | None:
+    head = tokens[0].rsplit("/", 1)[-1]
+    if head in ("pytest", "py.test") or (head.startswith("python") and tokens[1:3] == ["-m", "pytest"]):
+        return "pytest"
+    if head == "go" and tokens[1:2] == ["test"]:
+        return "go"
+    name = tokens[1] if head == "npx" and len(tokens) > 1 else head
+    return name if name in ("jest", "vitest") else None
+
+
+def _junit_options(report: Path) -> tuple[str, ...]:
+    # xunit1 records each test's file and line, which the summary shows.
+    return ("-o", "junit_family=xunit1", f"--junitxml={report.with_suffix('.xml')}")
+
+
+def _python_runner(project: Path, root: Path, env: dict[str, str]) -> tuple[str, ...]:
+    """The project's own virtualenv first, then pytest on PATH, then python3 -m pytest."""
+    for base in dict.fromkeys((project, root)):
+        for venv in (".venv", "venv", "env"):
+            python = base / venv / "bin" / "python"
+            if python.is_file():
+                return (str(python), "-m", "pytest")
+    found = shutil.which("pytest", path=env.get("PATH"))
+    if found:
+        return (found,)
+    return ("python3", "-m", "pytest")
+
+
+def _go_package(target: Path | None, project: Path) -> str:
+    """`./...` for the module, `./dir/...` for a directory, `./dir` for one file's package."""
+    if target is None:
+        return "./..."
+    folder = target if target.is_dir() else target.parent
+    rel = Path(os.path.relpath(folder, project)).as_posix()
+    if target.is_dir():
+        return "./..." if rel == "." else f"./{rel}/..."
+    return "." if rel == "." else f"./{rel}"
+
+
+def _go_module(project: Path) -> str:
+    try:
+        text = (project / "go.mod").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    match = re.search(r"^module\s+(\S+)", text, re.MULTILINE)
+    return match.group(1).strip('"') if match else ""
+
+
+def read_report(plan: RunPlan, log_path: Path) -> RunReport | None:
+    """The run's structured report, or counts scraped from its output when no report can be read."""
+    if plan.report_path is not None and plan.report_path.is_file() and plan.report_path.stat().st_size:
+        text = plan.report_path.read_text(encoding="utf-8", errors="replace")
+        try:
+            if plan.report_kind == "junit":
+                return parse_junit_xml(text)
+            if plan.report_kind in ("jest", "vitest"):
+                root = plan.command.cwd.resolve()
+                return (
+                    parse_vitest_json(text, root=root)
+                    if plan.report_kind == "vitest"
+                    else parse_jest_json(text, root=root)
+                )
+        except ReportError:
+            pass
+    if plan.report_kind == "go-json" or _looks_like_go_json(log_path):
+        with log_path.open(encoding="utf-8", errors="replace") as lines:
+            report = parse_go_test_json(lines, module=plan.module)
+        if report.total or report.failures:
+            return report
+    return parse_raw(_read_tail(log_path, _PARSE_TAIL_BYTES))
+
+
+def _looks_like_go_json(log_path: Path) -> bool:
+    with log_path.open("rb") as fh:
+        head = fh.read(4096)
+    return b'{"Time":' in head and b'"Action":' in head
+
+
+def _read_tail(path: Path, size: int) -> str:
+    with path.open("rb") as fh:
+        fh.seek(max(path.stat().st_size - size, 0))
+        return fh.read().decode("utf-8", errors="replace")
+
+
+def _raw_tail(plan: RunPlan, log_path: Path, result: ChildResult) -> str:
+    """The last lines a person would have seen; for go -json that is the text inside the events."""
+    if plan.report_kind != "go-json":
+        return result.output
+    kept: deque[str] = deque(maxlen=RAW_TAIL_LINES)
+    with log_path.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            if line.startswith("{"):
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    event = None
+                if isinstance(event, dict):
+                    if isinstance(event.get("Output"), str):
+                        kept.extend(event["Output"].splitlines())
+                    continue
+            kept.append(line.rstrip("\n"))
+    return "\n".join(kept)
+
+
+def format_summary(
+    plan: RunPlan, result: ChildResult, report: RunReport | None, raw_tail: str, *, timeout: float
+) -> str:
+    """What the model reads: a verdict with counts, the failing tests, then the end of the raw output."""
+    lines: list[str] = []
+    if result.outcome == "timeout":
+        lines.append(f"{plan.label}: stopped after {timeout:g} s (timeout); the whole process group was ended")
+    elif result.outcome == "overflow":
+        lines.append(f"{plan.label}: stopped after printing more than {_HARD_CAP_BYTES // (1024 * 1024)} MiB")
+    if report is None:
+        lines.append(f"{plan.label}: {describe_exit(result.exit_code)}; no test report could be read")
+    else:
+        verdict = "passed" if result.exit_code == 0 and not report.failed and not report.errors else "FAILED"
+        counts = f"passed {report.passed}, failed {report.failed}, skipped {report.skipped}"
+        if report.errors:
+            counts += f", errors {report.errors}"
+        lines.append(f"{plan.label} {verdict}: {counts} ({describe_exit(result.exit_code)})")
+        if report.total == 0 and not report.failures:
+            lines.append("no tests ran; check `path` or the test file names")
+        if report.failures:
+            lines.append("failing tests:")
+            for failure in report.failures[:MAX_FAILURES_SHOWN]:
+                where = f" ({failure.location})" if failure.location else ""
+                lines.append(f"- {failure.test_id}{where}")
+                lines.extend(f"    {line}" for line in failure.message.splitlines())
+            hidden = len(report.failures) - MAX_FAILURES_SHOWN
+            if hidden > 0:
+                lines.append(f"... and {hidden} more failing tests")
+    tail = _last_lines(raw_tail, RAW_TAIL_LINES)
+    if tail:
+        lines.append(f"--- end of output ({len(tail.splitlines())} lines) ---")
+        lines.append(tail)
+    return "\n".join(lines)
+
+
+# Stack frames inside the runner's own machinery say nothing about the project's code.
+_FOREIGN_FRAME = re.compile(r"^\s+at .*(node_modules/|node:internal|\(<anonymous>\))")
+
+
+def _last_lines(text: str, count: int) -> str:
+    lines = [line.rstrip() for line in text.strip("\n").splitlines() if not _FOREIGN_FRAME.match(line)]
+    return "\n".join(lines[-count:]).strip("\n")

@@ -1,0 +1,77 @@
+"""Facts about the repository a job runs in: where it is, whether it is safe to start, what changed."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+from pedro.errors import UsageError
+
+
+def find_repo_root(path: Path, *, allow_outside_git: bool = False) -> Path:
+    """The top of the git repository containing `path`; refuse `/`, $HOME and non-repositories."""
+    path = path.expanduser().resolve()
+    if not path.is_dir():
+        raise UsageError(f"--repo {path} is not a directory; pass the path of a repository")
+    top = _git_toplevel(path)
+    root = top or path
+    home = Path(os.environ.get("HOME", "/nonexistent")).resolve()
+    if root == Path("/") or root == home:
+        raise UsageError(
+            f"refusing to run in {root}: it holds far more than one project. "
+            "cd into a repository (or create one: mkdir proj && cd proj && git init)"
+        )
+    if top is None and not allow_outside_git:
+        raise UsageError(
+            f"{path} is not inside a git repository. pedro snapshots your work with git; "
+            "run `git init` there first, or pass --allow-outside-git"
+        )
+    return root
+
+
+def _git_toplevel(path: Path) -> Path | None:
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=15,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0 or not proc.stdout.strip():
+        return None
+    return Path(proc.stdout.strip()).resolve()
+
+
+def fingerprint(root: Path) -> str:
+    """A hash of the working tree's changes (tracked diffs and untracked files), to see whether anything changed."""
+    digest = hashlib.sha256()
+    for args in (["diff", "HEAD", "--binary"], ["status", "--porcelain=v1", "-uall"]):
+        try:
+            proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        digest.update(proc.stdout)
+    for line in _untracked(root):
+        try:
+            digest.update((root / line).read_bytes())
+        except OSError:
+            continue
+    return digest.hexdigest()
+
+
+def _untracked(root: Path) -> list[str]:
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "--others", "--exclude-standard", "-z"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [p for p in proc.stdout.decode("utf-8", errors="replace").split("\0") if p]

@@ -1,0 +1,155 @@
+"""Retries, backoff and error mapping shared by the HTTP backends, on real sockets where it matters."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import httpx
+import pytest
+from wire_server import Reply, WireServer, json_reply, sse
+
+from pedro.backends.base import GenerationOptions, RetryPolicy, extract_error_detail, iter_sse_events
+from pedro.backends.ollama import OllamaBackend
+from pedro.backends.openai_compat import OpenAICompatBackend
+from pedro.errors import BackendError
+from pedro.messages import Message
+
+HELLO = [Message(role="user", content="hi")]
+CHAT = "/v1/chat/completions"
+
+
+@pytest.fixture
+def server() -> WireServer:
+    """A fresh recording fake server."""
+    return WireServer()
+
+
+@pytest.fixture
+def sleeps() -> list[float]:
+    """Backoff sleeps recorded instead of slept."""
+    return []
+
+
+def closed_port() -> int:
+    """A loopback port with nothing listening on it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_connection_refused_names_the_url_and_the_fix() -> None:
+    sleeps: list[float] = []
+    base = f"http://127.0.0.1:{closed_port()}/v1"
+    backend = OpenAICompatBackend(base, "m", sleep=sleeps.append, max_retries=2, connect_timeout=1.0)
+    with pytest.raises(BackendError) as caught:
+        backend.complete(HELLO, tools=[], options=GenerationOptions())
+    message = str(caught.value)
+    assert f"cannot reach the OpenAI-compatible server at {base}/chat/completions: connection refused" in message
+    assert "Is the server running? Check --base-url / [backend].base_url" in message
+    assert "gave up after 3 attempts" in message
+    assert sleeps == [0.5, 1.0]
+    backend.close()
+
+
+def test_connection_refused_for_ollama_show() -> None:
+    backend = OllamaBackend(f"http://127.0.0.1:{closed_port()}", "m", sleep=lambda _: None, max_retries=0)
+    with pytest.raises(BackendError, match=r"cannot reach the Ollama server at .*/api/show: connection refused"):
+        backend.complete(HELLO, tools=[], options=GenerationOptions())
+    backend.close()
+
+
+def make(server: WireServer, sleeps: list[float], **kwargs: Any) -> OpenAICompatBackend:
+    return OpenAICompatBackend("http://127.0.0.1:8080/v1", "m", client=server.client(), sleep=sleeps.append, **kwargs)
+
+
+def test_5xx_is_retried_with_exponential_backoff_then_succeeds(server: WireServer, sleeps: list[float]) -> None:
+    busy = json_reply({"error": {"message": "slot unavailable"}}, status=503)
+    server.on("POST", CHAT, busy, busy, sse("openai/stream_text.sse"))
+    completion = make(server, sleeps).complete(HELLO, tools=[], options=GenerationOptions())
+    assert completion.text == "I will read the file."
+    assert sleeps == [0.5, 1.0]
+
+
+def test_500_keeps_failing_and_is_reported(server: WireServer, sleeps: list[float]) -> None:
+    server.on("POST", CHAT, json_reply({"error": {"message": "CUDA out of memory"}}, status=500))
+    with pytest.raises(BackendError, match=r"answered 500: CUDA out of memory.*gave up after 4 attempts"):
+        make(server, sleeps).complete(HELLO, tools=[], options=GenerationOptions())
+    assert len(server.requests) == 4
+    assert sleeps == [0.5, 1.0, 2.0]
+
+
+def test_429_honours_a_small_retry_after(server: WireServer, sleeps: list[float]) -> None:
+    limited = json_reply({"error": "rate limited"}, status=429, headers={"Retry-After": "2"})
+    huge = json_reply({"error": "rate limited"}, status=429, headers={"Retry-After": "3600"})
+    server.on("POST", CHAT, limited, huge, sse("openai/stream_text.sse"))
+    make(server, sleeps).complete(HELLO, tools=[], options=GenerationOptions())
+    assert sleeps == [2.0, 1.0]  # an hour is not honoured: the normal backoff applies
+
+
+def test_400_is_not_retried(server: WireServer, sleeps: list[float]) -> None:
+    server.on("POST", CHAT, json_reply({"error": {"message": "invalid temperature"}}, status=400))
+    with pytest.raises(BackendError, match=r"answered 400: invalid temperature"):
+        make(server, sleeps).complete(HELLO, tools=[], options=GenerationOptions())
+    assert sleeps == []
+    assert len(server.requests) == 1
+
+
+def test_401_names_the_api_key_setting(server: WireServer, sleeps: list[float]) -> None:
+    server.on("POST", CHAT, json_reply({"error": {"message": "Invalid API Key"}}, status=401))
+    with pytest.raises(BackendError, match=r"api_key_env"):
+        make(server, sleeps).complete(HELLO, tools=[], options=GenerationOptions())
+
+
+def test_max_retries_zero_reports_the_first_failure(server: WireServer, sleeps: list[float]) -> None:
+    server.on("POST", CHAT, Reply(error=httpx.ConnectError))
+    with pytest.raises(BackendError, match="connection refused") as caught:
+        make(server, sleeps, max_retries=0).complete(HELLO, tools=[], options=GenerationOptions())
+    assert "gave up" not in str(caught.value)
+    assert sleeps == []
+
+
+def test_read_timeout_is_not_retried(server: WireServer, sleeps: list[float]) -> None:
+    server.on("POST", CHAT, Reply(error=httpx.ReadTimeout))
+    with pytest.raises(BackendError, match=r"read_timeout"):
+        make(server, sleeps).complete(HELLO, tools=[], options=GenerationOptions())
+    assert sleeps == []
+
+
+def test_timeouts_are_short_to_connect_and_long_to_read() -> None:
+    seen: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.extensions["timeout"])
+        return httpx.Response(200, json={"choices": [{"message": {"content": "x"}, "finish_reason": "stop"}]})
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    backend = OpenAICompatBackend("http://127.0.0.1:1/v1", "m", client=client, connect_timeout=3.0, read_timeout=900.0)
+    backend.complete(HELLO, tools=[], options=GenerationOptions(stream=False))
+    assert seen[0]["connect"] == 3.0
+    assert seen[0]["read"] == 900.0
+
+
+def test_retry_policy_delays() -> None:
+    policy = RetryPolicy(max_retries=5, base_delay=1.0, max_delay=4.0)
+    assert [policy.delay(n, None) for n in range(4)] == [1.0, 2.0, 4.0, 4.0]
+    assert policy.delay(0, 3.0) == 3.0
+    assert policy.delay(0, 120.0) == 1.0
+
+
+def test_sse_reader_handles_comments_multiline_data_and_error_fields() -> None:
+    lines = [": ping", 'data: {"a":', "data: 1}", "", "event: x", 'error: {"message": "boom"}', "", "data: [DONE]"]
+    assert list(iter_sse_events(lines)) == [("data", '{"a":\n1}'), ("error", '{"message": "boom"}'), ("data", "[DONE]")]
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        ('{"error": {"code": 400, "message": "bad"}}', "bad"),
+        ('{"error": "model \'x\' not found"}', "model 'x' not found"),
+        ('{"detail": "Not Found"}', "Not Found"),
+        ("plain text", "plain text"),
+    ],
+)
+def test_error_detail_extraction(body: str, detail: str) -> None:
+    assert extract_error_detail(body) == detail

@@ -1,0 +1,82 @@
+"""Shared fixtures: real temporary git repositories and a guard against non-loopback network access."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pedro.config import ToolsConfig
+from pedro.tools.base import ToolContext
+
+
+def git(repo: Path, *args: str) -> str:
+    """Run git in `repo` and return its stdout."""
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A real git repository with one commit, on branch main."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "dev@example.com")
+    git(path, "config", "user.name", "Dev")
+    (path / "README.md").write_text("# sample\n")
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+@pytest.fixture
+def ctx(repo: Path) -> ToolContext:
+    """A tool context on the sample repository, with approvals refused."""
+    return ToolContext(root=repo, config=ToolsConfig())
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refuse network connections to anything but loopback."""
+    real_connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: Any) -> Any:
+        host = address[0] if isinstance(address, tuple) else address
+        inet = self.family in (socket.AF_INET, socket.AF_INET6)
+        if inet and isinstance(host, str) and not (host.startswith("127.") or host in ("localhost", "::1")):
+            raise OSError(f"tests may not reach {host}: only loopback is allowed")
+        return real_connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
+
+
+@pytest.fixture
+def stub_server() -> Iterator[Any]:
+    """Start stdlib chat servers on 127.0.0.1 with queued replies; all are stopped after the test."""
+    from stub_server import StubServer
+
+    started: list[StubServer] = []
+
+    def start(replies: list[Any], **kwargs: Any) -> StubServer:
+        server = StubServer(list(replies), **kwargs).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def cli_env(tmp_path: Path) -> dict[str, str]:
+    """An environment for running the real `pedro` process with no user config and no CI prompts."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PEDRO_") and k != "OLLAMA_HOST"}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg-config")
+    env["PYTHONWARNINGS"] = "error"
+    return env

@@ -1,0 +1,192 @@
+"""A stdlib HTTP server on 127.0.0.1 that answers chat requests the way OpenAI-compatible and Ollama servers do."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = str | dict[str, Any]
+
+
+@dataclass
+class StubServer:
+    """Queued replies, recorded requests; replies are plain text or an assistant message dict."""
+
+    replies: list[Reply]
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    context_length: int = 8192
+    url: str = ""
+    _server: ThreadingHTTPServer | None = None
+
+    def start(self) -> StubServer:
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *_: Any) -> None:
+                return
+
+            def do_GET(self) -> None:
+                stub.paths.append(self.path)
+                if self.path.endswith("/models"):
+                    self._json({"object": "list", "data": [{"id": "m", "object": "model"}]})
+                elif self.path == "/api/tags":
+                    self._json({"models": [{"name": "m", "model": "m"}]})
+                elif self.path == "/health":
+                    self._json({"status": "ok"})
+                elif self.path == "/props":
+                    self._json({"default_generation_settings": {"n_ctx": stub.context_length}})
+                else:
+                    self._json({"error": "not found"}, status=404)
+
+            def do_POST(self) -> None:
+                stub.paths.append(self.path)
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                if self.path == "/api/show":
+                    self._json(
+                        {"model_info": {"general.architecture": "llama", "llama.context_length": stub.context_length}}
+                    )
+                    return
+                stub.requests.append(body)
+                reply = stub.replies.pop(0) if stub.replies else "TASK COMPLETE\nout of scripted replies"
+                message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
+                if self.path == "/api/chat":
+                    self._ollama(message, bool(body.get("stream", True)))
+                elif body.get("stream"):
+                    self._sse(message)
+                else:
+                    self._json(_openai_response(message))
+
+            def _json(self, payload: Any, status: int = 200) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _sse(self, message: dict[str, Any]) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for chunk in _openai_chunks(message):
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.close_connection = True
+
+            def _ollama(self, message: dict[str, Any], stream: bool) -> None:
+                final = {
+                    "model": "m",
+                    "created_at": "2026-01-01T00:00:00Z",
+                    "message": message,
+                    "done": True,
+                    "done_reason": "stop",
+                    "total_duration": 1000,
+                    "load_duration": 10,
+                    "prompt_eval_count": 100,
+                    "prompt_eval_duration": 100,
+                    "eval_count": 20,
+                    "eval_duration": 100,
+                }
+                if not stream:
+                    self._json(final)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-ndjson")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                text = message.get("content") or ""
+                for piece in _pieces(text):
+                    line = {
+                        "model": "m",
+                        "created_at": "2026-01-01T00:00:00Z",
+                        "message": {"role": "assistant", "content": piece},
+                        "done": False,
+                    }
+                    self.wfile.write((json.dumps(line) + "\n").encode())
+                final["message"] = {**message, "content": ""}
+                self.wfile.write((json.dumps(final) + "\n").encode())
+                self.close_connection = True
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+
+def _pieces(text: str, size: int = 7) -> Iterator[str]:
+    for start in range(0, len(text), size):
+        yield text[start : start + size]
+
+
+def _openai_response(message: dict[str, Any]) -> dict[str, Any]:
+    calls = message.get("tool_calls")
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": "m",
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+    }
+
+
+def _openai_chunks(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": int(time.time()), "model": "m"}
+    yield {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}
+    for piece in _pieces(message.get("content") or ""):
+        yield {**base, "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+    for index, call in enumerate(message.get("tool_calls") or []):
+        function = call["function"]
+        arguments = function["arguments"]
+        arguments = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        yield {
+            **base,
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": index,
+                                "id": call.get("id", f"call_{index}"),
+                                "type": "function",
+                                "function": {"name": function["name"], "arguments": ""},
+                            }
+                        ]
+                    },
+                    "finish_reason": None,
+                }
+            ],
+        }
+        for piece in _pieces(arguments, 11):
+            yield {
+                **base,
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {"tool_calls": [{"index": index, "function": {"arguments": piece}}]},
+                        "finish_reason": None,
+                    }
+                ],
+            }
+    reason = "tool_calls" if message.get("tool_calls") else "stop"
+    yield {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}
+    yield {**base, "choices": [], "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
+
+
+StubFactory = Callable[..., StubServer]

@@ -1,0 +1,247 @@
+"""The real `pedro` process against a stdlib stub server on 127.0.0.1: flags, exit codes, jobs, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import git
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+
+
+def pedro(*args: str, env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pedro", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def fenced(tool: str, body: str) -> str:
+    return f"```{tool}\n{body}\n```"
+
+
+@pytest.fixture
+def calc_repo(repo: Path) -> Path:
+    (repo / "calc.py").write_text(CALC)
+    git(repo, "add", "calc.py")
+    git(repo, "commit", "-q", "-m", "calc")
+    return repo
+
+
+def test_acceptance_build_fixes_add(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    replies = [
+        "Let me find add.\n" + fenced("search", '{"action": "grep", "pattern": "def add"}'),
+        fenced("file", '{"action": "read", "path": "calc.py"}'),
+        fenced(
+            "code_edit",
+            json.dumps({"action": "replace", "path": "calc.py", "old": "return a - b", "new": "return a + b"}),
+        ),
+        fenced("bash", "python -c 'import calc; assert calc.add(2, 3) == 5; print(\"add ok\")'"),
+        "TASK COMPLETE\nadd() now adds.",
+    ]
+    server = stub_server(replies)
+    proc = pedro(
+        "build",
+        "--description",
+        "Fix add()",
+        "--backend",
+        "openai",
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "return a + b" in (calc_repo / "calc.py").read_text()
+    assert len(server.requests) == 5
+    # each tool's result appears in the next request
+    expectations = ["calc.py:1", "return a - b", "return a + b", "add ok"]
+    for request, expected in zip(server.requests[1:], expectations, strict=True):
+        assert expected in json.dumps(request["messages"][-1]), expected
+    assert server.requests[0]["model"] == "m"
+    jobs = pedro("jobs", "list", env=cli_env, cwd=calc_repo)
+    assert jobs.returncode == 0 and "completed" in jobs.stdout
+    job_id = jobs.stdout.split()[0]
+    record = json.loads((calc_repo / ".pedro" / "jobs" / job_id / "job.json").read_text())
+    assert record["status"] == "completed" and record["exit_code"] == 0
+    shown = pedro("jobs", "show", job_id, env=cli_env, cwd=calc_repo)
+    assert shown.returncode == 0 and "code_edit: ok" in shown.stdout
+
+
+def test_json_mode_prints_only_events_on_stdout(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server(
+        [
+            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            "TASK COMPLETE\ndone",
+        ]
+    )
+    proc = pedro(
+        "build",
+        "-d",
+        "Fix add()",
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        "--json",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert events[0]["type"] == "job.started" and events[-1]["type"] == "job.finished"
+    assert all(e["schema"] == 1 and "seq" in e and "ts" in e and "job_id" in e for e in events)
+    assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
+    assert events[-1]["exit_code"] == 0
+    assert "round" in proc.stderr  # human text goes to stderr
+
+
+def test_round_limit_exits_4(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    read = fenced("file", '{"action": "read", "path": "calc.py"}')
+    server = stub_server([read, read, read])
+    proc = pedro(
+        "build",
+        "-d",
+        "x",
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        "--max-rounds",
+        "2",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert proc.returncode == 4, proc.stderr
+    assert len(server.requests) == 2
+
+
+def test_unreachable_server_exits_3_naming_the_url(calc_repo: Path, cli_env: dict[str, str]) -> None:
+    proc = pedro(
+        "build",
+        "-d",
+        "x",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "m",
+        "--no-input",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert proc.returncode == 3
+    assert "http://127.0.0.1:9/v1" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["build", "-d", "x", "--backend", "nope"], "nope"),
+        (["build", "--max-rounds", "0", "-d", "x"], "max-rounds"),
+        (["build"], "--description"),
+        (
+            ["build", "-d", "x", "--model", "m", "--no-input", "--base-url", "http://127.0.0.1:9/v1", "--bogus"],
+            "--bogus",
+        ),
+    ],
+)
+def test_bad_flags_exit_2(calc_repo: Path, cli_env: dict[str, str], args: list[str], needle: str) -> None:
+    proc = pedro(*args, env=cli_env, cwd=calc_repo)
+    assert proc.returncode == 2, proc.stderr
+    assert needle in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_config_exits_2_naming_key_and_file(calc_repo: Path, cli_env: dict[str, str]) -> None:
+    (calc_repo / ".pedro.toml").write_text("[agent]\nmax_rounds = 'lots'\n")
+    proc = pedro("build", "-d", "x", "--model", "m", env=cli_env, cwd=calc_repo)
+    assert proc.returncode == 2
+    assert "agent.max_rounds" in proc.stderr and ".pedro.toml" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_outside_git_exits_2_with_hint(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    proc = pedro("build", "-d", "x", "--model", "m", env=cli_env, cwd=plain)
+    assert proc.returncode == 2
+    assert "git init" in proc.stderr
+
+
+def test_version_and_help(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    version = pedro("--version", env=cli_env, cwd=tmp_path)
+    assert version.returncode == 0 and version.stdout.startswith("pedro ")
+    helptext = pedro("--help", env=cli_env, cwd=tmp_path)
+    assert helptext.returncode == 0
+    for command in ("build", "debug", "review", "triage", "jobs", "tools", "doctor"):
+        assert command in helptext.stdout
+
+
+def test_tools_list_and_run(calc_repo: Path, cli_env: dict[str, str]) -> None:
+    listed = pedro("tools", "list", "--json", env=cli_env, cwd=calc_repo)
+    names = [spec["function"]["name"] for spec in json.loads(listed.stdout)]
+    assert names == ["file", "code_edit", "search", "navigate", "git", "bash", "test"]
+    ran = pedro("tools", "run", "file", '{"action": "read", "path": "calc.py"}', "--json", env=cli_env, cwd=calc_repo)
+    envelope = json.loads(ran.stdout)
+    assert envelope["ok"] is True and envelope["error_kind"] is None and "return a - b" in envelope["output"]
+    refused = pedro(
+        "tools", "run", "file", '{"action": "read", "path": "../../etc/passwd"}', "--json", env=cli_env, cwd=calc_repo
+    )
+    assert refused.returncode == 1 and json.loads(refused.stdout)["ok"] is False
+    bad = pedro("tools", "run", "file", "{not json", env=cli_env, cwd=calc_repo)
+    assert bad.returncode == 2 and "not valid JSON" in bad.stderr
+
+
+def test_triage_reads_log_from_stdin(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server(["TASK COMPLETE\nFailing tests: test_add\nProbable cause: add subtracts"])
+    proc = pedro(
+        "triage",
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        env=cli_env,
+        cwd=calc_repo,
+        stdin="FAILED test_calc.py::test_add - assert -1 == 5\n",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "assert -1 == 5" in json.dumps(server.requests[0]["messages"])
+    tools = {t["function"]["name"] for t in server.requests[0].get("tools", [])}
+    assert tools == {"file", "search", "navigate", "git", "bash", "test"}
+
+
+def test_review_sends_the_diff_and_reads_only(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    git(calc_repo, "checkout", "-q", "-b", "feature")
+    (calc_repo / "calc.py").write_text(CALC.replace("a * b", "a ** b"))
+    git(calc_repo, "commit", "-qam", "mul")
+    server = stub_server(
+        [
+            fenced("git", '{"action": "diff", "ref": "main"}'),
+            "TASK COMPLETE\n- [major] calc.py:6 — mul raises to a power instead of multiplying",
+        ]
+    )
+    proc = pedro("review", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", env=cli_env, cwd=calc_repo)
+    assert proc.returncode == 0, proc.stderr
+    assert "calc.py" in json.dumps(server.requests[0]["messages"])
+    assert "a ** b" in json.dumps(server.requests[1]["messages"][-1])
+    tools = {t["function"]["name"] for t in server.requests[0].get("tools", [])}
+    assert tools == {"file", "search", "navigate", "git"}

@@ -1,0 +1,88 @@
+"""PedroConfig layering, validation messages and the example file."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pedro.config import PedroConfig, load_config
+from pedro.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_example_config_parses_and_covers_every_field() -> None:
+    data = tomllib.loads((ROOT / "config.example.toml").read_text())
+    config = PedroConfig.model_validate(data)
+    assert config == PedroConfig(), "the example must show the defaults"
+    for section, model in PedroConfig.model_fields.items():
+        assert section in data, f"[{section}] missing from config.example.toml"
+        assert model.annotation is not None
+        fields = model.annotation.model_fields  # type: ignore[union-attr]
+        assert set(data[section]) == set(fields), f"[{section}] keys differ from the model"
+
+
+def test_layers_apply_in_order(tmp_path: Path) -> None:
+    user = tmp_path / "user.toml"
+    user.write_text('[backend]\nmodel = "from-user"\nkind = "ollama"\n[agent]\nmax_rounds = 7\n')
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".pedro.toml").write_text('[backend]\nmodel = "from-repo"\n')
+    env = {"PEDRO_AGENT__MAX_ROUNDS": "9"}
+    config = load_config(repo, env=env, user_file=user, flags={"backend": {"model": "from-flag"}})
+    assert config.backend.model == "from-flag"
+    assert config.backend.kind == "ollama"
+    assert config.agent.max_rounds == 9
+    assert load_config(repo, env={}, user_file=user).backend.model == "from-repo"
+
+
+def test_unknown_key_names_key_and_file(tmp_path: Path) -> None:
+    (tmp_path / ".pedro.toml").write_text("[backend]\nmodle = 'x'\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path, env={}, user_file=tmp_path / "none.toml")
+    assert "backend.modle" in str(info.value)
+    assert ".pedro.toml" in str(info.value)
+
+
+def test_wrong_type_names_key_and_file(tmp_path: Path) -> None:
+    user = tmp_path / "config.toml"
+    user.write_text("[agent]\nmax_rounds = 'many'\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(None, env={}, user_file=user)
+    assert "agent.max_rounds" in str(info.value)
+    assert str(user) in str(info.value)
+
+
+def test_bad_environment_value_names_the_environment(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="environment"):
+        load_config(None, env={"PEDRO_MAX_ROUNDS": "zero"}, user_file=tmp_path / "none.toml")
+    with pytest.raises(ConfigError, match="PEDRO_NOPE__X"):
+        load_config(None, env={"PEDRO_NOPE__X": "1"}, user_file=tmp_path / "none.toml")
+
+
+def test_repository_file_cannot_loosen_safety(tmp_path: Path) -> None:
+    (tmp_path / ".pedro.toml").write_text("[safety]\nmode = 'full-access'\n")
+    with pytest.raises(ConfigError, match="only tighten"):
+        load_config(tmp_path, env={}, user_file=tmp_path / "none.toml")
+    (tmp_path / ".pedro.toml").write_text("[safety]\nmode = 'read-only'\n")
+    assert load_config(tmp_path, env={}, user_file=tmp_path / "none.toml").safety.mode == "read-only"
+
+
+def test_invalid_toml_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / ".pedro.toml").write_text("[backend\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(tmp_path, env={}, user_file=tmp_path / "none.toml")
+
+
+def test_base_url_defaults_and_ollama_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OLLAMA_HOST", raising=False)
+    config = PedroConfig()
+    assert config.resolved_base_url() == "http://127.0.0.1:8080/v1"
+    config.backend.kind = "ollama"
+    assert config.resolved_base_url() == "http://127.0.0.1:11434"
+    monkeypatch.setenv("OLLAMA_HOST", "0.0.0.0:9999")
+    assert config.resolved_base_url() == "http://0.0.0.0:9999"
+    config.backend.base_url = "http://box:1/"
+    assert config.resolved_base_url() == "http://box:1"

@@ -1,0 +1,51 @@
+"""The job store: files, modes, appends, listing and lookup."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from pedro.errors import JobNotFoundError
+from pedro.jobs import JobStore
+from pedro.messages import Event
+
+
+def test_create_append_and_load(repo: Path) -> None:
+    store = JobStore(repo)
+    job = store.create(role="builder", task="Fix add()", backend="openai", model="m")
+    store.append(job.id, Event(type="round.started", job_id=job.id, seq=1, data={"round": 1}))
+    lines = (store.job_dir(job.id) / "events.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "round.started"
+    assert json.loads(lines[0])["schema"] == 1
+    job.status = "completed"
+    store.save(job)
+    store.close()
+    assert store.load(job.id[:15]).status == "completed"
+    assert [j.id for j in store.all()] == [job.id]
+    for name in ("job.json", "events.jsonl"):
+        assert stat.S_IMODE((store.job_dir(job.id) / name).stat().st_mode) == 0o600
+
+
+def test_pedro_dir_is_excluded_from_git(repo: Path) -> None:
+    JobStore(repo).create(role="builder", task="t", backend="openai", model="m")
+    JobStore(repo).create(role="builder", task="t", backend="openai", model="m")
+    exclude = (repo / ".git" / "info" / "exclude").read_text().splitlines()
+    assert exclude.count(".pedro/") == 1
+
+
+def test_torn_last_line_is_skipped(repo: Path) -> None:
+    store = JobStore(repo)
+    job = store.create(role="builder", task="t", backend="openai", model="m")
+    store.append(job.id, Event(type="round.started", job_id=job.id, seq=1))
+    store.close()
+    with (store.job_dir(job.id) / "events.jsonl").open("a") as fh:
+        fh.write('{"type": "tool_call.sta')
+    assert [e["type"] for e in store.events(job.id)] == ["round.started"]
+
+
+def test_unknown_job_names_the_fix(repo: Path) -> None:
+    with pytest.raises(JobNotFoundError, match="pedro jobs list"):
+        JobStore(repo).load("nope")

@@ -1,0 +1,409 @@
+"""The search tool on real temporary git repositories: grep, find_files and find_definition through ripgrep."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from pedro.config import ToolsConfig
+from pedro.tools.base import ToolContext, ToolDeniedError, ToolFailure
+from pedro.tools.ripgrep import find_rg
+from pedro.tools.search import SearchArgs, SearchTool
+
+CALC_PY = """\
+def add(a, b):
+    return a + b
+
+
+def mul(a, b):
+    return a * b
+
+
+class Calc:
+    def __init__(self):
+        self.total = 0
+
+    def mul(self, x):
+        self.total *= x
+        return self.total
+"""
+
+SHAPES_GO = """\
+package shapes
+
+type Shape interface {
+	Area() float64
+}
+
+type Square struct {
+	Side float64
+}
+
+func (s *Square) Area() float64 {
+	return s.Side * s.Side
+}
+
+func NewSquare(side float64) *Square {
+	return &Square{Side: side}
+}
+
+const Unit = 1.0
+"""
+
+APP_JS = """\
+const fs = require("fs");
+
+function render(items) {
+  return items.join(",");
+}
+
+class Widget {
+  draw() {
+    return render([]);
+  }
+}
+
+const helper = (x) => x * 2;
+module.exports = { render, Widget, helper };
+"""
+
+TYPES_TS = """\
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export type Id = string;
+
+export function distance(a: Point, b: Point): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
+
+export class Tracker {
+  track(id: Id): void {}
+}
+"""
+
+LIB_RS = """\
+pub struct Counter {
+    count: u32,
+}
+
+impl Counter {
+    pub fn bump(&mut self) -> u32 {
+        self.count += 1;
+        self.count
+    }
+}
+"""
+
+
+def _write(repo: Path, files: dict[str, str | bytes]) -> None:
+    for rel, content in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+
+
+@pytest.fixture
+def project(repo: Path) -> Path:
+    """The sample repository with sources in four languages, an ignored build/ directory and a binary file."""
+    _write(
+        repo,
+        {
+            ".gitignore": "build/\n",
+            "calc.py": CALC_PY,
+            "pkg/shapes/shapes.go": SHAPES_GO,
+            "web/app.js": APP_JS,
+            "web/types.ts": TYPES_TS,
+            "native/src/lib.rs": LIB_RS,
+            "build/generated.py": "def mul(a, b):\n    return 0  # needle\n",
+            "build/out.txt": "needle in build\n",
+            "notes.txt": "a needle here\nnothing\nanother needle\n",
+            "data.bin": b"needle\x00\x01\x02binary needle\n",
+        },
+    )
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True, capture_output=True)
+    return repo
+
+
+def _run(ctx: ToolContext, **arguments: Any) -> str:
+    return SearchTool().run(SearchArgs.model_validate(arguments), ctx)
+
+
+# ---- grep -------------------------------------------------------------------------------------------------
+
+
+def test_grep_finds_matches_outside_the_ignored_build_dir_and_skips_binary_files(
+    project: Path, ctx: ToolContext
+) -> None:
+    out = _run(ctx, action="grep", pattern="needle")
+    assert out.splitlines() == ["notes.txt:1: a needle here", "notes.txt:3: another needle"]
+    assert "build/" not in out
+    assert "data.bin" not in out
+
+
+def test_grep_searches_an_ignored_directory_when_asked_for_it_by_path(project: Path, ctx: ToolContext) -> None:
+    out = _run(ctx, action="grep", pattern="needle", path="build")
+    assert "build/out.txt:1: needle in build" in out
+
+
+def test_grep_respects_gitignore_without_a_git_directory(tmp_path: Path) -> None:
+    _write(tmp_path, {".gitignore": "build/\n", "src/a.txt": "needle\n", "build/b.txt": "needle\n"})
+    out = _run(ToolContext(root=tmp_path), pattern="needle")
+    assert out == "src/a.txt:1: needle"
+
+
+@pytest.mark.parametrize("pattern", ["--pre=sh", "-e x --pre sh", "--files", "-exec"])
+def test_flag_like_patterns_are_searched_literally(project: Path, ctx: ToolContext, pattern: str) -> None:
+    _write(project, {"flags.txt": f"before\nliteral {pattern} text\n"})
+    out = _run(ctx, action="grep", pattern=pattern)
+    assert out == f"flags.txt:2: literal {pattern} text"
+
+
+def test_a_file_named_like_a_flag_is_searched_as_a_file(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"-exec": "rm -rf marker\n"})
+    out = _run(ctx, action="grep", pattern="marker")
+    assert out == "-exec:1: rm -rf marker"
+    assert (project / "-exec").exists()
+
+
+def test_colons_in_file_names_do_not_confuse_the_rows(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"odd:12:name.txt": "x: 1: needle: y\n"})
+    out = _run(ctx, pattern="needle", glob="odd*")
+    assert out == "odd:12:name.txt:1: x: 1: needle: y"
+
+
+def test_results_are_capped_with_a_count_of_what_was_cut(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"many.txt": "".join(f"match {i}\n" for i in range(30))})
+    out = _run(ctx, pattern="match", max_results=10).splitlines()
+    assert out[:10] == [f"many.txt:{i + 1}: match {i}" for i in range(10)]
+    assert out[10] == "… 20 more matches not shown; narrow the pattern or path"
+    assert len(out) == 11
+
+
+def test_the_default_cap_comes_from_the_config(project: Path) -> None:
+    _write(project, {"many.txt": "".join(f"match {i}\n" for i in range(8))})
+    ctx = ToolContext(root=project, config=ToolsConfig(search_max_results=3))
+    out = _run(ctx, pattern="match").splitlines()
+    assert len(out) == 4
+    assert out[-1] == "… 5 more matches not shown; narrow the pattern or path"
+
+
+def test_capped_rows_are_the_first_in_path_order_every_time(project: Path, ctx: ToolContext) -> None:
+    files = {f"spread/f{n:02d}.txt": "hit\nhit\nhit\n" for n in range(40)}
+    _write(project, files)
+    expected = [f"spread/f{n // 3:02d}.txt:{n % 3 + 1}: hit" for n in range(7)]
+    for _ in range(3):
+        out = _run(ctx, pattern="hit", path="spread", max_results=7).splitlines()
+        assert out[:7] == expected
+        assert out[7] == "… 113 more matches not shown; narrow the pattern or path"
+
+
+def test_invalid_regex_is_explained_and_searched_as_text(project: Path, ctx: ToolContext) -> None:
+    out = _run(ctx, pattern="mul(a")
+    first, *rows = out.splitlines()
+    assert "not a valid regular expression" in first
+    assert "escape" in first
+    assert rows == ["calc.py:5: def mul(a, b):"]
+
+
+def test_literal_flag_matches_regex_characters_as_text(project: Path, ctx: ToolContext) -> None:
+    assert _run(ctx, pattern="a.b", literal=True).startswith("no matches for text 'a.b'")
+    assert _run(ctx, pattern="self.total *= x", literal=True) == "calc.py:14:         self.total *= x"
+
+
+def test_no_match_is_said_plainly(project: Path, ctx: ToolContext) -> None:
+    assert _run(ctx, pattern="zebra_unicorn") == "no matches for pattern 'zebra_unicorn'"
+    assert _run(ctx, pattern="zebra", path="web") == "no matches for pattern 'zebra' in web"
+
+
+def test_a_line_break_in_the_pattern_is_refused_with_advice(project: Path, ctx: ToolContext) -> None:
+    with pytest.raises(ToolFailure, match="one line at a time"):
+        _run(ctx, pattern="def add\n    return")
+
+
+def test_path_glob_and_ignore_case_narrow_the_search(project: Path, ctx: ToolContext) -> None:
+    assert _run(ctx, pattern="RENDER", ignore_case=True, glob="*.js").splitlines() == [
+        "web/app.js:3: function render(items) {",
+        "web/app.js:9:     return render([]);",
+        "web/app.js:14: module.exports = { render, Widget, helper };",
+    ]
+    assert _run(ctx, pattern="RENDER").startswith("no matches")
+    assert _run(ctx, pattern="return", path="calc.py").splitlines()[0] == "calc.py:2:     return a + b"
+
+
+def test_a_bad_glob_is_a_clear_failure(project: Path, ctx: ToolContext) -> None:
+    with pytest.raises(ToolFailure, match="error parsing glob"):
+        _run(ctx, pattern="x", glob="[")
+
+
+def test_a_missing_path_suggests_similar_files(project: Path, ctx: ToolContext) -> None:
+    with pytest.raises(ToolFailure, match="did you mean: calc.py"):
+        _run(ctx, pattern="x", path="calcs.py")
+
+
+def test_a_path_outside_the_repository_is_refused(project: Path, ctx: ToolContext) -> None:
+    with pytest.raises(ToolDeniedError, match="escapes the repository"):
+        _run(ctx, pattern="root", path="../../../etc")
+
+
+def test_long_lines_are_cut_around_the_match(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"min.js": "x" * 5000 + "NEEDLE" + "y" * 5000 + "\n"})
+    out = _run(ctx, pattern="NEEDLE")
+    assert out.startswith("min.js:1: …x")
+    assert "NEEDLE" in out
+    assert out.endswith("y…")
+    assert len(out) < 260
+
+
+def test_secret_files_are_skipped_and_searching_one_needs_approval(project: Path, ctx: ToolContext) -> None:
+    _write(project, {".env": "API_KEY=needle\n", ".github/ci.yml": "needle: yes\n"})
+    out = _run(ctx, pattern="needle")
+    assert ".env" not in out
+    assert ".github/ci.yml:1: needle: yes" in out
+    with pytest.raises(ToolDeniedError, match="secret"):
+        _run(ctx, pattern="needle", path=".env")
+    approving = ToolContext(root=project, approve=lambda _: True)
+    assert _run(approving, pattern="needle", path=".env") == ".env:1: API_KEY=needle"
+
+
+def test_a_binary_file_given_by_path_is_reported_not_dumped(project: Path, ctx: ToolContext) -> None:
+    assert _run(ctx, pattern="needle", path="data.bin") == "data.bin is a binary file; search skips binary files"
+
+
+def test_ripgrep_config_from_the_environment_is_ignored(project: Path, tmp_path: Path) -> None:
+    config = tmp_path / "rgrc"
+    config.write_text("--max-count=1\n--glob=!notes.txt\n")
+    ctx = ToolContext(root=project, env={"PATH": "/usr/bin:/bin", "RIPGREP_CONFIG_PATH": str(config)})
+    assert len(_run(ctx, pattern="needle").splitlines()) == 2
+
+
+def test_find_rg_names_an_executable() -> None:
+    assert Path(find_rg()).name == "rg"
+
+
+# ---- find_files -------------------------------------------------------------------------------------------
+
+
+def test_find_files_matches_globs_and_skips_ignored_files(project: Path, ctx: ToolContext) -> None:
+    assert _run(ctx, action="find_files", pattern="**/*.py") == "calc.py"
+    assert _run(ctx, action="find_files", pattern="*.go") == "pkg/shapes/shapes.go"
+    assert _run(ctx, action="find_files", pattern="calc.py") == "calc.py"
+    assert _run(ctx, action="find_files", pattern="web/*") == "web/app.js\nweb/types.ts"
+    assert _run(ctx, action="find_files", pattern="*.txt") == "notes.txt"
+
+
+def test_find_files_caps_with_a_count(project: Path, ctx: ToolContext) -> None:
+    _write(project, {f"gen/m{n:02d}.py": "" for n in range(12)})
+    out = _run(ctx, action="find_files", pattern="gen/*.py", max_results=5).splitlines()
+    assert out[:5] == [f"gen/m{n:02d}.py" for n in range(5)]
+    assert out[5] == "… 7 more files not shown; narrow the glob or path"
+
+
+def test_find_files_turns_a_bare_word_into_a_name_search(project: Path, ctx: ToolContext) -> None:
+    out = _run(ctx, action="find_files", pattern="shape")
+    assert out.splitlines() == ["no file is named 'shape'; files whose name contains it:", "pkg/shapes/shapes.go"]
+
+
+def test_find_files_with_no_match_explains_globs(project: Path, ctx: ToolContext) -> None:
+    out = _run(ctx, action="find_files", pattern="*.java")
+    assert out.startswith("no files match '*.java'")
+    assert "src/**/*.py" in out
+
+
+def test_find_files_under_a_path(project: Path, ctx: ToolContext) -> None:
+    assert _run(ctx, action="find_files", pattern="*", path="web") == "web/app.js\nweb/types.ts"
+
+
+# ---- find_definition --------------------------------------------------------------------------------------
+
+
+def test_find_definition_python_acceptance(project: Path, ctx: ToolContext) -> None:
+    out = _run(ctx, action="find_definition", name="mul")
+    assert out.splitlines() == ["calc.py:5: function mul", "calc.py:13: method Calc.mul"]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("NewSquare", "pkg/shapes/shapes.go:15: function NewSquare"),
+        ("Square", "pkg/shapes/shapes.go:7: struct Square"),
+        ("Unit", "pkg/shapes/shapes.go:19: const Unit"),
+        ("render", "web/app.js:3: function render"),
+        ("helper", "web/app.js:13: function helper"),
+        ("Widget.draw", "web/app.js:8: method Widget.draw"),
+        ("Point", "web/types.ts:1: interface Point"),
+        ("Id", "web/types.ts:6: type Id"),
+        ("distance", "web/types.ts:8: function distance"),
+        ("Counter", "native/src/lib.rs:1: struct Counter\nnative/src/lib.rs:5: impl Counter"),
+        ("bump", "native/src/lib.rs:6: method Counter.bump"),
+        ("Calc.mul", "calc.py:13: method Calc.mul"),
+    ],
+)
+def test_find_definition_in_each_language(project: Path, ctx: ToolContext, name: str, expected: str) -> None:
+    assert _run(ctx, action="find_definition", name=name) == expected
+
+
+def test_find_definition_of_a_go_method_lists_the_interface_and_the_implementation(
+    project: Path, ctx: ToolContext
+) -> None:
+    assert _run(ctx, name="Area").splitlines() == [
+        "pkg/shapes/shapes.go:4: method Shape.Area",
+        "pkg/shapes/shapes.go:11: method Square.Area",
+    ]
+
+
+def test_find_definition_accepts_what_small_models_send(project: Path, ctx: ToolContext) -> None:
+    assert _run(ctx, action="find_definition", name="def add()") == "calc.py:1: function add"
+    assert _run(ctx, action="definition", pattern="add") == "calc.py:1: function add"
+
+
+def test_find_definition_not_found_points_at_grep(project: Path, ctx: ToolContext) -> None:
+    out = _run(ctx, name="total")
+    assert out.startswith("no definition of 'total' found; it is mentioned in 1 file(s) (calc.py)")
+    assert _run(ctx, name="nowhere_name").startswith("'nowhere_name' does not occur")
+
+
+def test_find_definition_rejects_text_that_is_not_a_name(project: Path, ctx: ToolContext) -> None:
+    with pytest.raises(ToolFailure, match="not a name"):
+        _run(ctx, name="a + b")
+
+
+def test_find_definition_ignores_ignored_files(project: Path, ctx: ToolContext) -> None:
+    assert "build/" not in _run(ctx, name="mul")
+
+
+# ---- arguments --------------------------------------------------------------------------------------------
+
+
+def test_action_is_inferred_from_the_other_keys() -> None:
+    assert SearchArgs.model_validate({"pattern": "x"}).action == "grep"
+    assert SearchArgs.model_validate({"name": "x"}).action == "find_definition"
+    found = SearchArgs.model_validate({"glob": "*.py"})
+    assert (found.action, found.pattern) == ("find_files", "*.py")
+    aliased = SearchArgs.model_validate({"action": "Find-Files", "query": "*.go", "file_path": "src", "limit": "5"})
+    assert (aliased.action, aliased.pattern, aliased.path, aliased.max_results) == ("find_files", "*.go", "src", 5)
+    assert SearchArgs.model_validate({"pattern": 404}).pattern == "404"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"action": "grep"}, "needs a non-empty `pattern`"),
+        ({"action": "find_files", "pattern": ""}, "needs a non-empty `pattern`"),
+        ({"action": "find_definition"}, "needs `name`"),
+        ({"action": "explode", "pattern": "x"}, "grep"),
+        ({"pattern": "x", "max_results": 0}, "greater than or equal to 1"),
+    ],
+)
+def test_bad_arguments_say_what_is_needed(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        SearchArgs.model_validate(arguments)

@@ -1,0 +1,214 @@
+"""The test tool on real temporary projects: detection, live runs, explicit commands, failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pedro.config import ToolsConfig
+from pedro.tools import load_tool
+from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
+from pedro.tools.test import RunTestsArgs, detect_framework
+
+CALC_TESTS = """\
+import pytest
+
+
+def add(a, b):
+    return a + b
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_add_wrong():
+    assert add(2, 2) == 5
+
+
+@pytest.mark.skip(reason="later")
+def test_later():
+    pass
+"""
+
+
+def run(ctx: ToolContext, **arguments: object) -> str:
+    tool = load_tool("test")
+    return tool.run(tool.Args.model_validate(arguments), ctx)
+
+
+@pytest.fixture
+def pyproject(repo: Path) -> Path:
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "demo"\n\n[tool.pytest.ini_options]\naddopts = "-p no:cacheprovider"\n'
+    )
+    (repo / "tests").mkdir()
+    (repo / "tests" / "test_calc.py").write_text(CALC_TESTS)
+    (repo / "tests" / "test_ok.py").write_text("def test_fine():\n    assert True\n")
+    return repo
+
+
+def test_pytest_live_run_names_the_failing_test(ctx: ToolContext, pyproject: Path) -> None:
+    out = run(ctx)
+    first = out.splitlines()[0]
+    assert first == "pytest FAILED: passed 2, failed 1, skipped 1 (exit code 1)"
+    assert "- tests/test_calc.py::test_add_wrong (tests/test_calc.py:13)" in out
+    assert "assert 4 == 5" in out
+    assert "--- end of output" in out
+    assert not list(pyproject.glob("*.xml"))
+
+
+def test_pytest_path_runs_only_that_file(ctx: ToolContext, pyproject: Path) -> None:
+    out = run(ctx, path="tests/test_ok.py")
+    assert out.splitlines()[0] == "pytest passed: passed 1, failed 0, skipped 0 (exit code 0)"
+
+
+def test_pytest_detected_from_test_files_alone(ctx: ToolContext, repo: Path) -> None:
+    (repo / "test_solo.py").write_text("def test_one():\n    assert 1 == 2\n")
+    out = run(ctx, framework="python")
+    assert out.startswith("pytest FAILED: passed 0, failed 1")
+    assert "test_solo.py::test_one (test_solo.py:2)" in out
+
+
+def test_explicit_pytest_command_gets_a_report(ctx: ToolContext, pyproject: Path) -> None:
+    out = run(ctx, command="pytest tests/test_calc.py")
+    assert out.splitlines()[0] == "pytest FAILED: passed 1, failed 1, skipped 1 (exit code 1)"
+    assert "tests/test_calc.py::test_add_wrong (tests/test_calc.py:13)" in out
+
+
+def test_explicit_shell_command_is_parsed_from_output(ctx: ToolContext, pyproject: Path) -> None:
+    out = run(ctx, cmd="cd tests && pytest -q test_calc.py")
+    assert out.splitlines()[0] == "command FAILED: passed 1, failed 1, skipped 1 (exit code 1)"
+    assert "- test_calc.py::test_add_wrong" in out
+
+
+def test_unknown_output_falls_back_to_raw(ctx: ToolContext) -> None:
+    out = run(ctx, command="echo compiling; echo all good")
+    assert out.splitlines()[0] == "command: exit code 0; no test report could be read"
+    assert out.endswith("compiling\nall good")
+
+
+def test_no_framework_says_how_to_pass_command(ctx: ToolContext) -> None:
+    with pytest.raises(ToolFailure, match=r"pass `command`"):
+        run(ctx)
+    with pytest.raises(ToolFailure, match="no go project found"):
+        run(ctx, framework="go")
+
+
+def test_timeout_is_reported(repo: Path) -> None:
+    ctx = ToolContext(root=repo, config=ToolsConfig(test_timeout=0.5))
+    with pytest.raises(ToolTimeoutError, match="stopped after 0.5 s"):
+        run(ctx, command="echo start; sleep 100")
+
+
+def test_missing_path_is_a_clear_failure(ctx: ToolContext, pyproject: Path) -> None:
+    with pytest.raises(ToolFailure, match="does not exist"):
+        run(ctx, path="tests/test_nope.py")
+
+
+def test_detection_prefers_the_nearest_project(repo: Path) -> None:
+    service = repo / "services" / "api"
+    service.mkdir(parents=True)
+    (service / "go.mod").write_text("module example.com/api\n\ngo 1.19\n")
+    (repo / "pytest.ini").write_text("[pytest]\n")
+    assert detect_framework(repo, service) == ("go", service)
+    assert detect_framework(repo, repo) == ("pytest", repo)
+    assert detect_framework(repo, service, "pytest") == ("pytest", repo)
+
+
+def test_detection_of_npm_scripts(repo: Path) -> None:
+    (repo / "package.json").write_text(json.dumps({"scripts": {"test": 'echo "Error: no test specified" && exit 1'}}))
+    assert detect_framework(repo, repo) is None
+    (repo / "package.json").write_text(json.dumps({"scripts": {"test": "jest --coverage"}}))
+    assert detect_framework(repo, repo) == ("npm", repo)
+
+
+def test_args_aliases() -> None:
+    args = RunTestsArgs.model_validate({"cmd": ["pytest", "-k", "a b"], "framework": "Jest", "file": "x"})
+    assert args.command == "pytest -k 'a b'"
+    assert args.framework == "npm"
+    assert args.path == "x"
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed (Debian: apt-get install golang-go)")
+def test_go_live_run(repo: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "GOCACHE": str(tmp_path / "gocache"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"}
+    ctx = ToolContext(root=repo, env=env)
+    (repo / "go.mod").write_text("module example.com/demo\n\ngo 1.19\n")
+    (repo / "calc").mkdir()
+    (repo / "calc" / "calc.go").write_text("package calc\n\nfunc Add(a, b int) int { return a + b }\n")
+    (repo / "calc" / "calc_test.go").write_text(
+        'package calc\n\nimport "testing"\n\n'
+        'func TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("bad")\n\t}\n}\n\n'
+        "func TestAddWrong(t *testing.T) {\n"
+        '\tif got := Add(2, 2); got != 5 {\n\t\tt.Errorf("Add(2, 2) = %d, want 5", got)\n\t}\n}\n'
+    )
+    out = run(ctx)
+    assert out.splitlines()[0] == "go test FAILED: passed 1, failed 1, skipped 0 (exit code 1)"
+    assert "- example.com/demo/calc.TestAddWrong (calc/calc_test.go:13)" in out
+    assert "Add(2, 2) = 4, want 5" in out
+    assert '"Action"' not in out
+    assert run(ctx, path="calc/calc_test.go").splitlines()[0].startswith("go test FAILED: passed 1, failed 1")
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_npm_script_with_unknown_runner_is_read_raw(ctx: ToolContext, repo: Path) -> None:
+    (repo / "package.json").write_text(json.dumps({"name": "demo", "scripts": {"test": "node check.js"}}))
+    (repo / "check.js").write_text("console.log('  2 passing (3ms)');\nconsole.log('  1 failing');\nprocess.exit(1);\n")
+    out = run(ctx)
+    assert out.splitlines()[0] == "npm test FAILED: passed 2, failed 1, skipped 0 (exit code 1)"
+
+
+def _node_modules_with(runner: str) -> Path | None:
+    """A node_modules holding jest/vitest, named by PEDRO_TEST_NODE_MODULES (the suite never downloads)."""
+    folder = os.environ.get("PEDRO_TEST_NODE_MODULES", "")
+    if folder and (Path(folder) / ".bin" / runner).exists():
+        return Path(folder)
+    return None
+
+
+@pytest.mark.skipif(
+    _node_modules_with("jest") is None, reason="set PEDRO_TEST_NODE_MODULES to a node_modules with jest"
+)
+def test_jest_live_run(ctx: ToolContext, repo: Path) -> None:
+    modules = _node_modules_with("jest")
+    assert modules is not None
+    (repo / "node_modules").symlink_to(modules)
+    (repo / "package.json").write_text(json.dumps({"name": "demo", "scripts": {"test": "jest"}}))
+    (repo / "calc.test.js").write_text(
+        "test('adds', () => { expect(1 + 2).toBe(3); });\ntest('adds wrong', () => { expect(2 + 2).toBe(5); });\n"
+    )
+    out = run(ctx)
+    assert out.splitlines()[0] == "jest FAILED: passed 1, failed 1, skipped 0 (exit code 1)"
+    assert "- calc.test.js > adds wrong (calc.test.js:2)" in out
+
+
+@pytest.mark.skipif(
+    _node_modules_with("vitest") is None, reason="set PEDRO_TEST_NODE_MODULES to a node_modules with vitest"
+)
+def test_vitest_live_run(ctx: ToolContext, repo: Path) -> None:
+    modules = _node_modules_with("vitest")
+    assert modules is not None
+    (repo / "node_modules").symlink_to(modules)
+    (repo / "package.json").write_text(json.dumps({"name": "demo", "type": "module", "scripts": {"test": "vitest"}}))
+    (repo / "calc.test.js").write_text(
+        "import { test, expect } from 'vitest';\n"
+        "test('adds', () => { expect(1 + 2).toBe(3); });\ntest('adds wrong', () => { expect(2 + 2).toBe(5); });\n"
+    )
+    out = run(ctx)
+    assert out.splitlines()[0] == "vitest FAILED: passed 1, failed 1, skipped 0 (exit code 1)"
+    assert "- calc.test.js > adds wrong (calc.test.js:3)" in out
+
+
+def test_report_files_stay_out_of_the_repository(ctx: ToolContext, pyproject: Path) -> None:
+    run(ctx)
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored"], cwd=pyproject, capture_output=True, text=True, check=True
+    ).stdout
+    assert "xml" not in status
+    assert "report" not in status

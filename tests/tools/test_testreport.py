@@ -1,0 +1,171 @@
+"""Parsers for runner reports, on fixtures recorded from real pytest, go, jest, vitest and mocha runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pedro.tools.testreport import (
+    FailedTest,
+    ReportError,
+    parse_go_test_json,
+    parse_jest_json,
+    parse_junit_xml,
+    parse_raw,
+    parse_vitest_json,
+)
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "testreports"
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["pytest_junit_xunit1.xml", "pytest_junit_xunit2.xml"])
+def test_pytest_junit(name: str) -> None:
+    report = parse_junit_xml(fixture(name))
+    assert (report.passed, report.failed, report.skipped, report.errors) == (2, 2, 1, 1)
+    assert report.failures[0] == FailedTest(
+        test_id="tests/test_calc.py::test_add_wrong",
+        location="tests/test_calc.py:13",
+        message="assert 4 == 5\n +  where 4 = add(2, 2)",
+    )
+    assert report.failures[1].test_id == "tests/test_calc.py::TestGroup::test_raises"
+    assert report.failures[1].location == "tests/test_calc.py:21"
+    assert report.failures[1].message == "ValueError: boom"
+    assert report.failures[2].test_id == "tests/test_err.py::test_uses_broken"
+    assert "fixture exploded" in report.failures[2].message
+
+
+def test_junit_uses_def_line_when_traceback_has_none() -> None:
+    xml = (
+        '<testsuites><testsuite><testcase classname="t.test_a" name="test_x" file="t/test_a.py" line="4">'
+        '<failure message="boom">no location here</failure></testcase></testsuite></testsuites>'
+    )
+    failure = parse_junit_xml(xml).failures[0]
+    assert failure.location == "t/test_a.py:5"
+    assert failure.test_id == "t/test_a.py::test_x"
+
+
+def test_malformed_junit_raises_report_error() -> None:
+    with pytest.raises(ReportError):
+        parse_junit_xml("<testsuites><testcase")
+
+
+def test_go_test_json() -> None:
+    report = parse_go_test_json(fixture("go_test.jsonl").splitlines(), module="example.com/demo")
+    # TestAdd, TestTable/ok pass; TestAddWrong and TestTable/bad fail (TestTable is not counted twice).
+    assert (report.passed, report.failed, report.skipped) == (2, 2, 1)
+    assert report.failures[0] == FailedTest(
+        test_id="example.com/demo/calc.TestAddWrong", location="calc/calc_test.go:13", message="Add(2, 2) = 4, want 5"
+    )
+    assert report.failures[1].test_id == "example.com/demo/calc.TestTable/bad"
+    assert report.failures[1].location == "calc/calc_test.go:19"
+    assert report.failures[2].test_id == "example.com/demo/broken"
+    assert report.errors == 1
+
+
+def test_go_test_json_with_build_errors_on_the_same_stream() -> None:
+    report = parse_go_test_json(fixture("go_test_merged.jsonl").splitlines(), module="example.com/demo")
+    broken = next(f for f in report.failures if f.test_id == "example.com/demo/broken")
+    assert broken.location == "broken/broken.go:3"
+    assert 'cannot use "s"' in broken.message
+    assert broken.message.startswith("build failed")
+
+
+def test_go_124_build_output_events() -> None:
+    report = parse_go_test_json(fixture("go124_build_fail.jsonl").splitlines(), module="example.com/demo")
+    assert (report.passed, report.failed, report.errors) == (1, 0, 1)
+    assert report.failures == [
+        FailedTest(
+            test_id="example.com/demo/broken",
+            location="broken/broken.go:3",
+            message='build failed: broken/broken.go:3:23: cannot use "s" (untyped string constant) as int value '
+            "in return statement",
+        )
+    ]
+
+
+def test_go_parser_tolerates_garbage() -> None:
+    report = parse_go_test_json(["not json", "{broken", "[1, 2]", ""])
+    assert report.total == 0
+    assert report.failures == []
+
+
+def test_jest_json() -> None:
+    report = parse_jest_json(fixture("jest.json"), root=Path("/tmp/rec/js"))
+    assert (report.passed, report.failed, report.skipped, report.errors) == (1, 1, 1, 1)
+    failure = report.failures[0]
+    assert failure.test_id == "calc.test.js > add > adds wrong"
+    assert failure.location == "calc.test.js:8"
+    assert "Expected: 5" in failure.message
+    assert "jest-circus" not in failure.message
+    suite = report.failures[1]
+    assert suite.test_id == "broken.test.js"
+    assert "Jest encountered an unexpected token" in suite.message
+    assert "\x1b[" not in suite.message
+
+
+def test_vitest_json() -> None:
+    report = parse_vitest_json(fixture("vitest.json"), root=Path("/tmp/rec/vt"))
+    assert report.runner == "vitest"
+    assert (report.passed, report.failed, report.skipped, report.errors) == (1, 1, 1, 1)
+    failure = next(f for f in report.failures if f.test_id.startswith("calc.test.js"))
+    assert failure == FailedTest(
+        test_id="calc.test.js > add > adds wrong",
+        location="calc.test.js:10",
+        message="AssertionError: expected 4 to be 5 // Object.is equality",
+    )
+    assert report.failures[0].test_id == "broken.test.js"
+    assert "Parse failure" in report.failures[0].message
+
+
+def test_malformed_jest_raises_report_error() -> None:
+    with pytest.raises(ReportError):
+        parse_jest_json("{not json")
+    with pytest.raises(ReportError):
+        parse_jest_json("[]")
+
+
+@pytest.mark.parametrize(
+    ("name", "runner", "counts", "first_failure"),
+    [
+        ("pytest_output.txt", "pytest", (2, 2, 1, 1), "tests/test_calc.py::test_add_wrong"),
+        ("go_test_plain.txt", "go test", (0, 2, 0, 1), "TestAddWrong"),
+        ("jest_output.txt", "jest", (1, 1, 1, 0), "add › adds wrong"),
+        ("vitest_output.txt", "vitest", (1, 1, 1, 0), "calc.test.js > add > adds wrong"),
+        ("mocha_output.txt", "mocha", (1, 1, 1, 0), None),
+    ],
+)
+def test_raw_output(name: str, runner: str, counts: tuple[int, int, int, int], first_failure: str | None) -> None:
+    report = parse_raw(fixture(name))
+    assert report is not None
+    assert report.runner == runner
+    assert (report.passed, report.failed, report.skipped, report.errors) == counts
+    if first_failure is not None:
+        assert report.failures[0].test_id == first_failure
+
+
+def test_raw_pytest_message_from_short_summary() -> None:
+    report = parse_raw(fixture("pytest_output.txt"))
+    assert report is not None
+    assert report.failures[0].message == "assert 4 == 5"
+
+
+def test_raw_cargo_and_unknown() -> None:
+    report = parse_raw("test result: FAILED. 3 passed; 1 failed; 2 ignored; 0 measured")
+    assert report is not None
+    assert (report.passed, report.failed, report.skipped) == (3, 1, 2)
+    assert parse_raw("make: *** No rule to make target 'test'.  Stop.") is None
+
+
+def test_long_messages_are_capped() -> None:
+    body = "\n".join(f"line {n}" for n in range(100))
+    xml = f'<testsuites><testcase classname="t" name="x"><failure message="">{body}</failure></testcase></testsuites>'
+    failure = parse_junit_xml(xml).failures[0]
+    assert failure.message == "line 0"
+    long_message = "x" * 5000
+    xml = f'<testsuites><testcase classname="t" name="x"><failure message="{long_message}"/></testcase></testsuites>'
+    assert "more characters" in parse_junit_xml(xml).failures[0].message
