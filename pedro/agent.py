@@ -156,6 +156,7 @@ def run_agent(
 def _complete(
     backend: Backend, history: list[Message], tools: list[dict[str, Any]], options: GenerationOptions, emitter: _Emitter
 ) -> Completion:
+    """One request; the visible text is shown live as it arrives, call markup held back."""
     live = StreamExtractor(tools)
 
     def on_token(delta: str) -> None:
@@ -165,6 +166,9 @@ def _complete(
 
     send_tools = tools if options.tool_mode != "text" else []
     completion = backend.complete(history, tools=send_tools, options=options, on_token=on_token)
+    held_back = live.flush()  # text held back in case it began call markup, now known to be prose
+    if held_back:
+        emitter.emit("model.delta", persist=False, text=held_back)
     for notice in completion.notices:
         emitter.emit("notice", message=notice)
     emitter.emit(

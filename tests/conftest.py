@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import socket
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_util import git
 
 from pedro.config import ToolsConfig
 from pedro.tools.base import ToolContext
-
-
-def git(repo: Path, *args: str) -> str:
-    """Run git in `repo` and return its stdout."""
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
+from repo_util import git
 
 from pedro.agent import Limits, RunResult, run_agent
 from pedro.backends.base import GenerationOptions

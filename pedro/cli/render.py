@@ -154,6 +154,7 @@ class RichRenderer:
 
         self.console = Console(highlight=False)
         self._status: Any = None
+        self._label = ""
         self._mid_line = False
 
     def handle(self, event: Event) -> None:
@@ -170,13 +171,14 @@ class RichRenderer:
             self._mid_line = not text.endswith("\n")
         elif event.type == "tool_call.started":
             self._end_line()
-            label = escape(describe_call(str(data.get("name")), data.get("arguments") or {}))
-            self._status = self.console.status(f"[cyan]{label}[/]")
+            self._label = escape(describe_call(str(data.get("name")), data.get("arguments") or {}))
+            self._status = self.console.status(f"[cyan]{self._label}[/]")
             self._status.start()
         elif event.type == "tool_call.finished":
             self._stop_status()
             mark = "[green]✓[/]" if data.get("ok") else f"[red]✗ {data.get('error_kind')}[/]"
-            self._line(f"{mark} {escape(str(data.get('name')))} [dim]{data.get('duration_ms')} ms[/]")
+            label = self._label or escape(str(data.get("name")))
+            self._line(f"{mark} {label} [dim]{data.get('duration_ms')} ms[/]")
             output = str(data.get("output", "")).rstrip().splitlines()
             for line in output[:_MAX_SHOWN_OUTPUT_LINES]:
                 self._line(f"  [dim]{escape(line[:160])}[/]")

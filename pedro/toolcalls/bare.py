@@ -53,7 +53,7 @@ def bare_json(scan: Scan, start: int, token: str) -> Segment | None:
         if not scan.final and "\n" not in text[at:] and len(text) - at < 24:
             return Segment(len(text), role="text", incomplete=True)  # too short to tell yet
         return None
-    whole = scan.whole or not text[:at].strip()
+    whole = scan.whole or scan.at_start(at)
     found: list[Found] = []
     pos = at
     while True:
@@ -106,7 +106,7 @@ def _calls_from_ast(nodes: list[ast.expr], dialect: str, raw: str) -> list[Found
             return None
         name = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
         if node.args:
-            error = "positional arguments cannot be mapped to parameters; write name=value"
+            error = "positional_arguments"
             found.append(issue("invalid_arguments", dialect, raw, name, error))
             continue
         arguments: dict[str, Any] = {}
@@ -114,7 +114,7 @@ def _calls_from_ast(nodes: list[ast.expr], dialect: str, raw: str) -> list[Found
             ok, value = _literal(keyword.value)
             if keyword.arg is None or not ok:
                 arguments = {}
-                found.append(issue("invalid_arguments", dialect, raw, name, "argument values must be literals"))
+                found.append(issue("invalid_arguments", dialect, raw, name, "non_literal_arguments"))
                 break
             arguments[keyword.arg] = value
         else:
@@ -133,7 +133,7 @@ def pythonic(scan: Scan, at: int, dialect: str, closer: str | None) -> Segment |
     """`[name(k=v), …]` parsed with ast: keyword arguments with literal values only."""
     span = scan_value(scan.text, at, (closer,) if closer else ())
     if span.state in ("open_string", "unbalanced"):
-        return truncated(scan, at, dialect) if closer or not scan.text[:at].strip() or not scan.final else None
+        return truncated(scan, at, dialect) if closer or scan.at_start(at) or not scan.final else None
     if span.state != "complete":
         return None
     raw = scan.text[at : span.end]
@@ -144,7 +144,7 @@ def pythonic(scan: Scan, at: int, dialect: str, closer: str | None) -> Segment |
     if found is None:
         return None
     known = [c for c in found if isinstance(c, Candidate) and scan.registry.resolve(c.name)[1] is None]
-    if not known and not closer and not (scan.whole or not scan.text[:at].strip()):
+    if not known and not closer and not (scan.whole or scan.at_start(at)):
         return None  # a list of calls in prose that names no tool is an example, not a call
     end = span.end
     if closer:

@@ -10,6 +10,12 @@ from pedro.toolcalls.model import Found, Issue, ProblemKind, Segment
 from pedro.toolcalls.names import Registry
 
 _WS = " \t\r\n"
+MAX_ISSUES = 32  # past this many broken calls in one block the rest is noise; stop parsing it
+
+
+def too_many(found: list[Found]) -> bool:
+    """Whether a block has produced so many issues that parsing the rest would only cost time."""
+    return len(found) > MAX_ISSUES and sum(isinstance(item, Issue) for item in found) > MAX_ISSUES
 
 
 @dataclass
@@ -21,6 +27,13 @@ class Scan:
     final: bool = True
     whole: bool = False
     rescan: Callable[[Scan], list[Segment]] = field(default=lambda scan: [])
+    lead: int = -1
+
+    def at_start(self, pos: int) -> bool:
+        """Whether only whitespace comes before `pos` (the reply starts there)."""
+        if self.lead < 0:
+            self.lead = len(self.text) - len(self.text.lstrip())
+        return pos <= self.lead
 
     def skip_ws(self, pos: int) -> int:
         """The first position at or after `pos` that is not whitespace."""

@@ -10,12 +10,13 @@ from typing import Any
 from pedro.messages import ToolCall
 from pedro.toolcalls import harmony
 from pedro.toolcalls.completion import is_narrated
-from pedro.toolcalls.model import Candidate, Extraction, FormatProblem, Found, Issue, Segment
+from pedro.toolcalls.model import Candidate, Extraction, Found, Issue, Segment
 from pedro.toolcalls.names import Registry
 from pedro.toolcalls.native import NativeReply, read_chunks, read_message
 from pedro.toolcalls.problems import render_narrated, render_problem
 from pedro.toolcalls.scanner import new_scan, scan_text
 
+MAX_PROBLEMS = 8
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
@@ -83,18 +84,22 @@ def _reply(payload: Any, registry: Registry) -> tuple[Parsed, str | None, bool]:
 def finalize(parsed: Parsed, registry: Registry, finish_reason: str | None, *, structured: bool) -> Extraction:
     """Check names against the registry, apply the truncation rule, give ids, render problems."""
     calls: list[ToolCall] = []
-    problems: list[FormatProblem] = []
+    issues: list[Issue] = []
     dialects: list[str] = []
     for item in parsed.found:
         dialects.append(item.dialect)
         if isinstance(item, Issue):
-            problems.append(render_problem(item, registry))
+            issues.append(item)
             continue
         name, problem = registry.resolve(item.name)
         if problem is not None:
-            problems.append(render_problem(Issue(problem, item.dialect, item.raw, name=name), registry))
+            issues.append(Issue(problem, item.dialect, item.raw, name=name))
             continue
         calls.append(ToolCall(name, item.arguments, item.id))
+    # a reply with thousands of broken calls needs a handful of messages, not thousands
+    problems = [render_problem(item, registry) for item in issues[:MAX_PROBLEMS]]
+    if any(item.kind == "truncated" for item in issues[MAX_PROBLEMS:]):
+        problems.append(render_problem(next(i for i in issues if i.kind == "truncated"), registry))
     if finish_reason == "length" and any(p.kind == "truncated" for p in problems):
         calls = []  # §2.3: a reply cut off inside a call executes nothing
     text = _clean(parsed.text)

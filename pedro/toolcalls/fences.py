@@ -13,6 +13,8 @@ from pedro.toolcalls.names import make_found
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,})([^`\n]*)$", re.M)
 _HEREDOC = re.compile(r"(?<!<)<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 _WRAPPER_INFO = ("", "json", "xml")
+_INLINE_MAX = 2000  # an inline code span closes on its own line; a bound keeps many spans linear
+_HEREDOC_RETRIES = 16
 
 
 @dataclass(frozen=True)
@@ -26,8 +28,10 @@ class Fence:
 
 
 def _line_start(text: str, pos: int) -> bool:
-    line = text.rfind("\n", 0, pos) + 1
-    return pos - line <= 3 and text[line:pos].strip(" ") == ""
+    line = pos
+    while line > 0 and pos - line < 3 and text[line - 1] == " ":
+        line -= 1
+    return line == 0 or text[line - 1] == "\n"
 
 
 def _close(text: str, pos: int, length: int) -> tuple[int, int] | None:
@@ -65,7 +69,7 @@ def read_fence(text: str, start: int, *, bash: bool = False) -> Fence | None:
         return None
     body_start = info_end + 1 if eol != -1 else len(text)
     search = body_start
-    while True:
+    for _ in range(_HEREDOC_RETRIES):
         close = _close(text, search, ticks) if body_start < len(text) else None
         if close is None:
             return Fence(info, text[body_start:], len(text), closed=False)
@@ -74,6 +78,7 @@ def read_fence(text: str, start: int, *, bash: bool = False) -> Fence | None:
             search = close[1]  # that ``` line belongs to the heredoc; look for the real close
             continue
         return Fence(info, body, close[1], closed=True)
+    return Fence(info, text[body_start:], len(text), closed=False)
 
 
 def _run(text: str, start: int) -> int:
@@ -126,15 +131,15 @@ def _convention(scan: Scan, start: int, block: Fence, source: str) -> Segment:
         if block.info != "bash":
             if not block.closed or read.status == "truncated":
                 return _cut_off(scan, start, block, source)
-            error = read.error or "there is text after the JSON object"
+            error = read.error or "text_after_json"
             return Segment(block.end, [issue("invalid_json", "fenced", source, block.info, error)], "fence_call")
     if not block.closed:
         return _cut_off(scan, start, block, source)
     if block.info == "bash":
         if not stripped:
-            return Segment(block.end, [issue("not_json", "fenced", source, "bash", "the block is empty")], "fence_call")
+            return Segment(block.end, [issue("not_json", "fenced", source, "bash", "empty_block")], "fence_call")
         return Segment(block.end, [make_found("bash", {"command": body}, "fenced", source)], role="fence_call")
-    error = "the block holds plain text, not a JSON object of arguments"
+    error = "fence_plain_text"
     return Segment(
         block.end, [issue("not_json", "fenced", source, block.info, error)], role="fence_call", source=source
     )
@@ -150,18 +155,18 @@ def _inline_code(scan: Scan, start: int) -> Segment:
     """An inline code span, or literal backticks when it does not close on the same line."""
     text = scan.text
     ticks = _run(text, start)
-    eol = text.find("\n", start)
-    eol = len(text) if eol == -1 else eol
+    limit = min(len(text), start + _INLINE_MAX)
     pos = start + ticks
     while True:
-        at = text.find("`" * ticks, pos, eol)
-        if at == -1:
+        at = text.find("`" * ticks, pos, limit)
+        if at == -1 or text.find("\n", pos, at) != -1:
             end = start + ticks
             break
-        if _run(text, at) == ticks:
+        run = _run(text, at)
+        if run == ticks:
             end = at + ticks
             break
-        pos = at + _run(text, at)
+        pos = at + run
     return Segment(end, role="text", visible=text[start:end], source=text[start:end])
 
 

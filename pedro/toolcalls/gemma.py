@@ -102,7 +102,7 @@ def handler(closer: str, delim: str, dialect: str) -> Handler:
         text = scan.text
         head = _NAME.match(text, start + len(token))
         if head is None:
-            return truncated(scan, start, dialect) if not text[start + len(token) :].strip() else None
+            return truncated(scan, start, dialect) if scan.skip_ws(start + len(token)) >= len(text) else None
         reader = _Reader(text, head.end(), delim)
         try:
             arguments = reader.members(0)

@@ -81,4 +81,4 @@ def _read_call(scan: Scan, reply: HarmonyReply, recipient: str, header: str, bod
     elif content_type and "json" not in content_type:
         reply.found.append(make_found(name, {"input": body}, "harmony", body))
     else:
-        reply.found.append(issue("not_json", "harmony", body, name, "the message body is not a JSON object"))
+        reply.found.append(issue("not_json", "harmony", body, name, "body_not_json"))

@@ -10,8 +10,9 @@ from functools import lru_cache
 from typing import Any, Literal
 
 _DECODER = json.JSONDecoder(strict=False)  # small models put raw newlines inside strings; that is not truncation
-_DQ_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
-_SQ_STRING = re.compile(r"'(?:[^'\\]++|\\.)*+'", re.S)
+# unrolled-loop string patterns, possessive so they never backtrack
+_DQ_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"', re.S)
+_SQ_STRING = re.compile(r"'[^'\\]*+(?:\\.[^'\\]*+)*+'", re.S)
 _LITERALS = re.compile(r'("(?:[^"\\]++|\\.)*+")|\b(True|False|None)\b|,(\s*[}\]])', re.S)
 _JSON_LITERAL = {"True": "true", "False": "false", "None": "null"}
 _CLOSER = {"{": "}", "[": "]", "(": ")"}
@@ -125,15 +126,15 @@ def repair(payload: str, *, closers: str = "") -> tuple[bool, Any]:
 
 def read_json(text: str, start: int, stops: tuple[str, ...] = ()) -> JsonRead:
     """Read the JSON value that starts at `start` (at `{` or `[`), climbing the repair ladder as needed."""
-    try:
-        value, end = _DECODER.raw_decode(text, start)
-        return JsonRead("ok", value, end)
-    except (ValueError, RecursionError) as exc:
-        error = str(exc)
+    # find the extent first: decoding errors on the whole text would cost O(position) each (line/column numbers)
     span = scan_value(text, start, stops)
     if span.state in ("open_string", "unbalanced"):
-        return JsonRead("truncated", end=len(text), error="the JSON ends before it is complete")
+        return JsonRead("truncated", end=len(text), error="json_cut_off")
     payload = text[start : span.end]
+    try:
+        return JsonRead("ok", _DECODER.decode(payload), span.end)
+    except (ValueError, RecursionError) as exc:
+        error = str(exc)
     closers = span.closers if span.state == "stopped" else ""
     ok, value = repair(payload, closers=closers)
     if ok:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pedro.toolcalls.context import Scan, issue, truncated
+from pedro.toolcalls.context import Scan, issue, too_many, truncated
 from pedro.toolcalls.jsonscan import read_json
 from pedro.toolcalls.model import Found, Segment
 from pedro.toolcalls.names import make_found
@@ -25,7 +25,7 @@ def calls_from_value(value: Any, dialect: str, raw: str, *, short_form: bool = F
             found.extend(calls_from_value(item, dialect, raw, short_form=short_form))
         return found
     if not isinstance(value, dict):
-        return [issue("invalid_arguments", dialect, raw, error="a call must be a JSON object with a name")]
+        return [issue("invalid_arguments", dialect, raw, error="call_not_object")]
     for key in ("tool_calls", "tool_call"):
         if isinstance(value.get(key), (list, dict)):
             return calls_from_value(value[key], dialect, raw)
@@ -46,7 +46,7 @@ def calls_from_value(value: Any, dialect: str, raw: str, *, short_form: bool = F
     if short_form and len(value) == 1:
         ((key, args),) = value.items()
         return [make_found(key, args, dialect, raw)]
-    return [issue("missing_name", dialect, raw, error="the call object has no `name`")]
+    return [issue("missing_name", dialect, raw, error="no_name")]
 
 
 def _is_definition(spec: dict[str, Any]) -> bool:
@@ -77,6 +77,10 @@ def read_json_calls(
             eol = text.find("\n", pos)
             pos = len(text) if eol < 0 else eol + 1
             continue
+        if too_many(found):
+            close_at = text.find(closer, pos) if closer else -1
+            end = len(text) if close_at == -1 else close_at + len(closer or "")
+            break
         if text[pos] in "{[":
             read = read_json(text, pos, stops)
             if read.status == "truncated":
@@ -92,13 +96,13 @@ def read_json_calls(
             continue
         close_at = text.find(closer, pos) if closer else -1
         if close_at >= 0 and not found:
-            found.append(issue("invalid_json", dialect, text[pos:close_at], error="the body is not a JSON object"))
+            found.append(issue("invalid_json", dialect, text[pos:close_at], error="body_not_json"))
             end = close_at + len(closer or "")
         else:
             end = pos
         break
     if not found:
-        return Segment(end, [issue("missing_name", dialect, text[start:end], error="the tag holds no call")])
+        return Segment(end, [issue("missing_name", dialect, text[start:end], error="no_name")])
     return Segment(end, found)
 
 

@@ -79,20 +79,20 @@ def decode_arguments(raw: Any) -> tuple[dict[str, Any] | None, ProblemKind | Non
         if isinstance(value, dict):
             return {str(k): v for k, v in value.items()}, None, ""
         if not isinstance(value, str):
-            return None, "invalid_arguments", f"the arguments are a JSON {type(value).__name__}, not an object"
+            return None, "invalid_arguments", "arguments_not_object"
         if not value.strip():
             return {}, None, ""
         ok, decoded = loads_lenient(value)
         if not ok:
             if is_truncated_json(value):
-                return None, "truncated", "the arguments end before the JSON object is complete"
+                return None, "truncated", "json_cut_off"
             if value.strip()[:1] in ("{", "["):
                 return None, "invalid_json", _json_error(value)
-            return None, "not_json", "the arguments are plain text, not a JSON object"
+            return None, "not_json", "arguments_plain_text"
         if isinstance(decoded, str) and decoded.strip()[:1] not in ("{", "[") and decoded.strip():
-            return None, "not_json", "the arguments are a JSON string, not an object"
+            return None, "not_json", "arguments_json_string"
         value = decoded
-    return None, "invalid_arguments", "the arguments are encoded as a string too many times"
+    return None, "invalid_arguments", "arguments_overencoded"
 
 
 def _json_error(payload: str) -> str:
@@ -106,7 +106,7 @@ def _json_error(payload: str) -> str:
 def make_found(name: Any, arguments: Any, dialect: str, raw: str, call_id: Any = None) -> Found:
     """A candidate call from a name and raw arguments, or the issue that stops it."""
     if not isinstance(name, str) or not name.strip():
-        return Issue("missing_name", dialect, raw, error="the call has no tool name")
+        return Issue("missing_name", dialect, raw, error="no_name")
     args, problem, error = decode_arguments(arguments)
     if args is None:
         return Issue(problem or "invalid_arguments", dialect, raw, name=name.strip(), error=error)

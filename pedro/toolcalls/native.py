@@ -51,7 +51,7 @@ def _reasoning(message: dict[str, Any]) -> str:
 
 def _native_call(item: Any) -> Found:
     if not isinstance(item, dict):
-        return issue("invalid_arguments", "native", _raw(item), error="a tool call must be an object")
+        return issue("invalid_arguments", "native", _raw(item), error="call_not_object")
     function = item.get("function")
     spec = function if isinstance(function, dict) else item
     args = spec.get("arguments", spec.get("parameters"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -82,6 +83,7 @@ def render_example(registry: Registry, dialect: str | None, name: str | None = N
         tool=tool,
         arguments=json.dumps(arguments),
         parameters=_parameters(_PARAMETER_STYLE.get(style, "python"), arguments),
+        command=_PLACEHOLDER,
     ).strip()
 
 
@@ -95,6 +97,17 @@ def render_narrated(registry: Registry, dialect: str | None) -> FormatProblem:
     return _render("narrated", registry, dialect, "", "", "")
 
 
+_DETAIL_KEY = re.compile(r"[a-z_]+")
+
+
+def _detail(error: str, kind: ProblemKind) -> str:
+    """The model-facing detail: a template from prompts/feedback/format/detail/, or a decoder's own message."""
+    key = error or kind
+    if _DETAIL_KEY.fullmatch(key) and (prompts_dir() / f"feedback/format/detail/{key}.md").is_file():
+        return render_prompt(f"feedback/format/detail/{key}.md").strip()
+    return error
+
+
 def _render(
     kind: ProblemKind, registry: Registry, dialect: str | None, name: str, error: str, raw: str
 ) -> FormatProblem:
@@ -105,7 +118,7 @@ def _render(
             f"feedback/format/{kind}.md",
             tool=name or "?",
             tools=", ".join(registry.names) or "(none)",
-            error=error or kind.replace("_", " "),
+            error=_detail(error, kind),
             example=example,
         )
     except (UsageError, OSError):

@@ -86,8 +86,13 @@ def scan_text(scan: Scan) -> list[Segment]:
     text = scan.text
     table = handlers()
     heap: list[tuple[int, int, str]] = []
+    present: dict[str, bool] = {}
     for token in (*table, *reasoning.CLOSERS):
-        at = text.find(token)
+        # one membership test per two-character prefix spares dozens of full-text searches for absent families
+        key = token[:2]
+        if key not in present:
+            present[key] = key in text
+        at = text.find(token) if present[key] else -1
         if at != -1:
             heap.append((at, -len(token), token))
     first = len(text) - len(text.lstrip())
@@ -117,9 +122,15 @@ def scan_text(scan: Scan) -> list[Segment]:
             if again != -1:
                 heapq.heappush(heap, (again, rank, token))
             continue
+        segment.end = max(segment.end, at + 1)
+        if segment.role == "text" and not segment.incomplete and segment.visible == text[at : segment.end]:
+            pos = segment.end  # inline code or an illustrative fence: stays plain text, only skipped by the scan
+            again = text.find(token, pos)
+            if again != -1:
+                heapq.heappush(heap, (again, rank, token))
+            continue
         if at > plain:
             segments.append(_text(text[plain:at], at))
-        segment.end = max(segment.end, at + 1)
         if not segment.source:
             segment.source = text[at : segment.end]
         segments.append(segment)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pedro.toolcalls.context import Scan, issue, truncated
+from pedro.toolcalls.context import Scan, issue, too_many, truncated
 from pedro.toolcalls.jsonscan import read_json
 from pedro.toolcalls.jsontags import read_json_calls
 from pedro.toolcalls.model import Found, Segment
@@ -28,7 +28,7 @@ def mistral(scan: Scan, start: int, token: str) -> Segment | None:
     text = scan.text
     found: list[Found] = []
     pos = start
-    while text.startswith(_MISTRAL, pos):
+    while text.startswith(_MISTRAL, pos) and not too_many(found):
         body = pos + len(_MISTRAL)
         first = scan.skip_ws(body)
         if first >= len(text):
@@ -42,7 +42,7 @@ def mistral(scan: Scan, start: int, token: str) -> Segment | None:
             continue
         match = _MISTRAL_NAME.match(text, body)
         if match is None:
-            if not scan.final and "{" not in text[body:]:
+            if not scan.final and "{" not in text[body : body + 256]:
                 return Segment(len(text), found, incomplete=True)
             return Segment(body, [*found, issue("missing_name", "mistral", text[pos : pos + 200])]) if found else None
         name, args_at = match.group(1), match.end()
@@ -74,6 +74,8 @@ def deepseek(scan: Scan, start: int, token: str) -> Segment | None:
     pos = head.end() if _ds_kind(head) == "calls_begin" else start
     while True:
         pos = scan.skip_ws(pos)
+        if too_many(found):
+            return Segment(len(text), found)
         match = _DS_TOKEN.match(text, pos)
         if match is None:
             if pos >= len(text) and not found:
@@ -103,7 +105,7 @@ def deepseek(scan: Scan, start: int, token: str) -> Segment | None:
             if read is None and args_at < len(text):
                 end = _DS_TOKEN.search(text, args_at)
                 stop = end.start() if end else len(text)
-                found.append(issue("not_json", "deepseek", text[args_at:stop], name, "the arguments are not JSON"))
+                found.append(issue("not_json", "deepseek", text[args_at:stop], name, "arguments_plain_text"))
                 pos = stop
                 continue
             return truncated(scan, start, "deepseek", name, extra=found)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from pedro.toolcalls.extract import extract
+from pedro.toolcalls.extract import extract, parse_text
 from pedro.toolcalls.model import Extraction
 from pedro.toolcalls.names import Registry
 from pedro.toolcalls.scanner import CALL_CLOSERS, new_scan, opener_prefixes, scan_text
@@ -66,7 +66,7 @@ class StreamExtractor:
         for index, segment in enumerate(segments):
             last = index == len(segments) - 1
             plain = segment.role == "text" and segment.visible == segment.source and not segment.incomplete
-            if plain and last and not segment.source.startswith("`"):
+            if plain and last:
                 keep = len(segment.visible) - _held_suffix(segment.visible)
                 shown.append(segment.visible[:keep])
                 cursor += keep
@@ -81,6 +81,15 @@ class StreamExtractor:
         pending = len(self._buffer) - self._done
         self._rescan_at = len(self._buffer) + (pending // 4 if pending > _RESCAN_MIN else 0)
         return "".join(shown)
+
+    def flush(self) -> str:
+        """At the end of the stream: the visible text still held back (markup stripped), for display."""
+        try:
+            tail = parse_text(self._buffer[self._done :], self._registry).text
+        except Exception:  # noqa: BLE001 - display only; finish() is what the loop acts on
+            tail = ""
+        self._done = len(self._buffer)
+        return tail
 
     def finish(self, *, finish_reason: str | None = None) -> Extraction:
         """The extraction of the whole accumulated reply (final, not per-delta)."""

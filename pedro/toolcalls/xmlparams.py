@@ -13,6 +13,7 @@ from pedro.toolcalls.names import coerce_value, make_found
 
 Handler = Callable[[Scan, int, str], Segment | None]
 
+_NAME_MAX = 256  # a function name never runs longer; bounding the search keeps many openers linear
 _PARAM_OPEN = "<parameter="
 _PARAM_CLOSE = "</parameter>"
 _QWEN_FOLLOW = ("<parameter=", "</function>", "</tool_call>", "</seed:tool_call>")
@@ -62,8 +63,8 @@ def _qwen_value_end(scan: Scan, start: int, tool: str, seen: set[str]) -> tuple[
 def qwen_function(scan: Scan, at: int, dialect: str) -> tuple[list[Found], int] | None:
     """Parse one `<function=NAME>` element at `at`; None when it is cut off."""
     text = scan.text
-    gt = text.find(">", at)
-    newline = text.find("\n", at)
+    gt = text.find(">", at, at + _NAME_MAX)
+    newline = text.find("\n", at, at + _NAME_MAX)
     if gt == -1 or (newline != -1 and newline < gt):
         return None
     name = text[at + len("<function=") : gt]
@@ -136,10 +137,11 @@ def bare_function(scan: Scan, start: int, token: str) -> Segment | None:
     """A `<function=…>` with no wrapper (Qwen3-Coder without <tool_call>, Functionary v3.1)."""
     parsed = qwen_function(scan, start, "qwen3_xml")
     if parsed is None:
-        if "\n" not in scan.text[start:] and not scan.final:
+        head = scan.text[start : start + _NAME_MAX]
+        if "\n" not in head and not scan.final and len(head) < _NAME_MAX:
             return Segment(len(scan.text), incomplete=True)
-        gt = scan.text.find(">", start)
-        if gt == -1 or "\n" in scan.text[start:gt]:
+        gt = head.find(">")
+        if gt == -1 or "\n" in head[:gt]:
             return None  # `<function=` in prose
         return truncated(scan, start, "qwen3_xml", _function_name(scan.text, start))
     return Segment(parsed[1], parsed[0])
@@ -169,7 +171,7 @@ def glm_call(scan: Scan, start: int, name_start: int, name_end: int) -> Segment:
         if not text.startswith("<arg_key>", pos):
             if pos >= len(text):
                 return truncated(scan, start, "glm", name)
-            return Segment(pos, [issue("invalid_arguments", "glm", text[start:pos], name, "expected <arg_key>")])
+            return Segment(pos, [issue("invalid_arguments", "glm", text[start:pos], name, "glm_expected_arg_key")])
         key_end = text.find("</arg_key>", pos)
         if key_end == -1:
             return truncated(scan, start, "glm", name)

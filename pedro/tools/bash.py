@@ -88,9 +88,8 @@ class BashTool:
                 _render(
                     result,
                     notes,
-                    f"timed out after {timeout:g} s: the command's process group was ended "
-                    "(SIGTERM, then SIGKILL). Run long jobs in smaller steps, pass a larger `timeout`, or "
-                    "make the command finish on its own (no servers or watchers in the foreground)",
+                    f"timed out after {timeout:g} s and was stopped (SIGTERM, then SIGKILL). Split long jobs, "
+                    "pass a larger `timeout`, and keep servers or watchers out of the foreground",
                 )
             )
         if result.outcome == "overflow":

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
+from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure, ToolTimeoutError
 from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 
 GitAction = Literal["status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push"]
@@ -311,7 +311,7 @@ def _run_git(ctx: ToolContext, *args: str, timeout: float = GIT_TIMEOUT_S, head_
     except OSError as exc:
         raise ToolFailure(f"git could not be started ({exc}); git must be installed") from exc
     if result.outcome == "timeout":
-        raise ToolFailure(f"git {args[0]} did not finish within {timeout:g} s and was stopped")
+        raise ToolTimeoutError(f"git {args[0]} did not finish within {timeout:g} s and was stopped")
     if result.exit_code != 0:
         raise ToolFailure(_explain_failure(ctx, args[0], result))
     return result.output

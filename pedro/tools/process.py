@@ -34,6 +34,7 @@ EXIT_GRACE_S = 0.3
 _DRAIN_AFTER_KILL_S = 0.5
 _POLL_S = 0.05
 _READ_CHUNK = 65536
+_ESCAPEE_SCANS = 5
 
 Outcome = Literal["exited", "timeout", "overflow"]
 
@@ -301,8 +302,20 @@ def _kill_escapees(run_id: str, sig: signal.Signals) -> bool:
     """Signal processes that left the group (setsid, double fork) but still carry this run's id.
 
     Best effort on Linux (/proc); a child that scrubs its environment escapes this, which is why the
-    sandbox's pid namespace, not this, is the guarantee.
+    sandbox's pid namespace, not this, is the guarantee. A process caught mid-exec shows an empty
+    environment for an instant, so there are always two passes, and more while they keep finding some.
     """
+    found = False
+    for attempt in range(_ESCAPEE_SCANS):
+        hit = _signal_marked(run_id, sig)
+        found = found or hit
+        if not hit and attempt > 0:
+            break
+        time.sleep(_POLL_S / 5)
+    return found
+
+
+def _signal_marked(run_id: str, sig: signal.Signals) -> bool:
     proc_dir = Path("/proc")
     if not proc_dir.is_dir():
         return False

@@ -34,9 +34,8 @@ SECRET_GLOBS: tuple[str, ...] = (
 )
 
 _INSTALL_HINT = (
-    "ripgrep (rg) is not installed, so search cannot run; the operator must install it "
-    "(`pip install ripgrep==14.1.0`, or `apt install ripgrep` / `brew install ripgrep`). "
-    "Until then, use navigate list_dir and file read"
+    "ripgrep (rg) is not installed, so search cannot run (fix: pip install ripgrep==14.1.0 "
+    "or apt install ripgrep); use navigate list_dir and file read instead"
 )
 
 

@@ -128,11 +128,11 @@ class TestTool:
             try:
                 with log_path.open("wb") as log:
                     result = run_child(plan.command, timeout=timeout, limits=limits, tee=log)
-            except FileNotFoundError as exc:
+            except OSError as exc:
                 program = plan.command.argv[0]
                 raise ToolFailure(
-                    f"{program!r} is not installed or not on PATH ({exc.strerror}); install it, or pass `command` "
-                    'with the test command to use, e.g. {"command": "make test"}'
+                    f"{program!r} could not be started ({exc.strerror}); install it or put it on PATH, or pass "
+                    '`command` with the test command to use, e.g. {"command": "make test"}'
                 ) from exc
             report = read_report(plan, log_path)
             raw_tail = _raw_tail(plan, log_path, result)

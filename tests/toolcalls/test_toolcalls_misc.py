@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import TOOLS
+from toolcall_registry import TOOLS
 
 from pedro.toolcalls import extract, find_completion
 
@@ -33,11 +33,11 @@ def test_unknown_tool_problem_names_available_tools_and_shows_example() -> None:
 
 def test_problem_examples_follow_the_dialect() -> None:
     cases = {
-        "[TOOL_CALLS]bash{\"command\": ls}": "[TOOL_CALLS]",
+        '[TOOL_CALLS]bash{"command": ls}': "[TOOL_CALLS]",
         "<function=bash>\n<parameter=command>\nls\n</parameter>\n": "<parameter=",
         "```search\nfind it\n```": "```search",
         "<tool_call>get_weather\n<arg_key>location": "<arg_key>",
-        "<|tool_call>call:bash{command:<|\"|>ls": '<|"|>',
+        '<|tool_call>call:bash{command:<|"|>ls': '<|"|>',
     }
     for payload, marker in cases.items():
         result = extract(payload, TOOLS)
@@ -85,8 +85,38 @@ def test_plain_text_is_untouched() -> None:
 
 
 def test_garbage_inside_payload_types_never_raises() -> None:
-    for payload in ({"tool_calls": [1, None, {"function": 3}]}, {"choices": "x"}, [None, 3, {"choices": [None]}],
-                    {"content": [None, {"text": 5}]}, {"tool_calls": [{"function": {"name": None}}]}):
+    for payload in (
+        {"tool_calls": [1, None, {"function": 3}]},
+        {"choices": "x"},
+        [None, 3, {"choices": [None]}],
+        {"content": [None, {"text": 5}]},
+        {"tool_calls": [{"function": {"name": None}}]},
+    ):
         result = extract(payload, TOOLS)  # type: ignore[arg-type]
         assert result.calls == ()
     assert extract("x", [None, {"function": None}, {"name": 5}]).calls == ()  # type: ignore[list-item]
+
+
+def test_every_dialect_example_and_problem_template_renders() -> None:
+    from pedro.prompts import prompts_dir
+    from pedro.toolcalls.model import Issue
+    from pedro.toolcalls.names import Registry
+    from pedro.toolcalls.problems import render_example, render_problem
+
+    registry = Registry(TOOLS)
+    dialects = [path.stem for path in (prompts_dir() / "feedback/format/examples").glob("*.md")]
+    assert len(dialects) >= 30
+    for dialect in dialects:
+        example = render_example(registry, dialect, "get_weather")
+        assert "$" not in example and ("get_weather" in example or dialect == "fenced_bash"), dialect
+    for kind in (
+        "truncated",
+        "invalid_json",
+        "unknown_tool",
+        "not_json",
+        "invalid_name",
+        "invalid_arguments",
+        "missing_name",
+    ):
+        problem = render_problem(Issue(kind, "hermes", "raw", name="bash"), registry)  # type: ignore[arg-type]
+        assert problem.kind == kind and "<tool_call>" in problem.message and "$" not in problem.message

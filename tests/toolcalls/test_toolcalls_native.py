@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import TOOLS
+from toolcall_registry import TOOLS
 
 from pedro.toolcalls import extract
 
@@ -55,7 +55,10 @@ def test_openai_single_object_tool_calls_is_wrapped() -> None:
 def test_openai_invalid_arguments_reported_and_sibling_kept() -> None:
     message = {
         "role": "assistant",
-        "tool_calls": [_openai_call("bash", '{"command": ls}', "c1"), _openai_call("git", '{"action": "status"}', "c2")],
+        "tool_calls": [
+            _openai_call("bash", '{"command": ls}', "c1"),
+            _openai_call("git", '{"action": "status"}', "c2"),
+        ],
     }
     result = extract(message, TOOLS)
     assert [(c.name, c.id) for c in result.calls] == [("git", "c2")]
@@ -66,7 +69,10 @@ def test_openai_invalid_arguments_reported_and_sibling_kept() -> None:
 def test_openai_truncated_arguments_with_length_runs_nothing() -> None:
     message = {
         "role": "assistant",
-        "tool_calls": [_openai_call("git", '{"action": "status"}', "c1"), _openai_call("bash", '{"command": "rm -rf b')],
+        "tool_calls": [
+            _openai_call("git", '{"action": "status"}', "c1"),
+            _openai_call("bash", '{"command": "rm -rf b'),
+        ],
     }
     result = extract(message, TOOLS, finish_reason="length")
     assert result.calls == ()
@@ -85,7 +91,11 @@ def test_openai_functions_prefix_and_content_parts() -> None:
 
 
 def test_legacy_function_call() -> None:
-    message = {"role": "assistant", "content": None, "function_call": {"name": "bash", "arguments": '{"command": "ls"}'}}
+    message = {
+        "role": "assistant",
+        "content": None,
+        "function_call": {"name": "bash", "arguments": '{"command": "ls"}'},
+    }
     assert _calls(message) == [("bash", LS)]
 
 
@@ -98,8 +108,11 @@ def test_native_calls_win_over_markup_left_in_content() -> None:
 
 
 def test_empty_tool_calls_falls_back_to_content_markup() -> None:
-    message = {"role": "assistant", "content": '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>',
-               "tool_calls": []}
+    message = {
+        "role": "assistant",
+        "content": '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>',
+        "tool_calls": [],
+    }
     result = extract(message, TOOLS)
     assert _calls(message) == [("bash", LS)]
     assert result.dialect == "hermes"
@@ -121,8 +134,9 @@ def test_ollama_message_with_object_arguments_and_thinking() -> None:
             "role": "assistant",
             "content": "",
             "thinking": "weather needed",
-            "tool_calls": [{"id": "call_x1", "function": {"index": 0, "name": "get_weather",
-                                                          "arguments": {"location": "Toronto"}}}],
+            "tool_calls": [
+                {"id": "call_x1", "function": {"index": 0, "name": "get_weather", "arguments": {"location": "Toronto"}}}
+            ],
         },
         "done_reason": "stop",
     }
@@ -138,8 +152,13 @@ def test_ollama_content_think_tags_are_stripped() -> None:
 
 def test_full_openai_response_with_finish_reason_length() -> None:
     response = {
-        "choices": [{"index": 0, "finish_reason": "length",
-                     "message": {"role": "assistant", "content": '<tool_call>{"name": "bash", "arguments": {"comm'}}]
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "length",
+                "message": {"role": "assistant", "content": '<tool_call>{"name": "bash", "arguments": {"comm'},
+            }
+        ]
     }
     result = extract(response, TOOLS)
     assert result.calls == ()
@@ -147,15 +166,23 @@ def test_full_openai_response_with_finish_reason_length() -> None:
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [
-        {"index": 0, "delta": delta, "finish_reason": finish}]}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
 
 
 def test_stream_chunks_spec_shape() -> None:
     chunks = [
         _chunk({"role": "assistant", "content": "Let me look."}),
-        _chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-                                "function": {"name": "search", "arguments": ""}}]}),
+        _chunk(
+            {
+                "tool_calls": [
+                    {"index": 0, "id": "call_1", "type": "function", "function": {"name": "search", "arguments": ""}}
+                ]
+            }
+        ),
         _chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"pat'}}]}),
         _chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'tern": "x"}'}}]}),
         _chunk({"tool_calls": [{"index": 1, "id": "call_2", "function": {"name": "bash", "arguments": '{"command"'}}]}),
@@ -165,13 +192,17 @@ def test_stream_chunks_spec_shape() -> None:
     ]
     result = extract(chunks, TOOLS)
     assert [(c.name, c.arguments, c.id) for c in result.calls] == [
-        ("search", {"pattern": "x"}, "call_1"), ("bash", LS, "call_2")]
+        ("search", {"pattern": "x"}, "call_1"),
+        ("bash", LS, "call_2"),
+    ]
     assert result.text == "Let me look."
 
 
 def test_stream_chunks_name_repeated_in_every_chunk() -> None:
-    chunks = [_chunk({"tool_calls": [{"index": 0, "function": {"name": "bash", "arguments": part}}]})
-              for part in ('{"comm', 'and": ', '"ls"}')]
+    chunks = [
+        _chunk({"tool_calls": [{"index": 0, "function": {"name": "bash", "arguments": part}}]})
+        for part in ('{"comm', 'and": ', '"ls"}')
+    ]
     assert _calls(chunks) == [("bash", LS)]
 
 
@@ -211,8 +242,13 @@ def test_stream_chunks_parameterless_tool_and_object_arguments() -> None:
     chunks = [
         _chunk({"tool_calls": [{"index": 0, "id": "t", "function": {"name": "get_current_time", "arguments": ""}}]}),
         _chunk({"tool_calls": [{"index": 0, "function": {"arguments": ""}}]}),
-        _chunk({"tool_calls": [{"index": 1, "id": "w", "function": {"name": "get_weather",
-                                                                    "arguments": {"location": "Oslo"}}}]}),
+        _chunk(
+            {
+                "tool_calls": [
+                    {"index": 1, "id": "w", "function": {"name": "get_weather", "arguments": {"location": "Oslo"}}}
+                ]
+            }
+        ),
     ]
     assert _calls(chunks) == [("get_current_time", {}), ("get_weather", {"location": "Oslo"})]
 
@@ -227,7 +263,13 @@ def test_stream_chunks_markup_in_content_is_parsed_as_text() -> None:
 
 def test_stream_chunks_length_with_incomplete_arguments_runs_nothing() -> None:
     chunks = [
-        _chunk({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "bash", "arguments": '{"command": "rm -rf b'}}]}),
+        _chunk(
+            {
+                "tool_calls": [
+                    {"index": 0, "id": "c", "function": {"name": "bash", "arguments": '{"command": "rm -rf b'}}
+                ]
+            }
+        ),
         _chunk({}, "length"),
     ]
     result = extract(chunks, TOOLS)
@@ -244,8 +286,14 @@ def test_stream_chunks_reasoning_deltas() -> None:
 def test_ollama_ndjson_chunks() -> None:
     chunks = [
         {"message": {"role": "assistant", "content": "", "thinking": "hm"}, "done": False},
-        {"message": {"role": "assistant", "content": "", "tool_calls": [
-            {"function": {"name": "bash", "arguments": {"command": "ls"}}}]}, "done": False},
+        {
+            "message": {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [{"function": {"name": "bash", "arguments": {"command": "ls"}}}],
+            },
+            "done": False,
+        },
         {"message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop"},
     ]
     assert _calls(chunks) == [("bash", LS)]

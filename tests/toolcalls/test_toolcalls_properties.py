@@ -5,20 +5,52 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import TOOLS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_toolcalls_formats import CASES
+from toolcall_registry import TOOLS
 
 from pedro.toolcalls import StreamExtractor, extract, find_completion
 from pedro.toolcalls.extract import extract_unguarded
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 REAL = [c.payload for c in CASES if isinstance(c.payload, str)]
-TOKENS = ["<tool_call>", "</tool_call>", "<function=", "<parameter=", "</parameter>", "</function>", "```", "```bash\n",
-          "<think>", "</think>", "[TOOL_CALLS]", "{", "}", "[", "]", '"', "'", "\\", "\n", "<|message|>", "<|start|>",
-          "<|channel|>", "<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>", "<invoke name=\"bash\">", "<arg_key>", "<|tool_call>",
-          "<escape>", '<|"|>', "functools[", "<|python_tag|>", ">>>", "\r\n", "TASK COMPLETE"]
+TOKENS = [
+    "<tool_call>",
+    "</tool_call>",
+    "<function=",
+    "<parameter=",
+    "</parameter>",
+    "</function>",
+    "```",
+    "```bash\n",
+    "<think>",
+    "</think>",
+    "[TOOL_CALLS]",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    "\\",
+    "\n",
+    "<|message|>",
+    "<|start|>",
+    "<|channel|>",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁sep｜>",
+    '<invoke name="bash">',
+    "<arg_key>",
+    "<|tool_call>",
+    "<escape>",
+    '<|"|>',
+    "functools[",
+    "<|python_tag|>",
+    ">>>",
+    "\r\n",
+    "TASK COMPLETE",
+]
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import TOOLS
+from toolcall_registry import TOOLS
 
 from pedro.toolcalls import StreamExtractor, extract
 
@@ -21,7 +21,7 @@ REPLIES = [
     'Ok.[TOOL_CALLS]bash{"command": "ls"}',
     "Patch:\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\nDone.",
     "Run:\n```bash\nmake test\n```\nAfter.",
-    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>bash<｜tool▁sep｜>{\"command\":\"ls\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>bash<｜tool▁sep｜>{"command":"ls"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
     '{"name": "bash", "arguments": {"command": "ls"}}',
 ]
 
@@ -73,7 +73,21 @@ def test_stream_truncated_call_with_length() -> None:
 
 def test_stream_long_call_is_fast_enough_to_be_linear() -> None:
     body = "x" * 200_000
-    reply = '<tool_call>{"name": "file", "arguments": {"action": "write", "path": "a", "content": "' + body + '"}}</tool_call>'
+    reply = (
+        '<tool_call>{"name": "file", "arguments": {"action": "write", "path": "a", "content": "'
+        + body
+        + '"}}</tool_call>'
+    )
     shown, stream = _stream(reply, 16)
     assert shown == ""
     assert stream.finish().calls[0].arguments["content"] == body
+
+
+def test_flush_returns_held_back_visible_text() -> None:
+    for reply in REPLIES:
+        for size in (1, 5):
+            shown, stream = _stream(reply, size)
+            shown += stream.flush()
+            assert " ".join(shown.split()) == " ".join(extract(reply, TOOLS).text.split()), (reply, size, shown)
+            for marker in MARKUP:
+                assert marker not in shown

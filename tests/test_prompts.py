@@ -1,0 +1,76 @@
+"""Templates: every one the code names exists and renders; a missing variable is an error."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from pedro.context import build_system_prompt, render_task
+from pedro.errors import UsageError
+from pedro.prompts import prompts_dir, render_prompt
+from pedro.roles import ROLES
+from pedro.tools import ToolRegistry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_missing_variable_is_an_error() -> None:
+    with pytest.raises(UsageError, match="needs description"):
+        render_prompt("tasks/build.md")
+
+
+def test_every_role_renders_its_system_prompt_and_task() -> None:
+    registry = ToolRegistry.default()
+    for role in ROLES.values():
+        tools = registry.subset(role.tools).specs()
+        system = build_system_prompt(role, tools, repo_name="demo")
+        assert "TASK COMPLETE" in system and "$" not in system.replace("$HOME", "")
+        for name in role.tools:
+            assert f"## {name}\n" in system
+        assert (prompts_dir() / role.task).is_file()
+
+
+def test_task_templates_render_with_their_inputs() -> None:
+    assert "Fix add" in render_task(ROLES["builder"], description="Fix add")
+    debug = render_task(ROLES["debugger"], description="d", test_section="cmd", log_section="log")
+    assert "cmd" in debug and "log" in debug
+
+
+def test_every_tool_has_a_description_prompt() -> None:
+    for spec in ToolRegistry.default().specs():
+        function = spec["function"]
+        assert len(function["description"]) > 40, function["name"]
+        assert "title" not in function["parameters"]
+
+
+def _string_literals(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def _is_prose(text: str) -> bool:
+    """Mostly letters and spaces: a sentence, not a regex or a data table."""
+    wordy = sum(ch.isalpha() or ch == " " for ch in text)
+    return wordy / len(text) > 0.85
+
+
+def test_no_prompt_prose_in_python() -> None:
+    """Every word the model reads lives in prompts/: no long prose literals or role-play lines in code."""
+    offenders = []
+    for path in sorted((ROOT / "pedro").rglob("*.py")):
+        for line, text in _string_literals(path):
+            if "You are" in text or (len(text) > 200 and _is_prose(text)):
+                offenders.append(f"{path.relative_to(ROOT)}:{line}")
+    assert offenders == []

@@ -1,0 +1,50 @@
+"""Where pedro agrees to run, and how it notices that the repository changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from repo_util import git
+
+from pedro.errors import UsageError
+from pedro.workspace import find_repo_root, fingerprint
+
+
+def test_finds_the_top_of_the_repository(repo: Path) -> None:
+    (repo / "src").mkdir()
+    assert find_repo_root(repo / "src") == repo.resolve()
+
+
+def test_refuses_a_directory_outside_git(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="git init"):
+        find_repo_root(tmp_path)
+    assert find_repo_root(tmp_path, allow_outside_git=True) == tmp_path.resolve()
+
+
+def test_refuses_root_and_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(UsageError, match="refusing to run in /"):
+        find_repo_root(Path("/"), allow_outside_git=True)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with pytest.raises(UsageError, match="refusing"):
+        find_repo_root(tmp_path, allow_outside_git=True)
+
+
+def test_refuses_a_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="not a directory"):
+        find_repo_root(tmp_path / "missing")
+
+
+def test_fingerprint_sees_edits_new_files_and_reverts(repo: Path) -> None:
+    clean = fingerprint(repo)
+    (repo / "README.md").write_text("changed\n")
+    edited = fingerprint(repo)
+    assert edited != clean
+    (repo / "new.txt").write_text("a")
+    with_new = fingerprint(repo)
+    assert with_new != edited
+    (repo / "new.txt").write_text("b")
+    assert fingerprint(repo) != with_new  # content of untracked files counts
+    git(repo, "checkout", "--", "README.md")
+    (repo / "new.txt").unlink()
+    assert fingerprint(repo) == clean
