@@ -245,3 +245,42 @@ def test_review_sends_the_diff_and_reads_only(calc_repo: Path, stub_server: Any,
     assert "a ** b" in json.dumps(server.requests[1]["messages"][-1])
     tools = {t["function"]["name"] for t in server.requests[0].get("tools", [])}
     assert tools == {"file", "search", "navigate", "git"}
+
+
+def test_ollama_native_calls_end_to_end(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    def native(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": {"name": name, "arguments": arguments}}],
+        }
+
+    server = stub_server(
+        [
+            native("file", {"action": "read", "path": "calc.py"}),
+            native("code_edit", {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"}),
+            "TASK COMPLETE\nfixed",
+        ]
+    )
+    proc = pedro(
+        "build",
+        "-d",
+        "Fix add()",
+        "--backend",
+        "ollama",
+        "--base-url",
+        server.url,
+        "--model",
+        "m",
+        "--no-input",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "a + b" in (calc_repo / "calc.py").read_text()
+    assert len(server.requests) == 3
+    for request in server.requests:
+        assert request["tools"] and request["options"]["num_ctx"] > 0
+    assert len({request["options"]["num_ctx"] for request in server.requests}) == 1
+    second = server.requests[1]["messages"]
+    assert second[-1]["role"] == "tool" and "return a - b" in second[-1]["content"]

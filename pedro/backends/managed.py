@@ -295,8 +295,8 @@ class ManagedLlamaServer:
         return (
             f"llama-server {what}{status} with model {self.model_file}; last lines of {self._log_path}:\n"
             f"{self.log_tail()}\n"
-            "Check that the model file is a complete GGUF the binary supports and that ctx_size fits in memory; "
-            f"if the binary itself is broken, {INSTALL_HINT.replace('run ', 'rerun ', 1)} with --force"
+            "Check that the model file is a complete GGUF this llama-server supports and that the context size fits "
+            "in memory; if the binary itself is broken, reinstall it with scripts/install-llama-server --force"
         )
 
 

@@ -7,12 +7,15 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from pedro.cli.common import BackendOpt, BaseUrlOpt, CommonFlags, ModelOpt, RepoOpt, load
-from pedro.config import PedroConfig
 from pedro.errors import PedroError
+
+if TYPE_CHECKING:
+    from pedro.config import PedroConfig
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Iterator
@@ -73,6 +74,15 @@ FAKE_SERVER = textwrap.dedent(
     server.serve_forever()
     """
 )
+
+
+@pytest.fixture(autouse=True)
+def _private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Temporary server logs (kept after failed starts) go under tmp_path, here and in driver processes."""
+    directory = tmp_path / "tmp"
+    directory.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(directory))
+    monkeypatch.setenv("TMPDIR", str(directory))
 
 
 @pytest.fixture

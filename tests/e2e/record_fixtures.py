@@ -31,6 +31,7 @@ from pedro.backends.managed import (  # noqa: E402 - the path above makes pedro 
 
 DEFAULT_OUT = ROOT / "tests" / "fixtures" / "recorded" / "llamacpp"
 CTX_SIZE = 4096
+NO_KEEPALIVE = httpx.Limits(max_keepalive_connections=0)
 
 TOOLS: list[dict[str, Any]] = [
     {
@@ -89,7 +90,8 @@ def record_all(out: Path) -> dict[str, Any]:
     replies["health_loading"] = record_loading_health(binary, model, out)
     with (
         ManagedLlamaServer(model, binary=binary, ctx_size=CTX_SIZE) as server,
-        httpx.Client(base_url=server.base_url, timeout=120, trust_env=False) as client,
+        # No keep-alive: after a streamed reply llama-server may close the connection under a pooled client.
+        httpx.Client(base_url=server.base_url, timeout=120, trust_env=False, limits=NO_KEEPALIVE) as client,
     ):
         command = server.command(binary, server.port or 0)
         for name, path in (("health", "/health"), ("props", "/props"), ("models", "/v1/models")):
@@ -100,6 +102,7 @@ def record_all(out: Path) -> dict[str, Any]:
             write_json(out / f"{name}.request.json", body)
             suffix = ".sse" if body.get("stream") else ".json"
             replies[name] = save_reply(out, name, client.post("/v1/chat/completions", json=body), suffix)
+    replies["chat_tools_no_jinja"] = record_no_jinja_tools_error(binary, model, out)
     manifest = {
         "recorded_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "binary_version": read_version(binary),
@@ -132,6 +135,16 @@ def record_loading_health(binary: Path, model: Path, out: Path) -> dict[str, Any
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def record_no_jinja_tools_error(binary: Path, model: Path, out: Path) -> dict[str, Any]:
+    """Without --jinja, llama-server refuses any request that carries `tools` (HTTP 500); record that refusal."""
+    # extra_args come last on the command line, and the last of --jinja / --no-jinja wins.
+    with ManagedLlamaServer(model, binary=binary, ctx_size=CTX_SIZE, extra_args=["--no-jinja"]) as server:
+        body = CHAT_REQUESTS["chat_tools"]
+        write_json(out / "chat_tools_no_jinja.request.json", body)
+        response = httpx.post(server.base_url + "/v1/chat/completions", json=body, timeout=120, trust_env=False)
+        return save_reply(out, "chat_tools_no_jinja", response, ".json")
 
 
 def save_reply(out: Path, name: str, response: httpx.Response, suffix: str) -> dict[str, Any]:

@@ -25,7 +25,8 @@ def test_every_recorded_reply_exists_with_its_status(name: str) -> None:
     assert path.is_file()
     if path.suffix == ".json":
         json.loads(path.read_text(encoding="utf-8"))
-    assert reply["status"] == (503 if name == "health_loading" else 200)
+    expected = {"health_loading": 503, "chat_tools_no_jinja": 500}.get(name, 200)
+    assert reply["status"] == expected
 
 
 @pytest.mark.parametrize("name", ["chat", "chat_tools"])
@@ -56,3 +57,9 @@ def test_recorded_props_say_the_template_has_no_tool_support() -> None:
     assert props["default_generation_settings"]["n_ctx"] == 4096
     loading = json.loads((DEFAULT_OUT / "health_loading.json").read_text(encoding="utf-8"))
     assert loading["error"]["code"] == 503
+
+
+def test_recorded_no_jinja_refusal_names_the_flag() -> None:
+    error = json.loads((DEFAULT_OUT / "chat_tools_no_jinja.json").read_text(encoding="utf-8"))["error"]
+    assert error["code"] == 500
+    assert "--jinja" in error["message"]
