@@ -35,8 +35,9 @@ typecheck: $(STAMP) ## mypy --strict on pedro/
 	$(VENV)/bin/mypy
 
 e2e: $(STAMP) ## Real llama-server + real SmolLM2-135M model: the whole product against reality
-	PEDRO_LLAMA_SERVER="$$(scripts/install-llama-server)" PEDRO_E2E_MODEL="$$(PYTHON=$(PY) scripts/install-model)" \
-		$(PY) -m pytest -m e2e tests/e2e -p no:cacheprovider
+	PYTHON=$(PY) scripts/install-model -q >/dev/null
+	server="$$(PYTHON=$(PY) scripts/install-llama-server)" && PATH="$$(dirname "$$server"):$$PATH" \
+		$(PY) -m pytest -m e2e tests/e2e tests/backends/test_managed.py -p no:cacheprovider
 
 bench: $(STAMP) ## Performance measurements; prints ratios, saves JSON under benchmarks/results/
 	$(PY) benchmarks/run.py

@@ -44,6 +44,8 @@ class BackendConfig(_Section):
     """tool_choice sent with native tools (openai, llamacpp); empty leaves the server's default."""
     parallel_tool_calls: Literal["true", "false", ""] = ""
     """Allow several native tool calls in one reply (openai, llamacpp); empty leaves the server's default."""
+    constrain_calls: bool = False
+    """llamacpp only: a grammar limits each reply to tool-call fences or TASK COMPLETE (makes tiny models usable)."""
     stream: bool = True
     """Stream replies (SSE or NDJSON) so text shows as it arrives."""
     temperature: float = Field(default=0.2, ge=0.0, le=2.0)
