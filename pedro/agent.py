@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from pedro.context import (
     render_format_problems,
     render_no_evidence,
     render_nudge,
+    render_repeat_warning,
     render_tool_result,
 )
 from pedro.dispatch import Dispatcher
@@ -36,6 +38,7 @@ class Limits:
 
     max_rounds: int = 30
     max_idle_replies: int = 3
+    max_repeats: int = 3
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ class _RunState:
     rounds: int = 0
     tool_calls: int = 0
     idle: int = 0
+    repeats: int = 0
+    last_calls: str = ""
     evidence_refusals: int = 0
     usage: Usage = field(default_factory=Usage)
 
@@ -202,6 +207,10 @@ def _handle_reply(
     for problem in extraction.problems:
         emitter.emit("format.problem", kind=problem.kind, message=problem.message)
     feedback: list[str] = []
+    if extraction.calls:
+        loop = _guard_repeats(extraction.calls, state, limits, feedback)
+        if loop is not None:
+            return loop
     for index, call in enumerate(extraction.calls, start=1):
         result = _run_call(call, dispatcher, emitter)
         state.tool_calls += 1
@@ -221,6 +230,20 @@ def _handle_reply(
             return outcome
     if feedback:
         history.append(Message("user", "\n\n".join(feedback)))
+    return None
+
+
+def _guard_repeats(
+    calls: tuple[ToolCall, ...], state: _RunState, limits: Limits, feedback: list[str]
+) -> tuple[ExitStatus, str, str] | None:
+    """The loop guard: the same calls again and again get a warning, then end the run, headless or not."""
+    signature = json.dumps([(call.name, call.arguments) for call in calls], sort_keys=True, default=str)
+    state.repeats = state.repeats + 1 if signature == state.last_calls else 0
+    state.last_calls = signature
+    if state.repeats >= limits.max_repeats:
+        return "limit_reached", "loop", f"the model repeated the same tool calls {state.repeats + 1} times in a row"
+    if state.repeats == limits.max_repeats - 1:
+        feedback.append(render_repeat_warning(state.repeats + 1))
     return None
 
 

@@ -73,6 +73,8 @@ class AgentConfig(_Section):
     """Most model requests in one job before it stops with limit_reached (exit 4)."""
     max_idle_replies: int = Field(default=3, ge=1)
     """Replies in a row with neither a tool call nor the completion marker before no_progress (exit 4)."""
+    max_repeats: int = Field(default=3, ge=1)
+    """Identical tool-call replies in a row tolerated before the loop guard ends the job (exit 4)."""
 
 
 class ToolsConfig(_Section):

@@ -92,3 +92,8 @@ def render_nudge(attempt: int, limit: int) -> str:
 def render_no_evidence() -> str:
     """Feedback for a completion claim when nothing in the repository changed."""
     return render_prompt("feedback/no_evidence.md")
+
+
+def render_repeat_warning(count: int) -> str:
+    """Feedback when the model sends the same calls again and again."""
+    return render_prompt("feedback/repeat.md", count=count)

@@ -202,3 +202,19 @@ def test_garbage_replies_never_crash_the_loop(calc: Path) -> None:
     replies = ["<tool_call>{{{", "```code_edit\nnot json\n```", "\x00\ud800", "```bash\nrm -rf b", "{}" * 1000]
     result, _ = run(calc, replies, max_rounds=5)
     assert result.exit_status == "limit_reached"
+
+
+def test_loop_guard_warns_then_stops_identical_calls(calc: Path) -> None:
+    read = fenced("file", {"action": "read", "path": "calc.py"})
+    result, backend = run(calc, [read] * 6, max_rounds=10)
+    assert (result.exit_status, result.exit_code, result.reason) == ("limit_reached", 4, "loop")
+    assert len(backend.requests) == 4
+    assert result.tool_calls == 3  # the fourth identical reply is not run
+    assert "same tool calls 3 times" in last_user_text(backend.requests[3][0])
+
+
+def test_loop_guard_resets_when_the_calls_change(calc: Path) -> None:
+    read = fenced("file", {"action": "read", "path": "calc.py"})
+    other = fenced("search", {"action": "grep", "pattern": "add"})
+    result, _ = run(calc, [read, read, read, other, read, read, read], max_rounds=7)
+    assert result.reason == "round_limit"

@@ -53,7 +53,11 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
                 tool_mode=config.backend.tool_mode,
                 stream=config.backend.stream,
             )
-            limits = Limits(max_rounds=config.agent.max_rounds, max_idle_replies=config.agent.max_idle_replies)
+            limits = Limits(
+                max_rounds=config.agent.max_rounds,
+                max_idle_replies=config.agent.max_idle_replies,
+                max_repeats=config.agent.max_repeats,
+            )
             try:
                 result = run_agent(
                     task,
