@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Any
 
 from pydantic import ValidationError
 
 from pedro.messages import ErrorKind, ToolCall, ToolResult
+from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext, ToolFailure
 
@@ -16,9 +18,11 @@ from pedro.tools.base import ToolContext, ToolFailure
 class Dispatcher:
     """Runs the model's calls against a registry inside one tool context."""
 
-    def __init__(self, registry: ToolRegistry, ctx: ToolContext) -> None:
+    def __init__(self, registry: ToolRegistry, ctx: ToolContext, *, redactor: Redactor | None = None) -> None:
         self.registry = registry
         self.ctx = ctx
+        # Secrets never reach the model: known key shapes and this process's secret env values are masked.
+        self.redactor = redactor if redactor is not None else Redactor(secret_values(os.environ))
 
     def run(self, call: ToolCall) -> ToolResult:
         """Run one call; every failure becomes `ok=False` with a message the model can act on."""
@@ -54,7 +58,7 @@ class Dispatcher:
         return tool.run(args, self.ctx)
 
     def _result(self, call: ToolCall, ok: bool, output: str, kind: ErrorKind | None, started: float) -> ToolResult:
-        text, truncated = truncate_middle(output, self.ctx.config.max_output_bytes)
+        text, truncated = truncate_middle(self.redactor.redact(output), self.ctx.config.max_output_bytes)
         return ToolResult(
             name=call.name,
             ok=ok,

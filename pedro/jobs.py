@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from pedro.errors import JobNotFoundError, UsageError
 from pedro.messages import Event
+from pedro.safety.secrets import Redactor
 
 
 @dataclass
@@ -40,8 +41,9 @@ class Job:
 class JobStore:
     """Jobs of one repository, under <repo>/.pedro/jobs/."""
 
-    def __init__(self, repo: Path) -> None:
+    def __init__(self, repo: Path, *, redactor: Redactor | None = None) -> None:
         self.repo = repo
+        self.redactor = redactor if redactor is not None else Redactor()
         self.root = repo / ".pedro" / "jobs"
         self._streams: dict[str, IO[str]] = {}
 
@@ -77,7 +79,8 @@ class JobStore:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             # backslashreplace: a lone surrogate from a model reply becomes a valid JSON escape, not a crash.
             stream = self._streams[job_id] = os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace")
-        stream.write(json.dumps(event.to_dict(), ensure_ascii=False, default=str) + "\n")
+        line = json.dumps(event.to_dict(), ensure_ascii=False, default=str)
+        stream.write(self.redactor.redact(line) + "\n")
         stream.flush()
 
     def close(self) -> None:

@@ -21,6 +21,17 @@ class StubServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     context_length: int = 8192
+    models: tuple[str, ...] = ("m",)
+    """What /v1/models and /api/tags list."""
+    strict_models: bool = False
+    """Ollama wire: /api/show and /api/chat answer 404 "model not found" for a model not in `models`."""
+    reject_tools: tuple[int, str] | None = None
+    """(status, message): a chat request carrying `tools` gets this error, in the wire's own error shape."""
+    template_caps: dict[str, Any] | None = None
+    """llama-server's /props chat_template_caps, when set."""
+    capabilities: tuple[str, ...] | None = None
+    """Ollama's /api/show capabilities, when set."""
+    owned_by: str = "stub"
     url: str = ""
     _server: ThreadingHTTPServer | None = None
 
@@ -36,25 +47,42 @@ class StubServer:
             def do_GET(self) -> None:
                 stub.paths.append(self.path)
                 if self.path.endswith("/models"):
-                    self._json({"object": "list", "data": [{"id": "m", "object": "model"}]})
+                    data = [{"id": name, "object": "model", "owned_by": stub.owned_by} for name in stub.models]
+                    self._json({"object": "list", "data": data})
                 elif self.path == "/api/tags":
-                    self._json({"models": [{"name": "m", "model": "m"}]})
+                    self._json({"models": [{"name": name, "model": name} for name in stub.models]})
+                elif self.path == "/api/version":
+                    self._json({"version": "0.0.0-stub"})
                 elif self.path == "/health":
                     self._json({"status": "ok"})
                 elif self.path == "/props":
-                    self._json({"default_generation_settings": {"n_ctx": stub.context_length}})
+                    props: dict[str, Any] = {"default_generation_settings": {"n_ctx": stub.context_length}}
+                    if stub.template_caps is not None:
+                        props["chat_template_caps"] = stub.template_caps
+                    self._json(props)
                 else:
                     self._json({"error": "not found"}, status=404)
 
             def do_POST(self) -> None:
                 stub.paths.append(self.path)
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                if self.path in ("/api/show", "/api/chat") and self._unknown_model(body):
+                    self._json({"error": f"model '{body.get('model')}' not found"}, status=404)
+                    return
                 if self.path == "/api/show":
-                    self._json(
-                        {"model_info": {"general.architecture": "llama", "llama.context_length": stub.context_length}}
-                    )
+                    show: dict[str, Any] = {
+                        "model_info": {"general.architecture": "llama", "llama.context_length": stub.context_length}
+                    }
+                    if stub.capabilities is not None:
+                        show["capabilities"] = list(stub.capabilities)
+                    self._json(show)
                     return
                 stub.requests.append(body)
+                if stub.reject_tools is not None and body.get("tools"):
+                    status, text = stub.reject_tools
+                    error: Any = text if self.path == "/api/chat" else {"code": status, "message": text}
+                    self._json({"error": error}, status=status)
+                    return
                 reply = stub.replies.pop(0) if stub.replies else "TASK COMPLETE\nout of scripted replies"
                 message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
                 if self.path == "/api/chat":
@@ -63,6 +91,9 @@ class StubServer:
                     self._sse(message)
                 else:
                     self._json(_openai_response(message))
+
+            def _unknown_model(self, body: dict[str, Any]) -> bool:
+                return stub.strict_models and body.get("model") not in stub.models
 
             def _json(self, payload: Any, status: int = 200) -> None:
                 data = json.dumps(payload).encode()

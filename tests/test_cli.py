@@ -284,3 +284,27 @@ def test_ollama_native_calls_end_to_end(calc_repo: Path, stub_server: Any, cli_e
     assert len({request["options"]["num_ctx"] for request in server.requests}) == 1
     second = server.requests[1]["messages"]
     assert second[-1]["role"] == "tool" and "return a - b" in second[-1]["content"]
+
+
+def test_secrets_never_reach_the_model_or_the_trace(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    planted = "hunter2-planted-value-93f1"
+    key = "sk-proj-a8Hk2LmQ9xZ3vB7nR4tY6uW1eC5dF0gJ"
+    (calc_repo / "notes.txt").write_text(f"api key: {key}\n")
+    server = stub_server(
+        [
+            fenced("bash", "env; cat notes.txt; echo $MY_SERVICE_TOKEN"),
+            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            "TASK COMPLETE\ndone",
+        ]
+    )
+    env = {**cli_env, "MY_SERVICE_TOKEN": planted}
+    proc = pedro(
+        "build", "-d", "x", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", env=env, cwd=calc_repo
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.dumps(server.requests)
+    assert "notes.txt" in seen or "REDACTED" in seen
+    assert planted not in seen and key not in seen
+    assert "REDACTED" in seen
+    trace = "".join(p.read_text() for p in (calc_repo / ".pedro" / "jobs").rglob("events.jsonl"))
+    assert planted not in trace and key not in trace

@@ -295,8 +295,8 @@ class ManagedLlamaServer:
         return (
             f"llama-server {what}{status} with model {self.model_file}; last lines of {self._log_path}:\n"
             f"{self.log_tail()}\n"
-            "Check that the model file is a complete GGUF this llama-server supports and that the context size fits "
-            "in memory; if the binary itself is broken, reinstall it with scripts/install-llama-server --force"
+            "Check that the file is a complete GGUF and the context size fits in memory; "
+            "if the binary is broken, reinstall it: scripts/install-llama-server --force"
         )
 
 

@@ -1,107 +1,442 @@
-"""`pedro doctor`: a table of what works — server, model, context size, tool calls, and local helpers."""
+"""`pedro doctor`: a table of what works — server, model, context size, tool calls, and the local helpers pedro uses."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import json
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from pedro.cli.common import BackendOpt, BaseUrlOpt, CommonFlags, ModelOpt, RepoOpt, load
+from pedro.cli.common import BackendOpt, BaseUrlOpt, CommonFlags, ModelFileOpt, ModelOpt, RepoOpt, load
 from pedro.errors import PedroError
 
 if TYPE_CHECKING:
+    from pedro.backends.base import Backend
+    from pedro.backends.probe import ModelProbe, ToolProbe
     from pedro.config import PedroConfig
+
+CheckStatus = Literal["ok", "warn", "fail", "skip"]
+CheckKey = Literal[
+    "backend",
+    "server",
+    "model",
+    "context",
+    "chat_template",
+    "tool_calls",
+    "llama_server",
+    "ripgrep",
+    "git",
+    "bubblewrap",
+    "landlock",
+]
+
+# The doctor asks once and fast: no retries, and a generation probe that cannot hang the terminal for ten minutes.
+PROBE_READ_TIMEOUT = 120.0
+LOADING_WAIT = 30.0
+_BWRAP_ARGV = ("--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true")
+# landlock_create_ruleset has the same number on every architecture Linux added it to after the syscall unification.
+_SYS_LANDLOCK_CREATE_RULESET = 444
+_LANDLOCK_CREATE_RULESET_VERSION = 1
+_MODEL_FILE_FIX = "check --model-file / [backend].model_file; reinstall the binary with scripts/install-llama-server"
+_MARKS: dict[CheckStatus, str] = {"ok": "ok", "warn": "warn", "fail": "FAIL", "skip": "skip"}
+_STYLES: dict[CheckStatus, str] = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the checks as one JSON object.")]
+NoProbeFlag = Annotated[bool, typer.Option("--no-probe", help="Skip the generation request that tests tool calls.")]
 
 
 @dataclass(frozen=True)
 class Check:
+    """One row of the report; `fix` says what to do when the status is not ok."""
+
+    key: CheckKey
     name: str
-    ok: bool
+    status: CheckStatus
     detail: str
-    essential: bool = False
+    fix: str = ""
+
+
+@dataclass
+class Report:
+    """Everything the doctor found; exit 3 when the backend cannot be used."""
+
+    backend: str
+    base_url: str
+    model: str
+    checks: list[Check] = field(default_factory=list)
+    tool_probe: ToolProbe | None = None
+
+    @property
+    def usable(self) -> bool:
+        return not any(check.status == "fail" for check in self.checks)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.usable else 3
+
+    def to_json(self) -> dict[str, Any]:
+        probe = asdict(self.tool_probe) if self.tool_probe is not None else None
+        return {
+            "usable": self.usable,
+            "exit_code": self.exit_code,
+            "backend": self.backend,
+            "base_url": self.base_url,
+            "model": self.model,
+            "checks": [asdict(check) for check in self.checks],
+            "tool_probe": probe,
+        }
 
 
 def doctor(
-    backend: BackendOpt = None, base_url: BaseUrlOpt = None, model: ModelOpt = None, repo: RepoOpt = Path()
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+    repo: RepoOpt = Path(),
+    json_output: JsonFlag = False,
+    no_probe: NoProbeFlag = False,
 ) -> None:
-    """Check the backend and the local tools pedro relies on; exit non-zero when the backend is unusable."""
-    _, config = load(CommonFlags(backend=backend, base_url=base_url, model=model, repo=repo), need_git=False)
-    checks = [*_backend_checks(config), *_local_checks()]
-    width = max(len(c.name) for c in checks)
-    for check in checks:
-        mark = "ok  " if check.ok else ("FAIL" if check.essential else "warn")
-        sys.stdout.write(f"{mark}  {check.name:<{width}}  {check.detail}\n")
-    failed = [c for c in checks if c.essential and not c.ok]
-    raise typer.Exit(3 if failed else 0)
+    """Check the backend and the local tools pedro relies on; exit 3 when the backend is unusable."""
+    flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=repo)
+    _, config = load(flags, need_git=False)
+    report = diagnose(config, probe=not no_probe)
+    if json_output:
+        sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
+    elif sys.stdout.isatty():
+        _print_table(report)
+    else:
+        sys.stdout.write(render_plain(report))
+    raise typer.Exit(report.exit_code)
 
 
-def _backend_checks(config: PedroConfig) -> list[Check]:
-    from pedro.backends import get_backend
+def diagnose(config: PedroConfig, *, probe: bool = True) -> Report:
+    """Run every check for `config`; a model_file starts llama-server for the duration, as a run would."""
+    report = Report(config.backend.kind, config.resolved_base_url(), config.backend.model)
+    with _served(config, report) as served:
+        if served is not None:
+            report.backend, report.base_url = served.backend.kind, served.resolved_base_url()
+            report.model = served.backend.model
+            report.checks.extend(backend_checks(served, report, probe=probe))
+    report.checks.extend(local_checks())
+    return report
 
-    url = config.resolved_base_url()
-    checks = [Check("backend", True, f"{config.backend.kind} at {url}")]
+
+@contextlib.contextmanager
+def _served(config: PedroConfig, report: Report) -> Iterator[PedroConfig | None]:
+    """The config to probe: as given, or pointed at a llama-server started for [backend].model_file."""
+    if not config.backend.model_file:
+        yield config
+        return
+    from pedro.backends.managed import ManagedLlamaServer
+
+    model_file = Path(config.backend.model_file).expanduser()
+    server = ManagedLlamaServer(model_file, ctx_size=config.backend.context_window or 8192)
     try:
-        backend = get_backend(config)
+        server.start()
     except PedroError as exc:
-        return [*checks, Check("server", False, str(exc), essential=True)]
-    try:
-        window = backend.context_window()
-        checks.append(Check("server reachable", True, url, essential=True))
-        checks.append(
-            Check(
-                "context size",
-                window is not None,
-                f"{window} tokens" if window else "the server does not say; set [backend].context_window",
-            )
+        report.checks.append(
+            Check("server", "server", "fail", f"could not start llama-server for {model_file}: {exc}", _MODEL_FILE_FIX)
         )
+        yield None
+        return
+    try:
+        managed = config.model_copy(deep=True)
+        managed.backend.kind = "llamacpp"
+        managed.backend.base_url = server.base_url
+        managed.backend.model = managed.backend.model or model_file.stem
+        yield managed
+    finally:
+        server.close()
+
+
+# -- the backend ----------------------------------------------------------------------------------------------------
+
+
+def backend_checks(config: PedroConfig, report: Report, *, probe: bool = True) -> list[Check]:
+    """Server, model, context, chat template and tool-call rows for the configured backend."""
+    from pedro.backends import get_backend
+    from pedro.backends.probe import probe_context, probe_model, probe_server, probe_template, probe_tool_calls
+
+    tuned = config.model_copy(deep=True)
+    tuned.backend.max_retries = 0
+    tuned.backend.read_timeout = min(tuned.backend.read_timeout, PROBE_READ_TIMEOUT)
+    kind = config.backend.kind
+    try:
+        backend = get_backend(tuned)
     except PedroError as exc:
-        checks.append(Check("server reachable", False, str(exc), essential=True))
+        return [Check("backend", "backend", "fail", str(exc), "fix the [backend] settings named above")]
+    try:
+        server = probe_server(backend, wait_loading=LOADING_WAIT)
+        if not server.reachable or server.loading:
+            fix = _START_HINTS[kind] if not server.reachable else "wait for the model to load, then rerun"
+            return [Check("server", "server reachable", "fail", server.error, fix)]
+        version = f" ({server.version})" if server.version else ""
+        checks = [Check("server", "server reachable", "ok", f"{kind} at {server.url}{version}")]
+        model = probe_model(backend)
+        checks.append(_model_check(kind, model))
+        window, error = probe_context(backend)
+        checks.append(_context_check(window, error, model))
+        template = probe_template(backend)
+        if template is not None:
+            checks.append(_template_check(template.supports_tools))
+        if not probe:
+            checks.append(Check("tool_calls", "native tool calls", "skip", "not probed (--no-probe)"))
+        elif checks[1].status == "fail":
+            checks.append(Check("tool_calls", "native tool calls", "skip", "not probed: the model is unknown"))
+        else:
+            report.tool_probe = probe_tool_calls(backend)
+            checks.append(_tool_check(kind, report.tool_probe, backend))
+        return checks
     finally:
         backend.close()
-    if not config.backend.model:
-        checks.append(Check("model", False, "no model configured: pass --model or set [backend].model", True))
+
+
+_START_HINTS: dict[str, str] = {
+    "ollama": "start it (`ollama serve`) or point --base-url / OLLAMA_HOST at it",
+    "llamacpp": "start it (`llama-server -m MODEL.gguf --jinja --port 8080`), point --base-url at it, "
+    "or pass --model-file MODEL.gguf and pedro starts one",
+    "openai": "start the server, or point --base-url at its /v1 URL (e.g. http://127.0.0.1:8080/v1)",
+}
+
+
+def _model_check(kind: str, model: ModelProbe) -> Check:
+    name = "model present"
+    offered = ", ".join(model.available[:8]) + (" …" if len(model.available) > 8 else "")
+    if model.present:
+        detail = model.requested or "(server default)"
+        return Check("model", name, "ok", f"{detail}: {model.detail}" if model.detail else detail)
+    if model.present is None:
+        return Check("model", name, "warn", f"cannot tell: {model.detail}", "check the model name with the server")
+    if not model.requested:
+        pick = f" (the server has: {offered})" if offered else ""
+        return Check("model", name, "fail", "no model configured", f"pass --model NAME or set [backend].model{pick}")
+    where = f"the server has: {offered}" if offered else "the server lists no models"
+    detail = f"'{model.requested}' is not on the server ({where})"
+    if kind == "ollama":
+        fix = f"run `ollama pull {model.requested}`, or pick an installed model with --model"
     else:
-        checks.append(Check("model", True, config.backend.model))
-    return checks
+        fix = "pass --model with one of the listed names, or load the model on the server"
+    return Check("model", name, "fail", detail, fix)
 
 
-def _local_checks() -> list[Check]:
-    checks = []
-    git = shutil.which("git")
-    checks.append(
-        Check("git", git is not None, _version([git, "--version"]) if git else "not found: install git", essential=True)
+def _context_check(window: int | None, error: str, model: ModelProbe) -> Check:
+    name = "context size"
+    if window:
+        return Check("context", name, "ok", f"{window} tokens")
+    if error:
+        return Check("context", name, "warn", f"unknown: {error}", "fix the model check first")
+    listed = model.listed_context
+    fix = f"set [backend].context_window = {listed} (the server lists {listed})" if listed else ""
+    return Check(
+        "context", name, "warn", "unknown: the server does not say", fix or "set [backend].context_window to the size"
     )
-    rg = shutil.which("rg")
-    checks.append(
-        Check(
-            "ripgrep",
-            rg is not None,
-            _version([rg, "--version"])
-            if rg
-            else "not found: pip install ripgrep==14.1.0 (or apt-get install ripgrep)",
+
+
+def _template_check(supports: bool | None) -> Check:
+    name = "chat template tools"
+    if supports:
+        return Check("chat_template", name, "ok", "the model's chat template can express tool calls")
+    if supports is None:
+        return Check(
+            "chat_template", name, "warn", "llama-server does not report chat_template_caps", "update llama-server"
         )
+    return Check(
+        "chat_template",
+        name,
+        "warn",
+        "the model's chat template has no tool calls; pedro uses text mode (fenced calls)",
+        "for native calls use a tool-trained model (Qwen, Llama 3.1+, Mistral …) with llama-server --jinja",
     )
-    server = shutil.which("llama-server")
-    checks.append(Check("llama-server", server is not None, server or "not on PATH: scripts/install-llama-server"))
-    bwrap = shutil.which("bwrap")
-    checks.append(
-        Check(
-            "sandbox",
-            bwrap is not None,
-            f"bubblewrap ({bwrap})" if bwrap else "bubblewrap not found: apt-get install bubblewrap",
+
+
+def _tool_check(kind: str, probe: ToolProbe, backend: Backend) -> Check:
+    name = "native tool calls"
+    took = f"; {probe.seconds:.1f}s"
+    if probe.verdict == "native":
+        return Check("tool_calls", name, "ok", f"native ({probe.detail}{took})")
+    if probe.verdict == "text_only":
+        fix = (
+            f"pick a model with tool support (`ollama show {getattr(backend, 'model', 'MODEL')}` lists capabilities)"
+            if kind == "ollama"
+            else "start llama-server with --jinja and a model whose template supports tools"
         )
-    )
-    return checks
+        return Check(
+            "tool_calls", name, "warn", f"text only (server rejected tools: {probe.detail})", fix + "; text mode works"
+        )
+    if probe.verdict == "text_reply":
+        return Check(
+            "tool_calls",
+            name,
+            "warn",
+            f"accepted but the model answered in text ({probe.detail}{took})",
+            "pedro reads calls from text (tool_mode auto); a larger or tool-trained model calls natively",
+        )
+    return Check("tool_calls", name, "fail", f"the probe request failed: {probe.detail}", "see the message; --no-probe")
 
 
-def _version(argv: list[str]) -> str:
+# -- the machine ----------------------------------------------------------------------------------------------------
+
+
+def local_checks() -> list[Check]:
+    """llama-server, ripgrep, git and the sandbox: what pedro runs besides the model."""
+    return [
+        check_llama_server(),
+        check_ripgrep(),
+        check_git(),
+        check_bubblewrap(shutil.which("bwrap")),
+        check_landlock(),
+    ]
+
+
+def check_llama_server() -> Check:
+    """Where find_llama_server() finds the binary pedro starts for --model-file."""
+    from pedro.backends.managed import INSTALL_HINT, find_llama_server
+
+    binary = find_llama_server()
+    if binary is None:
+        return Check(
+            "llama_server", "llama-server binary", "warn", "not found (only --model-file needs it)", INSTALL_HINT
+        )
+    return Check("llama_server", "llama-server binary", "ok", _with_version(str(binary), [str(binary), "--version"]))
+
+
+def check_ripgrep() -> Check:
+    """The rg the search tool runs."""
+    from pedro.tools.base import ToolFailure
+    from pedro.tools.ripgrep import find_rg
+
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
+        rg = find_rg()
+    except ToolFailure:
+        return Check("ripgrep", "ripgrep", "warn", "not found: search cannot run", "pip install ripgrep==14.1.0")
+    return Check("ripgrep", "ripgrep", "ok", _with_version(rg, [rg, "--version"]))
+
+
+def check_git() -> Check:
+    """git, which jobs, snapshots and the git tool need."""
+    git = shutil.which("git")
+    if git is None:
+        return Check("git", "git", "warn", "not found: jobs, snapshots and the git tool need it", "apt-get install git")
+    return Check("git", "git", "ok", _with_version(git, [git, "--version"]))
+
+
+def check_bubblewrap(binary: str | None) -> Check:
+    """Whether `bwrap --ro-bind / / --unshare-all --die-with-parent true` actually runs here."""
+    name = "sandbox: bubblewrap"
+    if binary is None:
+        return Check("bubblewrap", name, "warn", "not installed", "apt-get install bubblewrap")
+    try:
+        proc = subprocess.run(
+            [binary, *_BWRAP_ARGV], capture_output=True, text=True, timeout=10, check=False, stdin=subprocess.DEVNULL
+        )
     except (OSError, subprocess.SubprocessError) as exc:
-        return f"cannot run: {exc}"
-    return proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else "present"
+        return Check("bubblewrap", name, "warn", f"{binary} cannot run: {exc}", "reinstall bubblewrap")
+    if proc.returncode == 0:
+        return Check("bubblewrap", name, "ok", f"{binary} runs (namespaces work)")
+    said = _first_line(proc.stderr) or f"exit status {proc.returncode}"
+    return Check(
+        "bubblewrap",
+        name,
+        "warn",
+        f"{binary} is installed but cannot sandbox: {said}",
+        "allow unprivileged user namespaces (Ubuntu 24.04: sysctl kernel.apparmor_restrict_unprivileged_userns=0 "
+        "or an AppArmor profile for bwrap); pedro falls back to Landlock",
+    )
+
+
+def read_landlock_abi() -> tuple[int | None, int]:
+    """(ABI version, 0) from landlock_create_ruleset(NULL, 0, VERSION), or (None, errno) when Landlock is unusable."""
+    if not sys.platform.startswith("linux"):
+        return None, errno.ENOSYS
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        result = libc.syscall(
+            ctypes.c_long(_SYS_LANDLOCK_CREATE_RULESET),
+            None,
+            ctypes.c_size_t(0),
+            ctypes.c_uint32(_LANDLOCK_CREATE_RULESET_VERSION),
+        )
+    except (OSError, AttributeError):
+        return None, errno.ENOSYS
+    if isinstance(result, int) and result > 0:
+        return result, 0
+    return None, ctypes.get_errno()
+
+
+def check_landlock() -> Check:
+    """The Landlock ABI the kernel offers, or why there is none."""
+    name = "sandbox: landlock"
+    abi, err = read_landlock_abi()
+    if abi is not None:
+        return Check("landlock", name, "ok", f"ABI {abi}")
+    if err == errno.EOPNOTSUPP:
+        return Check(
+            "landlock",
+            name,
+            "warn",
+            "unavailable: built into the kernel but disabled",
+            "add landlock to the lsm= boot parameter",
+        )
+    reason = errno.errorcode.get(err, str(err)) if err else "unknown"
+    return Check(
+        "landlock", name, "warn", f"unavailable ({reason})", "use a Linux kernel >= 5.13 with Landlock enabled"
+    )
+
+
+def _with_version(path: str, argv: list[str]) -> str:
+    version = _run_first_line(argv)
+    return f"{path} ({version})" if version else path
+
+
+def _run_first_line(argv: list[str]) -> str:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    # llama-server prints its version on stderr, git and rg on stdout.
+    return _first_line(proc.stdout) or _first_line(proc.stderr)
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+# -- output ---------------------------------------------------------------------------------------------------------
+
+
+def render_plain(report: Report) -> str:
+    """Aligned text, one check per line; a check that is not ok carries its fix on the same line."""
+    width = max(len(check.name) for check in report.checks)
+    lines = [f"pedro doctor: {report.backend} at {report.base_url}, model {report.model or '(none)'}"]
+    for check in report.checks:
+        fix = f" -> fix: {check.fix}" if check.fix and check.status in ("warn", "fail") else ""
+        lines.append(f"{_MARKS[check.status]:<4}  {check.name:<{width}}  {check.detail}{fix}")
+    lines.append("backend usable" if report.usable else "backend unusable (exit 3): see the FAIL lines")
+    return "\n".join(lines) + "\n"
+
+
+def _print_table(report: Report) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"pedro doctor: {report.backend} at {report.base_url}", title_justify="left")
+    for column in ("", "check", "detail"):
+        table.add_column(column)
+    for check in report.checks:
+        detail = Text(check.detail)
+        if check.fix and check.status in ("warn", "fail"):
+            detail.append(f"\nfix: {check.fix}", style="italic")
+        table.add_row(Text(_MARKS[check.status], style=_STYLES[check.status]), check.name, detail)
+    console = Console()
+    console.print(table)
+    console.print("backend usable" if report.usable else "[bold red]backend unusable (exit 3)[/]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
     from pedro.dispatch import Dispatcher
     from pedro.jobs import JobStore
     from pedro.roles import get_role
+    from pedro.safety.secrets import Redactor, secret_values
     from pedro.tools import ToolRegistry
     from pedro.tools.base import ToolContext
 
@@ -43,9 +45,10 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
                 approve=renderer.approver(flags.interactive),
                 read_only=role.read_only or config.safety.mode == "read-only",
             )
-            dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx)
+            redactor = Redactor(secret_values(os.environ))
+            dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, redactor=redactor)
             task = render_task(role, **task_vars)
-            store = JobStore(root)
+            store = JobStore(root, redactor=redactor)
             job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
             options = GenerationOptions(
                 temperature=config.backend.temperature,

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from pedro.config import ToolsConfig
 from pedro.messages import ErrorKind
 from pedro.safety.paths import PathRefusedError, confine, relative
+from pedro.safety.secrets import child_environment
 
 
 class ToolFailure(Exception):
@@ -78,7 +79,8 @@ class ToolContext:
     root: Path
     config: ToolsConfig = field(default_factory=ToolsConfig)
     approve: Approver = _refuse
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    env: Mapping[str, str] = field(default_factory=lambda: child_environment(os.environ))
+    """The environment of child processes: an allowlist, minus anything that looks like a secret."""
     read_stamps: dict[Path, FileStamp] = field(default_factory=dict)
     read_only: bool = False
 

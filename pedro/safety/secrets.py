@@ -1,0 +1,159 @@
+"""Keep secrets away from the model: a scrubbed child environment and redaction of tool output and log lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
+
+
+def _words(*chunks: str) -> list[str]:
+    return [word for chunk in chunks for word in chunk.split()]
+
+
+# Names a child process may inherit; everything else (cloud keys, tokens, SSH agents) stays with pedro.
+_ALLOWED_NAMES = frozenset(
+    _words(
+        "PATH HOME LANG LANGUAGE TERM TZ USER LOGNAME SHELL TMPDIR COLORTERM NO_COLOR FORCE_COLOR CI",
+        "GOPATH GOROOT GOCACHE GOFLAGS GOMODCACHE GOPROXY GOPRIVATE GONOSUMDB GO111MODULE CGO_ENABLED",
+        "CARGO_HOME RUSTUP_HOME RUSTFLAGS CARGO_TARGET_DIR JAVA_HOME GRADLE_USER_HOME MAVEN_OPTS",
+        "NODE_PATH NODE_OPTIONS NVM_DIR PYTHONPATH VIRTUAL_ENV CONDA_PREFIX PYENV_ROOT PYTHONDONTWRITEBYTECODE",
+        "PYTHONUNBUFFERED PYTHONIOENCODING PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_FIND_LINKS PIP_NO_INDEX",
+        "PIP_CACHE_DIR UV_CACHE_DIR GEM_HOME GEM_PATH RBENV_ROOT DOTNET_ROOT CC CXX CFLAGS CXXFLAGS LDFLAGS",
+        "PKG_CONFIG_PATH LD_LIBRARY_PATH SSL_CERT_FILE SSL_CERT_DIR REQUESTS_CA_BUNDLE NODE_EXTRA_CA_CERTS",
+        "XDG_CACHE_HOME XDG_CONFIG_HOME XDG_DATA_HOME XDG_RUNTIME_DIR HTTP_PROXY HTTPS_PROXY NO_PROXY",
+        "http_proxy https_proxy no_proxy",
+    )
+)
+_ALLOWED_PREFIXES = ("LC_", "NPM_CONFIG_", "npm_config_")
+SECRET_NAME = re.compile(r"KEY|SECRET|TOKEN|PASSW|CREDENTIAL", re.IGNORECASE)
+_URL_CREDENTIALS = re.compile(r"://[^/\s@:]+:[^/\s@]+@")
+MIN_SECRET_VALUE = 8
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    """One secret shape: cheap literal triggers gate a precompiled regex, so clean text costs a few substring scans."""
+
+    kind: str
+    triggers: tuple[str, ...]
+    regex: re.Pattern[str]
+    folded: bool = False  # triggers are lower-case and checked against the lower-cased text
+    not_after: str = ""  # a match preceded by one of these characters is part of a longer word, not a secret
+
+
+_WORD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+# Order matters: a PEM block and sk-ant- go before the shapes that would match inside them.
+_PATTERNS: tuple[_Pattern, ...] = (
+    _Pattern(
+        "private_key",
+        ("PRIVATE KEY-----",),
+        re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)"),
+    ),
+    _Pattern("anthropic_key", ("sk-ant-",), re.compile(r"sk-ant-[A-Za-z0-9_-]{20,}"), not_after=_WORD),
+    _Pattern("openai_key", ("sk-",), re.compile(r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), not_after=_WORD),
+    _Pattern(
+        "github_token",
+        ("ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_"),
+        re.compile(r"gh[posur]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"),
+        not_after=_WORD,
+    ),
+    _Pattern("aws_access_key", ("AKIA", "ASIA"), re.compile(r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"), not_after=_WORD),
+    _Pattern(
+        "aws_secret",
+        ("aws_secret_access_key",),
+        re.compile(r"(?i)aws_secret_access_key[\"']?\s*[=:]\s*[\"']?[A-Za-z0-9/+=]{40}"),
+        folded=True,
+    ),
+    _Pattern("slack_token", ("xox",), re.compile(r"xox[baprs]-[A-Za-z0-9-]{10,}"), not_after=_WORD),
+    _Pattern("google_api_key", ("AIza",), re.compile(r"AIza[0-9A-Za-z_-]{35}"), not_after=_WORD),
+    _Pattern(
+        "jwt", ("eyJ",), re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"), not_after=_WORD
+    ),
+    _Pattern(
+        "authorization",
+        ("authorization",),
+        re.compile(
+            r"(?i)((?:proxy-)?authorization[\"']?\s*:\s*)[\"']?(?:(?:bearer|basic|token|digest)\s+)?[A-Za-z0-9._~+/=-]{8,}"
+        ),
+        folded=True,
+    ),
+    _Pattern(
+        "bearer", ("bearer",), re.compile(r"(?i)(bearer)\s+[A-Za-z0-9._~+/-]{16,}=*"), folded=True, not_after=_WORD
+    ),
+    _Pattern("url_credentials", ("://",), re.compile(r"(://)[^/\s@:%{}$]+:[^/\s@%{}$]+@")),
+)
+
+
+def _is_allowed(name: str) -> bool:
+    return name in _ALLOWED_NAMES or name.startswith(_ALLOWED_PREFIXES)
+
+
+def child_environment(environ: Mapping[str, str], *, extra: Iterable[str] = ()) -> dict[str, str]:
+    """The environment a tool's child process gets: allowlisted names minus secret-looking names and values.
+
+    `extra` names more variables to pass (from user config); they are still dropped when they look secret.
+    A value that carries credentials (a URL with user:password@, a token pattern) is dropped too.
+    """
+    wanted = set(extra)
+    env: dict[str, str] = {}
+    for name, value in environ.items():
+        if not (_is_allowed(name) or name in wanted) or SECRET_NAME.search(name):
+            continue
+        if _URL_CREDENTIALS.search(value) or redact(value) != value:
+            continue
+        env[name] = value
+    return env
+
+
+def secret_values(environ: Mapping[str, str]) -> list[str]:
+    """Values of secret-looking variables long enough to redact without hitting ordinary words."""
+    return [v for k, v in environ.items() if SECRET_NAME.search(k) and len(v) >= MIN_SECRET_VALUE]
+
+
+class Redactor:
+    """Replaces secrets in text with [REDACTED:kind]; linear in the text, with precompiled patterns.
+
+    `secret_values` are exact strings to hide as well (the values of this process's secret variables and
+    the backend's API key); values shorter than 8 characters are ignored to keep ordinary words intact.
+    """
+
+    def __init__(self, secret_values: Iterable[str] = ()) -> None:
+        self._values = sorted({v for v in secret_values if len(v) >= MIN_SECRET_VALUE}, key=len, reverse=True)
+
+    def redact(self, text: str) -> str:
+        """The text with every secret value and every known secret pattern replaced."""
+        for value in self._values:
+            if value in text:
+                text = text.replace(value, "[REDACTED:env_value]")
+        folded = text.lower()
+        for pattern in _PATTERNS:
+            haystack = folded if pattern.folded else text
+            if any(trigger in haystack for trigger in pattern.triggers):
+                text = pattern.regex.sub(partial(_replace, pattern), text)
+        return text
+
+
+def _replace(pattern: _Pattern, match: re.Match[str]) -> str:
+    found = match.group()
+    start = match.start()
+    if pattern.not_after and start > 0 and match.string[start - 1] in pattern.not_after:
+        return found  # the tail of a longer identifier, not a secret
+    if pattern.kind == "openai_key" and not (re.search(r"[0-9]", found) and re.search(r"[A-Za-z]", found[3:])):
+        return found  # a long identifier such as sk-some-long-name is code, not a key
+    if pattern.kind == "aws_secret":
+        return "aws_secret_access_key=[REDACTED:aws_secret]"
+    if pattern.kind == "bearer":
+        return f"{match.group(1)} [REDACTED:bearer]"
+    if pattern.kind in ("authorization", "url_credentials"):
+        return f"{match.group(1)}[REDACTED:{pattern.kind}]" + ("@" if pattern.kind == "url_credentials" else "")
+    return f"[REDACTED:{pattern.kind}]"
+
+
+_DEFAULT = Redactor()
+
+
+def redact(text: str) -> str:
+    """Redact known secret patterns (no environment values); for logs written before a Redactor exists."""
+    return _DEFAULT.redact(text)
