@@ -169,8 +169,8 @@ def _complete(
         if visible:
             emitter.emit("model.delta", persist=False, text=visible)
 
-    send_tools = tools if options.tool_mode != "text" else []
-    completion = backend.complete(history, tools=send_tools, options=options, on_token=on_token)
+    # The backend decides what goes on the wire (native tools, or a grammar in text mode); it always knows the tools.
+    completion = backend.complete(history, tools=tools, options=options, on_token=on_token)
     held_back = live.flush()  # text held back in case it began call markup, now known to be prose
     if held_back:
         emitter.emit("model.delta", persist=False, text=held_back)

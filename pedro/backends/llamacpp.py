@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import httpx
 
 from pedro.backends.base import GenerationOptions, run_with_retries
+from pedro.backends.grammar import build_call_grammar
 from pedro.backends.openai_compat import OpenAICompatBackend, ToolChoice
+from pedro.config import PedroConfig
 from pedro.errors import BackendError
-from pedro.messages import Message
+from pedro.messages import Completion, Message
 
 NO_TOOL_TEMPLATE_NOTICE = (
     "llama-server says the model's chat template cannot call tools; pedro uses text mode for this job"
+)
+CONSTRAINED_NOTICE = (
+    "[backend].constrain_calls is on: a grammar limits every reply to fenced tool calls or TASK COMPLETE "
+    "(text mode, no native tools)"
+)
+CONSTRAIN_IGNORED_NOTICE = (
+    "[backend].constrain_calls is ignored with tool_mode native: llama-server cannot combine a grammar with "
+    "native tools; use tool_mode auto or text to constrain calls"
 )
 
 
@@ -44,6 +56,7 @@ class LlamaCppBackend(OpenAICompatBackend):
         slot: int | None = None,
         health_timeout: float = 300.0,
         health_poll_interval: float = 1.0,
+        constrain_calls: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -64,6 +77,53 @@ class LlamaCppBackend(OpenAICompatBackend):
         self._poll_interval = health_poll_interval
         self._ready = False
         self._props: dict[str, Any] | None = None
+        self.constrain_calls = constrain_calls
+        self._grammar: str | None = None  # the grammar of the request being sent, if any
+        self._grammars: dict[str, str | None] = {}
+        self._told_constraint = False
+
+    @classmethod
+    def config_kwargs(cls, config: PedroConfig) -> dict[str, Any]:
+        """The OpenAI keys plus [backend].constrain_calls."""
+        return {**super().config_kwargs(config), "constrain_calls": config.backend.constrain_calls}
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        on_token: Callable[[str], None] | None = None,
+    ) -> Completion:
+        """One chat request; with constrain_calls the reply is held to the call grammar of `tools`."""
+        native = options.tool_mode == "native"
+        grammar = self.call_grammar(tools) if self.constrain_calls and not native else None
+        if grammar is not None:
+            # llama-server refuses a grammar next to `tools`, so constrained requests describe tools in text only.
+            options = replace(options, tool_mode="text")
+        self._grammar = grammar
+        try:
+            completion = super().complete(messages, tools=tools, options=options, on_token=on_token)
+        finally:
+            self._grammar = None
+        notice = self._constraint_notice(constrained=grammar is not None, native=native)
+        if notice:
+            completion = replace(completion, notices=(notice, *completion.notices))
+        return completion
+
+    def call_grammar(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
+        """The GBNF for `tools`, built once per tool set so every round sends the same bytes."""
+        key = json.dumps(list(tools), sort_keys=True, default=str)
+        if key not in self._grammars:
+            self._grammars[key] = build_call_grammar(tools)
+        return self._grammars[key]
+
+    def _constraint_notice(self, *, constrained: bool, native: bool) -> str | None:
+        """Said once per job: that replies are constrained, or why they are not although it was asked."""
+        if self._told_constraint or not (constrained or (self.constrain_calls and native)):
+            return None
+        self._told_constraint = True
+        return CONSTRAINED_NOTICE if constrained else CONSTRAIN_IGNORED_NOTICE
 
     def _prepare(self, options: GenerationOptions) -> list[str]:
         """Before the first request: wait for the model to load, read /props, pick the slot."""
@@ -145,4 +205,6 @@ class LlamaCppBackend(OpenAICompatBackend):
         body["cache_prompt"] = True
         if self._slot is not None:
             body["id_slot"] = self._slot
+        if self._grammar is not None and not tools:
+            body["grammar"] = self._grammar
         return body

@@ -6,7 +6,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import httpx
 
@@ -85,22 +85,25 @@ class OpenAICompatBackend:
     @classmethod
     def from_config(
         cls, config: PedroConfig, *, client: httpx.Client | None = None, sleep: Callable[[float], None] = time.sleep
-    ) -> OpenAICompatBackend:
+    ) -> Self:
         """A backend built from [backend]."""
-        backend = config.backend
         return cls(
-            config.resolved_base_url(),
-            backend.model,
-            client=client,
-            api_key=read_api_key(config),
-            connect_timeout=backend.connect_timeout,
-            read_timeout=backend.read_timeout,
-            max_retries=backend.max_retries,
-            sleep=sleep,
-            context_window=backend.context_window,
-            tool_choice=backend.tool_choice or None,
-            parallel_tool_calls={"true": True, "false": False}.get(backend.parallel_tool_calls),
+            config.resolved_base_url(), config.backend.model, client=client, sleep=sleep, **cls.config_kwargs(config)
         )
+
+    @classmethod
+    def config_kwargs(cls, config: PedroConfig) -> dict[str, Any]:
+        """The constructor's keyword arguments that [backend] sets; subclasses add their own keys."""
+        backend = config.backend
+        return {
+            "api_key": read_api_key(config),
+            "connect_timeout": backend.connect_timeout,
+            "read_timeout": backend.read_timeout,
+            "max_retries": backend.max_retries,
+            "context_window": backend.context_window,
+            "tool_choice": backend.tool_choice or None,
+            "parallel_tool_calls": {"true": True, "false": False}.get(backend.parallel_tool_calls),
+        }
 
     @property
     def chat_url(self) -> str:

@@ -28,9 +28,12 @@ class Scan:
     whole: bool = False
     rescan: Callable[[Scan], list[Segment]] = field(default=lambda scan: [])
     lead: int = -1
+    mid_line: bool = False  # a stream's unshown tail can begin mid-line, after text that was already shown
 
     def at_start(self, pos: int) -> bool:
         """Whether only whitespace comes before `pos` (the reply starts there)."""
+        if self.mid_line:
+            return False
         if self.lead < 0:
             self.lead = len(self.text) - len(self.text.lstrip())
         return pos <= self.lead

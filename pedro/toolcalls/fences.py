@@ -159,6 +159,9 @@ def _inline_code(scan: Scan, start: int) -> Segment:
     pos = start + ticks
     while True:
         at = text.find("`" * ticks, pos, limit)
+        if at == -1 and not scan.final and limit == len(text) and "\n" not in text[pos:]:
+            # a stream: the span may still close on this line, and what it holds must not be read as a call
+            return Segment(len(text), role="text", visible=text[start:], source=text[start:], incomplete=True)
         if at == -1 or text.find("\n", pos, at) != -1:
             end = start + ticks
             break

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
+import tokenize
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any, Literal
 
 _DECODER = json.JSONDecoder(strict=False)  # small models put raw newlines inside strings; that is not truncation
@@ -16,6 +19,8 @@ _SQ_STRING = re.compile(r"'[^'\\]*+(?:\\.[^'\\]*+)*+'", re.S)
 _LITERALS = re.compile(r'("(?:[^"\\]++|\\.)*+")|\b(True|False|None)\b|,(\s*[}\]])', re.S)
 _JSON_LITERAL = {"True": "true", "False": "false", "None": "null"}
 _CLOSER = {"{": "}", "[": "]", "(": ")"}
+_ADJACENT_QUOTES = re.compile(r"['\"]\s*['\"]")
+_NOT_CODE = frozenset((tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT))
 
 ScanState = Literal["complete", "open_string", "unbalanced", "stopped", "mismatch"]
 ReadStatus = Literal["ok", "truncated", "invalid"]
@@ -94,12 +99,34 @@ def _loads(payload: str) -> tuple[bool, Any]:
         return False, None
 
 
-def _literal(payload: str) -> tuple[bool, Any]:
-    """Rung 4: a Python repr, accepted only if it is plain JSON data."""
+def _joins_strings(payload: str) -> bool:
+    """Whether Python would glue adjacent string literals (`"ls" "x"`): no repr writes that, a broken call does."""
+    if not _ADJACENT_QUOTES.search(payload):
+        return False
+    try:
+        kinds = [t.type for t in tokenize.generate_tokens(io.StringIO(payload).readline) if t.type not in _NOT_CODE]
+    except (tokenize.TokenError, SyntaxError):
+        return True
+    return any(a == b == tokenize.STRING for a, b in pairwise(kinds))
+
+
+def python_literal(payload: str) -> tuple[bool, Any]:
+    """A Python literal as `ast.literal_eval` reads it, refused when it only parses by gluing strings together."""
     try:
         value = ast.literal_eval(payload.strip())
-        return True, json.loads(json.dumps(value, allow_nan=False))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+    return (False, None) if _joins_strings(payload) else (True, value)
+
+
+def _literal(payload: str) -> tuple[bool, Any]:
+    """Rung 4: a Python repr, accepted only if it is plain JSON data."""
+    ok, value = python_literal(payload)
+    if not ok:
+        return False, None
+    try:
+        return True, json.loads(json.dumps(value, allow_nan=False))
+    except (ValueError, TypeError, RecursionError):
         return False, None
 
 

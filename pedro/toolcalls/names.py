@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 import json
 import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pedro.toolcalls.jsonscan import is_truncated_json, loads_lenient
+from pedro.toolcalls.jsonscan import is_truncated_json, loads_lenient, python_literal
 from pedro.toolcalls.model import Candidate, Found, Issue, ProblemKind
 
 _BAD_NAME = re.compile(r"[{}<>\"'\s]")
@@ -133,9 +132,8 @@ def _structured(value: str, want: type) -> tuple[bool, Any]:
     try:
         decoded = json.loads(value)
     except (ValueError, RecursionError):
-        try:
-            decoded = ast.literal_eval(value.strip())
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        ok, decoded = python_literal(value)
+        if not ok:
             return False, None
     if isinstance(decoded, str):  # vLLM saw a JSON string holding a Python repr
         return _structured(decoded, want) if decoded.strip()[:1] in ("[", "{") else (False, None)

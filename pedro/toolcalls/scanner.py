@@ -6,7 +6,7 @@ import heapq
 from collections.abc import Callable
 from functools import lru_cache
 
-from pedro.toolcalls import bare, fences, gemma, jsontags, reasoning, special, xmlparams
+from pedro.toolcalls import bare, fences, gemma, harmony, jsontags, reasoning, special, xmlparams
 from pedro.toolcalls.context import Scan
 from pedro.toolcalls.model import Segment
 from pedro.toolcalls.names import Registry
@@ -44,6 +44,7 @@ CALL_CLOSERS: tuple[str, ...] = (
     "<|tools_suffix|>",
     "<|tool_call_end|>",
     "<|tool_calls_section_end|>",
+    "<|tool_call_section_end|>",
     "</minimax:tool_call>",
     "</function_calls>",
     "</seed:tool_call>",
@@ -57,6 +58,10 @@ CALL_CLOSERS: tuple[str, ...] = (
     "```",
     *END_TOKENS,
 )
+
+
+# how much text after an opener a stream waits for before deciding that the opener starts no call
+UNSETTLED = 48
 
 
 def _drop(scan: Scan, start: int, token: str) -> Segment:
@@ -74,7 +79,8 @@ def handlers() -> dict[str, Handler]:
 
 def opener_prefixes() -> tuple[str, ...]:
     """Openers a stream must not flush a prefix of (the whitespace-led ones are matched without it)."""
-    return tuple(sorted({t.lstrip("\n") for t in handlers()} | set(reasoning.CLOSERS) | {"```"}, key=len))
+    known = {t.lstrip("\n") for t in handlers()} | set(reasoning.CLOSERS) | {"```"} | set(harmony.MARKERS)
+    return tuple(sorted(known, key=len))
 
 
 def _text(text: str, end: int) -> Segment:
@@ -96,7 +102,7 @@ def scan_text(scan: Scan) -> list[Segment]:
         if at != -1:
             heap.append((at, -len(token), token))
     first = len(text) - len(text.lstrip())
-    if text[first : first + 1] in ("{", "["):
+    if text[first : first + 1] in ("{", "[") and not scan.mid_line:
         heap.append((first, 0, "\n" + text[first]))  # a reply that starts with JSON is at a line start too
     heapq.heapify(heap)
     segments: list[Segment] = []
@@ -117,6 +123,9 @@ def scan_text(scan: Scan) -> list[Segment]:
                 segment = Segment(at + len(token), role="reasoning", reasoning=text[:at])
         else:
             segment = table[token](scan, at, token)
+        if segment is None and not scan.final and len(text) - at - len(token) < UNSETTLED:
+            # a stream: the body after a complete opener may still grow into a call (`<minimax:tool_call>\n<inv`)
+            segment = Segment(len(text), role="text", visible=text[at:], incomplete=True)
         if segment is None:
             again = text.find(token, at + 1)
             if again != -1:
@@ -144,6 +153,6 @@ def scan_text(scan: Scan) -> list[Segment]:
     return segments
 
 
-def new_scan(text: str, registry: Registry, *, final: bool = True) -> Scan:
-    """A scan of `text` whose fences can rescan their bodies."""
-    return Scan(text, registry, final=final, rescan=scan_text)
+def new_scan(text: str, registry: Registry, *, final: bool = True, mid_line: bool = False) -> Scan:
+    """A scan of `text` whose fences can rescan their bodies; `mid_line` when text precedes it on its line."""
+    return Scan(text, registry, final=final, rescan=scan_text, mid_line=mid_line)

@@ -188,7 +188,12 @@ def functionary(scan: Scan, start: int, token: str) -> Segment | None:
     """Functionary v3.2: `>>>NAME\\n{json}` blocks; `>>>all\\n` introduces plain text."""
     at = start
     head = _FUNCTIONARY_HEAD.match(scan.text, at)
-    if head is None or (at > 0 and scan.text[at - 1] != "\n"):
+    if head is None:
+        return None
+    # v3.2 glues `>>>` straight onto the previous call or text; mid-line, only a registered name (or `all`) counts,
+    # so a `>>> name` shell prompt or doctest in prose stays text
+    mid_line = at > 0 and scan.text[at - 1] != "\n"
+    if mid_line and head.group(1) != "all" and head.group(1) not in scan.registry.schemas:
         return None
     if head.group(1) == "all":
         return Segment(head.end(), role="text")

@@ -6,11 +6,15 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from pedro.toolcalls import reasoning
 from pedro.toolcalls.extract import extract, parse_text
+from pedro.toolcalls.harmony import MARKERS
 from pedro.toolcalls.model import Extraction
 from pedro.toolcalls.names import Registry
 from pedro.toolcalls.scanner import CALL_CLOSERS, new_scan, opener_prefixes, scan_text
 
+HARMONY_HEADERS = MARKERS[:2]
+_MARKER_MAX = max(len(marker) for marker in HARMONY_HEADERS)
 _RESCAN_MIN = 256  # below this much pending markup, rescan on every delta
 
 
@@ -21,10 +25,41 @@ def _prefixes() -> tuple[frozenset[str], int]:
     return frozenset(prefixes), max(len(o) for o in openers)
 
 
+# tokens that only ever continue a call already open (never start one), so a call followed by them is not done
+_CONTINUATIONS = (
+    "<|tool_call_begin|>",
+    "<|tool_call_argument_begin|>",
+    "<invoke",
+    "</invoke>",
+    "<parameter",
+    "<arg_key>",
+    "<arg_value>",
+    "<|plugin|>",
+    "[ARGS]",
+    "[CALL_ID]",
+)
+
+
 def _may_close(rest: str) -> bool:
-    """Whether text after a call could still be that call's closing tag (so the call is not finished)."""
+    """Whether text after a call could still be part of that call (a closer or a continuation, maybe partial)."""
     rest = rest.lstrip()
-    return any(closer.startswith(rest) for closer in CALL_CLOSERS) if rest else True
+    if not rest or rest.startswith(_CONTINUATIONS):
+        return True
+    prefixes, _ = _prefixes()
+    return rest in prefixes or any(token.startswith(rest) for token in (*_closers(), *_CONTINUATIONS))
+
+
+def _closed(markup: str) -> bool:
+    """Whether scanned markup ends in a closing token, so that no later text can extend it."""
+    markup = markup.rstrip()
+    return any(markup.endswith(closer) for closer in _closers())
+
+
+@lru_cache(maxsize=1)
+def _closers() -> tuple[str, ...]:
+    # DeepSeek's closers come in the same spellings as its openers
+    variants = {c.replace("▁", sep) for c in CALL_CLOSERS if "▁" in c for sep in ("_", " ", "\\_")}
+    return (*CALL_CLOSERS, *sorted(variants), *reasoning.CLOSERS, "<|END_THINKING|>")
 
 
 def _held_suffix(text: str) -> int:
@@ -45,12 +80,16 @@ class StreamExtractor:
         self._buffer = ""
         self._done = 0  # the buffer up to here has been shown (or decided to be hidden)
         self._rescan_at = 0
+        self._harmony = False
 
     def feed(self, delta: str) -> str:
         """Add a delta; return the text that is now safe to display (never raw call markup)."""
         if not isinstance(delta, str) or not delta:
             return ""
         self._buffer += delta
+        # only the new text (and a marker it may complete) is searched, so a long stream stays linear
+        recent = self._buffer[-(len(delta) + _MARKER_MAX) :]
+        self._harmony = self._harmony or any(marker in recent for marker in HARMONY_HEADERS)
         if len(self._buffer) < self._rescan_at:
             return ""
         try:
@@ -59,8 +98,11 @@ class StreamExtractor:
             return ""
 
     def _advance(self) -> str:
+        if self._harmony:
+            return ""  # a Harmony transcript is only readable whole; flush() shows its visible messages
         tail = self._buffer[self._done :]
-        segments = scan_text(new_scan(tail, self._registry, final=False))
+        mid_line = self._done > 0 and self._buffer[self._done - 1] != "\n"
+        segments = scan_text(new_scan(tail, self._registry, final=False, mid_line=mid_line))
         shown: list[str] = []
         cursor = 0
         for index, segment in enumerate(segments):
@@ -73,6 +115,8 @@ class StreamExtractor:
                 break
             if last or segment.incomplete:
                 break
+            if segment.role != "text" and not _closed(tail[: segment.end]):
+                break  # a call with no closing token yet may still grow (`<tool_call>name` + `<arg_key>…`)
             if segment.role != "text" and _may_close(tail[segment.end : segment.end + 64]):
                 break
             shown.append(segment.visible if segment.role == "text" else "")

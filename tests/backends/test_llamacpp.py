@@ -8,10 +8,20 @@ from typing import Any
 import pytest
 from wire_server import WireServer, json_reply, read_fixture, sse
 
+from pedro.backends import get_backend
 from pedro.backends.base import GenerationOptions
-from pedro.backends.llamacpp import NO_TOOL_TEMPLATE_NOTICE, LlamaCppBackend
+from pedro.backends.grammar import build_call_grammar
+from pedro.backends.llamacpp import (
+    CONSTRAIN_IGNORED_NOTICE,
+    CONSTRAINED_NOTICE,
+    NO_TOOL_TEMPLATE_NOTICE,
+    LlamaCppBackend,
+)
+from pedro.backends.openai_compat import OpenAICompatBackend
+from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Message
+from pedro.tools import ToolRegistry
 
 ROOT = "http://127.0.0.1:8080"
 CHAT = "/v1/chat/completions"
@@ -144,3 +154,77 @@ def test_old_server_without_health_or_props_still_works(server: WireServer, slee
     assert completion.text == "Done."
     assert server.bodies(CHAT)[0]["id_slot"] == 0
     assert backend.context_window() is None
+
+
+def configured(server: WireServer, kind: str, **backend: Any) -> Any:
+    config = PedroConfig.model_validate({"backend": {"kind": kind, "base_url": ROOT, "model": "local", **backend}})
+    return get_backend(config, client=server.client())
+
+
+def test_constrain_calls_sends_the_call_grammar_instead_of_tools(server: WireServer) -> None:
+    ready(server).on("POST", CHAT, sse("llamacpp/stream_timings.sse"))
+    tools = ToolRegistry.default().specs()
+    backend = configured(server, "llamacpp", constrain_calls=True)
+    assert isinstance(backend, LlamaCppBackend) and backend.constrain_calls
+    first = backend.complete(HELLO, tools=tools, options=GenerationOptions())
+    second = backend.complete(HELLO, tools=tools, options=GenerationOptions())
+    bodies = server.bodies(CHAT)
+    assert [body["grammar"] for body in bodies] == [build_call_grammar(tools)] * 2  # same bytes every round
+    assert all("tools" not in body and "tool_choice" not in body for body in bodies)
+    assert bodies[0]["cache_prompt"] is True
+    assert first.notices == (CONSTRAINED_NOTICE,)  # said once per job
+    assert second.notices == ()
+    assert first.text == "Done."
+
+
+def test_without_constrain_calls_no_grammar_is_sent(server: WireServer) -> None:
+    ready(server).on("POST", CHAT, sse("llamacpp/stream_timings.sse"))
+    backend = configured(server, "llamacpp")
+    completion = backend.complete(HELLO, tools=TOOLS, options=GenerationOptions())
+    body = server.bodies(CHAT)[0]
+    assert "grammar" not in body
+    assert "tools" in body
+    assert completion.notices == ()
+
+
+def test_constrain_calls_is_llamacpp_only(server: WireServer) -> None:
+    server.on("POST", "/chat/completions", sse("llamacpp/stream_timings.sse"))
+    backend = configured(server, "openai", constrain_calls=True)
+    assert type(backend) is OpenAICompatBackend
+    backend.complete(HELLO, tools=TOOLS, options=GenerationOptions())
+    body = server.bodies("/chat/completions")[0]
+    assert "grammar" not in body
+    assert "tools" in body
+
+
+def test_constrain_calls_with_native_tool_mode_keeps_tools_and_says_why(server: WireServer) -> None:
+    ready(server).on("POST", CHAT, sse("llamacpp/stream_timings.sse"))
+    backend = configured(server, "llamacpp", constrain_calls=True)
+    completion = backend.complete(HELLO, tools=TOOLS, options=GenerationOptions(tool_mode="native"))
+    body = server.bodies(CHAT)[0]
+    assert "grammar" not in body
+    assert "tools" in body
+    assert completion.notices == (CONSTRAIN_IGNORED_NOTICE,)
+
+
+def test_constrain_calls_without_tools_sends_no_grammar(server: WireServer, sleeps: list[float]) -> None:
+    ready(server).on("POST", CHAT, sse("llamacpp/stream_timings.sse"))
+    completion = make(server, sleeps, constrain_calls=True).complete(HELLO, tools=[], options=GenerationOptions())
+    assert "grammar" not in server.bodies(CHAT)[0]
+    assert completion.notices == ()
+
+
+def test_a_grammar_is_sent_on_the_non_streaming_path_too(server: WireServer, sleeps: list[float]) -> None:
+    reply = {
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "TASK COMPLETE\nok"}, "finish_reason": "stop"}
+        ],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8},
+    }
+    ready(server).on("POST", CHAT, json_reply(reply))
+    backend = make(server, sleeps, constrain_calls=True)
+    completion = backend.complete(HELLO, tools=TOOLS, options=GenerationOptions(stream=False))
+    body = server.bodies(CHAT)[0]
+    assert body["grammar"] == build_call_grammar(TOOLS)
+    assert body["stream"] is False
+    assert completion.text == "TASK COMPLETE\nok"

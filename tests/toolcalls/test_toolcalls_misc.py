@@ -120,3 +120,27 @@ def test_every_dialect_example_and_problem_template_renders() -> None:
     ):
         problem = render_problem(Issue(kind, "hermes", "raw", name="bash"), registry)  # type: ignore[arg-type]
         assert problem.kind == kind and "<tool_call>" in problem.message and "$" not in problem.message
+
+
+def test_glued_python_strings_are_not_repaired_into_a_call() -> None:
+    """`"ls" "x"` parses as Python only by gluing the strings: a broken call, not a repr; its sibling still runs."""
+    reply = (
+        '<tool_call>\n{"name": "bash", "arguments": {"command": "ls" "x"}}\n</tool_call>\n'
+        '<tool_call>\n{"name": "navigate", "arguments": {"path": "lib"}}\n</tool_call>'
+    )
+    result = extract(reply, TOOLS)
+    assert [(c.name, c.arguments) for c in result.calls] == [("navigate", {"path": "lib"})]
+    assert [p.kind for p in result.problems] == ["invalid_json"]
+    native = {"role": "assistant", "tool_calls": [{"function": {"name": "bash", "arguments": "{'command': 'a' 'b'}"}}]}
+    assert extract(native, TOOLS).calls == ()
+    repr_args = {"role": "assistant", "tool_calls": [{"function": {"name": "bash", "arguments": "{'command': 'a b'}"}}]}
+    assert [c.arguments for c in extract(repr_args, TOOLS).calls] == [{"command": "a b"}]
+
+
+def test_functionary_v32_calls_glued_to_text_and_calls() -> None:
+    """v3.2 writes `>>>` right after the previous call or the `all` text, not at a line start."""
+    result = extract('>>>all\nLet me check.>>>bash\n{"command": "ls"}>>>navigate\n{"path": "a"}', TOOLS)
+    assert [(c.name, c.arguments) for c in result.calls] == [("bash", {"command": "ls"}), ("navigate", {"path": "a"})]
+    assert result.text == "Let me check."
+    prose = extract("A shell prompt >>> ls\n{not json} and >>>frob\n{}", TOOLS)
+    assert prose.calls == () and ">>> ls" in prose.text and ">>>frob" in prose.text

@@ -23,6 +23,25 @@ REPLIES = [
     "Run:\n```bash\nmake test\n```\nAfter.",
     '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>bash<｜tool▁sep｜>{"command":"ls"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
     '{"name": "bash", "arguments": {"command": "ls"}}',
+    # families whose markup used to leak when deltas were a few characters long
+    "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>",
+    '<minimax:tool_call>\n<invoke name="bash">\n<parameter name="command">ls</parameter>\n'
+    "</invoke>\n</minimax:tool_call>",
+    'Ok.\n<function_calls>\n<invoke name="bash">\n<parameter name="command">ls</parameter>\n'
+    "</invoke>\n</function_calls>",
+    "<seed:tool_call>\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\n"
+    "<function=bash>\n<parameter=command>\npwd\n</parameter>\n</function>\n</seed:tool_call>",
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.bash:0<|tool_call_argument_begin|>"
+    '{"command": "ls"}<|tool_call_end|><|tool_call_begin|>bash:1<|tool_call_argument_begin|>'
+    '{"command": "pwd"}<|tool_call_end|><|tool_calls_section_end|>',
+    '<|tool_call>call:bash{command:<|"|>ls<|"|>}<tool_call|>',
+    "<start_function_call>call:bash{command:<escape>ls<escape>}<end_function_call>",
+    'Look.<|action_start|><|plugin|>\n{"name": "bash", "parameters": {"command": "ls"}}<|action_end|>',
+    '<｜tool_calls_begin｜><｜tool_call_begin｜>bash<｜tool_sep｜>{"command": "ls"}'
+    "<｜tool_call_end｜><｜tool_calls_end｜>",
+    '>>>bash\n{"command": "ls"}>>>bash\n{"command": "pwd"}',
+    "<|channel|>analysis<|message|>Plan <tool_call>.<|end|><|start|>assistant<|channel|>commentary "
+    'to=functions.bash <|constrain|>json<|message|>{"command": "ls"}<|call|>',
 ]
 
 
@@ -91,3 +110,23 @@ def test_flush_returns_held_back_visible_text() -> None:
             assert " ".join(shown.split()) == " ".join(extract(reply, TOOLS).text.split()), (reply, size, shown)
             for marker in MARKUP:
                 assert marker not in shown
+
+
+def test_stream_keeps_code_and_prose_it_cannot_yet_judge() -> None:
+    """Inline code and mid-sentence JSON are text; small deltas must not hide them as calls."""
+    for reply in (
+        'Models emit `<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>` in Hermes format.',
+        'The payload looks like {"name": "bash", "arguments": {"command": "ls"}} when sent.',
+        '- example: [{"name": "bash", "arguments": {"command": "ls"}}]',
+    ):
+        for size in (1, 2, 5):
+            shown, stream = _stream(reply, size)
+            assert " ".join((shown + stream.flush()).split()) == reply, (reply, size)
+            assert not stream.finish().calls
+
+
+def test_stream_shows_harmony_final_message_only() -> None:
+    reply = "<|channel|>analysis<|message|>secret plan<|end|><|start|>assistant<|channel|>final<|message|>Hi!<|return|>"
+    for size in (1, 4):
+        shown, stream = _stream(reply, size)
+        assert shown + stream.flush() == "Hi!"
