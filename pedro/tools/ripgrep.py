@@ -1,8 +1,12 @@
-"""Locate the ripgrep binary and run it with a fixed argv, streaming its output line by line."""
+"""Locate ripgrep, run it with a fixed argv under a time limit, and read its file lists and grep rows."""
 
 from __future__ import annotations
 
+import base64
+import bisect
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +14,7 @@ import sysconfig
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +22,10 @@ from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
 
 # Seconds one ripgrep run may take before it is stopped; a search that takes longer needs a narrower path.
 RG_TIMEOUT = 60.0
+# Bytes asked of the pipe per read; a pipe holds 64 KiB, so one read drains whatever is there.
+_READ_SIZE = 1 << 20
+# Bytes of ripgrep's stderr kept for error messages.
+_STDERR_KEPT = 64 * 1024
 
 # Secret-looking files are never searched or listed: reading them is an "ask" action (safety.md), and a
 # search result would leak their contents without asking.
@@ -66,8 +74,10 @@ def _find_rg(path_var: str | None) -> str | None:
     return shutil.which("rg", path=path_var)
 
 
-def base_argv(ctx: ToolContext, *, globs: Sequence[str] = (), ignore_case: bool = False) -> list[str]:
-    """The argv every ripgrep run starts with: no user config, hidden files, the caller's globs, no .git or secrets."""
+def base_argv(
+    ctx: ToolContext, *, globs: Sequence[str] = (), ignore_case: bool = False, filters: Sequence[str] = ()
+) -> list[str]:
+    """The argv every ripgrep run starts with: no user config, hidden files, the caller's filters, no secrets."""
     flag = "--iglob" if ignore_case else "--glob"
     argv = [
         find_rg(ctx.env),
@@ -77,12 +87,74 @@ def base_argv(ctx: ToolContext, *, globs: Sequence[str] = (), ignore_case: bool 
         "--hidden",
         # Respect .gitignore even when the root has no .git (pedro --allow-outside-git), the same everywhere.
         "--no-require-git",
+        *filters,
     ]
     # The caller's globs go before pedro's exclusions: in ripgrep the later glob wins, so secrets stay out.
     argv.extend(f"{flag}={glob}" for glob in globs)
     argv.append("--glob=!.git")
     argv.extend(f"--glob=!{pattern}" for pattern in SECRET_GLOBS)
     return argv
+
+
+@dataclass(frozen=True)
+class GlobScope:
+    """How ripgrep applies a user's glob: flags that select file names, and the path to search.
+
+    `under` is None when the glob cannot match anything under the searched path.
+    """
+
+    filters: tuple[str, ...]
+    under: Path | None
+
+
+_GLOB_META = re.compile(r"[*?\[\]{}\\]")
+
+
+def scope_glob(ctx: ToolContext, glob: str, under: Path, *, ignore_case: bool = False) -> GlobScope:
+    """Turn a user glob into ripgrep flags that keep .gitignore in force.
+
+    ripgrep's --glob overrides .gitignore (a listed glob re-includes ignored files), so a name glob ("*.py")
+    becomes a file type, which ripgrep applies after .gitignore, and a path glob "dir/**/NAME" or "dir/NAME"
+    searches dir for NAME. Only other shapes ("src/*/x.py") keep --glob and its override.
+    """
+    rest = glob.removeprefix("./").removeprefix("/")
+    anywhere = rest.startswith("**/")
+    while rest.startswith("**/"):
+        rest = rest[3:]
+    if rest == "**" or rest.endswith("/**"):
+        rest += "/*"
+    prefix, _, name = rest.rpartition("/")
+    depth: tuple[str, ...] = ("--max-depth=1",)
+    if prefix == "**" or prefix.endswith("/**"):
+        prefix, depth = prefix.removesuffix("**").rstrip("/"), ()
+    elif not prefix:
+        depth = ()
+    fallback = GlobScope((f"--iglob={glob}" if ignore_case else f"--glob={glob}",), under)
+    if not name or ":" in name or _GLOB_META.search(prefix) or ".." in prefix.split("/") or (anywhere and prefix):
+        return fallback
+    name_filter = (f"--type-add=pedro:{_fold_case(name) if ignore_case else name}", "--type=pedro", *depth)
+    if not prefix:
+        return GlobScope(name_filter, under)
+    folder = ctx.root / prefix
+    if under == folder or (not depth and folder in under.parents):
+        return GlobScope(name_filter, under)
+    if under == ctx.root or under in folder.parents:
+        return GlobScope(name_filter, folder if folder.is_dir() else None)
+    return fallback if under.is_file() else GlobScope(name_filter, None)
+
+
+def _fold_case(glob: str) -> str:
+    """A glob that matches letters in either case: file types have no case-insensitive mode."""
+    out: list[str] = []
+    in_class = escaped = False
+    for char in glob:
+        if escaped or in_class or not char.isalpha() or char.lower() == char.upper():
+            out.append(char)
+            in_class = (in_class and char != "]") or (not escaped and char == "[")
+            escaped = not escaped and char == "\\"
+        else:
+            out.append(f"[{char.lower()}{char.upper()}]")
+    return "".join(out)
 
 
 def child_env(ctx: ToolContext) -> dict[str, str]:
@@ -95,12 +167,15 @@ def stream_rg(
     *,
     cwd: Path,
     env: Mapping[str, str],
-    on_line: Callable[[bytes], None],
+    on_chunk: Callable[[bytes], None],
     timeout: float = RG_TIMEOUT,
 ) -> RgOutcome:
-    """Run ripgrep with a fixed argv (never a shell), feeding each stdout line to `on_line` as it arrives.
+    """Run ripgrep with a fixed argv (never a shell), feeding its stdout to `on_chunk` in pieces as it arrives.
 
-    Lines are handed over one at a time so a search with a million matches never sits in memory whole.
+    Pieces are handed over as they come so a search with a million matches never sits in memory whole; they
+    are raw pipe reads, not lines, because a Python call per line costs more than ripgrep's whole search.
+    Blocking reads with a watchdog timer cost less CPU than polling before each read, and stderr goes to a
+    file, so a flood of warnings can never fill a pipe and stall ripgrep.
     """
     with tempfile.TemporaryFile() as err_file:
         try:
@@ -111,6 +186,7 @@ def stream_rg(
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=err_file,
+                bufsize=0,
             )
         except OSError as exc:
             raise ToolFailure(f"{_INSTALL_HINT} ({exc.strerror or exc})") from exc
@@ -124,8 +200,9 @@ def stream_rg(
         timer.start()
         try:
             assert proc.stdout is not None
-            for line in proc.stdout:
-                on_line(line)
+            fd = proc.stdout.fileno()
+            while chunk := os.read(fd, _READ_SIZE):
+                on_chunk(chunk)
             returncode = proc.wait()
         finally:
             timer.cancel()
@@ -140,8 +217,21 @@ def stream_rg(
                 'give a narrower `path` or a `glob` such as "*.py"'
             )
         err_file.seek(0)
-        stderr = err_file.read(64 * 1024).decode("utf-8", errors="replace")
+        stderr = err_file.read(_STDERR_KEPT).decode("utf-8", errors="replace")
     return RgOutcome(returncode=returncode, stderr=stderr)
+
+
+def collect_lines(
+    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float = RG_TIMEOUT
+) -> tuple[list[str], RgOutcome]:
+    """Run ripgrep and return its stdout as decoded lines (for path lists, which are small)."""
+    chunks: list[bytes] = []
+    outcome = stream_rg(argv, cwd=cwd, env=env, on_chunk=chunks.append, timeout=timeout)
+    text = b"".join(chunks).decode("utf-8", errors="replace")
+    if text.startswith("./"):
+        # ripgrep prefixes every path with ./ when it searches "."; strip them all at once.
+        text = text[2:].replace("\n./", "\n")
+    return [line for line in text.split("\n") if line], outcome
 
 
 def glob_error(stderr: str) -> str | None:
@@ -158,15 +248,11 @@ def list_files(
     *,
     globs: Sequence[str] = (),
     ignore_case: bool = False,
+    filters: Sequence[str] = (),
 ) -> list[str]:
     """Every file under `under` that is not ignored, as sorted repo-relative paths (rg --files)."""
-    argv = [*base_argv(ctx, globs=globs, ignore_case=ignore_case), "--files", "--", ctx.rel(under)]
-    paths: list[str] = []
-
-    def collect(line: bytes) -> None:
-        paths.append(normalize_path(line.rstrip(b"\r\n").decode("utf-8", errors="replace")))
-
-    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_line=collect)
+    argv = [*base_argv(ctx, globs=globs, ignore_case=ignore_case, filters=filters), "--files", "--", ctx.rel(under)]
+    paths, outcome = collect_lines(argv, cwd=ctx.root, env=child_env(ctx))
     if outcome.returncode == 2 and not paths:
         problem = glob_error(outcome.stderr)
         if problem is not None:
@@ -187,3 +273,192 @@ def first_line(text: str) -> str:
         if line.strip():
             return line.removeprefix("rg: ").strip()
     return "ripgrep gave no reason"
+
+
+# ---- grep output --------------------------------------------------------------------------------------------
+
+# The argv tail that makes ripgrep print what GrepHits reads: per file a `path NUL` heading, then
+# `line:column:text` rows, files separated by an empty line, and at the end ripgrep's own count of matched
+# lines. A path ends at NUL, so colons in it are harmless, and plain rows cost ripgrep half what --json does.
+GREP_OUTPUT_FLAGS: tuple[str, ...] = ("--heading", "--with-filename", "--null", "--line-number", "--column", "--stats")
+GREP_JSON_FLAGS: tuple[str, ...] = ("--json",)
+# Output is read in batches of at least this many bytes.
+_BATCH_BYTES = 64 * 1024
+# A file's bytes are shed from memory past this size once its first `limit` rows are kept.
+_LONG_BLOCK = 1 << 20
+# How far back from a NUL the empty line before a heading may lie: the longest path plus slack.
+_HEADING_REACH = 4200
+_ROW = re.compile(rb"\d+:\d+:")
+_STATS = re.compile(rb"\n(\d+) matches\n(\d+) matched lines\n")
+
+
+@dataclass(frozen=True)
+class GrepRow:
+    """One matched line: repo-relative path, 1-based line number, byte offset of the first match, line text."""
+
+    path: str
+    line: int
+    start: int
+    text: str
+
+
+@dataclass
+class GrepHits:
+    """The first `limit` matched lines in path order and the exact count of all of them, read from rg's stdout.
+
+    ripgrep searches files in parallel, so output order varies between runs; keeping the smallest paths makes
+    the shown rows (and the prompt) deterministic without --sort, which would make ripgrep single-threaded.
+    Files are found by their heading's NUL (a memchr jump) and counted by ripgrep (--stats), so a million
+    matches cost no Python per match. `broken` is set when the plain output cannot be read safely (a path
+    with a line break in it): search again with GREP_JSON_FLAGS into a GrepHits made with json_mode=True.
+    """
+
+    limit: int
+    json_mode: bool = False
+    total: int = 0
+    broken: bool = False
+    kept: list[tuple[bytes, list[bytes]]] = field(default_factory=list)
+    kept_rows: int = 0
+    # Unread output from the current file's first row on (or, once shed, from near its end).
+    _pending: bytes = b""
+    _path: bytes | None = None
+    # The current file's first rows once its early bytes were shed; None while they are still pending.
+    _rows: list[bytes] | None = None
+    _json_rows: list[bytes] = field(default_factory=list)
+    _batch: list[bytes] = field(default_factory=list)
+    _batched: int = 0
+
+    def feed(self, chunk: bytes) -> None:
+        """Take the next piece of ripgrep's stdout, wherever the pipe happened to cut it."""
+        # ripgrep writes a file's rows at a time, so reads are small; reading them in batches costs less.
+        self._batch.append(chunk)
+        self._batched += len(chunk)
+        if self._batched >= _BATCH_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        chunk = b"".join(self._batch)
+        self._batch, self._batched = [], 0
+        if self.broken:
+            return
+        scan = len(self._pending)
+        data = self._pending + chunk if self._pending else chunk
+        if self.json_mode:
+            *lines, self._pending = data.split(b"\n")
+            for line in lines:
+                self._feed_json_line(line)
+            return
+        start = 0
+        while (nul := data.find(b"\0", scan)) >= 0:
+            scan = nul + 1
+            if self._path is None:
+                # The very first heading starts the output.
+                if b"\n" in data[:nul]:
+                    self.broken = True
+                    return
+                self._path, start = data[:nul], nul + 1
+                continue
+            sep = data.rfind(b"\n\n", max(start, nul - _HEADING_REACH), nul)
+            if sep < 0 or data.find(b"\n", sep + 2, nul) >= 0:
+                # A NUL inside a matched line; anything else means a path with a line break in it.
+                line_start = data.rfind(b"\n", start, nul) + 1
+                if not _ROW.match(data, max(line_start, start)):
+                    self.broken = True
+                    return
+                continue
+            if self._rows is not None or self._wanted(self._path):
+                self._finish(data, start, sep)
+            self._path, start = data[sep + 2 : nul], nul + 1
+        self._pending = data[start:]
+        if len(self._pending) > _LONG_BLOCK and self._path is not None:
+            self._shed()
+
+    def close(self) -> None:
+        """Account for the last file and read ripgrep's count once its output has ended."""
+        self._flush()
+        if self.json_mode:
+            self._feed_json_line(self._pending)
+        elif not self.broken:
+            # The count is the last thing ripgrep prints; a matched line quoting it would come earlier.
+            found = list(_STATS.finditer(self._pending, max(0, len(self._pending) - 512)))
+            stats = found[-1] if found else None
+            if stats is None:
+                # No count at all means ripgrep printed nothing (it failed); anything else is unreadable.
+                self.broken = bool(self._pending) or self._path is not None
+                return
+            if self._path is not None:
+                body = self._pending[: stats.start()].rstrip(b"\n")
+                self._finish(body, 0, len(body))
+            self.total = int(stats.group(2))
+        self._pending = b""
+
+    def _wanted(self, path: bytes) -> bool:
+        return not (self.kept_rows >= self.limit and self.kept and path > self.kept[-1][0])
+
+    def _finish(self, data: bytes, start: int, end: int) -> None:
+        """Keep the first rows of the file whose rows are data[start:end], if it is among the first in order."""
+        path, rows = self._path or b"", self._rows
+        self._rows = None
+        if rows is None:
+            if not self._wanted(path):
+                return
+            rows = data[start:end].split(b"\n", self.limit)[: self.limit]
+        # Rows only: ripgrep's note that it stopped reading a binary file is not a match.
+        rows = rows if self.json_mode else [row for row in rows if row[:1].isdigit()]
+        if not rows:
+            return
+        bisect.insort(self.kept, (path, rows), key=lambda item: item[0])
+        self.kept_rows += len(rows)
+        # Drop trailing files that the earlier ones already make unnecessary.
+        while len(self.kept) > 1 and self.kept_rows - len(self.kept[-1][1]) >= self.limit:
+            self.kept_rows -= len(self.kept.pop()[1])
+
+    def _shed(self) -> None:
+        # One file printed more than _LONG_BLOCK: keep its first rows, and of the rest only the tail that a
+        # search for the next heading looks back into.
+        if self._rows is None:
+            pieces = self._pending.split(b"\n", self.limit)
+            if len(pieces) <= self.limit:
+                return  # fewer than `limit` whole rows so far: they are all still needed
+            self._rows = pieces[: self.limit] if self._wanted(self._path or b"") else []
+        self._pending = self._pending[-_HEADING_REACH:]
+
+    def _feed_json_line(self, line: bytes) -> None:
+        if line.startswith(b'{"type":"match"'):
+            self.total += 1
+            if len(self._json_rows) < self.limit:
+                self._json_rows.append(line)
+        elif line.startswith(b'{"type":"end"') and self._json_rows:
+            self._path = _decode_json_field(json.loads(self._json_rows[0])["data"]["path"]).encode()
+            self._rows, self._json_rows = self._json_rows, []
+            self._finish(b"", 0, 0)
+
+    def rows(self) -> list[GrepRow]:
+        """The kept rows in path order, at most `limit`."""
+        out: list[GrepRow] = []
+        for path, rows in self.kept:
+            shown = normalize_path(path.decode("utf-8", errors="replace"))
+            for raw in rows:
+                if len(out) >= self.limit:
+                    return out
+                out.append(_parse_json_row(shown, raw) if self.json_mode else _parse_row(shown, raw))
+        return out
+
+
+def _parse_row(path: str, raw: bytes) -> GrepRow:
+    line, column, text = raw.split(b":", 2)
+    return GrepRow(path, int(line), int(column) - 1, text.decode("utf-8", errors="replace").rstrip("\r"))
+
+
+def _parse_json_row(path: str, raw: bytes) -> GrepRow:
+    data = json.loads(raw)["data"]
+    submatches = data.get("submatches") or []
+    text = _decode_json_field(data["lines"]).rstrip("\r\n")
+    return GrepRow(path, int(data["line_number"]), submatches[0]["start"] if submatches else 0, text)
+
+
+def _decode_json_field(value: dict[str, str]) -> str:
+    # ripgrep sends text that is not valid UTF-8 as base64 "bytes".
+    if "text" in value:
+        return value["text"]
+    return base64.b64decode(value.get("bytes", "")).decode("utf-8", errors="replace")

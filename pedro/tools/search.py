@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import base64
-import bisect
 import fnmatch
-import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -15,13 +11,19 @@ from pydantic import Field, model_validator
 
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.ripgrep import (
+    GREP_JSON_FLAGS,
+    GREP_OUTPUT_FLAGS,
     SECRET_GLOBS,
+    GlobScope,
+    GrepHits,
+    RgOutcome,
     base_argv,
     child_env,
+    collect_lines,
     first_line,
     glob_error,
     list_files,
-    normalize_path,
+    scope_glob,
     stream_rg,
 )
 from pedro.tools.symbols import find_definitions
@@ -171,52 +173,6 @@ def _is_secret(filename: str) -> bool:
 # ---- grep -------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Hits:
-    """The first `limit` matched lines in path order, found while ripgrep streams in whatever order it likes.
-
-    ripgrep searches files in parallel, so output order varies between runs; keeping the smallest paths makes
-    the shown rows (and the prompt) deterministic without --sort, which would make ripgrep single-threaded.
-    """
-
-    limit: int
-    total: int = 0
-    kept: list[tuple[str, list[bytes]]] = field(default_factory=list)
-    kept_rows: int = 0
-    current: tuple[str, list[bytes]] | None = None
-
-    def feed(self, line: bytes) -> None:
-        if line.startswith(b'{"type":"match"'):
-            self.total += 1
-            if self.current is not None and len(self.current[1]) < self.limit:
-                self.current[1].append(line)
-        elif line.startswith(b'{"type":"begin"'):
-            path = _decode_field(json.loads(line)["data"]["path"])
-            full = self.kept_rows >= self.limit
-            self.current = None if full and self.kept and path > self.kept[-1][0] else (path, [])
-        elif line.startswith(b'{"type":"end"') and self.current is not None:
-            self._keep(self.current)
-            self.current = None
-
-    def _keep(self, entry: tuple[str, list[bytes]]) -> None:
-        if not entry[1]:
-            return
-        bisect.insort(self.kept, entry, key=lambda item: item[0])
-        self.kept_rows += len(entry[1])
-        # Drop trailing files that the earlier ones already make unnecessary.
-        while len(self.kept) > 1 and self.kept_rows - len(self.kept[-1][1]) >= self.limit:
-            self.kept_rows -= len(self.kept.pop()[1])
-
-    def rows(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for _, lines in self.kept:
-            for raw in lines:
-                if len(out) >= self.limit:
-                    return out
-                out.append(json.loads(raw)["data"])
-        return out
-
-
 def grep(
     ctx: ToolContext,
     pattern: str,
@@ -239,7 +195,7 @@ def grep(
     if hits.total == 0:
         kind = "text" if literal or note else "pattern"
         return note + f"no matches for {kind} {pattern!r}{where}"
-    rows = [_format_row(data) for data in hits.rows()]
+    rows = [f"{row.path}:{row.line}: {_cut_line(row.text, row.start)}" for row in hits.rows()]
     cut = hits.total - len(rows)
     lines = [note.rstrip("\n")] if note else []
     lines += rows
@@ -257,15 +213,13 @@ def _run_grep(
     ignore_case: bool,
     literal: bool,
     limit: int,
-) -> tuple[_Hits, str]:
-    hits = _Hits(limit=limit)
-    argv = base_argv(ctx, globs=[glob] if glob else ())
-    argv += ["--json", "--ignore-case" if ignore_case else "--case-sensitive"]
-    if literal:
-        argv.append("--fixed-strings")
-    # The pattern rides on -e and the path after --, so neither can ever be read as a flag (e.g. "--pre=sh").
-    argv += ["-e", pattern, "--", ctx.rel(target)]
-    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_line=hits.feed)
+) -> tuple[GrepHits, str]:
+    hits, outcome = _search(ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit)
+    if hits.broken:
+        # A path with an empty line in it makes the plain rows ambiguous; JSON is slower but says it exactly.
+        hits, outcome = _search(
+            ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit, json_mode=True
+        )
     if outcome.returncode != 2 or hits.total:
         return hits, ""
     problem = glob_error(outcome.stderr)
@@ -285,26 +239,39 @@ def _run_grep(
     raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
 
 
+def _search(
+    ctx: ToolContext,
+    pattern: str,
+    target: Path,
+    *,
+    glob: str | None,
+    ignore_case: bool,
+    literal: bool,
+    limit: int,
+    json_mode: bool = False,
+) -> tuple[GrepHits, RgOutcome]:
+    hits = GrepHits(limit=limit, json_mode=json_mode)
+    scope = scope_glob(ctx, glob, target, ignore_case=ignore_case) if glob else GlobScope((), target)
+    if scope.under is None:
+        return hits, RgOutcome(returncode=1, stderr="")
+    target = scope.under
+    argv = base_argv(ctx, filters=scope.filters)
+    argv += GREP_JSON_FLAGS if json_mode else GREP_OUTPUT_FLAGS
+    argv.append("--ignore-case" if ignore_case else "--case-sensitive")
+    if literal:
+        argv.append("--fixed-strings")
+    # The pattern rides on -e and the path after --, so neither can ever be read as a flag (e.g. "--pre=sh").
+    argv += ["-e", pattern, "--", ctx.rel(target)]
+    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_chunk=hits.feed)
+    hits.close()
+    return hits, outcome
+
+
 def _regex_reason(stderr: str) -> str:
     for line in stderr.splitlines():
         if line.startswith("error:"):
             return line.removeprefix("error:").strip()
     return first_line(stderr)
-
-
-def _decode_field(value: dict[str, str]) -> str:
-    # ripgrep sends text that is not valid UTF-8 as base64 "bytes".
-    if "text" in value:
-        return value["text"]
-    return base64.b64decode(value.get("bytes", "")).decode("utf-8", errors="replace")
-
-
-def _format_row(data: dict[str, Any]) -> str:
-    path = normalize_path(_decode_field(data["path"]))
-    text = _decode_field(data["lines"]).rstrip("\r\n")
-    submatches = data.get("submatches") or []
-    start = submatches[0]["start"] if submatches else 0
-    return f"{path}:{data['line_number']}: {_cut_line(text, start)}"
 
 
 def _cut_line(text: str, byte_start: int) -> str:
@@ -331,11 +298,11 @@ def _looks_binary(path: Path) -> bool:
 def find_files(ctx: ToolContext, pattern: str, target: Path, *, ignore_case: bool = False, limit: int = 100) -> str:
     """Files whose path matches a glob (`**/*.py`, `*.go`, `calc.py`), gitignore-aware, capped."""
     glob = _clean_glob(ctx, pattern)
-    paths = list_files(ctx, target, globs=[glob], ignore_case=ignore_case)
+    paths = _list_matching(ctx, glob, target, ignore_case=ignore_case)
     note = ""
     if not paths and not _GLOB_CHARS.search(glob) and "/" not in glob:
         # A bare word such as "calc" names no file; files whose name contains it are what was meant.
-        paths = list_files(ctx, target, globs=[f"*{glob}*"], ignore_case=True)
+        paths = _list_matching(ctx, f"*{glob}*", target, ignore_case=True)
         if paths:
             note = f"no file is named {glob!r}; files whose name contains it:"
     where = "" if target == ctx.root else f" under {ctx.rel(target)}"
@@ -349,6 +316,11 @@ def find_files(ctx: ToolContext, pattern: str, target: Path, *, ignore_case: boo
     if len(paths) > limit:
         lines.append(f"… {len(paths) - limit} more files not shown; narrow the glob or path")
     return "\n".join(lines)
+
+
+def _list_matching(ctx: ToolContext, glob: str, target: Path, *, ignore_case: bool) -> list[str]:
+    scope = scope_glob(ctx, glob, target, ignore_case=ignore_case)
+    return [] if scope.under is None else list_files(ctx, scope.under, filters=scope.filters)
 
 
 def _clean_glob(ctx: ToolContext, pattern: str) -> str:
@@ -409,12 +381,7 @@ def _files_mentioning(ctx: ToolContext, word: str, target: Path) -> list[str]:
         # \b cannot sit next to `$`, so JavaScript names like $el are matched as plain substrings.
         argv.append("--word-regexp")
     argv += ["-e", word, "--", ctx.rel(target)]
-    paths: list[str] = []
-
-    def collect(line: bytes) -> None:
-        paths.append(normalize_path(line.rstrip(b"\r\n").decode("utf-8", errors="replace")))
-
-    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_line=collect)
+    paths, outcome = collect_lines(argv, cwd=ctx.root, env=child_env(ctx))
     if outcome.returncode == 2 and not paths:
         raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
     paths.sort()

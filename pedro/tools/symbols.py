@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -93,8 +96,37 @@ def parse_root(source: bytes, language: LanguageName | None) -> Node | None:
 
 def extract_symbols(source: bytes, path: str | PurePath, *, use_tree_sitter: bool = True) -> list[Symbol]:
     """Every definition in a file, in source order."""
-    language = detect_language(path)
-    root = parse_root(source, language) if use_tree_sitter else None
+    language = detect_language(path) if use_tree_sitter else None
+    # An agent outlines and searches the same files again and again; the symbols depend only on the text and
+    # the language, so a digest of the text finds them again without parsing (most of the cost).
+    key = (language, len(source), hashlib.blake2b(source, digest_size=16).digest())
+    with _SYMBOL_CACHE_LOCK:
+        cached = _SYMBOL_CACHE.get(key)
+        if cached is not None:
+            _SYMBOL_CACHE.move_to_end(key)
+            return list(cached)
+    symbols = _extract(source, language)
+    with _SYMBOL_CACHE_LOCK:
+        _SYMBOL_CACHE[key] = tuple(symbols)
+        if len(_SYMBOL_CACHE) > _SYMBOL_CACHE_FILES:
+            _SYMBOL_CACHE.popitem(last=False)
+    return symbols
+
+
+# Files whose symbols are remembered, least recently used first.
+_SYMBOL_CACHE_FILES = 512
+_SYMBOL_CACHE: OrderedDict[tuple[LanguageName | None, int, bytes], tuple[Symbol, ...]] = OrderedDict()
+_SYMBOL_CACHE_LOCK = threading.Lock()
+
+
+def clear_symbol_cache() -> None:
+    """Forget every remembered file's symbols (benchmarks time cold parses with it)."""
+    with _SYMBOL_CACHE_LOCK:
+        _SYMBOL_CACHE.clear()
+
+
+def _extract(source: bytes, language: LanguageName | None) -> list[Symbol]:
+    root = parse_root(source, language)
     if root is None or language is None:
         return regex_symbols(source.decode("utf-8", errors="replace"))
     visitor = _VISITORS["python" if language == "python" else "go" if language == "go" else "js"]
@@ -108,10 +140,34 @@ def find_definitions(source: bytes, path: str | PurePath, name: str, *, use_tree
     leaf = name.rsplit(".", 1)[-1]
     if leaf.encode() not in source:
         return []
+    language = detect_language(path)
+    # Parsing is most of the cost, and most files that mention a name only use it: skip those whose text has
+    # no line that could define it.
+    if (
+        language == "python"
+        and use_tree_sitter
+        and load_parser(language) is not None
+        and not _python_may_define(leaf).search(source)
+    ):
+        return []
     found = extract_symbols(source, path, use_tree_sitter=use_tree_sitter)
     if "." in name:
         return [s for s in found if s.qualified_name == name or s.qualified_name.endswith("." + name)]
     return [s for s in found if s.name == name]
+
+
+@lru_cache(maxsize=64)
+def _python_may_define(name: str) -> re.Pattern[bytes]:
+    """Text every Python definition of `name` that the tree-sitter walk reports must contain.
+
+    `def name`, `class name`, `type name`, or `name` starting a statement and followed by `=` or `:` (an
+    assignment or annotation); a backslash may continue any of them onto the next line.
+    """
+    word = re.escape(name.encode())
+    return re.compile(
+        rb"\b(?:def|class|type)[\s\\]+" + word + rb"\b|(?:^|[;:])[ \t]*" + word + rb"[ \t\\]*[:=]",
+        re.MULTILINE,
+    )
 
 
 # ---- tree-sitter walk -------------------------------------------------------------------------------------
@@ -181,12 +237,21 @@ _PY_CONTAINERS = frozenset(
 )
 
 
+# What a nested definition in a function body must contain: `def`, `class` or `type` (an alias; tree-sitter
+# also reads some `type(x).attr = …` lines as one).
+_PY_NESTED = re.compile(rb"\b(?:def|class|type)\b")
+
+
 def _visit_python(node: Node, scope: _Scope) -> tuple[list[Symbol], bool]:
     kind = node.type
     if kind == "function_definition":
         owner = scope.parent
         what = "method" if owner is not None and owner.kind == "class" else "function"
-        return [_make(node, _text(node.child_by_field_name("name")), what, scope)], True
+        # Inside a function only nested definitions count, and most bodies have none: reading the body's
+        # text is far cheaper than visiting each of its statements.
+        body = node.child_by_field_name("body")
+        nests = body is not None and body.text is not None and _PY_NESTED.search(body.text) is not None
+        return [_make(node, _text(node.child_by_field_name("name")), what, scope)], nests
     if kind == "class_definition":
         return [_make(node, _text(node.child_by_field_name("name")), "class", scope)], True
     if kind == "type_alias_statement":

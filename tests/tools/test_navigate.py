@@ -227,6 +227,20 @@ def test_outline_python_line_ranges_with_methods_indented(project: Path, ctx: To
     ]
 
 
+def test_outline_follows_edits_to_the_file(project: Path, ctx: ToolContext) -> None:
+    first = _run(ctx, action="outline", path="app/helpers.py")
+    assert first.splitlines() == ["app/helpers.py: 2 lines, 1 symbol", "1-2 function helper"]
+    assert _run(ctx, action="outline", path="app/helpers.py") == first
+    (project / "app/helpers.py").write_text("def helper():\n    pass\n\n\nclass Extra:\n    pass\n")
+    assert _run(ctx, action="outline", path="app/helpers.py").splitlines() == [
+        "app/helpers.py: 6 lines, 2 symbols",
+        "1-2 function helper",
+        "5-6 class Extra",
+    ]
+    (project / "app/copy.py").write_text("def helper():\n    pass\n")
+    assert _run(ctx, action="outline", path="app/copy.py").startswith("app/copy.py: 2 lines, 1 symbol")
+
+
 def test_outline_go(project: Path, ctx: ToolContext) -> None:
     assert _run(ctx, action="outline", path="cmd/main.go").splitlines()[1:] == [
         "10-12 struct Server",

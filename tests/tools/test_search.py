@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ from pydantic import ValidationError
 
 from pedro.config import ToolsConfig
 from pedro.tools.base import ToolContext, ToolDeniedError, ToolFailure
-from pedro.tools.ripgrep import find_rg
+from pedro.tools.ripgrep import find_rg, stream_rg
 from pedro.tools.search import SearchArgs, SearchTool
 
 CALC_PY = """\
@@ -290,6 +292,95 @@ def test_find_rg_names_an_executable() -> None:
     assert Path(find_rg()).name == "rg"
 
 
+def test_a_file_with_megabytes_of_matches_is_counted_exactly_and_shown_from_its_start(
+    project: Path, ctx: ToolContext
+) -> None:
+    big = "".join(f"hit {n} {'x' * 20}\n" for n in range(120_000))
+    _write(project, {"bulk/big.txt": big, "bulk/a.txt": "hit a\n", "bulk/z.txt": "hit z\nhit z2\n"})
+    out = _run(ctx, pattern="hit", path="bulk", max_results=4).splitlines()
+    assert out[:4] == [
+        "bulk/a.txt:1: hit a",
+        f"bulk/big.txt:1: hit 0 {'x' * 20}",
+        f"bulk/big.txt:2: hit 1 {'x' * 20}",
+        f"bulk/big.txt:3: hit 2 {'x' * 20}",
+    ]
+    assert out[4] == f"… {120_000 + 3 - 4} more matches not shown; narrow the pattern or path"
+    assert _run(ctx, pattern="hit", path="bulk", max_results=1).splitlines() == [
+        "bulk/a.txt:1: hit a",
+        f"… {120_000 + 3 - 1} more matches not shown; narrow the pattern or path",
+    ]
+
+
+def test_a_file_that_turns_binary_late_shows_only_its_text_matches(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"late/blob.dat": b"needle at the top\n" + b"x" * 300_000 + b"\n\x00 needle\n"})
+    assert _run(ctx, pattern="needle", path="late") == "late/blob.dat:1: needle at the top"
+
+
+def test_file_names_with_line_breaks_are_still_reported_exactly(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"odd/a\nb.txt": "needle 1\n", "odd/c\n\nd.txt": "needle 2\n", "odd/e.txt": "needle 3\n"})
+    out = _run(ctx, pattern="needle", path="odd", max_results=2).splitlines()
+    assert out == [
+        "odd/a",
+        "b.txt:1: needle 1",
+        "odd/c",
+        "",
+        "d.txt:1: needle 2",
+        "… 1 more matches not shown; narrow the pattern or path",
+    ]
+
+
+def test_matched_lines_that_look_like_ripgreps_count_do_not_change_it(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"spoof/s.txt": "x\n\n\n7 matches\n7 matched lines\nneedle\n", "spoof/t.txt": "needle\n"})
+    assert _run(ctx, pattern="match", path="spoof").splitlines() == [
+        "spoof/s.txt:4: 7 matches",
+        "spoof/s.txt:5: 7 matched lines",
+    ]
+    out = _run(ctx, pattern="needle|matches", path="spoof", max_results=1).splitlines()
+    assert out == ["spoof/s.txt:4: 7 matches", "… 2 more matches not shown; narrow the pattern or path"]
+
+
+def test_a_run_past_its_time_limit_is_stopped(tmp_path: Path) -> None:
+    started = time.monotonic()
+    with pytest.raises(ToolFailure, match="longer than"):
+        stream_rg(
+            [sys.executable, "-c", "import time; time.sleep(30)"],
+            cwd=tmp_path,
+            env={},
+            on_chunk=lambda _: None,
+            timeout=0.3,
+        )
+    assert time.monotonic() - started < 10
+
+
+def test_a_flood_on_stderr_cannot_stall_the_run(tmp_path: Path) -> None:
+    script = "import sys; sys.stderr.write('w' * 2_000_000); sys.stdout.write('done\\n'); sys.exit(2)"
+    chunks: list[bytes] = []
+    outcome = stream_rg([sys.executable, "-c", script], cwd=tmp_path, env={}, on_chunk=chunks.append, timeout=20)
+    assert b"".join(chunks) == b"done\n"
+    assert outcome.returncode == 2
+    assert 0 < len(outcome.stderr) <= 64 * 1024
+
+
+def test_globs_never_bring_back_gitignored_files(project: Path, ctx: ToolContext) -> None:
+    _write(project, {".gitignore": "build/\ngen_*.py\n", "src/app.py": "needle\n", "src/gen_api.py": "needle\n"})
+    assert _run(ctx, pattern="needle", glob="*.py") == "src/app.py:1: needle"
+    assert _run(ctx, pattern="needle", glob="src/**/*.py") == "src/app.py:1: needle"
+    assert _run(ctx, pattern="needle", glob="**/*.py") == "src/app.py:1: needle"
+    assert (
+        _run(ctx, pattern="needle", glob="*")
+        == "notes.txt:1: a needle here\nnotes.txt:3: another needle\nsrc/app.py:1: needle"
+    )
+
+
+def test_a_path_glob_narrows_grep_to_its_directory(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"web/sub/deep.js": "function render() {}\n"})
+    assert _run(ctx, pattern="render", glob="web/*.js").splitlines()[0] == "web/app.js:3: function render(items) {"
+    assert "web/sub/deep.js:1: function render() {}" not in _run(ctx, pattern="render", glob="web/*.js")
+    assert "web/sub/deep.js:1: function render() {}" in _run(ctx, pattern="render", glob="web/**/*.js")
+    assert _run(ctx, pattern="render", glob="nowhere/**/*.js").startswith("no matches")
+    assert _run(ctx, pattern="render", glob="web/**", path="pkg").startswith("no matches")
+
+
 # ---- find_files -------------------------------------------------------------------------------------------
 
 
@@ -321,6 +412,51 @@ def test_find_files_with_no_match_explains_globs(project: Path, ctx: ToolContext
 
 def test_find_files_under_a_path(project: Path, ctx: ToolContext) -> None:
     assert _run(ctx, action="find_files", pattern="*", path="web") == "web/app.js\nweb/types.ts"
+
+
+def test_find_files_never_lists_gitignored_files(project: Path, ctx: ToolContext) -> None:
+    _write(project, {".gitignore": "build/\ngen_*.py\n", "src/app.py": "", "src/gen_api.py": ""})
+    for glob in ("*.py", "**/*.py", "src/*.py", "src/**", "gen_*"):
+        out = _run(ctx, action="find_files", pattern=glob)
+        assert "gen_api.py" not in out, glob
+        assert "build/" not in out, glob
+    assert _run(ctx, action="find_files", pattern="*").splitlines() == [
+        ".gitignore",
+        "README.md",
+        "calc.py",
+        "data.bin",
+        "native/src/lib.rs",
+        "notes.txt",
+        "pkg/shapes/shapes.go",
+        "src/app.py",
+        "web/app.js",
+        "web/types.ts",
+    ]
+
+
+def test_find_files_path_globs_keep_ripgreps_meaning(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"web/sub/deep.js": "", "web/sub/more/deeper.js": ""})
+    assert _run(ctx, action="find_files", pattern="web/*.js") == "web/app.js"
+    assert (
+        _run(ctx, action="find_files", pattern="web/**/*.js") == "web/app.js\nweb/sub/deep.js\nweb/sub/more/deeper.js"
+    )
+    assert _run(ctx, action="find_files", pattern="/web/sub/*") == "web/sub/deep.js"
+    assert _run(ctx, action="find_files", pattern="web/**", path="web/sub/more") == "web/sub/more/deeper.js"
+    assert _run(ctx, action="find_files", pattern="web/*", path="web/sub").startswith("no files match")
+    assert _run(ctx, action="find_files", pattern="*/sub/*.js") == "web/sub/deep.js"
+    assert _run(ctx, action="find_files", pattern="**/sub/*.js") == "web/sub/deep.js"
+    assert _run(ctx, action="find_files", pattern="**/more/**") == "web/sub/more/deeper.js"
+
+
+def test_find_files_ignore_case_matches_either_case(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"docs/README.MD": "", "docs/notes.Md": ""})
+    assert (
+        _run(ctx, action="find_files", pattern="*.md", path="docs", ignore_case=True) == "docs/README.MD\ndocs/notes.Md"
+    )
+    assert _run(ctx, action="find_files", pattern="*.md", path="docs").startswith("no files match")
+    assert _run(ctx, action="find_files", pattern="CALC") == (
+        "no file is named 'CALC'; files whose name contains it:\ncalc.py"
+    )
 
 
 # ---- find_definition --------------------------------------------------------------------------------------

@@ -253,3 +253,73 @@ def test_broken_source_still_yields_what_parses() -> None:
     names = [s.name for s in extract_symbols(source, "broken.py")]
     assert "ok" in names
     assert "Later" in names
+
+
+DEFINED_EVERY_WAY = b"""\
+import typing
+
+LIMIT: int = 3
+if typing.TYPE_CHECKING: Alias = int
+class \\
+    Spread(object):
+    pass
+def build():
+    counter = 0
+
+    def inner():
+        if counter:
+            class Local:
+                pass
+        return counter
+
+    type Pair = tuple[int, int]
+    return inner
+"""
+
+
+@pytest.mark.skipif(not has_grammar("x.py"), reason="tree-sitter-python is not installed")
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("LIMIT", [("const", "LIMIT", 3)]),
+        ("Alias", [("variable", "Alias", 4)]),
+        ("Spread", [("class", "Spread", 5)]),
+        ("inner", [("function", "build.inner", 11)]),
+        ("Local", [("class", "build.inner.Local", 13)]),
+        ("Pair", [("type", "build.Pair", 17)]),
+        ("counter", []),
+        ("typing", []),
+    ],
+)
+def test_find_definitions_reaches_every_python_definition_the_outline_has(
+    name: str, expected: list[tuple[str, str, int]]
+) -> None:
+    found = find_definitions(DEFINED_EVERY_WAY, "m.py", name)
+    assert [(s.kind, s.qualified_name, s.start_line) for s in found] == expected
+    outlined = [s for s in extract_symbols(DEFINED_EVERY_WAY, "m.py") if s.name == name]
+    assert found == outlined
+
+
+@pytest.mark.skipif(not has_grammar("x.py"), reason="tree-sitter-python is not installed")
+def test_definitions_nested_in_function_bodies_are_found_and_locals_are_not() -> None:
+    names = [(s.qualified_name, s.kind) for s in extract_symbols(DEFINED_EVERY_WAY, "m.py")]
+    assert names == [
+        ("LIMIT", "const"),
+        ("Alias", "variable"),
+        ("Spread", "class"),
+        ("build", "function"),
+        ("build.inner", "function"),
+        ("build.inner.Local", "class"),
+        ("build.Pair", "type"),
+    ]
+
+
+def test_symbols_follow_the_text_and_callers_cannot_change_them() -> None:
+    one = b"def one():\n    pass\n"
+    first = extract_symbols(one, "m.py")
+    assert [s.name for s in first] == ["one"]
+    first.clear()
+    assert [s.name for s in extract_symbols(one, "m.py")] == ["one"]
+    assert [s.name for s in extract_symbols(b"def two():\n    pass\n", "m.py")] == ["two"]
+    assert extract_symbols(one, "m.py", use_tree_sitter=False) == regex_symbols(one.decode())
+    assert [s.name for s in extract_symbols(b"fn one() {}\n", "m.rs")] == ["one"]
