@@ -224,14 +224,24 @@ def stream_rg(
 def collect_lines(
     argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float = RG_TIMEOUT
 ) -> tuple[list[str], RgOutcome]:
-    """Run ripgrep and return its stdout as decoded lines (for path lists, which are small)."""
-    chunks: list[bytes] = []
-    outcome = stream_rg(argv, cwd=cwd, env=env, on_chunk=chunks.append, timeout=timeout)
-    text = b"".join(chunks).decode("utf-8", errors="replace")
+    """Run ripgrep and return its stdout as decoded lines (for path lists, which are small).
+
+    A plain subprocess.run: path lists never flood, so the streaming machinery would only add start-up cost.
+    """
+    try:
+        proc = subprocess.run(list(argv), cwd=cwd, env=dict(env), capture_output=True, timeout=timeout, check=False)
+    except FileNotFoundError as exc:
+        raise ToolFailure(f"{_INSTALL_HINT} ({exc.strerror or exc})") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise ToolTimeoutError(
+            f"listing files ran longer than {timeout:.0f} seconds and was stopped; give a narrower `path`"
+        ) from exc
+    text = proc.stdout.decode("utf-8", errors="replace")
     if text.startswith("./"):
         # ripgrep prefixes every path with ./ when it searches "."; strip them all at once.
         text = text[2:].replace("\n./", "\n")
-    return [line for line in text.split("\n") if line], outcome
+    stderr = proc.stderr[:_STDERR_KEPT].decode("utf-8", errors="replace")
+    return [line for line in text.split("\n") if line], RgOutcome(returncode=proc.returncode, stderr=stderr)
 
 
 def glob_error(stderr: str) -> str | None:
