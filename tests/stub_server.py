@@ -185,6 +185,11 @@ def _openai_chunks(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
         function = call["function"]
         arguments = function["arguments"]
         arguments = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        if call.get("args_before_name"):
+            # As SGLang-style servers and some proxies do: an argument fragment before the call's name and id.
+            head, arguments = arguments[:5], arguments[5:]
+            fragment = {"index": index, "function": {"arguments": head}}
+            yield {**base, "choices": [{"index": 0, "delta": {"tool_calls": [fragment]}, "finish_reason": None}]}
         yield {
             **base,
             "choices": [

@@ -308,3 +308,33 @@ def test_secrets_never_reach_the_model_or_the_trace(calc_repo: Path, stub_server
     assert "REDACTED" in seen
     trace = "".join(p.read_text() for p in (calc_repo / ".pedro" / "jobs").rglob("events.jsonl"))
     assert planted not in trace and key not in trace
+
+
+def test_streamed_call_whose_arguments_arrive_before_its_name(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    edit = {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"}
+    call = {
+        "id": "call_x",
+        "type": "function",
+        "args_before_name": True,
+        "function": {"name": "code_edit", "arguments": json.dumps(edit)},
+    }
+    server = stub_server([{"role": "assistant", "content": "", "tool_calls": [call]}, "TASK COMPLETE\nfixed"])
+    proc = pedro(
+        "build",
+        "-d",
+        "Fix add()",
+        "--backend",
+        "openai",
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert server.requests[0]["stream"] is True
+    assert "a + b" in (calc_repo / "calc.py").read_text()
