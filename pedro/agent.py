@@ -100,12 +100,14 @@ def run_agent(
     store: JobStore | None = None,
     job: Job | None = None,
     on_event: EventHandler = _ignore,
+    short_tools: bool = False,
 ) -> RunResult:
     """Drive the model until it reports completion, a limit is hit, or the backend fails."""
     started = time.monotonic()
     job_id = job.id if job is not None else "ephemeral"
     emitter = _Emitter(job_id, store, on_event)
-    tools = dispatcher.registry.specs()
+    # Small windows get short tool descriptions; either way the list is fixed for the whole job.
+    tools = dispatcher.registry.specs(short=short_tools)
     root = dispatcher.ctx.root
     history: list[Message] = [
         Message("system", build_system_prompt(role, tools, repo_name=root.name)),

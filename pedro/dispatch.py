@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pedro.messages import ErrorKind, ToolCall, ToolResult
+from pedro.safety.gate import Gate
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext, ToolFailure
@@ -18,9 +19,12 @@ from pedro.tools.base import ToolContext, ToolFailure
 class Dispatcher:
     """Runs the model's calls against a registry inside one tool context."""
 
-    def __init__(self, registry: ToolRegistry, ctx: ToolContext, *, redactor: Redactor | None = None) -> None:
+    def __init__(
+        self, registry: ToolRegistry, ctx: ToolContext, *, redactor: Redactor | None = None, gate: Gate | None = None
+    ) -> None:
         self.registry = registry
         self.ctx = ctx
+        self.gate = gate
         # Secrets never reach the model: known key shapes and this process's secret env values are masked.
         self.redactor = redactor if redactor is not None else Redactor(secret_values(os.environ))
 
@@ -55,6 +59,8 @@ class Dispatcher:
             args = tool.Args.model_validate(call.arguments)
         except ValidationError as exc:
             raise _Refusal("invalid_args", _describe_validation(call.name, exc, tool.Args.model_json_schema())) from exc
+        if self.gate is not None:
+            self.gate.check(call.name, args, self.ctx)
         return tool.run(args, self.ctx)
 
     def _result(self, call: ToolCall, ok: bool, output: str, kind: ErrorKind | None, started: float) -> ToolResult:

@@ -338,3 +338,26 @@ def test_streamed_call_whose_arguments_arrive_before_its_name(
     assert proc.returncode == 0, proc.stderr
     assert server.requests[0]["stream"] is True
     assert "a + b" in (calc_repo / "calc.py").read_text()
+
+
+def test_small_window_gets_short_tool_descriptions(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    small = stub_server(["TASK COMPLETE\nnothing"], context_length=4096)
+    large = stub_server(["TASK COMPLETE\nnothing"], context_length=32768)
+    sizes = {}
+    for server in (small, large):
+        pedro(
+            "review",
+            "--base",
+            "HEAD~1",
+            "--backend",
+            "llamacpp",
+            "--base-url",
+            server.url,
+            "--model",
+            "m",
+            "--no-input",
+            env=cli_env,
+            cwd=calc_repo,
+        )
+        sizes[server.context_length] = len(server.requests[0]["messages"][0]["content"])
+    assert sizes[4096] < sizes[32768] * 0.7

@@ -74,3 +74,12 @@ def test_no_prompt_prose_in_python() -> None:
             if "You are" in text or (len(text) > 200 and _is_prose(text)):
                 offenders.append(f"{path.relative_to(ROOT)}:{line}")
     assert offenders == []
+
+
+def test_short_tool_descriptions_are_much_shorter() -> None:
+    registry = ToolRegistry.default()
+    full = {s["function"]["name"]: s["function"]["description"] for s in registry.specs()}
+    short = {s["function"]["name"]: s["function"]["description"] for s in registry.specs(short=True)}
+    assert full.keys() == short.keys()
+    for name in full:
+        assert 20 < len(short[name]) < len(full[name]) / 3, name

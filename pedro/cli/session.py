@@ -72,6 +72,7 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
                     store=store,
                     job=job,
                     on_event=renderer.handle,
+                    short_tools=_small_window(backend),
                 )
             finally:
                 store.close()
@@ -79,6 +80,15 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
             backend.close()
     renderer.close()
     return result.exit_code
+
+
+SMALL_WINDOW_TOKENS = 8192
+
+
+def _small_window(backend: Any) -> bool:
+    """Whether the model's window is too small for the full tool descriptions."""
+    window = backend.context_window()
+    return window is not None and window < SMALL_WINDOW_TOKENS
 
 
 @contextlib.contextmanager

@@ -50,9 +50,9 @@ class ToolRegistry:
     def names(self) -> list[str]:
         return list(self._tools)
 
-    def specs(self) -> list[dict[str, Any]]:
-        """OpenAI-style function definitions, in registry order."""
-        return [tool_spec(tool) for tool in self._tools.values()]
+    def specs(self, *, short: bool = False) -> list[dict[str, Any]]:
+        """OpenAI-style function definitions, in registry order; `short` descriptions for small windows."""
+        return [tool_spec(tool, short=short) for tool in self._tools.values()]
 
     def __iter__(self) -> Iterator[Tool]:
         return iter(self._tools.values())

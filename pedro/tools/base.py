@@ -146,8 +146,8 @@ class Tool(Protocol):
         ...
 
 
-def tool_spec(tool: Tool) -> dict[str, Any]:
-    """The OpenAI-style function definition the model sees for a tool."""
+def tool_spec(tool: Tool, *, short: bool = False) -> dict[str, Any]:
+    """The OpenAI-style function definition the model sees; `short` for small context windows."""
     from pedro.prompts import load_prompt
 
     schema = tool.Args.model_json_schema()
@@ -155,5 +155,5 @@ def tool_spec(tool: Tool) -> dict[str, Any]:
     schema.pop("description", None)  # the Args docstring is for developers; the model reads prompts/tools/
     for prop in schema.get("properties", {}).values():
         prop.pop("title", None)
-    description = load_prompt(f"tools/{tool.name}.md").strip()
+    description = load_prompt(f"tools/{tool.name}{'.short' if short else ''}.md").strip()
     return {"type": "function", "function": {"name": tool.name, "description": description, "parameters": schema}}
