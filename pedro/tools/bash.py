@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
+from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 from pedro.tools.process import (
     HARD_CAP_BYTES,
@@ -61,9 +62,9 @@ class BashArgs(ToolArgs):
         return self
 
 
-def build_command(command: str, ctx: ToolContext) -> ChildCommand:
-    """The child to run for a bash call; the seam where a sandbox wraps argv and env."""
-    return shell_command(command, ctx.root, ctx.env)
+def build_command(command: str, ctx: ToolContext, *, allow_network: bool = False) -> ChildCommand:
+    """The child to run for a bash call: `bash -c` at the root, inside the sandbox when this machine has one."""
+    return wrap(shell_command(command, ctx.root, ctx.env), root=ctx.root, kind="bash", allow_network=allow_network)
 
 
 class BashTool:

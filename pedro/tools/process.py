@@ -9,7 +9,7 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
@@ -46,6 +46,8 @@ class ChildCommand:
     argv: tuple[str, ...]
     cwd: Path
     env: Mapping[str, str]
+    preexec: Callable[[], None] | None = None
+    """Runs in the child between fork and exec (rlimits, Landlock); it must not touch locks or threads."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,7 @@ def run_child(
         stderr=subprocess.STDOUT,
         start_new_session=True,
         close_fds=True,
+        preexec_fn=command.preexec,
     )
     assert proc.stdout is not None
     reader = _PipeReader(proc.stdout, OutputCapture(limits.head_bytes, limits.tail_bytes), tee)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 from pedro.tools.testreport import (
@@ -125,9 +126,11 @@ class TestTool:
             plan = plan_test_run(args, ctx, workdir)
             log_path = workdir / "output.log"
             limits = OutputLimits(head_bytes=0, tail_bytes=_RAW_TAIL_BYTES, hard_cap_bytes=_HARD_CAP_BYTES)
+            # The report lands in `workdir`, outside the repository, so the sandbox must let the runner write there.
             try:
+                child = wrap(plan.command, root=ctx.root, kind="test", writable=(workdir,))
                 with log_path.open("wb") as log:
-                    result = run_child(plan.command, timeout=timeout, limits=limits, tee=log)
+                    result = run_child(child, timeout=timeout, limits=limits, tee=log)
             except OSError as exc:
                 program = plan.command.argv[0]
                 raise ToolFailure(
