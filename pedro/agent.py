@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.context import (
@@ -18,7 +18,7 @@ from pedro.context import (
     render_tool_result,
 )
 from pedro.dispatch import Dispatcher
-from pedro.errors import BackendError
+from pedro.errors import BackendError, PedroError
 from pedro.jobs import Job, JobStore
 from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, Usage
 from pedro.roles import Role
@@ -26,6 +26,14 @@ from pedro.toolcalls import StreamExtractor, extract, find_completion
 from pedro.workspace import fingerprint
 
 EventHandler = Callable[[Event], None]
+
+
+class ChangeGuard(Protocol):
+    """Keeps the user's work recoverable while the job changes files (see pedro.safety.guard)."""
+
+    def before(self, round_no: int, calls: Sequence[ToolCall]) -> dict[str, Any] | None: ...
+
+    def finish(self) -> dict[str, Any] | None: ...
 
 
 def _ignore(_: Event) -> None:
@@ -101,6 +109,7 @@ def run_agent(
     job: Job | None = None,
     on_event: EventHandler = _ignore,
     short_tools: bool = False,
+    guard: ChangeGuard | None = None,
 ) -> RunResult:
     """Drive the model until it reports completion, a limit is hit, or the backend fails."""
     started = time.monotonic()
@@ -131,7 +140,9 @@ def run_agent(
             emitter.emit("round.started", round=state.rounds)
             completion = _complete(backend, history, tools, options, emitter)
             state.usage += completion.usage
-            outcome = _handle_reply(completion, tools, history, dispatcher, emitter, state, limits, role, baseline)
+            outcome = _handle_reply(
+                completion, tools, history, dispatcher, emitter, state, limits, role, baseline, guard
+            )
             emitter.emit(
                 "round.finished", round=state.rounds, usage=_usage_dict(completion.usage), timings=completion.timings
             )
@@ -142,6 +153,8 @@ def run_agent(
         status, reason, summary = "backend_error", "backend_error", str(exc)
     except KeyboardInterrupt:
         status, reason, summary = "interrupted", "interrupted", "interrupted by the user; the job is saved"
+    if guard is not None:
+        _snapshot(emitter, guard.finish)
     result = RunResult(
         job_id, status, reason, summary, state.rounds, state.tool_calls, state.usage, time.monotonic() - started
     )
@@ -200,6 +213,7 @@ def _handle_reply(
     limits: Limits,
     role: Role,
     baseline: str,
+    guard: ChangeGuard | None,
 ) -> tuple[ExitStatus, str, str] | None:
     """Run the reply's calls and append what the model must read next; return an outcome when the run ends."""
     extraction = extract(_payload(completion), tools, finish_reason=completion.finish_reason)
@@ -213,6 +227,8 @@ def _handle_reply(
         loop = _guard_repeats(extraction.calls, state, limits, feedback)
         if loop is not None:
             return loop
+        if guard is not None:
+            _snapshot(emitter, guard.before, state.rounds, extraction.calls)
     for index, call in enumerate(extraction.calls, start=1):
         result = _run_call(call, dispatcher, emitter)
         state.tool_calls += 1
@@ -233,6 +249,17 @@ def _handle_reply(
     if feedback:
         history.append(Message("user", "\n\n".join(feedback)))
     return None
+
+
+def _snapshot(emitter: _Emitter, take: Callable[..., dict[str, Any] | None], *args: Any) -> None:
+    """Take a snapshot and record it; a failure is reported, and the job goes on with the snapshots it has."""
+    try:
+        taken = take(*args)
+    except PedroError as exc:
+        emitter.emit("notice", message=f"could not snapshot the working tree: {exc}")
+        return
+    if taken is not None:
+        emitter.emit("snapshot.taken", **taken)
 
 
 def _guard_repeats(

@@ -34,6 +34,7 @@ EventType = Literal[
     "tool_call.started",
     "tool_call.finished",
     "round.finished",
+    "snapshot.taken",
     "notice",
     "job.finished",
 ]

@@ -361,3 +361,73 @@ def test_small_window_gets_short_tool_descriptions(calc_repo: Path, stub_server:
         )
         sizes[server.context_length] = len(server.requests[0]["messages"][0]["content"])
     assert sizes[4096] < sizes[32768] * 0.7
+
+
+def test_job_branch_snapshots_and_undo(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    (calc_repo / "README.md").write_text("# sample\nmy uncommitted note\n")
+    main_before = git(calc_repo, "rev-parse", "main")
+    server = stub_server(
+        [
+            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            fenced("file", json.dumps({"action": "write", "path": "new.py", "content": "x = 1\n"})),
+            "TASK COMPLETE\ndone",
+        ]
+    )
+    proc = pedro(
+        "build",
+        "-d",
+        "Fix add()",
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert proc.returncode == 0, proc.stderr
+    job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
+    assert git(calc_repo, "branch", "--show-current").strip() == f"pedro/{job_id}"
+    assert git(calc_repo, "rev-parse", "main") == main_before  # the user's branch never moves
+    assert "my uncommitted note" in (calc_repo / "README.md").read_text()  # carried to the job branch
+    shown = pedro("jobs", "show", job_id, env=cli_env, cwd=calc_repo).stdout
+    assert f"refs/pedro/snapshots/{job_id}/1" in shown and "job start" in shown
+
+    step = pedro("undo", env=cli_env, cwd=calc_repo)  # back to before round 2: the edit stays, new.py goes
+    assert step.returncode == 0, step.stderr
+    assert not (calc_repo / "new.py").exists() and "a + b" in (calc_repo / "calc.py").read_text()
+    first = pedro("undo", "--start", job_id, env=cli_env, cwd=calc_repo)
+    assert first.returncode == 0, first.stderr
+    assert "a - b" in (calc_repo / "calc.py").read_text()
+    assert "my uncommitted note" in (calc_repo / "README.md").read_text()
+
+    again = pedro("undo", job_id, env=cli_env, cwd=calc_repo)
+    assert again.returncode == 2 and "nothing to undo" in again.stderr
+
+
+def test_undo_refuses_when_files_changed_since(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server(
+        [
+            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            "TASK COMPLETE\ndone",
+        ]
+    )
+    assert (
+        pedro(
+            "build",
+            "-d",
+            "x",
+            "--base-url",
+            f"{server.url}/v1",
+            "--model",
+            "m",
+            "--no-input",
+            env=cli_env,
+            cwd=calc_repo,
+        ).returncode
+        == 0
+    )
+    (calc_repo / "calc.py").write_text("# the user's own edit\n")
+    refused = pedro("undo", env=cli_env, cwd=calc_repo)
+    assert refused.returncode != 0 and "calc.py" in refused.stderr and "Traceback" not in refused.stderr
+    assert (calc_repo / "calc.py").read_text() == "# the user's own edit\n"

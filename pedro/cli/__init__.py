@@ -8,7 +8,7 @@ import sys
 import typer
 
 from pedro import __version__
-from pedro.cli import doctor, jobs, run, tools
+from pedro.cli import doctor, jobs, run, tools, undo
 from pedro.errors import PedroError
 from pedro.messages import EXIT_CODES
 
@@ -39,6 +39,7 @@ run.register(app)
 app.add_typer(jobs.app, name="jobs")
 app.add_typer(tools.app, name="tools")
 app.command("doctor")(doctor.doctor)
+app.command("undo")(undo.undo)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -66,5 +67,19 @@ def show_job(
             out.write(f"  {event.get('name')}: {status}, {event.get('duration_ms')} ms\n")
         elif kind == "format.problem":
             out.write(f"  format problem: {event.get('kind')}\n")
+    snapshots = _snapshots(root, job.id)
+    if snapshots:
+        out.write("\nsnapshots (pedro undo steps back through them)\n")
+        out.writelines(f"  {s.n}. {s.label}: {s.ref} ({s.commit[:12]})\n" for s in snapshots)
     if job.summary:
         out.write(f"\nsummary\n{job.summary.strip()}\n")
+
+
+def _snapshots(root: Path, job_id: str) -> list[Any]:
+    from pedro.errors import PedroError
+    from pedro.safety.snapshots import list_snapshots
+
+    try:
+        return list(list_snapshots(root, job_id))
+    except PedroError:
+        return []

@@ -50,6 +50,7 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
             task = render_task(role, **task_vars)
             store = JobStore(root, redactor=redactor)
             job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
+            guard = _protect_work(root, job.id, role.evidence == "changes", renderer)
             options = GenerationOptions(
                 temperature=config.backend.temperature,
                 max_tokens=config.backend.max_tokens,
@@ -73,6 +74,7 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
                     job=job,
                     on_event=renderer.handle,
                     short_tools=_small_window(backend),
+                    guard=guard,
                 )
             finally:
                 store.close()
@@ -83,6 +85,20 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
 
 
 SMALL_WINDOW_TOKENS = 8192
+
+
+def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any) -> Any:
+    """Snapshot the user's work before anything can change, then move builder and debugger to their own branch."""
+    from pedro.safety.guard import SnapshotGuard
+    from pedro.safety.snapshots import ensure_job_branch
+
+    guard = SnapshotGuard(root, job_id)
+    first = guard.start()
+    renderer.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
+    if own_branch:
+        previous = ensure_job_branch(root, job_id)
+        renderer.notice(f"working on branch pedro/{job_id}, with your uncommitted changes; {previous} is untouched")
+    return guard
 
 
 def _small_window(backend: Any) -> bool:

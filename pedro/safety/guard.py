@@ -1,0 +1,72 @@
+"""Snapshots around a job: one at the start, one before every round that may change files, one at the end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pedro.messages import ToolCall
+from pedro.safety.snapshots import Snapshot, SnapshotError, fingerprint_tree, take_snapshot
+
+_READ_ONLY_ACTIONS: dict[str, frozenset[str]] = {
+    "file": frozenset({"read"}),
+    "git": frozenset({"status", "diff", "log", "show"}),
+}
+_READ_ONLY_TOOLS = frozenset({"search", "navigate"})
+
+
+def may_change_files(call: ToolCall) -> bool:
+    """Whether a call can change the working tree; bash and test always can."""
+    if call.name in _READ_ONLY_TOOLS:
+        return False
+    action = call.arguments.get("action")
+    readers = _READ_ONLY_ACTIONS.get(call.name)
+    if readers is None:
+        return True
+    if call.name == "file" and action is None:
+        return "content" in call.arguments
+    if call.name == "git" and action == "branch":
+        return bool(call.arguments.get("name"))
+    return action not in readers
+
+
+@dataclass
+class SnapshotGuard:
+    """Keeps the user's work recoverable: `pedro undo` walks back through what this records."""
+
+    root: Path
+    job_id: str
+    snapshots: list[Snapshot] = field(default_factory=list)
+
+    def start(self) -> Snapshot:
+        """The first snapshot, before anything can change; failing here stops the job before it begins."""
+        snapshot = take_snapshot(self.root, self.job_id, "job start")
+        self.snapshots.append(snapshot)
+        return snapshot
+
+    def before(self, round_no: int, calls: Sequence[ToolCall]) -> dict[str, Any] | None:
+        """A snapshot before a round whose calls may change files, unless nothing changed since the last one."""
+        if not any(may_change_files(call) for call in calls):
+            return None
+        return self._take(f"before round {round_no}")
+
+    def finish(self) -> dict[str, Any] | None:
+        """The state the job leaves behind, so `pedro undo` can tell whether the user changed files since."""
+        return self._take("job end")
+
+    def _take(self, label: str) -> dict[str, Any] | None:
+        if self.snapshots and fingerprint_tree(self.root) == self.snapshots[-1].tree:
+            return None
+        snapshot = take_snapshot(self.root, self.job_id, label)
+        self.snapshots.append(snapshot)
+        return describe(snapshot)
+
+
+def describe(snapshot: Snapshot) -> dict[str, Any]:
+    """A snapshot as an event or a `jobs show` row."""
+    return {"n": snapshot.n, "ref": snapshot.ref, "label": snapshot.label, "commit": snapshot.commit[:12]}
+
+
+__all__ = ["SnapshotError", "SnapshotGuard", "describe", "may_change_files"]

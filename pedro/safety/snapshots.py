@@ -1,0 +1,493 @@
+"""Git snapshots of the working tree under refs/pedro/snapshots/<job>/<n>, restore (undo) and the job branch.
+
+A snapshot is built with a temporary index so the user's HEAD, branch, index and files are never touched:
+
+    index commit I   tree = the user's real index (what was staged), parent = HEAD (if any)
+    snapshot S       tree = the working tree: tracked + untracked files (respecting .gitignore) plus small
+                     ignored files such as .env; parents = [HEAD, I] (or [I] before the first commit)
+
+S's message is the label followed by `Pedro-*:` trailers (job, number, HEAD, branch, index tree). The ref keeps S
+and, through its last parent, I reachable, so both survive `git gc --prune=now`; only branches are pushed, so
+snapshots never leave the machine. Git runs with fixed argv (no shell), repository hooks and fsmonitor disabled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pedro.errors import PedroError
+
+REF_PREFIX = "refs/pedro/snapshots"
+BACKUP_PREFIX = "refs/pedro/backups"
+"""Where restore keeps the state it replaced, apart from the numbered snapshots that undo walks back through."""
+JOB_BRANCH_PREFIX = "pedro/"
+IGNORED_FILE_LIMIT = 1024 * 1024
+"""Ignored files smaller than this are force-added, so `.env` and local settings are recoverable."""
+IGNORED_TOTAL_LIMIT = 64 * 1024 * 1024
+IGNORED_COUNT_LIMIT = 5000
+UNTRACKED_FILE_LIMIT = 64 * 1024 * 1024
+"""Untracked files this large (disk images, core dumps, a runaway `dd`) are left out of snapshots, and so left alone
+by restore: hashing them would make every turn slow and the repository huge."""
+SKIPPED_DIRS = frozenset(
+    {"node_modules", ".venv", "venv", "target", "dist", "build", ".pedro", ".git"}
+    # regenerable caches: thousands of small files nobody needs back
+    | {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".next"}
+)
+GIT_TIMEOUT_S = 300.0
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+_JOB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_FOREIGN_GIT_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE")
+# hooks (reference-transaction) and fsmonitor are programs the repository names; snapshots run none of them
+_GIT_CONFIG = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off")
+_IDENTITY = {
+    "GIT_AUTHOR_NAME": "pedro",
+    "GIT_AUTHOR_EMAIL": "pedro@localhost",
+    "GIT_COMMITTER_NAME": "pedro",
+    "GIT_COMMITTER_EMAIL": "pedro@localhost",
+}
+
+
+class SnapshotError(PedroError):
+    """A snapshot could not be taken, listed or restored; the message names the fix."""
+
+
+class SnapshotConflictError(SnapshotError):
+    """The files changed since the snapshot pedro expected: the user edited after pedro's last change."""
+
+    def __init__(self, message: str, changed: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.changed = changed
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One snapshot: where it is stored and what it holds."""
+
+    job_id: str
+    n: int
+    ref: str
+    commit: str
+    tree: str
+    """The working-tree state: tracked + untracked + small ignored files."""
+    index_tree: str | None
+    """The user's real index (None when it held unresolved merge conflicts)."""
+    head: str | None
+    """HEAD when the snapshot was taken (None before the first commit)."""
+    branch: str | None
+    """The checked-out branch (None when HEAD was detached)."""
+    label: str
+    time: float
+    """Seconds since the epoch (committer date)."""
+
+
+@dataclass(frozen=True)
+class RestoreReport:
+    """What a restore changed; `backup` holds the state just before it, so a restore is itself undoable."""
+
+    snapshot: Snapshot
+    backup: Snapshot
+    written: tuple[str, ...]
+    removed: tuple[str, ...]
+    kept_ignored: tuple[str, ...]
+    """Ignored files created since the snapshot, left in place."""
+    index_restored: bool
+
+
+@dataclass(frozen=True)
+class _State:
+    tree: str
+    index_tree: str | None
+
+
+def take_snapshot(root: Path, job_id: str, label: str) -> Snapshot:
+    """Commit the current working tree and index to refs/pedro/snapshots/<job_id>/<n>; nothing else changes."""
+    _check_job_id(job_id)
+    return _store(root, _capture(root), REF_PREFIX, job_id, label)
+
+
+def _store(root: Path, state: _State, prefix: str, job_id: str, label: str) -> Snapshot:
+    head = _head(root)
+    branch = _branch(root)
+    parents: list[str] = [head] if head else []
+    if state.index_tree is not None:
+        parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {job_id}\n"))
+    for _attempt in range(20):
+        n = max((s.n for s in _list(root, prefix, job_id)), default=0) + 1
+        message = _message(label, job_id, n, head, branch, state.index_tree)
+        commit = _commit_tree(root, state.tree, parents, message)
+        ref = f"{prefix}/{job_id}/{n}"
+        # the empty old value makes the update fail if a concurrent snapshot took this number first
+        proc = _git(root, "update-ref", "-m", f"pedro snapshot: {_one_line(label)}", ref, commit, "", check=False)
+        if proc.returncode == 0:
+            return _list(root, prefix, job_id, ref)[0]
+    raise SnapshotError(f"could not allocate a snapshot number under {prefix}/{job_id}; retry the command")
+
+
+def list_snapshots(root: Path, job_id: str) -> list[Snapshot]:
+    """The snapshots of one job, oldest (n = 1) first."""
+    _check_job_id(job_id)
+    return _list(root, REF_PREFIX, job_id)
+
+
+def list_backups(root: Path, job_id: str) -> list[Snapshot]:
+    """The states restores replaced for one job (refs/pedro/backups/<job>/<n>), oldest first."""
+    _check_job_id(job_id)
+    return _list(root, BACKUP_PREFIX, job_id)
+
+
+def latest_snapshot(root: Path, job_id: str) -> Snapshot | None:
+    """The newest snapshot of a job, or None when it has none."""
+    snapshots = list_snapshots(root, job_id)
+    return snapshots[-1] if snapshots else None
+
+
+def fingerprint_tree(root: Path) -> str:
+    """The tree id of the current working state, computed exactly as a snapshot would store it."""
+    return _capture(root).tree
+
+
+def changed_paths(root: Path, old_tree: str, new_tree: str) -> list[str]:
+    """Paths that differ between two trees (added, removed or modified)."""
+    if old_tree == new_tree:
+        return []
+    out = _git(root, "diff-tree", "-r", "--no-renames", "--name-only", "-z", old_tree, new_tree).stdout
+    return [p for p in out.split("\0") if p]
+
+
+def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | None) -> RestoreReport:
+    """Bring files and the real index back to `snapshot`; no branch or HEAD moves.
+
+    With `expected` (normally the latest snapshot), refuse when the current state differs from it: the user
+    edited files after pedro's last change, and restoring would throw those edits away.
+    """
+    current = _capture(root)
+    if expected is not None and current.tree != expected.tree:
+        changed = tuple(changed_paths(root, expected.tree, current.tree))
+        shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+        raise SnapshotConflictError(
+            f"{len(changed)} file(s) changed since pedro's last snapshot ({shown}); they were edited after "
+            "pedro's last change. Commit or copy those edits first, or restore without the check (--force); "
+            "a backup snapshot is taken before any restore",
+            changed,
+        )
+    backup = _store(root, current, BACKUP_PREFIX, snapshot.job_id, f"before restoring snapshot {snapshot.n}")
+    diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).stdout
+    to_write: list[str] = []
+    to_remove: list[str] = []
+    fields = [f for f in diff.split("\0") if f]
+    for status, path in zip(fields[0::2], fields[1::2], strict=True):
+        (to_remove if status == "D" else to_write).append(path)
+    ignored = set(_ignored_among(root, to_remove))
+    removed = [p for p in to_remove if p not in ignored]
+    for path in removed:
+        _remove_file(root, path)
+    if to_write:
+        _checkout_paths(root, snapshot.tree, to_write)
+    index_restored = False
+    if snapshot.index_tree is not None and snapshot.index_tree != current.index_tree:
+        _git(root, "read-tree", snapshot.index_tree)
+        # read-tree drops stat data; refresh it so the next `git status` does not rehash every file
+        _git(root, "update-index", "-q", "--refresh", check=False)
+        index_restored = True
+    return RestoreReport(
+        snapshot=snapshot,
+        backup=backup,
+        written=tuple(to_write),
+        removed=tuple(removed),
+        kept_ignored=tuple(p for p in to_remove if p in ignored),
+        index_restored=index_restored,
+    )
+
+
+def ensure_job_branch(root: Path, job_id: str) -> str:
+    """Switch to `pedro/<job_id>` (created from HEAD, carrying uncommitted edits along); return the previous branch.
+
+    The user's branch ref is never moved or reset. A detached HEAD is returned as its commit id.
+    """
+    _check_job_id(job_id)
+    target = JOB_BRANCH_PREFIX + job_id
+    previous = _branch(root) or _head(root) or ""
+    if previous == target:
+        return previous
+    exists = _git(root, "rev-parse", "--verify", "-q", f"refs/heads/{target}", check=False).returncode == 0
+    argv = ("switch", target) if exists else ("switch", "-c", target)
+    proc = _git(root, *argv, check=False)
+    if proc.returncode != 0:
+        raise SnapshotError(
+            f"could not switch to branch {target}: {proc.stderr.strip()}. "
+            "Commit or snapshot your changes, or run with --isolate to work in a separate worktree"
+        )
+    return previous
+
+
+def _capture(root: Path) -> _State:
+    """Write the real index tree and the working-tree tree using a copy of the index; the real one is only read."""
+    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").stdout.strip())
+    real_index = _git_path(root, "index")
+    fd, temp_name = tempfile.mkstemp(prefix="pedro-index-", dir=git_dir)
+    os.close(fd)
+    temp_index = Path(temp_name)
+    try:
+        if real_index.exists():
+            # starting from the real index keeps its stat cache, so unchanged files are not rehashed
+            shutil.copyfile(real_index, temp_index)
+        else:
+            temp_index.unlink()
+        env = {"GIT_INDEX_FILE": str(temp_index)}
+        written = _git(root, "write-tree", env=env, check=False)
+        index_tree = written.stdout.strip() if written.returncode == 0 else None
+        large = _large_untracked_files(root, env)
+        pathspecs = [".", *(f":(exclude,literal){path}" for path in large)]
+        _git(
+            root,
+            "add",
+            "-A",
+            "--ignore-errors",
+            "--pathspec-from-file=-",
+            "--pathspec-file-nul",
+            env=env,
+            stdin="\0".join(pathspecs) + "\0",
+            check=False,
+        )
+        extra = _small_ignored_files(root, env)
+        if extra:
+            _git(
+                root,
+                "--literal-pathspecs",
+                "add",
+                "-f",
+                "--ignore-errors",
+                "--pathspec-from-file=-",
+                "--pathspec-file-nul",
+                env=env,
+                stdin="\0".join(extra) + "\0",
+                check=False,
+            )
+        tree = _git(root, "write-tree", env=env).stdout.strip()
+        return _State(tree=tree, index_tree=index_tree)
+    finally:
+        for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
+    """Untracked, not ignored files of UNTRACKED_FILE_LIMIT bytes or more."""
+    out = _git(root, "ls-files", "-z", "--others", "--exclude-standard", env=env).stdout
+    large: list[str] = []
+    for rel in (p for p in out.split("\0") if p):
+        with contextlib.suppress(OSError):
+            info = (root / rel).lstat()
+            if stat.S_ISREG(info.st_mode) and info.st_size >= UNTRACKED_FILE_LIMIT:
+                large.append(rel)
+    return large
+
+
+def _small_ignored_files(root: Path, env: dict[str, str]) -> list[str]:
+    """Ignored files under the size limit, outside dependency and build directories."""
+    out = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", env=env).stdout
+    chosen: list[str] = []
+    total = 0
+    for entry in (e for e in out.split("\0") if e):
+        for rel in _expand_ignored(root, entry):
+            try:
+                info = (root / rel).lstat()
+            except OSError:
+                continue
+            if info.st_size >= IGNORED_FILE_LIMIT or total + info.st_size > IGNORED_TOTAL_LIMIT:
+                continue
+            chosen.append(rel)
+            total += info.st_size
+            if len(chosen) >= IGNORED_COUNT_LIMIT:
+                return chosen
+    return chosen
+
+
+def _expand_ignored(root: Path, entry: str) -> Iterator[str]:
+    """An ignored file as itself; an ignored directory as the files under it, skipping heavy directories."""
+    parts = entry.rstrip("/").split("/")
+    if any(part in SKIPPED_DIRS for part in parts):
+        return
+    if not entry.endswith("/"):
+        yield entry
+        return
+    for dirpath, dirnames, filenames in os.walk(root / entry):
+        # a nested repository is its own project; never descend into dependency or build output
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not (Path(dirpath, d, ".git")).exists())
+        for name in sorted(filenames):
+            yield Path(dirpath, name).relative_to(root).as_posix()
+
+
+def _ignored_among(root: Path, paths: Sequence[str]) -> list[str]:
+    """Those of `paths` that the ignore rules match (whether or not they are tracked)."""
+    if not paths:
+        return []
+    proc = _git(root, "check-ignore", "--no-index", "-z", "--stdin", stdin="\0".join(paths) + "\0", check=False)
+    return [p for p in proc.stdout.split("\0") if p]
+
+
+def _remove_file(root: Path, rel: str) -> None:
+    """Delete one file created since the snapshot, then any directories it leaves empty; never leave the root."""
+    real_root = root.resolve()
+    path = real_root / rel
+    if real_root not in path.parent.resolve().parents and path.parent.resolve() != real_root:
+        return
+    with contextlib.suppress(FileNotFoundError):
+        if path.is_dir() and not path.is_symlink():
+            return  # a nested repository recorded as a gitlink: never delete someone's repository
+        path.unlink()
+    parent = path.parent
+    while parent != real_root:
+        try:
+            parent.rmdir()
+        except OSError:
+            break
+        parent = parent.parent
+
+
+def _checkout_paths(root: Path, tree: str, paths: list[str]) -> None:
+    """Write `paths` as they are in `tree` (content, mode, symlinks) through a temporary index."""
+    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").stdout.strip())
+    fd, temp_name = tempfile.mkstemp(prefix="pedro-restore-", dir=git_dir)
+    os.close(fd)
+    temp_index = Path(temp_name)
+    temp_index.unlink()
+    try:
+        env = {"GIT_INDEX_FILE": str(temp_index)}
+        _git(root, "read-tree", tree, env=env)
+        proc = _git(root, "checkout-index", "-f", "-z", "--stdin", env=env, stdin="\0".join(paths) + "\0", check=False)
+        if proc.returncode != 0:
+            raise SnapshotError(
+                f"restoring files failed: {proc.stderr.strip()}. Nothing was lost: the state before the restore "
+                "is in the backup snapshot"
+            )
+    finally:
+        for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str) -> str:
+    argv = ["commit-tree", tree]
+    for parent in parents:
+        argv += ["-p", parent]
+    return _git(root, *argv, stdin=message).stdout.strip()
+
+
+def _message(label: str, job_id: str, n: int, head: str | None, branch: str | None, index_tree: str | None) -> str:
+    return (
+        f"{_one_line(label) or 'snapshot'}\n\n"
+        f"Pedro-Job: {job_id}\nPedro-Snapshot: {n}\nPedro-Head: {head or '-'}\n"
+        f"Pedro-Branch: {branch or '-'}\nPedro-Index-Tree: {index_tree or '-'}\n"
+    )
+
+
+def _one_line(text: str) -> str:
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:200]
+
+
+def _list(root: Path, prefix: str, job_id: str, ref: str | None = None) -> list[Snapshot]:
+    """Snapshots under `prefix/job_id/` (or the single `ref`), sorted by number."""
+    fmt = "%(refname)%00%(objectname)%00%(tree)%00%(committerdate:unix)%00%(contents)%00%00"
+    out = _git(root, "for-each-ref", f"--format={fmt}", ref or f"{prefix}/{job_id}/").stdout
+    parsed = [_parse_record(record, prefix) for record in out.split("\0\0\n") if record.strip("\n")]
+    snapshots = sorted((s for s in parsed if s is not None and s.job_id == job_id), key=lambda s: s.n)
+    if ref is not None and not snapshots:
+        raise SnapshotError(f"snapshot {ref} could not be read back; check `git show {ref}`")
+    return snapshots
+
+
+def _parse_record(record: str, prefix: str) -> Snapshot | None:
+    """One for-each-ref record; refs with odd names are skipped."""
+    fields = record.lstrip("\n").split("\0")
+    if len(fields) < 5:
+        return None
+    ref, commit, tree, when, contents = fields[:5]
+    tail = ref.removeprefix(prefix + "/")
+    job_id, _, number = tail.rpartition("/")
+    if not number.isdigit() or not job_id:
+        return None
+    label, _, body = contents.partition("\n")
+    trailers = dict(
+        (key.strip(), value.strip()) for key, _, value in (line.partition(":") for line in body.splitlines()) if value
+    )
+
+    def trailer(key: str) -> str | None:
+        value = trailers.get(key, "-")
+        return None if value == "-" else value
+
+    return Snapshot(
+        job_id=job_id,
+        n=int(number),
+        ref=ref,
+        commit=commit,
+        tree=tree,
+        index_tree=trailer("Pedro-Index-Tree"),
+        head=trailer("Pedro-Head"),
+        branch=trailer("Pedro-Branch"),
+        label=label,
+        time=float(when or 0),
+    )
+
+
+def _head(root: Path) -> str | None:
+    proc = _git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def _branch(root: Path) -> str | None:
+    proc = _git(root, "symbolic-ref", "--short", "-q", "HEAD", check=False)
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def _git_path(root: Path, name: str) -> Path:
+    path = Path(_git(root, "rev-parse", "--git-path", name).stdout.strip())
+    return path if path.is_absolute() else root / path
+
+
+def _check_job_id(job_id: str) -> None:
+    if not _JOB_ID.fullmatch(job_id) or ".." in job_id or job_id.endswith((".lock", ".")):
+        raise SnapshotError(f"job id {job_id!r} cannot name a git ref; use letters, digits, '.', '_' and '-'")
+
+
+def _git(
+    root: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
+    check: bool = True,
+) -> subprocess.CompletedProcess[str]:
+    """Run git in `root` with fixed argv; foreign GIT_* variables from pedro's own environment never apply."""
+    child_env = {k: v for k, v in os.environ.items() if k not in _FOREIGN_GIT_VARS}
+    child_env.update(_IDENTITY)
+    child_env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_EDITOR": "true"})
+    child_env.update(env or {})
+    argv = ["git", "-C", str(root), "--no-pager", *_GIT_CONFIG, *args]
+    try:
+        proc = subprocess.run(
+            argv,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="surrogateescape",
+            env=child_env,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+            stdin=None if stdin is not None else subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise SnapshotError(f"could not run git ({exc}); install git and check the repository at {root}") from exc
+    if check and proc.returncode != 0:
+        raise SnapshotError(f"git {args[0]} failed in {root}: {proc.stderr.strip() or proc.stdout.strip()}")
+    return proc
