@@ -431,3 +431,39 @@ def test_undo_refuses_when_files_changed_since(calc_repo: Path, stub_server: Any
     refused = pedro("undo", env=cli_env, cwd=calc_repo)
     assert refused.returncode != 0 and "calc.py" in refused.stderr and "Traceback" not in refused.stderr
     assert (calc_repo / "calc.py").read_text() == "# the user's own edit\n"
+
+
+def test_destructive_requests_are_refused_and_fed_back(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep\n")
+    (calc_repo / "README.md").write_text("# sample\nuncommitted work\n")
+    main_before = git(calc_repo, "rev-parse", "main")
+    server = stub_server(
+        [
+            fenced("bash", 'rm -rf ~ "$HOME"'),
+            fenced("bash", "git reset --hard && git clean -fdx"),
+            fenced("file", json.dumps({"action": "write", "path": "../outside/x", "content": "pwn"})),
+            fenced("bash", f"echo pwn > {outside}/x"),
+            fenced("git", json.dumps({"action": "push"})),
+            fenced("file", json.dumps({"action": "read", "path": "/etc/passwd"})),
+            "TASK COMPLETE\ntried everything",
+        ]
+    )
+    proc = pedro(
+        "build", "-d", "x", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", env=cli_env, cwd=calc_repo
+    )
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1  # nothing changed, so both completion claims are refused: failed
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
+    assert "uncommitted work" in (calc_repo / "README.md").read_text()
+    assert git(calc_repo, "rev-parse", "main") == main_before
+    results = [request["messages"][-1]["content"] for request in server.requests[1:7]]
+    # refused by policy, except the redirect to /tmp, which the sandbox's private /tmp turns into a failure,
+    # and the push, which has no remote to go to (and would need approval)
+    assert [("ERROR (denied)" in r) for r in results[:4]] == [True, True, True, False]
+    assert "ERROR (" in results[4] and "ERROR (denied)" in results[5]
+    assert "No such file or directory" in results[3] or "Read-only" in results[3]
+    assert "root:x:" not in json.dumps(server.requests)

@@ -24,6 +24,10 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
     from pedro.dispatch import Dispatcher
     from pedro.jobs import JobStore
     from pedro.roles import get_role
+    from pedro.safety.gate import Gate
+    from pedro.safety.policy import Policy
+    from pedro.safety.sandbox import active_sandbox
+    from pedro.safety.sandbox import describe as describe_sandbox
     from pedro.safety.secrets import Redactor, secret_values
     from pedro.tools import ToolRegistry
     from pedro.tools.base import ToolContext
@@ -46,7 +50,13 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
                 read_only=role.read_only or config.safety.mode == "read-only",
             )
             redactor = Redactor(secret_values(os.environ))
-            dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, redactor=redactor)
+            sandbox = active_sandbox()
+            renderer.notice(f"sandbox for bash and test: {describe_sandbox(sandbox)}")
+            gate = Gate(
+                Policy(mode=config.safety.mode, approval="ask" if flags.interactive else "never"),
+                sandboxed=sandbox.kind != "none",
+            )
+            dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, redactor=redactor, gate=gate)
             task = render_task(role, **task_vars)
             store = JobStore(root, redactor=redactor)
             job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)

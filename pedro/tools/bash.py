@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import shlex
+import signal
 from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from pedro.safety.sandbox import wrap
+from pedro.safety.sandbox import FSIZE_LIMIT_BYTES, wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 from pedro.tools.process import (
     HARD_CAP_BYTES,
@@ -97,6 +98,11 @@ class BashTool:
             notes.append(
                 f"the command printed more than {HARD_CAP_BYTES // (1024 * 1024)} MiB and was killed; "
                 "filter its output (grep, head, tail, wc) instead of printing everything"
+            )
+        if result.exit_code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ):
+            notes.append(
+                f"a file grew past the {FSIZE_LIMIT_BYTES // (1024 * 1024)} MiB size limit and the writer was "
+                "stopped (SIGXFSZ); write smaller files, or delete the partial one"
             )
         if result.leftovers_killed:
             notes.append(

@@ -1,0 +1,390 @@
+"""The sandbox around bash and test children: bubblewrap first, Landlock as fallback, rlimits always."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import functools
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Literal
+
+from pedro.tools.process import ChildCommand
+
+SandboxKind = Literal["bubblewrap", "landlock", "none"]
+ChildKind = Literal["bash", "test"]
+
+SWITCH_VAR = "PEDRO_SANDBOX"
+"""`off` runs children unsandboxed (debugging); `landlock` skips bubblewrap; anything else auto-detects."""
+
+PROBE_ARGV = ("--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true")
+
+FSIZE_LIMIT_BYTES = 256 * 1024 * 1024
+NOFILE_LIMIT = 1024
+# CPU seconds per process: far above any wall-clock timeout's worth of single-core work, so only runaways hit it.
+CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200}
+
+# Kept read-only inside the repository even though the repository itself is writable (safety.md, deny paths).
+PROTECTED_PATHS = (".git", ".pedro", ".github/workflows")
+# Never re-exposed when toolchains under $HOME are bound back into the private home.
+_PRIVATE_HOME_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".config", ".docker", ".kube", ".netrc", ".azure", ".gcloud"})
+# Variables naming toolchain roots that may live under $HOME (pyenv, nvm, cargo, a venv, Go's module cache).
+_TOOLCHAIN_VARS = (
+    "PYENV_ROOT",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "NVM_DIR",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "GOROOT",
+    "GOMODCACHE",
+    "GEM_HOME",
+    "JAVA_HOME",
+    "DOTNET_ROOT",
+    "RBENV_ROOT",
+)
+
+
+@dataclass(frozen=True)
+class SandboxInfo:
+    """Which sandbox children get on this machine, and why."""
+
+    kind: SandboxKind
+    detail: str
+    bwrap: str | None = None
+    landlock_abi: int | None = None
+
+
+@functools.cache
+def detect_sandbox() -> SandboxInfo:
+    """Probe once per process: a bwrap that really runs, else a Landlock ABI, else nothing."""
+    bwrap = shutil.which("bwrap")
+    abi = read_landlock_abi()
+    said = "not installed"
+    if bwrap is not None:
+        said = _probe_bwrap(bwrap)
+        if not said:
+            return SandboxInfo("bubblewrap", f"{bwrap} runs (namespaces work)", bwrap, abi)
+    if abi is not None:
+        return SandboxInfo("landlock", f"Landlock ABI {abi} (bubblewrap: {said})", None, abi)
+    return SandboxInfo("none", f"no sandbox: bubblewrap {said}; Landlock unavailable")
+
+
+def active_sandbox() -> SandboxInfo:
+    """The sandbox to use now: detection, overridden by the PEDRO_SANDBOX switch (read on every call)."""
+    switch = os.environ.get(SWITCH_VAR, "").strip().lower()
+    if switch in ("off", "none", "0", "false"):
+        return SandboxInfo("none", f"disabled by {SWITCH_VAR}={switch}")
+    found = detect_sandbox()
+    if switch == "landlock" and found.landlock_abi is not None:
+        abi = found.landlock_abi
+        return SandboxInfo("landlock", f"Landlock ABI {abi} (forced by {SWITCH_VAR})", None, abi)
+    return found
+
+
+def _probe_bwrap(bwrap: str) -> str:
+    """'' when the probe sandbox runs, else what went wrong."""
+    try:
+        proc = subprocess.run(
+            [bwrap, *PROBE_ARGV], capture_output=True, text=True, timeout=10, check=False, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"cannot run ({exc})"
+    if proc.returncode == 0:
+        return ""
+    first = next((line.strip() for line in proc.stderr.splitlines() if line.strip()), "")
+    return f"cannot sandbox ({first or f'exit status {proc.returncode}'})"
+
+
+def wrap(
+    command: ChildCommand,
+    *,
+    root: Path,
+    kind: ChildKind,
+    allow_network: bool = False,
+    writable: Sequence[Path] = (),
+    sandbox: SandboxInfo | None = None,
+) -> ChildCommand:
+    """The same child, confined: rlimits always; bubblewrap or Landlock around it when one is available.
+
+    `writable` names extra directories outside the repository the child must write (a test report folder).
+    """
+    info = sandbox or active_sandbox()
+    root = root.resolve()
+    limits = _rlimit_setter(kind)
+    if info.kind == "bubblewrap" and info.bwrap:
+        argv, env = _bwrap_argv(info.bwrap, command, root, allow_network, writable)
+        return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits))
+    if info.kind == "landlock" and info.landlock_abi is not None:
+        confine = _landlock_setter(info.landlock_abi, root, writable, allow_network)
+        env = dict(command.env)
+        if Path("/tmp") in root.parents and writable:
+            env["TMPDIR"] = str(writable[0])  # /tmp is not granted then (see landlock_rules)
+        return replace(command, env=env, preexec=_chain(command.preexec, limits, confine))
+    return replace(command, preexec=_chain(command.preexec, limits))
+
+
+# -- bubblewrap -----------------------------------------------------------------------------------------------------
+
+
+def _bwrap_argv(
+    bwrap: str, command: ChildCommand, root: Path, allow_network: bool, writable: Sequence[Path]
+) -> tuple[tuple[str, ...], dict[str, str]]:
+    env = dict(command.env)
+    # Inside bwrap a missing program is only an exit status; say it the way Popen would, before starting anything.
+    if shutil.which(command.argv[0], path=env.get("PATH")) is None and not Path(command.argv[0]).is_file():
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command.argv[0])
+    home = _home_of(env)
+    if home is not None:
+        # Go's module cache is read-only input (no network to fill it anyway); the build cache must be writable.
+        modcache = Path(env.get("GOMODCACHE") or home / "go" / "pkg" / "mod")
+        if modcache.is_dir():
+            env["GOMODCACHE"] = str(modcache)
+    args: list[str] = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    # Order matters: a later mount covers an earlier one, so the repository is bound after a home that holds it.
+    home_inside_root = home is not None and (home == root or root in home.parents)
+    if home is not None and not home_inside_root:
+        args += _private_home(home, env)
+    args += ["--bind", str(root), str(root)]
+    for rel in PROTECTED_PATHS:
+        path = root / rel
+        if path.exists() and not path.is_symlink():
+            args += ["--ro-bind", str(path), str(path)]
+    if home is not None and home_inside_root:
+        args += _private_home(home, env)
+    for extra in writable:
+        args += ["--bind", str(extra), str(extra)]
+    if home is None:
+        env["HOME"] = "/tmp/home"
+        args += ["--dir", "/tmp/home"]
+    home_dir = env["HOME"]
+    # Build caches must be writable: they live in the private home and vanish with it.
+    env["GOCACHE"] = f"{home_dir}/.cache/go-build"
+    env["GOPATH"] = f"{home_dir}/.cache/gopath"
+    env["XDG_CACHE_HOME"] = f"{home_dir}/.cache"
+    env["TMPDIR"] = "/tmp"
+    args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
+    args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]
+    return tuple(args), env
+
+
+def _home_of(env: Mapping[str, str]) -> Path | None:
+    """The home directory to make private, or None when there is no sensible one (unset, `/`, missing)."""
+    raw = env.get("HOME", "")
+    if not raw:
+        return None
+    home = Path(raw)
+    if not home.is_absolute() or home == Path("/") or not home.is_dir():
+        return None
+    return home.resolve()
+
+
+def _private_home(home: Path, env: Mapping[str, str]) -> list[str]:
+    """A tmpfs over $HOME, with the toolchains that live there (pyenv, ~/.local, ~/go) bound back read-only."""
+    args = ["--tmpfs", str(home)]
+    for top in sorted(_toolchain_dirs(home, env)):
+        args += ["--ro-bind", str(top), str(top)]
+    return args
+
+
+def _toolchain_dirs(home: Path, env: Mapping[str, str]) -> set[Path]:
+    """The top-level entries of $HOME that PATH or a toolchain variable points into, private ones excluded."""
+    candidates: list[str] = env.get("PATH", "").split(os.pathsep)
+    candidates += [env[name] for name in _TOOLCHAIN_VARS if env.get(name)]
+    found: set[Path] = set()
+    for raw in candidates:
+        if not raw or not Path(raw).is_absolute():
+            continue
+        path = Path(os.path.normpath(raw))
+        if home not in path.parents:
+            continue
+        top = home / path.relative_to(home).parts[0]
+        if top.name not in _PRIVATE_HOME_DIRS and top.exists():
+            found.add(top)
+    return found
+
+
+# -- resource limits ------------------------------------------------------------------------------------------------
+
+
+def _rlimit_setter(kind: ChildKind) -> Callable[[], None]:
+    """Limits for the child: CPU, file size, open files, no core dumps. Never RLIMIT_AS (it breaks Go and Node)."""
+    wanted = (
+        (resource.RLIMIT_CPU, CPU_LIMIT_S[kind]),
+        (resource.RLIMIT_FSIZE, FSIZE_LIMIT_BYTES),
+        (resource.RLIMIT_NOFILE, NOFILE_LIMIT),
+        (resource.RLIMIT_CORE, 0),
+    )
+
+    def apply() -> None:
+        for which, value in wanted:
+            _, hard = resource.getrlimit(which)
+            capped = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(which, (capped, capped))
+
+    return apply
+
+
+def _chain(*steps: Callable[[], None] | None) -> Callable[[], None]:
+    todo = tuple(step for step in steps if step is not None)
+
+    def run_all() -> None:
+        for step in todo:
+            step()
+
+    return run_all
+
+
+# -- Landlock -------------------------------------------------------------------------------------------------------
+
+# Generic syscall numbers, the same on x86_64 and arm64.
+_SYS_CREATE_RULESET = 444
+_SYS_ADD_RULE = 445
+_SYS_RESTRICT_SELF = 446
+_CREATE_RULESET_VERSION = 1
+_RULE_PATH_BENEATH = 1
+_PR_SET_NO_NEW_PRIVS = 38
+
+_FS_WRITE_FILE = 1 << 1
+_FS_REMOVE_DIR = 1 << 4
+_FS_REMOVE_FILE = 1 << 5
+_FS_MAKE_CHAR = 1 << 6
+_FS_MAKE_DIR = 1 << 7
+_FS_MAKE_REG = 1 << 8
+_FS_MAKE_SOCK = 1 << 9
+_FS_MAKE_FIFO = 1 << 10
+_FS_MAKE_BLOCK = 1 << 11
+_FS_MAKE_SYM = 1 << 12
+_FS_REFER = 1 << 13  # ABI 2
+_FS_TRUNCATE = 1 << 14  # ABI 3
+_NET_BIND_TCP = 1 << 0  # ABI 4
+_NET_CONNECT_TCP = 1 << 1
+_FILE_WRITES = _FS_WRITE_FILE  # what an existing regular file may get (TRUNCATE added per ABI)
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64)]
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def read_landlock_abi() -> int | None:
+    """The Landlock ABI version from landlock_create_ruleset(NULL, 0, VERSION), or None when Landlock is unusable."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        result = libc.syscall(
+            ctypes.c_long(_SYS_CREATE_RULESET), None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION)
+        )
+    except (OSError, AttributeError):
+        return None
+    return result if isinstance(result, int) and result > 0 else None
+
+
+def _write_rights(abi: int) -> int:
+    rights = (
+        _FS_WRITE_FILE
+        | _FS_REMOVE_DIR
+        | _FS_REMOVE_FILE
+        | _FS_MAKE_CHAR
+        | _FS_MAKE_DIR
+        | _FS_MAKE_REG
+        | _FS_MAKE_SOCK
+        | _FS_MAKE_FIFO
+        | _FS_MAKE_BLOCK
+        | _FS_MAKE_SYM
+    )
+    if abi >= 2:
+        rights |= _FS_REFER
+    if abi >= 3:
+        rights |= _FS_TRUNCATE
+    return rights
+
+
+def landlock_rules(root: Path, writable: Iterable[Path], abi: int) -> list[tuple[Path, int]]:
+    """(path, allowed write rights) pairs: the repository, /tmp, /dev and `writable`.
+
+    Landlock rules only add rights and cover whole subtrees, so this fallback cannot keep `.git` read-only
+    without also refusing new files in the repository root; it grants the root, and the policy's refusal of
+    destructive git and shell commands guards `.git` (bubblewrap, the primary sandbox, also binds it read-only).
+    """
+    rights = _write_rights(abi)
+    rules: list[tuple[Path, int]] = [(root, rights)]
+    for extra in (Path("/tmp"), Path("/dev"), *writable):
+        if extra.is_dir() and extra not in root.parents and extra != root:
+            rules.append((extra, rights))
+    return rules
+
+
+def _landlock_setter(abi: int, root: Path, writable: Sequence[Path], allow_network: bool) -> Callable[[], None]:
+    """A preexec step that confines the child with Landlock; it fails closed (exit 126) if that does not work."""
+    rules = [(os.fsencode(path), access) for path, access in landlock_rules(root, writable, abi)]
+    handled_net = 0 if allow_network or abi < 4 else _NET_BIND_TCP | _NET_CONNECT_TCP
+    attr = _RulesetAttr(_write_rights(abi), handled_net)
+    attr_size = ctypes.sizeof(_RulesetAttr) if abi >= 4 else ctypes.sizeof(ctypes.c_uint64)
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def confine() -> None:
+        try:
+            _restrict(libc, attr, attr_size, rules)
+        except OSError as exc:
+            os.write(2, f"pedro: the Landlock sandbox could not be set up ({exc}); command not run\n".encode())
+            os._exit(126)
+
+    return confine
+
+
+def _restrict(libc: ctypes.CDLL, attr: _RulesetAttr, attr_size: int, rules: list[tuple[bytes, int]]) -> None:
+    ruleset = libc.syscall(ctypes.c_long(_SYS_CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(attr_size), 0)
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
+    try:
+        for path, access in rules:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue  # vanished since planning: nothing to grant
+            try:
+                rule = _PathBeneathAttr(access, fd)
+                if libc.syscall(ctypes.c_long(_SYS_ADD_RULE), ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0) < 0:
+                    raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path.decode(errors='replace')}")
+            finally:
+                os.close(fd)
+        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0:
+            raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
+        if libc.syscall(ctypes.c_long(_SYS_RESTRICT_SELF), ruleset, 0) < 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
+    finally:
+        os.close(ruleset)
+
+
+def describe(info: SandboxInfo) -> str:
+    """One line for banners and `pedro doctor`."""
+    if info.kind == "none":
+        return f"sandbox: none ({info.detail})"
+    return f"sandbox: {info.kind} ({info.detail})"
+
+
+__all__ = [
+    "CPU_LIMIT_S",
+    "FSIZE_LIMIT_BYTES",
+    "NOFILE_LIMIT",
+    "SWITCH_VAR",
+    "SandboxInfo",
+    "active_sandbox",
+    "describe",
+    "detect_sandbox",
+    "landlock_rules",
+    "read_landlock_abi",
+    "wrap",
+]
