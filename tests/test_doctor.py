@@ -31,8 +31,8 @@ from pedro.cli.doctor import (
     check_landlock,
     check_llama_server,
     check_ripgrep,
-    read_landlock_abi,
 )
+from pedro.safety.sandbox import landlock_status
 
 OPENAI_CALL = {
     "role": "assistant",
@@ -358,7 +358,7 @@ def test_real_bubblewrap_if_installed() -> None:
 
 
 def test_landlock_abi_matches_the_kernel() -> None:
-    abi, err = read_landlock_abi()
+    abi, err = landlock_status()
     check = check_landlock()
     if abi is None:
         assert err in (errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM)

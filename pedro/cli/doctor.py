@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import json
 import shutil
@@ -37,12 +36,12 @@ CheckKey = Literal[
     "git",
     "bubblewrap",
     "landlock",
+    "sandbox",
 ]
 
 # The doctor asks once and fast: no retries, and a generation probe that cannot hang the terminal for ten minutes.
 PROBE_READ_TIMEOUT = 120.0
 LOADING_WAIT = 30.0
-_BWRAP_ARGV = ("--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true")
 # landlock_create_ruleset has the same number on every architecture Linux added it to after the syscall unification.
 _SYS_LANDLOCK_CREATE_RULESET = 444
 _LANDLOCK_CREATE_RULESET_VERSION = 1
@@ -294,7 +293,25 @@ def local_checks() -> list[Check]:
         check_git(),
         check_bubblewrap(shutil.which("bwrap")),
         check_landlock(),
+        check_active_sandbox(),
     ]
+
+
+def check_active_sandbox() -> Check:
+    """The sandbox bash and test will run under (PEDRO_SANDBOX=off turns it off)."""
+    from pedro.safety.sandbox import active_sandbox, describe
+
+    sandbox = active_sandbox()
+    if sandbox.kind == "none":
+        return Check(
+            "sandbox",
+            "sandbox in use",
+            "warn",
+            describe(sandbox),
+            "install bubblewrap (apt-get install bubblewrap); until then every command but a read-only "
+            "allowlist asks first",
+        )
+    return Check("sandbox", "sandbox in use", "ok", describe(sandbox))
 
 
 def check_llama_server() -> Check:
@@ -334,9 +351,11 @@ def check_bubblewrap(binary: str | None) -> Check:
     name = "sandbox: bubblewrap"
     if binary is None:
         return Check("bubblewrap", name, "warn", "not installed", "apt-get install bubblewrap")
+    from pedro.safety.sandbox import PROBE_ARGV
+
     try:
         proc = subprocess.run(
-            [binary, *_BWRAP_ARGV], capture_output=True, text=True, timeout=10, check=False, stdin=subprocess.DEVNULL
+            [binary, *PROBE_ARGV], capture_output=True, text=True, timeout=10, check=False, stdin=subprocess.DEVNULL
         )
     except (OSError, subprocess.SubprocessError) as exc:
         return Check("bubblewrap", name, "warn", f"{binary} cannot run: {exc}", "reinstall bubblewrap")
@@ -353,29 +372,12 @@ def check_bubblewrap(binary: str | None) -> Check:
     )
 
 
-def read_landlock_abi() -> tuple[int | None, int]:
-    """(ABI version, 0) from landlock_create_ruleset(NULL, 0, VERSION), or (None, errno) when Landlock is unusable."""
-    if not sys.platform.startswith("linux"):
-        return None, errno.ENOSYS
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        result = libc.syscall(
-            ctypes.c_long(_SYS_LANDLOCK_CREATE_RULESET),
-            None,
-            ctypes.c_size_t(0),
-            ctypes.c_uint32(_LANDLOCK_CREATE_RULESET_VERSION),
-        )
-    except (OSError, AttributeError):
-        return None, errno.ENOSYS
-    if isinstance(result, int) and result > 0:
-        return result, 0
-    return None, ctypes.get_errno()
-
-
 def check_landlock() -> Check:
     """The Landlock ABI the kernel offers, or why there is none."""
     name = "sandbox: landlock"
-    abi, err = read_landlock_abi()
+    from pedro.safety.sandbox import landlock_status
+
+    abi, err = landlock_status()
     if abi is not None:
         return Check("landlock", name, "ok", f"ABI {abi}")
     if err == errno.EOPNOTSUPP:

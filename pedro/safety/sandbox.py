@@ -279,16 +279,23 @@ class _PathBeneathAttr(ctypes.Structure):
 
 def read_landlock_abi() -> int | None:
     """The Landlock ABI version from landlock_create_ruleset(NULL, 0, VERSION), or None when Landlock is unusable."""
+    return landlock_status()[0]
+
+
+def landlock_status() -> tuple[int | None, int]:
+    """(ABI version, 0), or (None, errno) saying why Landlock is unusable (e.g. EOPNOTSUPP: disabled at boot)."""
     if not sys.platform.startswith("linux"):
-        return None
+        return None, errno.ENOSYS
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         result = libc.syscall(
             ctypes.c_long(_SYS_CREATE_RULESET), None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION)
         )
     except (OSError, AttributeError):
-        return None
-    return result if isinstance(result, int) and result > 0 else None
+        return None, errno.ENOSYS
+    if isinstance(result, int) and result > 0:
+        return result, 0
+    return None, ctypes.get_errno()
 
 
 def _write_rights(abi: int) -> int:
