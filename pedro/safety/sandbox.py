@@ -147,6 +147,8 @@ def _bwrap_argv(
         if modcache.is_dir():
             env["GOMODCACHE"] = str(modcache)
     args: list[str] = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    for toolchain in sorted(_tmp_toolchains(env)):
+        args += ["--ro-bind", str(toolchain), str(toolchain)]
     # Order matters: a later mount covers an earlier one, so the repository is bound after a home that holds it.
     home_inside_root = home is not None and (home == root or root in home.parents)
     if home is not None and not home_inside_root:
@@ -191,6 +193,27 @@ def _private_home(home: Path, env: Mapping[str, str]) -> list[str]:
     for top in sorted(_toolchain_dirs(home, env)):
         args += ["--ro-bind", str(top), str(top)]
     return args
+
+
+def _tmp_toolchains(env: Mapping[str, str]) -> set[Path]:
+    """Environments under /tmp that PATH, a toolchain variable or pedro's own Python live in: the private /tmp
+    would hide them, so they are bound back read-only (a virtualenv made in a temporary checkout, say)."""
+    tmp = Path("/tmp")
+    candidates: list[str] = env.get("PATH", "").split(os.pathsep)
+    candidates += [env[name] for name in _TOOLCHAIN_VARS if env.get(name)]
+    candidates += [sys.prefix, sys.base_prefix]
+    found: set[Path] = set()
+    for raw in candidates:
+        if not raw or not Path(raw).is_absolute():
+            continue
+        path = Path(os.path.normpath(raw))
+        if tmp not in path.parents:
+            continue
+        if path.name == "bin":
+            path = path.parent
+        if path.is_dir():
+            found.add(path)
+    return found
 
 
 def _toolchain_dirs(home: Path, env: Mapping[str, str]) -> set[Path]:

@@ -7,6 +7,7 @@ import shlex
 import shutil
 import socket
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -272,3 +273,16 @@ def test_unavailable_sandbox_still_sets_limits(repo: Path) -> None:
     wrapped = wrap(command, root=repo, kind="bash", sandbox=none)
     assert wrapped.argv == command.argv
     assert run_child(wrapped, timeout=10).output.strip() == str(FSIZE_LIMIT_BYTES // 1024)
+
+
+def test_environments_under_tmp_are_bound_back(tmp_path: Path) -> None:
+    from pedro.safety.sandbox import _tmp_toolchains
+
+    venv = Path(tempfile.mkdtemp(dir="/tmp")) / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    try:
+        found = _tmp_toolchains({"PATH": f"{venv}/bin:/usr/bin", "VIRTUAL_ENV": ""})
+        assert venv in found
+        assert all(Path("/tmp") in path.parents for path in found)
+    finally:
+        shutil.rmtree(venv.parent)
