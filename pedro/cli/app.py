@@ -1,0 +1,39 @@
+"""The Typer app: every command group, assembled once."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from pedro import __version__
+from pedro.cli import doctor, jobs, run, tools, undo
+
+app = typer.Typer(
+    name="pedro",
+    help="A coding agent for local models: builder, debugger, reviewer and triager roles over seven tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"pedro {__version__}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+) -> None:
+    """pedro: a terminal coding agent for local models (Ollama, llama.cpp, any OpenAI-compatible server)."""
+
+
+run.register(app)
+app.add_typer(jobs.app, name="jobs")
+app.add_typer(tools.app, name="tools")
+app.command("doctor")(doctor.doctor)
+app.command("undo")(undo.undo)
