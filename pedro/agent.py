@@ -84,6 +84,20 @@ class _Emitter:
         self.on_event(event)
 
 
+class _History(list[Message]):
+    """The conversation; every message appended is also saved, so an interrupted job can resume."""
+
+    def __init__(self, store: JobStore | None, job_id: str) -> None:
+        super().__init__()
+        self._store = store
+        self._job_id = job_id
+
+    def append(self, message: Message) -> None:
+        super().append(message)
+        if self._store is not None:
+            self._store.append_message(self._job_id, message)
+
+
 @dataclass
 class _RunState:
     """Counters of one run; never global."""
@@ -110,20 +124,32 @@ def run_agent(
     on_event: EventHandler = _ignore,
     short_tools: bool = False,
     guard: ChangeGuard | None = None,
+    resume: Sequence[Message] = (),
 ) -> RunResult:
-    """Drive the model until it reports completion, a limit is hit, or the backend fails."""
+    """Drive the model until it reports completion, a limit is hit, or the backend fails.
+
+    With `resume` (a saved conversation of `job`), the loop continues it instead of starting a new one.
+    """
     started = time.monotonic()
     job_id = job.id if job is not None else "ephemeral"
-    emitter = _Emitter(job_id, store, on_event)
+    persist = store is not None and job is not None
+    emitter = _Emitter(job_id, store, on_event, seq=store.last_seq(job_id) if store is not None and resume else 0)
     # Small windows get short tool descriptions; either way the list is fixed for the whole job.
     tools = dispatcher.registry.specs(short=short_tools)
     root = dispatcher.ctx.root
-    history: list[Message] = [
-        Message("system", build_system_prompt(role, tools, repo_name=root.name)),
-        Message("user", task),
-    ]
+    history = _History(store if persist else None, job_id)
+    if resume:
+        history.extend(resume)
+    else:
+        history.append(Message("system", build_system_prompt(role, tools, repo_name=root.name)))
+        history.append(Message("user", task))
     state = _RunState()
-    baseline = fingerprint(root) if role.evidence == "changes" else ""
+    baseline = job.baseline if job is not None and job.baseline else ""
+    if role.evidence == "changes" and not baseline:
+        baseline = fingerprint(root)
+        if job is not None and store is not None:
+            job.baseline = baseline
+            store.save(job)
     emitter.emit(
         "job.started",
         role=role.name,
@@ -131,6 +157,7 @@ def run_agent(
         backend=backend.name,
         tools=[t["function"]["name"] for t in tools],
         max_rounds=limits.max_rounds,
+        resumed=bool(resume),
     )
     status: ExitStatus = "limit_reached"
     reason, summary = "round_limit", f"stopped after {limits.max_rounds} rounds without completion"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pedro.errors import JobNotFoundError, UsageError
-from pedro.messages import Event
+from pedro.messages import Event, Message
 from pedro.safety.secrets import Redactor
 
 
@@ -31,6 +31,10 @@ class Job:
     started_at: float = field(default_factory=time.time)
     finished_at: float | None = None
     totals: dict[str, Any] = field(default_factory=dict)
+    base_url: str = ""
+    baseline: str = ""
+    """Fingerprint of the working tree when the job began: completion evidence survives a resume."""
+    short_tools: bool = False
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:
@@ -82,6 +86,31 @@ class JobStore:
         line = json.dumps(event.to_dict(), ensure_ascii=False, default=str)
         stream.write(self.redactor.redact(line) + "\n")
         stream.flush()
+
+    def append_message(self, job_id: str, message: Message) -> None:
+        """Append one message of the conversation to history.jsonl, so an interrupted job can resume."""
+        path = self.job_dir(job_id) / "history.jsonl"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace") as fh:
+            fh.write(self.redactor.redact(json.dumps(message.to_dict(), ensure_ascii=False)) + "\n")
+
+    def messages(self, job_id: str) -> list[Message]:
+        """The saved conversation of a job; a torn last line from a killed run is skipped."""
+        path = self.job_dir(job_id) / "history.jsonl"
+        out: list[Message] = []
+        if not path.is_file():
+            return out
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                out.append(Message.from_dict(json.loads(line)))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return out
+
+    def last_seq(self, job_id: str) -> int:
+        """The sequence number of the job's last recorded event (0 when there is none)."""
+        events = self.events(job_id)
+        return int(events[-1].get("seq", 0)) if events else 0
 
     def close(self) -> None:
         for stream in self._streams.values():

@@ -60,6 +60,15 @@ class Message:
     tool_call_id: str | None = None
     name: str | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Message:
+        """The inverse of to_dict, for a job's saved history."""
+        calls = tuple(ToolCall(str(c["name"]), dict(c["arguments"]), c.get("id")) for c in data.get("tool_calls", []))
+        return cls(data["role"], str(data["content"]), calls, data.get("tool_call_id"), data.get("name"))
+
 
 @dataclass(frozen=True)
 class Usage:

@@ -467,3 +467,80 @@ def test_destructive_requests_are_refused_and_fed_back(
     assert "ERROR (" in results[4] and "ERROR (denied)" in results[5]
     assert "No such file or directory" in results[3] or "Read-only" in results[3]
     assert "root:x:" not in json.dumps(server.requests)
+
+
+def test_resume_continues_the_saved_conversation(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server(
+        [
+            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            "TASK COMPLETE\nfixed after resuming",
+        ]
+    )
+    first = pedro(
+        "build",
+        "-d",
+        "Fix add()",
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        "--max-rounds",
+        "1",
+        env=cli_env,
+        cwd=calc_repo,
+    )
+    assert first.returncode == 4, first.stderr
+    job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
+    resumed = pedro("jobs", "resume", job_id, "--no-input", env=cli_env, cwd=calc_repo)  # same backend by default
+    assert resumed.returncode == 0, resumed.stderr
+    first_request, resumed_request = server.requests[0]["messages"], server.requests[1]["messages"]
+    assert resumed_request[: len(first_request)] == first_request  # the same conversation, continued
+    assert "a + b" in json.dumps(resumed_request[-1])
+    record = json.loads((calc_repo / ".pedro" / "jobs" / job_id / "job.json").read_text())
+    assert record["status"] == "completed"
+    trace = (calc_repo / ".pedro" / "jobs" / job_id / "events.jsonl").read_text()
+    seqs = [json.loads(line)["seq"] for line in trace.splitlines()]
+    assert seqs == sorted(set(seqs))  # strictly increasing across both runs
+    again = pedro("jobs", "resume", job_id, env=cli_env, cwd=calc_repo)
+    assert again.returncode == 2 and "already completed" in again.stderr
+
+
+def test_ctrl_c_stops_the_tool_and_saves_the_job(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    import signal
+    import time
+
+    server = stub_server([fenced("bash", "sleep 60")])
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pedro",
+            "build",
+            "-d",
+            "x",
+            "--base-url",
+            f"{server.url}/v1",
+            "--model",
+            "m",
+            "--no-input",
+        ],
+        cwd=calc_repo,
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not server.requests and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.5)  # the bash call is running now
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)
+    assert time.monotonic() - started < 5
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
+    record = json.loads((calc_repo / ".pedro" / "jobs" / job_id / "job.json").read_text())
+    assert record["status"] == "interrupted"

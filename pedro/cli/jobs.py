@@ -10,7 +10,19 @@ from typing import Any
 
 import typer
 
-from pedro.cli.common import CommonFlags, JsonOpt, RepoOpt, load
+from pedro.cli.common import (
+    BackendOpt,
+    BaseUrlOpt,
+    CommonFlags,
+    JsonOpt,
+    MaxRoundsOpt,
+    ModelFileOpt,
+    ModelOpt,
+    NoInputOpt,
+    RepoOpt,
+    StreamJsonOpt,
+    load,
+)
 
 app = typer.Typer(help="Inspect recorded jobs.", no_args_is_help=True)
 
@@ -83,3 +95,23 @@ def _snapshots(root: Path, job_id: str) -> list[Any]:
         return list(list_snapshots(root, job_id))
     except PedroError:
         return []
+
+
+@app.command("resume")
+def resume_job(
+    job_id: str = typer.Argument(..., help="The job to continue (an id or a unique prefix)."),
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    repo: RepoOpt = Path(),
+    no_input: NoInputOpt = False,
+    json_out: JsonOpt = False,
+    stream_json: StreamJsonOpt = False,
+) -> None:
+    """Continue an interrupted (or stopped) job from its saved conversation, on the same backend by default."""
+    from pedro.cli.session import run_session
+
+    flags = CommonFlags(backend, base_url, model, model_file, max_rounds, repo, no_input, json_out, stream_json)
+    raise typer.Exit(run_session("builder", flags, {}, resume=job_id))

@@ -15,8 +15,8 @@ from pedro.config import PedroConfig
 from pedro.errors import UsageError
 
 
-def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -> int:
-    """Run one role to the end and return the process exit code."""
+def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any], *, resume: str | None = None) -> int:
+    """Run one role to the end (or continue the saved job `resume`) and return the process exit code."""
     from pedro.agent import Limits, run_agent
     from pedro.backends import get_backend
     from pedro.backends.base import GenerationOptions
@@ -33,6 +33,10 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
     from pedro.tools.base import ToolContext
 
     root, config = load(flags)
+    saved = _saved_job(root, resume, flags) if resume is not None else None
+    if saved is not None:
+        config = _with_job_backend(config, saved[0], flags)
+        role_name = saved[0].role
     role = get_role(role_name)
     renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
     with _managed_server(config, renderer) as config:
@@ -57,10 +61,18 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
                 sandboxed=sandbox.kind != "none",
             )
             dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, redactor=redactor, gate=gate)
-            task = render_task(role, **task_vars)
             store = JobStore(root, redactor=redactor)
-            job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
-            guard = _protect_work(root, job.id, role.evidence == "changes", renderer)
+            if saved is None:
+                task = render_task(role, **task_vars)
+                job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
+                job.base_url, job.short_tools = config.resolved_base_url(), _small_window(backend)
+                store.save(job)
+                history: list[Any] = []
+            else:
+                job, history = saved
+                task = job.task
+                renderer.notice(f"resuming job {job.id} after {sum(m.role == 'assistant' for m in history)} replies")
+            guard = _protect_work(root, job.id, role.evidence == "changes", renderer, resumed=saved is not None)
             options = GenerationOptions(
                 temperature=config.backend.temperature,
                 max_tokens=config.backend.max_tokens,
@@ -83,8 +95,9 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
                     store=store,
                     job=job,
                     on_event=renderer.handle,
-                    short_tools=_small_window(backend),
+                    short_tools=job.short_tools,
                     guard=guard,
+                    resume=history,
                 )
             finally:
                 store.close()
@@ -97,13 +110,39 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any]) -
 SMALL_WINDOW_TOKENS = 8192
 
 
-def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any) -> Any:
+def _saved_job(root: Path, job_id: str, flags: CommonFlags) -> tuple[Any, list[Any]]:
+    """The job to resume and its saved conversation; refuse jobs that finished or never talked to the model."""
+    from pedro.jobs import JobStore
+
+    store = JobStore(root)
+    job = store.load(job_id)
+    if job.status == "completed":
+        raise UsageError(f"job {job.id} already completed; start a new one instead")
+    history = store.messages(job.id)
+    if not any(message.role == "assistant" for message in history):
+        raise UsageError(f"job {job.id} has no saved conversation to continue; start a new job instead")
+    return job, history
+
+
+def _with_job_backend(config: PedroConfig, job: Any, flags: CommonFlags) -> PedroConfig:
+    """The backend the job used, unless the flags name another."""
+    resumed = config.model_copy(deep=True)
+    if flags.backend is None and flags.model_file is None:
+        resumed.backend.kind = job.backend
+        if flags.base_url is None and job.base_url:
+            resumed.backend.base_url = job.base_url
+    if flags.model is None and job.model:
+        resumed.backend.model = job.model
+    return resumed
+
+
+def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, resumed: bool = False) -> Any:
     """Snapshot the user's work before anything can change, then move builder and debugger to their own branch."""
     from pedro.safety.guard import SnapshotGuard
     from pedro.safety.snapshots import ensure_job_branch
 
     guard = SnapshotGuard(root, job_id)
-    first = guard.start()
+    first = guard.start("job resumed" if resumed else "job start")
     renderer.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
     if own_branch:
         previous = ensure_job_branch(root, job_id)

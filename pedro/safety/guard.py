@@ -40,9 +40,9 @@ class SnapshotGuard:
     job_id: str
     snapshots: list[Snapshot] = field(default_factory=list)
 
-    def start(self) -> Snapshot:
+    def start(self, label: str = "job start") -> Snapshot:
         """The first snapshot, before anything can change; failing here stops the job before it begins."""
-        snapshot = take_snapshot(self.root, self.job_id, "job start")
+        snapshot = take_snapshot(self.root, self.job_id, label)
         self.snapshots.append(snapshot)
         return snapshot
 
