@@ -83,3 +83,16 @@ def test_short_tool_descriptions_are_much_shorter() -> None:
     assert full.keys() == short.keys()
     for name in full:
         assert 20 < len(short[name]) < len(full[name]) / 3, name
+
+
+def test_every_prompt_file_ships_in_the_wheel() -> None:
+    """pyproject's package data for pedro.prompts must match every file under prompts/."""
+    import re
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    globs = config["tool"]["setuptools"]["package-data"]["pedro.prompts"]
+    patterns = [re.compile("^" + re.escape(g).replace(r"\*", "[^/]*") + "$") for g in globs]
+    files = [p.relative_to(ROOT / "prompts").as_posix() for p in (ROOT / "prompts").rglob("*") if p.is_file()]
+    assert files
+    assert [f for f in files if not any(p.match(f) for p in patterns)] == []
