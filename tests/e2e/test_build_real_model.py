@@ -103,6 +103,8 @@ def test_pedro_build_drives_the_real_model_through_tool_calls(smollm2_gguf: Path
         "PATH": f"{binary.parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "PEDRO_BACKEND__CONSTRAIN_CALLS": "true",
         "PEDRO_BACKEND__MAX_TOKENS": str(MAX_TOKENS),
+        # Greedy decoding: the same binary, model and prompt give the same replies, so the run is reproducible.
+        "PEDRO_BACKEND__TEMPERATURE": "0",
         # The checkout under test, whatever else the caller's PYTHONPATH holds.
         "PYTHONPATH": os.pathsep.join(filter(None, [str(EXAMPLE.parents[1]), os.environ.get("PYTHONPATH")])),
     }
