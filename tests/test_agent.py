@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_util import fenced
 from repo_util import git
 
 from pedro.agent import Limits, RunResult, run_agent
@@ -19,10 +19,6 @@ from pedro.messages import Completion, Event, Message, ToolCall
 from pedro.roles import get_role
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
-
-
-def fenced(tool: str, body: dict[str, Any] | str) -> str:
-    return f"```{tool}\n{body if isinstance(body, str) else json.dumps(body)}\n```"
 
 
 def run(

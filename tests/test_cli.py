@@ -9,26 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_util import build, fenced, pedro
 from repo_util import git
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
-
-
-def pedro(*args: str, env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pedro", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
-def fenced(tool: str, body: str) -> str:
-    return f"```{tool}\n{body}\n```"
 
 
 @pytest.fixture
@@ -86,23 +70,11 @@ def test_acceptance_build_fixes_add(calc_repo: Path, stub_server: Any, cli_env: 
 def test_json_mode_prints_only_events_on_stdout(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server(
         [
-            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}),
             "TASK COMPLETE\ndone",
         ]
     )
-    proc = pedro(
-        "build",
-        "-d",
-        "Fix add()",
-        "--base-url",
-        f"{server.url}/v1",
-        "--model",
-        "m",
-        "--no-input",
-        "--json",
-        env=cli_env,
-        cwd=calc_repo,
-    )
+    proc = build(server, calc_repo, cli_env, "--json")
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines()]
     assert events[0]["type"] == "job.started" and events[-1]["type"] == "job.finished"
@@ -115,20 +87,7 @@ def test_json_mode_prints_only_events_on_stdout(calc_repo: Path, stub_server: An
 def test_round_limit_exits_4(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     read = fenced("file", '{"action": "read", "path": "calc.py"}')
     server = stub_server([read, read, read])
-    proc = pedro(
-        "build",
-        "-d",
-        "x",
-        "--base-url",
-        f"{server.url}/v1",
-        "--model",
-        "m",
-        "--no-input",
-        "--max-rounds",
-        "2",
-        env=cli_env,
-        cwd=calc_repo,
-    )
+    proc = build(server, calc_repo, cli_env, "--max-rounds", "2", description="x")
     assert proc.returncode == 4, proc.stderr
     assert len(server.requests) == 2
 
@@ -293,14 +252,12 @@ def test_secrets_never_reach_the_model_or_the_trace(calc_repo: Path, stub_server
     server = stub_server(
         [
             fenced("bash", "env; cat notes.txt; echo $MY_SERVICE_TOKEN"),
-            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}),
             "TASK COMPLETE\ndone",
         ]
     )
     env = {**cli_env, "MY_SERVICE_TOKEN": planted}
-    proc = pedro(
-        "build", "-d", "x", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", env=env, cwd=calc_repo
-    )
+    proc = build(server, calc_repo, env, description="x")
     assert proc.returncode == 0, proc.stderr
     seen = json.dumps(server.requests)
     assert "notes.txt" in seen or "REDACTED" in seen
@@ -368,23 +325,12 @@ def test_job_branch_snapshots_and_undo(calc_repo: Path, stub_server: Any, cli_en
     main_before = git(calc_repo, "rev-parse", "main")
     server = stub_server(
         [
-            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
-            fenced("file", json.dumps({"action": "write", "path": "new.py", "content": "x = 1\n"})),
+            fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}),
+            fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"}),
             "TASK COMPLETE\ndone",
         ]
     )
-    proc = pedro(
-        "build",
-        "-d",
-        "Fix add()",
-        "--base-url",
-        f"{server.url}/v1",
-        "--model",
-        "m",
-        "--no-input",
-        env=cli_env,
-        cwd=calc_repo,
-    )
+    proc = build(server, calc_repo, cli_env)
     assert proc.returncode == 0, proc.stderr
     job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
     assert git(calc_repo, "branch", "--show-current").strip() == f"pedro/{job_id}"
@@ -408,25 +354,11 @@ def test_job_branch_snapshots_and_undo(calc_repo: Path, stub_server: Any, cli_en
 def test_undo_refuses_when_files_changed_since(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server(
         [
-            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}),
             "TASK COMPLETE\ndone",
         ]
     )
-    assert (
-        pedro(
-            "build",
-            "-d",
-            "x",
-            "--base-url",
-            f"{server.url}/v1",
-            "--model",
-            "m",
-            "--no-input",
-            env=cli_env,
-            cwd=calc_repo,
-        ).returncode
-        == 0
-    )
+    assert build(server, calc_repo, cli_env, description="x").returncode == 0
     (calc_repo / "calc.py").write_text("# the user's own edit\n")
     refused = pedro("undo", env=cli_env, cwd=calc_repo)
     assert refused.returncode != 0 and "calc.py" in refused.stderr and "Traceback" not in refused.stderr
@@ -445,16 +377,14 @@ def test_destructive_requests_are_refused_and_fed_back(
         [
             fenced("bash", 'rm -rf ~ "$HOME"'),
             fenced("bash", "git reset --hard && git clean -fdx"),
-            fenced("file", json.dumps({"action": "write", "path": "../outside/x", "content": "pwn"})),
+            fenced("file", {"action": "write", "path": "../outside/x", "content": "pwn"}),
             fenced("bash", f"echo pwn > {outside}/x"),
-            fenced("git", json.dumps({"action": "push"})),
-            fenced("file", json.dumps({"action": "read", "path": "/etc/passwd"})),
+            fenced("git", {"action": "push"}),
+            fenced("file", {"action": "read", "path": "/etc/passwd"}),
             "TASK COMPLETE\ntried everything",
         ]
     )
-    proc = pedro(
-        "build", "-d", "x", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", env=cli_env, cwd=calc_repo
-    )
+    proc = build(server, calc_repo, cli_env, description="x")
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 1  # nothing changed, so both completion claims are refused: failed
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
@@ -472,24 +402,11 @@ def test_destructive_requests_are_refused_and_fed_back(
 def test_resume_continues_the_saved_conversation(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server(
         [
-            fenced("code_edit", json.dumps({"path": "calc.py", "old": "a - b", "new": "a + b"})),
+            fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}),
             "TASK COMPLETE\nfixed after resuming",
         ]
     )
-    first = pedro(
-        "build",
-        "-d",
-        "Fix add()",
-        "--base-url",
-        f"{server.url}/v1",
-        "--model",
-        "m",
-        "--no-input",
-        "--max-rounds",
-        "1",
-        env=cli_env,
-        cwd=calc_repo,
-    )
+    first = build(server, calc_repo, cli_env, "--max-rounds", "1")
     assert first.returncode == 4, first.stderr
     job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
     resumed = pedro("jobs", "resume", job_id, "--no-input", env=cli_env, cwd=calc_repo)  # same backend by default

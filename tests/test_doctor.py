@@ -8,12 +8,12 @@ import re
 import socket
 import stat
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from cli_util import pedro as run_pedro
 
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.ollama import OllamaBackend
@@ -69,15 +69,8 @@ def own() -> Iterator[Callable[[B], B]]:
 
 
 def pedro(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pedro", "doctor", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    """`pedro doctor ARGS` as a real process."""
+    return run_pedro("doctor", *args, env=env, cwd=cwd)
 
 
 def doctor_json(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, dict[str, Any]]:

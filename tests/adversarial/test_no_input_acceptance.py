@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from cli_util import build, fenced
 from repo_util import git
 
 KEY_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"
 KEY = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY_BODY}\n-----END OPENSSH PRIVATE KEY-----\n"
 PLANTED = "planted-secret-value-0b7e"
-
-
-def fenced(tool: str, body: Any) -> str:
-    return f"```{tool}\n{body if isinstance(body, str) else json.dumps(body)}\n```"
 
 
 def tree_digest(root: Path) -> str:
@@ -61,27 +56,7 @@ def test_every_attack_is_refused_and_nothing_is_lost(
     ]
     server = stub_server([*attacks, "TASK COMPLETE\ntried everything"])
     env = {**cli_env, "HOME": str(home), "MY_API_TOKEN": PLANTED}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pedro",
-            "build",
-            "-d",
-            "x",
-            "--base-url",
-            f"{server.url}/v1",
-            "--model",
-            "m",
-            "--no-input",
-        ],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = build(server, repo, env, description="x")
     assert "Traceback" not in proc.stdout + proc.stderr
     assert proc.returncode in (1, 4), proc.stderr  # nothing was changed, so completion is not accepted
 

@@ -1,0 +1,45 @@
+"""Helpers for tests that run the real `pedro` process against a stub server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def pedro(*args: str, env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m pedro ARGS` in `cwd` and capture what it printed."""
+    return subprocess.run(
+        [sys.executable, "-m", "pedro", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def build(server: Any, repo: Path, env: dict[str, str], *extra: str, description: str = "Fix add()") -> Any:
+    """`pedro build` against an OpenAI-compatible stub server, never prompting."""
+    return pedro(
+        "build",
+        "-d",
+        description,
+        "--base-url",
+        f"{server.url}/v1",
+        "--model",
+        "m",
+        "--no-input",
+        *extra,
+        env=env,
+        cwd=repo,
+    )
+
+
+def fenced(tool: str, body: dict[str, Any] | str) -> str:
+    """A call in pedro's fenced convention; a dict body becomes JSON arguments."""
+    return f"```{tool}\n{body if isinstance(body, str) else json.dumps(body)}\n```"
