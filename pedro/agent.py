@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pedro.backends.base import Backend, GenerationOptions
+from pedro.compaction import Compactor, OutputSaver, TaskState
 from pedro.context import (
     build_system_prompt,
     render_format_problems,
@@ -22,7 +23,9 @@ from pedro.errors import BackendError, PedroError
 from pedro.jobs import Job, JobStore
 from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, Usage
 from pedro.roles import Role
+from pedro.tokens import TokenLedger
 from pedro.toolcalls import StreamExtractor, extract, find_completion
+from pedro.window import ContextBudget, ContextFullError
 from pedro.workspace import fingerprint
 
 EventHandler = Callable[[Event], None]
@@ -109,6 +112,7 @@ class _RunState:
     last_calls: str = ""
     evidence_refusals: int = 0
     usage: Usage = field(default_factory=Usage)
+    task: TaskState = field(default_factory=lambda: TaskState(goal=""))
 
 
 def run_agent(
@@ -143,7 +147,7 @@ def run_agent(
     else:
         history.append(Message("system", build_system_prompt(role, tools, repo_name=root.name)))
         history.append(Message("user", task))
-    state = _RunState()
+    state = _RunState(task=TaskState(goal=task))
     baseline = job.baseline if job is not None and job.baseline else ""
     if role.evidence == "changes" and not baseline:
         baseline = fingerprint(root)
@@ -162,20 +166,34 @@ def run_agent(
     status: ExitStatus = "limit_reached"
     reason, summary = "round_limit", f"stopped after {limits.max_rounds} rounds without completion"
     try:
+        budget = ContextBudget(
+            TokenLedger(backend.count_tokens),
+            Compactor(_output_saver(store, job, root) if persist else None),
+            backend.context_window(),
+            emitter.emit,
+        )
         while state.rounds < limits.max_rounds:
             state.rounds += 1
             emitter.emit("round.started", round=state.rounds)
-            completion = _complete(backend, history, tools, options, emitter)
+            request = budget.prepare(history, tools, options, state.task, state.rounds)
+            completion = _complete(backend, request.messages, tools, request.options, emitter)
+            budget.observe(request, tools, completion.usage.prompt_tokens, state.rounds)
             state.usage += completion.usage
             outcome = _handle_reply(
                 completion, tools, history, dispatcher, emitter, state, limits, role, baseline, guard
             )
             emitter.emit(
-                "round.finished", round=state.rounds, usage=_usage_dict(completion.usage), timings=completion.timings
+                "round.finished",
+                round=state.rounds,
+                usage=_usage_dict(completion.usage),
+                timings=completion.timings,
+                prompt_estimate=request.prompt_tokens,
             )
             if outcome is not None:
                 status, reason, summary = outcome
                 break
+    except ContextFullError as exc:
+        status, reason, summary = "limit_reached", "context_full", str(exc)
     except BackendError as exc:
         status, reason, summary = "backend_error", "backend_error", str(exc)
     except KeyboardInterrupt:
@@ -198,6 +216,21 @@ def run_agent(
         job.summary, job.finished_at, job.totals = summary, time.time(), _totals(result)
         store.save(job)
     return result
+
+
+def _output_saver(store: JobStore | None, job: Job | None, root: Any) -> OutputSaver:
+    """Where compaction keeps the full text of what it masks: the job directory, as a path inside the repository."""
+
+    def save(index: int, text: str) -> str | None:
+        if store is None or job is None:
+            return None
+        try:
+            path = store.save_output(job.id, f"message-{index:04d}", text)
+        except OSError:
+            return None
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+    return save
 
 
 def _complete(
@@ -259,6 +292,7 @@ def _handle_reply(
     for index, call in enumerate(extraction.calls, start=1):
         result = _run_call(call, dispatcher, emitter)
         state.tool_calls += 1
+        state.task.record(call, result)
         if call in native:
             history.append(Message("tool", render_tool_result(result), tool_call_id=call.id, name=call.name))
         else:

@@ -94,6 +94,16 @@ class JobStore:
         with os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace") as fh:
             fh.write(self.redactor.redact(json.dumps(message.to_dict(), ensure_ascii=False)) + "\n")
 
+    def save_output(self, job_id: str, name: str, text: str) -> Path:
+        """Keep the full text of an output masked by compaction, where the model can read it back; its path."""
+        folder = self.job_dir(job_id) / "outputs"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        path = folder / f"{name}.txt"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
+            fh.write(self.redactor.redact(text))
+        return path
+
     def messages(self, job_id: str) -> list[Message]:
         """The saved conversation of a job; a torn last line from a killed run is skipped."""
         path = self.job_dir(job_id) / "history.jsonl"

@@ -35,6 +35,8 @@ EventType = Literal[
     "tool_call.finished",
     "round.finished",
     "snapshot.taken",
+    "context.compacted",
+    "context.truncated",
     "notice",
     "job.finished",
 ]

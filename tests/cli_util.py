@@ -23,14 +23,23 @@ def pedro(*args: str, env: dict[str, str], cwd: Path, stdin: str | None = None) 
     )
 
 
-def build(server: Any, repo: Path, env: dict[str, str], *extra: str, description: str = "Fix add()") -> Any:
-    """`pedro build` against an OpenAI-compatible stub server, never prompting."""
+def build(
+    server: Any,
+    repo: Path,
+    env: dict[str, str],
+    *extra: str,
+    description: str = "Fix add()",
+    backend: str = "openai",
+) -> Any:
+    """`pedro build` against a stub server speaking `backend`'s wire (OpenAI-compatible by default), never prompting."""
     return pedro(
         "build",
         "-d",
         description,
+        "--backend",
+        backend,
         "--base-url",
-        f"{server.url}/v1",
+        f"{server.url}/v1" if backend == "openai" else server.url,
         "--model",
         "m",
         "--no-input",

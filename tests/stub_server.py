@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -32,6 +33,17 @@ class StubServer:
     capabilities: tuple[str, ...] | None = None
     """Ollama's /api/show capabilities, when set."""
     owned_by: str = "stub"
+    truncate_at: int | None = None
+    """Ollama wire: the window the server really keeps, whatever num_ctx says (a server that ignores it)."""
+    prompt_tokens: list[int] = field(default_factory=list)
+    """The prompt size of each chat request as the server counted it (after any truncation)."""
+    truncated: list[bool] = field(default_factory=list)
+    """Ollama wire: whether the server had to cut each chat request to fit its window."""
+    timings: list[dict[str, int]] = field(default_factory=list)
+    """llama-server's cache_n / prompt_n for each OpenAI-wire chat request, from its prompt-cache reuse."""
+    vocabulary: dict[str, int] = field(default_factory=dict)
+    """Token ids handed out by /tokenize."""
+    _cached: list[str] = field(default_factory=list)
     url: str = ""
     _server: ThreadingHTTPServer | None = None
 
@@ -77,6 +89,10 @@ class StubServer:
                         show["capabilities"] = list(stub.capabilities)
                     self._json(show)
                     return
+                if self.path == "/tokenize":
+                    tokens = stub_tokenize(str(body.get("content", "")))
+                    self._json({"tokens": [stub.vocabulary.setdefault(t, len(stub.vocabulary)) for t in tokens]})
+                    return
                 stub.requests.append(body)
                 if stub.reject_tools is not None and body.get("tools"):
                     status, text = stub.reject_tools
@@ -86,11 +102,13 @@ class StubServer:
                 reply = stub.replies.pop(0) if stub.replies else "TASK COMPLETE\nout of scripted replies"
                 message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
                 if self.path == "/api/chat":
-                    self._ollama(message, bool(body.get("stream", True)))
-                elif body.get("stream"):
-                    self._sse(message)
+                    self._ollama(message, bool(body.get("stream", True)), stub.ollama_prompt_count(body))
+                    return
+                usage, timings = stub.openai_usage(body)
+                if body.get("stream"):
+                    self._sse(message, usage, timings)
                 else:
-                    self._json(_openai_response(message))
+                    self._json({**_openai_response(message), "usage": usage, "timings": timings})
 
             def _unknown_model(self, body: dict[str, Any]) -> bool:
                 return stub.strict_models and body.get("model") not in stub.models
@@ -103,18 +121,18 @@ class StubServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _sse(self, message: dict[str, Any]) -> None:
+            def _sse(self, message: dict[str, Any], usage: dict[str, Any], timings: dict[str, int]) -> None:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
                 self.end_headers()
-                for chunk in _openai_chunks(message):
+                for chunk in _openai_chunks(message, usage, timings):
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.close_connection = True
 
-            def _ollama(self, message: dict[str, Any], stream: bool) -> None:
+            def _ollama(self, message: dict[str, Any], stream: bool, prompt_count: int) -> None:
                 final = {
                     "model": "m",
                     "created_at": "2026-01-01T00:00:00Z",
@@ -123,7 +141,7 @@ class StubServer:
                     "done_reason": "stop",
                     "total_duration": 1000,
                     "load_duration": 10,
-                    "prompt_eval_count": 100,
+                    "prompt_eval_count": prompt_count,
                     "prompt_eval_duration": 100,
                     "eval_count": 20,
                     "eval_duration": 100,
@@ -153,10 +171,74 @@ class StubServer:
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
+    def openai_usage(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+        """The usage and llama-server timings of a chat request: the prompt is counted, and the part that
+        repeats the previous request's start is served from the cache, as llama-server's slot cache does."""
+        tokens = stub_tokenize(render_chat(body))
+        cached = _common_prefix(tokens, self._cached)
+        if cached == len(tokens):
+            cached -= 1  # llama-server always evaluates at least the last prompt token
+        self._cached = tokens
+        self.prompt_tokens.append(len(tokens))
+        timings = {"cache_n": cached, "prompt_n": len(tokens) - cached, "predicted_n": 20}
+        self.timings.append(timings)
+        usage = {
+            "prompt_tokens": len(tokens),
+            "completion_tokens": 20,
+            "total_tokens": len(tokens) + 20,
+            "prompt_tokens_details": {"cached_tokens": cached},
+        }
+        return usage, timings
+
+    def ollama_prompt_count(self, body: dict[str, Any]) -> int:
+        """prompt_eval_count as Ollama reports it: over the window, the oldest messages after the system prompt
+        are dropped until the rest fits, and only what was kept is counted."""
+        options = body.get("options") or {}
+        window = min(int(options.get("num_ctx") or 2048), self.context_length, self.truncate_at or self.context_length)
+        messages = list(body.get("messages") or [])
+        count = full = len(stub_tokenize(render_chat({**body, "messages": messages})))
+        while count > window and len(messages) > 2:
+            first = 1 if messages[0].get("role") == "system" else 0
+            del messages[first]
+            count = len(stub_tokenize(render_chat({**body, "messages": messages})))
+        count = min(count, window)  # what still does not fit is cut token by token, as the runner does
+        self.prompt_tokens.append(count)
+        self.truncated.append(count < full)
+        return count
+
     def stop(self) -> None:
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
+
+
+_TOKEN = re.compile(r" ?[A-Za-z]+| ?[0-9]| ?[^\sA-Za-z0-9]{1,2}|\s+")
+
+
+def stub_tokenize(text: str) -> list[str]:
+    """The stub model's tokenizer: words, digits, pairs of punctuation marks and whitespace runs."""
+    return _TOKEN.findall(text)
+
+
+def render_chat(body: dict[str, Any]) -> str:
+    """A request's prompt through a ChatML-style template, native tools first, as servers render it."""
+    parts = []
+    if body.get("tools"):
+        parts.append(f"<|im_start|>tools\n{json.dumps(body['tools'])}<|im_end|>\n")
+    for message in body.get("messages") or []:
+        content = message.get("content") or ""
+        calls = json.dumps(message["tool_calls"]) if message.get("tool_calls") else ""
+        parts.append(f"<|im_start|>{message.get('role')}\n{content}{calls}<|im_end|>\n")
+    return "".join(parts) + "<|im_start|>assistant\n"
+
+
+def _common_prefix(a: list[str], b: list[str]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _pieces(text: str, size: int = 7) -> Iterator[str]:
@@ -176,7 +258,7 @@ def _openai_response(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _openai_chunks(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def _openai_chunks(message: dict[str, Any], usage: dict[str, Any], timings: dict[str, int]) -> Iterator[dict[str, Any]]:
     base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": int(time.time()), "model": "m"}
     yield {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}
     for piece in _pieces(message.get("content") or ""):
@@ -222,7 +304,7 @@ def _openai_chunks(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
             }
     reason = "tool_calls" if message.get("tool_calls") else "stop"
     yield {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}
-    yield {**base, "choices": [], "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
+    yield {**base, "choices": [], "usage": usage, "timings": timings}
 
 
 StubFactory = Callable[..., StubServer]

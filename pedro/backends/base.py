@@ -51,6 +51,10 @@ class Backend(Protocol):
 
     def context_window(self) -> int | None: ...
 
+    def count_tokens(self, text: str) -> int | None:
+        """The exact token count of `text` by the model's own tokenizer; None when the server cannot say."""
+        ...
+
     def close(self) -> None: ...
 
 

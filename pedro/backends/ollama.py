@@ -121,6 +121,10 @@ class OllamaBackend:
     def close(self) -> None:
         self.transport.close()
 
+    def count_tokens(self, text: str) -> int | None:
+        """Ollama has no tokenize endpoint; pedro estimates and checks against prompt_eval_count."""
+        return None
+
     def context_window(self) -> int:
         """The num_ctx every request of this job sends: the model's length capped by the configured window."""
         if self._num_ctx is None:

@@ -118,6 +118,10 @@ class OpenAICompatBackend:
         """The configured window; a generic /v1 server has no standard way to say."""
         return self._configured_window or None
 
+    def count_tokens(self, text: str) -> int | None:
+        """A generic /v1 server has no tokenize endpoint; pedro estimates instead."""
+        return None
+
     def close(self) -> None:
         self.transport.close()
 

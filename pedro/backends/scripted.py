@@ -19,10 +19,17 @@ class ScriptedBackend:
 
     name = "scripted"
 
-    def __init__(self, replies: Iterable[Reply] | ReplyFunction, *, context_window: int | None = None) -> None:
+    def __init__(
+        self,
+        replies: Iterable[Reply] | ReplyFunction,
+        *,
+        context_window: int | None = None,
+        tokenizer: Callable[[str], int] | None = None,
+    ) -> None:
         self._function: ReplyFunction | None = replies if callable(replies) else None
         self._queue: deque[Reply] = deque() if callable(replies) else deque(replies)
         self._window = context_window
+        self._tokenizer = tokenizer
         self.requests: list[tuple[list[Message], list[dict[str, Any]]]] = []
         self.options: list[GenerationOptions] = []
         self.closed = False
@@ -56,6 +63,10 @@ class ScriptedBackend:
 
     def context_window(self) -> int | None:
         return self._window
+
+    def count_tokens(self, text: str) -> int | None:
+        """The test's tokenizer, if it gave one."""
+        return self._tokenizer(text) if self._tokenizer is not None else None
 
     def close(self) -> None:
         self.closed = True

@@ -96,7 +96,7 @@ class PlainRenderer:
                 self._line("  " + str(data.get("output", "")).splitlines()[0][:200] if data.get("output") else "")
         elif event.type == "format.problem":
             self._line(f"! call format problem ({data.get('kind')}): fed back to the model")
-        elif event.type == "notice":
+        elif event.type in ("notice", "context.compacted", "context.truncated"):
             self._line(f"note: {data.get('message')}")
         elif event.type == "job.finished":
             self._line(f"=== {_summary_line(data)}")
@@ -186,7 +186,7 @@ class RichRenderer:
                 self._line(f"  [dim]… {len(output) - _MAX_SHOWN_OUTPUT_LINES} more lines[/]")
         elif event.type == "format.problem":
             self._line(f"[yellow]! call format problem ({escape(str(data.get('kind')))}), fed back to the model[/]")
-        elif event.type == "notice":
+        elif event.type in ("notice", "context.compacted", "context.truncated"):
             self._line(f"[yellow]note:[/] {escape(str(data.get('message')))}")
         elif event.type == "job.finished":
             self._stop_status()

@@ -1,0 +1,208 @@
+"""Token accounting: exact counts where the server can tokenize, else an estimate calibrated from reported counts."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pedro.messages import Message
+
+Tokenizer = Callable[[str], "int | None"]
+
+# Pre-tokenization in the style of byte-level BPE: case-split words, single digits (most local tokenizers split
+# numbers digit by digit), punctuation runs and whitespace runs, each with its optional leading space.
+_PIECES = re.compile(r" ?[A-Z]?[a-z]+| ?[A-Z]+(?![a-z])| ?[0-9]| ?[^\sA-Za-z0-9]+|\s+(?!\S)|\s+")
+# Characters per token inside long words and punctuation runs, fitted on source code, Markdown and prose.
+_WORD_CHARS_PER_TOKEN = 5.5
+_PUNCT_CHARS_PER_TOKEN = 1.6
+# Chat templates wrap every message in role markers; a few tokens each.
+MESSAGE_OVERHEAD = 5
+# Before the server has reported a count the raw estimate stands; it already runs high for the large-vocabulary
+# tokenizers of most current models.
+UNCALIBRATED_FACTOR = 1.0
+# How far a count may be off, as a share of what was estimated: a reported count below it means truncation.
+# Building on a request the server counted leaves only the changed part to estimate; a whole request is riskier,
+# and before the first reported count the scale itself is unknown.
+PREFIX_ERROR = 0.1
+PREFIX_ERROR_EXACT = 0.03
+PREFIX_SLACK = 8
+FULL_ERROR = 0.12
+UNCALIBRATED_ERROR = 0.35
+
+
+def estimate_tokens(text: str) -> int:
+    """An uncalibrated token count of `text`, within a few percent of byte-level BPE tokenizers on code and prose."""
+    total = 0
+    for match in _PIECES.finditer(text):
+        core = match.group().strip()
+        if not core:
+            total += 1
+            continue
+        first = core[0]
+        if first.isascii() and first.isalpha():
+            total += max(1, round(len(core) / _WORD_CHARS_PER_TOKEN + 0.2))
+        elif first.isdigit():
+            total += 1
+        else:
+            weight = sum(1 if char.isascii() else 2 for char in core)
+            total += max(1, round(weight / _PUNCT_CHARS_PER_TOKEN))
+    return total
+
+
+def message_text(message: Message) -> str:
+    """The text of a message as it reaches the model: its content plus any native calls' names and arguments."""
+    if not message.tool_calls:
+        return message.content
+    calls = [{"name": call.name, "arguments": call.arguments} for call in message.tool_calls]
+    return message.content + json.dumps(calls, ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """pedro's count of a request and how far off it may be."""
+
+    tokens: int
+    margin: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one reply's reported prompt count says about the request that produced it."""
+
+    estimated: int
+    reported: int
+    truncated: bool
+
+
+class TokenLedger:
+    """Counts the prompt tokens of each request of one job and learns from what the server reports.
+
+    History is append-only between compactions, so a request usually extends the last one the server counted:
+    its size is that reported count plus the appended messages, and only the appended part is estimated (after a
+    compaction, the replaced messages too).
+    """
+
+    def __init__(self, tokenizer: Tokenizer | None = None) -> None:
+        self._tokenizer = tokenizer
+        self._exact = tokenizer is not None
+        self._exact_counts: dict[str, int] = {}
+        self._raw_counts: dict[str, int] = {}
+        self._factor = UNCALIBRATED_FACTOR
+        self._calibrated = False
+        self._overhead: int | None = None  # exact mode: template and tool tokens beyond the messages' own
+        self._tools_in_prompt: bool | None = None  # estimate mode: whether the server renders native tools
+        self._last_messages: list[Message] = []
+        self._last_tools = ""
+        self._last_reported: int | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether message texts are counted by the model's own tokenizer."""
+        return self._exact
+
+    def text_tokens(self, text: str) -> int:
+        """Tokens of one text: exact through the server when it can say, else the calibrated estimate."""
+        if self._exact and self._tokenizer is not None:
+            exact = self._exact_counts.get(text)
+            if exact is None:
+                exact = self._tokenizer(text)
+                if exact is None:
+                    self._exact = False  # the server stopped answering; estimate from now on
+                    return self.text_tokens(text)
+                self._exact_counts[text] = exact
+            return exact
+        return round(self._raw(text) * self._factor)
+
+    def count(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> int:
+        """The prompt tokens of a request with these messages and tools."""
+        return self.measure(messages, tools).tokens
+
+    def measure(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]]) -> Measure:
+        """The prompt tokens of a request, with the margin of error that comes with how they were counted."""
+        tools_key = _tools_key(tools)
+        if self._last_reported is not None and tools_key == self._last_tools:
+            # Start from the server's count of the last request and estimate only the messages that differ: the
+            # appended ones, and those a compaction replaced. Unchanged messages cancel out exactly.
+            removed, added = self._difference(self._last_messages, messages)
+            error = PREFIX_ERROR_EXACT if self._exact else PREFIX_ERROR
+            return Measure(self._last_reported - removed + added, round((removed + added) * error) + PREFIX_SLACK)
+        if self._exact and self._overhead is not None:
+            tokens = self._overhead + self._messages_tokens(messages)
+            return Measure(tokens, round(tokens * PREFIX_ERROR_EXACT) + PREFIX_SLACK)
+        # Until the server has said otherwise, assume native tools are rendered into the prompt: leaning high is safe.
+        undecided = self._tools_in_prompt is None
+        tools_tokens = self.text_tokens(tools_key) if tools_key and self._tools_in_prompt is not False else 0
+        tokens = tools_tokens + self._messages_tokens(messages)
+        error = FULL_ERROR if self._calibrated or self._exact else UNCALIBRATED_ERROR
+        # While it is unknown whether the server renders native tools, the smaller reading may be the true one.
+        return Measure(tokens, round(tokens * error) + (tools_tokens if undecided else 0))
+
+    def observe(
+        self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], measured: Measure, reported: int
+    ) -> Observation | None:
+        """Learn from the server's count of the request just sent; None when it reported nothing to learn from."""
+        if reported <= 0:
+            return None
+        if reported < measured.tokens - measured.margin:
+            # The server kept less than it was sent: its count is not the request's size, so learn nothing from it.
+            self._last_reported = None
+            return Observation(measured.tokens, reported, truncated=True)
+        tools_key = _tools_key(tools)
+        if self._exact:
+            self._overhead = max(0, reported - self._messages_tokens(messages))
+            if tools_key and self._tools_in_prompt is None:
+                self._tools_in_prompt = self._overhead > self.text_tokens(tools_key) / 2
+        else:
+            self._calibrate(messages, tools_key, reported)
+        self._last_messages = list(messages)
+        self._last_tools = tools_key
+        self._last_reported = reported
+        return Observation(measured.tokens, reported, truncated=False)
+
+    def _calibrate(self, messages: Sequence[Message], tools_key: str, reported: int) -> None:
+        """Set the estimate's scale from a reported count, deciding once whether the tools are part of the prompt.
+
+        A server in text mode leaves the tool list out, one with native tools renders it in; the tool list is about
+        as big as the system prompt, so of the two readings the one whose scale is nearer 1 is the true one.
+        """
+        own = sum(self._raw(message_text(m)) + MESSAGE_OVERHEAD for m in messages)
+        if tools_key and self._tools_in_prompt is None:
+            with_tools = own + self._raw(tools_key)
+            self._tools_in_prompt = abs(math.log(reported / with_tools)) < abs(math.log(reported / own))
+        raw = own + (self._raw(tools_key) if tools_key and self._tools_in_prompt else 0)
+        if raw > 0:
+            self._factor = reported / raw
+            self._calibrated = True
+
+    def forget_prefix(self) -> None:
+        """Drop the reported count to build on (after compaction the next request no longer extends the last)."""
+        self._last_reported = None
+
+    def _difference(self, old: Sequence[Message], new: Sequence[Message]) -> tuple[int, int]:
+        """Tokens of the messages only in `old` and only in `new`, compared position by position."""
+        removed = added = 0
+        for index in range(max(len(old), len(new))):
+            before = old[index] if index < len(old) else None
+            after = new[index] if index < len(new) else None
+            if before is after or before == after:
+                continue
+            removed += self._messages_tokens([before]) if before is not None else 0
+            added += self._messages_tokens([after]) if after is not None else 0
+        return removed, added
+
+    def _messages_tokens(self, messages: Sequence[Message]) -> int:
+        return sum(self.text_tokens(message_text(m)) + MESSAGE_OVERHEAD for m in messages)
+
+    def _raw(self, text: str) -> int:
+        raw = self._raw_counts.get(text)
+        if raw is None:
+            raw = self._raw_counts[text] = estimate_tokens(text)
+        return raw
+
+
+def _tools_key(tools: Sequence[Mapping[str, Any]]) -> str:
+    return json.dumps(list(tools), sort_keys=True, ensure_ascii=False, default=str) if tools else ""

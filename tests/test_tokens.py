@@ -1,0 +1,141 @@
+"""Token accounting: the raw estimate, exact counts through a tokenizer, calibration and truncation detection."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pedro.messages import Message, ToolCall
+from pedro.tokens import MESSAGE_OVERHEAD, TokenLedger, estimate_tokens, message_text
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = [{"type": "function", "function": {"name": "file", "description": "Read or write a file.", "parameters": {}}}]
+
+
+def words(text: str) -> int:
+    """A tokenizer unlike pedro's estimate: one token per word, number or punctuation mark."""
+    return len(re.findall(r"\w+|[^\w\s]", text))
+
+
+def test_estimate_grows_with_text_and_counts_empty_as_zero() -> None:
+    assert estimate_tokens("") == 0
+    short, long = estimate_tokens("def add(a, b):\n"), estimate_tokens("def add(a, b):\n" * 20)
+    assert 0 < short < long
+    assert long == pytest.approx(20 * short, rel=0.1)
+
+
+def test_estimate_splits_numbers_and_random_strings_finer_than_words() -> None:
+    # Most local tokenizers split numbers digit by digit and random identifiers into many pieces.
+    assert estimate_tokens("1234567890") == 10
+    assert estimate_tokens("Ab3xQ9zK") > estimate_tokens("function")
+
+
+@pytest.mark.parametrize("path", ["pedro/agent.py", "prompts/system.md", "docs/architecture.md"])
+def test_estimate_is_far_closer_than_chars_over_four_on_a_calibrated_job(path: str) -> None:
+    text = (ROOT / path).read_text()
+    ledger = TokenLedger()
+    first = [Message("system", (ROOT / "pedro/context.py").read_text())]
+    ledger.observe(first, [], ledger.measure(first, []), words(message_text(first[0])) + MESSAGE_OVERHEAD)
+    both = [*first, Message("user", text)]
+    delta = ledger.count(both, []) - ledger.count(first, [])
+    truth = words(text) + MESSAGE_OVERHEAD
+    assert abs(delta - truth) / truth < 0.15
+
+
+def test_exact_mode_counts_through_the_tokenizer_once_per_text() -> None:
+    seen: list[str] = []
+
+    def tokenizer(text: str) -> int:
+        seen.append(text)
+        return words(text)
+
+    ledger = TokenLedger(tokenizer)
+    messages = [Message("system", "You build."), Message("user", "Fix add() in calc.py")]
+    first = ledger.count(messages, [])
+    assert ledger.exact
+    assert first == sum(words(m.content) + MESSAGE_OVERHEAD for m in messages)
+    ledger.count(messages, [])
+    assert len(seen) == 2
+
+
+def test_exact_mode_learns_the_template_overhead_from_the_reported_count() -> None:
+    ledger = TokenLedger(words)
+    messages = [Message("system", "You build."), Message("user", "Fix add() in calc.py")]
+    own = ledger.count(messages, [])
+    ledger.observe(messages, [], ledger.measure(messages, []), own + 40)
+    longer = [*messages, Message("assistant", "reading"), Message("user", "Result of file: ok")]
+    # extends the request the server counted: its count plus the appended messages
+    assert ledger.count(longer, []) == own + 40 + words("reading") + words("Result of file: ok") + 2 * MESSAGE_OVERHEAD
+    # a changed prefix (compaction) is counted whole, with the learned overhead
+    changed = [messages[0], Message("user", "Fix add()"), *longer[2:]]
+    assert ledger.count(changed, []) == 40 + sum(words(m.content) + MESSAGE_OVERHEAD for m in changed)
+
+
+def test_exact_mode_falls_back_to_estimates_when_the_server_stops_answering() -> None:
+    answers = iter([5])
+    ledger = TokenLedger(lambda text: next(answers, None))
+    ledger.count([Message("user", "one two three four five")], [])
+    assert ledger.count([Message("user", "something else entirely")], []) > 0
+    assert not ledger.exact
+
+
+def test_estimate_mode_calibrates_its_scale_from_the_reported_count() -> None:
+    ledger = TokenLedger()
+    messages = [Message("system", "alpha beta gamma " * 50)]
+    estimated = ledger.count(messages, [])
+    ledger.observe(messages, [], ledger.measure(messages, []), estimated * 2)
+    fresh = [Message("user", "alpha beta gamma " * 50)]
+    assert ledger.count(fresh, []) == pytest.approx(2 * estimated, rel=0.05)
+
+
+def test_estimate_mode_decides_whether_the_server_renders_native_tools() -> None:
+    tools = [{"type": "function", "function": {"name": f"tool{i}", "description": "x " * 200}} for i in range(5)]
+    messages = [Message("system", "short system prompt " * 20)]
+    without_tools = TokenLedger().count(messages, [])
+    # A server in text mode counts only the messages: the tools are not in its prompt.
+    text_mode = TokenLedger()
+    text_mode.observe(messages, tools, text_mode.measure(messages, tools), without_tools)
+    assert text_mode.count([Message("user", "hello " * 50)], tools) < without_tools * 1.5
+    # One that renders them counts far more, and pedro keeps counting them.
+    native = TokenLedger()
+    with_tools = native.count(messages, tools)
+    native.observe(messages, tools, native.measure(messages, tools), with_tools)
+    assert native.count([Message("user", "hi")], tools) > with_tools * 0.9
+
+
+def test_a_reported_count_far_below_the_request_is_truncation() -> None:
+    ledger = TokenLedger(words)
+    messages = [Message("system", "word " * 500), Message("user", "task")]
+    estimated = ledger.count(messages, [])
+    seen = ledger.observe(messages, [], ledger.measure(messages, []), estimated // 2)
+    assert seen is not None and seen.truncated
+    # nothing was learned from the cut count: the next request is counted whole, not from it
+    assert ledger.count(messages, []) >= estimated
+
+
+def test_small_differences_are_not_truncation_and_zero_means_unknown() -> None:
+    ledger = TokenLedger()
+    messages = [Message("user", "word " * 300)]
+    measured = ledger.measure(messages, [])
+    seen = ledger.observe(messages, [], measured, int(measured.tokens * 0.8))
+    assert seen is not None and not seen.truncated
+    assert ledger.observe(messages, [], measured, 0) is None
+
+
+def test_a_small_cut_is_caught_once_the_request_extends_a_counted_one() -> None:
+    ledger = TokenLedger()
+    first = [Message("system", "word " * 3000), Message("user", "the task, which a truncating server drops first")]
+    ledger.observe(first, [], ledger.measure(first, []), 3100)
+    longer = [*first, Message("assistant", "reading"), Message("user", "result " * 400)]
+    measured = ledger.measure(longer, [])
+    assert measured.margin < 0.05 * measured.tokens  # only the appended part is uncertain
+    seen = ledger.observe(longer, [], measured, measured.tokens - 120)
+    assert seen is not None and seen.truncated
+
+
+def test_native_call_arguments_count_as_part_of_the_message() -> None:
+    bare = Message("assistant", "")
+    call = Message("assistant", "", tool_calls=(ToolCall("file", {"action": "write", "content": "x " * 400}),))
+    assert estimate_tokens(message_text(call)) > estimate_tokens(message_text(bare)) + 300
