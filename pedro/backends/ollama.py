@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from pedro.backends import ollama_context
 from pedro.backends.base import (
     BackendHttpError,
     GenerationOptions,
@@ -18,14 +19,13 @@ from pedro.backends.base import (
     iter_ndjson,
 )
 from pedro.backends.http import HttpTransport, stream_cut
+from pedro.backends.ollama_context import choose_num_ctx
 from pedro.backends.openai_compat import CUT_NOTICE, read_api_key
 from pedro.backends.openai_wire import parse_arguments
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message, ToolCall, Usage
 
-# Ollama's own default is tiny; local memory is the limit, so without a configured window pedro asks for this much.
-DEFAULT_NUM_CTX = 8192
 _TIMING_KEYS = (
     "total_duration",
     "load_duration",
@@ -71,11 +71,13 @@ class OllamaBackend:
         sleep: Callable[[float], None] = time.sleep,
         context_window: int = 0,
         keep_alive: str = "30m",
+        available_memory: Callable[[str], int | None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.keep_alive = keep_alive
-        self._window_cap = context_window or DEFAULT_NUM_CTX
+        self._configured_window = context_window
+        self._available_memory = available_memory
         self._num_ctx: int | None = None
         self._capabilities: list[str] | None = None
         self._text_mode = False
@@ -126,11 +128,12 @@ class OllamaBackend:
         return None
 
     def context_window(self) -> int:
-        """The num_ctx every request of this job sends: the model's length capped by the configured window."""
+        """The num_ctx every request of this job sends: the model's length capped by config or by free memory."""
         if self._num_ctx is None:
             show = self.transport.post_json(self.base_url + "/api/show", {"model": self.model})
-            model_length = _context_length(show.get("model_info"))
-            self._num_ctx = min(model_length, self._window_cap) if model_length else self._window_cap
+            measure = self._available_memory or ollama_context.local_available_memory
+            available = None if self._configured_window else measure(self.base_url)
+            self._num_ctx = choose_num_ctx(show.get("model_info"), self._configured_window, available)
             capabilities = show.get("capabilities")
             if isinstance(capabilities, list):
                 self._capabilities = [str(c) for c in capabilities]
@@ -292,17 +295,6 @@ class OllamaBackend:
                 "or pick an installed one (`ollama list`) with --model / [backend].model"
             )
         return None
-
-
-def _context_length(model_info: Any) -> int | None:
-    """`<arch>.context_length` from /api/show's model_info."""
-    if not isinstance(model_info, Mapping):
-        return None
-    arch = model_info.get("general.architecture")
-    value = model_info.get(f"{arch}.context_length") if isinstance(arch, str) else None
-    if not isinstance(value, int):
-        value = next((v for k, v in model_info.items() if k.endswith(".context_length") and isinstance(v, int)), None)
-    return value if isinstance(value, int) and value > 0 else None
 
 
 def _to_tool_call(wire: Mapping[str, Any]) -> ToolCall | None:

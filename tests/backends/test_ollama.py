@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from wire_server import Reply, WireServer, json_reply, ndjson, read_fixture
 
+from pedro.backends import ollama_context
 from pedro.backends.base import GenerationOptions
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import CUT_NOTICE
@@ -32,6 +34,7 @@ def sleeps() -> list[float]:
 
 
 def make(server: WireServer, sleeps: list[float], **kwargs: Any) -> OllamaBackend:
+    kwargs.setdefault("available_memory", lambda _url: None)  # a remote server: no memory budget to size by
     return OllamaBackend(ROOT, "qwen3:8b", client=server.client(), sleep=sleeps.append, **kwargs)
 
 
@@ -65,6 +68,25 @@ def test_num_ctx_is_sized_once_from_the_model(server: WireServer, sleeps: list[f
     assert [b["options"]["num_ctx"] for b in server.bodies("/api/chat")] == [32768, 32768]
     assert backend.context_window() == 32768
     assert len(server.bodies("/api/show")) == 1
+
+
+def test_a_local_server_is_sized_by_free_memory(server: WireServer, sleeps: list[float]) -> None:
+    shown(server).on("POST", "/api/chat", ndjson("ollama/chat_stream_text.ndjson"))
+    seen: list[str] = []
+
+    def free_memory(url: str) -> int:
+        seen.append(url)
+        return 64 * 1024**3
+
+    backend = make(server, sleeps, available_memory=free_memory)
+    run(backend)
+    run(backend)
+    expected = ollama_context.choose_num_ctx(
+        json.loads(read_fixture("ollama/show.json"))["model_info"], 0, 64 * 1024**3
+    )
+    assert expected != ollama_context.DEFAULT_NUM_CTX
+    assert [b["options"]["num_ctx"] for b in server.bodies("/api/chat")] == [expected, expected]
+    assert seen == [ROOT]
 
 
 def test_num_ctx_never_exceeds_the_model_length(server: WireServer, sleeps: list[float]) -> None:
@@ -195,6 +217,7 @@ def test_error_line_in_stream(server: WireServer, sleeps: list[float]) -> None:
 
 def test_ollama_host_is_honoured(server: WireServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:11500")
+    monkeypatch.setattr(ollama_context, "local_available_memory", lambda _url: None)
     config = PedroConfig.model_validate({"backend": {"kind": "ollama", "model": "qwen3:8b", "keep_alive": "5m"}})
     server.on("POST", "/api/show", json_reply(read_fixture("ollama/show.json")))
     backend = OllamaBackend.from_config(config, client=server.client())
