@@ -19,6 +19,37 @@ def words(text: str) -> int:
     return len(re.findall(r"\w+|[^\w\s]", text))
 
 
+_PIECES = re.compile(r" ?[A-Z]?[a-z]+| ?[A-Z]+(?![a-z])| ?[0-9]| ?[^\sA-Za-z0-9]+|\s+(?!\S)|\s+")
+
+
+def reference_estimate(text: str) -> int:
+    """The estimate's definition, piece by piece: words by length, digits one each, punctuation runs by weight."""
+    total = 0
+    for match in _PIECES.finditer(text):
+        core = match.group().strip()
+        if not core:
+            total += 1
+        elif core[0].isascii() and core[0].isalpha():
+            total += max(1, round(len(core) / 5.5 + 0.2))
+        elif core[0].isdigit():
+            total += 1
+        else:
+            total += max(1, round(sum(1 if c.isascii() else 2 for c in core) / 1.6))
+    return total
+
+
+@pytest.mark.parametrize("text", ["", " ", "x", " \nx", "\n\n    def f():\n", "x  ", "héllo → wörld ≤ 5", "a\r\nb"])
+def test_estimate_matches_its_piece_by_piece_definition(text: str) -> None:
+    assert estimate_tokens(text) == reference_estimate(text)
+
+
+def test_estimate_matches_its_definition_on_every_source_file() -> None:
+    files = sorted([*ROOT.glob("pedro/**/*.py"), *ROOT.glob("prompts/**/*.md"), *ROOT.glob("tests/fixtures/**/*")])
+    texts = [path.read_text(errors="replace") for path in files if path.is_file()]
+    assert len(texts) > 50
+    assert [estimate_tokens(t) for t in texts] == [reference_estimate(t) for t in texts]
+
+
 def test_estimate_grows_with_text_and_counts_empty_as_zero() -> None:
     assert estimate_tokens("") == 0
     short, long = estimate_tokens("def add(a, b):\n"), estimate_tokens("def add(a, b):\n" * 20)
