@@ -15,6 +15,7 @@ from pedro.errors import ConfigError
 BackendKind = Literal["ollama", "openai", "llamacpp"]
 ToolMode = Literal["auto", "native", "text"]
 SafetyMode = Literal["read-only", "workspace-write", "full-access"]
+ApprovalSetting = Literal["ask", "never"]
 
 DEFAULT_BASE_URLS: dict[str, str] = {
     "ollama": "http://127.0.0.1:11434",
@@ -98,7 +99,11 @@ class SafetyConfig(_Section):
     """What the model may do; a repository file may only tighten it."""
 
     mode: SafetyMode = "workspace-write"
-    """read-only, workspace-write or full-access (full-access only from a flag)."""
+    """read-only, workspace-write or full-access (full-access only from the --full-access flag)."""
+    approval: ApprovalSetting = "ask"
+    """ask: prompt at the terminal; never: refuse whatever would ask. --no-input, CI=true or no TTY mean never."""
+    read_roots: list[str] = Field(default_factory=list)
+    """Extra directories the tools may read (never write) outside the repository; user config file or flags only."""
     allow_outside_git: bool = False
     """Run in a directory that is not a git repository."""
 
@@ -156,11 +161,18 @@ def load_config(
     if user_file.is_file():
         layers.append((str(user_file), _read_toml(user_file)))
     repo_file = repo / ".pedro.toml" if repo is not None else None
+    user_safety = _safety_section(layers[0][1]) if layers else {}
+    if layers:
+        _refuse_full_access(layers[0][1], str(user_file))
     if repo_file is not None and repo_file.is_file():
         repo_layer = _read_toml(repo_file)
         _refuse_loosening(repo_layer, str(repo_file))
-        layers.append((str(repo_file), repo_layer))
-    layers.append(("the environment (PEDRO_*)", _env_layer(env)))
+        _refuse_read_roots(repo_layer, str(repo_file), user_file)
+        layers.append((str(repo_file), _only_tightening(repo_layer, user_safety)))
+    env_layer = _env_layer(env)
+    _refuse_full_access(env_layer, "the environment (PEDRO_SAFETY__MODE)")
+    _refuse_read_roots(env_layer, "the environment (PEDRO_SAFETY__READ_ROOTS)", user_file)
+    layers.append(("the environment (PEDRO_*)", env_layer))
     layers.append(("the command-line flags", {k: dict(v) for k, v in (flags or {}).items() if v}))
     for source, layer in layers:
         if not layer:
@@ -187,6 +199,47 @@ def _refuse_loosening(layer: dict[str, Any], source: str) -> None:
         raise ConfigError(
             f"{source}: safety.mode = {mode!r} would loosen the policy, and a repository file may only tighten it; "
             "pass --full-access on the command line instead"
+        )
+
+
+def _safety_section(layer: Mapping[str, Any]) -> Mapping[str, Any]:
+    section = layer.get("safety")
+    return section if isinstance(section, Mapping) else {}
+
+
+def _only_tightening(layer: dict[str, Any], user_safety: Mapping[str, Any]) -> dict[str, Any]:
+    """Drop the repository's safety keys that would undo a stricter choice in the user's file."""
+    section = layer.get("safety")
+    if not isinstance(section, dict):
+        return layer
+    kept = dict(section)
+    mode, user_mode = kept.get("mode"), user_safety.get("mode")
+    if (
+        isinstance(mode, str)
+        and isinstance(user_mode, str)
+        and _SAFETY_ORDER.get(mode, 0) > _SAFETY_ORDER.get(user_mode, 2)
+    ):
+        del kept["mode"]
+    if kept.get("approval") == "ask":
+        del kept["approval"]  # ask is the default; only "never" tightens
+    return {**layer, "safety": kept}
+
+
+def _refuse_full_access(layer: Mapping[str, Any], source: str) -> None:
+    """full-access is an explicit choice for one run: no file or environment variable may make it the default."""
+    if _safety_section(layer).get("mode") == "full-access":
+        raise ConfigError(
+            f"{source}: safety.mode = 'full-access' cannot be set in a file or the environment; "
+            "remove it there and pass --full-access on the command line for the run that needs it"
+        )
+
+
+def _refuse_read_roots(layer: Mapping[str, Any], source: str, user_file: Path) -> None:
+    """Reading outside the repository is the user's decision, never a repository's or an inherited variable's."""
+    if "read_roots" in _safety_section(layer):
+        raise ConfigError(
+            f"{source}: safety.read_roots may only be set in your user config file ({user_file}) "
+            "or with --read-root on the command line; remove it there"
         )
 
 

@@ -10,37 +10,85 @@ from typing import Any
 from pydantic import ValidationError
 
 from pedro.messages import ErrorKind, ToolCall, ToolResult
+from pedro.prompts import render_prompt
 from pedro.safety.gate import Gate
+from pedro.safety.journal import Journal
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import ToolRegistry
-from pedro.tools.base import ToolContext, ToolFailure
+from pedro.tools.base import ApprovalRequest, ToolContext, ToolFailure
+
+# SWE-agent's rule: this many bash/test timeouts in a row stop the run (or ask the person whether to go on).
+MAX_CONSECUTIVE_TIMEOUTS = 3
+_COMMAND_TOOLS = frozenset({"bash", "test"})
 
 
 class Dispatcher:
     """Runs the model's calls against a registry inside one tool context."""
 
     def __init__(
-        self, registry: ToolRegistry, ctx: ToolContext, *, redactor: Redactor | None = None, gate: Gate | None = None
+        self,
+        registry: ToolRegistry,
+        ctx: ToolContext,
+        *,
+        redactor: Redactor | None = None,
+        gate: Gate | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.registry = registry
         self.ctx = ctx
         self.gate = gate
+        self.journal = journal
         # Secrets never reach the model: known key shapes and this process's secret env values are masked.
         self.redactor = redactor if redactor is not None else Redactor(secret_values(os.environ))
+        self.timeouts = 0
+        """bash/test timeouts in a row."""
+        self.halted: str | None = None
+        """Why the run must stop (e.g. too many timeouts in a row); the loop ends the job when this is set."""
+        if gate is not None:
+            gate.attach(ctx)
 
     def run(self, call: ToolCall) -> ToolResult:
         """Run one call; every failure becomes `ok=False` with a message the model can act on."""
         started = time.monotonic()
+        if self.halted is not None:
+            return self._result(call, False, render_prompt("feedback/halted.md", reason=self.halted), "denied", started)
         try:
             output = self._run(call)
         except ToolFailure as exc:
-            return self._result(call, False, str(exc), exc.kind, started)
+            result = self._result(call, False, str(exc), exc.kind, started)
         except _Refusal as exc:
             return self._result(call, False, str(exc), exc.kind, started)
         except Exception as exc:  # noqa: BLE001 - a raising tool must never take the loop down
             message = f"the {call.name} tool failed unexpectedly ({type(exc).__name__}: {exc}); try different arguments"
             return self._result(call, False, message, "failed", started)
-        return self._result(call, True, output, None, started)
+        else:
+            result = self._result(call, True, output, None, started)
+        finally:
+            # Grants are for one call only: the next call is decided afresh.
+            self.ctx.granted_reads.clear()
+            self.ctx.network_granted = False
+        if call.name in _COMMAND_TOOLS and result.error_kind != "denied":
+            result = self._count_timeouts(call, result)
+        return result
+
+    def _count_timeouts(self, call: ToolCall, result: ToolResult) -> ToolResult:
+        """Three commands in a row that time out pause the run: the person decides, or (never) the run ends."""
+        self.timeouts = self.timeouts + 1 if result.error_kind == "timeout" else 0
+        if self.timeouts < MAX_CONSECUTIVE_TIMEOUTS:
+            return result
+        reason = f"{self.timeouts} bash/test commands in a row timed out"
+        can_ask = self.gate is None or self.gate.policy.approval == "ask"
+        question = ApprovalRequest(
+            kind="timeouts",
+            subject=str(call.arguments.get("command") or call.name),
+            risk=f"{reason}; the model may be stuck on commands that never finish",
+        )
+        if can_ask and self.ctx.request(question) in ("yes", "always"):
+            self.timeouts = 0
+            return result
+        self.halted = reason
+        note = render_prompt("feedback/halted.md", reason=reason)
+        return self._result(call, False, f"{result.output}\n\n{note}", "timeout", time.monotonic())
 
     def _run(self, call: ToolCall) -> str:
         tool = self.registry.get(call.name)
@@ -61,7 +109,18 @@ class Dispatcher:
             raise _Refusal("invalid_args", _describe_validation(call.name, exc, tool.Args.model_json_schema())) from exc
         if self.gate is not None:
             self.gate.check(call.name, args, self.ctx)
-        return tool.run(args, self.ctx)
+        written = _written_path(call.name, args, self.ctx) if self.journal is not None else None
+        if written is None or self.journal is None:
+            return tool.run(args, self.ctx)
+        # Before and after the atomic rename: an interrupted round can say exactly which files changed.
+        self.journal.applying(written)
+        try:
+            output = tool.run(args, self.ctx)
+        except ToolFailure:
+            self.journal.applied(written, changed=False)
+            raise
+        self.journal.applied(written, changed=True)
+        return output
 
     def _result(self, call: ToolCall, ok: bool, output: str, kind: ErrorKind | None, started: float) -> ToolResult:
         text, truncated = truncate_middle(self.redactor.redact(output), self.ctx.config.max_output_bytes)
@@ -74,6 +133,19 @@ class Dispatcher:
             duration_ms=int((time.monotonic() - started) * 1000),
             call_id=call.id,
         )
+
+
+def _written_path(name: str, args: Any, ctx: ToolContext) -> str | None:
+    """The file a file-write, file-delete or code_edit call changes, as the model sees it; None for other calls."""
+    action = getattr(args, "action", None)
+    if name == "file" and action not in ("write", "delete"):
+        return None
+    if name not in ("file", "code_edit"):
+        return None
+    try:
+        return ctx.rel(ctx.resolve(str(getattr(args, "path", ""))))
+    except ToolFailure:
+        return None
 
 
 class _Refusal(Exception):

@@ -70,6 +70,43 @@ def test_repository_file_cannot_loosen_safety(tmp_path: Path) -> None:
     assert load_config(tmp_path, env={}, user_file=tmp_path / "none.toml").safety.mode == "read-only"
 
 
+def test_full_access_comes_only_from_a_flag(tmp_path: Path) -> None:
+    user = tmp_path / "user.toml"
+    user.write_text("[safety]\nmode = 'full-access'\n")
+    with pytest.raises(ConfigError, match="--full-access") as info:
+        load_config(None, env={}, user_file=user)
+    assert str(user) in str(info.value)
+    with pytest.raises(ConfigError, match="--full-access"):
+        load_config(None, env={"PEDRO_SAFETY__MODE": "full-access"}, user_file=tmp_path / "none.toml")
+    flagged = load_config(None, env={}, user_file=tmp_path / "none.toml", flags={"safety": {"mode": "full-access"}})
+    assert flagged.safety.mode == "full-access"
+
+
+def test_approval_setting_and_its_default(tmp_path: Path) -> None:
+    assert load_config(None, env={}, user_file=tmp_path / "none.toml").safety.approval == "ask"
+    (tmp_path / ".pedro.toml").write_text("[safety]\napproval = 'never'\n")
+    assert load_config(tmp_path, env={}, user_file=tmp_path / "none.toml").safety.approval == "never"
+    (tmp_path / ".pedro.toml").write_text("[safety]\napproval = 'sometimes'\n")
+    with pytest.raises(ConfigError, match="approval"):
+        load_config(tmp_path, env={}, user_file=tmp_path / "none.toml")
+
+
+def test_read_roots_only_from_the_user_file_or_flags(tmp_path: Path) -> None:
+    user = tmp_path / "user.toml"
+    user.write_text("[safety]\nread_roots = ['/opt/lib']\n")
+    assert load_config(None, env={}, user_file=user).safety.read_roots == ["/opt/lib"]
+    flagged = load_config(None, env={}, user_file=user, flags={"safety": {"read_roots": ["/srv/docs"]}})
+    assert flagged.safety.read_roots == ["/srv/docs"]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".pedro.toml").write_text("[safety]\nread_roots = ['/']\n")
+    with pytest.raises(ConfigError, match="read_roots may only be set in your user config file") as info:
+        load_config(repo, env={}, user_file=user)
+    assert str(user) in str(info.value) and "--read-root" in str(info.value)
+    with pytest.raises(ConfigError, match="read_roots"):
+        load_config(None, env={"PEDRO_SAFETY__READ_ROOTS": "/"}, user_file=tmp_path / "none.toml")
+
+
 def test_invalid_toml_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / ".pedro.toml").write_text("[backend\n")
     with pytest.raises(ConfigError, match="not valid TOML"):

@@ -43,6 +43,17 @@ StreamJsonOpt = Annotated[bool, typer.Option("--stream-json", help="With --json,
 AllowOutsideGitOpt = Annotated[
     bool, typer.Option("--allow-outside-git", help="Run in a directory that is not a git repository.")
 ]
+FullAccessOpt = Annotated[
+    bool,
+    typer.Option(
+        "--full-access", help="No sandbox limits on network or protected files for this run (never from config)."
+    ),
+]
+ReadOnlyOpt = Annotated[bool, typer.Option("--read-only", help="The model may read and run read-only commands only.")]
+ReadRootOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--read-root", help="An extra directory the tools may read outside the repository (repeatable)."),
+]
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,9 @@ class CommonFlags:
     json: bool = False
     stream_json: bool = False
     allow_outside_git: bool = False
+    full_access: bool = False
+    read_only: bool = False
+    read_roots: tuple[Path, ...] = ()
 
     def config_layer(self) -> dict[str, dict[str, Any]]:
         """The flags as the top config layer; unset flags leave lower layers alone."""
@@ -74,9 +88,26 @@ class CommonFlags:
         layer: dict[str, dict[str, Any]] = {"backend": backend}
         if self.max_rounds is not None:
             layer["agent"] = {"max_rounds": self.max_rounds}
-        if self.allow_outside_git:
-            layer["safety"] = {"allow_outside_git": True}
+        layer["safety"] = self._safety_layer()
         return layer
+
+    def _safety_layer(self) -> dict[str, Any]:
+        if self.full_access and self.read_only:
+            from pedro.errors import UsageError
+
+            raise UsageError("--full-access and --read-only contradict each other; pass one of them")
+        safety: dict[str, Any] = {}
+        if self.allow_outside_git:
+            safety["allow_outside_git"] = True
+        if self.full_access:
+            safety["mode"] = "full-access"
+        elif self.read_only:
+            safety["mode"] = "read-only"
+        if self.read_roots:
+            safety["read_roots"] = [str(path) for path in self.read_roots]
+        if not self.interactive:
+            safety["approval"] = "never"
+        return safety
 
     @property
     def interactive(self) -> bool:

@@ -14,11 +14,14 @@ from pedro.cli.common import (
     BackendOpt,
     BaseUrlOpt,
     CommonFlags,
+    FullAccessOpt,
     JsonOpt,
     MaxRoundsOpt,
     ModelFileOpt,
     ModelOpt,
     NoInputOpt,
+    ReadOnlyOpt,
+    ReadRootOpt,
     RepoOpt,
     StreamJsonOpt,
     load,
@@ -109,9 +112,25 @@ def resume_job(
     no_input: NoInputOpt = False,
     json_out: JsonOpt = False,
     stream_json: StreamJsonOpt = False,
+    full_access: FullAccessOpt = False,
+    read_only: ReadOnlyOpt = False,
+    read_root: ReadRootOpt = None,
 ) -> None:
     """Continue an interrupted (or stopped) job from its saved conversation, on the same backend by default."""
     from pedro.cli.session import run_session
 
-    flags = CommonFlags(backend, base_url, model, model_file, max_rounds, repo, no_input, json_out, stream_json)
+    flags = CommonFlags(
+        backend,
+        base_url,
+        model,
+        model_file,
+        max_rounds,
+        repo,
+        no_input,
+        json_out,
+        stream_json,
+        full_access=full_access,
+        read_only=read_only,
+        read_roots=tuple(read_root or ()),
+    )
     raise typer.Exit(run_session("builder", flags, {}, resume=job_id))

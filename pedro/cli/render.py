@@ -6,7 +6,9 @@ import json
 import sys
 from typing import Any, Protocol, TextIO
 
+from pedro.cli.approval import TerminalApprover, refuse_all
 from pedro.messages import Event
+from pedro.tools.base import ApprovalAnswer, ApprovalRequest
 
 _MAX_SHOWN_OUTPUT_LINES = 6
 
@@ -15,6 +17,7 @@ class Renderer(Protocol):
     def handle(self, event: Event) -> None: ...
     def notice(self, message: str) -> None: ...
     def approver(self, interactive: bool) -> Any: ...
+    def asker(self, interactive: bool) -> Any: ...
     def close(self) -> None: ...
 
 
@@ -59,14 +62,8 @@ def _write_summary(data: dict[str, Any], show: Any) -> None:
         sys.stderr.flush()
 
 
-def _ask(question: str, out: TextIO) -> bool:
-    out.write(f"\n{question}\nAllow? [y/N] ")
-    out.flush()
-    try:
-        answer = sys.stdin.readline()
-    except (OSError, KeyboardInterrupt):
-        return False
-    return answer.strip().lower() in ("y", "yes")
+def _refuse(_question: str) -> bool:
+    return False
 
 
 class PlainRenderer:
@@ -107,9 +104,19 @@ class PlainRenderer:
         self._line(f"note: {message}")
 
     def approver(self, interactive: bool) -> Any:
+        return TerminalApprover(sys.stdin, sys.stderr).approve if interactive else _refuse
+
+    def asker(self, interactive: bool) -> Any:
         if not interactive:
-            return lambda _question: False
-        return lambda question: _ask(question, sys.stderr)
+            return refuse_all
+
+        def ask(request: ApprovalRequest) -> ApprovalAnswer:
+            if self._mid_line:
+                self.out.write("\n")
+                self._mid_line = False
+            return TerminalApprover(sys.stdin, sys.stderr)(request)
+
+        return ask
 
     def close(self) -> None:
         self.out.flush()
@@ -141,6 +148,9 @@ class JsonRenderer:
 
     def approver(self, interactive: bool) -> Any:
         return self.human.approver(interactive)
+
+    def asker(self, interactive: bool) -> Any:
+        return self.human.asker(interactive)
 
     def close(self) -> None:
         sys.stdout.flush()
@@ -202,11 +212,23 @@ class RichRenderer:
 
     def approver(self, interactive: bool) -> Any:
         if not interactive:
-            return lambda _question: False
+            return _refuse
 
-        def ask(question: str) -> bool:
+        def approve(question: str) -> bool:
             self._stop_status()
-            return _ask(question, sys.stderr)
+            self._end_line()
+            return TerminalApprover(sys.stdin, sys.stderr).approve(question)
+
+        return approve
+
+    def asker(self, interactive: bool) -> Any:
+        if not interactive:
+            return refuse_all
+
+        def ask(request: ApprovalRequest) -> ApprovalAnswer:
+            self._stop_status()
+            self._end_line()
+            return TerminalApprover(sys.stdin, sys.stderr)(request)
 
         return ask
 

@@ -14,11 +14,14 @@ from pedro.cli.common import (
     BackendOpt,
     BaseUrlOpt,
     CommonFlags,
+    FullAccessOpt,
     JsonOpt,
     MaxRoundsOpt,
     ModelFileOpt,
     ModelOpt,
     NoInputOpt,
+    ReadOnlyOpt,
+    ReadRootOpt,
     RepoOpt,
     StreamJsonOpt,
     load,
@@ -48,10 +51,25 @@ def build(
     json: JsonOpt = False,
     stream_json: StreamJsonOpt = False,
     allow_outside_git: AllowOutsideGitOpt = False,
+    full_access: FullAccessOpt = False,
+    read_only: ReadOnlyOpt = False,
+    read_root: ReadRootOpt = None,
 ) -> None:
     """Implement a change described in plain words."""
     flags = CommonFlags(
-        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+        backend,
+        base_url,
+        model,
+        model_file,
+        max_rounds,
+        repo,
+        no_input,
+        json,
+        stream_json,
+        allow_outside_git,
+        full_access=full_access,
+        read_only=read_only,
+        read_roots=tuple(read_root or ()),
     )
     if not description.strip():
         raise UsageError('--description is empty; say what to build, e.g. --description "Fix add() in calc.py"')
@@ -72,10 +90,25 @@ def debug(
     json: JsonOpt = False,
     stream_json: StreamJsonOpt = False,
     allow_outside_git: AllowOutsideGitOpt = False,
+    full_access: FullAccessOpt = False,
+    read_only: ReadOnlyOpt = False,
+    read_root: ReadRootOpt = None,
 ) -> None:
     """Find and fix the cause of a failing test or a logged failure."""
     flags = CommonFlags(
-        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+        backend,
+        base_url,
+        model,
+        model_file,
+        max_rounds,
+        repo,
+        no_input,
+        json,
+        stream_json,
+        allow_outside_git,
+        full_access=full_access,
+        read_only=read_only,
+        read_roots=tuple(read_root or ()),
     )
     if not (description.strip() or test or log):
         raise UsageError("debug needs something to go on: --description TEXT, --test CMD and/or --log FILE")
@@ -108,10 +141,25 @@ def review(
     json: JsonOpt = False,
     stream_json: StreamJsonOpt = False,
     allow_outside_git: AllowOutsideGitOpt = False,
+    full_access: FullAccessOpt = False,
+    read_only: ReadOnlyOpt = False,
+    read_root: ReadRootOpt = None,
 ) -> None:
     """Review a branch or diff and report findings with file:line and severity."""
     flags = CommonFlags(
-        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+        backend,
+        base_url,
+        model,
+        model_file,
+        max_rounds,
+        repo,
+        no_input,
+        json,
+        stream_json,
+        allow_outside_git,
+        full_access=full_access,
+        read_only=read_only,
+        read_roots=tuple(read_root or ()),
     )
     root, _ = load(flags)
     ref = base or _default_base(root)
@@ -147,10 +195,25 @@ def triage(
     json: JsonOpt = False,
     stream_json: StreamJsonOpt = False,
     allow_outside_git: AllowOutsideGitOpt = False,
+    full_access: FullAccessOpt = False,
+    read_only: ReadOnlyOpt = False,
+    read_root: ReadRootOpt = None,
 ) -> None:
     """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix."""
     flags = CommonFlags(
-        backend, base_url, model, model_file, max_rounds, repo, no_input, json, stream_json, allow_outside_git
+        backend,
+        base_url,
+        model,
+        model_file,
+        max_rounds,
+        repo,
+        no_input,
+        json,
+        stream_json,
+        allow_outside_git,
+        full_access=full_access,
+        read_only=read_only,
+        read_roots=tuple(read_root or ()),
     )
     if log is not None:
         text = _read_log(log)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,14 @@ from pedro.errors import UsageError
 
 def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any], *, resume: str | None = None) -> int:
     """Run one role to the end (or continue the saved job `resume`) and return the process exit code."""
+    root, config = load(flags)
+    with _second_interrupt_exits():
+        return _run(role_name, flags, task_vars, root, config, resume)
+
+
+def _run(
+    role_name: str, flags: CommonFlags, task_vars: dict[str, Any], root: Path, config: PedroConfig, resume: str | None
+) -> int:
     from pedro.agent import Limits, run_agent
     from pedro.backends import get_backend
     from pedro.backends.base import GenerationOptions
@@ -25,20 +35,20 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any], *
     from pedro.jobs import JobStore
     from pedro.roles import get_role
     from pedro.safety.gate import Gate
-    from pedro.safety.policy import Policy
+    from pedro.safety.journal import JOURNAL_NAME, Journal
     from pedro.safety.sandbox import active_sandbox
     from pedro.safety.sandbox import describe as describe_sandbox
     from pedro.safety.secrets import Redactor, secret_values
     from pedro.tools import ToolRegistry
     from pedro.tools.base import ToolContext
 
-    root, config = load(flags)
     saved = _saved_job(root, resume, flags) if resume is not None else None
     if saved is not None:
         config = _with_job_backend(config, saved[0], flags)
         role_name = saved[0].role
     role = get_role(role_name)
     renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
+    _report_interrupted_jobs(root, renderer)
     with _managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError(
@@ -51,15 +61,15 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any], *
                 root=root,
                 config=config.tools,
                 approve=renderer.approver(flags.interactive),
+                ask=renderer.asker(flags.interactive),
                 read_only=role.read_only or config.safety.mode == "read-only",
             )
             redactor = Redactor(secret_values(os.environ))
             sandbox = active_sandbox()
             renderer.notice(f"sandbox for bash and test: {describe_sandbox(sandbox)}")
-            gate = Gate(
-                Policy(mode=config.safety.mode, approval="ask" if flags.interactive else "never"),
-                sandboxed=sandbox.kind != "none",
-            )
+            gate = Gate(_policy(config, interactive=flags.interactive), sandboxed=sandbox.kind != "none")
+            if config.safety.mode != "workspace-write":
+                renderer.notice(f"safety mode: {config.safety.mode}")
             dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, redactor=redactor, gate=gate)
             store = JobStore(root, redactor=redactor)
             if saved is None:
@@ -72,7 +82,10 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any], *
                 job, history = saved
                 task = job.task
                 renderer.notice(f"resuming job {job.id} after {sum(m.role == 'assistant' for m in history)} replies")
+            journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
+            dispatcher.journal = journal
             guard = _protect_work(root, job.id, role.evidence == "changes", renderer, resumed=saved is not None)
+            guard.journal = journal
             options = GenerationOptions(
                 temperature=config.backend.temperature,
                 max_tokens=config.backend.max_tokens,
@@ -101,10 +114,84 @@ def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any], *
                 )
             finally:
                 store.close()
+            if result.exit_status == "interrupted":
+                _report_interrupted_round(journal, job.id, renderer)
         finally:
             backend.close()
     renderer.close()
     return result.exit_code
+
+
+def _policy(config: PedroConfig, *, interactive: bool) -> Any:
+    """The policy of this run: the configured mode and approval, never asking when nobody can answer."""
+    from pedro.safety.policy import Policy
+
+    roots = tuple(str(Path(root).expanduser().resolve()) for root in config.safety.read_roots)
+    approval = config.safety.approval if interactive else "never"
+    return Policy(mode=config.safety.mode, approval=approval, read_roots=roots)
+
+
+@contextlib.contextmanager
+def _second_interrupt_exits() -> Iterator[None]:
+    """The first Ctrl-C stops the model or the tool and lets the job save itself; a second one exits at once.
+
+    Every file pedro writes is replaced atomically, so leaving in the middle of cleanup cannot leave one
+    half-written; the edit journal tells the next start what the interrupted round had changed.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = 0
+
+    def on_interrupt(_signum: int, _frame: Any) -> None:
+        nonlocal pressed
+        pressed += 1
+        if pressed == 1:
+            raise KeyboardInterrupt
+        os.write(2, b"\ninterrupted again: exiting now (the job keeps what it saved; `pedro jobs list` shows it)\n")
+        os._exit(130)
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _report_interrupted_round(journal: Any, job_id: str, renderer: Any) -> None:
+    """Which files the interrupted round had changed, and how to take them back."""
+    from pedro.safety.journal import read_state
+
+    state = read_state(journal.path, job_id)
+    if state is None or not (state.changed or state.in_flight):
+        return
+    renderer.notice(_describe_round(state, f"job {job_id} was interrupted"))
+
+
+def _report_interrupted_jobs(root: Path, renderer: Any) -> None:
+    """Jobs that died mid-round (killed, crashed, a second Ctrl-C): say what they changed and sweep temporaries."""
+    from pedro.safety.guard import SnapshotError, settle_interrupted
+    from pedro.safety.journal import recover
+
+    for state, removed in recover(root):
+        renderer.notice(_describe_round(state, f"job {state.job_id} was interrupted"))
+        if removed:
+            renderer.notice(
+                f"removed {len(removed)} leftover temporary file(s) of interrupted writes: {', '.join(removed)}"
+            )
+        try:
+            settle_interrupted(root, state.job_id)
+        except SnapshotError as exc:
+            renderer.notice(f"could not snapshot what job {state.job_id} left behind: {exc}")
+
+
+def _describe_round(state: Any, headline: str) -> str:
+    parts = [headline]
+    if state.changed:
+        parts.append(f" after changing {', '.join(state.changed)}")
+    if state.in_flight:
+        parts.append(f" while writing {', '.join(state.in_flight)} (each is either fully old or fully new)")
+    return "".join(parts) + f"; `pedro undo {state.job_id}` restores the files as they were before that round"
 
 
 SMALL_WINDOW_TOKENS = 8192

@@ -7,8 +7,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pedro.safety.policy import Action, BashCommand, FileDelete, FileWrite, Policy
-from pedro.tools.base import ToolContext, ToolDeniedError, ToolFailure
+from pedro.safety.policy import (
+    Action,
+    BashCommand,
+    Decision,
+    FileDelete,
+    FileRead,
+    FileWrite,
+    NetworkAccess,
+    Policy,
+)
+from pedro.tools.base import ApprovalRequest, NetworkAnswer, ToolContext, ToolDeniedError, ToolFailure
+
+_READERS = frozenset({"navigate", "search"})
 
 
 @dataclass
@@ -24,34 +35,102 @@ class Gate:
         if action is None:
             return
         decision = self.policy.decide(action)
-        if decision.verdict == "allow":
+        if decision.verdict == "allow" or (decision.verdict == "ask" and self.ask(action, decision, ctx)):
+            self._grant(action, ctx)
             return
-        if decision.verdict == "ask" and ctx.approve(f"{decision.reason}\n    {_subject(action)}"):
-            return
+        if isinstance(action, FileRead):
+            return  # not granted: the tool refuses the outside path itself, in its own words
         refused = "the user declined" if decision.verdict == "ask" else "refused by pedro's safety policy"
         raise ToolDeniedError(f"{refused}: {decision.reason}")
+
+    def ask(self, action: Action, decision: Decision, ctx: ToolContext) -> bool:
+        """Put one ask-class action to the person; "always" is remembered for the session where the class allows."""
+        rememberable = decision.key is not None
+        question = ApprovalRequest(
+            kind="action",
+            subject=_subject(action),
+            risk=decision.reason,
+            rememberable=rememberable,
+            never_always="" if rememberable else "actions of this kind are asked every time, never remembered",
+        )
+        answer = ctx.request(question)
+        if answer == "always":
+            self.policy.remember(action)
+        return answer in ("yes", "always")
+
+    def approve_network(self, command: str, ctx: ToolContext) -> NetworkAnswer:
+        """Whether `command`, which failed for want of network, may run once more with the network on."""
+        action = NetworkAccess(command)
+        decision = self.policy.decide(action)
+        if decision.verdict == "allow":
+            return "approved"
+        if decision.verdict == "deny":
+            return "unavailable"
+        question = ApprovalRequest(
+            kind="network",
+            subject=command,
+            risk=decision.reason,
+            rememberable=decision.key is not None,
+        )
+        answer = ctx.request(question)
+        if answer == "always":
+            self.policy.remember(action)
+        return "approved" if answer in ("yes", "always") else "declined"
+
+    def attach(self, ctx: ToolContext) -> None:
+        """Let the tools in `ctx` ask this gate for the network after a failure."""
+        ctx.approve_network = lambda command: self.approve_network(command, ctx)
+
+    def _grant(self, action: Action, ctx: ToolContext) -> None:
+        """What an allowed action brings with it: a granted outside read, or the network for a command."""
+        if isinstance(action, FileRead) and action.outside:
+            ctx.granted_reads.add(Path(action.path))
+        elif isinstance(action, BashCommand) and self.policy.mode != "read-only":
+            network = self.policy.decide(NetworkAccess(action.command))
+            # Approving a command that plainly needs the network (pip install, git fetch) approves its network.
+            ctx.network_granted = network.verdict == "allow" or _needs_network(action.command)
 
     def _action(self, name: str, args: Any, ctx: ToolContext) -> Action | None:
         if name == "bash":
             return BashCommand(str(args.command), sandboxed=self.sandboxed)
         if name == "test" and getattr(args, "command", None):
             return BashCommand(str(args.command), sandboxed=self.sandboxed)
+        action = getattr(args, "action", None)
+        if name in _READERS or (name == "file" and action in ("read", None) and getattr(args, "content", None) is None):
+            return _outside_read(ctx, getattr(args, "path", None))
         if name in ("file", "code_edit"):
-            action = getattr(args, "action", None)
             path = _confined(ctx, getattr(args, "path", None))
             if path is None:
                 return None  # the tool reports the bad path itself
             if name == "file" and action == "delete":
                 return FileDelete(ctx.rel(path), recoverable=_committed_unchanged(ctx.root, path))
             if name == "code_edit" or action == "write":
-                return FileWrite(ctx.rel(path))
+                return FileWrite(ctx.rel(path), outside=not path.is_relative_to(ctx.root))
         return None
+
+
+def _needs_network(command: str) -> bool:
+    from pedro.safety.commands import classify_command
+
+    return classify_command(command).kind == "network"
 
 
 def _subject(action: Action) -> str:
     if isinstance(action, BashCommand):
         return action.command
+    if isinstance(action, NetworkAccess):
+        return action.what
     return getattr(action, "path", "")
+
+
+def _outside_read(ctx: ToolContext, raw: object) -> FileRead | None:
+    """A read of an absolute path outside the repository, for the policy's extra read roots; None otherwise."""
+    if not isinstance(raw, str) or "\x00" in raw or not Path(raw.strip()).is_absolute():
+        return None
+    path = Path(raw.strip()).resolve()
+    if path == ctx.root or path.is_relative_to(ctx.root):
+        return None
+    return FileRead(str(path), outside=True)
 
 
 def _confined(ctx: ToolContext, raw: object) -> Path | None:
@@ -65,6 +144,8 @@ def _confined(ctx: ToolContext, raw: object) -> Path | None:
 
 def _committed_unchanged(root: Path, path: Path) -> bool:
     """Whether the file is tracked and identical to HEAD, so git alone can bring it back."""
+    if not path.is_relative_to(root):
+        return False
     rel = str(path.relative_to(root))
     try:
         tracked = subprocess.run(

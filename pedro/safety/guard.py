@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pedro.messages import ToolCall
-from pedro.safety.snapshots import Snapshot, SnapshotError, fingerprint_tree, take_snapshot
+from pedro.safety.journal import Journal
+from pedro.safety.snapshots import Snapshot, SnapshotError, fingerprint_tree, list_snapshots, take_snapshot
 
 _READ_ONLY_ACTIONS: dict[str, frozenset[str]] = {
     "file": frozenset({"read"}),
@@ -39,6 +40,8 @@ class SnapshotGuard:
     root: Path
     job_id: str
     snapshots: list[Snapshot] = field(default_factory=list)
+    journal: Journal | None = None
+    """Where each round that may change files is opened and the job's orderly end is recorded."""
 
     def start(self, label: str = "job start") -> Snapshot:
         """The first snapshot, before anything can change; failing here stops the job before it begins."""
@@ -50,11 +53,17 @@ class SnapshotGuard:
         """A snapshot before a round whose calls may change files, unless nothing changed since the last one."""
         if not any(may_change_files(call) for call in calls):
             return None
-        return self._take(f"before round {round_no}")
+        taken = self._take(f"before round {round_no}")
+        if self.journal is not None:
+            self.journal.open_round(round_no)
+        return taken
 
     def finish(self) -> dict[str, Any] | None:
         """The state the job leaves behind, so `pedro undo` can tell whether the user changed files since."""
-        return self._take("job end")
+        taken = self._take("job end")
+        if self.journal is not None:
+            self.journal.close()
+        return taken
 
     def _take(self, label: str) -> dict[str, Any] | None:
         if self.snapshots and fingerprint_tree(self.root) == self.snapshots[-1].tree:
@@ -64,9 +73,17 @@ class SnapshotGuard:
         return describe(snapshot)
 
 
+def settle_interrupted(root: Path, job_id: str) -> Snapshot | None:
+    """Snapshot what a job that died mid-round left behind, so `pedro undo JOB` can walk back over that round."""
+    snapshots = list_snapshots(root, job_id)
+    if not snapshots or fingerprint_tree(root) == snapshots[-1].tree:
+        return None
+    return take_snapshot(root, job_id, "after an interrupted round")
+
+
 def describe(snapshot: Snapshot) -> dict[str, Any]:
     """A snapshot as an event or a `jobs show` row."""
     return {"n": snapshot.n, "ref": snapshot.ref, "label": snapshot.label, "commit": snapshot.commit[:12]}
 
 
-__all__ = ["SnapshotError", "SnapshotGuard", "describe", "may_change_files"]
+__all__ = ["SnapshotError", "SnapshotGuard", "describe", "may_change_files", "settle_interrupted"]

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -67,9 +67,35 @@ class FileStamp:
 # An approval request: a plain-language description of the action and its risk; True means go ahead.
 Approver = Callable[[str], bool]
 
+ApprovalAnswer = Literal["yes", "no", "always"]
+ApprovalKind = Literal["action", "network", "timeouts"]
+NetworkAnswer = Literal["approved", "declined", "unavailable"]
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """One question for the person at the terminal: the exact action, its risk, and whether "always" may cover it.
+
+    `never_always` says why "always" is not offered (destructive classes are asked every time); empty when
+    `rememberable` is true or the question is not about an action.
+    """
+
+    kind: ApprovalKind
+    subject: str
+    risk: str
+    rememberable: bool = False
+    never_always: str = ""
+
+
+Asker = Callable[[ApprovalRequest], ApprovalAnswer]
+
 
 def _refuse(_: str) -> bool:
     return False
+
+
+def _no_network(_: str) -> NetworkAnswer:
+    return "unavailable"
 
 
 @dataclass
@@ -83,19 +109,44 @@ class ToolContext:
     """The environment of child processes: an allowlist, minus anything that looks like a secret."""
     read_stamps: dict[Path, FileStamp] = field(default_factory=dict)
     read_only: bool = False
+    ask: Asker | None = None
+    """The richer question (yes / no / always); without one, `approve` answers yes or no."""
+    approve_network: Callable[[str], NetworkAnswer] = _no_network
+    """Whether a command that failed for want of network may run again with it (the Gate installs this)."""
+    network_granted: bool = False
+    """This call may use the network (approved, remembered or full-access); reset after every call."""
+    granted_reads: set[Path] = field(default_factory=set)
+    """Paths outside the repository the policy let this call read (extra read roots); reset after every call."""
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
+
+    def request(self, question: ApprovalRequest) -> ApprovalAnswer:
+        """Ask the person; "always" only comes back for questions that offer it."""
+        if self.ask is not None:
+            answer = self.ask(question)
+            return "yes" if answer == "always" and not question.rememberable else answer
+        return "yes" if self.approve(f"{question.risk}\n    {question.subject}") else "no"
 
     def resolve(self, raw: str, *, must_exist: bool = False) -> Path:
         """Confine a model-given path to the repository, turning a refusal into a tool failure."""
         try:
             path = confine(self.root, raw, must_exist=False)
         except PathRefusedError as exc:
-            raise ToolDeniedError(str(exc)) from exc
+            granted = self._granted_outside(raw)
+            if granted is None:
+                raise ToolDeniedError(str(exc)) from exc
+            path = granted
         if must_exist and not path.exists():
             raise ToolFailure(f"{raw!r} does not exist in the repository; {self.suggest_paths(raw)}")
         return path
+
+    def _granted_outside(self, raw: str) -> Path | None:
+        """The path, when it is one the policy granted this call to read outside the repository."""
+        if not self.granted_reads or not isinstance(raw, str) or not Path(raw.strip()).is_absolute():
+            return None
+        path = Path(raw.strip()).resolve()
+        return path if path in self.granted_reads else None
 
     def rel(self, path: Path) -> str:
         """A path as the model should see it."""
@@ -124,6 +175,8 @@ class ToolContext:
         """Refuse writes in read-only mode and to pedro's own or git's internals."""
         if self.read_only:
             raise ToolDeniedError("this role is read-only: it cannot change files")
+        if not path.is_relative_to(self.root):
+            raise ToolDeniedError(f"{path} is outside the repository; files outside it can be read, never changed")
         rel_parts = Path(self.rel(path)).parts
         if rel_parts and rel_parts[0] in (".git", ".pedro"):
             raise ToolDeniedError(f"{self.rel(path)} is inside {rel_parts[0]}/, which tools may not change")

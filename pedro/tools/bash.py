@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import signal
 from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from pedro.safety.sandbox import FSIZE_LIMIT_BYTES, wrap
+from pedro.prompts import render_prompt
+from pedro.safety.sandbox import FSIZE_LIMIT_BYTES, active_sandbox, wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 from pedro.tools.process import (
     HARD_CAP_BYTES,
@@ -23,6 +25,14 @@ from pedro.tools.process import (
 MAX_TIMEOUT_S = 600.0
 MAX_COMMAND_CHARS = 100_000
 _ENVELOPE_BYTES = 512  # room for the exit line and notes inside the output budget
+
+# What tools print when there is no network: resolvers (curl, git, pip, apt, npm, go, cargo), connects, /dev/tcp.
+_NO_NETWORK = re.compile(
+    r"Could not resolve host|Couldn't resolve host|Temporary failure in name resolution|Network is unreachable"
+    r"|Failed to establish a new connection|Name or service not known|No address associated with hostname"
+    r"|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|\bEAI_AGAIN\b|dial tcp: lookup \S+|failed to resolve address"
+    r"|Could not resolve '[^']+'|/dev/tcp/\S+: (?:Connection refused|Network is unreachable|Cannot assign)",
+)
 
 
 class BashArgs(ToolArgs):
@@ -63,6 +73,33 @@ class BashArgs(ToolArgs):
         return self
 
 
+def network_failure(result: ChildResult) -> str | None:
+    """The line that shows a failed command wanted the network, or None (it succeeded, or failed otherwise)."""
+    if result.outcome != "exited" or result.exit_code == 0:
+        return None
+    return network_evidence(result.output)
+
+
+def network_evidence(output: str) -> str | None:
+    """The first phrase in `output` that says the network was unreachable, or None."""
+    match = _NO_NETWORK.search(output)
+    return match.group(0) if match else None
+
+
+def offer_network(command: str, ctx: ToolContext, evidence: str) -> tuple[bool, str]:
+    """Ask (through the policy) to run a command again with the network on; the note tells the model what happened."""
+    answer = ctx.approve_network(command)
+    if answer == "approved":
+        return True, render_prompt("feedback/network_rerun.md", evidence=evidence).strip()
+    name = "feedback/network_declined.md" if answer == "declined" else "feedback/network_off.md"
+    return False, render_prompt(name, evidence=evidence).strip()
+
+
+def sandbox_blocks_network() -> bool:
+    """Whether bash and test children run without network here (no sandbox: they already have it)."""
+    return active_sandbox().kind != "none"
+
+
 def build_command(command: str, ctx: ToolContext, *, allow_network: bool = False) -> ChildCommand:
     """The child to run for a bash call: `bash -c` at the root, inside the sandbox when this machine has one."""
     return wrap(shell_command(command, ctx.root, ctx.env), root=ctx.root, kind="bash", allow_network=allow_network)
@@ -78,11 +115,16 @@ class BashTool:
         timeout = min(args.timeout or ctx.config.bash_timeout, max(MAX_TIMEOUT_S, ctx.config.bash_timeout))
         budget = max(ctx.config.max_output_bytes - _ENVELOPE_BYTES, 1024)
         limits = OutputLimits(head_bytes=budget // 2, tail_bytes=budget - budget // 2)
-        try:
-            result = run_child(build_command(args.command, ctx), timeout=timeout, limits=limits)
-        except OSError as exc:
-            raise ToolFailure(f"bash could not be started ({exc}); check that bash is installed") from exc
+        network = ctx.network_granted
+        result = _run(args.command, ctx, timeout, limits, network)
         notes: list[str] = []
+        evidence = None if network or not sandbox_blocks_network() else network_failure(result)
+        if evidence is not None:
+            # Never retried on its own: only an approval (or a remembered one) runs it again, once, with network.
+            rerun, note = offer_network(args.command, ctx, evidence)
+            if rerun:
+                result = _run(args.command, ctx, timeout, limits, True)
+            notes.append(note)
         if args.timeout is not None and args.timeout > timeout:
             notes.append(f"the timeout was capped at {timeout:g} s")
         if result.outcome == "timeout":
@@ -110,6 +152,13 @@ class BashTool:
                 "so start a server and use it within one command"
             )
         return _render(result, notes)
+
+
+def _run(command: str, ctx: ToolContext, timeout: float, limits: OutputLimits, network: bool) -> ChildResult:
+    try:
+        return run_child(build_command(command, ctx, allow_network=network), timeout=timeout, limits=limits)
+    except OSError as exc:
+        raise ToolFailure(f"bash could not be started ({exc}); check that bash is installed") from exc
 
 
 def _render(result: ChildResult, notes: list[str], headline: str = "") -> str:

@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 
 from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
+from pedro.tools.bash import network_evidence, offer_network, sandbox_blocks_network
 from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 from pedro.tools.testreport import (
     ReportError,
@@ -121,28 +122,46 @@ class TestTool:
 
     def run(self, args: RunTestsArgs, ctx: ToolContext) -> str:
         timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)
-        with tempfile.TemporaryDirectory(prefix="pedro-test-") as tmp:
-            workdir = Path(tmp)
-            plan = plan_test_run(args, ctx, workdir)
-            log_path = workdir / "output.log"
-            limits = OutputLimits(head_bytes=0, tail_bytes=_RAW_TAIL_BYTES, hard_cap_bytes=_HARD_CAP_BYTES)
-            # The report lands in `workdir`, outside the repository, so the sandbox must let the runner write there.
-            try:
-                child = wrap(plan.command, root=ctx.root, kind="test", writable=(workdir,))
-                with log_path.open("wb") as log:
-                    result = run_child(child, timeout=timeout, limits=limits, tee=log)
-            except OSError as exc:
-                program = plan.command.argv[0]
-                raise ToolFailure(
-                    f"{program!r} could not be started ({exc.strerror}); install it or put it on PATH, or pass "
-                    '`command` with the test command to use, e.g. {"command": "make test"}'
-                ) from exc
-            report = read_report(plan, log_path)
-            raw_tail = _raw_tail(plan, log_path, result)
-        summary = format_summary(plan, result, report, raw_tail, timeout=timeout)
+        network = ctx.network_granted
+        summary, result, evidence, label = _run_once(args, ctx, timeout, network=network)
+        if evidence is not None:
+            # Never retried on its own: only an approval (or a remembered one) runs it again, once, with network.
+            rerun, note = offer_network(args.command or label, ctx, evidence)
+            if rerun:
+                summary, result, _, _ = _run_once(args, ctx, timeout, network=True)
+            summary = f"note: {note}\n{summary}"
         if result.outcome == "timeout":
             raise ToolTimeoutError(summary)
         return summary
+
+
+def _run_once(
+    args: RunTestsArgs, ctx: ToolContext, timeout: float, *, network: bool
+) -> tuple[str, ChildResult, str | None, str]:
+    """One run: the summary, the child's result, the sign that it lacked the network (or None), the command."""
+    with tempfile.TemporaryDirectory(prefix="pedro-test-") as tmp:
+        workdir = Path(tmp)
+        plan = plan_test_run(args, ctx, workdir)
+        log_path = workdir / "output.log"
+        limits = OutputLimits(head_bytes=0, tail_bytes=_RAW_TAIL_BYTES, hard_cap_bytes=_HARD_CAP_BYTES)
+        # The report lands in `workdir`, outside the repository, so the sandbox must let the runner write there.
+        try:
+            child = wrap(plan.command, root=ctx.root, kind="test", writable=(workdir,), allow_network=network)
+            with log_path.open("wb") as log:
+                result = run_child(child, timeout=timeout, limits=limits, tee=log)
+        except OSError as exc:
+            program = plan.command.argv[0]
+            raise ToolFailure(
+                f"{program!r} could not be started ({exc.strerror}); install it or put it on PATH, or pass "
+                '`command` with the test command to use, e.g. {"command": "make test"}'
+            ) from exc
+        report = read_report(plan, log_path)
+        raw_tail = _raw_tail(plan, log_path, result)
+        evidence = None
+        if not network and result.outcome == "exited" and result.exit_code != 0 and sandbox_blocks_network():
+            evidence = network_evidence(_read_tail(log_path, _PARSE_TAIL_BYTES))
+    summary = format_summary(plan, result, report, raw_tail, timeout=timeout)
+    return summary, result, evidence, shlex.join(plan.command.argv)
 
 
 def plan_test_run(args: RunTestsArgs, ctx: ToolContext, workdir: Path) -> RunPlan:

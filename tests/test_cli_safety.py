@@ -1,0 +1,54 @@
+"""Safety flags and config rules through the real pedro process: modes, approval, extra read roots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cli_util import build, fenced
+
+
+def tool_results(repo: Path) -> list[dict[str, Any]]:
+    (job,) = (repo / ".pedro" / "jobs").iterdir()
+    events = [json.loads(line) for line in (job / "events.jsonl").read_text().splitlines()]
+    return [e.get("data", e) for e in events if e["type"] == "tool_call.finished"]
+
+
+def test_full_access_and_read_only_contradict(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    proc = build(stub_server(["TASK COMPLETE"]), repo, cli_env, "--full-access", "--read-only")
+    assert proc.returncode == 2 and "contradict" in proc.stderr
+
+
+def test_repository_file_cannot_set_read_roots(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    (repo / ".pedro.toml").write_text("[safety]\nread_roots = ['/']\n")
+    proc = build(stub_server(["TASK COMPLETE"]), repo, cli_env)
+    assert proc.returncode == 2
+    assert "read_roots may only be set in your user config file" in proc.stderr and "--read-root" in proc.stderr
+
+
+def test_user_file_cannot_make_full_access_the_default(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    user = Path(cli_env["XDG_CONFIG_HOME"]) / "pedro" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text("[safety]\nmode = 'full-access'\n")
+    proc = build(stub_server(["TASK COMPLETE"]), repo, cli_env)
+    assert proc.returncode == 2 and "--full-access" in proc.stderr
+
+
+def test_read_root_flag_lets_the_model_read_outside(
+    repo: Path, tmp_path: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "api.md").write_text("shared api notes\n")
+    call = fenced("file", {"action": "read", "path": str(docs / "api.md")})
+    build(stub_server([call, "TASK COMPLETE"]), repo, cli_env, "--max-rounds", "2")
+    (refused,) = tool_results(repo)
+    assert refused["error_kind"] == "denied" and "shared api notes" not in refused["output"]
+    for job in (repo / ".pedro" / "jobs").iterdir():
+        for child in job.iterdir():
+            child.unlink()
+        job.rmdir()
+    build(stub_server([call, "TASK COMPLETE"]), repo, cli_env, "--max-rounds", "2", "--read-root", str(docs))
+    (allowed,) = tool_results(repo)
+    assert allowed["ok"] and "shared api notes" in allowed["output"]

@@ -1,0 +1,111 @@
+"""Ctrl-C and crashes against the real pedro process: a second Ctrl-C exits at once, interrupted rounds are told."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from cli_util import build, fenced, pedro
+
+
+def start_build(server: Any, repo: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "pedro", "build", "-d", "x", "--base-url", f"{server.url}/v1", "--model", "m"]
+        + ["--no-input"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for(condition: Any, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.05)
+
+
+def only_job(repo: Path) -> str:
+    (job,) = [p.name for p in (repo / ".pedro" / "jobs").iterdir()]
+    return job
+
+
+def two_writes_then_a_long_command() -> str:
+    return "\n".join(
+        [
+            fenced("file", {"action": "write", "path": "a.py", "content": "a = 1\n"}),
+            fenced("file", {"action": "write", "path": "b.py", "content": "b = 2\n"}),
+            fenced("bash", "sleep 60"),
+        ]
+    )
+
+
+def test_second_ctrl_c_during_cleanup_exits_at_once(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    # Many untracked files make the job-end snapshot (the cleanup after the first Ctrl-C) take a while.
+    bulk = repo / "bulk"
+    bulk.mkdir()
+    for i in range(30000):
+        (bulk / f"f{i}.txt").write_bytes(os.urandom(256))
+    server = stub_server([fenced("bash", "echo changed > changed.txt; sleep 60")])
+    proc = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "changed.txt").exists(), seconds=120)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    second = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)
+    assert time.monotonic() - second < 1.5, stderr
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "interrupted again: exiting now" in stderr
+    job_dir = repo / ".pedro" / "jobs" / only_job(repo)
+    for name in ("job.json",):
+        json.loads((job_dir / name).read_text())  # whole, never half-written
+    assert not list(job_dir.glob("*.tmp"))
+
+
+def test_ctrl_c_mid_round_reports_the_files_that_changed(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server([two_writes_then_a_long_command()])
+    proc = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "b.py").exists())
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    job = only_job(repo)
+    assert f"job {job} was interrupted after changing a.py, b.py; `pedro undo {job}` restores" in stdout
+
+
+def test_a_killed_job_is_reported_at_the_next_start_and_undo_restores(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    server = stub_server([two_writes_then_a_long_command()])
+    proc = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "b.py").exists())
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    job = only_job(repo)
+    (repo / ".a.py.pedro-0a1b2c3d").write_text("a temporary file a crash left behind\n")
+
+    again = stub_server(["Looking.", "Still looking."])
+    second = build(again, repo, cli_env, "--max-rounds", "1")
+    output = second.stdout + second.stderr
+    assert f"job {job} was interrupted after changing a.py, b.py; `pedro undo {job}` restores" in output, output
+    assert "removed 1 leftover temporary file(s) of interrupted writes: .a.py.pedro-0a1b2c3d" in output
+    assert not (repo / ".a.py.pedro-0a1b2c3d").exists()
+    third = build(again, repo, cli_env, "--max-rounds", "1")
+    assert "was interrupted" not in third.stdout + third.stderr
+
+    undone = pedro("undo", job, env=cli_env, cwd=repo)
+    assert undone.returncode == 0, undone.stderr
+    assert not (repo / "a.py").exists() and not (repo / "b.py").exists()
