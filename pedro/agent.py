@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pedro.backends.base import Backend, GenerationOptions
+from pedro.backends.base import Backend, ContextOverflowError, GenerationOptions
 from pedro.compaction import Compactor, OutputSaver, TaskState
 from pedro.context import (
     build_system_prompt,
@@ -176,7 +176,13 @@ def run_agent(
             state.rounds += 1
             emitter.emit("round.started", round=state.rounds)
             request = budget.prepare(history, tools, options, state.task, state.rounds)
-            completion = _complete(backend, request.messages, tools, request.options, emitter)
+            try:
+                completion = _complete(backend, request.messages, tools, request.options, emitter)
+            except ContextOverflowError as exc:
+                # The server's window is smaller than it said: compact to the one it names and ask once more.
+                budget.refused(request, exc.window)
+                request = budget.prepare(history, tools, options, state.task, state.rounds)
+                completion = _complete(backend, request.messages, tools, request.options, emitter)
             budget.observe(request, tools, completion.usage.prompt_tokens, state.rounds)
             state.usage += completion.usage
             outcome = _handle_reply(
@@ -309,6 +315,8 @@ def _handle_reply(
             return outcome
     if feedback:
         history.append(Message("user", "\n\n".join(feedback)))
+    if dispatcher.halted is not None:
+        return "limit_reached", "timeouts", dispatcher.halted
     return None
 
 

@@ -98,6 +98,13 @@ class ContextBudget:
             window=self.window,
         )
 
+    def refused(self, request: Request, window: int | None) -> None:
+        """The server refused `request` as too long: keep to the window it named, or well under what was sent."""
+        smaller = window if window else int(request.prompt_tokens * COMPACT_TO)
+        self.window = min(self.window or smaller, smaller)
+        self.ledger.forget_prefix()
+        self._event("notice", message=f"the server's context window is smaller than pedro assumed; now {self.window}")
+
     def _compact(
         self,
         history: Sequence[Message],

@@ -214,3 +214,23 @@ def test_loop_guard_resets_when_the_calls_change(calc: Path) -> None:
     other = fenced("search", {"action": "grep", "pattern": "add"})
     result, _ = run(calc, [read, read, read, other, read, read, read], max_rounds=7)
     assert result.reason == "round_limit"
+
+
+def test_three_timeouts_in_a_row_end_the_run_headless(calc: Path) -> None:
+    from pedro.config import ToolsConfig
+
+    hangs = [fenced("bash", {"command": f"sleep {30 + n}", "timeout": 0.3}) for n in range(5)]
+    backend = ScriptedBackend(hangs)
+    role = get_role("builder")
+    dispatcher = Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=calc, config=ToolsConfig()))
+    result = run_agent(
+        "Fix add() in calc.py",
+        role=role,
+        backend=backend,
+        dispatcher=dispatcher,
+        limits=Limits(max_rounds=10),
+        options=GenerationOptions(),
+    )
+    assert (result.exit_status, result.exit_code, result.reason) == ("limit_reached", 4, "timeouts")
+    assert len(backend.requests) == 3
+    assert result.tool_calls == 3

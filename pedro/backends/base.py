@@ -89,6 +89,23 @@ class StreamCutError(BackendHttpError):
     """The reply stream ended before the server said it was done."""
 
 
+class ContextOverflowError(BackendHttpError):
+    """The server refused a request as too long for its window; `window` is that window when the error says."""
+
+    def __init__(self, message: str, *, status: int, detail: str, window: int | None) -> None:
+        super().__init__(message, status=status, detail=detail)
+        self.window = window
+
+
+# How servers word a prompt that does not fit: vLLM and OpenAI ("maximum context length is N tokens"),
+# llama-server ("exceeds the available context size", with n_ctx in the body), LM Studio ("context length of only").
+_OVERFLOW = re.compile(
+    r"maximum context length is (?P<max>\d+)|exceeds? the available context size|context length of only (?P<only>\d+)"
+    r"|context_length_exceeded|exceed_context_size_error",
+    re.IGNORECASE,
+)
+
+
 @contextmanager
 def map_http_errors(url: str, server: str = "model server") -> Iterator[None]:
     """Translate httpx exceptions raised inside the block into BackendErrors that name `url` and the fix."""
@@ -178,6 +195,15 @@ def status_error(response: httpx.Response, url: str, server: str, *, sent_tools:
     """The BackendError for a non-2xx reply; the body must already be read."""
     status = response.status_code
     detail = extract_error_detail(response.text) or response.reason_phrase
+    overflow = _OVERFLOW.search(detail) or _OVERFLOW.search(response.text)
+    if status in (400, 413, 422, 500) and overflow is not None:
+        window = overflow.group("max") or overflow.group("only") or _n_ctx(response.text)
+        return ContextOverflowError(
+            f"the {server} at {url} refused the request as longer than its context window: {detail}",
+            status=status,
+            detail=detail,
+            window=int(window) if window else None,
+        )
     if sent_tools and is_tools_rejection(status, detail):
         return ToolsRejectedError(detail)
     if status == 429 or status >= 500:
@@ -195,6 +221,12 @@ def status_error(response: httpx.Response, url: str, server: str, *, sent_tools:
     else:
         fix = "Check the model name and the request options; the server log may say more"
     return BackendHttpError(f"the {server} at {url} answered {status}: {detail}. {fix}", status=status, detail=detail)
+
+
+def _n_ctx(body: str) -> str | None:
+    """llama-server's `n_ctx` in an error body."""
+    match = re.search(r'"n_ctx"\s*:\s*(\d+)', body)
+    return match.group(1) if match else None
 
 
 @dataclass

@@ -70,6 +70,7 @@ class OpenAICompatBackend:
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
         self._configured_window = context_window
+        self._listed_window: int | None = None
         self._text_mode = False
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.transport = HttpTransport(
@@ -115,8 +116,28 @@ class OpenAICompatBackend:
         return self._text_mode
 
     def context_window(self) -> int | None:
-        """The configured window; a generic /v1 server has no standard way to say."""
-        return self._configured_window or None
+        """The configured window, else what the server's /models entry for the model says (vLLM, LM Studio)."""
+        if self._configured_window:
+            return self._configured_window
+        if self._listed_window is None:
+            self._listed_window = self._window_from_models()
+        return self._listed_window or None
+
+    def _window_from_models(self) -> int:
+        """`max_model_len` (vLLM) or `context_length` / `max_context_length` of the model in GET /models; 0 if none."""
+        try:
+            listing = self.transport.get_json(self.base_url + "/models", retries=False)
+        except BackendError:
+            return 0
+        entries = listing.get("data")
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict) or entry.get("id") != self.model:
+                continue
+            for key in ("max_model_len", "context_length", "max_context_length"):
+                value = entry.get(key)
+                if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                    return value
+        return 0
 
     def count_tokens(self, text: str) -> int | None:
         """A generic /v1 server has no tokenize endpoint; pedro estimates instead."""

@@ -9,7 +9,13 @@ import httpx
 import pytest
 from wire_server import Reply, WireServer, json_reply, sse
 
-from pedro.backends.base import GenerationOptions, RetryPolicy, extract_error_detail, iter_sse_events
+from pedro.backends.base import (
+    ContextOverflowError,
+    GenerationOptions,
+    RetryPolicy,
+    extract_error_detail,
+    iter_sse_events,
+)
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
 from pedro.errors import BackendError
@@ -153,3 +159,56 @@ def test_sse_reader_handles_comments_multiline_data_and_error_fields() -> None:
 )
 def test_error_detail_extraction(body: str, detail: str) -> None:
     assert extract_error_detail(body) == detail
+
+
+VLLM_OVERFLOW = {
+    "object": "error",
+    "message": "This model's maximum context length is 4096 tokens. However, you requested 4608 tokens "
+    "(4096 in the messages, 512 in the completion). Please reduce the length of the messages or completion.",
+    "type": "BadRequestError",
+    "param": None,
+    "code": 400,
+}
+LLAMA_SERVER_OVERFLOW = {
+    "error": {
+        "code": 400,
+        "message": "the request exceeds the available context size, try increasing it",
+        "type": "exceed_context_size_error",
+        "n_prompt_tokens": 9000,
+        "n_ctx": 8192,
+    }
+}
+LM_STUDIO_OVERFLOW = {
+    "error": "Trying to keep the first 5120 tokens when context the overflows. However, the model is loaded with "
+    "context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length"
+}
+
+
+@pytest.mark.parametrize(
+    ("body", "window"),
+    [(VLLM_OVERFLOW, 4096), (LLAMA_SERVER_OVERFLOW, 8192), (LM_STUDIO_OVERFLOW, 4096)],
+)
+def test_a_prompt_too_long_for_the_window_is_recognised_with_the_window(
+    server: WireServer, sleeps: list[float], body: dict[str, Any], window: int
+) -> None:
+    server.on("POST", CHAT, json_reply(body, status=400))
+    with pytest.raises(ContextOverflowError) as caught:
+        make(server, sleeps).complete(HELLO, tools=[], options=GenerationOptions())
+    assert caught.value.window == window
+    assert "longer than its context window" in str(caught.value)
+    assert sleeps == []
+
+
+def test_the_window_comes_from_the_model_listing_when_not_configured(server: WireServer, sleeps: list[float]) -> None:
+    listing = {"object": "list", "data": [{"id": "other", "max_model_len": 999}, {"id": "m", "max_model_len": 32768}]}
+    server.on("GET", "/v1/models", json_reply(listing))
+    backend = make(server, sleeps)
+    assert backend.context_window() == 32768
+    assert backend.context_window() == 32768
+    assert len(server.requests) == 1
+    assert make(server, sleeps, context_window=4096).context_window() == 4096
+
+
+def test_a_listing_without_a_window_leaves_it_unknown(server: WireServer, sleeps: list[float]) -> None:
+    server.on("GET", "/v1/models", json_reply({"object": "list", "data": [{"id": "m", "owned_by": "me"}]}))
+    assert make(server, sleeps).context_window() is None
