@@ -12,7 +12,10 @@ Problems caused by the model are never PedroErrors: they are data fed back to th
 
 from __future__ import annotations
 
-from pedro.messages import ExitStatus
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the CLI's fast paths import this module; the shared vocabulary loads only with the loop
+    from pedro.messages import ExitStatus
 
 
 class PedroError(Exception):

@@ -6,8 +6,6 @@ import os
 import sys
 
 from pedro import __version__
-from pedro.errors import PedroError
-from pedro.messages import EXIT_CODES
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -21,6 +19,9 @@ def main(argv: list[str] | None = None) -> None:
         # The commonest probe of a CLI answers without importing Typer, Click and the command modules.
         sys.stdout.write(f"pedro {__version__}\n")
         sys.exit(0)
+    from pedro.errors import PedroError
+    from pedro.messages import EXIT_CODES
+
     try:
         from pedro.cli.app import app
 
