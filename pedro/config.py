@@ -54,7 +54,7 @@ class BackendConfig(_Section):
     max_tokens: int = Field(default=2048, ge=1)
     """Most tokens the model may generate in one reply."""
     context_window: int = Field(default=0, ge=0)
-    """Context window in tokens; 0 asks the server (or uses 8192 if it cannot say)."""
+    """Context window in tokens; 0 asks the server (Ollama: the model's length within free memory, remote 8192)."""
     connect_timeout: float = Field(default=5.0, gt=0)
     """Seconds to wait for a connection to the server."""
     read_timeout: float = Field(default=600.0, gt=0)
