@@ -27,12 +27,22 @@ MAX_COMMAND_CHARS = 100_000
 _ENVELOPE_BYTES = 512  # room for the exit line and notes inside the output budget
 
 # What tools print when there is no network: resolvers (curl, git, pip, apt, npm, go, cargo), connects, /dev/tcp.
-_NO_NETWORK = re.compile(
-    r"Could not resolve host|Couldn't resolve host|Temporary failure in name resolution|Network is unreachable"
-    r"|Failed to establish a new connection|Name or service not known|No address associated with hostname"
-    r"|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|\bEAI_AGAIN\b|dial tcp: lookup \S+|failed to resolve address"
-    r"|Could not resolve '[^']+'|/dev/tcp/\S+: (?:Connection refused|Network is unreachable|Cannot assign)",
+_NO_NETWORK_SIGNS = (
+    r"Could not resolve host",
+    r"Couldn't resolve host",
+    r"Temporary failure in name resolution",
+    r"Network is unreachable",
+    r"Failed to establish a new connection",
+    r"Name or service not known",
+    r"No address associated with hostname",
+    r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN)",
+    r"\bEAI_AGAIN\b",
+    r"dial tcp: lookup \S+",
+    r"failed to resolve address",
+    r"Could not resolve '[^']+'",
+    r"/dev/tcp/\S+: (?:Connection refused|Network is unreachable|Cannot assign)",
 )
+_NO_NETWORK = re.compile("|".join(_NO_NETWORK_SIGNS))
 
 
 class BashArgs(ToolArgs):
