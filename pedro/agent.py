@@ -175,15 +175,17 @@ def run_agent(
         while state.rounds < limits.max_rounds:
             state.rounds += 1
             emitter.emit("round.started", round=state.rounds)
-            request = budget.prepare(history, tools, options, state.task, state.rounds)
+            # Only natively sent tools are part of the prompt; in text mode the system prompt describes them.
+            in_prompt = tools if backend.sends_tools(options) else []
+            request = budget.prepare(history, in_prompt, options, state.task, state.rounds)
             try:
                 completion = _complete(backend, request.messages, tools, request.options, emitter)
             except ContextOverflowError as exc:
                 # The server's window is smaller than it said: compact to the one it names and ask once more.
                 budget.refused(request, exc.window)
-                request = budget.prepare(history, tools, options, state.task, state.rounds)
+                request = budget.prepare(history, in_prompt, options, state.task, state.rounds)
                 completion = _complete(backend, request.messages, tools, request.options, emitter)
-            budget.observe(request, tools, completion.usage.prompt_tokens, state.rounds)
+            budget.observe(request, completion.usage.prompt_tokens, state.rounds)
             state.usage += completion.usage
             outcome = _handle_reply(
                 completion, tools, history, dispatcher, emitter, state, limits, role, baseline, guard

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -103,7 +102,6 @@ class TokenLedger:
         self._factor = UNCALIBRATED_FACTOR
         self._calibrated = False
         self._overhead: int | None = None  # exact mode: template and tool tokens beyond the messages' own
-        self._tools_in_prompt: bool | None = None  # estimate mode: whether the server renders native tools
         self._last_messages: list[Message] = []
         self._last_tools = ""
         self._last_reported: int | None = None
@@ -139,16 +137,11 @@ class TokenLedger:
             removed, added = self._difference(self._last_messages, messages)
             error = PREFIX_ERROR_EXACT if self._exact else PREFIX_ERROR
             return Measure(self._last_reported - removed + added, round((removed + added) * error) + PREFIX_SLACK)
-        if self._exact and self._overhead is not None:
+        if self._exact and self._overhead is not None and tools_key == self._last_tools:
             tokens = self._overhead + self._messages_tokens(messages)
             return Measure(tokens, round(tokens * PREFIX_ERROR_EXACT) + PREFIX_SLACK)
-        # Until the server has said otherwise, assume native tools are rendered into the prompt: leaning high is safe.
-        undecided = self._tools_in_prompt is None
-        tools_tokens = self.text_tokens(tools_key) if tools_key and self._tools_in_prompt is not False else 0
-        tokens = tools_tokens + self._messages_tokens(messages)
-        error = FULL_ERROR if self._calibrated or self._exact else UNCALIBRATED_ERROR
-        # While it is unknown whether the server renders native tools, the smaller reading may be the true one.
-        return Measure(tokens, round(tokens * error) + (tools_tokens if undecided else 0))
+        tokens = (self.text_tokens(tools_key) if tools_key else 0) + self._messages_tokens(messages)
+        return Measure(tokens, round(tokens * (FULL_ERROR if self._calibrated or self._exact else UNCALIBRATED_ERROR)))
 
     def observe(
         self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]], measured: Measure, reported: int
@@ -163,8 +156,6 @@ class TokenLedger:
         tools_key = _tools_key(tools)
         if self._exact:
             self._overhead = max(0, reported - self._messages_tokens(messages))
-            if tools_key and self._tools_in_prompt is None:
-                self._tools_in_prompt = self._overhead > self.text_tokens(tools_key) / 2
         else:
             self._calibrate(messages, tools_key, reported)
         self._last_messages = list(messages)
@@ -173,16 +164,9 @@ class TokenLedger:
         return Observation(measured.tokens, reported, truncated=False)
 
     def _calibrate(self, messages: Sequence[Message], tools_key: str, reported: int) -> None:
-        """Set the estimate's scale from a reported count, deciding once whether the tools are part of the prompt.
-
-        A server in text mode leaves the tool list out, one with native tools renders it in; the tool list is about
-        as big as the system prompt, so of the two readings the one whose scale is nearer 1 is the true one.
-        """
-        own = sum(self._raw(message_text(m)) + MESSAGE_OVERHEAD for m in messages)
-        if tools_key and self._tools_in_prompt is None:
-            with_tools = own + self._raw(tools_key)
-            self._tools_in_prompt = abs(math.log(reported / with_tools)) < abs(math.log(reported / own))
-        raw = own + (self._raw(tools_key) if tools_key and self._tools_in_prompt else 0)
+        """Set the estimate's scale from a reported count of the whole request."""
+        raw = sum(self._raw(message_text(m)) + MESSAGE_OVERHEAD for m in messages)
+        raw += self._raw(tools_key) if tools_key else 0
         if raw > 0:
             self._factor = reported / raw
             self._calibrated = True

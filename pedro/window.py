@@ -24,6 +24,8 @@ class Request:
     """What goes to the model this round, and how big pedro counts it."""
 
     messages: list[Message]
+    tools: Sequence[Mapping[str, Any]]
+    """The tool list as the prompt carries it: empty when the server gets none natively."""
     options: GenerationOptions
     measured: Measure
 
@@ -60,11 +62,14 @@ class ContextBudget:
         state: TaskState,
         round_no: int = 0,
     ) -> Request:
-        """The request for this round: compacted if needed, its reply limit fitted to the room left."""
+        """The request for this round: compacted if needed, its reply limit fitted to the room left.
+
+        `tools` are the tools the prompt itself carries: those sent natively, which the template renders in.
+        """
         messages = self.compactor.view(history)
         measured = self.ledger.measure(messages, tools)
         if self.window is None:
-            return Request(messages, options, measured)
+            return Request(messages, tools, options, measured)
         if measured.tokens > COMPACT_AT * self.window:
             messages, measured = self._compact(history, tools, state, measured.tokens, round_no)
         tokens = measured.tokens
@@ -77,11 +82,11 @@ class ContextBudget:
             )
         if options.max_tokens > room:
             options = replace(options, max_tokens=room)
-        return Request(messages, options, measured)
+        return Request(messages, tools, options, measured)
 
-    def observe(self, request: Request, tools: Sequence[Mapping[str, Any]], reported: int, round_no: int = 0) -> None:
+    def observe(self, request: Request, reported: int, round_no: int = 0) -> None:
         """Check the server's count of the request just answered; a shortfall is reported as truncation."""
-        seen = self.ledger.observe(request.messages, tools, request.measured, reported)
+        seen = self.ledger.observe(request.messages, request.tools, request.measured, reported)
         if seen is None or not seen.truncated:
             return
         # The server kept only `reported` tokens, so its real window is no bigger than that, whatever it claimed.

@@ -121,19 +121,15 @@ def test_estimate_mode_calibrates_its_scale_from_the_reported_count() -> None:
     assert ledger.count(fresh, []) == pytest.approx(2 * estimated, rel=0.05)
 
 
-def test_estimate_mode_decides_whether_the_server_renders_native_tools() -> None:
+def test_native_tools_count_as_part_of_the_prompt_and_their_change_recounts_it() -> None:
     tools = [{"type": "function", "function": {"name": f"tool{i}", "description": "x " * 200}} for i in range(5)]
     messages = [Message("system", "short system prompt " * 20)]
-    without_tools = TokenLedger().count(messages, [])
-    # A server in text mode counts only the messages: the tools are not in its prompt.
-    text_mode = TokenLedger()
-    text_mode.observe(messages, tools, text_mode.measure(messages, tools), without_tools)
-    assert text_mode.count([Message("user", "hello " * 50)], tools) < without_tools * 1.5
-    # One that renders them counts far more, and pedro keeps counting them.
-    native = TokenLedger()
-    with_tools = native.count(messages, tools)
-    native.observe(messages, tools, native.measure(messages, tools), with_tools)
-    assert native.count([Message("user", "hi")], tools) > with_tools * 0.9
+    ledger = TokenLedger()
+    without, with_tools = ledger.count(messages, []), ledger.count(messages, tools)
+    assert with_tools > without + 900
+    ledger.observe(messages, tools, ledger.measure(messages, tools), with_tools)
+    # the server switched to text mode: the tool list left the prompt, so the count starts over without it
+    assert ledger.count(messages, []) < with_tools / 2
 
 
 def test_a_reported_count_far_below_the_request_is_truncation() -> None:

@@ -55,6 +55,10 @@ class Backend(Protocol):
         """The exact token count of `text` by the model's own tokenizer; None when the server cannot say."""
         ...
 
+    def sends_tools(self, options: GenerationOptions) -> bool:
+        """Whether a request with these options carries the tool list natively, to be rendered into the prompt."""
+        ...
+
     def close(self) -> None: ...
 
 

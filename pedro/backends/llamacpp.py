@@ -111,6 +111,14 @@ class LlamaCppBackend(OpenAICompatBackend):
             completion = replace(completion, notices=(notice, *completion.notices))
         return completion
 
+    def sends_tools(self, options: GenerationOptions) -> bool:
+        """Not when a grammar constrains the reply, nor when the model's template cannot call tools."""
+        if self.constrain_calls and options.tool_mode != "native":
+            return False
+        if options.tool_mode == "auto" and not self._ready and self.template_supports_tools() is False:
+            return False
+        return super().sends_tools(options)
+
     def call_grammar(self, tools: Sequence[Mapping[str, Any]]) -> str | None:
         """The GBNF for `tools`, built once per tool set so every round sends the same bytes."""
         key = json.dumps(list(tools), sort_keys=True, default=str)

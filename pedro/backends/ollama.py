@@ -127,6 +127,13 @@ class OllamaBackend:
         """Ollama has no tokenize endpoint; pedro estimates and checks against prompt_eval_count."""
         return None
 
+    def sends_tools(self, options: GenerationOptions) -> bool:
+        """Native tools unless text mode was asked for, or the model or server cannot take them."""
+        if options.tool_mode == "text" or self._text_mode:
+            return False
+        no_tools = self._capabilities is not None and "tools" not in self._capabilities
+        return not (options.tool_mode == "auto" and no_tools)
+
     def context_window(self) -> int:
         """The num_ctx every request of this job sends: the model's length capped by config or by free memory."""
         if self._num_ctx is None:

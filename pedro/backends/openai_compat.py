@@ -143,6 +143,10 @@ class OpenAICompatBackend:
         """A generic /v1 server has no tokenize endpoint; pedro estimates instead."""
         return None
 
+    def sends_tools(self, options: GenerationOptions) -> bool:
+        """Native tools unless text mode was asked for or the server refused them."""
+        return options.tool_mode != "text" and not self._text_mode
+
     def close(self) -> None:
         self.transport.close()
 
@@ -156,7 +160,7 @@ class OpenAICompatBackend:
     ) -> Completion:
         """Send one chat request; a refusal of `tools` switches to text mode and retries once without them."""
         notices = self._prepare(options)
-        send_tools = bool(tools) and options.tool_mode != "text" and not self._text_mode
+        send_tools = bool(tools) and self.sends_tools(options)
         names = [_tool_name(tool) for tool in tools]
         try:
             completion = self._request(messages, tools if send_tools else (), options, on_token, names)

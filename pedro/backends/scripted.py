@@ -68,5 +68,9 @@ class ScriptedBackend:
         """The test's tokenizer, if it gave one."""
         return self._tokenizer(text) if self._tokenizer is not None else None
 
+    def sends_tools(self, options: GenerationOptions) -> bool:
+        """A scripted model reads no tool list."""
+        return False
+
     def close(self) -> None:
         self.closed = True

@@ -228,3 +228,17 @@ def test_a_grammar_is_sent_on_the_non_streaming_path_too(server: WireServer, sle
     assert body["grammar"] == build_call_grammar(TOOLS)
     assert body["stream"] is False
     assert completion.text == "TASK COMPLETE\nok"
+
+
+def test_the_prompt_carries_native_tools_only_when_they_are_sent(server: WireServer, sleeps: list[float]) -> None:
+    server.on("GET", "/props", json_reply({"chat_template_caps": {"supports_tool_calls": True}}))
+    assert make(server, sleeps).sends_tools(GenerationOptions())
+    assert not make(server, sleeps).sends_tools(GenerationOptions(tool_mode="text"))
+    assert not make(server, sleeps, constrain_calls=True).sends_tools(GenerationOptions())
+    # a grammar cannot be combined with native tools, so native mode keeps them and drops the grammar
+    assert make(server, sleeps, constrain_calls=True).sends_tools(GenerationOptions(tool_mode="native"))
+
+
+def test_a_template_without_tool_support_means_no_tools_in_the_prompt(server: WireServer, sleeps: list[float]) -> None:
+    server.on("GET", "/props", json_reply({"chat_template_caps": {"supports_tool_calls": False}}))
+    assert not make(server, sleeps).sends_tools(GenerationOptions())

@@ -134,6 +134,12 @@ def test_pedro_build_drives_the_real_model_through_tool_calls(smollm2_gguf: Path
         assert event["timings"]["predicted_per_second"] > 0
     # From round 2 on the shared prefix (system prompt, task, earlier rounds) comes from the prompt cache.
     assert all(event["usage"]["cached_tokens"] > 0 for event in completed[1:])
+    # pedro counted every request itself before sending it: exactly (llama-server's /tokenize) up to the chat
+    # template's few tokens per message, which it learns from the first reply.
+    finished = [event for event in events if event["type"] == "round.finished"]
+    for event in finished[1:]:
+        served = event["usage"]["prompt_tokens"]
+        assert abs(event["prompt_estimate"] - served) <= 0.02 * served + 8, (event["prompt_estimate"], served)
     finished_calls = [event for event in events if event["type"] == "tool_call.finished"]
     assert finished_calls, "the grammar made the model write at least one call that was extracted and run"
     assert {event["name"] for event in finished_calls} <= set(get_role("builder").tools)
