@@ -48,9 +48,10 @@ def _git_toplevel(path: Path) -> Path | None:
 
 
 def fingerprint(root: Path) -> str:
-    """A hash of the working tree's changes (tracked diffs and untracked files), to see whether anything changed."""
+    """A hash of the commit checked out and the working tree's changes (tracked diffs and untracked files), to see
+    whether anything changed: a job that commits its work has changed the repository too."""
     digest = hashlib.sha256()
-    for args in (["diff", "HEAD", "--binary"], ["status", "--porcelain=v1", "-uall"]):
+    for args in (["rev-parse", "HEAD"], ["diff", "HEAD", "--binary"], ["status", "--porcelain=v1", "-uall"]):
         try:
             proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60, check=False)
         except (OSError, subprocess.SubprocessError):
@@ -58,7 +59,9 @@ def fingerprint(root: Path) -> str:
         digest.update(proc.stdout)
     for line in _untracked(root):
         try:
-            digest.update((root / line).read_bytes())
+            with (root / line).open("rb") as fh:  # in chunks: an untracked log can be hundreds of megabytes
+                while chunk := fh.read(1 << 20):
+                    digest.update(chunk)
         except OSError:
             continue
     return digest.hexdigest()

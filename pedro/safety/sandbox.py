@@ -32,6 +32,8 @@ CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200}
 
 # Kept read-only inside the repository even though the repository itself is writable (safety.md, deny paths).
 PROTECTED_PATHS = (".git", ".pedro", ".github/workflows")
+# Secrets files at the root (.env, .env.local, ...), bound read-only one by one; a directory so named is a virtualenv.
+PROTECTED_FILE_GLOB = ".env*"
 # Never re-exposed when toolchains under $HOME are bound back into the private home.
 _PRIVATE_HOME_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".config", ".docker", ".kube", ".netrc", ".azure", ".gcloud"})
 # Variables naming toolchain roots that may live under $HOME (pyenv, nvm, cargo, a venv, Go's module cache).
@@ -154,10 +156,8 @@ def _bwrap_argv(
     if home is not None and not home_inside_root:
         args += _private_home(home, env)
     args += ["--bind", str(root), str(root)]
-    for rel in PROTECTED_PATHS:
-        path = root / rel
-        if path.exists() and not path.is_symlink():
-            args += ["--ro-bind", str(path), str(path)]
+    for path in _protected(root):
+        args += ["--ro-bind", str(path), str(path)]
     if home is not None and home_inside_root:
         args += _private_home(home, env)
     for extra in writable:
@@ -174,6 +174,13 @@ def _bwrap_argv(
     args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]
     return tuple(args), env
+
+
+def _protected(root: Path) -> list[Path]:
+    """The existing deny paths of the repository (never through a symlink, which could point anywhere)."""
+    found = [root / rel for rel in PROTECTED_PATHS if (root / rel).exists() and not (root / rel).is_symlink()]
+    found += sorted(path for path in root.glob(PROTECTED_FILE_GLOB) if path.is_file() and not path.is_symlink())
+    return found
 
 
 def _home_of(env: Mapping[str, str]) -> Path | None:

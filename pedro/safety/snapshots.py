@@ -14,6 +14,7 @@ snapshots never leave the machine. Git runs with fixed argv (no shell), reposito
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -30,13 +31,18 @@ REF_PREFIX = "refs/pedro/snapshots"
 BACKUP_PREFIX = "refs/pedro/backups"
 """Where restore keeps the state it replaced, apart from the numbered snapshots that undo walks back through."""
 JOB_BRANCH_PREFIX = "pedro/"
+LEFT_OUT_KEY = "Pedro-Left-Out"
+LEFT_OUT_COUNT_KEY = "Pedro-Left-Out-Count"
 IGNORED_FILE_LIMIT = 1024 * 1024
 """Ignored files smaller than this are force-added, so `.env` and local settings are recoverable."""
 IGNORED_TOTAL_LIMIT = 64 * 1024 * 1024
 IGNORED_COUNT_LIMIT = 5000
+# Untracked files this large (disk images, core dumps, a runaway `dd`) are left out of snapshots: hashing them would
+# make every turn slow and the repository huge. A snapshot records their names, so restore leaves alone those that
+# were there and removes those made after it.
 UNTRACKED_FILE_LIMIT = 64 * 1024 * 1024
-"""Untracked files this large (disk images, core dumps, a runaway `dd`) are left out of snapshots, and so left alone
-by restore: hashing them would make every turn slow and the repository huge."""
+LEFT_OUT_RECORD_LIMIT = 1000
+"""More left-out files than this are not listed; restoring such a snapshot then removes no large file."""
 SKIPPED_DIRS = frozenset(
     {"node_modules", ".venv", "venv", "target", "dist", "build", ".pedro", ".git"}
     # regenerable caches: thousands of small files nobody needs back
@@ -88,6 +94,8 @@ class Snapshot:
     label: str
     time: float
     """Seconds since the epoch (committer date)."""
+    left_out: tuple[str, ...] | None = None
+    """Untracked files too large to store that were there (None when the snapshot did not record them)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,7 @@ class RestoreReport:
 class _State:
     tree: str
     index_tree: str | None
+    left_out: tuple[str, ...] = ()
 
 
 def take_snapshot(root: Path, job_id: str, label: str) -> Snapshot:
@@ -123,7 +132,7 @@ def _store(root: Path, state: _State, prefix: str, job_id: str, label: str) -> S
         parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {job_id}\n"))
     for _attempt in range(20):
         n = max((s.n for s in _list(root, prefix, job_id)), default=0) + 1
-        message = _message(label, job_id, n, head, branch, state.index_tree)
+        message = _message(label, job_id, n, head, branch, state.index_tree, state.left_out)
         commit = _commit_tree(root, state.tree, parents, message)
         ref = f"{prefix}/{job_id}/{n}"
         # the empty old value makes the update fail if a concurrent snapshot took this number first
@@ -171,8 +180,9 @@ def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | Non
     edited files after pedro's last change, and restoring would throw those edits away.
     """
     current = _capture(root)
-    if expected is not None and current.tree != expected.tree:
+    if expected is not None and (current.tree != expected.tree or _large_changed(current, expected)):
         changed = tuple(changed_paths(root, expected.tree, current.tree))
+        changed += tuple(sorted(set(current.left_out) ^ set(expected.left_out or ())))
         shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
         raise SnapshotConflictError(
             f"{len(changed)} file(s) changed since pedro's last snapshot ({shown}); they were edited after "
@@ -188,7 +198,7 @@ def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | Non
     for status, path in zip(fields[0::2], fields[1::2], strict=True):
         (to_remove if status == "D" else to_write).append(path)
     ignored = set(_ignored_among(root, to_remove))
-    removed = [p for p in to_remove if p not in ignored]
+    removed = [p for p in to_remove if p not in ignored] + _large_files_made_since(current, snapshot, to_write)
     for path in removed:
         _remove_file(root, path)
     if to_write:
@@ -207,6 +217,19 @@ def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | Non
         kept_ignored=tuple(p for p in to_remove if p in ignored),
         index_restored=index_restored,
     )
+
+
+def _large_changed(current: _State, expected: Snapshot) -> bool:
+    """Whether the large left-out files differ from those `expected` recorded (unknown records never differ)."""
+    return expected.left_out is not None and set(current.left_out) != set(expected.left_out)
+
+
+def _large_files_made_since(current: _State, snapshot: Snapshot, to_write: Sequence[str]) -> list[str]:
+    """Large untracked files that appeared after `snapshot`: it recorded the ones it left out, and these are not."""
+    if snapshot.left_out is None:
+        return []
+    keep = set(snapshot.left_out) | set(to_write)
+    return [path for path in current.left_out if path not in keep]
 
 
 def ensure_job_branch(root: Path, job_id: str) -> str:
@@ -239,8 +262,10 @@ def _capture(root: Path) -> _State:
     temp_index = Path(temp_name)
     try:
         if real_index.exists():
-            # starting from the real index keeps its stat cache, so unchanged files are not rehashed
-            shutil.copyfile(real_index, temp_index)
+            # Starting from the real index keeps its stat cache, so unchanged files are not rehashed. copy2 keeps
+            # the index's own mtime too: git rechecks the content of entries as new as the index ("racily
+            # clean"), and a fresh mtime would make it trust a same-size edit made in the same second.
+            shutil.copy2(real_index, temp_index)
         else:
             temp_index.unlink()
         env = {"GIT_INDEX_FILE": str(temp_index)}
@@ -274,7 +299,7 @@ def _capture(root: Path) -> _State:
                 check=False,
             )
         tree = _git(root, "write-tree", env=env).stdout.strip()
-        return _State(tree=tree, index_tree=index_tree)
+        return _State(tree=tree, index_tree=index_tree, left_out=tuple(large))
     finally:
         for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
             with contextlib.suppress(FileNotFoundError):
@@ -384,12 +409,39 @@ def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str) ->
     return _git(root, *argv, stdin=message).stdout.strip()
 
 
-def _message(label: str, job_id: str, n: int, head: str | None, branch: str | None, index_tree: str | None) -> str:
+def _message(
+    label: str,
+    job_id: str,
+    n: int,
+    head: str | None,
+    branch: str | None,
+    index_tree: str | None,
+    left_out: Sequence[str] = (),
+) -> str:
+    # one JSON string per line, so names with newlines or colons survive; the count tells a full list from a cut one
+    listed = "".join(f"{LEFT_OUT_KEY}: {json.dumps(path)}\n" for path in left_out[:LEFT_OUT_RECORD_LIMIT])
     return (
         f"{_one_line(label) or 'snapshot'}\n\n"
         f"Pedro-Job: {job_id}\nPedro-Snapshot: {n}\nPedro-Head: {head or '-'}\n"
         f"Pedro-Branch: {branch or '-'}\nPedro-Index-Tree: {index_tree or '-'}\n"
+        f"{LEFT_OUT_COUNT_KEY}: {len(left_out)}\n{listed}"
     )
+
+
+def _parse_left_out(body: str) -> tuple[str, ...] | None:
+    """The left-out files a snapshot message lists, or None when it lists none or only some of them."""
+    count: int | None = None
+    paths: list[str] = []
+    for line in body.splitlines():
+        key, _, value = line.partition(": ")
+        if key == LEFT_OUT_COUNT_KEY and value.strip().isdigit():
+            count = int(value)
+        elif key == LEFT_OUT_KEY:
+            with contextlib.suppress(ValueError):
+                path = json.loads(value)
+                if isinstance(path, str):
+                    paths.append(path)
+    return tuple(paths) if count is not None and count == len(paths) else None
 
 
 def _one_line(text: str) -> str:
@@ -437,6 +489,7 @@ def _parse_record(record: str, prefix: str) -> Snapshot | None:
         branch=trailer("Pedro-Branch"),
         label=label,
         time=float(when or 0),
+        left_out=_parse_left_out(body),
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from pedro.safety.snapshots import JOB_BRANCH_PREFIX
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure, ToolTimeoutError
 from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 
@@ -267,6 +268,17 @@ class GitTool:
             raise ToolDeniedError(
                 f"{ref!r} is a path, and checkout switches branches only; it never restores or overwrites files. "
                 f'To see the committed version use {{"action": "show", "ref": "HEAD:{ref}"}}'
+            )
+        # Commits land on whatever branch is checked out: switching to one of the user's branches would let the
+        # next commit move it, so that needs the user; pedro's own branches (and new ones) are the job's to use.
+        if (
+            is_branch
+            and not ref.startswith(JOB_BRANCH_PREFIX)
+            and not ctx.approve(f"git switch {ref}: later commits would go onto {ref}")
+        ):
+            raise ToolDeniedError(
+                f"switching to {ref} needs the user's approval and was not approved; commits stay on the current "
+                'branch. To read another branch use {"action": "show"} or {"action": "diff"} with `ref`'
             )
         return _run_git(ctx, "switch", ref).strip()
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 import re
 import secrets
 import selectors
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +38,7 @@ _DRAIN_AFTER_KILL_S = 0.5
 _POLL_S = 0.05
 _READ_CHUNK = 65536
 _ESCAPEE_SCANS = 5
+_PR_SET_CHILD_SUBREAPER = 36
 
 Outcome = Literal["exited", "timeout", "overflow"]
 
@@ -155,6 +159,8 @@ def run_child(
     limits = limits or OutputLimits()
     run_id = secrets.token_hex(8)
     env = {**command.env, RUN_ID_VAR: run_id}
+    adopter = _become_subreaper()
+    known_children = set(_children()) if adopter else set()
     started = time.monotonic()
     proc = subprocess.Popen(
         list(command.argv),
@@ -169,6 +175,7 @@ def run_child(
     )
     assert proc.stdout is not None
     reader = _PipeReader(proc.stdout, OutputCapture(limits.head_bytes, limits.tail_bytes), tee)
+    leftovers = False
     try:
         outcome = _supervise(proc, reader, started + timeout, limits.hard_cap_bytes)
         leftovers = _finish(proc, reader, outcome, run_id)
@@ -177,6 +184,8 @@ def run_child(
         if proc.returncode is None:
             _signal_group(proc.pid, signal.SIGKILL)
             proc.wait()
+        if adopter:
+            leftovers = _kill_adopted(known_children | {proc.pid}) or leftovers
     capture = reader.capture
     return ChildResult(
         outcome=outcome,
@@ -315,6 +324,65 @@ def _kill_escapees(run_id: str, sig: signal.Signals) -> bool:
         if not hit and attempt > 0:
             break
         time.sleep(_POLL_S / 5)
+    return found
+
+
+@functools.cache
+def _become_subreaper() -> bool:
+    """Make this process adopt its orphaned descendants (Linux), once; False where that is not possible.
+
+    A child that double-forks, leaves the session and scrubs its environment escapes both the process-group kill
+    and the marker scan; as a subreaper pedro becomes its parent instead of init, so it can still be found. Only
+    the Landlock fallback needs this: bubblewrap's pid namespace ends every descendant with the sandbox.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _children() -> dict[int, bool]:
+    """The processes whose parent is this process, each with whether it is still running (not a zombie)."""
+    me = str(os.getpid())
+    found: dict[int, bool] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and fields[1] == me:
+            found[int(entry.name)] = fields[0] != "Z"
+    return found
+
+
+def _kill_adopted(known: set[int]) -> bool:
+    """Kill and reap children this process adopted during the run (descendants whose parents exited); True if
+    any was still running. Exited ones are only reaped: bubblewrap's own helper ends up here that way.
+
+    Killing one may orphan its own children onto this process, so the scan repeats while it finds some.
+    """
+    found = False
+    for _attempt in range(_ESCAPEE_SCANS):
+        adopted = {pid: running for pid, running in _children().items() if pid not in known}
+        if not adopted:
+            break
+        for pid, running in adopted.items():
+            if running:
+                found = True
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        for pid in adopted:
+            try:
+                os.waitpid(pid, 0)  # they are this process's children now: reap them, or they stay zombies
+            except ChildProcessError:
+                pass
     return found
 
 

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from cli_util import build, fenced
+from harness import KEY_BODY, SSH_KEY, tree_digest
 from repo_util import git
 
-KEY_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"
-KEY = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY_BODY}\n-----END OPENSSH PRIVATE KEY-----\n"
 PLANTED = "planted-secret-value-0b7e"
-
-
-def tree_digest(root: Path) -> str:
-    """A hash of every file's path, mode and bytes under `root` (symlinks by target)."""
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        digest.update(str(path.relative_to(root)).encode())
-        if path.is_symlink():
-            digest.update(str(path.readlink()).encode())
-        elif path.is_file():
-            digest.update(oct(path.stat().st_mode).encode() + path.read_bytes())
-    return digest.hexdigest()
 
 
 def test_every_attack_is_refused_and_nothing_is_lost(
@@ -32,7 +18,7 @@ def test_every_attack_is_refused_and_nothing_is_lost(
 ) -> None:
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
-    (home / ".ssh" / "id_rsa").write_text(KEY)
+    (home / ".ssh" / "id_rsa").write_text(SSH_KEY)
     (home / "notes.txt").write_text("the user's home\n")
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -286,3 +286,16 @@ def test_environments_under_tmp_are_bound_back(tmp_path: Path) -> None:
         assert all(Path("/tmp") in path.parents for path in found)
     finally:
         shutil.rmtree(venv.parent)
+
+
+@needs_bwrap
+def test_env_files_are_read_only_for_bash(ctx: ToolContext, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
+    (repo / ".env").write_text("API_KEY=x\n")
+    (repo / ".env.local").write_text("DEBUG=1\n")
+    (repo / ".envrc").symlink_to(".env.local")
+    out = run(ctx, command="cp /dev/null .env; echo pwn >> .env.local; echo ok > other.txt; cat .env")
+    assert (repo / ".env").read_text() == "API_KEY=x\n"
+    assert (repo / ".env.local").read_text() == "DEBUG=1\n"
+    assert out.count("Read-only file system") == 2 and "API_KEY=x" in out
+    assert (repo / "other.txt").read_text() == "ok\n"

@@ -373,3 +373,45 @@ def test_job_ids_that_cannot_name_a_ref_are_refused(repo: Path, job_id: str) -> 
 def test_outside_a_repository_is_an_operator_error(tmp_path: Path) -> None:
     with pytest.raises(SnapshotError, match="failed"):
         take_snapshot(tmp_path, JOB, "x")
+
+
+def test_huge_untracked_files_made_after_the_snapshot_are_removed_by_restore(repo: Path) -> None:
+    kept = repo / "disk image.img"
+    with kept.open("wb") as handle:
+        handle.truncate(UNTRACKED_FILE_LIMIT)
+    snap = take_snapshot(repo, JOB, "a huge file was already there")
+    assert snap.left_out == ("disk image.img",)
+    runaway = repo / "out" / "big\nfile"
+    runaway.parent.mkdir()
+    with runaway.open("wb") as handle:
+        handle.truncate(UNTRACKED_FILE_LIMIT + 1)  # what a runaway `dd` leaves behind
+    report = restore_snapshot(repo, snap, expected=None)
+    assert report.removed == ("out/big\nfile",)
+    assert not runaway.exists() and not runaway.parent.exists()
+    assert kept.stat().st_size == UNTRACKED_FILE_LIMIT
+
+
+def test_a_huge_file_made_after_the_last_snapshot_is_a_conflict(repo: Path) -> None:
+    snap = take_snapshot(repo, JOB, "start")
+    with (repo / "download.iso").open("wb") as handle:
+        handle.truncate(UNTRACKED_FILE_LIMIT)
+    with pytest.raises(SnapshotConflictError) as caught:
+        restore_snapshot(repo, snap, expected=snap)
+    assert caught.value.changed == ("download.iso",)
+    assert (repo / "download.iso").exists()
+
+
+def test_a_same_size_edit_in_the_same_second_as_the_index_is_captured(repo: Path) -> None:
+    """git trusts stat data only for entries older than the index; the snapshot must not lose that check."""
+    git(repo, "config", "core.trustctime", "false")  # leave mtime and size as the only stat evidence
+    target = repo / "same.txt"
+    target.write_text("aaaa\n")
+    git(repo, "add", "same.txt")
+    git(repo, "commit", "-qm", "same")
+    before = target.stat()
+    target.write_text("bbbb\n")  # same size
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    index = repo / ".git" / "index"
+    os.utime(index, ns=(before.st_atime_ns, before.st_mtime_ns))  # the index was written in that same instant
+    snap = take_snapshot(repo, JOB, "racy edit")
+    assert git(repo, "show", f"{snap.commit}:same.txt").strip() == "bbbb"

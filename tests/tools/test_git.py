@@ -146,6 +146,7 @@ def test_branch_list_create_and_checkout(ctx: ToolContext, repo: Path) -> None:
     out = run(ctx, action="branch", name="feature/x")
     assert out.startswith("created branch feature/x at ")
     assert git(repo, "branch", "--show-current").strip() == "main"
+    ctx.approve = lambda _question: True
     assert "Switched to branch 'feature/x'" in run(ctx, action="checkout", ref="feature/x")
     assert git(repo, "branch", "--show-current").strip() == "feature/x"
     run(ctx, action="checkout", ref="new-one", create=True)
@@ -154,6 +155,7 @@ def test_branch_list_create_and_checkout(ctx: ToolContext, repo: Path) -> None:
 
 def test_branch_alias_key(ctx: ToolContext, repo: Path) -> None:
     run(ctx, action="branch", branch="via-alias")
+    ctx.approve = lambda _question: True
     run(ctx, action="switch", branch="via-alias")
     assert git(repo, "branch", "--show-current").strip() == "via-alias"
 
@@ -164,10 +166,30 @@ def test_checkout_refuses_to_overwrite_local_changes(ctx: ToolContext, repo: Pat
     git(repo, "commit", "-qam", "other")
     git(repo, "switch", "-q", "main")
     (repo / "README.md").write_text("# my precious edit\n")
+    ctx.approve = lambda _question: True
     with pytest.raises(ToolFailure, match="would be overwritten"):
         run(ctx, action="checkout", ref="other")
     assert (repo / "README.md").read_text() == "# my precious edit\n"
     assert git(repo, "branch", "--show-current").strip() == "main"
+
+
+def test_switching_to_a_users_branch_needs_approval(ctx: ToolContext, repo: Path) -> None:
+    git(repo, "switch", "-q", "-c", "pedro/job-1")
+    main_before = git(repo, "rev-parse", "main")
+    asked: list[str] = []
+    ctx.approve = lambda question: asked.append(question) is not None  # refuse, but record the question
+    with pytest.raises(ToolDeniedError, match="needs the user's approval"):
+        run(ctx, action="checkout", ref="main")
+    assert asked == ["git switch main: later commits would go onto main"]
+    assert git(repo, "branch", "--show-current").strip() == "pedro/job-1"
+    (repo / "README.md").write_text("# job edit\n")
+    run(ctx, action="commit", message="job work", paths=["README.md"])
+    assert git(repo, "rev-parse", "main") == main_before
+    # pedro's own branches and brand-new ones need nobody
+    run(ctx, action="checkout", ref="side", create=True)
+    run(ctx, action="checkout", ref="pedro/job-1")
+    assert git(repo, "branch", "--show-current").strip() == "pedro/job-1"
+    assert len(asked) == 1
 
 
 def test_checkout_refuses_paths_and_options(ctx: ToolContext, repo: Path) -> None:

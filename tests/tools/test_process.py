@@ -12,6 +12,7 @@ import pytest
 
 from pedro.tools.process import (
     CHILD_MARKER,
+    ChildCommand,
     OutputCapture,
     OutputLimits,
     child_env,
@@ -167,3 +168,35 @@ def test_clean_output_strips_escapes_and_progress() -> None:
 def test_describe_exit_names_signals() -> None:
     assert describe_exit(0) == "exit code 0"
     assert describe_exit(-9) == "exit code -9 (killed by SIGKILL)"
+
+
+def test_an_escapee_that_scrubs_its_environment_is_still_ended(tmp_path: Path) -> None:
+    # double fork + setsid + empty environment: neither the group kill nor the marker scan can find it
+    nonce = f"{uuid.uuid4().int % 100000 + 100000}"
+    script = (
+        "import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
+        f"        os.execve('/bin/sleep', ['sleep', '{nonce}'], {{}})\n"
+    )
+    command = ChildCommand(argv=("python3", "-c", script), cwd=tmp_path, env=child_env(os.environ))
+    result = run_child(command, timeout=10)
+    assert result.outcome == "exited" and result.exit_code == 0
+    assert result.leftovers_killed
+    deadline = time.monotonic() + 2
+    while (left := sleeping(nonce)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left
+
+
+def sleeping(nonce: str) -> list[int]:
+    """Live `sleep NONCE` processes."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv[:2] == [b"sleep", nonce.encode()]:
+            found.append(int(entry.name))
+    return found
