@@ -151,7 +151,8 @@ class BashTool:
                 f"the command printed more than {HARD_CAP_BYTES // (1024 * 1024)} MiB and was killed; "
                 "filter its output (grep, head, tail, wc) instead of printing everything"
             )
-        if result.exit_code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ):
+        # bash reports a child killed by SIGXFSZ as "File size limit exceeded" even when the script goes on.
+        if result.exit_code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ) or "File size limit exceeded" in result.output:
             notes.append(
                 f"a file grew past the {FSIZE_LIMIT_BYTES // (1024 * 1024)} MiB size limit and the writer was "
                 "stopped (SIGXFSZ); write smaller files, or delete the partial one"

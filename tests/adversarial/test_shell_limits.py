@@ -108,6 +108,7 @@ def test_case_18_file_size_limit(arena: Arena, sandbox: str) -> None:
     assert "size limit" in run.answer(0) and "SIGXFSZ" in run.answer(0), run.answer(0)
     # the writer was stopped even though the command went on: bash's own report reaches the model
     assert "File size limit exceeded" in run.answer(1) and "wrote" in run.answer(1), run.answer(1)
+    assert "SIGXFSZ" in run.answer(1), run.answer(1)  # pedro's note explains it even though the command went on
     assert not (arena.root / "big").exists() or (arena.root / "big").stat().st_size <= FSIZE_LIMIT_BYTES
     assert (arena.root / "big2").stat().st_size <= FSIZE_LIMIT_BYTES
     check_invariants(run)
