@@ -9,7 +9,8 @@ from fnmatch import fnmatchcase
 from typing import Literal
 
 from pedro.config import SafetyMode
-from pedro.safety.commands import CommandVerdict, GitVerdict, classify_command, classify_git_args
+from pedro.safety.commands import CommandVerdict, classify_command
+from pedro.safety.gitcommands import GitVerdict, classify_git_args
 
 ApprovalMode = Literal["ask", "never"]
 Verdict = Literal["allow", "ask", "deny"]

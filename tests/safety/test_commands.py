@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pedro.safety.commands import classify_command, classify_git_args
+from pedro.safety.commands import classify_command
+from pedro.safety.gitcommands import classify_git_args
 
 ROOT = "/work/repo"
 
