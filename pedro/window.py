@@ -77,8 +77,8 @@ class ContextBudget:
         if room < MIN_REPLY_TOKENS:
             raise ContextFullError(
                 f"the conversation needs about {tokens} tokens even with older tool outputs masked, and the "
-                f"model's window is {self.window}; raise [backend].context_window (and the server's) or give a "
-                "smaller task"
+                f"model's window is {self.window}; use a model with a longer context, or raise the server's window "
+                "and [backend].context_window"
             )
         if options.max_tokens > room:
             options = replace(options, max_tokens=room)

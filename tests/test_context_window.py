@@ -138,7 +138,7 @@ def test_ollama_with_a_1024_window_gets_no_request_over_it(
     assert not any(server.truncated)
     assert proc.returncode == 4
     assert "window is 1024" in proc.stdout + proc.stderr
-    assert "context_window" in proc.stdout + proc.stderr
+    assert "longer context" in proc.stdout + proc.stderr
 
 
 def test_ollama_that_truncates_silently_is_caught_and_the_job_compacts(

@@ -47,9 +47,13 @@ def _summary_line(data: dict[str, Any]) -> str:
     totals = data.get("totals", {})
     tokens = totals.get("prompt_tokens", 0) + totals.get("completion_tokens", 0)
     return (
-        f"{data.get('exit_status')} (exit {data.get('exit_code')}) · {totals.get('rounds', 0)} rounds · "
-        f"{totals.get('tool_calls', 0)} tool calls · {tokens} tokens · {totals.get('duration_s', 0):.1f}s"
+        f"{data.get('exit_status')} (exit {data.get('exit_code')}) · {_count(totals.get('rounds', 0), 'round')} · "
+        f"{_count(totals.get('tool_calls', 0), 'tool call')} · {tokens} tokens · {totals.get('duration_s', 0):.1f}s"
     )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _write_summary(data: dict[str, Any], show: Any) -> None:
