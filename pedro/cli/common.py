@@ -52,7 +52,9 @@ FullAccessOpt = Annotated[
 ReadOnlyOpt = Annotated[bool, typer.Option("--read-only", help="The model may read and run read-only commands only.")]
 ReadRootOpt = Annotated[
     list[Path] | None,
-    typer.Option("--read-root", help="An extra directory the tools may read outside the repository (repeatable)."),
+    typer.Option(
+        "--read-root", metavar="DIR", help="An extra directory the tools may read outside the repository (repeatable)."
+    ),
 ]
 
 
