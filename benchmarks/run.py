@@ -23,6 +23,7 @@ import bench_cache  # noqa: E402
 import bench_extract  # noqa: E402
 import bench_extract_accuracy  # noqa: E402
 import bench_search  # noqa: E402
+import bench_snapshot  # noqa: E402
 import bench_tokens  # noqa: E402
 
 
@@ -119,7 +120,7 @@ def _row(label: str, value: float, target: str, met: bool | None, fmt: str = "{:
 
 
 def _local_rows(results: dict[str, Any]) -> list[Row]:
-    """Start-up, harness overhead, extraction and search: measured on every machine."""
+    """Start-up, harness overhead, extraction, search and snapshots: measured on every machine."""
     startup, overhead = results["startup"], results["round"]["overhead_vs_budget"]
     rows = [
         _row("pedro --version ÷ python -c pass", startup["version_ratio"], "≤ 2.5", startup["version_ratio"] <= 2.5),
@@ -142,6 +143,12 @@ def _local_rows(results: dict[str, Any]) -> list[Row]:
         rows.append(_row(f"search grep ({label}) ÷ raw rg -n, same files", ratio, "≤ 1.2", ratio <= 1.2))
     ratio = search["find_files_ratio"]
     rows.append(_row("find_files ÷ raw rg --files, same files", ratio, "≤ 1.2", ratio <= 1.2))
+    snapshot = results["snapshot"]
+    for what in ("snapshot", "restore"):
+        ms = snapshot[f"{what}_s"] * 1000
+        ratio = snapshot[f"{what}_ratio"]
+        label = f"{what} of {snapshot['files']} files, ms ({ratio:.1f}x git add -A + write-tree)"
+        rows.append(_row(label, ms, "(for comparison)", None, "{:.0f}"))
     return rows
 
 
@@ -206,6 +213,7 @@ def main() -> int:
         "extraction": bench_extract.run(),
         "extraction_accuracy": bench_extract_accuracy.run(),
         "search": bench_search.run(),
+        "snapshot": bench_snapshot.run(),
     }
     _real_model(results)
     rows, notes = _local_rows(results), []

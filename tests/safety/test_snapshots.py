@@ -302,7 +302,8 @@ def test_snapshot_refs_survive_gc_prune(dirty: Path) -> None:
     assert git(dirty, "show", ":README.md") == "# sample\nstaged line\n"
 
 
-def test_thousand_files_stay_fast(repo: Path) -> None:
+def test_a_thousand_files_snapshot_and_restore_exactly(repo: Path) -> None:
+    """How fast this is lives in `make bench` (benchmarks/bench_snapshot.py); here, that it is exact."""
     for i in range(1000):
         sub = repo / f"pkg{i % 20}"
         sub.mkdir(exist_ok=True)
@@ -311,17 +312,12 @@ def test_thousand_files_stay_fast(repo: Path) -> None:
     git(repo, "commit", "-q", "-m", "many")
     for i in range(0, 1000, 10):
         (repo / f"pkg{i % 20}" / f"mod{i}.py").write_text("edited\n")
-    started = time.perf_counter()
     snap = take_snapshot(repo, JOB, "many files")
-    snapshot_s = time.perf_counter() - started
     for i in range(0, 1000, 3):
         (repo / f"pkg{i % 20}" / f"mod{i}.py").write_text("model edit\n")
-    started = time.perf_counter()
     report = restore_snapshot(repo, snap, expected=None)
-    restore_s = time.perf_counter() - started
     assert len(report.written) == 334
     assert fingerprint_tree(repo) == snap.tree
-    assert snapshot_s < 5 and restore_s < 10, (snapshot_s, restore_s)
 
 
 def test_job_branch_carries_uncommitted_edits_and_leaves_main_alone(dirty: Path) -> None:
