@@ -20,8 +20,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.write(f"pedro {__version__}\n")
         sys.exit(0)
     from pedro.errors import PedroError
-    from pedro.messages import EXIT_CODES
 
+    # Exit codes come from the shared vocabulary, loaded only on the paths that need it: --help never does.
     try:
         from pedro.cli.app import app
 
@@ -32,10 +32,10 @@ def main(argv: list[str] | None = None) -> None:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except PedroError as exc:
         sys.stderr.write(f"pedro: {exc}\n")
-        code = EXIT_CODES[exc.exit_status]
+        code = _exit_code(exc.exit_status)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
-        code = EXIT_CODES["interrupted"]
+        code = _exit_code("interrupted")
     except Exception as exc:  # noqa: BLE001 - the last line of defence: users never see a traceback
         if os.environ.get("PEDRO_DEBUG"):
             raise
@@ -43,5 +43,12 @@ def main(argv: list[str] | None = None) -> None:
             f"pedro: internal error: {type(exc).__name__}: {exc}\n"
             "This is a bug in pedro; rerun with PEDRO_DEBUG=1 for details and report it.\n"
         )
-        code = EXIT_CODES["failed"]
+        code = _exit_code("failed")
     sys.exit(code)
+
+
+def _exit_code(status: str) -> int:
+    from pedro.messages import EXIT_CODES
+
+    codes = {str(name): code for name, code in EXIT_CODES.items()}
+    return codes.get(status, codes["failed"])
