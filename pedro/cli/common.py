@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -75,6 +76,19 @@ class CommonFlags:
     full_access: bool = False
     read_only: bool = False
     read_roots: tuple[Path, ...] = ()
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> CommonFlags:
+        """The common flags among a command's parameters (pass its `locals()`); the rest are the command's own.
+
+        Typer needs every option spelled out in each command's signature; this keeps the collecting in one place.
+        """
+        names = {field.name for field in fields(cls)}
+        chosen = {name: value for name, value in options.items() if name in names and value is not None}
+        if options.get("json_out") is not None:
+            chosen["json"] = options["json_out"]
+        chosen["read_roots"] = tuple(options.get("read_root") or ())
+        return cls(**chosen)
 
     def config_layer(self) -> dict[str, dict[str, Any]]:
         """The flags as the top config layer; unset flags leave lower layers alone."""

@@ -119,18 +119,5 @@ def resume_job(
     """Continue an interrupted (or stopped) job from its saved conversation, on the same backend by default."""
     from pedro.cli.session import run_session
 
-    flags = CommonFlags(
-        backend,
-        base_url,
-        model,
-        model_file,
-        max_rounds,
-        repo,
-        no_input,
-        json_out,
-        stream_json,
-        full_access=full_access,
-        read_only=read_only,
-        read_roots=tuple(read_root or ()),
-    )
+    flags = CommonFlags.from_options(locals())
     raise typer.Exit(run_session("builder", flags, {}, resume=job_id))

@@ -56,21 +56,7 @@ def build(
     read_root: ReadRootOpt = None,
 ) -> None:
     """Implement a change described in plain words."""
-    flags = CommonFlags(
-        backend,
-        base_url,
-        model,
-        model_file,
-        max_rounds,
-        repo,
-        no_input,
-        json,
-        stream_json,
-        allow_outside_git,
-        full_access=full_access,
-        read_only=read_only,
-        read_roots=tuple(read_root or ()),
-    )
+    flags = CommonFlags.from_options(locals())
     if not description.strip():
         raise UsageError('--description is empty; say what to build, e.g. --description "Fix add() in calc.py"')
     _run("builder", flags, description=description.strip())
@@ -95,21 +81,7 @@ def debug(
     read_root: ReadRootOpt = None,
 ) -> None:
     """Find and fix the cause of a failing test or a logged failure."""
-    flags = CommonFlags(
-        backend,
-        base_url,
-        model,
-        model_file,
-        max_rounds,
-        repo,
-        no_input,
-        json,
-        stream_json,
-        allow_outside_git,
-        full_access=full_access,
-        read_only=read_only,
-        read_roots=tuple(read_root or ()),
-    )
+    flags = CommonFlags.from_options(locals())
     if not (description.strip() or test or log):
         raise UsageError("debug needs something to go on: --description TEXT, --test CMD and/or --log FILE")
     test_section = f"The failure reproduces with this command:\n\n    {test}\n" if test else ""
@@ -146,21 +118,7 @@ def review(
     read_root: ReadRootOpt = None,
 ) -> None:
     """Review a branch or diff and report findings with file:line and severity."""
-    flags = CommonFlags(
-        backend,
-        base_url,
-        model,
-        model_file,
-        max_rounds,
-        repo,
-        no_input,
-        json,
-        stream_json,
-        allow_outside_git,
-        full_access=full_access,
-        read_only=read_only,
-        read_roots=tuple(read_root or ()),
-    )
+    flags = CommonFlags.from_options(locals())
     root, _ = load(flags)
     ref = base or _default_base(root)
     if not _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip():
@@ -200,21 +158,7 @@ def triage(
     read_root: ReadRootOpt = None,
 ) -> None:
     """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix."""
-    flags = CommonFlags(
-        backend,
-        base_url,
-        model,
-        model_file,
-        max_rounds,
-        repo,
-        no_input,
-        json,
-        stream_json,
-        allow_outside_git,
-        full_access=full_access,
-        read_only=read_only,
-        read_roots=tuple(read_root or ()),
-    )
+    flags = CommonFlags.from_options(locals())
     if log is not None:
         text = _read_log(log)
     elif not sys.stdin.isatty():
