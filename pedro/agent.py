@@ -6,6 +6,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from pedro.backends.base import Backend, ContextOverflowError, GenerationOptions
@@ -226,7 +227,7 @@ def run_agent(
     return result
 
 
-def _output_saver(store: JobStore | None, job: Job | None, root: Any) -> OutputSaver:
+def _output_saver(store: JobStore | None, job: Job | None, root: Path) -> OutputSaver:
     """Where compaction keeps the full text of what it masks: the job directory, as a path inside the repository."""
 
     def save(index: int, text: str) -> str | None:
