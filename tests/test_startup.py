@@ -1,0 +1,48 @@
+"""Start-up stays light: the heavy libraries load only in the commands that use them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = {"httpx", "rich", "tree_sitter", "git", "pydantic"}
+
+
+def top_level_imports(*args: str, env: dict[str, str], cwd: Path) -> set[str]:
+    """The top-level packages that `python -m pedro ARGS` imported, read from `-X importtime` (exit status aside)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pedro", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    rows = (line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:"))
+    return {name.split(".")[0] for name in rows}
+
+
+@pytest.mark.parametrize(
+    ("args", "allowed"),
+    [
+        (("--version",), set()),
+        (("--help",), set()),
+        (("jobs", "list"), {"pydantic"}),
+        (("tools", "list"), {"pydantic"}),
+    ],
+)
+def test_commands_import_only_the_heavy_libraries_they_use(
+    args: tuple[str, ...], allowed: set[str], repo: Path, cli_env: dict[str, str]
+) -> None:
+    loaded = top_level_imports(*args, env=cli_env, cwd=repo)
+    assert "pedro" in loaded
+    assert loaded & HEAVY <= allowed
+
+
+def test_the_measurement_sees_a_heavy_import_when_one_happens(repo: Path, cli_env: dict[str, str]) -> None:
+    # doctor talks to the server, so it needs httpx: the same reading would catch that import in the others.
+    assert "httpx" in top_level_imports("doctor", env=cli_env, cwd=repo)
