@@ -86,7 +86,7 @@ def test_short_tool_descriptions_are_much_shorter() -> None:
 
 
 def test_every_prompt_file_ships_in_the_wheel() -> None:
-    """pyproject's package data for pedro.prompts must match every file under prompts/."""
+    """pyproject must list every folder under prompts/ and its package data match every file."""
     import re
     import tomllib
 
@@ -96,3 +96,9 @@ def test_every_prompt_file_ships_in_the_wheel() -> None:
     files = [p.relative_to(ROOT / "prompts").as_posix() for p in (ROOT / "prompts").rglob("*") if p.is_file()]
     assert files
     assert [f for f in files if not any(p.match(f) for p in patterns)] == []
+    folders = {
+        "pedro.prompts." + p.relative_to(ROOT / "prompts").as_posix().replace("/", ".")
+        for p in (ROOT / "prompts").rglob("*")
+        if p.is_dir()
+    }
+    assert folders - set(config["tool"]["setuptools"]["packages"]) == set()
