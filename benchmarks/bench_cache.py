@@ -24,15 +24,16 @@ from pedro.roles import get_role
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 
-ROUNDS = 10
+# The session length of the re-evaluation requirement (a 12-round session).
+ROUNDS = 12
 MAX_TOKENS = 48
 # An 8k window gets pedro's full tool descriptions: a system prompt of the size a real job re-sends every round.
 CTX_SIZE = 8192
 # Part k of the files the scripted model reads has k * LINES_PER_PART lines, so every round appends more than the
-# last, about as much as a tool result of a real round; the tenth request stays under the point where pedro would
+# last, about as much as a tool result of a real round; the last request stays under the point where pedro would
 # compact (85% of CTX_SIZE).
 LINES_PER_PART = 1
-TASK = "Read part01.txt to part10.txt one by one and summarize them."
+TASK = f"Read part01.txt to part{ROUNDS:02d}.txt one by one and summarize them."
 MODES = ("append", "rebuild")
 
 
@@ -138,7 +139,7 @@ class _ScriptedCalls:
 
 
 def _make_repo(root: Path) -> list[str]:
-    """A git repository with part01.txt .. part10.txt of growing length; the scripted reply of each round."""
+    """A git repository with part01.txt, part02.txt, ... of growing length; the scripted reply of each round."""
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     replies = []
     for part in range(1, ROUNDS + 1):
