@@ -10,7 +10,7 @@ import pytest
 
 from pedro.errors import JobNotFoundError
 from pedro.jobs import JobStore
-from pedro.messages import Event
+from pedro.messages import Event, Message
 
 
 def test_create_append_and_load(repo: Path) -> None:
@@ -27,6 +27,21 @@ def test_create_append_and_load(repo: Path) -> None:
     assert [j.id for j in store.all()] == [job.id]
     for name in ("job.json", "events.jsonl"):
         assert stat.S_IMODE((store.job_dir(job.id) / name).stat().st_mode) == 0o600
+
+
+def test_every_job_file_is_private_to_the_user(repo: Path) -> None:
+    store = JobStore(repo)
+    job = store.create(role="builder", task="t", backend="openai", model="m")
+    store.append(job.id, Event(type="round.started", job_id=job.id, seq=1, data={"round": 1}))
+    store.append_message(job.id, Message(role="user", content="hello"))
+    saved = store.save_output(job.id, "round-1-call-1", "output")
+    store.save(job)
+    store.close()
+    job_dir = store.job_dir(job.id)
+    files = [p for p in job_dir.rglob("*") if p.is_file()]
+    assert {p.name for p in files} == {"job.json", "events.jsonl", "history.jsonl", saved.name}
+    assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o600}
+    assert {stat.S_IMODE(d.stat().st_mode) for d in (job_dir, saved.parent)} == {0o700}
 
 
 def test_pedro_dir_is_excluded_from_git(repo: Path) -> None:
