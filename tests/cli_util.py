@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 
-def pedro(*args: str, env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m pedro ARGS` in `cwd` and capture what it printed."""
+def pedro(
+    *args: str, env: dict[str, str], cwd: Path, stdin: str | None = None, python_flags: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """Run `python [PYTHON_FLAGS] -m pedro ARGS` in `cwd` and capture what it printed."""
     return subprocess.run(
-        [sys.executable, "-m", "pedro", *args],
+        [sys.executable, *python_flags, "-m", "pedro", *args],
         cwd=cwd,
         env=env,
         input=stdin,

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_util import pedro
 
 HEAVY = {"httpx", "rich", "tree_sitter", "git", "pydantic"}
 
 
 def top_level_imports(*args: str, env: dict[str, str], cwd: Path) -> set[str]:
     """The top-level packages that `python -m pedro ARGS` imported, read from `-X importtime` (exit status aside)."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "pedro", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = pedro(*args, env=env, cwd=cwd, python_flags=("-X", "importtime"))
     rows = (line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:"))
     return {name.split(".")[0] for name in rows}
 
