@@ -17,12 +17,15 @@ from pedro.context import (
     render_no_evidence,
     render_nudge,
     render_repeat_warning,
+    render_tests_failing,
     render_tool_result,
 )
 from pedro.dispatch import Dispatcher
 from pedro.errors import BackendError, PedroError
+from pedro.evidence import ProjectTests, describe_test_run
 from pedro.jobs import Job, JobStore
 from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, Usage
+from pedro.repair import RepairOutcome
 from pedro.roles import Role
 from pedro.tokens import TokenLedger
 from pedro.toolcalls import StreamExtractor, extract, find_completion
@@ -38,6 +41,12 @@ class ChangeGuard(Protocol):
     def before(self, round_no: int, calls: Sequence[ToolCall]) -> dict[str, Any] | None: ...
 
     def finish(self) -> dict[str, Any] | None: ...
+
+
+class RepairStep(Protocol):
+    """What runs before the loop for roles that start with repair (pedro.repair.Repairer)."""
+
+    def run(self, emit: Callable[..., None]) -> RepairOutcome: ...
 
 
 def _ignore(_: Event) -> None:
@@ -112,6 +121,8 @@ class _RunState:
     repeats: int = 0
     last_calls: str = ""
     evidence_refusals: int = 0
+    test_refusals: int = 0
+    repair_candidates: int | None = None
     usage: Usage = field(default_factory=Usage)
     task: TaskState = field(default_factory=lambda: TaskState(goal=""))
 
@@ -130,10 +141,14 @@ def run_agent(
     short_tools: bool = False,
     guard: ChangeGuard | None = None,
     resume: Sequence[Message] = (),
+    repair: RepairStep | None = None,
+    tests: ProjectTests | None = None,
 ) -> RunResult:
     """Drive the model until it reports completion, a limit is hit, or the backend fails.
 
-    With `resume` (a saved conversation of `job`), the loop continues it instead of starting a new one.
+    With `resume` (a saved conversation of `job`), the loop continues it instead of starting a new one. With
+    `repair`, a new job first runs it: a repair that makes the tests pass ends the job, else the loop starts with
+    what it learned. With `tests`, a completion claim of a role that needs evidence holds only when they pass.
     """
     started = time.monotonic()
     job_id = job.id if job is not None else "ephemeral"
@@ -145,9 +160,6 @@ def run_agent(
     history = _History(store if persist else None, job_id)
     if resume:
         history.extend(resume)
-    else:
-        history.append(Message("system", build_system_prompt(role, tools, repo_name=root.name)))
-        history.append(Message("user", task))
     state = _RunState(task=TaskState(goal=task))
     baseline = job.baseline if job is not None and job.baseline else ""
     if role.evidence == "changes" and not baseline:
@@ -167,6 +179,17 @@ def run_agent(
     status: ExitStatus = "limit_reached"
     reason, summary = "round_limit", f"stopped after {limits.max_rounds} rounds without completion"
     try:
+        repaired = repair.run(emitter.emit) if repair is not None and not resume else None
+        if repaired is not None:
+            state.usage += repaired.usage
+            state.tool_calls += repaired.tool_calls
+            state.repair_candidates = repaired.candidates
+        if repaired is not None and repaired.fixed:
+            raise _Ended("completed", "repaired", repaired.summary)
+        if not resume:
+            handover = repaired.handover if repaired is not None else ""
+            history.append(Message("system", build_system_prompt(role, tools, repo_name=root.name)))
+            history.append(Message("user", f"{task.rstrip()}\n\n{handover}" if handover else task))
         budget = ContextBudget(
             TokenLedger(backend.count_tokens),
             Compactor(_output_saver(store, job, root) if persist else None),
@@ -189,7 +212,7 @@ def run_agent(
             budget.observe(request, completion.usage.prompt_tokens, state.rounds)
             state.usage += completion.usage
             outcome = _handle_reply(
-                completion, tools, history, dispatcher, emitter, state, limits, role, baseline, guard
+                completion, tools, history, dispatcher, emitter, state, limits, role, baseline, guard, tests
             )
             emitter.emit(
                 "round.finished",
@@ -201,6 +224,8 @@ def run_agent(
             if outcome is not None:
                 status, reason, summary = outcome
                 break
+    except _Ended as ended:
+        status, reason, summary = ended.status, ended.reason, ended.summary
     except ContextFullError as exc:
         status, reason, summary = "limit_reached", "context_full", str(exc)
     except BackendError as exc:
@@ -218,13 +243,21 @@ def run_agent(
         exit_code=result.exit_code,
         reason=reason,
         summary=summary,
-        totals=_totals(result),
+        totals=_totals(result, state),
     )
     if job is not None and store is not None:
         job.status, job.exit_status, job.exit_code = status, status, result.exit_code
-        job.summary, job.finished_at, job.totals = summary, time.time(), _totals(result)
+        job.summary, job.finished_at, job.totals = summary, time.time(), _totals(result, state)
         store.save(job)
     return result
+
+
+class _Ended(Exception):
+    """The job ended before the loop began (repair made the tests pass)."""
+
+    def __init__(self, status: ExitStatus, reason: str, summary: str) -> None:
+        super().__init__(summary)
+        self.status, self.reason, self.summary = status, reason, summary
 
 
 def _output_saver(store: JobStore | None, job: Job | None, root: Path) -> OutputSaver:
@@ -283,6 +316,7 @@ def _handle_reply(
     role: Role,
     baseline: str,
     guard: ChangeGuard | None,
+    tests: ProjectTests | None,
 ) -> tuple[ExitStatus, str, str] | None:
     """Run the reply's calls and append what the model must read next; return an outcome when the run ends."""
     extraction = extract(_payload(completion), tools, finish_reason=completion.finish_reason)
@@ -299,7 +333,7 @@ def _handle_reply(
         if guard is not None:
             _snapshot(emitter, guard.before, state.rounds, extraction.calls)
     for index, call in enumerate(extraction.calls, start=1):
-        result = _run_call(call, dispatcher, emitter)
+        result = dispatcher.run_reported(call, emitter.emit)
         state.tool_calls += 1
         state.task.record(call, result)
         if call in native:
@@ -312,7 +346,16 @@ def _handle_reply(
         state.idle = 0
     else:
         outcome = _judge_idle_reply(
-            extraction.text, bool(extraction.problems), state, limits, role, baseline, dispatcher, feedback
+            extraction.text,
+            bool(extraction.problems),
+            state,
+            limits,
+            role,
+            baseline,
+            dispatcher,
+            feedback,
+            tests,
+            emitter,
         )
         if outcome is not None:
             return outcome
@@ -357,6 +400,8 @@ def _judge_idle_reply(
     baseline: str,
     dispatcher: Dispatcher,
     feedback: list[str],
+    tests: ProjectTests | None,
+    emitter: _Emitter,
 ) -> tuple[ExitStatus, str, str] | None:
     """A reply without calls either completes the task, earns feedback, or ends the run for lack of progress."""
     summary = None if had_problems else find_completion(text)
@@ -367,6 +412,15 @@ def _judge_idle_reply(
                 return "failed", "no_evidence", "the model reported completion but changed nothing in the repository"
             feedback.append(render_no_evidence())
             return None
+        if role.evidence == "changes" and tests is not None:
+            run = tests.run()
+            emitter.emit("tests.run", **describe_test_run(run, "evidence", tests.command))
+            if not run.passed:
+                state.test_refusals += 1
+                if state.test_refusals > 1:
+                    return "failed", "tests_failed", f"the model reported completion but `{tests.command}` still fails"
+                feedback.append(render_tests_failing(tests.command, run.summary))
+                return None
         return "completed", "completed", summary or text.strip()
     state.idle += 1
     if state.idle >= limits.max_idle_replies:
@@ -378,22 +432,6 @@ def _judge_idle_reply(
     if not had_problems:
         feedback.append(render_nudge(state.idle, limits.max_idle_replies))
     return None
-
-
-def _run_call(call: ToolCall, dispatcher: Dispatcher, emitter: _Emitter) -> Any:
-    emitter.emit("tool_call.started", id=call.id, name=call.name, arguments=call.arguments)
-    result = dispatcher.run(call)
-    emitter.emit(
-        "tool_call.finished",
-        id=call.id,
-        name=call.name,
-        ok=result.ok,
-        error_kind=result.error_kind,
-        duration_ms=result.duration_ms,
-        truncated=result.truncated,
-        output=result.output,
-    )
-    return result
 
 
 def _payload(completion: Completion) -> str | dict[str, Any]:
@@ -422,10 +460,13 @@ def _usage_dict(usage: Usage) -> dict[str, int]:
     }
 
 
-def _totals(result: RunResult) -> dict[str, Any]:
-    return {
+def _totals(result: RunResult, state: _RunState) -> dict[str, Any]:
+    totals = {
         "rounds": result.rounds,
         "tool_calls": result.tool_calls,
         "duration_s": round(result.duration_s, 3),
         **_usage_dict(result.usage),
     }
+    if state.repair_candidates is not None:
+        totals["repair_candidates"] = state.repair_candidates
+    return totals

@@ -76,6 +76,23 @@ class AgentConfig(_Section):
     """Replies in a row with neither a tool call nor the completion marker before no_progress (exit 4)."""
     max_repeats: int = Field(default=3, ge=1)
     """Identical tool-call replies in a row tolerated before the loop guard ends the job (exit 4)."""
+    test_command: str = ""
+    """The project's test command; empty means the detected runner. Builder and debugger complete when it passes."""
+
+
+class RepairConfig(_Section):
+    """Test-driven repair: before the loop, pedro runs the tests and asks the model for one function at a time."""
+
+    enabled: bool = True
+    """Builder and debugger start with repair when a test command is known and tests fail."""
+    candidates: int = Field(default=8, ge=1, le=64)
+    """Answers asked for per function: the first greedy, the rest sampled."""
+    temperature: float = Field(default=0.8, ge=0.0, le=2.0)
+    """Sampling temperature of every answer after the first."""
+    max_tokens: int = Field(default=512, ge=16)
+    """Most tokens of one answer (one function)."""
+    max_functions: int = Field(default=3, ge=1, le=10)
+    """Functions tried, the ones the failures point at first, then the functions they call."""
 
 
 class ToolsConfig(_Section):
@@ -115,6 +132,7 @@ class PedroConfig(_Section):
     agent: AgentConfig = Field(default_factory=AgentConfig)
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     safety: SafetyConfig = Field(default_factory=SafetyConfig)
+    repair: RepairConfig = Field(default_factory=RepairConfig)
 
     def resolved_base_url(self) -> str:
         """The server URL to use: the configured one, OLLAMA_HOST for ollama, or the kind's default."""

@@ -94,6 +94,11 @@ def render_no_evidence() -> str:
     return render_prompt("feedback/no_evidence.md")
 
 
+def render_tests_failing(command: str, output: str) -> str:
+    """Feedback for a completion claim while the job's test command fails."""
+    return render_prompt("feedback/tests_failing.md", command=command, output=output.rstrip())
+
+
 def render_repeat_warning(count: int) -> str:
     """Feedback when the model sends the same calls again and again."""
     return render_prompt("feedback/repeat.md", count=count)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -69,6 +70,22 @@ class Dispatcher:
             self.ctx.network_granted = False
         if call.name in _COMMAND_TOOLS and result.error_kind != "denied":
             result = self._count_timeouts(call, result)
+        return result
+
+    def run_reported(self, call: ToolCall, emit: Callable[..., None]) -> ToolResult:
+        """Run one call between its `tool_call.started` and `tool_call.finished` events."""
+        emit("tool_call.started", id=call.id, name=call.name, arguments=call.arguments)
+        result = self.run(call)
+        emit(
+            "tool_call.finished",
+            id=call.id,
+            name=call.name,
+            ok=result.ok,
+            error_kind=result.error_kind,
+            duration_ms=result.duration_ms,
+            truncated=result.truncated,
+            output=result.output,
+        )
         return result
 
     def _count_timeouts(self, call: ToolCall, result: ToolResult) -> ToolResult:

@@ -37,6 +37,10 @@ EventType = Literal[
     "snapshot.taken",
     "context.compacted",
     "context.truncated",
+    "tests.run",
+    "repair.started",
+    "repair.candidate",
+    "repair.finished",
     "notice",
     "job.finished",
 ]

@@ -23,14 +23,16 @@ class Role:
     read_only: bool
     """The role may not change files (git is limited to reading)."""
     evidence: Evidence
-    """What must hold before a completion claim is accepted."""
+    """What must hold before a completion claim is accepted; with "changes" a known test command must pass too."""
+    starts_with_repair: bool = False
+    """Before the loop, pedro runs the tests and asks the model only for replacements of the failing code."""
 
 
 ALL_TOOLS = ("file", "code_edit", "search", "navigate", "git", "bash", "test")
 
 ROLES: dict[str, Role] = {
-    "builder": Role("builder", "roles/builder.md", "tasks/build.md", ALL_TOOLS, False, "changes"),
-    "debugger": Role("debugger", "roles/debugger.md", "tasks/debug.md", ALL_TOOLS, False, "changes"),
+    "builder": Role("builder", "roles/builder.md", "tasks/build.md", ALL_TOOLS, False, "changes", True),
+    "debugger": Role("debugger", "roles/debugger.md", "tasks/debug.md", ALL_TOOLS, False, "changes", True),
     "reviewer": Role(
         "reviewer", "roles/reviewer.md", "tasks/review.md", ("file", "search", "navigate", "git"), True, "none"
     ),

@@ -33,6 +33,8 @@ class GenerationOptions:
     max_tokens: int = 2048
     tool_mode: ToolMode = "auto"
     stream: bool = True
+    seed: int | None = None
+    """A sampling seed, so a sample drawn at temperature > 0 can be drawn again; None leaves the server's."""
 
 
 class Backend(Protocol):

@@ -292,6 +292,13 @@ class ManagedLlamaServer:
     def _failure_message(self, what: str) -> str:
         code = self._process.poll() if self._process is not None else None
         status = f" (exit status {code})" if code is not None else ""
+        if code == -signal.SIGILL:
+            return (
+                f"llama-server {what}: it was killed by SIGILL (illegal instruction) while loading {self.model_file}. "
+                "The binary uses CPU instructions this machine lacks; build one for this CPU: "
+                "PEDRO_LLAMA_METHOD=source scripts/install-llama-server --force, or put a llama-server built "
+                "here on PATH"
+            )
         return (
             f"llama-server {what}{status} with model {self.model_file}; last lines of {self._log_path}:\n"
             f"{self.log_tail()}\n"

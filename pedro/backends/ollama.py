@@ -198,6 +198,8 @@ class OllamaBackend:
             "keep_alive": self.keep_alive,
             "options": {"temperature": options.temperature, "num_predict": options.max_tokens, "num_ctx": num_ctx},
         }
+        if options.seed is not None:
+            body["options"]["seed"] = options.seed
         if tools:
             body["tools"] = [dict(tool) for tool in tools]
         return body

@@ -196,6 +196,8 @@ class OpenAICompatBackend:
         }
         if options.stream:
             body["stream_options"] = {"include_usage": True}
+        if options.seed is not None:
+            body["seed"] = options.seed
         if tools:
             body["tools"] = [dict(tool) for tool in tools]
             if self.tool_choice is not None:

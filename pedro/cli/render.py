@@ -11,6 +11,7 @@ from pedro.messages import Event
 from pedro.tools.base import ApprovalAnswer, ApprovalRequest
 
 _MAX_SHOWN_OUTPUT_LINES = 6
+_MAX_SHOWN_DIFF_LINES = 24
 
 
 class Renderer(Protocol):
@@ -41,6 +42,36 @@ def describe_call(name: str, arguments: dict[str, Any]) -> str:
             parts.append(value if len(value) <= 80 else value[:77] + "…")
             break
     return " ".join(parts)
+
+
+def describe_progress(event: Event) -> str | None:
+    """One line for the test runs and repair steps pedro takes itself; None for other events."""
+    data = event.data
+    if event.type == "tests.run":
+        counts = data.get("counts") or {}
+        verdict = "pass" if data.get("passed") else "FAIL"
+        failing = list(data.get("failing") or [])
+        shown = f" · failing: {', '.join(failing[:3])}{' …' if len(failing) > 3 else ''}" if failing else ""
+        phase = str(data.get("phase"))
+        if data.get("candidate"):
+            phase += f" {data['candidate']}"
+        return (
+            f"tests ({phase}): {verdict} · passed {counts.get('passed', 0)}, failed "
+            f"{counts.get('failed', 0) + counts.get('errors', 0)}{shown}"
+        )
+    if event.type == "repair.started":
+        units = list(data.get("units") or [])
+        if not units:
+            return "repair: no function to ask for could be found from the failures"
+        return f"repair: asking the model for a corrected {units[0]}" + (
+            f" (then {', '.join(units[1:])})" if units[1:] else ""
+        )
+    if event.type == "repair.candidate":
+        reason = f": {data.get('reason')}" if data.get("reason") else ""
+        return f"candidate {data.get('n')} for {data.get('unit')}: {data.get('status')}{reason}"
+    if event.type == "repair.finished":
+        return f"repair: {data.get('summary')}"
+    return None
 
 
 def _summary_line(data: dict[str, Any]) -> str:
@@ -95,8 +126,13 @@ class PlainRenderer:
             self._line(f"← {data.get('name')}: {status} in {data.get('duration_ms')} ms")
             if not data.get("ok"):
                 self._line("  " + str(data.get("output", "")).splitlines()[0][:200] if data.get("output") else "")
+            elif data.get("name") == "code_edit":
+                for line in str(data.get("output", "")).rstrip().splitlines()[1 : _MAX_SHOWN_DIFF_LINES + 1]:
+                    self._line(f"  {line}")
         elif event.type == "format.problem":
             self._line(f"! call format problem ({data.get('kind')}): fed back to the model")
+        elif (progress := describe_progress(event)) is not None:
+            self._line(progress)
         elif event.type in ("notice", "context.compacted", "context.truncated"):
             self._line(f"note: {data.get('message')}")
         elif event.type == "job.finished":
@@ -194,12 +230,19 @@ class RichRenderer:
             label = self._label or escape(str(data.get("name")))
             self._line(f"{mark} {label} [dim]{data.get('duration_ms')} ms[/]")
             output = str(data.get("output", "")).rstrip().splitlines()
-            for line in output[:_MAX_SHOWN_OUTPUT_LINES]:
+            # An edit's diff is what a person wants to see in full; other output only its head.
+            shown = (
+                _MAX_SHOWN_DIFF_LINES if data.get("name") == "code_edit" and data.get("ok") else _MAX_SHOWN_OUTPUT_LINES
+            )
+            for line in output[:shown]:
                 self._line(f"  [dim]{escape(line[:160])}[/]")
-            if len(output) > _MAX_SHOWN_OUTPUT_LINES:
-                self._line(f"  [dim]… {len(output) - _MAX_SHOWN_OUTPUT_LINES} more lines[/]")
+            if len(output) > shown:
+                self._line(f"  [dim]… {len(output) - shown} more lines[/]")
         elif event.type == "format.problem":
             self._line(f"[yellow]! call format problem ({escape(str(data.get('kind')))}), fed back to the model[/]")
+        elif (progress := describe_progress(event)) is not None:
+            good = event.type == "tests.run" and data.get("passed") or data.get("status") == "fixed"
+            self._line(f"[{'green' if good else 'cyan'}]{escape(progress)}[/]")
         elif event.type in ("notice", "context.compacted", "context.truncated"):
             self._line(f"[yellow]note:[/] {escape(str(data.get('message')))}")
         elif event.type == "job.finished":

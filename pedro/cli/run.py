@@ -89,6 +89,7 @@ def debug(
     _run(
         "debugger",
         flags,
+        test_command=test,
         description=description.strip() or "Make the failing check pass.",
         test_section=test_section,
         log_section=log_section,
@@ -177,10 +178,10 @@ def triage(
     )
 
 
-def _run(role_name: str, flags: CommonFlags, **task_vars: Any) -> None:
+def _run(role_name: str, flags: CommonFlags, *, test_command: str | None = None, **task_vars: Any) -> None:
     from pedro.cli.session import run_session
 
-    code = run_session(role_name, flags, task_vars)
+    code = run_session(role_name, flags, task_vars, test_command=test_command)
     raise typer.Exit(code)
 
 

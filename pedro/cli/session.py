@@ -17,15 +17,31 @@ from pedro.config import PedroConfig
 from pedro.errors import UsageError
 
 
-def run_session(role_name: str, flags: CommonFlags, task_vars: dict[str, Any], *, resume: str | None = None) -> int:
-    """Run one role to the end (or continue the saved job `resume`) and return the process exit code."""
+def run_session(
+    role_name: str,
+    flags: CommonFlags,
+    task_vars: dict[str, Any],
+    *,
+    resume: str | None = None,
+    test_command: str | None = None,
+) -> int:
+    """Run one role to the end (or continue the saved job `resume`) and return the process exit code.
+
+    `test_command` (debug --test) is the job's test command; else [agent].test_command or the detected runner.
+    """
     root, config = load(flags)
     with _second_interrupt_exits():
-        return _run(role_name, flags, task_vars, root, config, resume)
+        return _run(role_name, flags, task_vars, root, config, resume, test_command)
 
 
 def _run(
-    role_name: str, flags: CommonFlags, task_vars: dict[str, Any], root: Path, config: PedroConfig, resume: str | None
+    role_name: str,
+    flags: CommonFlags,
+    task_vars: dict[str, Any],
+    root: Path,
+    config: PedroConfig,
+    resume: str | None,
+    test_command: str | None,
 ) -> int:
     from pedro.agent import Limits, run_agent
     from pedro.backends import get_backend
@@ -97,6 +113,8 @@ def _run(
                 max_idle_replies=config.agent.max_idle_replies,
                 max_repeats=config.agent.max_repeats,
             )
+            tests = _test_evidence(role, root, ctx, config, test_command)
+            repair = _repairer(role, config, backend, dispatcher, tests, options, guard) if saved is None else None
             try:
                 result = run_agent(
                     task,
@@ -111,6 +129,8 @@ def _run(
                     short_tools=job.short_tools,
                     guard=guard,
                     resume=history,
+                    repair=repair,
+                    tests=tests,
                 )
             finally:
                 store.close()
@@ -120,6 +140,35 @@ def _run(
             backend.close()
     renderer.close()
     return result.exit_code
+
+
+def _test_evidence(role: Any, root: Path, ctx: Any, config: PedroConfig, given: str | None) -> Any:
+    """The job's test command, for roles whose completion needs evidence; None when none is known."""
+    from pedro.evidence import ProjectTests, find_test_command
+
+    if role.evidence != "changes":
+        return None
+    args = find_test_command(root, given, config.agent.test_command)
+    return ProjectTests(args, ctx) if args is not None else None
+
+
+def _repairer(
+    role: Any, config: PedroConfig, backend: Any, dispatcher: Any, tests: Any, options: Any, guard: Any
+) -> Any:
+    """Test-driven repair before the loop, for roles that start with it, when tests are known and it may edit."""
+    if not (role.starts_with_repair and config.repair.enabled and tests is not None) or dispatcher.ctx.read_only:
+        return None
+    from pedro.repair import Repairer, RepairSettings
+
+    settings = RepairSettings(
+        candidates=config.repair.candidates,
+        temperature=config.repair.temperature,
+        max_tokens=config.repair.max_tokens,
+        max_units=config.repair.max_functions,
+    )
+    return Repairer(
+        backend=backend, dispatcher=dispatcher, tests=tests, settings=settings, options=options, guard=guard
+    )
 
 
 def _policy(config: PedroConfig, *, interactive: bool) -> Any:

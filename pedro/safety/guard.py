@@ -49,13 +49,14 @@ class SnapshotGuard:
         self.snapshots.append(snapshot)
         return snapshot
 
-    def before(self, round_no: int, calls: Sequence[ToolCall]) -> dict[str, Any] | None:
-        """A snapshot before a round whose calls may change files, unless nothing changed since the last one."""
+    def before(self, step: int | str, calls: Sequence[ToolCall]) -> dict[str, Any] | None:
+        """A snapshot before a round (or a named step, such as a repair candidate) whose calls may change files,
+        unless nothing changed since the last one."""
         if not any(may_change_files(call) for call in calls):
             return None
-        taken = self._take(f"before round {round_no}")
+        taken = self._take(f"before round {step}" if isinstance(step, int) else f"before {step}")
         if self.journal is not None:
-            self.journal.open_round(round_no)
+            self.journal.open_round(step)
         return taken
 
     def finish(self) -> dict[str, Any] | None:

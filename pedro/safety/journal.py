@@ -23,9 +23,9 @@ class Journal:
 
     path: Path
     pid: int = field(default_factory=os.getpid)
-    _round: int | None = None
+    _round: int | str | None = None
 
-    def open_round(self, round_no: int) -> None:
+    def open_round(self, round_no: int | str) -> None:
         """A round whose calls may change files begins; it stays open until the next round or the end."""
         self._round = round_no
         self._write({"op": "round", "round": round_no, "pid": self.pid})
@@ -58,7 +58,7 @@ class RoundState:
     """What the journal says about a job's last round that changed files."""
 
     job_id: str
-    round: int | None
+    round: int | str | None
     changed: tuple[str, ...]
     """Files whose change completed."""
     in_flight: tuple[str, ...]
@@ -76,7 +76,7 @@ def read_state(path: Path, job_id: str) -> RoundState | None:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    round_no: int | None = None
+    round_no: int | str | None = None
     pid: int | None = None
     changed: dict[str, None] = {}
     in_flight: dict[str, None] = {}

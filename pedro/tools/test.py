@@ -21,6 +21,7 @@ from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutErro
 from pedro.tools.bash import network_evidence, offer_network, sandbox_blocks_network
 from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 from pedro.tools.testreport import (
+    NODE_RUNNER,
     ReportError,
     RunReport,
     parse_go_test_json,
@@ -31,7 +32,7 @@ from pedro.tools.testreport import (
 )
 
 Framework = Literal["auto", "go", "pytest", "npm"]
-ReportKind = Literal["junit", "jest", "vitest", "go-json", "raw"]
+ReportKind = Literal["junit", "node-junit", "jest", "vitest", "go-json", "raw"]
 
 MAX_TIMEOUT_S = 3600.0
 MAX_FAILURES_SHOWN = 20
@@ -114,6 +115,30 @@ class RunPlan:
     """go.mod's module path, to turn Go package paths into directories."""
 
 
+@dataclass(frozen=True)
+class TestRun:
+    """One finished test run: what the model reads, and the facts pedro's own code decides on."""
+
+    __test__ = False  # a name pytest would otherwise collect in the modules that import it
+
+    summary: str
+    report: RunReport | None
+    result: ChildResult
+    command: str
+
+    @property
+    def passed(self) -> bool:
+        """The command exited 0 and no test failed or erred."""
+        if self.result.outcome != "exited" or self.result.exit_code != 0:
+            return False
+        return self.report is None or not (self.report.failed or self.report.errors or self.report.failures)
+
+    @property
+    def failing(self) -> frozenset[str]:
+        """The ids of the failing tests (empty when the report names none)."""
+        return frozenset(f.test_id for f in self.report.failures) if self.report is not None else frozenset()
+
+
 class TestTool:
     """Runs tests and answers with counts, each failure's id, location and message, then a raw tail."""
 
@@ -123,22 +148,27 @@ class TestTool:
     def run(self, args: RunTestsArgs, ctx: ToolContext) -> str:
         timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)
         network = ctx.network_granted
-        summary, result, evidence, label = _run_once(args, ctx, timeout, network=network)
+        run, evidence = _run_once(args, ctx, timeout, network=network)
+        summary = run.summary
         if evidence is not None:
             # Never retried on its own: only an approval (or a remembered one) runs it again, once, with network.
-            rerun, note = offer_network(args.command or label, ctx, evidence)
+            rerun, note = offer_network(args.command or run.command, ctx, evidence)
             if rerun:
-                summary, result, _, _ = _run_once(args, ctx, timeout, network=True)
-            summary = f"note: {note}\n{summary}"
-        if result.outcome == "timeout":
+                run, _ = _run_once(args, ctx, timeout, network=True)
+            summary = f"note: {note}\n{run.summary}"
+        if run.result.outcome == "timeout":
             raise ToolTimeoutError(summary)
         return summary
 
 
-def _run_once(
-    args: RunTestsArgs, ctx: ToolContext, timeout: float, *, network: bool
-) -> tuple[str, ChildResult, str | None, str]:
-    """One run: the summary, the child's result, the sign that it lacked the network (or None), the command."""
+def run_tests(args: RunTestsArgs, ctx: ToolContext) -> TestRun:
+    """Run the tests as the test tool does, without the network, for pedro's own decisions (repair, evidence)."""
+    timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)
+    return _run_once(args, ctx, timeout, network=False)[0]
+
+
+def _run_once(args: RunTestsArgs, ctx: ToolContext, timeout: float, *, network: bool) -> tuple[TestRun, str | None]:
+    """One run, and the sign that it lacked the network (or None)."""
     with tempfile.TemporaryDirectory(prefix="pedro-test-") as tmp:
         workdir = Path(tmp)
         plan = plan_test_run(args, ctx, workdir)
@@ -161,7 +191,7 @@ def _run_once(
         if not network and result.outcome == "exited" and result.exit_code != 0 and sandbox_blocks_network():
             evidence = network_evidence(_read_tail(log_path, _PARSE_TAIL_BYTES))
     summary = format_summary(plan, result, report, raw_tail, timeout=timeout)
-    return summary, result, evidence, shlex.join(plan.command.argv)
+    return TestRun(summary, report, result, args.command or shlex.join(plan.command.argv)), evidence
 
 
 def plan_test_run(args: RunTestsArgs, ctx: ToolContext, workdir: Path) -> RunPlan:
@@ -305,6 +335,9 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
         report_path = report.with_suffix(".json")
         flags = ["--reporter=default", "--reporter=json", f"--outputFile.json={report_path}"]
         tokens, kind = [*tokens, *flags], "vitest"
+    elif runner == NODE_RUNNER and not any(t.startswith("--test-reporter") for t in tokens):
+        report_path = report.with_suffix(".xml")
+        tokens, kind = [tokens[0], *_node_reporter_options(report_path), *tokens[1:]], "node-junit"
     text = shlex.join(tokens) if kind != "raw" else command
     module = _go_module(root) if kind == "go-json" else ""
     return RunPlan(runner or "command", ChildCommand(("bash", "-c", text), root, env), kind, report_path, module)
@@ -316,8 +349,20 @@ def _explicit_runner(tokens: list[str]) -> str | None:
         return "pytest"
     if head == "go" and tokens[1:2] == ["test"]:
         return "go"
+    if head == "node" and "--test" in tokens[1:]:
+        return NODE_RUNNER
     name = tokens[1] if head == "npx" and len(tokens) > 1 else head
     return name if name in ("jest", "vitest") else None
+
+
+def _node_reporter_options(report_path: Path) -> tuple[str, ...]:
+    # Two reporters: junit into the report file for pedro, spec on stdout for the raw tail a person reads.
+    return (
+        "--test-reporter=junit",
+        f"--test-reporter-destination={report_path}",
+        "--test-reporter=spec",
+        "--test-reporter-destination=stdout",
+    )
 
 
 def _junit_options(report: Path) -> tuple[str, ...]:
@@ -365,6 +410,8 @@ def read_report(plan: RunPlan, log_path: Path) -> RunReport | None:
         try:
             if plan.report_kind == "junit":
                 return parse_junit_xml(text)
+            if plan.report_kind == "node-junit":
+                return parse_junit_xml(text, runner=NODE_RUNNER)
             if plan.report_kind in ("jest", "vitest"):
                 root = plan.command.cwd.resolve()
                 return (

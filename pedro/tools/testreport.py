@@ -13,6 +13,8 @@ from typing import Any
 
 MAX_MESSAGE_CHARS = 1200
 MAX_MESSAGE_LINES = 15
+MAX_DETAILS_CHARS = 8000
+NODE_RUNNER = "node --test"
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class FailedTest:
     location: str = ""
     """`file:line`, relative to the project root when the report allows; empty when unknown."""
     message: str = ""
+    details: str = field(default="", compare=False)
+    """The runner's full text of the failure (traceback, stack, output), capped; where the frames are read."""
 
 
 @dataclass
@@ -66,15 +70,17 @@ def parse_junit_xml(text: str, *, runner: str = "pytest") -> RunReport:
                 report.errors += 1
             else:
                 report.failed += 1
-            report.failures.append(_junit_failure(case, problem))
+            report.failures.append(_junit_failure(case, problem, runner))
     return report
 
 
-def _junit_failure(case: ET.Element, problem: ET.Element) -> FailedTest:
+def _junit_failure(case: ET.Element, problem: ET.Element, runner: str) -> FailedTest:
     name = case.get("name", "?")
     classname = case.get("classname", "")
-    file = case.get("file", "") or _file_from_classname(classname)
-    test_id = _pytest_id(file, classname, name)
+    # node's junit reporter writes the fixed class name "test": neither a module path nor part of the id.
+    node = runner == NODE_RUNNER
+    file = case.get("file", "") or ("" if node else _file_from_classname(classname))
+    test_id = name if node else _pytest_id(file, classname, name)
     details = problem.text or ""
     location = _last_location(details, prefer=file)
     if not location and file and (line := case.get("line", "")).isdigit():
@@ -83,7 +89,7 @@ def _junit_failure(case: ET.Element, problem: ET.Element) -> FailedTest:
     message = problem.get("message", "") or _first_line(details)
     if problem.tag == "error" and not message.startswith("failed on"):
         message = f"error: {message}"
-    return FailedTest(test_id=test_id, location=location, message=_cap(message))
+    return FailedTest(test_id=test_id, location=location, message=_cap(message), details=_cap_details(details))
 
 
 def _file_from_classname(classname: str) -> str:
@@ -224,7 +230,8 @@ def _go_failure(package: str, name: str, output: list[str], module: str) -> Fail
             location = f"{_package_dir(package, module)}{match.group('file')}:{match.group('line')}"
         message_lines.append(match.group("text") if match else stripped)
     test_id = f"{package}.{name}" if package else name
-    return FailedTest(test_id=test_id, location=location, message=_cap("\n".join(m for m in message_lines if m)))
+    message = "\n".join(m for m in message_lines if m)
+    return FailedTest(test_id=test_id, location=location, message=_cap(message), details=_cap_details("".join(output)))
 
 
 def _package_dir(package: str, module: str) -> str:
@@ -350,7 +357,7 @@ def _jest_failure(case: dict[str, Any], file: str, abs_file: str, root: Path | N
     stack_location = _stack_location(text, abs_file, root)
     location = stack_location or location
     summary = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("at "))
-    return FailedTest(test_id=test_id, location=location, message=_cap(summary.strip()))
+    return FailedTest(test_id=test_id, location=location, message=_cap(summary.strip()), details=_cap_details(text))
 
 
 _STACK_FRAME = re.compile(r"\(?(?:file://)?(?P<file>/[^\s():]+):(?P<line>\d+):\d+\)?")
@@ -407,7 +414,7 @@ _CARGO = re.compile(r"^test result: \w+\. (?P<p>\d+) passed; (?P<f>\d+) failed; 
 def parse_raw(text: str) -> RunReport | None:
     """Counts (and failing test names where printed) from a runner's human output; None if nothing is recognised."""
     text = _strip_ansi(text)
-    for parse in (_raw_pytest, _raw_jest, _raw_vitest, _raw_mocha, _raw_cargo, _raw_go):
+    for parse in (_raw_pytest, _raw_jest, _raw_vitest, _raw_node, _raw_mocha, _raw_cargo, _raw_go):
         report = parse(text)
         if report is not None:
             return report
@@ -470,6 +477,26 @@ def _raw_vitest(text: str) -> RunReport | None:
     return report
 
 
+_NODE_COUNT = re.compile(r"^[#ℹ] (?P<kind>tests|pass|fail|skipped|todo|cancelled) (?P<n>\d+)\s*$", re.MULTILINE)
+_NODE_FAILED = re.compile(r"^(?:not ok \d+ - (?P<tap>.+?)|✖ (?P<spec>.+?) \([\d.]+ms\))\s*$", re.MULTILINE)
+
+
+def _raw_node(text: str) -> RunReport | None:
+    """node --test's summary, from its TAP (`# pass 1`) or spec (`ℹ pass 1`) reporter."""
+    counts = {m.group("kind"): int(m.group("n")) for m in _NODE_COUNT.finditer(text)}
+    if "tests" not in counts or "pass" not in counts:
+        return None
+    report = RunReport(
+        runner=NODE_RUNNER,
+        passed=counts["pass"],
+        failed=counts.get("fail", 0) + counts.get("cancelled", 0),
+        skipped=counts.get("skipped", 0) + counts.get("todo", 0),
+    )
+    names = [m.group("tap") or m.group("spec") for m in _NODE_FAILED.finditer(text)]
+    report.failures.extend(FailedTest(test_id=name.strip()) for name in dict.fromkeys(names))
+    return report
+
+
 def _raw_mocha(text: str) -> RunReport | None:
     counts = {m.group("kind"): int(m.group("n")) for m in _MOCHA.finditer(text)}
     if "passing" not in counts and "failing" not in counts:
@@ -521,6 +548,12 @@ def _raw_go(text: str) -> RunReport | None:
 
 def _first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def _cap_details(text: str) -> str:
+    """The end of a long failure text, where the innermost frames are."""
+    text = text.strip()
+    return text if len(text) <= MAX_DETAILS_CHARS else text[-MAX_DETAILS_CHARS:]
 
 
 def _cap(text: str) -> str:

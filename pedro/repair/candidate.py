@@ -1,0 +1,184 @@
+"""Read a model's answer leniently as a replacement for one unit: a fenced block or bare code, a whole
+function or only its body, indented to fit the file; an answer that does not parse is no candidate."""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+import warnings
+from dataclasses import dataclass
+
+from pedro.repair.locate import Unit
+from pedro.tools.symbols import LanguageName, extract_symbols, parse_root
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(?P<body>.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
+_SUFFIX: dict[LanguageName, str] = {
+    "python": ".py",
+    "go": ".go",
+    "javascript": ".js",
+    "typescript": ".ts",
+    "tsx": ".tsx",
+}
+# A line that starts code rather than prose, for answers without a fence.
+_CODE_START: dict[LanguageName, re.Pattern[str]] = {
+    "python": re.compile(r"^\s*(?:@|def |async def |class |return\b|if |for |while |[\w.]+\s*=)"),
+    "go": re.compile(r"^\s*(?:func |return\b|if |for |[\w.]+\s*:?=)"),
+    "javascript": re.compile(r"^\s*(?:function\b|async |const |let |var |export |return\b|if |for |[\w.]+\s*=)"),
+    "typescript": re.compile(r"^\s*(?:function\b|async |const |let |var |export |return\b|if |for |[\w.]+\s*=)"),
+    "tsx": re.compile(r"^\s*(?:function\b|async |const |let |var |export |return\b|if |for |[\w.]+\s*=)"),
+}
+
+
+_NO_DEFINITION = "no definition of the function"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A replacement for the unit's text, ready to apply, or why the answer is none."""
+
+    text: str | None
+    problem: str = ""
+
+
+def read_candidate(reply: str, unit: Unit, file_text: str) -> Candidate:
+    """The unit's replacement in `reply`; `file_text` is the whole file, which must still parse afterwards."""
+    codes = [
+        textwrap.dedent(code.expandtabs(4) if unit.language == "python" else code).strip("\n")
+        for code in _code_pieces(reply, unit.language)
+    ]
+    if not codes:
+        return Candidate(None, "the answer holds no code")
+    problems: list[str] = []
+    # A block that defines the function wins over one that only uses it; a body alone is the last resort.
+    for whole in (True, False):
+        for code in codes:
+            text, problem = _fit(code, unit, file_text, whole=whole)
+            if text is not None:
+                return Candidate(text, "")
+            problems.append(problem)
+    # Say what was wrong with the best attempt: a definition that did not fit, else the body that did not.
+    return Candidate(None, next((p for p in problems if p != _NO_DEFINITION), problems[-1]))
+
+
+def _code_pieces(reply: str, language: LanguageName) -> list[str]:
+    """The fenced blocks of the reply, or the reply itself from its first line of code when it has no fence."""
+    blocks = [match.group("body") for match in _FENCE.finditer(reply) if match.group("body").strip()]
+    if blocks:
+        return blocks
+    lines = reply.splitlines()
+    start = next((i for i, line in enumerate(lines) if _CODE_START[language].match(line)), None)
+    return ["\n".join(lines[start:])] if start is not None else []
+
+
+def _fit(code: str, unit: Unit, file_text: str, *, whole: bool) -> tuple[str | None, str]:
+    """The new unit from a piece of code (`whole`: a definition of the function; else its body), indented as the
+    original, or (None, why not)."""
+    if whole:
+        new = _function_named(code, unit)
+        if new is None:
+            return None, _NO_DEFINITION
+    else:
+        if _function_named(code, unit) is not None:
+            return None, _NO_DEFINITION  # a definition is no body; the first pass said what was wrong with it
+        if _defines_other_function(code, unit):
+            return None, f"the answer defines another function instead of {unit.name}"
+        new = _wrap_body(code, unit)
+        if new is None:
+            return None, f"the answer is not valid {unit.language} code"
+    indent = re.match(r"[ \t]*", unit.text).group(0)  # type: ignore[union-attr]
+    fitted = "\n".join(indent + line if line.strip() else "" for line in textwrap.dedent(new).splitlines())
+    if fitted.strip() == unit.text.strip():
+        return None, "the answer repeats the original code unchanged"
+    new_file = _replace_lines(file_text, unit, fitted)
+    if not parses(new_file, unit.language):
+        return None, f"with the answer in place, {unit.path} is not valid {unit.language} code"
+    return fitted, ""
+
+
+def _function_named(code: str, unit: Unit) -> str | None:
+    """The text of the definition of the unit's function in `code`, if `code` parses and has one."""
+    if unit.language == "python":
+        tree = _python_tree(code)
+        if tree is None:
+            return None
+        lines = code.splitlines()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == unit.name:
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                return "\n".join(lines[first - 1 : node.end_lineno])
+        return None
+    if not parses(code, unit.language):
+        return None
+    source = code.encode()
+    for symbol in extract_symbols(source, f"answer{_SUFFIX[unit.language]}"):
+        if symbol.name == unit.name and symbol.kind in ("function", "method"):
+            return "\n".join(code.splitlines()[symbol.start_line - 1 : symbol.end_line])
+    return None
+
+
+def _defines_other_function(code: str, unit: Unit) -> bool:
+    if unit.language == "python":
+        tree = _python_tree(code)
+        return tree is not None and any(
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name != unit.name for node in tree.body
+        )
+    symbols = extract_symbols(code.encode(), f"answer{_SUFFIX[unit.language]}")
+    return any(s.kind == "function" and s.depth == 0 and s.name != unit.name for s in symbols)
+
+
+def _wrap_body(code: str, unit: Unit) -> str | None:
+    """The original header around `code` when the answer is only a body, if the result parses."""
+    lines = unit.text.splitlines()
+    indent_of = re.compile(r"[ \t]*")
+    base = indent_of.match(lines[0]).group(0)  # type: ignore[union-attr]
+    if unit.language == "python":
+        tree = _python_tree(textwrap.dedent(unit.text))
+        function = tree.body[0] if tree is not None and tree.body else None
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        first = function.body[0]
+        keeps_docstring = _is_docstring(first) and not _is_docstring(_first_statement(code))
+        header = lines[: (first.end_lineno or first.lineno) if keeps_docstring else first.lineno - 1]
+        body_indent = base + "    "
+        body = "\n".join(body_indent + line if line.strip() else "" for line in code.splitlines())
+        candidate = "\n".join([*header, body])
+        return candidate if _python_tree(textwrap.dedent(candidate)) is not None else None
+    # Brace languages: the header is everything up to the body's opening brace on the signature's last line.
+    opening = next((i for i, line in enumerate(lines) if line.rstrip().endswith("{")), None)
+    if opening is None:
+        return None
+    body = "\n".join(base + "\t" + line if line.strip() else "" for line in code.splitlines())
+    candidate = "\n".join([*lines[: opening + 1], body, base + "}"])
+    return candidate if parses(candidate, unit.language) else None
+
+
+def _is_docstring(node: ast.stmt | None) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _first_statement(code: str) -> ast.stmt | None:
+    tree = _python_tree(code)
+    return tree.body[0] if tree is not None and tree.body else None
+
+
+def _python_tree(code: str) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes warn; only errors matter here
+            return ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def parses(text: str, language: LanguageName) -> bool:
+    """Whether `text` is valid code: Python's own parser, tree-sitter for the other languages."""
+    if language == "python":
+        return _python_tree(text) is not None
+    root = parse_root(text.encode(), language)
+    return root is not None and not root.has_error
+
+
+def _replace_lines(file_text: str, unit: Unit, new: str) -> str:
+    lines = file_text.splitlines()
+    return "\n".join([*lines[: unit.start_line - 1], new, *lines[unit.end_line :]]) + "\n"

@@ -1,0 +1,77 @@
+"""Read the stack frames of a test failure and keep those that point into the repository's own files."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+# pytest's long traceback: `test_calc.py:5: ` for the test's frame, `calc.py:3: in add` for the frames it
+# called, `calc.py:7: IndexError` for the innermost one.
+_PYTEST_FRAME = re.compile(
+    r"^(?P<file>[^\s:][^:\n]*?\.pyi?):(?P<line>\d+):(?: in (?P<func>\S+)| \w|[ \t]*$)", re.MULTILINE
+)
+# Python's own traceback format.
+_PYTHON_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?', re.MULTILINE)
+# A JavaScript stack line: `at fn (/abs/file.js:4:35)` or `at /abs/file.js:4:35`.
+_JS_FRAME = re.compile(
+    r"^\s*at (?:(?P<func>[^\s(]+) )?\(?(?:file://)?(?P<file>[^\s()]+?\.(?:[cm]?[jt]sx?)):(?P<line>\d+):\d+\)?",
+    re.MULTILINE,
+)
+# Go: `calc_test.go:12: got 1` in a test's output, `/abs/calc.go:7 +0x1d` in a panic's goroutine trace.
+_GO_FRAME = re.compile(r"(?:^|\s)(?P<file>[^\s:]*\.go):(?P<line>\d+)(?=[: ]|$)", re.MULTILINE)
+
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs"})
+_TEST_NAME = re.compile(
+    r"^(?:test_.*\.py|.*_test\.py|conftest\.py|.*_test\.go|.*\.(?:test|spec)\.[cm]?[jt]sx?|test\.[cm]?[jt]s)$"
+)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One place in the repository a failure passed through: a file relative to the root, a line, a function."""
+
+    path: str
+    line: int
+    function: str = ""
+
+
+def is_test_file(path: str) -> bool:
+    """Whether a repository path holds tests rather than the code under test (by the usual naming rules)."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and (_TEST_NAME.match(parts[-1]) is not None or any(p in _TEST_DIRS for p in parts[:-1]))
+
+
+def frames_of(text: str, root: Path) -> list[Frame]:
+    """The frames of a failure text that lie in files inside `root`, innermost first."""
+    frames: list[Frame] = []
+    # Python prints the outermost frame first; JavaScript and Go print the innermost first.
+    patterns = ((_PYTEST_FRAME, True), (_PYTHON_FRAME, True), (_JS_FRAME, False), (_GO_FRAME, False))
+    for pattern, innermost_last in patterns:
+        found = [
+            frame
+            for match in pattern.finditer(text)
+            if (frame := _in_repository(match.group("file"), int(match.group("line")), _func(match), root)) is not None
+        ]
+        frames.extend(reversed(found) if innermost_last else found)
+    return list(dict.fromkeys(frames))
+
+
+def _func(match: re.Match[str]) -> str:
+    func = match.groupdict().get("func") or ""
+    return func.rsplit(".", 1)[-1]
+
+
+def _in_repository(file: str, line: int, function: str, root: Path) -> Frame | None:
+    """The frame with its path relative to `root`, or None for a file outside it (the runtime, site-packages)."""
+    if line < 1 or "site-packages" in file or "node_modules" in file or file.startswith("node:"):
+        return None
+    base = root.resolve()
+    try:
+        path = Path(file) if Path(file).is_absolute() else base / file
+        resolved = path.resolve()
+        if not resolved.is_relative_to(base) or not resolved.is_file():
+            return None
+    except (OSError, ValueError):
+        return None
+    return Frame(resolved.relative_to(base).as_posix(), line, function)

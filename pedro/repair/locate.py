@@ -1,0 +1,262 @@
+"""Find the code a failing test points at: the function to ask the model for, found with tree-sitter."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pedro.repair.frames import Frame, frames_of, is_test_file
+from pedro.tools.symbols import (
+    EXTENSIONS,
+    LanguageName,
+    Symbol,
+    detect_language,
+    extract_symbols,
+    find_definitions,
+    parse_root,
+)
+from pedro.tools.testreport import FailedTest
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_FUNCTION_KINDS = frozenset({"function", "method"})
+_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
+_SKIP_DIRS = frozenset({".git", ".pedro", "node_modules", ".venv", "venv", "__pycache__", "dist", "build", "vendor"})
+_MAX_SCANNED_FILES = 3000
+_MAX_SOURCE_BYTES = 512 * 1024
+# Call nodes and the field that names what is called, per tree-sitter grammar.
+_CALL_NODES = frozenset({"call", "call_expression"})
+_NAME_FIELDS = ("attribute", "property", "field")
+# The language family a file may call into: a JavaScript test may import TypeScript and the other way round.
+_FAMILY: dict[LanguageName, frozenset[LanguageName]] = {
+    "python": frozenset({"python"}),
+    "go": frozenset({"go"}),
+    "javascript": frozenset({"javascript", "typescript", "tsx"}),
+    "typescript": frozenset({"javascript", "typescript", "tsx"}),
+    "tsx": frozenset({"javascript", "typescript", "tsx"}),
+}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One function or method to replace: where it is, its exact text, and the failing tests that lead to it."""
+
+    path: str
+    """Relative to the repository root."""
+    name: str
+    qualified_name: str
+    language: LanguageName
+    start_line: int
+    end_line: int
+    text: str
+    tests: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.path, self.qualified_name, self.start_line)
+
+
+def locate(failures: Sequence[FailedTest], root: Path, *, limit: int = 3) -> list[Unit]:
+    """The units the failures point at, most pointed-at first; then the functions those units call.
+
+    A failure points at the function around its deepest frame in non-test code; an assertion that fails in the
+    test itself points at the functions the failing line calls (else any the test calls).
+    """
+    votes: Counter[tuple[str, str, int]] = Counter()
+    units: dict[tuple[str, str, int], Unit] = {}
+    tests: dict[tuple[str, str, int], list[str]] = {}
+    for failure in failures:
+        for unit in _units_for(failure, root)[:1]:
+            votes[unit.key] += 1
+            units.setdefault(unit.key, unit)
+            tests.setdefault(unit.key, []).append(failure.test_id)
+    ranked = [_with_tests(units[key], tests[key]) for key, _ in votes.most_common()]
+    # A wrong answer can come from a helper the pointed-at function calls: those come next, for the same tests.
+    for unit in list(ranked):
+        for callee in _callees(unit, root):
+            if callee.key not in {u.key for u in ranked}:
+                ranked.append(_with_tests(callee, list(unit.tests)))
+    return ranked[:limit]
+
+
+def _with_tests(unit: Unit, tests: list[str]) -> Unit:
+    return Unit(
+        unit.path,
+        unit.name,
+        unit.qualified_name,
+        unit.language,
+        unit.start_line,
+        unit.end_line,
+        unit.text,
+        tuple(dict.fromkeys(tests)),
+    )
+
+
+def _units_for(failure: FailedTest, root: Path) -> list[Unit]:
+    """The candidate units of one failure, best first."""
+    text = "\n".join(part for part in (failure.details, failure.message, failure.location) if part)
+    frames = frames_of(text, root)
+    if failure.location and (located := _location_frame(failure.location, root)) is not None:
+        frames.append(located)
+    if not any(is_test_file(frame.path) for frame in frames):
+        frames.extend(_test_definition_frames(failure.test_id, root))
+    found: list[Unit] = []
+    for frame in frames:
+        if not is_test_file(frame.path) and (unit := enclosing_unit(root, frame.path, frame.line)) is not None:
+            found.append(unit)
+    if found:
+        return found
+    for frame in frames:
+        if is_test_file(frame.path):
+            found.extend(_called_from_test(root, frame))
+            if found:
+                return found
+    return found
+
+
+def _test_definition_frames(test_id: str, root: Path) -> list[Frame]:
+    """Where the test itself is defined, found by its name, for reports that give no location (plain go test)."""
+    name = re.split(r"::|\.|/| > ", test_id.strip())
+    leaf = next((part for part in reversed(name) if _IDENTIFIER.match(part)), "")
+    if not leaf:
+        return []
+    frames: list[Frame] = []
+    for rel in _source_files(root):
+        source = _read(root / rel) if is_test_file(rel) else None
+        if source is not None:
+            frames.extend(
+                Frame(rel, s.start_line) for s in find_definitions(source, rel, leaf) if s.kind in _FUNCTION_KINDS
+            )
+    return frames
+
+
+def _location_frame(location: str, root: Path) -> Frame | None:
+    path, _, line = location.rpartition(":")
+    if not line.isdigit() or not path:
+        return None
+    target = (root / path).resolve()
+    if not target.is_file() or not target.is_relative_to(root.resolve()):
+        return None
+    return Frame(target.relative_to(root.resolve()).as_posix(), int(line))
+
+
+def enclosing_unit(root: Path, rel: str, line: int) -> Unit | None:
+    """The innermost function or method of `rel` whose lines contain `line`."""
+    source = _read(root / rel)
+    language = detect_language(rel)
+    if source is None or language is None:
+        return None
+    symbols = extract_symbols(source, rel)
+    around = [s for s in symbols if s.kind in _FUNCTION_KINDS and s.start_line <= line <= s.end_line]
+    if not around:
+        return None
+    return _unit(rel, language, source, max(around, key=lambda s: (s.depth, s.start_line)))
+
+
+def _unit(rel: str, language: LanguageName, source: bytes, symbol: Symbol) -> Unit:
+    lines = source.decode("utf-8", errors="replace").splitlines()
+    text = "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
+    return Unit(rel, symbol.name, symbol.qualified_name, language, symbol.start_line, symbol.end_line, text)
+
+
+def _called_from_test(root: Path, frame: Frame) -> list[Unit]:
+    """Definitions, outside test files, of what the test calls: on the failing line first, then in the whole test."""
+    source = _read(root / frame.path)
+    language = detect_language(frame.path)
+    if source is None or language is None:
+        return []
+    test = enclosing_unit(root, frame.path, frame.line)
+    first, last = (test.start_line, test.end_line) if test is not None else (frame.line, frame.line)
+    names = _called_names(source, language, frame.line, frame.line) + _called_names(source, language, first, last)
+    units: list[Unit] = []
+    for name in dict.fromkeys(names):
+        units.extend(_definitions(root, name, language))
+    return list({unit.key: unit for unit in units}.values())
+
+
+def _called_names(source: bytes, language: LanguageName, first: int, last: int) -> list[str]:
+    """The names called by code on lines first..last (1-based), in source order."""
+    root = parse_root(source, language)
+    if root is None:
+        return []
+    names: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.end_point.row + 1 < first or node.start_point.row + 1 > last:
+            continue
+        if node.type in _CALL_NODES and node.start_point.row + 1 >= first:
+            callee = node.child_by_field_name("function")
+            name = _callee_name(callee) if callee is not None else ""
+            if name:
+                names.append(name)
+        stack.extend(reversed(node.named_children))
+    return names
+
+
+def _callee_name(node: Node) -> str:
+    """`add` for add(…), obj.add(…), pkg.Add(…)."""
+    if node.type == "identifier" and node.text is not None:
+        return node.text.decode("utf-8", errors="replace")
+    for field in _NAME_FIELDS:
+        child = node.child_by_field_name(field)
+        if child is not None and child.text is not None:
+            return child.text.decode("utf-8", errors="replace")
+    return ""
+
+
+def _definitions(root: Path, name: str, language: LanguageName) -> list[Unit]:
+    """Functions named `name` in the repository's non-test files of the same language family."""
+    family = _FAMILY[language]
+    found: list[Unit] = []
+    for rel in _source_files(root):
+        file_language = detect_language(rel)
+        if file_language not in family or is_test_file(rel):
+            continue
+        source = _read(root / rel)
+        if source is None:
+            continue
+        for symbol in find_definitions(source, rel, name):
+            if symbol.kind in _FUNCTION_KINDS and file_language is not None:
+                found.append(_unit(rel, file_language, source, symbol))
+    return found
+
+
+def _callees(unit: Unit, root: Path) -> list[Unit]:
+    """Functions of the repository that `unit` calls, in the order it calls them (itself excluded)."""
+    source = _read(root / unit.path)
+    if source is None:
+        return []
+    units: list[Unit] = []
+    for name in dict.fromkeys(_called_names(source, unit.language, unit.start_line, unit.end_line)):
+        if name != unit.name:
+            units.extend(_definitions(root, name, unit.language))
+    return units
+
+
+def _source_files(root: Path) -> Iterator[str]:
+    """Source files under `root` in a stable order, skipping dependency, build and VCS folders."""
+    count = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if Path(name).suffix.lower() in EXTENSIONS:
+                count += 1
+                if count > _MAX_SCANNED_FILES:
+                    return
+                yield Path(folder, name).relative_to(root).as_posix()
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        if path.stat().st_size > _MAX_SOURCE_BYTES:
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None

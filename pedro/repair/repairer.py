@@ -1,0 +1,316 @@
+"""Test-driven repair: run the tests, find the failing unit, ask the model for that unit only, apply it as a
+code_edit, run the tests again, and sample more candidates until one passes or the budget is spent."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from pedro.backends.base import Backend, GenerationOptions
+from pedro.dispatch import Dispatcher
+from pedro.evidence import ProjectTests, describe_test_run
+from pedro.messages import Message, ToolCall, ToolResult, Usage
+from pedro.prompts import render_prompt
+from pedro.repair.candidate import read_candidate
+from pedro.repair.locate import Unit, locate
+from pedro.tools.test import TestRun
+from pedro.tools.testreport import FailedTest
+from pedro.tools.textfile import stamp_file
+
+Emit = Callable[..., None]
+"""The job's event emitter: emit(type, **data)."""
+
+_FENCE_NAMES = {"python": "python", "go": "go", "javascript": "javascript", "typescript": "typescript", "tsx": "tsx"}
+_MAX_FAILURE_LINES = 24
+_MAX_FAILURE_CHARS = 1600
+_MAX_FAILURES_SHOWN = 2
+# Stack lines inside a runtime or a test runner say nothing the model can act on.
+_NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
+
+
+class ChangeGuard(Protocol):
+    """Takes a snapshot before files change (pedro.safety.guard.SnapshotGuard)."""
+
+    def before(self, step: int | str, calls: list[ToolCall]) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class RepairSettings:
+    """The budget and sampling of one repair."""
+
+    candidates: int = 8
+    """Model answers asked for per unit."""
+    temperature: float = 0.8
+    """For every answer after the first, which is greedy."""
+    max_tokens: int = 512
+    max_units: int = 3
+
+
+@dataclass
+class RepairOutcome:
+    """What repair achieved and learned; the loop goes on from it when the tests still fail."""
+
+    fixed: bool = False
+    ran: bool = False
+    """Whether there was anything to repair (failing tests, a unit to ask for)."""
+    summary: str = ""
+    handover: str = ""
+    """What the loop's model reads first when repair did not finish; empty when there is nothing to say."""
+    usage: Usage = field(default_factory=Usage)
+    candidates: int = 0
+    tool_calls: int = 0
+    """Edits pedro made through the dispatcher: each candidate and each undo of one."""
+    stopped: str = ""
+    """Why repair stopped early (a file changed under it), or empty."""
+
+
+@dataclass
+class _Try:
+    """The state of one unit's attempts."""
+
+    unit: Unit
+    tried: set[str] = field(default_factory=set)
+    last_problem: str = ""
+
+
+class Repairer:
+    """Repairs failing tests one unit at a time, keeping only candidates the tests confirm."""
+
+    def __init__(
+        self,
+        *,
+        backend: Backend,
+        dispatcher: Dispatcher,
+        tests: ProjectTests,
+        settings: RepairSettings,
+        options: GenerationOptions,
+        guard: ChangeGuard | None = None,
+    ) -> None:
+        self.backend = backend
+        self.dispatcher = dispatcher
+        self.tests = tests
+        self.settings = settings
+        # Repair asks for code, not tool calls: plain text replies, no tools, no call grammar.
+        self.options = replace(options, tool_mode="text", max_tokens=settings.max_tokens)
+        self.guard = guard
+        self.root: Path = dispatcher.ctx.root
+
+    def run(self, emit: Emit) -> RepairOutcome:
+        """Run the tests; while some fail and the budget lasts, ask for one unit at a time and keep what passes."""
+        outcome = RepairOutcome()
+        run = self._test(emit, "baseline")
+        if run.passed:
+            outcome.summary = "the tests already pass"
+            return outcome
+        failures = run.report.failures if run.report is not None else []
+        units = locate(failures, self.root, limit=self.settings.max_units)
+        emit("repair.started", command=self.tests.command, units=[_describe(u) for u in units])
+        if not units:
+            outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
+            return outcome
+        outcome.ran = True
+        baseline, done = run, dict[tuple[str, str, int], Unit]()
+        last = ""
+        while units:
+            unit = units.pop(0)
+            done[unit.key] = unit
+            result, last = self._repair_unit(unit, run, outcome, emit)
+            if outcome.stopped:
+                break
+            if result is None:
+                continue
+            run = result
+            if run.passed:
+                outcome.fixed = True
+                break
+            # Progress without a full pass: look again from what still fails.
+            remaining = run.report.failures if run.report is not None else []
+            units = [u for u in locate(remaining, self.root, limit=self.settings.max_units) if u.key not in done]
+        outcome.summary = self._summary(outcome, baseline, run)
+        if not outcome.fixed:
+            outcome.handover = self._handover(baseline, outcome, [_describe(u) for u in done.values()], last)
+        emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
+        return outcome
+
+    def _repair_unit(self, unit: Unit, run: TestRun, outcome: RepairOutcome, emit: Emit) -> tuple[TestRun | None, str]:
+        """Sample candidates for `unit`; the test run of the first one that helps, or None, and the last problem."""
+        attempt = _Try(unit)
+        path = self.dispatcher.ctx.resolve(unit.path)
+        # As if the model had read the file: an edit by anyone else from now on is noticed, never overwritten.
+        self.dispatcher.ctx.read_stamps[path] = stamp_file(path)
+        failing = [f for f in (run.report.failures if run.report else []) if f.test_id in unit.tests] or (
+            run.report.failures[:1] if run.report else []
+        )
+        for number in range(self.settings.candidates):
+            outcome.candidates += 1
+            index = outcome.candidates
+            try:
+                file_text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                outcome.stopped = f"{unit.path} cannot be read any more ({exc.strerror})"
+                return None, outcome.stopped
+            reply = self._ask(unit, failing, attempt.last_problem, number, outcome, emit)
+            candidate = read_candidate(reply, unit, file_text)
+            if candidate.text is None or candidate.text in attempt.tried:
+                attempt.last_problem = candidate.problem or "the same answer as before"
+                status = "unusable" if candidate.text is None else "duplicate"
+                emit("repair.candidate", n=index, unit=_describe(unit), status=status, reason=attempt.last_problem)
+                continue
+            attempt.tried.add(candidate.text)
+            if self._changed_by_someone(path):
+                outcome.stopped = f"{unit.path} changed while pedro was repairing it; it is left as you made it"
+                emit("repair.candidate", n=index, unit=_describe(unit), status="stopped", reason=outcome.stopped)
+                return None, outcome.stopped
+            applied = self._edit(emit, outcome, f"repair candidate {index}", unit, unit.text, candidate.text)
+            if not applied.ok:
+                attempt.last_problem = _first_line(applied.output)
+                emit("repair.candidate", n=index, unit=_describe(unit), status="rejected", reason=attempt.last_problem)
+                continue
+            try:
+                after = self._test(emit, "candidate", candidate=index)
+            except BaseException:
+                # Interrupted (Ctrl-C) or failed while testing: an unconfirmed candidate never stays in the file.
+                if not self._changed_by_someone(path):
+                    self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text)
+                raise
+            verdict, problem = _judge(run, after)
+            emit("repair.candidate", n=index, unit=_describe(unit), status=verdict, reason=problem)
+            if verdict in ("fixed", "progress"):
+                return after, problem
+            attempt.last_problem = problem
+            changed = self._changed_by_someone(path)
+            if (
+                changed
+                or not self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text).ok
+            ):
+                outcome.stopped = (
+                    f"{unit.path} changed while candidate {index} was being tested, so pedro did not put the old "
+                    f"code back; the file keeps candidate {index} and your change"
+                )
+                emit("notice", message=outcome.stopped)
+                return None, outcome.stopped
+        return None, attempt.last_problem
+
+    def _ask(
+        self, unit: Unit, failing: list[FailedTest], problem: str, number: int, outcome: RepairOutcome, emit: Emit
+    ) -> str:
+        """One fresh request for the unit: greedy first, then sampled with a new seed each time."""
+        retry = "\n" + render_prompt("repair/retry.md", reason=problem).strip() if number and problem else ""
+        prompt = render_prompt(
+            "repair/fix.md",
+            failure="\n\n".join(describe_failure(f) for f in failing[:_MAX_FAILURES_SHOWN]),
+            name=unit.name,
+            path=unit.path,
+            fence=_FENCE_NAMES[unit.language],
+            code=unit.text,
+            retry=retry,
+        )
+        temperature = 0.0 if number == 0 else self.settings.temperature
+        options = replace(self.options, temperature=temperature, seed=number if number else None)
+
+        def on_token(delta: str) -> None:
+            emit("model.delta", persist=False, text=delta)
+
+        completion = self.backend.complete([Message("user", prompt)], tools=[], options=options, on_token=on_token)
+        outcome.usage += completion.usage
+        emit(
+            "model.completed",
+            text=completion.text,
+            reasoning=completion.reasoning,
+            native_calls=0,
+            finish_reason=completion.finish_reason,
+            usage={
+                "prompt_tokens": completion.usage.prompt_tokens,
+                "completion_tokens": completion.usage.completion_tokens,
+                "cached_tokens": completion.usage.cached_tokens,
+            },
+            timings=completion.timings,
+            purpose="repair",
+            temperature=temperature,
+        )
+        return completion.text
+
+    def _edit(self, emit: Emit, outcome: RepairOutcome, label: str, unit: Unit, old: str, new: str) -> ToolResult:
+        """Replace `old` by `new` in the unit's file through the dispatcher: the gate, journal and checks apply."""
+        call = ToolCall("code_edit", {"action": "replace", "path": unit.path, "old": old, "new": new}, id=None)
+        if self.guard is not None:
+            taken = self.guard.before(label, [call])
+            if taken is not None:
+                emit("snapshot.taken", **taken)
+        outcome.tool_calls += 1
+        return self.dispatcher.run_reported(call, emit)
+
+    def _changed_by_someone(self, path: Path) -> bool:
+        """Whether the file differs from what pedro last read or wrote there."""
+        seen = self.dispatcher.ctx.read_stamps.get(path)
+        try:
+            now = stamp_file(path)
+        except OSError:
+            return True
+        return seen is None or (seen.size, seen.sha256) != (now.size, now.sha256)
+
+    def _test(self, emit: Emit, phase: str, **extra: Any) -> TestRun:
+        run = self.tests.run()
+        emit("tests.run", **describe_test_run(run, phase, self.tests.command), **extra)
+        return run
+
+    def _summary(self, outcome: RepairOutcome, baseline: TestRun, run: TestRun) -> str:
+        before = len(baseline.failing) or 1
+        tries = f"{outcome.candidates} candidate{'s' if outcome.candidates != 1 else ''}"
+        if outcome.fixed:
+            return f"fixed {before} failing test{'s' if before != 1 else ''} in {tries}; `{self.tests.command}` passes"
+        if outcome.stopped:
+            return f"repair stopped after {tries}: {outcome.stopped}"
+        left = len(run.failing)
+        return f"repair tried {tries}; {left} of {before} failing test{'s' if before != 1 else ''} still fail"
+
+    def _handover(self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str) -> str:
+        report = run.report
+        counts = f"passed {report.passed}, failed {report.failed + report.errors}" if report else "it failed"
+        failing = "\n".join(f"- {describe_failure(f)}" for f in (report.failures[:3] if report else []))
+        return render_prompt(
+            "repair/handover.md",
+            command=self.tests.command,
+            counts=counts,
+            failing=failing,
+            tries=outcome.candidates,
+            units=", ".join(units) or "no function",
+            last=last or "no usable answer",
+        )
+
+
+def _judge(before: TestRun, after: TestRun) -> tuple[str, str]:
+    """fixed (all pass), progress (fewer failures, none new), breaks (a passing test now fails) or fails."""
+    if after.passed:
+        return "fixed", ""
+    if after.report is None or (not after.failing and after.report.total == 0):
+        return "fails", _first_line(after.summary)
+    newly = sorted(after.failing - before.failing)
+    if newly:
+        return "breaks", f"it broke {', '.join(newly[:3])}"
+    if after.failing < before.failing:
+        return "progress", f"{len(before.failing) - len(after.failing)} failing test(s) now pass"
+    failure = next(iter(after.report.failures), None)
+    return "fails", describe_failure(failure, short=True) if failure else _first_line(after.summary)
+
+
+def describe_failure(failure: FailedTest, *, short: bool = False) -> str:
+    """A failing test as the model reads it: its id and the runner's text without runtime stack noise."""
+    text = failure.details or failure.message
+    lines = [line.rstrip() for line in text.splitlines() if line.strip() and not _NOISE.match(line)]
+    if short:
+        message = failure.message.strip().splitlines()
+        return f"{failure.test_id}: {message[0] if message else 'failed'}"
+    body = "\n".join(lines[-_MAX_FAILURE_LINES:])[-_MAX_FAILURE_CHARS:]
+    return f"FAILED {failure.test_id}\n{body}" if body else f"FAILED {failure.test_id}"
+
+
+def _describe(unit: Unit) -> str:
+    return f"{unit.path}:{unit.start_line} {unit.qualified_name}"
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")

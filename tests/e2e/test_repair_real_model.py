@@ -1,0 +1,70 @@
+"""The product on a real tiny model: SmolLM2-135M fixes the demo's bug through test-driven repair."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pedro.backends.managed import find_llama_server
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+
+
+def read_events(job_dir: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (job_dir / "events.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def git_repo(source: Path, dest: Path) -> Path:
+    shutil.copytree(source, dest)
+    git = ["git", "-c", "user.email=e2e@example.com", "-c", "user.name=e2e"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=dest, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=dest, check=True)
+    subprocess.run([*git, "commit", "-qm", "sample project"], cwd=dest, check=True)
+    return dest
+
+
+def debug(repo: Path, model: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    binary = find_llama_server()
+    if binary is None:
+        pytest.skip("llama-server is not installed; run scripts/install-llama-server")
+    env = {
+        **os.environ,
+        "PATH": f"{binary.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        "PEDRO_BACKEND__CONTEXT_WINDOW": "4096",
+    }
+    command = [sys.executable, "-m", "pedro", "debug", "--test", TESTS, "--model-file", str(model)]
+    command += ["--no-input", "--json", "--max-rounds", "1", *extra]
+    return subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_smollm2_fixes_the_demo_bug_and_the_record_shows_how(smollm2_gguf: Path, tmp_path: Path) -> None:
+    repo = git_repo(ROOT / "examples" / "calc", tmp_path / "calc")
+    run = debug(repo, smollm2_gguf, "--description", "add() returns the wrong result")
+    assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert run.returncode == 0, run.stderr[-3000:]
+    # The bug is fixed on disk and the tests pass when run again from outside.
+    assert "return a + b" in (repo / "calc.py").read_text()
+    check = subprocess.run(TESTS.split(), cwd=repo, capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout
+    events = read_events(next((repo / ".pedro" / "jobs").iterdir()))
+    runs = [e for e in events if e["type"] == "tests.run"]
+    assert runs[0]["phase"] == "baseline" and not runs[0]["passed"]
+    assert runs[0]["failing"] == ["test_calc.py::test_add"]
+    assert runs[-1]["phase"] == "candidate" and runs[-1]["passed"]
+    candidates = [e for e in events if e["type"] == "repair.candidate"]
+    assert candidates and candidates[-1]["status"] == "fixed" and candidates[-1]["unit"] == "calc.py:4 add"
+    answers = [e for e in events if e["type"] == "model.completed"]
+    assert answers and all(e["purpose"] == "repair" and e["usage"]["completion_tokens"] > 0 for e in answers)
+    finished = events[-1]
+    assert (finished["type"], finished["exit_status"], finished["reason"]) == ("job.finished", "completed", "repaired")

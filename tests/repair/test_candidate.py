@@ -1,0 +1,81 @@
+"""Answers read leniently: fenced or bare, whole function or body, indented to fit; invalid code is no candidate."""
+
+from __future__ import annotations
+
+import pytest
+
+from pedro.repair.candidate import read_candidate
+from pedro.repair.locate import Unit
+
+FILE = 'def add(a, b):\n    """Sum."""\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n'
+ADD = Unit("calc.py", "add", "add", "python", 1, 3, 'def add(a, b):\n    """Sum."""\n    return a - b')
+FIXED = 'def add(a, b):\n    """Sum."""\n    return a + b'
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        f"Here is the fix:\n\n```python\n{FIXED}\n```\n\nThis returns the sum.",
+        f"```\n{FIXED}\n```",
+        f"```py\n{FIXED}\n",  # the closing fence cut off by max_tokens
+        f"{FIXED}\n",  # no fence at all
+        f"The bug is the minus sign.\n{FIXED}",  # prose, then bare code
+        f"```python\nimport math\n\n\n{FIXED}\n\n\nprint(add(2, 3))\n```",  # extra lines around the function
+        f"```python\n    {FIXED.replace(chr(10), chr(10) + '    ')}\n```",  # indented too deep
+    ],
+)
+def test_a_whole_function_in_many_shapes(reply: str) -> None:
+    assert read_candidate(reply, ADD, FILE).text == FIXED
+
+
+def test_the_block_that_defines_the_function_wins() -> None:
+    reply = f"```python\nassert add(2, 3) == 5\n```\n\n```python\n{FIXED}\n```"
+    assert read_candidate(reply, ADD, FILE).text == FIXED
+
+
+def test_a_body_alone_gets_the_original_header() -> None:
+    candidate = read_candidate("```python\nreturn a + b\n```", ADD, FILE)
+    assert candidate.text == FIXED  # the docstring stays
+
+
+def test_a_method_is_indented_to_its_class() -> None:
+    file = "class Account:\n    def deposit(self, amount):\n        self.balance -= amount\n"
+    unit = Unit(
+        "a.py", "deposit", "Account.deposit", "python", 2, 3, file.splitlines()[1] + "\n" + file.splitlines()[2]
+    )
+    reply = "```python\ndef deposit(self, amount):\n    self.balance += amount\n```"
+    assert read_candidate(reply, unit, file).text == "    def deposit(self, amount):\n        self.balance += amount"
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        ("```python\ndef add(a, b):\n    return a +\n```", "not valid python"),
+        ("```python\ndef add_numbers(a, b):\n    return a + b\n```", "another function"),
+        (f"```python\n{ADD.text}\n```", "unchanged"),
+        ("I cannot help with that.", "no code"),
+    ],
+)
+def test_unusable_answers_say_why(reply: str, problem: str) -> None:
+    candidate = read_candidate(reply, ADD, FILE)
+    assert candidate.text is None
+    assert problem in candidate.problem
+
+
+def test_javascript_function() -> None:
+    file = (
+        "function clamp(x, lo, hi) {\n  if (x < lo) return hi;\n  return Math.min(x, hi);\n}\n"
+        "module.exports = { clamp };\n"
+    )
+    unit = Unit("clamp.js", "clamp", "clamp", "javascript", 1, 4, "\n".join(file.splitlines()[:4]))
+    fixed = "function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  return Math.min(x, hi);\n}"
+    assert read_candidate(f"```javascript\n{fixed}\n```", unit, file).text == fixed
+    assert read_candidate("```js\nfunction clamp(x, lo, hi) {\n  if (x < lo\n}\n```", unit, file).text is None
+
+
+def test_go_function_and_body() -> None:
+    file = "package words\n\nfunc Double(n int) int {\n\treturn n + 2\n}\n"
+    unit = Unit("words.go", "Double", "Double", "go", 3, 5, "func Double(n int) int {\n\treturn n + 2\n}")
+    fixed = "func Double(n int) int {\n\treturn n * 2\n}"
+    assert read_candidate(f"```go\n{fixed}\n```", unit, file).text == fixed
+    assert read_candidate("```go\nreturn n * 2\n```", unit, file).text == fixed

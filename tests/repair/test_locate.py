@@ -1,0 +1,135 @@
+"""Localisation on real test runs: the deepest frame in the code under test, else what the test calls."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pedro.evidence import ProjectTests
+from pedro.repair.locate import enclosing_unit, locate
+from pedro.tools.base import ToolContext
+from pedro.tools.test import RunTestsArgs
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+
+
+def failures_of(root: Path, command: str = PYTEST) -> list:  # type: ignore[type-arg]
+    run = ProjectTests(RunTestsArgs(command=command), ToolContext(root=root)).run()
+    assert run.report is not None and run.report.failures, run.summary
+    return run.report.failures
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_an_exception_points_at_the_function_it_was_raised_in(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "shop.py": "def total(items):\n    return items[0] + helper(items)\n\n\ndef helper(items):\n"
+            "    return items[5]\n",
+            "test_shop.py": "from shop import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n",
+        },
+    )
+    units = locate(failures_of(root), root)
+    assert [(u.path, u.name, u.start_line, u.end_line) for u in units][0] == ("shop.py", "helper", 5, 6)
+    assert units[0].text == "def helper(items):\n    return items[5]"
+    assert units[0].tests == ("test_shop.py::test_total",)
+
+
+def test_an_assertion_points_at_what_the_failing_line_calls(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "calc.py": "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n",
+            "test_calc.py": "from calc import add, mul\n\n\ndef test_both():\n    assert mul(2, 3) == 6\n"
+            "    assert add(2, 3) == 5\n",
+        },
+    )
+    units = locate(failures_of(root), root)
+    assert units[0].name == "add"
+    assert units[0].path == "calc.py"
+
+
+def test_a_method_is_located_with_its_class(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/account.py": "class Account:\n    def __init__(self):\n        self.balance = 0\n\n"
+            "    def deposit(self, amount):\n        self.balance -= amount\n",
+            "tests/test_account.py": "from pkg.account import Account\n\n\ndef test_deposit():\n"
+            "    a = Account()\n    a.deposit(5)\n    assert a.balance == 5\n",
+        },
+    )
+    (root / "conftest.py").write_text("")
+    units = locate(failures_of(root), root)
+    # The failing line reads an attribute; the test's other calls lead to the method.
+    assert ("pkg/account.py", "Account.deposit") in [(u.path, u.qualified_name) for u in units]
+    method = next(u for u in units if u.name == "deposit")
+    assert method.text.startswith("    def deposit(self, amount):")
+
+
+def test_the_functions_a_located_unit_calls_come_next(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "report.py": "from fmt import money\n\n\ndef line(name, cents):\n    return name + ': ' + money(cents)\n",
+            "fmt.py": "def money(cents):\n    return f'{cents // 10}.{cents % 100:02d}'\n",
+            "test_report.py": "from report import line\n\n\ndef test_line():\n"
+            "    assert line('tea', 250) == 'tea: 2.50'\n",
+        },
+    )
+    units = locate(failures_of(root), root)
+    assert [(u.path, u.name) for u in units] == [("report.py", "line"), ("fmt.py", "money")]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="node is only set up on Linux here")
+def test_node_test_failures_lead_to_the_called_function(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    root = write(
+        tmp_path,
+        {
+            "clamp.js": "function clamp(x, lo, hi) {\n  if (x < lo) return hi;\n  return Math.min(x, hi);\n}\n"
+            "module.exports = { clamp };\n",
+            "clamp.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\n"
+            "const { clamp } = require('./clamp');\n"
+            "test('clamps low', () => { assert.strictEqual(clamp(-5, 0, 10), 0); });\n",
+        },
+    )
+    units = locate(failures_of(root, "node --test"), root)
+    assert [(u.path, u.name, u.start_line, u.end_line) for u in units] == [("clamp.js", "clamp", 1, 4)]
+
+
+def test_go_failures_lead_to_the_called_function(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    root = write(
+        tmp_path,
+        {
+            "go.mod": "module example.com/words\n\ngo 1.19\n",
+            "words.go": "package words\n\nfunc Double(n int) int {\n\treturn n + 2\n}\n",
+            "words_test.go": 'package words\n\nimport "testing"\n\nfunc TestDouble(t *testing.T) {\n'
+            '\tif got := Double(3); got != 6 {\n\t\tt.Errorf("Double(3) = %d, want 6", got)\n\t}\n}\n',
+        },
+    )
+    units = locate(failures_of(root, "go test ./..."), root)
+    assert [(u.path, u.name, u.start_line) for u in units] == [("words.go", "Double", 3)]
+
+
+def test_enclosing_unit_takes_the_innermost_function(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def outer():\n    def inner():\n        return 1\n    return inner()\n")
+    inner = enclosing_unit(tmp_path, "m.py", 3)
+    assert inner is not None and inner.name == "inner" and inner.text == "    def inner():\n        return 1"
+    assert enclosing_unit(tmp_path, "m.py", 99) is None

@@ -1,0 +1,253 @@
+"""Repair with scripted model answers against real test runs in real git repositories."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from repo_util import git
+
+from pedro.agent import Limits, RunResult, run_agent
+from pedro.backends.base import GenerationOptions
+from pedro.backends.scripted import ScriptedBackend
+from pedro.dispatch import Dispatcher
+from pedro.evidence import ProjectTests
+from pedro.jobs import JobStore
+from pedro.messages import Event, Message
+from pedro.repair import Repairer, RepairSettings
+from pedro.roles import get_role
+from pedro.safety.guard import SnapshotGuard
+from pedro.safety.snapshots import list_snapshots
+from pedro.tools import ToolRegistry
+from pedro.tools.base import ToolContext
+from pedro.tools.test import RunTestsArgs
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+CALC = (
+    "def add(a, b):\n    return a - b\n\n\ndef double(n):\n    return add(n, n)\n\n\ndef square(n):\n    return n * n\n"
+)
+TESTS = (
+    "from calc import add, square\n\n\n"
+    "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+    "def test_add_zero():\n    assert add(0, 0) == 0\n\n\n"
+    "def test_square():\n    assert square(3) == 9\n"
+)
+FIX = "```python\ndef add(a, b):\n    return a + b\n```"
+BREAKS = "```python\ndef add(a, b):\n    return 5\n```"  # passes test_add, breaks test_add_zero
+WRONG = "```python\ndef add(a, b):\n    return a * b\n```"
+BROKEN = "```python\ndef add(a, b):\n    return a +\n```"
+
+
+@pytest.fixture
+def calc(repo: Path) -> Path:
+    (repo / "calc.py").write_text(CALC)
+    (repo / "test_calc.py").write_text(TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    return repo
+
+
+def repair(
+    repo: Path, replies: Any, *, candidates: int = 8, guard: SnapshotGuard | None = None
+) -> tuple[Any, ScriptedBackend, list[Event]]:
+    backend = ScriptedBackend(replies)
+    ctx = ToolContext(root=repo)
+    dispatcher = Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx)
+    events: list[Event] = []
+
+    def emit(type_: str, **data: Any) -> None:
+        events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
+
+    repairer = Repairer(
+        backend=backend,
+        dispatcher=dispatcher,
+        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
+        settings=RepairSettings(candidates=candidates),
+        options=GenerationOptions(temperature=0.2, max_tokens=2048),
+        guard=guard,
+    )
+    return repairer.run(emit), backend, events
+
+
+def statuses(events: list[Event]) -> list[str]:
+    return [str(e.data["status"]) for e in events if e.type == "repair.candidate"]
+
+
+def test_a_candidate_that_fixes_the_failure_is_kept(calc: Path) -> None:
+    outcome, backend, events = repair(calc, [FIX])
+    assert outcome.fixed and outcome.candidates == 1
+    assert "return a + b" in (calc / "calc.py").read_text()
+    # The model was asked for the located function only, with the failure in view, and no tools.
+    prompt = backend.requests[0][0][0].content
+    assert "def add(a, b):\n    return a - b" in prompt and "assert add(2, 3) == 5" in prompt
+    assert "def square" not in prompt and backend.requests[0][1] == []
+    phases = [e.data["phase"] for e in events if e.type == "tests.run"]
+    assert phases == ["baseline", "candidate"]
+
+
+def test_a_candidate_that_does_not_parse_is_no_edit(calc: Path) -> None:
+    outcome, _, events = repair(calc, [BROKEN, FIX])
+    assert outcome.fixed and statuses(events) == ["unusable", "fixed"]
+    # The unparseable answer never reached the file: one edit only, and one test run after the baseline.
+    assert [e.data["name"] for e in events if e.type == "tool_call.started"] == ["code_edit"]
+    assert len([e for e in events if e.type == "tests.run"]) == 2
+
+
+def test_a_candidate_that_breaks_a_passing_test_is_undone(calc: Path) -> None:
+    outcome, backend, events = repair(calc, [BREAKS, FIX])
+    assert outcome.fixed
+    assert statuses(events) == ["breaks", "fixed"]
+    breaks = next(e for e in events if e.type == "repair.candidate")
+    assert "test_calc.py::test_add_zero" in str(breaks.data["reason"])
+    # The second request is fresh, sampled, and tells the model what went wrong with the last answer.
+    second = backend.requests[1][0]
+    assert len(second) == 1 and "test_add_zero" in second[0].content
+    assert backend.options[0].temperature == 0.0 and backend.options[1].temperature > 0
+    assert backend.options[1].seed is not None
+
+
+def test_the_code_is_restored_between_candidates(calc: Path) -> None:
+    guard = SnapshotGuard(calc, "job1")
+    guard.start()
+    contents: list[str] = []
+
+    def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        contents.append((calc / "calc.py").read_text())
+        return [WRONG, BREAKS][len(contents) - 1] if len(contents) <= 2 else WRONG.replace("*", "**")
+
+    outcome, _, events = repair(calc, answer, candidates=3, guard=guard)
+    assert not outcome.fixed and outcome.candidates == 3
+    assert contents == [CALC, CALC, CALC]  # every request saw the original code
+    assert (calc / "calc.py").read_text() == CALC  # and it is back as it was
+    assert git(calc, "status", "--porcelain").strip() == ""
+    # Snapshots around every candidate (none when nothing changed since the last): `pedro undo` walks back.
+    labels = [s.label for s in list_snapshots(calc, "job1")]
+    assert labels == [
+        "job start",
+        "before undo repair candidate 1",
+        "before repair candidate 2",
+        "before undo repair candidate 2",
+        "before repair candidate 3",
+        "before undo repair candidate 3",
+    ]
+    assert outcome.handover and "calc.py:1 add" in outcome.handover
+
+
+def test_a_file_changed_by_the_user_between_tries_is_left_alone(calc: Path) -> None:
+    calls = 0
+
+    def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the user edits calc.py while the model writes its second answer
+            (calc / "calc.py").write_text(CALC + "\n\ndef user_added():\n    return 1\n")
+        return WRONG if calls == 1 else FIX
+
+    outcome, _, events = repair(calc, answer)
+    assert not outcome.fixed and outcome.stopped
+    assert "changed while pedro was repairing it" in outcome.stopped
+    text = (calc / "calc.py").read_text()
+    assert "def user_added" in text and "return a - b" in text  # the user's version, untouched
+    assert statuses(events)[-1] == "stopped"
+
+
+def test_duplicate_answers_are_not_tested_twice(calc: Path) -> None:
+    outcome, _, events = repair(calc, [WRONG, WRONG, FIX])
+    assert outcome.fixed and statuses(events) == ["fails", "duplicate", "fixed"]
+    assert len([e for e in events if e.type == "tests.run"]) == 3
+
+
+def test_passing_tests_mean_nothing_to_repair(calc: Path) -> None:
+    (calc / "calc.py").write_text(CALC.replace("a - b", "a + b"))
+    outcome, backend, _ = repair(calc, [])
+    assert not outcome.ran and not outcome.fixed and backend.requests == []
+
+
+def test_a_callee_is_tried_when_the_caller_cannot_be_fixed(calc: Path) -> None:
+    (calc / "test_calc.py").write_text("from calc import double\n\n\ndef test_double():\n    assert double(4) == 8\n")
+    answers = iter(["```python\ndef double(n):\n    return add(n, n) + 0\n```", FIX])
+    outcome, backend, events = repair(calc, lambda _m, _t: next(answers), candidates=1)
+    assert outcome.fixed
+    units = [e.data["unit"] for e in events if e.type == "repair.candidate"]
+    assert units == ["calc.py:5 double", "calc.py:1 add"]
+
+
+# ---- the loop: a repair that passes ends the job; one that does not hands over; evidence is required
+
+
+def run_job(
+    repo: Path, replies: Any, *, with_repair: bool, store: JobStore | None = None
+) -> tuple[RunResult, ScriptedBackend, list[Event]]:
+    backend = ScriptedBackend(replies)
+    role = get_role("debugger")
+    ctx = ToolContext(root=repo)
+    dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx)
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ctx)
+    repairer = (
+        Repairer(
+            backend=backend,
+            dispatcher=dispatcher,
+            tests=tests,
+            settings=RepairSettings(candidates=1),
+            options=GenerationOptions(),
+        )
+        if with_repair
+        else None
+    )
+    events: list[Event] = []
+    job = store.create(role="debugger", task="t", backend="scripted", model="m") if store else None
+    result = run_agent(
+        "Fix the failing test.",
+        role=role,
+        backend=backend,
+        dispatcher=dispatcher,
+        limits=Limits(max_rounds=6, max_idle_replies=3),
+        options=GenerationOptions(),
+        store=store,
+        job=job,
+        on_event=events.append,
+        repair=repairer,
+        tests=tests,
+    )
+    return result, backend, events
+
+
+def test_a_repaired_job_completes_with_the_passing_run_on_record(calc: Path) -> None:
+    store = JobStore(calc)
+    try:
+        result, _, _ = run_job(calc, [FIX], with_repair=True, store=store)
+    finally:
+        store.close()
+    assert (result.exit_status, result.reason, result.rounds) == ("completed", "repaired", 0)
+    recorded = [event["type"] for event in store.events(result.job_id)]
+    assert recorded.count("tests.run") == 2 and "repair.candidate" in recorded and "model.completed" in recorded
+    assert recorded[-1] == "job.finished"
+    finished = store.events(result.job_id)[-1]
+    assert finished["totals"]["repair_candidates"] == 1 and finished["totals"]["tool_calls"] == 1
+
+
+def test_an_unfinished_repair_hands_over_to_the_loop(calc: Path) -> None:
+    fenced_fix = '```code_edit\n{"path": "calc.py", "old": "return a - b", "new": "return a + b"}\n```'
+    result, backend, _ = run_job(calc, [WRONG, fenced_fix, "TASK COMPLETE fixed add"], with_repair=True)
+    assert result.exit_status == "completed" and result.rounds == 2
+    first_loop_request = backend.requests[1][0]
+    assert first_loop_request[0].role == "system"
+    assert "Before asking you, pedro ran the tests" in first_loop_request[1].content
+
+
+def test_completion_with_failing_tests_is_fed_back_then_fails(calc: Path) -> None:
+    wrong_edit = '```code_edit\n{"path": "calc.py", "old": "return a - b", "new": "return a * b"}\n```'
+    replies = [wrong_edit, "TASK COMPLETE done", "TASK COMPLETE really done"]
+    result, backend, events = run_job(calc, replies, with_repair=False)
+    assert (result.exit_status, result.reason) == ("failed", "tests_failed")
+    assert "the tests still fail" in backend.requests[2][0][-1].content
+    assert [e.data["phase"] for e in events if e.type == "tests.run"] == ["evidence", "evidence"]
+
+
+def test_completion_with_passing_tests_is_accepted(calc: Path) -> None:
+    fenced_fix = '```code_edit\n{"path": "calc.py", "old": "return a - b", "new": "return a + b"}\n```'
+    result, _, events = run_job(calc, [fenced_fix, "TASK COMPLETE fixed"], with_repair=False)
+    assert result.exit_status == "completed"
+    assert [e.data["passed"] for e in events if e.type == "tests.run"] == [True]
