@@ -1,0 +1,8 @@
+"use strict";
+
+/** Format an amount in cents as dollars, e.g. 1999 -> "$19.99". */
+function formatCents(cents) {
+  return "$" + (cents / 10).toFixed(2);
+}
+
+module.exports = { formatCents };

@@ -1,0 +1,1 @@
+"""Summaries of exam scores read from 'name,score' lines."""

@@ -1,0 +1,1 @@
+"""A tiny shop: a catalog, carts and checkout."""
