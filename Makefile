@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck format e2e bench demo clean
+.PHONY: help install test lint typecheck format e2e bench eval demo clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -36,11 +36,17 @@ typecheck: $(STAMP) ## mypy --strict on pedro/
 
 e2e: $(STAMP) ## Real llama-server + real SmolLM2-135M model: the whole product against reality
 	PYTHON=$(PY) scripts/install-model -q >/dev/null
+	PYTHON=$(PY) scripts/install-model -q --model gemma3 >/dev/null
 	server="$$(PYTHON=$(PY) scripts/install-llama-server)" && PATH="$$(dirname "$$server"):$$PATH" \
 		$(PY) -m pytest -m e2e tests/e2e tests/backends/test_managed.py -p no:cacheprovider
 
 bench: $(STAMP) ## Performance measurements; prints ratios, saves JSON under benchmarks/results/
 	$(PY) benchmarks/run.py
+
+eval: $(STAMP) ## pedro on evals/tasks with SmolLM2-135M and Gemma-3-270M, repair on and off (ARGS=--help lists options)
+	PYTHON=$(PY) scripts/install-model -q >/dev/null
+	server="$$(PYTHON=$(PY) scripts/install-llama-server)" && PATH="$$(dirname "$$server"):$$PATH" \
+		$(PY) benchmarks/bench_repair.py $(ARGS)
 
 demo: $(STAMP) ## The main job: a real small model fixes a bug in examples/calc, live
 	PYTHON=$(PY) scripts/demo

@@ -30,6 +30,8 @@ class StubServer:
     """(status, message): a chat request carrying `tools` gets this error, in the wire's own error shape."""
     template_caps: dict[str, Any] | None = None
     """llama-server's /props chat_template_caps, when set."""
+    props: dict[str, Any] = field(default_factory=dict)
+    """More of llama-server's /props (model_path, chat_template)."""
     capabilities: tuple[str, ...] | None = None
     """Ollama's /api/show capabilities, when set."""
     owned_by: str = "stub"
@@ -71,7 +73,7 @@ class StubServer:
                     props: dict[str, Any] = {"default_generation_settings": {"n_ctx": stub.context_length}}
                     if stub.template_caps is not None:
                         props["chat_template_caps"] = stub.template_caps
-                    self._json(props)
+                    self._json({**props, **stub.props})
                 else:
                     self._json({"error": "not found"}, status=404)
 

@@ -398,3 +398,32 @@ def test_doctor_against_a_real_llama_server(tmp_path: Path, cli_env: dict[str, s
     # SmolLM2-135M's template has no tools; the server takes the field and the model answers in prose.
     assert checks["chat_template"]["status"] == "warn"
     assert report["tool_probe"]["verdict"] in ("text_reply", "native")
+
+
+# -- a model served without its chat template ----------------------------------------------------------------------
+
+
+def test_a_template_less_model_on_the_chatml_fallback_is_named_with_the_fix(
+    stub_server: Any, own: Any, tmp_path: Path
+) -> None:
+    from gguf_util import gguf_bytes
+
+    from pedro.backends.probe import describe_missing_template, missing_template
+
+    chatml = "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n'}}{% endfor %}"
+    gemma = tmp_path / "gemma.gguf"
+    gemma.write_bytes(gguf_bytes([("general.architecture", 8, "gemma3")]))
+    server = stub_server([], props={"model_path": str(gemma), "chat_template": chatml})
+    missing = missing_template(own(LlamaCppBackend(server.url, "m", max_retries=0)))
+    assert missing == (str(gemma), "gemma")
+    problem, fix = describe_missing_template(*missing)
+    assert "has no chat template" in problem and "--chat-template-file" in fix and "gemma.jinja" in fix
+    # Served with a template of its own, or the model's file carries one, or a file pedro cannot see: nothing to say.
+    pedros = stub_server([], props={"model_path": str(gemma), "chat_template": "<start_of_turn>user"})
+    assert missing_template(own(LlamaCppBackend(pedros.url, "m", max_retries=0))) is None
+    own_template = tmp_path / "own.gguf"
+    own_template.write_bytes(gguf_bytes([("general.architecture", 8, "gemma3"), ("tokenizer.chat_template", 8, "x")]))
+    with_own = stub_server([], props={"model_path": str(own_template), "chat_template": chatml})
+    assert missing_template(own(LlamaCppBackend(with_own.url, "m", max_retries=0))) is None
+    remote = stub_server([], props={"model_path": "/models/elsewhere.gguf", "chat_template": chatml})
+    assert missing_template(own(LlamaCppBackend(remote.url, "m", max_retries=0))) is None

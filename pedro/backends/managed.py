@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import functools
 import importlib.metadata
 import os
 import shutil
@@ -21,6 +22,8 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import httpx
 
+from pedro.backends.chat_templates import template_file, template_name
+from pedro.backends.ggufmeta import read_gguf_metadata
 from pedro.errors import BackendError
 
 if TYPE_CHECKING:
@@ -186,7 +189,16 @@ class ManagedLlamaServer:
         args += ["-c", str(self.ctx_size), "-np", "1", "--alias", self.model_alias]
         supported = read_supported_flags(binary)
         args += [flag for flag in _OPTIONAL_FLAGS if flag in supported]
+        template = self.chat_template
+        if template is not None and "--chat-template-file" not in self.extra_args:
+            # A file, not --chat-template NAME: with --jinja a bare name is read as a template that renders itself.
+            args += ["--chat-template-file", str(template_file(template))]
         return args + list(self.extra_args)
+
+    @functools.cached_property
+    def chat_template(self) -> str | None:
+        """pedro's template for a model whose GGUF has none (see chat_templates), or None."""
+        return template_name(read_gguf_metadata(self.model_file))
 
     def start(self) -> ManagedLlamaServer:
         """Start the server and block until GET /health answers 200; BackendError (with the log tail) if not."""

@@ -6,10 +6,12 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from pedro.backends.base import Backend, BackendHttpError, GenerationOptions, ToolsRejectedError
+from pedro.backends.chat_templates import template_file, template_name
+from pedro.backends.ggufmeta import read_gguf_metadata
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
@@ -252,6 +254,33 @@ def probe_template(backend: Backend) -> TemplateProbe | None:
         return None
     caps = backend.props().get("chat_template_caps")
     return TemplateProbe(backend.template_supports_tools(), dict(caps) if isinstance(caps, Mapping) else {})
+
+
+def missing_template(backend: Backend) -> tuple[str, str] | None:
+    """(model path, pedro's template name) when a llama-server serves a local GGUF that has no chat template on
+    its ChatML fallback, which a model trained on another turn format answers with noise; else None."""
+    if not isinstance(backend, LlamaCppBackend):
+        return None
+    props = backend.props()
+    path, served = props.get("model_path"), props.get("chat_template")
+    if not isinstance(path, str) or not isinstance(served, str) or "<|im_start|>" not in served:
+        return None
+    try:
+        meta = read_gguf_metadata(Path(path))
+    except BackendError:
+        return None  # a server on another machine, or a file pedro cannot read: nothing to tell
+    name = template_name(meta)
+    return (path, name) if name is not None and name != "chatml" else None
+
+
+def describe_missing_template(path: str, name: str) -> tuple[str, str]:
+    """(what is wrong, the fix) for a model served on the ChatML fallback."""
+    return (
+        f"{Path(path).name} has no chat template and llama-server serves it in ChatML, a format the model was "
+        "not trained on: expect noise",
+        f"restart llama-server with --jinja --chat-template-file {template_file(name)}, or let pedro start it "
+        f"(--model-file {path})",
+    )
 
 
 def probe_prompt() -> tuple[str, dict[str, Any]]:

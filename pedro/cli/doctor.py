@@ -30,6 +30,7 @@ CheckKey = Literal[
     "model",
     "context",
     "chat_template",
+    "chat_template_fallback",
     "tool_calls",
     "llama_server",
     "ripgrep",
@@ -163,7 +164,15 @@ def _served(config: PedroConfig, report: Report) -> Iterator[PedroConfig | None]
 def backend_checks(config: PedroConfig, report: Report, *, probe: bool = True) -> list[Check]:
     """Server, model, context, chat template and tool-call rows for the configured backend."""
     from pedro.backends import get_backend
-    from pedro.backends.probe import probe_context, probe_model, probe_server, probe_template, probe_tool_calls
+    from pedro.backends.probe import (
+        describe_missing_template,
+        missing_template,
+        probe_context,
+        probe_model,
+        probe_server,
+        probe_template,
+        probe_tool_calls,
+    )
 
     tuned = config.model_copy(deep=True)
     tuned.backend.max_retries = 0
@@ -187,6 +196,10 @@ def backend_checks(config: PedroConfig, report: Report, *, probe: bool = True) -
         template = probe_template(backend)
         if template is not None:
             checks.append(_template_check(template.supports_tools))
+        missing = missing_template(backend)
+        if missing is not None:
+            problem, fix = describe_missing_template(*missing)
+            checks.append(Check("chat_template_fallback", "chat template", "warn", problem, fix))
         if not probe:
             checks.append(Check("tool_calls", "native tool calls", "skip", "not probed (--no-probe)"))
         elif checks[1].status == "fail":

@@ -72,6 +72,8 @@ def _run(
                 "`ollama list` or the server's /v1/models shows the names"
             )
         backend = get_backend(config)
+        if not config.backend.model_file:
+            _warn_if_template_missing(backend, renderer)
         try:
             ctx = ToolContext(
                 root=root,
@@ -169,6 +171,16 @@ def _repairer(
     return Repairer(
         backend=backend, dispatcher=dispatcher, tests=tests, settings=settings, options=options, guard=guard
     )
+
+
+def _warn_if_template_missing(backend: Any, renderer: Any) -> None:
+    """A llama-server pedro did not start, serving a GGUF without a chat template on its ChatML fallback."""
+    from pedro.backends.probe import describe_missing_template, missing_template
+
+    missing = missing_template(backend)
+    if missing is not None:
+        problem, fix = describe_missing_template(*missing)
+        renderer.notice(f"{problem}; {fix}")
 
 
 def _policy(config: PedroConfig, *, interactive: bool) -> Any:
@@ -312,5 +324,10 @@ def _managed_server(config: PedroConfig, renderer: Any) -> Iterator[PedroConfig]
         if not managed.backend.model:
             managed.backend.model = model_file.stem
         renderer.notice(f"llama-server ready at {server.base_url}")
+        if server.chat_template is not None:
+            renderer.notice(
+                f"{model_file.name} carries no chat template; llama-server uses pedro's {server.chat_template} "
+                "template for its architecture instead of a ChatML fallback the model was not trained on"
+            )
         yield managed
     sys.stderr.flush()

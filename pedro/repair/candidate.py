@@ -62,13 +62,16 @@ def read_candidate(reply: str, unit: Unit, file_text: str) -> Candidate:
 
 
 def _code_pieces(reply: str, language: LanguageName) -> list[str]:
-    """The fenced blocks of the reply, or the reply itself from its first line of code when it has no fence."""
+    """The fenced blocks of the reply, then the bare code before its first fence (or in all of it, without one)."""
     blocks = [match.group("body") for match in _FENCE.finditer(reply) if match.group("body").strip()]
-    if blocks:
-        return blocks
-    lines = reply.splitlines()
+    first_fence = _FENCE.search(reply)
+    lines = reply[: first_fence.start() if first_fence else len(reply)].splitlines()
     start = next((i for i, line in enumerate(lines) if _CODE_START[language].match(line)), None)
-    return ["\n".join(lines[start:])] if start is not None else []
+    if start is None:
+        return blocks
+    # Prose often follows bare code: keep the longest run of lines from the start that is valid code.
+    end = next((k for k in range(len(lines), start, -1) if parses("\n".join(lines[start:k]), language)), len(lines))
+    return [*blocks, "\n".join(lines[start:end])]
 
 
 def _fit(code: str, unit: Unit, file_text: str, *, whole: bool) -> tuple[str | None, str]:

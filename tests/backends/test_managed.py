@@ -176,6 +176,27 @@ def test_command_line_has_loopback_port_model_ctx_and_only_supported_flags(
     assert argv[-2:] == ["--threads", "2"]
 
 
+def test_a_model_without_a_chat_template_gets_pedros_for_its_architecture(
+    fake_binary: Path, tmp_path: Path, state: Path
+) -> None:
+    import json
+
+    from gguf_util import gguf_bytes
+
+    gemma = tmp_path / "gemma.gguf"
+    gemma.write_bytes(gguf_bytes([("general.architecture", 8, "gemma3")]))
+    with ManagedLlamaServer(gemma, binary=fake_binary) as server:
+        argv = json.loads((state / "argv.json").read_text())
+    assert server.chat_template == "gemma"
+    template = Path(argv[argv.index("--chat-template-file") + 1])
+    assert template.name == "gemma.jinja" and template.is_file()
+    own = tmp_path / "own.gguf"
+    own.write_bytes(gguf_bytes([("general.architecture", 8, "llama"), ("tokenizer.chat_template", 8, "{{ x }}")]))
+    with ManagedLlamaServer(own, binary=fake_binary) as server:
+        argv = json.loads((state / "argv.json").read_text())
+    assert server.chat_template is None and "--chat-template-file" not in argv
+
+
 def test_base_url_outside_the_block_is_a_clear_error(fake_binary: Path, gguf: Path) -> None:
     server = ManagedLlamaServer(gguf, binary=fake_binary)
     with pytest.raises(BackendError, match="not running"):

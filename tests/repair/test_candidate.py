@@ -79,3 +79,11 @@ def test_go_function_and_body() -> None:
     fixed = "func Double(n int) int {\n\treturn n * 2\n}"
     assert read_candidate(f"```go\n{fixed}\n```", unit, file).text == fixed
     assert read_candidate("```go\nreturn n * 2\n```", unit, file).text == fixed
+
+
+def test_bare_code_before_a_stray_fence_is_read() -> None:
+    # Gemma-3-270M's way: the fixed function bare, then prose with a fence that opens nothing useful.
+    reply = (
+        f"{FIXED}\n\nThe test fails: write it in one ```python block.assertRaises\nassertRaises(TypeError, add)\n```"
+    )
+    assert read_candidate(reply, ADD, FILE).text == FIXED

@@ -1,0 +1,67 @@
+"""The task runner: the real pedro command on a copy of a task, scored by the task's check (hidden tests in)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pedro.errors import UsageError
+from pedro.eval.taskrun import prepare_repository, run_task, score
+from pedro.eval.tasks import load_suite, load_task
+
+SUITE = Path(__file__).resolve().parents[1] / "evals" / "tasks"
+FIX = '```python\ndef add(a, b):\n    """Return the sum of a and b."""\n    return a + b\n```'
+WRONG = "```python\ndef add(a, b):\n    return a * b\n```"
+
+
+def env_for(cli_env: dict[str, str]) -> dict[str, str]:
+    # The task's `python -m pytest` must find this interpreter (with pytest) first on PATH.
+    return {**cli_env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{cli_env.get('PATH', '')}"}
+
+
+def test_the_suite_loads_and_filters() -> None:
+    tasks = load_suite(SUITE)
+    assert len(tasks) >= 24 and {t.language for t in tasks} == {"python", "javascript", "go"}
+    assert [t.id for t in load_suite(SUITE, only=("py-add-sign",))] == ["py-add-sign"]
+    assert {t.tier for t in load_suite(SUITE, tiers=("feature",))} == {"feature"}
+    with pytest.raises(UsageError, match="no task named nope"):
+        load_suite(SUITE, only=("nope",))
+
+
+def test_a_broken_task_file_names_the_key(tmp_path: Path) -> None:
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "task.toml").write_text('title = "x"\nlanguage = "python"\n')
+    with pytest.raises(UsageError, match="lacks tier, description, test, check"):
+        load_task(tmp_path / "t")
+
+
+def test_score_runs_the_hidden_tests_too(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    task = load_task(SUITE / "py-add-sign")
+    repo = prepare_repository(task, tmp_path / "repo")
+    assert not score(task, repo, env_for(cli_env))
+    (repo / "calc.py").write_text((repo / "calc.py").read_text().replace("return a - b", "return a + b", 1))
+    assert score(task, repo, env_for(cli_env))
+    assert (repo / "test_calc_hidden.py").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("replies", "solved", "reason"), [([FIX], True, "repaired"), ([WRONG], False, None)])
+def test_pedro_runs_on_a_task_and_is_scored(
+    stub_server: Any, tmp_path: Path, cli_env: dict[str, str], replies: list[str], solved: bool, reason: str | None
+) -> None:
+    server = stub_server(replies + ["TASK COMPLETE"] * 3)
+    task = load_task(SUITE / "py-add-sign")
+    backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", "m"]
+    env = {**env_for(cli_env), "PEDRO_REPAIR__CANDIDATES": "1"}
+    result = run_task(task, tmp_path, backend_args=backend, env=env, max_rounds=2, time_limit_s=120)
+    assert (result.task, result.tier, result.solved) == ("py-add-sign", "one-function", solved)
+    assert result.exit_code == (0 if solved else 1)
+    if reason:
+        assert result.reason == reason and result.repair_candidates == 1 and result.rounds == 0
+    else:
+        # The wrong answer was undone, so the loop's completion claims found nothing changed.
+        assert result.reason == "no_evidence" and result.repair_candidates == 1
