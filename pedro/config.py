@@ -59,6 +59,8 @@ class BackendConfig(_Section):
     """Seconds to wait for a connection to the server."""
     read_timeout: float = Field(default=600.0, gt=0)
     """Seconds to wait for the server between bytes; local inference can be slow."""
+    request_timeout: float = Field(default=1800.0, gt=0)
+    """Most seconds one request may take in all, streaming included; keep-alive bytes do not extend it."""
     max_retries: int = Field(default=3, ge=0, le=10)
     """Retries on connection errors, 429 and 5xx, with exponential backoff."""
     keep_alive: str = "30m"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import httpx
@@ -21,6 +24,9 @@ from pedro.errors import BackendError
 
 T = TypeVar("T")
 
+_REQUEST_TIMEOUT_KEY = "[backend].request_timeout"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
 # Lets a backend explain a status in its own words (Ollama's "model not found" wants `ollama pull`).
 StatusHook = Callable[[int, str, str], BackendError | None]
 
@@ -36,12 +42,14 @@ class HttpTransport:
         connect_timeout: float,
         read_timeout: float,
         retry: RetryPolicy,
+        request_timeout: float = 1800.0,
         headers: Mapping[str, str] | None = None,
         explain_status: StatusHook | None = None,
     ) -> None:
         self.server = server
         self.retry = retry
         self.timeout = build_timeout(connect_timeout, read_timeout)
+        self.request_timeout = request_timeout
         self._owns_client = client is None
         self._client = client if client is not None else httpx.Client(timeout=self.timeout)
         self._headers = dict(headers or {})
@@ -78,17 +86,19 @@ class HttpTransport:
         """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call."""
 
         def attempt() -> T:
+            clock = RequestClock(self.request_timeout, self.timeout, url, self.server)
             try:
                 with (
                     map_http_errors(url, self.server),
+                    clock.enforce(),
                     self._client.stream(
-                        "POST", url, json=dict(body), headers=self._headers, timeout=self.timeout
+                        "POST", url, json=dict(body), headers=self._headers, timeout=clock.timeout
                     ) as response,
                 ):
                     if response.status_code >= 400:
                         response.read()
                         raise self._status_error(response, url, sent_tools=sent_tools)
-                    return consume(response.iter_lines())
+                    return consume(split_lines(clock.chunks(response)))
             except BackendHttpError as exc:
                 if exc.retryable and on_retry is not None:
                     on_retry(exc)
@@ -102,13 +112,18 @@ class HttpTransport:
         return run_with_retries(attempt, self.retry)
 
     def _send_once(self, method: str, url: str, body: Mapping[str, Any] | None, *, sent_tools: bool) -> dict[str, Any]:
-        with map_http_errors(url, self.server):
-            response = self._client.request(
-                method, url, json=dict(body) if body is not None else None, headers=self._headers, timeout=self.timeout
-            )
-        if response.status_code >= 400:
-            raise self._status_error(response, url, sent_tools=sent_tools)
-        return decode_json_object(response.text, url=url, server=self.server, what="reply")
+        clock = RequestClock(self.request_timeout, self.timeout, url, self.server)
+        payload = dict(body) if body is not None else None
+        with (
+            map_http_errors(url, self.server),
+            clock.enforce(),
+            self._client.stream(method, url, json=payload, headers=self._headers, timeout=clock.timeout) as response,
+        ):
+            if response.status_code >= 400:
+                response.read()
+                raise self._status_error(response, url, sent_tools=sent_tools)
+            text = "".join(clock.chunks(response))
+        return decode_json_object(text, url=url, server=self.server, what="reply")
 
     def _status_error(self, response: httpx.Response, url: str, *, sent_tools: bool) -> BackendError:
         error = status_error(response, url, self.server, sent_tools=sent_tools)
@@ -126,3 +141,64 @@ def stream_cut(url: str, server: str) -> StreamCutError:
         "Did the server crash or run out of memory? Check its log",
         retryable=True,
     )
+
+
+class RequestClock:
+    """The wall-clock limit of one request: keep-alive bytes restart the read timeout, never this clock."""
+
+    def __init__(self, limit: float, timeout: httpx.Timeout, url: str, server: str) -> None:
+        self.limit = limit
+        self.url = url
+        self.server = server
+        self._deadline = time.monotonic() + limit
+        read = timeout.read if timeout.read is not None else limit
+        # A server silent for the whole limit is caught by the read timeout, so that timeout is never longer.
+        self._read_is_limit = limit <= read
+        self.timeout = httpx.Timeout(**{**timeout.as_dict(), "read": min(read, limit)})
+
+    def chunks(self, response: httpx.Response) -> Iterator[str]:
+        """The reply's text as it arrives, checking the clock at every chunk (a keep-alive comment is one)."""
+        for chunk in response.iter_text():
+            self.check()
+            yield chunk
+
+    def check(self) -> None:
+        """Raise once the request has taken longer than its limit."""
+        if time.monotonic() >= self._deadline:
+            raise self.error()
+
+    def error(self) -> BackendHttpError:
+        """The request went past [backend].request_timeout: say so, and which key raises it."""
+        return BackendHttpError(
+            f"the {self.server} at {self.url} had not finished its reply after {self.limit:g} s "
+            f"({_REQUEST_TIMEOUT_KEY}, the most one request may take), though it kept the connection open. "
+            f"Raise {_REQUEST_TIMEOUT_KEY} (PEDRO_BACKEND__REQUEST_TIMEOUT) if the model really needs longer, "
+            "or lower [backend].max_tokens"
+        )
+
+    @contextmanager
+    def enforce(self) -> Iterator[None]:
+        """Report a read timeout as this limit when the limit was the shorter of the two."""
+        try:
+            yield
+        except httpx.ReadTimeout as exc:
+            if self._read_is_limit:
+                raise self.error() from exc
+            raise
+
+
+def split_lines(chunks: Iterable[str]) -> Iterator[str]:
+    r"""Lines of streamed text without their endings (\n, \r\n or \r), however the chunks cut them."""
+    pending = ""
+    for chunk in chunks:
+        pending += chunk
+        if "\n" not in chunk and "\r" not in chunk:
+            continue  # still inside a line: nothing to split (a long line is not rescanned per chunk)
+        # A final \r may be the first half of \r\n: keep it until the next chunk says.
+        cut = len(pending) - 1 if pending.endswith("\r") else len(pending)
+        *lines, rest = _NEWLINE.split(pending[:cut])
+        pending = rest + pending[cut:]
+        yield from lines
+    if pending:
+        lines = _NEWLINE.split(pending)
+        yield from lines[:-1] if lines[-1] == "" else lines
