@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import httpx
 
 from pedro.backends.base import (
+    BASE_URL_HINT,
     BackendHttpError,
     RetryPolicy,
     StreamCutError,
@@ -24,6 +27,19 @@ from pedro.errors import BackendError
 
 T = TypeVar("T")
 
+StreamFormat = Literal["sse", "ndjson"]
+
+# The media types each streaming wire is sent with; application/json is a whole reply instead of a stream.
+_STREAM_TYPES: dict[StreamFormat, frozenset[str]] = {
+    "sse": frozenset({"text/event-stream"}),
+    "ndjson": frozenset({"application/x-ndjson", "application/jsonl", "application/json-lines"}),
+}
+# The first line of a stream sent under another media type (or none): an SSE field or comment, a JSON object.
+_STREAM_START: dict[StreamFormat, re.Pattern[str]] = {
+    "sse": re.compile(r"^(:|(data|event|id|retry|error)(:|$))"),
+    "ndjson": re.compile(r"^\s*\{"),
+}
+_STREAM_NAMES: dict[StreamFormat, str] = {"sse": "server-sent events", "ndjson": "JSON lines"}
 _REQUEST_TIMEOUT_KEY = "[backend].request_timeout"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -80,10 +96,16 @@ class HttpTransport:
         body: Mapping[str, Any],
         consume: Callable[[Iterator[str]], T],
         *,
+        stream_format: StreamFormat,
+        whole: Callable[[dict[str, Any]], T],
         sent_tools: bool,
         on_retry: Callable[[BackendHttpError], None] | None = None,
     ) -> T:
-        """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call."""
+        """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call.
+
+        A server that answers one JSON object instead of a stream has it handed to `whole`; anything else that is
+        not a `stream_format` stream (a proxy's HTML page) is refused with what it was.
+        """
 
         def attempt() -> T:
             clock = RequestClock(self.request_timeout, self.timeout, url, self.server)
@@ -98,13 +120,46 @@ class HttpTransport:
                     if response.status_code >= 400:
                         response.read()
                         raise self._status_error(response, url, sent_tools=sent_tools)
-                    return consume(split_lines(clock.chunks(response)))
+                    lines = split_lines(clock.chunks(response))
+                    return self._dispatch(response, lines, stream_format, consume, whole, url)
             except BackendHttpError as exc:
                 if exc.retryable and on_retry is not None:
                     on_retry(exc)
                 raise
 
         return self._with_retries(attempt, True)
+
+    def _dispatch(
+        self,
+        response: httpx.Response,
+        lines: Iterator[str],
+        stream_format: StreamFormat,
+        consume: Callable[[Iterator[str]], T],
+        whole: Callable[[dict[str, Any]], T],
+        url: str,
+    ) -> T:
+        """Read the reply as what it is: the expected stream, one whole JSON reply, or something else entirely."""
+        media = media_type(response)
+        if media in _STREAM_TYPES[stream_format]:
+            return consume(lines)
+        first = next((line for line in lines if line.strip()), None)
+        if first is None:
+            return consume(iter(()))
+        looks_streamed = bool(_STREAM_START[stream_format].match(first))
+        if looks_streamed and media != "application/json":
+            return consume(itertools.chain([first], lines))
+        text = "\n".join(itertools.chain([first], lines))
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            payload = None
+        if isinstance(payload, dict):
+            return whole(payload)
+        if looks_streamed:  # a stream labelled application/json
+            return consume(iter(text.split("\n")))
+        raise not_a_model_reply(
+            url, self.server, media, text, expected=f"a reply stream ({_STREAM_NAMES[stream_format]})"
+        )
 
     def _with_retries(self, attempt: Callable[[], T], retries: bool) -> T:
         if not retries:
@@ -123,6 +178,9 @@ class HttpTransport:
                 response.read()
                 raise self._status_error(response, url, sent_tools=sent_tools)
             text = "".join(clock.chunks(response))
+            media = media_type(response)
+        if media in ("text/html", "application/xhtml+xml") or text.lstrip().startswith("<"):
+            raise not_a_model_reply(url, self.server, media, text, expected="a JSON reply")
         return decode_json_object(text, url=url, server=self.server, what="reply")
 
     def _status_error(self, response: httpx.Response, url: str, *, sent_tools: bool) -> BackendError:
@@ -202,3 +260,20 @@ def split_lines(chunks: Iterable[str]) -> Iterator[str]:
     if pending:
         lines = _NEWLINE.split(pending)
         yield from lines[:-1] if lines[-1] == "" else lines
+
+
+def media_type(response: httpx.Response) -> str:
+    """The reply's Content-Type without parameters, lower-cased; empty when the server sent none."""
+    value: str = response.headers.get("content-type", "")
+    return value.partition(";")[0].strip().lower()
+
+
+def not_a_model_reply(url: str, server: str, media: str, text: str, *, expected: str) -> BackendError:
+    """The error for a 200 reply that is not what a model server sends: a web page, a proxy's notice."""
+    sent = media or "no content type"
+    html = media in ("text/html", "application/xhtml+xml") or "<html" in text[:500].lower()
+    return BackendHttpError(
+        f"the {server} at {url} answered 200 with {f'an HTML page ({sent})' if html else sent} instead of {expected}: "
+        f"{text.strip()[:160]!r}. That is not a model server's reply: a proxy (HTTP_PROXY / HTTPS_PROXY / NO_PROXY), "
+        f"a login page or another web service answered. {BASE_URL_HINT}"
+    )
