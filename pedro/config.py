@@ -59,6 +59,8 @@ class BackendConfig(_Section):
     """Seconds to wait for a connection to the server."""
     read_timeout: float = Field(default=600.0, gt=0)
     """Seconds to wait for the server between bytes; local inference can be slow."""
+    request_timeout: float = Field(default=1800.0, gt=0)
+    """Most seconds one request may take in all, streaming included; keep-alive bytes do not extend it."""
     max_retries: int = Field(default=3, ge=0, le=10)
     """Retries on connection errors, 429 and 5xx, with exponential backoff."""
     keep_alive: str = "30m"
@@ -185,11 +187,11 @@ def load_config(
     if repo_file is not None and repo_file.is_file():
         repo_layer = _read_toml(repo_file)
         _refuse_loosening(repo_layer, str(repo_file))
-        _refuse_read_roots(repo_layer, str(repo_file), user_file)
+        _refuse_user_only(repo_layer, str(repo_file), user_file, _USER_ONLY)
         layers.append((str(repo_file), _only_tightening(repo_layer, user_safety)))
     env_layer = _env_layer(env)
     _refuse_full_access(env_layer, "the environment (PEDRO_SAFETY__MODE)")
-    _refuse_read_roots(env_layer, "the environment (PEDRO_SAFETY__READ_ROOTS)", user_file)
+    _refuse_user_only(env_layer, "the environment (PEDRO_SAFETY__READ_ROOTS)", user_file, _NEVER_FROM_ENV)
     layers.append(("the environment (PEDRO_*)", env_layer))
     layers.append(("the command-line flags", {k: dict(v) for k, v in (flags or {}).items() if v}))
     for source, layer in layers:
@@ -252,13 +254,31 @@ def _refuse_full_access(layer: Mapping[str, Any], source: str) -> None:
         )
 
 
-def _refuse_read_roots(layer: Mapping[str, Any], source: str, user_file: Path) -> None:
-    """Reading outside the repository is the user's decision, never a repository's or an inherited variable's."""
-    if "read_roots" in _safety_section(layer):
-        raise ConfigError(
-            f"{source}: safety.read_roots may only be set in your user config file ({user_file}) "
-            "or with --read-root on the command line; remove it there"
-        )
+# Keys only the user may set, never a repository's .pedro.toml: where your code and credentials are sent
+# (kind picks the default URL), what runs on your machine, what may be read outside the repository.
+# (section, key) -> the other ways to set it besides the user config file.
+_USER_ONLY: dict[tuple[str, str], str] = {
+    ("backend", "kind"): "--backend or PEDRO_BACKEND",
+    ("backend", "base_url"): "--base-url or PEDRO_BASE_URL",
+    ("backend", "api_key_env"): "PEDRO_BACKEND__API_KEY_ENV",
+    ("backend", "model_file"): "--model-file or PEDRO_MODEL_FILE",
+    ("safety", "read_roots"): "--read-root on the command line",
+}
+# An inherited environment variable must not widen what the tools may read either.
+_NEVER_FROM_ENV = {key: how for key, how in _USER_ONLY.items() if key == ("safety", "read_roots")}
+
+
+def _refuse_user_only(
+    layer: Mapping[str, Any], source: str, user_file: Path, keys: Mapping[tuple[str, str], str]
+) -> None:
+    """Where code and secrets go, and what is read outside the repository, is the user's decision alone."""
+    for (section, key), elsewhere in keys.items():
+        values = layer.get(section)
+        if isinstance(values, Mapping) and key in values:
+            raise ConfigError(
+                f"{source}: {section}.{key} may only be set in your user config file ({user_file}) "
+                f"or with {elsewhere}; remove it there"
+            )
 
 
 def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:

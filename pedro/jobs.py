@@ -6,12 +6,14 @@ import json
 import os
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pedro.errors import JobNotFoundError, UsageError
-from pedro.messages import Event, Message
+from pedro.errors import JobNotFoundError, PedroError, UsageError
+from pedro.messages import EXIT_CODES, Event, Message
 from pedro.safety.secrets import Redactor
 
 
@@ -121,6 +123,18 @@ class JobStore:
         """The sequence number of the job's last recorded event (0 when there is none)."""
         events = self.events(job_id)
         return int(events[-1].get("seq", 0)) if events else 0
+
+    @contextmanager
+    def ending_on_error(self, job: Job) -> Iterator[None]:
+        """Record `job` as ended when the block (its set-up before the loop) fails, so it is never left running."""
+        try:
+            yield
+        except PedroError as exc:
+            job.status = job.exit_status = exc.exit_status
+            job.exit_code = EXIT_CODES[exc.exit_status]
+            job.summary, job.finished_at = self.redactor.redact(str(exc)), time.time()
+            self.save(job)
+            raise
 
     def close(self) -> None:
         for stream in self._streams.values():

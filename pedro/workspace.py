@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import subprocess
 from pathlib import Path
 
@@ -31,6 +32,11 @@ def find_repo_root(path: Path, *, allow_outside_git: bool = False) -> Path:
     return root
 
 
+def is_git_repo(root: Path) -> bool:
+    """Whether `root` is inside a git repository (it may not be, with --allow-outside-git)."""
+    return _git_toplevel(root) is not None
+
+
 def _git_toplevel(path: Path) -> Path | None:
     try:
         proc = subprocess.run(
@@ -50,6 +56,8 @@ def _git_toplevel(path: Path) -> Path | None:
 def fingerprint(root: Path) -> str:
     """A hash of the commit checked out and the working tree's changes (tracked diffs and untracked files), to see
     whether anything changed: a job that commits its work has changed the repository too."""
+    if not is_git_repo(root):
+        return _tree_fingerprint(root)
     digest = hashlib.sha256()
     for args in (["rev-parse", "HEAD"], ["diff", "HEAD", "--binary"], ["status", "--porcelain=v1", "-uall"]):
         try:
@@ -78,3 +86,23 @@ def _untracked(root: Path) -> list[str]:
     except (OSError, subprocess.SubprocessError):
         return []
     return [p for p in proc.stdout.decode("utf-8", errors="replace").split("\0") if p]
+
+
+def _tree_fingerprint(root: Path) -> str:
+    """Outside git: a hash of every file's path and content (a link's target), pedro's own .pedro/ left out."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) == root and d in (".pedro", ".git")))
+        for name in sorted(filenames):
+            path = Path(dirpath, name)
+            digest.update(f"\0{path.relative_to(root)}\0".encode())
+            try:
+                if path.is_symlink():  # never followed: a link to /dev/zero or a FIFO would never end
+                    digest.update(os.fsencode(path.readlink()))
+                elif stat.S_ISREG(path.lstat().st_mode):
+                    with path.open("rb") as fh:
+                        while chunk := fh.read(1 << 20):
+                            digest.update(chunk)
+            except OSError:
+                continue
+    return digest.hexdigest()

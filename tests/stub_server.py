@@ -45,6 +45,8 @@ class StubServer:
     """llama-server's cache_n / prompt_n for each OpenAI-wire chat request, from its prompt-cache reuse."""
     vocabulary: dict[str, int] = field(default_factory=dict)
     """Token ids handed out by /tokenize."""
+    ignore_stream: bool = False
+    """Answer every chat request with one whole JSON reply, as servers that ignore `stream: true` do."""
     _cached: list[str] = field(default_factory=list)
     url: str = ""
     _server: ThreadingHTTPServer | None = None
@@ -104,10 +106,11 @@ class StubServer:
                 reply = stub.replies.pop(0) if stub.replies else "TASK COMPLETE\nout of scripted replies"
                 message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
                 if self.path == "/api/chat":
-                    self._ollama(message, bool(body.get("stream", True)), stub.ollama_prompt_count(body))
+                    stream = bool(body.get("stream", True)) and not stub.ignore_stream
+                    self._ollama(message, stream, stub.ollama_prompt_count(body))
                     return
                 usage, timings = stub.openai_usage(body)
-                if body.get("stream"):
+                if body.get("stream") and not stub.ignore_stream:
                     self._sse(message, usage, timings)
                 else:
                     self._json({**_openai_response(message), "usage": usage, "timings": timings})

@@ -107,6 +107,32 @@ def test_read_roots_only_from_the_user_file_or_flags(tmp_path: Path) -> None:
         load_config(None, env={"PEDRO_SAFETY__READ_ROOTS": "/"}, user_file=tmp_path / "none.toml")
 
 
+@pytest.mark.parametrize(
+    ("line", "key", "fix"),
+    [
+        ("base_url = 'http://collector.example:9000/v1'", "backend.base_url", "--base-url or PEDRO_BASE_URL"),
+        ("api_key_env = 'AWS_SECRET_ACCESS_KEY'", "backend.api_key_env", "PEDRO_BACKEND__API_KEY_ENV"),
+        ("model_file = '/tmp/evil.gguf'", "backend.model_file", "--model-file or PEDRO_MODEL_FILE"),
+        ("kind = 'ollama'", "backend.kind", "--backend or PEDRO_BACKEND"),
+    ],
+)
+def test_repository_file_cannot_choose_where_code_and_keys_go(tmp_path: Path, line: str, key: str, fix: str) -> None:
+    user = tmp_path / "user.toml"
+    user.write_text(f"[backend]\n{line}\n")
+    assert load_config(None, env={}, user_file=user).backend.model_dump()[key.split(".")[1]]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".pedro.toml").write_text(f"[backend]\nmodel = 'qwen'\n{line}\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(repo, env={}, user_file=user)
+    message = str(info.value)
+    assert str(repo / ".pedro.toml") in message and key in message
+    assert f"your user config file ({user})" in message and fix in message
+    (repo / ".pedro.toml").write_text("[backend]\nmodel = 'qwen'\n")
+    env = {"PEDRO_BACKEND__" + key.split(".")[1].upper(): line.split("'")[1]}
+    assert load_config(repo, env=env, user_file=user).backend.model == "qwen"
+
+
 def test_invalid_toml_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / ".pedro.toml").write_text("[backend\n")
     with pytest.raises(ConfigError, match="not valid TOML"):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from repo_util import git
 
 from pedro.errors import UsageError
-from pedro.workspace import find_repo_root, fingerprint
+from pedro.workspace import find_repo_root, fingerprint, is_git_repo
 
 
 def test_finds_the_top_of_the_repository(repo: Path) -> None:
@@ -48,3 +49,24 @@ def test_fingerprint_sees_edits_new_files_and_reverts(repo: Path) -> None:
     git(repo, "checkout", "--", "README.md")
     (repo / "new.txt").unlink()
     assert fingerprint(repo) == clean
+
+
+def test_fingerprint_outside_git_sees_the_files_but_not_pedros_own(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("a\n")
+    assert not is_git_repo(tmp_path)
+    clean = fingerprint(tmp_path)
+    (tmp_path / ".pedro" / "jobs").mkdir(parents=True)
+    (tmp_path / ".pedro" / "jobs" / "job.json").write_text("{}")
+    assert fingerprint(tmp_path) == clean
+    (tmp_path / "notes.txt").write_text("b\n")
+    edited = fingerprint(tmp_path)
+    assert edited != clean
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "new.py").write_text("")
+    assert fingerprint(tmp_path) != edited
+    (tmp_path / "src" / "new.py").unlink()
+    (tmp_path / "notes.txt").write_text("a\n")
+    assert fingerprint(tmp_path) == clean
+    (tmp_path / "zeros").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "pipe")
+    assert fingerprint(tmp_path) != clean  # links are not followed, pipes not read: both would never end

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, Literal, TypeVar
 
 import httpx
 
 from pedro.backends.base import (
+    BASE_URL_HINT,
     BackendHttpError,
     RetryPolicy,
     StreamCutError,
@@ -20,6 +26,22 @@ from pedro.backends.base import (
 from pedro.errors import BackendError
 
 T = TypeVar("T")
+
+StreamFormat = Literal["sse", "ndjson"]
+
+# The media types each streaming wire is sent with; application/json is a whole reply instead of a stream.
+_STREAM_TYPES: dict[StreamFormat, frozenset[str]] = {
+    "sse": frozenset({"text/event-stream"}),
+    "ndjson": frozenset({"application/x-ndjson", "application/jsonl", "application/json-lines"}),
+}
+# The first line of a stream sent under another media type (or none): an SSE field or comment, a JSON object.
+_STREAM_START: dict[StreamFormat, re.Pattern[str]] = {
+    "sse": re.compile(r"^(:|(data|event|id|retry|error)(:|$))"),
+    "ndjson": re.compile(r"^\s*\{"),
+}
+_STREAM_NAMES: dict[StreamFormat, str] = {"sse": "server-sent events", "ndjson": "JSON lines"}
+_REQUEST_TIMEOUT_KEY = "[backend].request_timeout"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 # Lets a backend explain a status in its own words (Ollama's "model not found" wants `ollama pull`).
 StatusHook = Callable[[int, str, str], BackendError | None]
@@ -36,12 +58,14 @@ class HttpTransport:
         connect_timeout: float,
         read_timeout: float,
         retry: RetryPolicy,
+        request_timeout: float = 1800.0,
         headers: Mapping[str, str] | None = None,
         explain_status: StatusHook | None = None,
     ) -> None:
         self.server = server
         self.retry = retry
         self.timeout = build_timeout(connect_timeout, read_timeout)
+        self.request_timeout = request_timeout
         self._owns_client = client is None
         self._client = client if client is not None else httpx.Client(timeout=self.timeout)
         self._headers = dict(headers or {})
@@ -72,23 +96,32 @@ class HttpTransport:
         body: Mapping[str, Any],
         consume: Callable[[Iterator[str]], T],
         *,
+        stream_format: StreamFormat,
+        whole: Callable[[dict[str, Any]], T],
         sent_tools: bool,
         on_retry: Callable[[BackendHttpError], None] | None = None,
     ) -> T:
-        """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call."""
+        """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call.
+
+        A server that answers one JSON object instead of a stream has it handed to `whole`; anything else that is
+        not a `stream_format` stream (a proxy's HTML page) is refused with what it was.
+        """
 
         def attempt() -> T:
+            clock = RequestClock(self.request_timeout, self.timeout, url, self.server)
             try:
                 with (
                     map_http_errors(url, self.server),
+                    clock.enforce(),
                     self._client.stream(
-                        "POST", url, json=dict(body), headers=self._headers, timeout=self.timeout
+                        "POST", url, json=dict(body), headers=self._headers, timeout=clock.timeout
                     ) as response,
                 ):
                     if response.status_code >= 400:
                         response.read()
                         raise self._status_error(response, url, sent_tools=sent_tools)
-                    return consume(response.iter_lines())
+                    lines = split_lines(clock.chunks(response))
+                    return self._dispatch(response, lines, stream_format, consume, whole, url)
             except BackendHttpError as exc:
                 if exc.retryable and on_retry is not None:
                     on_retry(exc)
@@ -96,19 +129,59 @@ class HttpTransport:
 
         return self._with_retries(attempt, True)
 
+    def _dispatch(
+        self,
+        response: httpx.Response,
+        lines: Iterator[str],
+        stream_format: StreamFormat,
+        consume: Callable[[Iterator[str]], T],
+        whole: Callable[[dict[str, Any]], T],
+        url: str,
+    ) -> T:
+        """Read the reply as what it is: the expected stream, one whole JSON reply, or something else entirely."""
+        media = media_type(response)
+        if media in _STREAM_TYPES[stream_format]:
+            return consume(lines)
+        first = next((line for line in lines if line.strip()), None)
+        if first is None:
+            return consume(iter(()))
+        looks_streamed = bool(_STREAM_START[stream_format].match(first))
+        if looks_streamed and media != "application/json":
+            return consume(itertools.chain([first], lines))
+        text = "\n".join(itertools.chain([first], lines))
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            payload = None
+        if isinstance(payload, dict):
+            return whole(payload)
+        if looks_streamed:  # a stream labelled application/json
+            return consume(iter(text.split("\n")))
+        raise not_a_model_reply(
+            url, self.server, media, text, expected=f"a reply stream ({_STREAM_NAMES[stream_format]})"
+        )
+
     def _with_retries(self, attempt: Callable[[], T], retries: bool) -> T:
         if not retries:
             return attempt()
         return run_with_retries(attempt, self.retry)
 
     def _send_once(self, method: str, url: str, body: Mapping[str, Any] | None, *, sent_tools: bool) -> dict[str, Any]:
-        with map_http_errors(url, self.server):
-            response = self._client.request(
-                method, url, json=dict(body) if body is not None else None, headers=self._headers, timeout=self.timeout
-            )
-        if response.status_code >= 400:
-            raise self._status_error(response, url, sent_tools=sent_tools)
-        return decode_json_object(response.text, url=url, server=self.server, what="reply")
+        clock = RequestClock(self.request_timeout, self.timeout, url, self.server)
+        payload = dict(body) if body is not None else None
+        with (
+            map_http_errors(url, self.server),
+            clock.enforce(),
+            self._client.stream(method, url, json=payload, headers=self._headers, timeout=clock.timeout) as response,
+        ):
+            if response.status_code >= 400:
+                response.read()
+                raise self._status_error(response, url, sent_tools=sent_tools)
+            text = "".join(clock.chunks(response))
+            media = media_type(response)
+        if media in ("text/html", "application/xhtml+xml") or text.lstrip().startswith("<"):
+            raise not_a_model_reply(url, self.server, media, text, expected="a JSON reply")
+        return decode_json_object(text, url=url, server=self.server, what="reply")
 
     def _status_error(self, response: httpx.Response, url: str, *, sent_tools: bool) -> BackendError:
         error = status_error(response, url, self.server, sent_tools=sent_tools)
@@ -125,4 +198,82 @@ def stream_cut(url: str, server: str) -> StreamCutError:
         f"the reply stream from the {server} at {url} ended before the server said it was done. "
         "Did the server crash or run out of memory? Check its log",
         retryable=True,
+    )
+
+
+class RequestClock:
+    """The wall-clock limit of one request: keep-alive bytes restart the read timeout, never this clock."""
+
+    def __init__(self, limit: float, timeout: httpx.Timeout, url: str, server: str) -> None:
+        self.limit = limit
+        self.url = url
+        self.server = server
+        self._deadline = time.monotonic() + limit
+        read = timeout.read if timeout.read is not None else limit
+        # A server silent for the whole limit is caught by the read timeout, so that timeout is never longer.
+        self._read_is_limit = limit <= read
+        self.timeout = httpx.Timeout(**{**timeout.as_dict(), "read": min(read, limit)})
+
+    def chunks(self, response: httpx.Response) -> Iterator[str]:
+        """The reply's text as it arrives, checking the clock at every chunk (a keep-alive comment is one)."""
+        for chunk in response.iter_text():
+            self.check()
+            yield chunk
+
+    def check(self) -> None:
+        """Raise once the request has taken longer than its limit."""
+        if time.monotonic() >= self._deadline:
+            raise self.error()
+
+    def error(self) -> BackendHttpError:
+        """The request went past [backend].request_timeout: say so, and which key raises it."""
+        return BackendHttpError(
+            f"the {self.server} at {self.url} had not finished its reply after {self.limit:g} s "
+            f"({_REQUEST_TIMEOUT_KEY}, the most one request may take), though it kept the connection open. "
+            f"Raise {_REQUEST_TIMEOUT_KEY} (PEDRO_BACKEND__REQUEST_TIMEOUT) if the model really needs longer, "
+            "or lower [backend].max_tokens"
+        )
+
+    @contextmanager
+    def enforce(self) -> Iterator[None]:
+        """Report a read timeout as this limit when the limit was the shorter of the two."""
+        try:
+            yield
+        except httpx.ReadTimeout as exc:
+            if self._read_is_limit:
+                raise self.error() from exc
+            raise
+
+
+def split_lines(chunks: Iterable[str]) -> Iterator[str]:
+    r"""Lines of streamed text without their endings (\n, \r\n or \r), however the chunks cut them."""
+    pending = ""
+    for chunk in chunks:
+        pending += chunk
+        if "\n" not in chunk and "\r" not in chunk:
+            continue  # still inside a line: nothing to split (a long line is not rescanned per chunk)
+        # A final \r may be the first half of \r\n: keep it until the next chunk says.
+        cut = len(pending) - 1 if pending.endswith("\r") else len(pending)
+        *lines, rest = _NEWLINE.split(pending[:cut])
+        pending = rest + pending[cut:]
+        yield from lines
+    if pending:
+        lines = _NEWLINE.split(pending)
+        yield from lines[:-1] if lines[-1] == "" else lines
+
+
+def media_type(response: httpx.Response) -> str:
+    """The reply's Content-Type without parameters, lower-cased; empty when the server sent none."""
+    value: str = response.headers.get("content-type", "")
+    return value.partition(";")[0].strip().lower()
+
+
+def not_a_model_reply(url: str, server: str, media: str, text: str, *, expected: str) -> BackendError:
+    """The error for a 200 reply that is not what a model server sends: a web page, a proxy's notice."""
+    sent = media or "no content type"
+    html = media in ("text/html", "application/xhtml+xml") or "<html" in text[:500].lower()
+    return BackendHttpError(
+        f"the {server} at {url} answered 200 with {f'an HTML page ({sent})' if html else sent} instead of {expected}: "
+        f"{text.strip()[:160]!r}. That is not a model server's reply: a proxy (HTTP_PROXY / HTTPS_PROXY / NO_PROXY), "
+        f"a login page or another web service answered. {BASE_URL_HINT}"
     )

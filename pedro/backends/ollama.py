@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -18,9 +19,9 @@ from pedro.backends.base import (
     ToolsRejectedError,
     iter_ndjson,
 )
-from pedro.backends.http import HttpTransport, stream_cut
+from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
 from pedro.backends.ollama_context import choose_num_ctx
-from pedro.backends.openai_compat import CUT_NOTICE, read_api_key
+from pedro.backends.openai_compat import CUT_NOTICE, NO_STREAM_NOTICE, read_api_key
 from pedro.backends.openai_wire import parse_arguments
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
@@ -67,6 +68,7 @@ class OllamaBackend:
         api_key: str | None = None,
         connect_timeout: float = 5.0,
         read_timeout: float = 600.0,
+        request_timeout: float = 1800.0,
         max_retries: int = 3,
         sleep: Callable[[float], None] = time.sleep,
         context_window: int = 0,
@@ -82,12 +84,14 @@ class OllamaBackend:
         self._capabilities: list[str] | None = None
         self._text_mode = False
         self._announced_no_tools = False
+        self._told_no_stream = False
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.transport = HttpTransport(
             server=self.server,
             client=client,
             connect_timeout=connect_timeout,
             read_timeout=read_timeout,
+            request_timeout=request_timeout,
             retry=RetryPolicy(max_retries=max_retries, sleep=sleep),
             headers=headers,
             explain_status=self._explain_status,
@@ -106,6 +110,7 @@ class OllamaBackend:
             api_key=read_api_key(config),
             connect_timeout=backend.connect_timeout,
             read_timeout=backend.read_timeout,
+            request_timeout=backend.request_timeout,
             max_retries=backend.max_retries,
             sleep=sleep,
             context_window=backend.context_window,
@@ -235,11 +240,31 @@ class OllamaBackend:
         def consume(lines: Iterator[str]) -> Completion:
             return self._assemble(iter_ndjson(lines, url=self.chat_url, server=self.server), emit)
 
+        def whole(payload: dict[str, Any]) -> Completion:
+            return self._whole_reply(payload, emit)
+
         completion = self.transport.stream_lines(
-            self.chat_url, body, consume, sent_tools=bool(tools), on_retry=note_retry
+            self.chat_url,
+            body,
+            consume,
+            stream_format="ndjson",
+            whole=whole,
+            sent_tools=bool(tools),
+            on_retry=note_retry,
         )
         if cut:
             completion = replace(completion, notices=(*completion.notices, CUT_NOTICE))
+        return completion
+
+    def _whole_reply(self, payload: dict[str, Any], emit: Callable[[str], None]) -> Completion:
+        """A server that ignores `stream: true` sent its whole reply as one JSON object: use it as such."""
+        if "error" not in payload and not isinstance(payload.get("message"), Mapping):
+            text = json.dumps(payload)
+            raise not_a_model_reply(self.chat_url, self.server, "application/json", text, expected="a chat reply")
+        completion = self._assemble(iter([payload]), emit)
+        if not self._told_no_stream:
+            self._told_no_stream = True
+            completion = replace(completion, notices=(NO_STREAM_NOTICE, *completion.notices))
         return completion
 
     def _assemble(self, objects: Iterator[dict[str, Any]], emit: Callable[[str], None] | None = None) -> Completion:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -18,7 +19,7 @@ from pedro.backends.base import (
     decode_json_object,
     iter_sse_events,
 )
-from pedro.backends.http import HttpTransport, stream_cut
+from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
 from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
@@ -27,6 +28,10 @@ from pedro.messages import Completion, Message
 ToolChoice = Literal["auto", "required", "none"]
 
 CUT_NOTICE = "the connection was cut mid-reply and pedro asked again; text shown before the cut may repeat"
+NO_STREAM_NOTICE = (
+    "the server sent one whole reply although pedro asked for a stream, and pedro used it. This server does not "
+    "stream: set [backend].stream = false"
+)
 
 
 def read_api_key(config: PedroConfig) -> str | None:
@@ -59,6 +64,7 @@ class OpenAICompatBackend:
         api_key: str | None = None,
         connect_timeout: float = 5.0,
         read_timeout: float = 600.0,
+        request_timeout: float = 1800.0,
         max_retries: int = 3,
         sleep: Callable[[float], None] = time.sleep,
         tool_choice: ToolChoice | None = None,
@@ -72,12 +78,14 @@ class OpenAICompatBackend:
         self._configured_window = context_window
         self._listed_window: int | None = None
         self._text_mode = False
+        self._told_no_stream = False
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.transport = HttpTransport(
             server=self.server,
             client=client,
             connect_timeout=connect_timeout,
             read_timeout=read_timeout,
+            request_timeout=request_timeout,
             retry=RetryPolicy(max_retries=max_retries, sleep=sleep),
             headers=headers,
             explain_status=self._explain_status,
@@ -100,6 +108,7 @@ class OpenAICompatBackend:
             "api_key": read_api_key(config),
             "connect_timeout": backend.connect_timeout,
             "read_timeout": backend.read_timeout,
+            "request_timeout": backend.request_timeout,
             "max_retries": backend.max_retries,
             "context_window": backend.context_window,
             "tool_choice": backend.tool_choice or None,
@@ -239,8 +248,17 @@ class OpenAICompatBackend:
             # A fresh assembler per attempt: a retried stream never mixes text from the attempt that was cut.
             return self._assemble_stream(lines, emit, names)
 
+        def whole(payload: dict[str, Any]) -> Completion:
+            return self._whole_reply(payload, emit, names)
+
         completion = self.transport.stream_lines(
-            self.chat_url, body, consume, sent_tools=bool(tools), on_retry=note_retry
+            self.chat_url,
+            body,
+            consume,
+            stream_format="sse",
+            whole=whole,
+            sent_tools=bool(tools),
+            on_retry=note_retry,
         )
         if cut:
             completion = replace(completion, notices=(*completion.notices, CUT_NOTICE))
@@ -262,6 +280,20 @@ class OpenAICompatBackend:
         if not done and assembler.finish_reason is None:
             raise stream_cut(self.chat_url, self.server)
         return assembler.finish()
+
+    def _whole_reply(self, payload: dict[str, Any], emit: Callable[[str], None], names: Sequence[str]) -> Completion:
+        """A server that ignores `stream: true` sent one chat completion: use it as the non-streamed reply."""
+        self._raise_embedded_error(payload)
+        if not isinstance(payload.get("choices"), list):
+            text = json.dumps(payload)
+            raise not_a_model_reply(self.chat_url, self.server, "application/json", text, expected="a chat completion")
+        completion = parse_chat_response(payload, names)
+        if completion.text:
+            emit(completion.text)
+        if not self._told_no_stream:
+            self._told_no_stream = True
+            completion = replace(completion, notices=(NO_STREAM_NOTICE, *completion.notices))
+        return completion
 
     def _raise_embedded_error(self, payload: Mapping[str, Any]) -> None:
         error = payload.get("error")

@@ -102,7 +102,8 @@ def _run(
                 renderer.notice(f"resuming job {job.id} after {sum(m.role == 'assistant' for m in history)} replies")
             journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
             dispatcher.journal = journal
-            guard = _protect_work(root, job.id, role.evidence == "changes", renderer, resumed=saved is not None)
+            with store.ending_on_error(job):
+                guard = _protect_work(root, job.id, role.evidence == "changes", renderer, resumed=saved is not None)
             guard.journal = journal
             options = GenerationOptions(
                 temperature=config.backend.temperature,
@@ -286,9 +287,15 @@ def _with_job_backend(config: PedroConfig, job: Any, flags: CommonFlags) -> Pedr
 
 def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, resumed: bool = False) -> Any:
     """Snapshot the user's work before anything can change, then move builder and debugger to their own branch."""
-    from pedro.safety.guard import SnapshotGuard
+    from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
     from pedro.safety.snapshots import ensure_job_branch
+    from pedro.workspace import is_git_repo
 
+    if not is_git_repo(root):
+        renderer.notice(
+            f"{root} is not a git repository: no snapshots, no job branch; `pedro undo` cannot undo this job"
+        )
+        return JournalOnlyGuard()
     guard = SnapshotGuard(root, job_id)
     first = guard.start("job resumed" if resumed else "job start")
     renderer.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")

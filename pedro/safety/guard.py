@@ -74,6 +74,25 @@ class SnapshotGuard:
         return describe(snapshot)
 
 
+@dataclass
+class JournalOnlyGuard:
+    """Outside a git repository (--allow-outside-git) there is nothing to snapshot into; rounds are still journalled."""
+
+    journal: Journal | None = None
+
+    def before(self, round_no: int, calls: Sequence[ToolCall]) -> dict[str, Any] | None:
+        """Open the journal's round when its calls may change files; no snapshot is taken."""
+        if self.journal is not None and any(may_change_files(call) for call in calls):
+            self.journal.open_round(round_no)
+        return None
+
+    def finish(self) -> dict[str, Any] | None:
+        """Record the orderly end; no snapshot is taken."""
+        if self.journal is not None:
+            self.journal.close()
+        return None
+
+
 def settle_interrupted(root: Path, job_id: str) -> Snapshot | None:
     """Snapshot what a job that died mid-round left behind, so `pedro undo JOB` can walk back over that round."""
     snapshots = list_snapshots(root, job_id)

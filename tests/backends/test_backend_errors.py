@@ -16,6 +16,7 @@ from pedro.backends.base import (
     extract_error_detail,
     iter_sse_events,
 )
+from pedro.backends.http import split_lines
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
 from pedro.errors import BackendError
@@ -212,3 +213,10 @@ def test_the_window_comes_from_the_model_listing_when_not_configured(server: Wir
 def test_a_listing_without_a_window_leaves_it_unknown(server: WireServer, sleeps: list[float]) -> None:
     server.on("GET", "/v1/models", json_reply({"object": "list", "data": [{"id": "m", "owned_by": "me"}]}))
     assert make(server, sleeps).context_window() is None
+
+
+def test_lines_are_split_at_every_line_ending_however_the_chunks_cut_them() -> None:
+    chunks = ["data: a\r", "\ndata: b\r\n\r", "\n: keep", "-alive\n\ndata: c\rdata: d", "\n", "tail"]
+    assert list(split_lines(chunks)) == ["data: a", "data: b", "", ": keep-alive", "", "data: c", "data: d", "tail"]
+    assert list(split_lines(["x\r"])) == ["x"]
+    assert list(split_lines([])) == []

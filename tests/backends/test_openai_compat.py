@@ -265,7 +265,9 @@ def test_malformed_stream_is_a_clear_error(server: WireServer, sleeps: list[floa
 
 
 def test_non_json_reply_is_a_clear_error(server: WireServer) -> None:
-    server.on("POST", CHAT, Reply(body="<html>nginx</html>"))
+    server.on("POST", CHAT, Reply(body="<html>nginx</html>"), Reply(body="nonsense"))
+    with pytest.raises(BackendError, match=r"answered 200 with an HTML page .*instead of a JSON reply.*base_url"):
+        run(make(server), stream=False)
     with pytest.raises(BackendError, match="malformed reply"):
         run(make(server), stream=False)
 
