@@ -1,17 +1,39 @@
-"""Secret files in the repository through the real loop: the file tool and search must not hand them over."""
+"""Secret files in the repository through the real loop: bash, the file tool and search must not hand them over."""
 
 from __future__ import annotations
 
-from harness import Arena, call, check_invariants, run_case
+from harness import Arena, bash, call, check_invariants, job_files_text, run_case
 from repo_util import git
 
 # Values no redaction pattern knows: only the repository's secret files say they are secret.
+DB_PASSWORD = "correct-horse-battery-staple-42"
+SESSION_SECRET = "pl4nted-session-secret-e1f0"
 DIRENV_TOKEN = "direnv-planted-token-5c3d"
 NPM_TOKEN = "npm-planted-token-7c1e9a"
 PYPI_PASSWORD = "pypi-planted-password-9d2f"
 KEY_MATERIAL = "planted-key-material-31ab"
 P12_MATERIAL = "planted-p12-material-5e7a"
 AWS_PROFILE_SECRET = "planted-aws-profile-secret-0c4b"
+
+
+def plant_env_files(arena: Arena) -> None:
+    (arena.root / ".env").write_text(f"DB_PASSWORD={DB_PASSWORD}\nDEBUG=1\n")
+    (arena.root / ".env.local").write_text(f'export SESSION_SECRET="{SESSION_SECRET}"\n')
+    (arena.root / ".envrc").write_text(f"export DIRENV_TOKEN={DIRENV_TOKEN}\n")
+
+
+def test_hole_4_bash_cat_env_never_reaches_the_model(arena: Arena, sandbox: str) -> None:
+    """Default mode: `cat .env` is a plain read the policy allows; what it prints must still carry no secret value."""
+    plant_env_files(arena)
+    commands = ["cat .env", "cat .env.local .envrc", "grep -r PASSWORD . || true", "base64 .env"]
+    run = run_case(arena, [bash(command) for command in commands])
+
+    sent, logged = run.everything_sent(), job_files_text(arena.root, run.job_id)
+    for secret in (DB_PASSWORD, SESSION_SECRET, DIRENV_TOKEN):
+        assert secret not in sent, (sandbox, secret)
+        assert secret not in logged, (sandbox, secret)
+    assert "exit code 0" in run.answer(0), run.answer(0)  # cat .env runs; only its secret values are withheld
+    check_invariants(run)
 
 
 def test_hole_5_file_tool_asks_before_reading_every_secret_file(arena: Arena) -> None:

@@ -16,6 +16,7 @@ import pytest
 from pedro.safety.policy import FileRead, FileWrite, Policy, protected_reason
 from pedro.safety.sandbox import detect_sandbox, read_landlock_abi
 from pedro.safety.secretfiles import HOME_SECRETS, home_secret_paths, is_env_file, is_secret_path, repo_secret_files
+from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolDeniedError
 
@@ -188,6 +189,13 @@ def test_bubblewrap_hides_exactly_the_secret_files(
     for rel, secret in TABLE:
         assert (marker(rel) in out) is not secret, rel
     assert all((planted / rel).read_text() == f"VALUE={marker(rel)}\n" for rel, _ in TABLE)
+
+
+def test_redaction_withholds_env_file_values_wherever_no_sandbox_hides_them(planted: Path) -> None:
+    redactor = Redactor(secret_values({}, root=planted))
+    for rel, _ in TABLE:
+        shown = redactor.redact(f"VALUE={marker(rel)}")
+        assert (marker(rel) in shown) is not is_env_file(rel), rel
 
 
 # -- the user's credential stores -----------------------------------------------------------------------------------
