@@ -40,7 +40,7 @@ class Dispatcher:
         self.gate = gate
         self.journal = journal
         # Secrets never reach the model: known key shapes and this process's secret env values are masked.
-        self.redactor = redactor if redactor is not None else Redactor(secret_values(os.environ))
+        self.redactor = redactor if redactor is not None else Redactor(secret_values(os.environ, root=ctx.root))
         self.timeouts = 0
         """bash/test timeouts in a row."""
         self.halted: str | None = None

@@ -82,7 +82,7 @@ def _run(
                 ask=renderer.asker(flags.interactive),
                 read_only=role.read_only or config.safety.mode == "read-only",
             )
-            redactor = Redactor(secret_values(os.environ))
+            redactor = Redactor(secret_values(os.environ, root=root))
             sandbox = active_sandbox()
             renderer.notice(f"sandbox for bash and test: {describe_sandbox(sandbox)}")
             gate = Gate(_policy(config, interactive=flags.interactive), sandboxed=sandbox.kind != "none")

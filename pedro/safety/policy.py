@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import Literal
@@ -11,6 +10,7 @@ from typing import Literal
 from pedro.config import SafetyMode
 from pedro.safety.commands import CommandVerdict, classify_command
 from pedro.safety.gitcommands import GitVerdict, classify_git_args
+from pedro.safety.secretfiles import is_secret_path
 
 ApprovalMode = Literal["ask", "never"]
 Verdict = Literal["allow", "ask", "deny"]
@@ -103,10 +103,6 @@ class RepoPolicy:
     rules: tuple[Rule, ...] = ()
 
 
-_SENSITIVE_NAMES = re.compile(
-    r"^(\.env(\..*)?|\.envrc|.*\.(pem|key|p12|pfx)|id_[A-Za-z0-9_-]+(\.pub)?|\.netrc|\.git-credentials|\.npmrc|\.pypirc)$"
-)
-_ENV_TEMPLATES = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist"})
 # Project dotfiles that run nothing and that models edit routinely; every other dotfile asks.
 _ORDINARY_DOTFILES = frozenset(
     {".gitignore", ".dockerignore", ".editorconfig", ".gitkeep", ".gitattributes", ".prettierrc", ".prettierignore"}
@@ -114,15 +110,6 @@ _ORDINARY_DOTFILES = frozenset(
     | {".clang-tidy", ".markdownlint.json", ".yamllint", ".golangci.yml", ".golangci.yaml", ".rustfmt.toml"}
 )
 _PROTECTED_DIRS = (".git", ".pedro", ".husky", ".githooks")
-
-
-def is_sensitive(path: str) -> bool:
-    """Whether reading `path` may expose a secret (.env*, keys, .netrc, .git-credentials)."""
-    parts = _parts(path)
-    name = parts[-1] if parts else ""
-    if name in _ENV_TEMPLATES:
-        return False
-    return bool(_SENSITIVE_NAMES.match(name)) or parts[-2:] == [".aws", "credentials"]
 
 
 def protected_reason(path: str) -> str | None:
@@ -134,7 +121,7 @@ def protected_reason(path: str) -> str | None:
         return f"{path} is inside {parts[0] if parts[0] in _PROTECTED_DIRS else '.git'}/ (repository or pedro state)"
     if parts[0] == ".github" and len(parts) > 1 and parts[1] in ("workflows", "actions"):
         return f"{path} is a CI workflow, which runs with the repository's credentials"
-    if is_sensitive(path) and parts[-1] not in _ENV_TEMPLATES:
+    if is_secret_path(path):
         return f"{path} holds secrets"
     if parts[-1] == ".pre-commit-config.yaml":
         return f"{path} configures hooks that run on every commit"
@@ -215,7 +202,7 @@ class Policy:
             return Decision(
                 "deny", f"{action.path} is outside the repository; tools only read inside it", "read.outside"
             )
-        if is_sensitive(action.path) and self.mode != "full-access":
+        if is_secret_path(action.path) and self.mode != "full-access":
             return Decision("ask", f"{action.path} may hold secrets (keys, tokens, passwords)", "read.sensitive", key)
         return Decision("allow", "reading inside the repository", "read.inside", key)
 

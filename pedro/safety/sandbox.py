@@ -1,20 +1,30 @@
-"""The sandbox around bash and test children: bubblewrap first, Landlock as fallback, rlimits always."""
+"""The sandbox around bash and test children: bubblewrap first, Landlock as fallback, rlimits always.
+
+Both hide the user's credential stores (secretfiles.HOME_SECRETS). Only bubblewrap can also hide the secret files
+inside the repository, which stays writable as a whole; under Landlock their values are redacted instead
+(secrets.secret_values reads them at job start).
+"""
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import errno
 import functools
 import os
+import pwd
 import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from pedro.safety.secretfiles import home_secret_paths, is_secret_path, repo_secret_files
+from pedro.safety.snapshots import held_by_git
 from pedro.tools.process import ChildCommand
 
 SandboxKind = Literal["bubblewrap", "landlock", "none"]
@@ -31,11 +41,8 @@ NOFILE_LIMIT = 1024
 CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200}
 
 # Kept read-only inside the repository even though the repository itself is writable (safety.md, deny paths).
+# Secret files are read-only too, and empty unless git already holds their content (see _repo_secret_binds).
 PROTECTED_PATHS = (".git", ".pedro", ".github/workflows")
-# Secrets files at the root (.env, .env.local, ...), bound read-only one by one; a directory so named is a virtualenv.
-PROTECTED_FILE_GLOB = ".env*"
-# Never re-exposed when toolchains under $HOME are bound back into the private home.
-_PRIVATE_HOME_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".config", ".docker", ".kube", ".netrc", ".azure", ".gcloud"})
 # Variables naming toolchain roots that may live under $HOME (pyenv, nvm, cargo, a venv, Go's module cache).
 _TOOLCHAIN_VARS = (
     "PYENV_ROOT",
@@ -124,7 +131,8 @@ def wrap(
         argv, env = _bwrap_argv(info.bwrap, command, root, allow_network, writable)
         return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits))
     if info.kind == "landlock" and info.landlock_abi is not None:
-        confine = _landlock_setter(info.landlock_abi, root, writable, allow_network)
+        hidden = _home_secrets(command.env)
+        confine = _landlock_setter(info.landlock_abi, root, writable, allow_network, hidden)
         env = dict(command.env)
         if Path("/tmp") in root.parents and writable:
             env["TMPDIR"] = str(writable[0])  # /tmp is not granted then (see landlock_rules)
@@ -158,10 +166,18 @@ def _bwrap_argv(
     args += ["--bind", str(root), str(root)]
     for path in _protected(root):
         args += ["--ro-bind", str(path), str(path)]
+    args += _repo_secret_binds(root)
     if home is not None and home_inside_root:
         args += _private_home(home, env)
     for extra in writable:
         args += ["--bind", str(extra), str(extra)]
+    # Last, so no later mount uncovers them: credential stores that the mounts above left in view.
+    shown = [root, *writable, *_tmp_toolchains(env)]
+    private = [Path("/tmp")]
+    if home is not None:
+        shown += _toolchain_dirs(home, env)
+        private.append(home)
+    args += _home_secret_binds(_home_secrets(command.env), shown, private, root)
     if home is None:
         env["HOME"] = "/tmp/home"
         args += ["--dir", "/tmp/home"]
@@ -178,9 +194,72 @@ def _bwrap_argv(
 
 def _protected(root: Path) -> list[Path]:
     """The existing deny paths of the repository (never through a symlink, which could point anywhere)."""
-    found = [root / rel for rel in PROTECTED_PATHS if (root / rel).exists() and not (root / rel).is_symlink()]
-    found += sorted(path for path in root.glob(PROTECTED_FILE_GLOB) if path.is_file() and not path.is_symlink())
-    return found
+    return [root / rel for rel in PROTECTED_PATHS if (root / rel).exists() and not (root / rel).is_symlink()]
+
+
+def _repo_secret_binds(root: Path) -> list[str]:
+    """Every secret file of the repository read-only, and empty unless git already holds its content.
+
+    A file whose content sits unchanged in git's index (a committed test key, say) stays readable: any command
+    can print it with `git show`, and the tests that use it must still pass.
+    """
+    found = repo_secret_files(root)
+    held = held_by_git(root, [path.relative_to(root).as_posix() for path in found]) if found else set()
+    args: list[str] = []
+    for path in found:
+        source = path if path.relative_to(root).as_posix() in held else _empty_file()
+        args += ["--ro-bind", str(source), str(path)]
+    return args
+
+
+def _home_secrets(env: Mapping[str, str]) -> list[Path]:
+    """The credential stores of the child's $HOME and of the account's home, where they really are (links followed)."""
+    named = [env["HOME"]] if env.get("HOME", "").startswith("/") else []
+    try:
+        named.append(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:
+        pass
+    homes = {Path(raw).resolve() for raw in named if Path(raw).is_dir()} - {Path("/")}
+    found: set[Path] = set()
+    for home in homes:
+        for path in home_secret_paths(home):
+            real = path.resolve()
+            # A link that leads to / or to a home would hide far more than a credential store.
+            if real.exists() and real != Path("/") and real not in homes and not any(real in h.parents for h in homes):
+                found.add(real)
+    return sorted(found)
+
+
+def _home_secret_binds(hidden: Sequence[Path], shown: Sequence[Path], private: Sequence[Path], root: Path) -> list[str]:
+    """Mounts that hide each credential store still in view: outside the private tmpfs mounts, or bound back in."""
+    args: list[str] = []
+    for path in hidden:
+        if path == root or path in root.parents:
+            continue
+        in_view = any(_within(path, top) for top in shown) or not any(_within(path, top) for top in private)
+        if not in_view:
+            continue
+        args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", str(_empty_file()), str(path)]
+    return args
+
+
+def _within(path: Path, top: Path) -> bool:
+    return path == top or top in path.parents
+
+
+_EMPTY: list[Path] = []
+
+
+def _empty_file() -> Path:
+    """An empty read-only file to bind over hidden files; unlike /dev/null, writing to it fails."""
+    if _EMPTY and _EMPTY[0].is_file() and _EMPTY[0].stat().st_size == 0:
+        return _EMPTY[0]
+    folder = Path(tempfile.mkdtemp(prefix="pedro-hidden-"))
+    path = folder / "empty"
+    path.touch(mode=0o444)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _EMPTY[:] = [path]
+    return path
 
 
 def _home_of(env: Mapping[str, str]) -> Path | None:
@@ -235,7 +314,8 @@ def _toolchain_dirs(home: Path, env: Mapping[str, str]) -> set[Path]:
         if home not in path.parents:
             continue
         top = home / path.relative_to(home).parts[0]
-        if top.name not in _PRIVATE_HOME_DIRS and top.exists():
+        # Credential stores are never bound back; secrets inside a toolchain (~/.cargo) are hidden on top of it.
+        if not is_secret_path(top.name) and top.exists():
             found.add(top)
     return found
 
@@ -281,6 +361,8 @@ _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
 _PR_SET_NO_NEW_PRIVS = 38
 
+_FS_READ_FILE = 1 << 2
+_FS_READ_DIR = 1 << 3
 _FS_WRITE_FILE = 1 << 1
 _FS_REMOVE_DIR = 1 << 4
 _FS_REMOVE_FILE = 1 << 5
@@ -296,6 +378,7 @@ _FS_TRUNCATE = 1 << 14  # ABI 3
 _NET_BIND_TCP = 1 << 0  # ABI 4
 _NET_CONNECT_TCP = 1 << 1
 _FILE_WRITES = _FS_WRITE_FILE  # what an existing regular file may get (TRUNCATE added per ABI)
+_READS = _FS_READ_FILE | _FS_READ_DIR
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -348,26 +431,66 @@ def _write_rights(abi: int) -> int:
     return rights
 
 
-def landlock_rules(root: Path, writable: Iterable[Path], abi: int) -> list[tuple[Path, int]]:
-    """(path, allowed write rights) pairs: the repository, /tmp, /dev and `writable`.
+def landlock_rules(
+    root: Path, writable: Iterable[Path], abi: int, hidden: Sequence[Path] = ()
+) -> list[tuple[Path, int]]:
+    """(path, allowed rights) pairs: writes in the repository, /tmp, /dev and `writable`; with `hidden`, reads of
+    everything but those paths.
 
     Landlock rules only add rights and cover whole subtrees, so this fallback cannot keep `.git` read-only
     without also refusing new files in the repository root; it grants the root, and the policy's refusal of
     destructive git and shell commands guards `.git` (bubblewrap, the primary sandbox, also binds it read-only).
+    For the same reason it cannot hide a secret file inside the repository or another writable tree; reads are
+    granted beside each hidden path instead (every entry of its ancestors but the way to it), which hides
+    credential stores outside them, at a price: those ancestors (/, the home) can no longer be listed.
     """
     rights = _write_rights(abi)
-    rules: list[tuple[Path, int]] = [(root, rights)]
+    granted = [root]
     for extra in (Path("/tmp"), Path("/dev"), *writable):
         if extra.is_dir() and extra not in root.parents and extra != root:
-            rules.append((extra, rights))
+            granted.append(extra)
+    secret = [path for path in hidden if not any(_within(path, top) for top in granted)]
+    reads = _READS if secret else 0
+    rules = [(path, rights | reads) for path in granted]
+    rules += _read_grants(secret)
     return rules
 
 
-def _landlock_setter(abi: int, root: Path, writable: Sequence[Path], allow_network: bool) -> Callable[[], None]:
+def _read_grants(hidden: Sequence[Path]) -> list[tuple[Path, int]]:
+    """The entries beside each hidden path and beside each of its ancestors, so only the hidden paths stay unread.
+
+    Symbolic links are left out: Landlock judges a file by where it really is, and a link's target is granted
+    (or not) in its own place, while a rule made through a link would grant its target's whole subtree.
+    """
+    hidden_set = set(hidden)
+    ancestors = {parent for path in hidden for parent in path.parents}
+    grants: list[tuple[Path, int]] = []
+    for directory in sorted(ancestors):
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            if path in hidden_set or path in ancestors or entry.is_symlink():
+                continue
+            try:
+                # A rule on anything but a directory may only carry file rights (the kernel refuses READ_DIR).
+                grants.append((path, _READS if entry.is_dir(follow_symlinks=False) else _FS_READ_FILE))
+            except OSError:
+                continue
+    return grants
+
+
+def _landlock_setter(
+    abi: int, root: Path, writable: Sequence[Path], allow_network: bool, hidden: Sequence[Path] = ()
+) -> Callable[[], None]:
     """A preexec step that confines the child with Landlock; it fails closed (exit 126) if that does not work."""
-    rules = [(os.fsencode(path), access) for path, access in landlock_rules(root, writable, abi)]
+    planned = landlock_rules(root, writable, abi, hidden)
+    rules = [(os.fsencode(path), access) for path, access in planned]
+    reads = _READS if any(access & _READS for _, access in planned) else 0
     handled_net = 0 if allow_network or abi < 4 else _NET_BIND_TCP | _NET_CONNECT_TCP
-    attr = _RulesetAttr(_write_rights(abi), handled_net)
+    attr = _RulesetAttr(_write_rights(abi) | reads, handled_net)
     attr_size = ctypes.sizeof(_RulesetAttr) if abi >= 4 else ctypes.sizeof(ctypes.c_uint64)
     libc = ctypes.CDLL(None, use_errno=True)
 

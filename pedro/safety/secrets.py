@@ -6,6 +6,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
+
+from pedro.safety.secretfiles import is_env_file, repo_secret_files
 
 
 def _words(*chunks: str) -> list[str]:
@@ -30,6 +33,17 @@ _ALLOWED_PREFIXES = ("LC_", "NPM_CONFIG_", "npm_config_")
 SECRET_NAME = re.compile(r"KEY|SECRET|TOKEN|PASSW|CREDENTIAL", re.IGNORECASE)
 _URL_CREDENTIALS = re.compile(r"://[^/\s@:]+:[^/\s@]+@")
 MIN_SECRET_VALUE = 8
+_ENV_FILE_MAX_BYTES = 256 * 1024
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$")
+# Values that say "fill me in": <token>, ${OTHER_VAR}, xxxxxxxx, your-api-key-here, changeme.
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:<.*>|\$\{?\w+\}?|([x*.#_-])\1*|(?:your|my|some)[ _-].*|.*[ _-]here|change[ _-]?me.*|replace[ _-]?me.*"
+    r"|placeholder|example|sample|dummy|secret|password|changeit|undefined|null|none|true|false|todo|tbd|fixme)$"
+)
+# A plain word, a number, a path, a host:port or a URL without credentials or query.
+_ORDINARY_VALUE = re.compile(
+    r"^(?:[A-Za-z]+|[0-9]+(?:\.[0-9]+)*|[\w.-]+:[0-9]+|/[\w./-]*|[a-z][a-z0-9+.-]*://[^@?#\s]*)$"
+)
 
 
 @dataclass(frozen=True)
@@ -107,9 +121,51 @@ def child_environment(environ: Mapping[str, str], *, extra: Iterable[str] = ()) 
     return env
 
 
-def secret_values(environ: Mapping[str, str]) -> list[str]:
-    """Values of secret-looking variables long enough to redact without hitting ordinary words."""
-    return [v for k, v in environ.items() if SECRET_NAME.search(k) and len(v) >= MIN_SECRET_VALUE]
+def secret_values(environ: Mapping[str, str], *, root: Path | None = None) -> list[str]:
+    """Values of secret-looking variables long enough to redact without hitting ordinary words.
+
+    With `root`, also the values set by the repository's secret env files (.env, .env.*, .envrc), so that a
+    command that prints one (`cat .env` where no sandbox can hide the file) shows [REDACTED:env_value] instead.
+    """
+    found = [v for k, v in environ.items() if SECRET_NAME.search(k) and len(v) >= MIN_SECRET_VALUE]
+    if root is not None:
+        for path in repo_secret_files(root):
+            if is_env_file(path.name):
+                found += [value for name, value in env_file_assignments(path) if _worth_redacting(name, value)]
+    return found
+
+
+def env_file_assignments(path: Path) -> list[tuple[str, str]]:
+    """The `NAME=value` and `export NAME=value` lines of an env file, quotes and trailing comments removed."""
+    try:
+        with path.open("rb") as fh:
+            text = fh.read(_ENV_FILE_MAX_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    found = []
+    for line in text.splitlines():
+        match = _ASSIGNMENT.match(line)
+        if match is None:
+            continue
+        raw = match.group(2).strip()
+        if raw[:1] in ("'", '"'):
+            end = raw.find(raw[0], 1)
+            value = raw[1:end] if end > 0 else raw[1:]
+        else:
+            value = re.split(r"\s#", raw, maxsplit=1)[0].strip()
+        found.append((match.group(1), value))
+    return found
+
+
+def _worth_redacting(name: str, value: str) -> bool:
+    """Long enough, not a placeholder, and either named like a secret or unlike a plain word, number or URL.
+
+    Values such as `production` or `http://localhost:3000` appear all over ordinary output; hiding them would
+    blank out the model's view of logs without protecting anything.
+    """
+    if len(value) < MIN_SECRET_VALUE or _PLACEHOLDER.match(value):
+        return False
+    return bool(SECRET_NAME.search(name)) or not _ORDINARY_VALUE.match(value)
 
 
 class Redactor:

@@ -361,6 +361,28 @@ def _ignored_among(root: Path, paths: Sequence[str]) -> list[str]:
     return [p for p in proc.stdout.split("\0") if p]
 
 
+def held_by_git(root: Path, paths: Sequence[str]) -> set[str]:
+    """Those of `paths` (relative to `root`) whose content git's index already holds, unchanged in the working tree.
+
+    Anyone who can run git in the repository can print such a file (`git show :PATH`), so hiding it gains nothing.
+    """
+    if not paths:
+        return set()
+    specs = [f":(literal){path}" for path in paths]
+    try:
+        proc = _git(root, "ls-files", "-z", "-t", "--cached", "--modified", "--", *specs, check=False)
+    except SnapshotError:
+        return set()  # git cannot say, so nothing counts as held
+    if proc.returncode != 0:
+        return set()
+    tracked: set[str] = set()
+    changed: set[str] = set()
+    for record in filter(None, proc.stdout.split("\0")):
+        tag, _, path = record.partition(" ")
+        (changed if tag == "C" else tracked).add(path)
+    return tracked - changed
+
+
 def _remove_file(root: Path, rel: str) -> None:
     """Delete one file created since the snapshot, then any directories it leaves empty; never leave the root."""
     real_root = root.resolve()

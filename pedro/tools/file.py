@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import re
 import stat
 from collections.abc import Mapping
 from dataclasses import replace
@@ -13,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import model_validator
 
+from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.textfile import (
     EDIT_MAX_BYTES,
@@ -54,9 +54,6 @@ _ACTION_WORDS: dict[str, FileAction] = {
     "unlink": "delete",
     "delete_file": "delete",
 }
-
-# Files that usually hold secrets: reading one sends it to the model, so the user is asked first.
-_SENSITIVE = re.compile(r"^(\.env(?!\.(example|sample|template|dist)$).*|.*\.pem|id_[\w-]*|\.netrc|\.git-credentials)$")
 
 _NUMBER_WIDTH = 5
 
@@ -136,11 +133,6 @@ class FileTool:
         return delete_file(ctx, args.path)
 
 
-def is_sensitive(path: Path) -> bool:
-    """Whether a file's name says it usually holds secrets (.env, keys, credentials)."""
-    return bool(_SENSITIVE.match(path.name))
-
-
 def read_file(ctx: ToolContext, raw: str, start_line: int | None = None, end_line: int | None = None) -> str:
     """Numbered lines of a file, one page at a time; binary files get a one-line summary."""
     path = ctx.resolve(raw, must_exist=True)
@@ -150,7 +142,9 @@ def read_file(ctx: ToolContext, raw: str, start_line: int | None = None, end_lin
         raise ToolFailure(f"{rel} is a directory, not a file; use navigate list_dir with path {rel!r} to see its files")
     if not stat.S_ISREG(mode):
         raise ToolFailure(f"{rel} is not a regular file (a device, socket or pipe); it cannot be read")
-    if is_sensitive(path) and not ctx.approve(f"read {rel}, which may hold secrets; its content would go to the model"):
+    # Reading a secret file sends it to the model, so the user is asked first.
+    question = f"read {rel}, which may hold secrets; its content would go to the model"
+    if is_secret_path(rel) and not ctx.approve(question):
         raise ToolDeniedError(f"reading {rel} was not approved because it may hold secrets; continue without it")
     with path.open("rb") as fh:
         head = fh.read(SNIFF_BYTES)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from pedro.tools.base import ToolArgs, ToolContext, ToolFailure
+from pedro.safety.secretfiles import is_secret_path
+from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.ripgrep import list_files
 from pedro.tools.symbols import VALUE_KINDS, LanguageName, detect_language, extract_symbols, has_grammar, parse_root
 
@@ -202,6 +203,9 @@ def outline(ctx: ToolContext, path: Path) -> str:
 
 def _read_source(ctx: ToolContext, path: Path) -> bytes:
     rel = ctx.rel(path)
+    if is_secret_path(rel):
+        # An outline or import list quotes the file; file read is where the user is asked about secrets.
+        raise ToolDeniedError(f"{rel} may hold secrets, so navigate does not parse it; file read asks the user first")
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
 
 # Seconds one ripgrep run may take before it is stopped; a search that takes longer needs a narrower path.
@@ -27,19 +28,6 @@ _READ_SIZE = 1 << 20
 # Bytes of ripgrep's stderr kept for error messages.
 _STDERR_KEPT = 64 * 1024
 
-# Secret-looking files are never searched or listed: reading them is an "ask" action (safety.md), and a
-# search result would leak their contents without asking.
-SECRET_GLOBS: tuple[str, ...] = (
-    ".env",
-    ".env.*",
-    "*.pem",
-    "id_rsa*",
-    "id_dsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    ".netrc",
-    ".git-credentials",
-)
 
 _INSTALL_HINT = (
     "ripgrep (rg) is not installed, so search cannot run (fix: pip install ripgrep==14.1.0 "
@@ -75,9 +63,17 @@ def _find_rg(path_var: str | None) -> str | None:
 
 
 def base_argv(
-    ctx: ToolContext, *, globs: Sequence[str] = (), ignore_case: bool = False, filters: Sequence[str] = ()
+    ctx: ToolContext,
+    *,
+    globs: Sequence[str] = (),
+    ignore_case: bool = False,
+    filters: Sequence[str] = (),
+    exclude: Sequence[str] = (),
 ) -> list[str]:
-    """The argv every ripgrep run starts with: no user config, hidden files, the caller's filters, no secrets."""
+    """The argv every ripgrep run starts with: no user config, hidden files, the caller's filters.
+
+    `exclude` names repo-relative files never to search (the secret files that secret_files found).
+    """
     flag = "--iglob" if ignore_case else "--glob"
     argv = [
         find_rg(ctx.env),
@@ -92,7 +88,8 @@ def base_argv(
     # The caller's globs go before pedro's exclusions: in ripgrep the later glob wins, so secrets stay out.
     argv.extend(f"{flag}={glob}" for glob in globs)
     argv.append("--glob=!.git")
-    argv.extend(f"--glob=!{pattern}" for pattern in SECRET_GLOBS)
+    # A leading / anchors a glob at the working directory, the repository root: exactly that one file.
+    argv.extend("--glob=!/" + _GLOB_ESCAPE.sub(r"\\\g<0>", path) for path in exclude)
     return argv
 
 
@@ -108,6 +105,7 @@ class GlobScope:
 
 
 _GLOB_META = re.compile(r"[*?\[\]{}\\]")
+_GLOB_ESCAPE = re.compile(r"[*?\[\]{}\\!]")
 
 
 def scope_glob(ctx: ToolContext, glob: str, under: Path, *, ignore_case: bool = False) -> GlobScope:
@@ -260,7 +258,28 @@ def list_files(
     ignore_case: bool = False,
     filters: Sequence[str] = (),
 ) -> list[str]:
-    """Every file under `under` that is not ignored, as sorted repo-relative paths (rg --files)."""
+    """Every file under `under` that is not ignored and not secret, as sorted repo-relative paths (rg --files)."""
+    return [
+        path
+        for path in all_files(ctx, under, globs=globs, ignore_case=ignore_case, filters=filters)
+        if not is_secret_path(path)
+    ]
+
+
+def secret_files(ctx: ToolContext, under: Path, *, filters: Sequence[str] = ()) -> list[str]:
+    """The files under `under` that a search would read but that may hold secrets (secretfiles.is_secret_path)."""
+    return [path for path in all_files(ctx, under, filters=filters) if is_secret_path(path)]
+
+
+def all_files(
+    ctx: ToolContext,
+    under: Path,
+    *,
+    globs: Sequence[str] = (),
+    ignore_case: bool = False,
+    filters: Sequence[str] = (),
+) -> list[str]:
+    """Every file under `under` that is not ignored, secret or not, as sorted repo-relative paths (rg --files)."""
     argv = [*base_argv(ctx, globs=globs, ignore_case=ignore_case, filters=filters), "--files", "--", ctx.rel(under)]
     paths, outcome = collect_lines(argv, cwd=ctx.root, env=child_env(ctx))
     if outcome.returncode == 2 and not paths:

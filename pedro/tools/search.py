@@ -2,28 +2,28 @@
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.ripgrep import (
     GREP_JSON_FLAGS,
     GREP_OUTPUT_FLAGS,
-    SECRET_GLOBS,
     GlobScope,
     GrepHits,
     RgOutcome,
+    all_files,
     base_argv,
     child_env,
     collect_lines,
     first_line,
     glob_error,
-    list_files,
     scope_glob,
+    secret_files,
     stream_rg,
 )
 from pedro.tools.symbols import find_definitions
@@ -157,7 +157,7 @@ def _resolve_target(ctx: ToolContext, raw: str | None) -> Path:
     path = ctx.resolve(raw, must_exist=True)
     if (
         path.is_file()
-        and _is_secret(path.name)
+        and is_secret_path(ctx.rel(path))
         and not ctx.approve(f"search inside {ctx.rel(path)}, which may hold secrets")
     ):
         raise ToolDeniedError(
@@ -166,8 +166,12 @@ def _resolve_target(ctx: ToolContext, raw: str | None) -> Path:
     return path
 
 
-def _is_secret(filename: str) -> bool:
-    return any(fnmatch.fnmatchcase(filename, pattern) for pattern in SECRET_GLOBS)
+def _skipped_note(count: int, what: str) -> str:
+    """How many secret files a search left out, so the model knows they exist without seeing them."""
+    if not count:
+        return ""
+    files = "1 file that may hold secrets was" if count == 1 else f"{count} files that may hold secrets were"
+    return f"note: {files} not {what} (env files, keys, credentials); ask the user if the task needs them"
 
 
 # ---- grep -------------------------------------------------------------------------------------------------
@@ -188,19 +192,24 @@ def grep(
         raise ToolFailure("grep matches one line at a time, so `pattern` cannot hold a line break; search one line")
     if target.is_file() and _looks_binary(target):
         return f"{ctx.rel(target)} is a binary file; search skips binary files"
-    hits, note = _run_grep(ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit)
+    hits, note, skipped = _run_grep(
+        ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit
+    )
     where = "" if target == ctx.root else f" in {ctx.rel(target)}"
     if glob:
         where += f" (files matching {glob})"
+    skipped_note = _skipped_note(skipped, "searched")
     if hits.total == 0:
         kind = "text" if literal or note else "pattern"
-        return note + f"no matches for {kind} {pattern!r}{where}"
+        return "\n".join(filter(None, [note + f"no matches for {kind} {pattern!r}{where}", skipped_note]))
     rows = [f"{row.path}:{row.line}: {_cut_line(row.text, row.start)}" for row in hits.rows()]
     cut = hits.total - len(rows)
     lines = [note.rstrip("\n")] if note else []
     lines += rows
     if cut > 0:
         lines.append(f"… {cut} more matches not shown; narrow the pattern or path")
+    if skipped_note:
+        lines.append(skipped_note)
     return "\n".join(lines)
 
 
@@ -213,12 +222,32 @@ def _run_grep(
     ignore_case: bool,
     literal: bool,
     limit: int,
+) -> tuple[GrepHits, str, int]:
+    """The hits, a note when the pattern was searched as text, and how many secret files were left out."""
+    scope = scope_glob(ctx, glob, target, ignore_case=ignore_case) if glob else GlobScope((), target)
+    if scope.under is None:
+        return GrepHits(limit=limit), "", 0
+    # An explicit file was approved by _resolve_target; anywhere else, secret files are never read.
+    exclude = [] if scope.under.is_file() else secret_files(ctx, scope.under, filters=scope.filters)
+    hits, note = _grep_scope(ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=literal, limit=limit)
+    return hits, note, len(exclude)
+
+
+def _grep_scope(
+    ctx: ToolContext,
+    pattern: str,
+    scope: GlobScope,
+    exclude: list[str],
+    *,
+    ignore_case: bool,
+    literal: bool,
+    limit: int,
 ) -> tuple[GrepHits, str]:
-    hits, outcome = _search(ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit)
+    hits, outcome = _search(ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=literal, limit=limit)
     if hits.broken:
         # A path with an empty line in it makes the plain rows ambiguous; JSON is slower but says it exactly.
         hits, outcome = _search(
-            ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit, json_mode=True
+            ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=literal, limit=limit, json_mode=True
         )
     if outcome.returncode != 2 or hits.total:
         return hits, ""
@@ -229,7 +258,7 @@ def _run_grep(
         if literal:
             raise ToolFailure(f"ripgrep could not search for {pattern!r}: {_regex_reason(outcome.stderr)}")
         # Small models often paste code such as `foo(` as the pattern: search it as text and say so.
-        hits, _ = _run_grep(ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=True, limit=limit)
+        hits, _ = _grep_scope(ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=True, limit=limit)
         note = (
             f"note: {pattern!r} is not a valid regular expression ({_regex_reason(outcome.stderr)}), so it was "
             "searched as plain text; the pattern is a regex, so escape special characters (e.g. \\( \\[ \\.) "
@@ -242,20 +271,18 @@ def _run_grep(
 def _search(
     ctx: ToolContext,
     pattern: str,
-    target: Path,
+    scope: GlobScope,
+    exclude: list[str],
     *,
-    glob: str | None,
     ignore_case: bool,
     literal: bool,
     limit: int,
     json_mode: bool = False,
 ) -> tuple[GrepHits, RgOutcome]:
     hits = GrepHits(limit=limit, json_mode=json_mode)
-    scope = scope_glob(ctx, glob, target, ignore_case=ignore_case) if glob else GlobScope((), target)
-    if scope.under is None:
-        return hits, RgOutcome(returncode=1, stderr="")
+    assert scope.under is not None  # _run_grep returns early otherwise
     target = scope.under
-    argv = base_argv(ctx, filters=scope.filters)
+    argv = base_argv(ctx, filters=scope.filters, exclude=exclude)
     argv += GREP_JSON_FLAGS if json_mode else GREP_OUTPUT_FLAGS
     argv.append("--ignore-case" if ignore_case else "--case-sensitive")
     if literal:
@@ -298,29 +325,43 @@ def _looks_binary(path: Path) -> bool:
 def find_files(ctx: ToolContext, pattern: str, target: Path, *, ignore_case: bool = False, limit: int = 100) -> str:
     """Files whose path matches a glob (`**/*.py`, `*.go`, `calc.py`), gitignore-aware, capped."""
     glob = _clean_glob(ctx, pattern)
-    paths = _list_matching(ctx, glob, target, ignore_case=ignore_case)
+    paths, secret = _list_matching(ctx, glob, target, ignore_case=ignore_case)
     note = ""
-    if not paths and not _GLOB_CHARS.search(glob) and "/" not in glob:
+    if not paths and not secret and not _GLOB_CHARS.search(glob) and "/" not in glob:
         # A bare word such as "calc" names no file; files whose name contains it are what was meant.
-        paths = _list_matching(ctx, f"*{glob}*", target, ignore_case=True)
+        paths, secret = _list_matching(ctx, f"*{glob}*", target, ignore_case=True)
         if paths:
             note = f"no file is named {glob!r}; files whose name contains it:"
     where = "" if target == ctx.root else f" under {ctx.rel(target)}"
+    skipped_note = _skipped_note(secret, "listed")
     if not paths:
-        return (
-            f'no files match {pattern!r}{where}; a glob without / matches file names anywhere ("*.py"), '
-            'one with / matches paths from the repository root ("src/**/*.py")'
+        return "\n".join(
+            filter(
+                None,
+                [
+                    f'no files match {pattern!r}{where}; a glob without / matches file names anywhere ("*.py"), '
+                    'one with / matches paths from the repository root ("src/**/*.py")',
+                    skipped_note,
+                ],
+            )
         )
     lines = [note] if note else []
     lines += paths[:limit]
     if len(paths) > limit:
         lines.append(f"… {len(paths) - limit} more files not shown; narrow the glob or path")
+    if skipped_note:
+        lines.append(skipped_note)
     return "\n".join(lines)
 
 
-def _list_matching(ctx: ToolContext, glob: str, target: Path, *, ignore_case: bool) -> list[str]:
+def _list_matching(ctx: ToolContext, glob: str, target: Path, *, ignore_case: bool) -> tuple[list[str], int]:
+    """The matching files that are not secret, and how many secret files matched too."""
     scope = scope_glob(ctx, glob, target, ignore_case=ignore_case)
-    return [] if scope.under is None else list_files(ctx, scope.under, filters=scope.filters)
+    if scope.under is None:
+        return [], 0
+    found = all_files(ctx, scope.under, filters=scope.filters)
+    shown = [path for path in found if not is_secret_path(path)]
+    return shown, len(found) - len(shown)
 
 
 def _clean_glob(ctx: ToolContext, pattern: str) -> str:
@@ -384,6 +425,9 @@ def _files_mentioning(ctx: ToolContext, word: str, target: Path) -> list[str]:
     paths, outcome = collect_lines(argv, cwd=ctx.root, env=child_env(ctx))
     if outcome.returncode == 2 and not paths:
         raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
+    if not target.is_file():
+        # Only the names come back, and those of secret files are dropped: no answer depends on their contents.
+        paths = [path for path in paths if not is_secret_path(path)]
     paths.sort()
     return paths
 

@@ -167,7 +167,7 @@ def run_case(
         ctx.ask = refuse_all  # what --no-input answers every question with
     else:
         ctx.approve = approve
-    redactor = Redactor(secret_values(os.environ))
+    redactor = Redactor(secret_values(os.environ, root=root))
     sandbox = active_sandbox()
     gate = Gate(
         Policy(mode="workspace-write", approval="ask" if approve is not None else "never"),

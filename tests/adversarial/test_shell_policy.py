@@ -130,13 +130,17 @@ def test_case_26_secrets_never_reach_the_model_or_the_log(arena: Arena, sandbox:
     commands = ["env", "printenv", "cat .env", "git config --get-all credential.helper", "cat ~/.aws/credentials"]
     run = run_case(arena, [bash(command) for command in commands])
 
-    assert "DEBUG=1" in run.answer(2), "the harmless part of .env is shown"
+    if sandbox == "bwrap":
+        assert run.answer(2).endswith("exit code 0\n(no output)\n"), "bubblewrap shows the untracked .env empty"
+    else:
+        assert "DEBUG=1" in run.answer(2), "Landlock cannot hide it: the harmless part of .env is shown"
     leaks = [*PLANTED_ENV.values(), openai_key, github_token, AWS_SECRET, KEY_BODY]
     sent, logged = run.everything_sent(), job_files_text(arena.root, run.job_id)
     for secret in leaks:
         assert secret not in sent, secret
         assert secret not in logged, secret
-    assert "[REDACTED" in run.answer(2) and "[REDACTED" in run.answer(3)
+    assert "[REDACTED" in run.answer(3)
+    assert sandbox == "bwrap" or "[REDACTED" in run.answer(2)
     check_invariants(run)
 
 

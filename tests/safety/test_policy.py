@@ -15,10 +15,10 @@ from pedro.safety.policy import (
     Policy,
     RepoPolicy,
     Rule,
-    is_sensitive,
     protected_reason,
     tighten,
 )
+from pedro.safety.secretfiles import is_secret_path
 
 W = "workspace-write"
 
@@ -281,10 +281,9 @@ def test_extra_read_roots_come_only_from_the_user() -> None:
 
 
 def test_path_helpers() -> None:
-    assert is_sensitive("deploy/id_rsa") and is_sensitive(".aws/credentials") and is_sensitive("a/.env.local")
-    assert (
-        not is_sensitive("src/id_utils.py") and not is_sensitive("environment.py") and not is_sensitive(".env.example")
-    )
+    assert is_secret_path("deploy/id_rsa") and is_secret_path(".aws/credentials") and is_secret_path("a/.env.local")
+    assert not is_secret_path("src/id_utils.py") and not is_secret_path("environment.py")
+    assert not is_secret_path(".env.example")
     assert protected_reason("src/main.py") is None
     assert protected_reason(".gitignore") is None
     assert protected_reason(".github/ISSUE_TEMPLATE/bug.md") is None

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from repo_util import git
 
 from pedro.config import ToolsConfig
 from pedro.safety.sandbox import (
@@ -289,13 +290,34 @@ def test_environments_under_tmp_are_bound_back(tmp_path: Path) -> None:
 
 
 @needs_bwrap
-def test_env_files_are_read_only_for_bash(ctx: ToolContext, repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_env_files_are_hidden_and_read_only_for_bash(
+    ctx: ToolContext, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
     (repo / ".env").write_text("API_KEY=x\n")
     (repo / ".env.local").write_text("DEBUG=1\n")
     (repo / ".envrc").symlink_to(".env.local")
-    out = run(ctx, command="cp /dev/null .env; echo pwn >> .env.local; echo ok > other.txt; cat .env")
+    out = run(ctx, command="cp /dev/null .env; echo pwn >> .env.local; echo ok > other.txt; cat .env .envrc; echo end")
     assert (repo / ".env").read_text() == "API_KEY=x\n"
     assert (repo / ".env.local").read_text() == "DEBUG=1\n"
-    assert out.count("Read-only file system") == 2 and "API_KEY=x" in out
+    assert out.count("Read-only file system") == 2
+    assert "API_KEY" not in out and "DEBUG" not in out and out.endswith("\nend")
     assert (repo / "other.txt").read_text() == "ok\n"
+
+
+@needs_bwrap
+def test_secret_files_git_already_holds_stay_readable(
+    ctx: ToolContext, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A committed test key is no secret from anyone who can run `git show`, and the tests that use it must pass."""
+    monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
+    (repo / "testdata").mkdir()
+    for name in ("server.key", "edited.key", "new.key"):
+        (repo / "testdata" / name).write_text(f"fixture {name}\n")
+    git(repo, "add", "testdata/server.key", "testdata/edited.key")
+    git(repo, "commit", "-qm", "fixtures")
+    (repo / "testdata" / "edited.key").write_text("a local secret\n")
+    out = run(ctx, command="cat testdata/*.key; echo x >> testdata/server.key")
+    assert "fixture server.key" in out
+    assert "a local secret" not in out and "fixture new.key" not in out
+    assert "Read-only file system" in out

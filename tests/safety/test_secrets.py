@@ -164,3 +164,33 @@ def test_a_real_child_sees_no_secret() -> None:
     )
     assert "SERVICE_API_KEY" not in result.stdout
     assert "planted-key" not in Redactor(secret_values(environ)).redact("log: planted-key-1234567")
+
+
+def test_values_from_the_repositorys_env_files_are_redacted(tmp_path: Path) -> None:
+    (tmp_path / "web").mkdir()
+    (tmp_path / ".env").write_text(
+        "# local settings\n"
+        "DB_PASSWORD=correcthorsebatterystaple\n"
+        'export SESSION_SALT="8f3a9c2e-7b1d" # rotated monthly\n'
+        "STRIPE=sk_live_51Habc123def456\n"
+        "NODE_ENV=production\n"
+        "API_URL=http://localhost:3000/api\n"
+        "DATABASE_URL=postgres://app:hunter2hunter2@db:5432/app\n"
+        "API_TOKEN=your-api-token-here\n"
+        "SECRET_KEY=changeme\n"
+        "PORT=8080\n"
+    )
+    (tmp_path / "web" / ".env.local").write_text("export NEXT_PUBLIC_KEY='pk_test_0123456789'\n")
+    (tmp_path / ".envrc").write_text("use nix\nexport DIRENV_SECRET=abc123def456\n")
+    (tmp_path / ".env.example").write_text("DB_PASSWORD=example-password-1234\n")
+    found = set(secret_values({}, root=tmp_path))
+    assert found == {
+        "correcthorsebatterystaple",
+        "8f3a9c2e-7b1d",
+        "sk_live_51Habc123def456",
+        "postgres://app:hunter2hunter2@db:5432/app",
+        "pk_test_0123456789",
+        "abc123def456",
+    }
+    shown = Redactor(found).redact("NODE_ENV=production on http://localhost:3000/api, port 8080, salt 8f3a9c2e-7b1d")
+    assert shown == "NODE_ENV=production on http://localhost:3000/api, port 8080, salt [REDACTED:env_value]"

@@ -1,0 +1,126 @@
+"""Which files hold secrets: the one list that the tools, the policy, the sandbox and redaction all consult."""
+
+from __future__ import annotations
+
+import os
+import re
+from fnmatch import translate
+from pathlib import Path, PurePath
+
+from pedro.safety.snapshots import SKIPPED_DIRS
+
+# Files that set environment variables, often to real credentials; their values are also redacted (secrets.py).
+# Templates (.env.example, .env.local.sample, ...) list the variables with placeholders, so models may read them.
+ENV_FILE_NAMES: dict[str, tuple[str, ...]] = {
+    ".env": (),
+    ".env.*": ("*.example", "*.sample", "*.template", "*.dist"),
+    ".envrc": (),
+}
+# Keys and certificates wherever they are. SSH names private keys id_<type>; id_rsa.pub and id_utils.py have a dot.
+KEY_FILE_NAMES: dict[str, tuple[str, ...]] = {
+    "*.pem": (),
+    "*.key": (),
+    "*.p12": (),
+    "*.pfx": (),
+    "id_*": ("*.*",),
+}
+# Credential stores of common tools, relative to $HOME; inside a repository they are secret at any depth.
+HOME_SECRETS: tuple[str, ...] = (
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".kube",
+    ".azure",
+    ".config/gh",
+    ".config/gcloud",
+    ".docker/config.json",
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+)
+
+
+def _name_regex(table: dict[str, tuple[str, ...]]) -> re.Pattern[str]:
+    """One regex for a table of globs and their exceptions, so a check is one match however long the table."""
+    branches = []
+    for glob, exceptions in table.items():
+        guard = "".join(f"(?!{translate(exception)})" for exception in exceptions)
+        branches.append(guard + translate(glob))
+    return re.compile("|".join(f"(?:{branch})" for branch in branches), re.IGNORECASE)
+
+
+_ENV_NAME = _name_regex(ENV_FILE_NAMES)
+_SECRET_NAME = _name_regex({**ENV_FILE_NAMES, **KEY_FILE_NAMES})
+_SECRET_RUNS = tuple(tuple(part.lower() for part in entry.split("/")) for entry in HOME_SECRETS)
+_RUN_STARTS = frozenset(run[0] for run in _SECRET_RUNS)
+
+
+def _parts(path: str | PurePath) -> list[str]:
+    text = path.as_posix() if isinstance(path, PurePath) else str(path).replace("\\", "/")
+    return [part for part in text.split("/") if part not in ("", ".")]
+
+
+def is_secret_path(path: str | PurePath) -> bool:
+    """Whether a file at `path` (relative to the repository or a home) may hold secrets.
+
+    True for a secret file name (.env, *.pem, id_rsa, ...) and for anything inside a credential store
+    (.ssh/, .aws/, .config/gh/, .docker/config.json, .netrc, ...), at any depth.
+    """
+    parts = _parts(path)
+    if not parts:
+        return False
+    if _SECRET_NAME.match(parts[-1]):
+        return True
+    lowered = [part.lower() for part in parts]
+    for index, part in enumerate(lowered):
+        if part in _RUN_STARTS and any(tuple(lowered[index : index + len(run)]) == run for run in _SECRET_RUNS):
+            return True
+    return False
+
+
+def is_env_file(path: str | PurePath) -> bool:
+    """Whether `path` is a secret environment file (.env, .env.local, .envrc), whose values are redacted."""
+    parts = _parts(path)
+    return bool(parts) and bool(_ENV_NAME.match(parts[-1]))
+
+
+def home_secret_paths(home: Path) -> list[Path]:
+    """The credential stores that exist under `home` (symlinks included, as the links themselves)."""
+    found = []
+    for entry in HOME_SECRETS:
+        path = home / entry
+        if path.is_symlink() or path.exists():
+            found.append(path)
+    return found
+
+
+def repo_secret_files(root: Path) -> list[Path]:
+    """The regular files under `root` that may hold secrets, symlinks skipped (their targets are found themselves).
+
+    The walk skips what snapshots skip (.git, node_modules, virtualenvs, build output, caches) and any other
+    virtualenv (a folder with pyvenv.cfg, such as one named .env): vendored CA bundles and test keys of
+    dependencies live there, hiding them would break the tools, and the walk runs before every sandboxed command.
+    """
+    found: list[Path] = []
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        if directory != root and any(entry.name == "pyvenv.cfg" for entry in entries):
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in SKIPPED_DIRS:
+                        stack.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False) and is_secret_path(Path(entry.path).relative_to(root)):
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+    return sorted(found)
