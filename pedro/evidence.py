@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pedro.tools.base import ToolContext
+from pedro.tools.base import ToolContext, ToolFailure
+from pedro.tools.process import ChildResult
 from pedro.tools.test import RunTestsArgs, TestRun, detect_framework, run_tests
 
 
@@ -22,8 +23,14 @@ class ProjectTests:
         return self.args.command or "the detected test runner"
 
     def run(self) -> TestRun:
-        """One run in the sandbox, without the network."""
-        return run_tests(self.args, self.ctx)
+        """One run in the sandbox, without the network; a command that cannot start is a failed run, never a crash."""
+        try:
+            return run_tests(self.args, self.ctx)
+        except ToolFailure as exc:
+            result = ChildResult(
+                outcome="exited", exit_code=None, output="", total_bytes=0, cut_bytes=0, duration_s=0.0
+            )
+            return TestRun(f"{self.command}: {exc}", None, result, self.command)
 
 
 def find_test_command(root: Path, given: str | None, configured: str) -> RunTestsArgs | None:

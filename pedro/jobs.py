@@ -37,6 +37,8 @@ class Job:
     baseline: str = ""
     """Fingerprint of the working tree when the job began: completion evidence survives a resume."""
     short_tools: bool = False
+    test_command: str = ""
+    """The command given with --test, so a resumed job asks the same tests for its evidence."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:

@@ -57,7 +57,9 @@ def show_job(
     json_out: JsonOpt = False,
 ) -> None:
     """Show one job: its record, then each round's tool calls."""
+    from pedro.cli.render import describe_progress
     from pedro.jobs import JobStore
+    from pedro.messages import Event
 
     root, _ = load(CommonFlags(repo=repo), need_git=False)
     store = JobStore(root)
@@ -77,17 +79,29 @@ def show_job(
         kind = event.get("type")
         if kind == "round.started":
             out.write(f"round {event.get('round')}\n")
+        elif kind == "repair.started":
+            out.write("repair\n")
         elif kind == "tool_call.finished":
             status = "ok" if event.get("ok") else f"error ({event.get('error_kind')})"
             out.write(f"  {event.get('name')}: {status}, {event.get('duration_ms')} ms\n")
+            if event.get("name") == "code_edit" and event.get("ok"):
+                # The edit's diff: what a candidate (or any edit) changed, as it was applied.
+                out.writelines(f"    {line}\n" for line in str(event.get("output", "")).splitlines()[1:])
         elif kind == "format.problem":
             out.write(f"  format problem: {event.get('kind')}\n")
+        if kind in _PROGRESS_EVENTS:
+            data = {k: v for k, v in event.items() if k not in ("schema", "type", "job_id", "seq", "ts")}
+            line = describe_progress(Event(type=kind, job_id=job.id, seq=int(event.get("seq", 0)), data=data))
+            out.write(f"  {line}\n")
     snapshots = _snapshots(root, job.id)
     if snapshots:
         out.write("\nsnapshots (pedro undo steps back through them)\n")
         out.writelines(f"  {s.n}. {s.label}: {s.ref} ({s.commit[:12]})\n" for s in snapshots)
     if job.summary:
         out.write(f"\nsummary\n{job.summary.strip()}\n")
+
+
+_PROGRESS_EVENTS = frozenset({"tests.run", "repair.started", "repair.candidate", "repair.finished"})
 
 
 def _snapshots(root: Path, job_id: str) -> list[Any]:

@@ -94,6 +94,7 @@ def _run(
                 task = render_task(role, **task_vars)
                 job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
                 job.base_url, job.short_tools = config.resolved_base_url(), _small_window(backend)
+                job.test_command = test_command or ""
                 store.save(job)
                 history: list[Any] = []
             else:
@@ -116,7 +117,7 @@ def _run(
                 max_idle_replies=config.agent.max_idle_replies,
                 max_repeats=config.agent.max_repeats,
             )
-            tests = _test_evidence(role, root, ctx, config, test_command)
+            tests = _test_evidence(role, root, ctx, config, test_command or job.test_command or None)
             repair = _repairer(role, config, backend, dispatcher, tests, options, guard) if saved is None else None
             try:
                 result = run_agent(

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_util import pedro
 from repo_util import git
 
 from pedro.agent import Limits, RunResult, run_agent
@@ -214,7 +215,7 @@ def run_job(
     return result, backend, events
 
 
-def test_a_repaired_job_completes_with_the_passing_run_on_record(calc: Path) -> None:
+def test_a_repaired_job_completes_with_the_passing_run_on_record(calc: Path, cli_env: dict[str, str]) -> None:
     store = JobStore(calc)
     try:
         result, _, _ = run_job(calc, [FIX], with_repair=True, store=store)
@@ -226,6 +227,18 @@ def test_a_repaired_job_completes_with_the_passing_run_on_record(calc: Path) -> 
     assert recorded[-1] == "job.finished"
     finished = store.events(result.job_id)[-1]
     assert finished["totals"]["repair_candidates"] == 1 and finished["totals"]["tool_calls"] == 1
+    # `pedro jobs show` tells the story: the failing run, the candidate with its diff, the passing run.
+    shown = pedro("jobs", "show", result.job_id, env=cli_env, cwd=calc).stdout
+    order = [
+        "tests (baseline): FAIL",
+        "failing: test_calc.py::test_add",
+        "-    return a - b",
+        "+    return a + b",
+        "tests (candidate 1): pass",
+        "candidate 1 for calc.py:1 add: fixed",
+    ]
+    positions = [shown.find(text) for text in order]
+    assert -1 not in positions and positions == sorted(positions), shown
 
 
 def test_an_unfinished_repair_hands_over_to_the_loop(calc: Path) -> None:
@@ -251,3 +264,11 @@ def test_completion_with_passing_tests_is_accepted(calc: Path) -> None:
     result, _, events = run_job(calc, [fenced_fix, "TASK COMPLETE fixed"], with_repair=False)
     assert result.exit_status == "completed"
     assert [e.data["passed"] for e in events if e.type == "tests.run"] == [True]
+
+
+def test_a_test_command_that_cannot_start_is_a_failed_run_not_a_crash(calc: Path) -> None:
+    ctx = ToolContext(root=calc)
+    run = ProjectTests(RunTestsArgs(command="definitely-not-a-program-xyz --run"), ctx).run()
+    assert not run.passed and run.report is None
+    missing_runner = ProjectTests(RunTestsArgs(path="nowhere/at/all"), ctx).run()
+    assert not missing_runner.passed and "nowhere/at/all" in missing_runner.summary
