@@ -120,6 +120,19 @@ def _units_for(failure: FailedTest, root: Path) -> list[Unit]:
     return found
 
 
+def failing_test(failure: FailedTest, root: Path) -> Unit | None:
+    """The test function a failure ran in: around its innermost frame in a test file, else found by its name."""
+    text = "\n".join(part for part in (failure.details, failure.message, failure.location) if part)
+    frames = [frame for frame in frames_of(text, root) if is_test_file(frame.path)]
+    if failure.location and (located := _location_frame(failure.location, root)) is not None:
+        frames.append(located)
+    frames.extend(_test_definition_frames(failure.test_id, root))
+    for frame in frames:
+        if is_test_file(frame.path) and (unit := enclosing_unit(root, frame.path, frame.line)) is not None:
+            return unit
+    return None
+
+
 def _test_definition_frames(test_id: str, root: Path) -> list[Frame]:
     """Where the test itself is defined, found by its name, for reports that give no location (plain go test)."""
     name = re.split(r"::|\.|/| > ", test_id.strip())

@@ -4,6 +4,7 @@ code_edit, run the tests again, and sample more candidates until one passes or t
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from pedro.evidence import ProjectTests, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.prompts import render_prompt
 from pedro.repair.candidate import read_candidate
-from pedro.repair.locate import Unit, locate
+from pedro.repair.locate import Unit, failing_test, locate
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 from pedro.tools.textfile import stamp_file
@@ -27,6 +28,7 @@ _FENCE_NAMES = {"python": "python", "go": "go", "javascript": "javascript", "typ
 _MAX_FAILURE_LINES = 24
 _MAX_FAILURE_CHARS = 1600
 _MAX_FAILURES_SHOWN = 2
+_MAX_TEST_LINES = 30
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
@@ -201,7 +203,7 @@ class Repairer:
         retry = "\n" + render_prompt("repair/retry.md", reason=problem).strip() if number and problem else ""
         prompt = render_prompt(
             "repair/fix.md",
-            failure="\n\n".join(describe_failure(f) for f in failing[:_MAX_FAILURES_SHOWN]),
+            failure="\n\n".join(self._with_test_source(f) for f in failing[:_MAX_FAILURES_SHOWN]),
             name=unit.name,
             path=unit.path,
             fence=_FENCE_NAMES[unit.language],
@@ -232,6 +234,16 @@ class Repairer:
             temperature=temperature,
         )
         return completion.text
+
+    def _with_test_source(self, failure: FailedTest) -> str:
+        """The failure, and the test's own code when the runner's text does not show it (go test, node --test)."""
+        described = describe_failure(failure)
+        test = failing_test(failure, self.root)
+        if test is None or test.text.strip().splitlines()[0].strip() in described:
+            return described
+        code = "\n".join(textwrap.dedent(test.text).splitlines()[:_MAX_TEST_LINES])
+        source = render_prompt("repair/test_source.md", path=test.path, fence=_FENCE_NAMES[test.language], code=code)
+        return f"{described}\n\n{source.strip()}"
 
     def _edit(self, emit: Emit, outcome: RepairOutcome, label: str, unit: Unit, old: str, new: str) -> ToolResult:
         """Replace `old` by `new` in the unit's file through the dispatcher: the gate, journal and checks apply."""

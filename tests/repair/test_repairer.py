@@ -84,6 +84,8 @@ def test_a_candidate_that_fixes_the_failure_is_kept(calc: Path) -> None:
     prompt = backend.requests[0][0][0].content
     assert "def add(a, b):\n    return a - b" in prompt and "assert add(2, 3) == 5" in prompt
     assert "def square" not in prompt and backend.requests[0][1] == []
+    # pytest's own text shows the test's code, so it is not added a second time.
+    assert prompt.count("def test_add():") == 1 and "The test, in" not in prompt
     phases = [e.data["phase"] for e in events if e.type == "tests.run"]
     assert phases == ["baseline", "candidate"]
 
@@ -272,3 +274,33 @@ def test_a_test_command_that_cannot_start_is_a_failed_run_not_a_crash(calc: Path
     assert not run.passed and run.report is None
     missing_runner = ProjectTests(RunTestsArgs(path="nowhere/at/all"), ctx).run()
     assert not missing_runner.passed and "nowhere/at/all" in missing_runner.summary
+
+
+def test_the_prompt_shows_the_test_when_the_runner_does_not(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    repo = tmp_path / "words"
+    repo.mkdir()
+    (repo / "go.mod").write_text("module example.com/words\n\ngo 1.19\n")
+    (repo / "words.go").write_text("package words\n\nfunc Double(n int) int {\n\treturn n + 2\n}\n")
+    (repo / "words_test.go").write_text(
+        'package words\n\nimport "testing"\n\nfunc TestDouble(t *testing.T) {\n'
+        '\tif got := Double(3); got != 6 {\n\t\tt.Errorf("Double(3) = %d, want 6", got)\n\t}\n}\n'
+    )
+    git(repo, "init", "-q", "-b", "main")
+    backend = ScriptedBackend(["```go\nfunc Double(n int) int {\n\treturn n * 2\n}\n```"])
+    ctx = ToolContext(root=repo)
+    repairer = Repairer(
+        backend=backend,
+        dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
+        tests=ProjectTests(RunTestsArgs(command="go test ./..."), ctx),
+        settings=RepairSettings(candidates=1),
+        options=GenerationOptions(),
+    )
+    assert repairer.run(lambda *_a, **_k: None).fixed
+    prompt = backend.requests[0][0][0].content
+    assert "Double(3) = 5, want 6" in prompt  # the runner's message
+    assert "The test, in words_test.go:" in prompt and "if got := Double(3); got != 6 {" in prompt
+    assert "\treturn n + 2" in prompt
