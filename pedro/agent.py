@@ -14,6 +14,7 @@ from pedro.compaction import Compactor, OutputSaver, TaskState
 from pedro.context import (
     build_system_prompt,
     render_format_problems,
+    render_interrupted,
     render_no_evidence,
     render_nudge,
     render_repeat_warning,
@@ -332,14 +333,28 @@ def _handle_reply(
             return loop
         if guard is not None:
             _snapshot(emitter, guard.before, state.rounds, extraction.calls)
-    for index, call in enumerate(extraction.calls, start=1):
-        result = dispatcher.run_reported(call, emitter.emit)
-        state.tool_calls += 1
-        state.task.record(call, result)
-        if call in native:
-            history.append(Message("tool", render_tool_result(result), tool_call_id=call.id, name=call.name))
-        else:
-            feedback.append(render_tool_result(result, index=index))
+    answered = 0
+    try:
+        for index, call in enumerate(extraction.calls, start=1):
+            result = dispatcher.run_reported(call, emitter.emit)
+            state.tool_calls += 1
+            state.task.record(call, result)
+            if call in native:
+                history.append(Message("tool", render_tool_result(result), tool_call_id=call.id, name=call.name))
+            else:
+                feedback.append(render_tool_result(result, index=index))
+            answered = index
+    except KeyboardInterrupt:
+        # Every call the assistant message holds gets a result, so a resumed conversation is well-formed.
+        for call in extraction.calls[answered:]:
+            text = render_interrupted(call.name)
+            if call in native:
+                history.append(Message("tool", text, tool_call_id=call.id, name=call.name))
+            else:
+                feedback.append(text)
+        if feedback:
+            history.append(Message("user", "\n\n".join(feedback)))
+        raise
     if extraction.problems:
         feedback.append(render_format_problems(extraction.problems))
     if extraction.calls:

@@ -84,6 +84,11 @@ def render_format_problems(problems: Sequence[FormatProblem]) -> str:
     return render_prompt("feedback/format_error.md", problems=listed)
 
 
+def render_interrupted(name: str) -> str:
+    """The result of a call the user interrupted before it finished."""
+    return render_prompt("feedback/interrupted.md", name=name)
+
+
 def render_nudge(attempt: int, limit: int) -> str:
     """Feedback for a reply with neither a call nor the completion marker."""
     return render_prompt("feedback/nudge.md", attempt=attempt, limit=limit)

@@ -109,3 +109,58 @@ def test_a_killed_job_is_reported_at_the_next_start_and_undo_restores(
     undone = pedro("undo", job, env=cli_env, cwd=repo)
     assert undone.returncode == 0, undone.stderr
     assert not (repo / "a.py").exists() and not (repo / "b.py").exists()
+
+
+def test_resuming_after_ctrl_c_mid_call_sends_a_well_formed_conversation(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # Native calls: the assistant message holds two ids; the interrupted one and the one never run get results.
+    native = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": "call_0",
+                "type": "function",
+                "function": {"name": "bash", "arguments": json.dumps({"command": "touch started.txt; sleep 60"})},
+            },
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "file", "arguments": json.dumps({"action": "read", "path": "README.md"})},
+            },
+        ],
+    }
+    server = stub_server([native, "TASK COMPLETE nothing else to do"])
+    proc = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "started.txt").exists())
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    job = only_job(repo)
+    resumed = pedro("jobs", "resume", job, "--base-url", f"{server.url}/v1", "--no-input", env=cli_env, cwd=repo)
+    assert "Traceback" not in resumed.stderr, resumed.stderr
+    messages = server.requests[-1]["messages"]
+    calls = next(m for m in messages if m.get("tool_calls"))
+    answered = [m["tool_call_id"] for m in messages if m["role"] == "tool"]
+    assert answered == [c["id"] for c in calls["tool_calls"]] == ["call_0", "call_1"]
+    assert all("interrupted it" in m["content"] for m in messages if m["role"] == "tool")
+
+
+def test_resuming_after_ctrl_c_mid_fenced_call_does_not_end_on_the_calls(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    reply = "\n".join([fenced("bash", "touch started.txt; sleep 60"), fenced("file", {"action": "read", "path": "x"})])
+    server = stub_server([reply, "TASK COMPLETE nothing else to do"])
+    proc = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "started.txt").exists())
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    pedro("jobs", "resume", only_job(repo), "--base-url", f"{server.url}/v1", "--no-input", env=cli_env, cwd=repo)
+    messages = server.requests[-1]["messages"]
+    calls_at = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and "started.txt" in m["content"])
+    after = messages[calls_at + 1]
+    assert after["role"] == "user" and after["content"].count("the user interrupted it") == 2
