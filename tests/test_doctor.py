@@ -16,6 +16,7 @@ import pytest
 from cli_util import pedro as run_pedro
 
 from pedro.backends.llamacpp import LlamaCppBackend
+from pedro.backends.managed import SMOKE_MARKER, cpu_identity
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
 from pedro.backends.probe import (
@@ -376,8 +377,34 @@ def test_llama_server_found_or_named(tmp_path: Path, monkeypatch: pytest.MonkeyP
     missing = check_llama_server()
     assert missing.status == "warn" and "install-llama-server" in missing.fix
     binary = executable(tmp_path / "cache" / "bin" / "llama-server", 'echo "version: 4242 (abc)" >&2')
+    # Installed and tried on this CPU by scripts/install-llama-server: no need to try again.
+    (tmp_path / "cache" / SMOKE_MARKER).write_text(cpu_identity() + "\n")
     found = check_llama_server()
     assert found.status == "ok" and str(binary) in found.detail and "version: 4242 (abc)" in found.detail
+    assert "served a model on this CPU" in found.detail
+
+
+def test_a_binary_that_prints_its_version_but_cannot_serve_a_model_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gguf_util import gguf_bytes
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.setenv("PEDRO_LLAMA_CACHE", str(tmp_path / "cache"))
+    # What a binary built for another CPU does: --version works, loading a model kills it with SIGILL.
+    executable(
+        tmp_path / "cache" / "bin" / "llama-server",
+        'case "$1" in --version) echo "version: 1 (x)" >&2; exit 0;; --help) exit 0;; esac; kill -ILL $$',
+    )
+    model = tmp_path / "m.gguf"
+    model.write_bytes(gguf_bytes([("general.architecture", 8, "llama"), ("tokenizer.chat_template", 8, "x")]))
+    check = check_llama_server(model)
+    assert check.status == "fail"
+    assert "SIGILL" in check.detail and "PEDRO_LLAMA_METHOD=source" in check.detail
+    (tmp_path / "cache" / "SMOKE_OK").write_text("another-cpu\n")
+    assert check_llama_server(model).status == "fail"  # a marker from another CPU vouches for nothing
 
 
 # -- the real thing -------------------------------------------------------------------------------------------------

@@ -54,6 +54,52 @@ def default_cache_dir() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".cache" / "pedro" / "llama-server"
 
 
+SMOKE_MARKER: Final = "SMOKE_OK"
+"""Written by scripts/install-llama-server into its cache after the binary served a model here: this CPU's id."""
+
+
+def cpu_identity() -> str:
+    """This machine's architecture and CPU flags, hashed: what a smoke run vouches for (as install-llama-server)."""
+    import hashlib
+
+    flags = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(errors="replace").splitlines():
+            if line.startswith(("flags", "Features")):
+                flags = line + "\n"
+                break
+    return hashlib.sha256((os.uname().machine + "\n" + flags).encode()).hexdigest()[:16]
+
+
+def tried_here(binary: Path) -> bool:
+    """Whether `binary` is pedro's cached one and served a model on this CPU when it was installed."""
+    cache = default_cache_dir()
+    try:
+        marker = (cache / SMOKE_MARKER).read_text().strip()
+    except OSError:
+        return False
+    return binary.resolve() == (cache / "bin" / BINARY_NAME).resolve() and marker == cpu_identity()
+
+
+def smoke_run(binary: Path, model: Path, *, timeout: float = 90.0) -> str:
+    """Serve `model` with `binary` and generate a few tokens; '' when it works, else what went wrong.
+
+    Loading and generating run the CPU kernels: a binary built for instructions this CPU lacks dies here.
+    """
+    try:
+        with ManagedLlamaServer(model, binary=binary, ctx_size=512, startup_timeout=timeout) as server:
+            body = {"prompt": "def add(a, b):", "n_predict": 4, "temperature": 0}
+            try:
+                reply = httpx.post(server.base_url + "/completion", json=body, timeout=timeout, trust_env=False)
+            except httpx.HTTPError as exc:
+                if not server.is_running():
+                    return server.failure_message("died while generating")
+                return f"the test generation failed ({exc})"
+            return "" if reply.status_code == 200 else f"the test generation answered HTTP {reply.status_code}"
+    except BackendError as exc:
+        return str(exc)
+
+
 def find_llama_server() -> Path | None:
     """The llama-server to run: the one on PATH, else the one in the install cache, else None."""
     on_path = shutil.which(BINARY_NAME)
@@ -216,7 +262,7 @@ class ManagedLlamaServer:
                 if self._wait_until_ready(port) or attempt == 2 or not self._failed_to_bind():
                     break
             if not self.is_running():
-                raise BackendError(self._failure_message("exited while starting"))
+                raise BackendError(self.failure_message("exited while starting"))
         except BaseException:
             # Ctrl-C or a timeout while loading must not leave the server behind.
             self.close(keep_log=True)
@@ -295,13 +341,14 @@ class ManagedLlamaServer:
             if read_health(url) == "ready":
                 return True
             time.sleep(self._poll_interval)
-        raise BackendError(self._failure_message(f"did not become ready within {self.startup_timeout:.0f}s"))
+        raise BackendError(self.failure_message(f"did not become ready within {self.startup_timeout:.0f}s"))
 
     def _failed_to_bind(self) -> bool:
         tail = self.log_tail(10).lower()
         return any(marker in tail for marker in _BIND_FAILURE_MARKERS)
 
-    def _failure_message(self, what: str) -> str:
+    def failure_message(self, what: str) -> str:
+        """Why the server stopped: SIGILL named with its fix, else the exit status and the log's last lines."""
         code = self._process.poll() if self._process is not None else None
         status = f" (exit status {code})" if code is not None else ""
         if code == -signal.SIGILL:

@@ -126,7 +126,8 @@ def diagnose(config: PedroConfig, *, probe: bool = True) -> Report:
             report.backend, report.base_url = served.backend.kind, served.resolved_base_url()
             report.model = served.backend.model
             report.checks.extend(backend_checks(served, report, probe=probe))
-    report.checks.extend(local_checks())
+    model_file = Path(config.backend.model_file).expanduser() if config.backend.model_file else None
+    report.checks.extend(local_checks(model_file))
     return report
 
 
@@ -298,10 +299,10 @@ def _tool_check(kind: str, probe: ToolProbe, backend: Backend) -> Check:
 # -- the machine ----------------------------------------------------------------------------------------------------
 
 
-def local_checks() -> list[Check]:
+def local_checks(model_file: Path | None = None) -> list[Check]:
     """llama-server, ripgrep, git and the sandbox: what pedro runs besides the model."""
     return [
-        check_llama_server(),
+        check_llama_server(model_file),
         check_ripgrep(),
         check_git(),
         check_bubblewrap(shutil.which("bwrap")),
@@ -327,16 +328,35 @@ def check_active_sandbox() -> Check:
     return Check("sandbox", "sandbox in use", "ok", describe(sandbox))
 
 
-def check_llama_server() -> Check:
-    """Where find_llama_server() finds the binary pedro starts for --model-file."""
-    from pedro.backends.managed import INSTALL_HINT, find_llama_server
+def check_llama_server(model: Path | None = None) -> Check:
+    """The binary pedro starts for --model-file, and whether it can serve a model on this CPU.
 
+    Printing a version proves little: a binary built for other CPU instructions dies only once a model loads. One
+    that served a model here at install time counts as tried; any other is tried now on `model` (or the SmolLM2
+    model, when installed).
+    """
+    from pedro.backends.managed import INSTALL_HINT, find_llama_server, find_smollm2_gguf, smoke_run, tried_here
+
+    name = "llama-server binary"
     binary = find_llama_server()
     if binary is None:
+        return Check("llama_server", name, "warn", "not found (only --model-file needs it)", INSTALL_HINT)
+    found = _with_version(str(binary), [str(binary), "--version"])
+    if tried_here(binary):
+        return Check("llama_server", name, "ok", f"{found}; served a model on this CPU when installed")
+    model = model or find_smollm2_gguf()
+    if model is None:
         return Check(
-            "llama_server", "llama-server binary", "warn", "not found (only --model-file needs it)", INSTALL_HINT
+            "llama_server",
+            name,
+            "warn",
+            f"{found}; never tried with a model here, and it may not run on this CPU",
+            "pedro doctor --model-file MODEL.gguf tries it",
         )
-    return Check("llama_server", "llama-server binary", "ok", _with_version(str(binary), [str(binary), "--version"]))
+    problem = smoke_run(binary, model)
+    if problem:
+        return Check("llama_server", name, "fail", f"{found}; it cannot serve {model.name}: {problem}", INSTALL_HINT)
+    return Check("llama_server", name, "ok", f"{found}; served {model.name} here")
 
 
 def check_ripgrep() -> Check:
