@@ -49,6 +49,7 @@ class RepairSettings:
     """For every answer after the first, which is greedy."""
     max_tokens: int = 512
     max_units: int = 3
+    """Functions asked for; all of them together get at most candidates × max_units answers."""
 
 
 @dataclass
@@ -114,11 +115,14 @@ class Repairer:
             outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
             return outcome
         outcome.ran = True
-        baseline, done = run, dict[tuple[str, str, int], Unit]()
-        last = ""
-        while units:
+        baseline, last = run, ""
+        # A unit is tried again only once its code changed (a kept candidate made progress): (path, name, text).
+        tried: set[tuple[str, str, str]] = set()
+        asked: dict[str, None] = {}
+        while units and outcome.candidates < self.settings.candidates * self.settings.max_units:
             unit = units.pop(0)
-            done[unit.key] = unit
+            tried.add((unit.path, unit.qualified_name, unit.text))
+            asked[_describe(unit)] = None
             result, last = self._repair_unit(unit, run, outcome, emit)
             if outcome.stopped:
                 break
@@ -130,10 +134,11 @@ class Repairer:
                 break
             # Progress without a full pass: look again from what still fails.
             remaining = run.report.failures if run.report is not None else []
-            units = [u for u in locate(remaining, self.root, limit=self.settings.max_units) if u.key not in done]
+            located = locate(remaining, self.root, limit=self.settings.max_units)
+            units = [u for u in located if (u.path, u.qualified_name, u.text) not in tried]
         outcome.summary = self._summary(outcome, baseline, run)
         if not outcome.fixed:
-            outcome.handover = self._handover(baseline, outcome, [_describe(u) for u in done.values()], last)
+            outcome.handover = self._handover(baseline, outcome, list(asked), last)
         emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
         return outcome
 

@@ -304,3 +304,12 @@ def test_the_prompt_shows_the_test_when_the_runner_does_not(tmp_path: Path) -> N
     assert "Double(3) = 5, want 6" in prompt  # the runner's message
     assert "The test, in words_test.go:" in prompt and "if got := Double(3); got != 6 {" in prompt
     assert "\treturn n + 2" in prompt
+
+
+def test_a_function_that_made_progress_is_asked_for_again(calc: Path) -> None:
+    (calc / "calc.py").write_text(CALC.replace("return a - b", "return a - b + 1"))
+    partial = "```python\ndef add(a, b):\n    return a - b\n```"  # fixes test_add_zero only
+    outcome, backend, events = repair(calc, [partial, FIX], candidates=1)
+    assert outcome.fixed and statuses(events) == ["progress", "fixed"]
+    # The second request shows the function as the first answer left it.
+    assert "return a - b\n" in backend.requests[1][0][0].content and "+ 1" not in backend.requests[1][0][0].content
