@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from pedro.debuglog import LOGGER
 from pedro.messages import ErrorKind, ToolCall, ToolResult
 from pedro.prompts import render_prompt
 from pedro.safety.gate import Gate
@@ -60,6 +61,7 @@ class Dispatcher:
         except _Refusal as exc:
             return self._result(call, False, str(exc), exc.kind, started)
         except Exception as exc:  # noqa: BLE001 - a raising tool must never take the loop down
+            LOGGER.exception("the %s tool raised on arguments %r", call.name, call.arguments)
             message = f"the {call.name} tool failed unexpectedly ({type(exc).__name__}: {exc}); try different arguments"
             return self._result(call, False, message, "failed", started)
         else:

@@ -39,9 +39,13 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: users never see a traceback
         if os.environ.get("PEDRO_DEBUG"):
             raise
+        from pedro.debuglog import record_crash
+
+        kept = record_crash(exc)
+        where = f"its traceback is in {kept}" if kept else "rerun with PEDRO_DEBUG=1 to see its traceback"
         sys.stderr.write(
             f"pedro: internal error: {type(exc).__name__}: {exc}\n"
-            "This is a bug in pedro; rerun with PEDRO_DEBUG=1 for details and report it.\n"
+            f"This is a bug in pedro; {where}. Please report it with that traceback.\n"
         )
         code = _exit_code("failed")
     sys.exit(code)

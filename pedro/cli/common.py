@@ -40,6 +40,9 @@ MaxRoundsOpt = Annotated[
 RepoOpt = Annotated[Path, typer.Option("--repo", help="The repository to work in.")]
 NoInputOpt = Annotated[bool, typer.Option("--no-input", help="Never prompt: whatever would ask is refused.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Events as JSON lines on stdout; human text on stderr.")]
+VerboseOpt = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Show pedro's own debug log (also kept in the job's debug.log).")
+]
 StreamJsonOpt = Annotated[bool, typer.Option("--stream-json", help="With --json, also emit model.delta events.")]
 AllowOutsideGitOpt = Annotated[
     bool, typer.Option("--allow-outside-git", help="Run in a directory that is not a git repository.")
@@ -76,6 +79,7 @@ class CommonFlags:
     full_access: bool = False
     read_only: bool = False
     read_roots: tuple[Path, ...] = ()
+    verbose: bool = False
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> CommonFlags:

@@ -24,6 +24,7 @@ from pedro.cli.common import (
     ReadRootOpt,
     RepoOpt,
     StreamJsonOpt,
+    VerboseOpt,
     load,
 )
 
@@ -129,6 +130,7 @@ def resume_job(
     full_access: FullAccessOpt = False,
     read_only: ReadOnlyOpt = False,
     read_root: ReadRootOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Continue an interrupted (or stopped) job from its saved conversation, on the same backend by default."""
     from pedro.cli.session import run_session

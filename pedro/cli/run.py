@@ -24,6 +24,7 @@ from pedro.cli.common import (
     ReadRootOpt,
     RepoOpt,
     StreamJsonOpt,
+    VerboseOpt,
     load,
 )
 from pedro.errors import UsageError
@@ -54,6 +55,7 @@ def build(
     full_access: FullAccessOpt = False,
     read_only: ReadOnlyOpt = False,
     read_root: ReadRootOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Implement a change described in plain words."""
     flags = CommonFlags.from_options(locals())
@@ -79,6 +81,7 @@ def debug(
     full_access: FullAccessOpt = False,
     read_only: ReadOnlyOpt = False,
     read_root: ReadRootOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Find and fix the cause of a failing test or a logged failure."""
     flags = CommonFlags.from_options(locals())
@@ -117,6 +120,7 @@ def review(
     full_access: FullAccessOpt = False,
     read_only: ReadOnlyOpt = False,
     read_root: ReadRootOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Review a branch or diff and report findings with file:line and severity."""
     flags = CommonFlags.from_options(locals())
@@ -157,6 +161,7 @@ def triage(
     full_access: FullAccessOpt = False,
     read_only: ReadOnlyOpt = False,
     read_root: ReadRootOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix."""
     flags = CommonFlags.from_options(locals())

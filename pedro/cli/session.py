@@ -47,6 +47,7 @@ def _run(
     from pedro.backends import get_backend
     from pedro.backends.base import GenerationOptions
     from pedro.context import render_task
+    from pedro.debuglog import DEBUG_LOG_NAME, job_log
     from pedro.dispatch import Dispatcher
     from pedro.jobs import JobStore
     from pedro.roles import get_role
@@ -74,6 +75,7 @@ def _run(
         backend = get_backend(config)
         if not config.backend.model_file:
             _warn_if_template_missing(backend, renderer)
+        logs = contextlib.ExitStack()
         try:
             ctx = ToolContext(
                 root=root,
@@ -101,6 +103,7 @@ def _run(
                 job, history = saved
                 task = job.task
                 renderer.notice(f"resuming job {job.id} after {sum(m.role == 'assistant' for m in history)} replies")
+            logs.enter_context(job_log(store.job_dir(job.id) / DEBUG_LOG_NAME, verbose=flags.verbose))
             journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
             dispatcher.journal = journal
             with store.ending_on_error(job):
@@ -141,6 +144,7 @@ def _run(
             if result.exit_status == "interrupted":
                 _report_interrupted_round(journal, job.id, renderer)
         finally:
+            logs.close()
             backend.close()
     renderer.close()
     return result.exit_code

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -126,6 +127,8 @@ def extract(
     try:
         return extract_unguarded(payload, tools, finish_reason=finish_reason)
     except Exception:  # noqa: BLE001 - model output must never crash the loop; nothing runs from a failed parse
+        # A bug here would look like a model that made no call: the traceback goes to pedro's own log.
+        logging.getLogger("pedro").exception("extract() failed on a reply; it was read as text without calls")
         return Extraction((), payload if isinstance(payload, str) else "", ())
 
 

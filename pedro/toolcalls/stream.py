@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -95,6 +96,7 @@ class StreamExtractor:
         try:
             return self._advance()
         except Exception:  # noqa: BLE001 - a display glitch must not end the stream; finish() still parses all
+            logging.getLogger("pedro").debug("streamed display of a reply failed", exc_info=True)
             return ""
 
     def _advance(self) -> str:
@@ -131,6 +133,7 @@ class StreamExtractor:
         try:
             tail = parse_text(self._buffer[self._done :], self._registry).text
         except Exception:  # noqa: BLE001 - display only; finish() is what the loop acts on
+            logging.getLogger("pedro").debug("streamed display of a reply's end failed", exc_info=True)
             tail = ""
         self._done = len(self._buffer)
         return tail
