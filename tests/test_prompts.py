@@ -45,7 +45,7 @@ def test_every_tool_has_a_description_prompt() -> None:
         assert "title" not in function["parameters"]
 
 
-def _string_literals(path: Path) -> list[tuple[int, str]]:
+def _string_literals(path: Path) -> list[tuple[int, str, bool]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = set()
     for node in ast.walk(tree):
@@ -53,11 +53,18 @@ def _string_literals(path: Path) -> list[tuple[int, str]]:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
                 docstrings.add(id(first.value))
-    return [
-        (node.lineno, node.value)
+    literals: list[tuple[int, str, bool]] = [
+        (node.lineno, node.value, False)
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
     ]
+    # An f-string is read whole, its placeholders as one word each: a prompt built from pieces is still a prompt.
+    literals += [
+        (node.lineno, "".join(part.value if isinstance(part, ast.Constant) else "x" for part in node.values), True)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+    ]
+    return literals
 
 
 def _is_prose(text: str) -> bool:
@@ -70,8 +77,11 @@ def test_no_prompt_prose_in_python() -> None:
     """Every word the model reads lives in prompts/: no long prose literals or role-play lines in code."""
     offenders = []
     for path in sorted((ROOT / "pedro").rglob("*.py")):
-        for line, text in _string_literals(path):
-            if "You are" in text or (len(text) > 200 and _is_prose(text)):
+        for line, text, formatted in _string_literals(path):
+            # Paragraphs make a prompt section, not a message; long f-strings are operators' error messages.
+            sectioned = "\n\n" in text.strip() and len(text) > 40 and _is_prose(text)
+            long_prose = not formatted and len(text) > 200 and _is_prose(text)
+            if "You are" in text or long_prose or sectioned:
                 offenders.append(f"{path.relative_to(ROOT)}:{line}")
     assert offenders == []
 

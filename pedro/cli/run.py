@@ -28,6 +28,7 @@ from pedro.cli.common import (
     load,
 )
 from pedro.errors import UsageError
+from pedro.prompts import render_prompt
 
 LOG_TAIL_LINES = 300
 
@@ -87,7 +88,7 @@ def debug(
     flags = CommonFlags.from_options(locals())
     if not (description.strip() or test or log):
         raise UsageError("debug needs something to go on: --description TEXT, --test CMD and/or --log FILE")
-    test_section = f"The failure reproduces with this command:\n\n    {test}\n" if test else ""
+    test_section = render_prompt("tasks/sections/test_command.md", command=test) if test else ""
     log_section = _log_section(_read_log(log)) if log else ""
     _run(
         "debugger",
@@ -199,7 +200,7 @@ def _read_log(path: Path) -> str:
 
 def _log_section(text: str) -> str:
     lines = text.splitlines()[-LOG_TAIL_LINES:]
-    return "Log of the failure (last {} lines):\n\n{}\n".format(len(lines), "\n".join(lines))
+    return render_prompt("tasks/sections/log.md", count=len(lines), log="\n".join(lines))
 
 
 def _default_base(root: Path) -> str:
