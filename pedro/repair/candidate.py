@@ -50,8 +50,11 @@ def read_candidate(reply: str, unit: Unit, file_text: str) -> Candidate:
     if not codes:
         return Candidate(None, "the answer holds no code")
     problems: list[str] = []
-    # A block that defines the function wins over one that only uses it; a body alone is the last resort.
+    # A block that defines the function wins over one that only uses it; a body alone is the last resort, and
+    # no resort at all when the answer did define the function (then the other blocks are examples or tests).
     for whole in (True, False):
+        if not whole and any(p != _NO_DEFINITION for p in problems):
+            break
         for code in codes:
             text, problem = _fit(code, unit, file_text, whole=whole)
             if text is not None:

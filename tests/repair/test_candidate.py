@@ -87,3 +87,10 @@ def test_bare_code_before_a_stray_fence_is_read() -> None:
         f"{FIXED}\n\nThe test fails: write it in one ```python block.assertRaises\nassertRaises(TypeError, add)\n```"
     )
     assert read_candidate(reply, ADD, FILE).text == FIXED
+
+
+def test_no_block_is_taken_for_a_body_when_the_answer_defines_the_function() -> None:
+    # SmolLM2's way: an assertion in one block, the function unchanged in another.
+    reply = f"```\nassert add(2, 3) == 5\n```\n\nThe corrected function is:\n\n```python\n{ADD.text}\n```"
+    candidate = read_candidate(reply, ADD, FILE)
+    assert candidate.text is None and "unchanged" in candidate.problem
