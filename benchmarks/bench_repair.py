@@ -115,7 +115,8 @@ def run_model(
 def run_peer_suite(
     peer: str, tasks: Sequence[Task], base_url: str, model: str, work: Path, args: argparse.Namespace
 ) -> dict[str, Any]:
-    """A peer agent on the same server, model, tasks and time limit (benchmarks/peers.py)."""
+    """A peer agent on the same server, model, tasks and time limit (benchmarks/peers.py); each is installed once
+    into its own environment under $PEDRO_PEERS_CACHE (default ~/.cache/pedro/peers)."""
     import peers  # type: ignore[import-not-found]
 
     rows = []
@@ -127,7 +128,7 @@ def run_peer_suite(
             model=model,
             time_limit_s=args.time_limit,
             workdir=work / peer / task.id,
-            cache_dir=Path.home() / ".cache" / "pedro" / "peers",
+            cache_dir=Path(os.environ.get("PEDRO_PEERS_CACHE") or Path.home() / ".cache" / "pedro" / "peers"),
         )
         rows.append(result)
         print(
