@@ -105,10 +105,15 @@ def run(server: ManagedLlamaServer) -> dict[str, Any]:
     role = get_role("reviewer")
     # The system prompt of the job bench_cache runs: SmolLM2 in a small window gets the short tool descriptions.
     tools = ToolRegistry.default(role.tools).specs(short=True)
-    system = Message("system", build_system_prompt(role, tools, repo_name="pedro"))
     paths = corpus()
     truth = _Truth(server.base_url)
+    backend = LlamaCppBackend(server.base_url, server.model_alias)
     try:
+        # As in a job: the tool list counts only when the request carries it natively (not in text mode), and the
+        # system prompt describes the tools only in text mode.
+        native = backend.sends_tools(GenerationOptions())
+        in_prompt = tools if native else []
+        system = Message("system", build_system_prompt(role, tools, repo_name="pedro", native=native))
         reported_system = truth.prompt_tokens([system])
         files: list[tuple[Message, int]] = []
         overheads: list[int] = []
@@ -123,17 +128,12 @@ def run(server: ManagedLlamaServer) -> dict[str, Any]:
             delta = truth.prompt_tokens([system, message]) - reported_system
             files.append((message, delta))
             overheads.append(delta - truth.text_tokens(message.content))
-        backend = LlamaCppBackend(server.base_url, server.model_alias)
-        try:
-            # As in a job: the tool list counts only when the request carries it natively (not in text mode).
-            in_prompt = tools if backend.sends_tools(GenerationOptions()) else []
-            first, estimated, alarms = _replay(TokenLedger(), system, files, reported_system, in_prompt)
-            exact_first, exact, exact_alarms = _replay(
-                TokenLedger(backend.count_tokens), system, files, reported_system, in_prompt
-            )
-        finally:
-            backend.close()
+        first, estimated, alarms = _replay(TokenLedger(), system, files, reported_system, in_prompt)
+        exact_first, exact, exact_alarms = _replay(
+            TokenLedger(backend.count_tokens), system, files, reported_system, in_prompt
+        )
     finally:
+        backend.close()
         truth.close()
     return {
         "files": len(files),

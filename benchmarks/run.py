@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE))
 import bench_cache  # noqa: E402
 import bench_extract  # noqa: E402
 import bench_extract_accuracy  # noqa: E402
+import bench_prompt  # noqa: E402
 import bench_search  # noqa: E402
 import bench_snapshot  # noqa: E402
 import bench_tokens  # noqa: E402
@@ -152,6 +153,17 @@ def _local_rows(results: dict[str, Any]) -> list[Row]:
     return rows
 
 
+def _prompt_rows(prompt: dict[str, Any]) -> list[Row]:
+    """The fixed prompt of a job (system prompt plus native tools), the largest role in each mode and length."""
+    rows = []
+    for mode in bench_prompt.MODES:
+        for length, budget in bench_prompt.BUDGET.items():
+            role, tokens = bench_prompt.worst(prompt, mode, length)
+            label = f"fixed prompt tokens, {mode} tools, {length} descriptions ({role})"
+            rows.append(_row(label, tokens, f"≤ {budget}", tokens <= budget, "{:.0f}"))
+    return rows
+
+
 def _token_rows(tokens: dict[str, Any]) -> list[Row]:
     """Token-estimate error against the GGUF tokenizer, pedro's estimate next to the chars/4 baseline."""
     files = f"{tokens['files']} files"
@@ -214,9 +226,10 @@ def main() -> int:
         "extraction_accuracy": bench_extract_accuracy.run(),
         "search": bench_search.run(),
         "snapshot": bench_snapshot.run(),
+        "prompt": bench_prompt.run(),
     }
     _real_model(results)
-    rows, notes = _local_rows(results), []
+    rows, notes = [*_local_rows(results), *_prompt_rows(results["prompt"])], []
     for name, build_rows in (("tokens", _token_rows), ("cache", _cache_rows)):
         outcome = results[name]
         for word in ("skipped", "failed"):

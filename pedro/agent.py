@@ -187,21 +187,28 @@ def run_agent(
             state.repair_candidates = repaired.candidates
         if repaired is not None and repaired.fixed:
             raise _Ended("completed", "repaired", repaired.summary)
-        if not resume:
-            handover = repaired.handover if repaired is not None else ""
-            history.append(Message("system", build_system_prompt(role, tools, repo_name=root.name)))
-            history.append(Message("user", f"{task.rstrip()}\n\n{handover}" if handover else task))
+        # Asking the window first also tells a backend whether the model takes native tools (Ollama's /api/show).
         budget = ContextBudget(
             TokenLedger(backend.count_tokens),
             Compactor(_output_saver(store, job, root) if persist else None),
             backend.context_window(),
             emitter.emit,
         )
+        # Native tools travel in the request, so the system prompt describes them only in text mode.
+        system = {
+            native: build_system_prompt(role, tools, repo_name=root.name, native=native) for native in (True, False)
+        }
+        if not resume:
+            handover = repaired.handover if repaired is not None else ""
+            history.append(Message("system", system[backend.sends_tools(options)]))
+            history.append(Message("user", f"{task.rstrip()}\n\n{handover}" if handover else task))
         while state.rounds < limits.max_rounds:
             state.rounds += 1
             emitter.emit("round.started", round=state.rounds)
+            native = backend.sends_tools(options)
+            _follow_tool_mode(history, system, native)
             # Only natively sent tools are part of the prompt; in text mode the system prompt describes them.
-            in_prompt = tools if backend.sends_tools(options) else []
+            in_prompt = tools if native else []
             request = budget.prepare(history, in_prompt, options, state.task, state.rounds)
             try:
                 completion = _complete(backend, request.messages, tools, request.options, emitter)
@@ -251,6 +258,16 @@ def run_agent(
         job.summary, job.finished_at, job.totals = summary, time.time(), _totals(result, state)
         store.save(job)
     return result
+
+
+def _follow_tool_mode(history: list[Message], system: dict[bool, str], native: bool) -> None:
+    """Keep the system prompt in step with how the tools travel: described in it only when not sent natively.
+
+    It changes only when the mode does (a server refused native tools mid-job, or a resumed job runs in the other
+    mode), so the cached prefix holds in every other round.
+    """
+    if history and history[0].role == "system" and history[0].content == system[not native]:
+        history[0] = Message("system", system[native])
 
 
 class _Ended(Exception):

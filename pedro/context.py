@@ -12,44 +12,54 @@ from pedro.roles import Role
 from pedro.toolcalls import FormatProblem
 
 
-def build_system_prompt(role: Role, tools: Sequence[Mapping[str, Any]], *, repo_name: str) -> str:
-    """The system prompt: identical in every round of a job so the server can reuse its cached prefix."""
+def build_system_prompt(role: Role, tools: Sequence[Mapping[str, Any]], *, repo_name: str, native: bool) -> str:
+    """The system prompt: identical in every round of a job so the server can reuse its cached prefix.
+
+    With `native` tools the request itself carries their descriptions, so the prompt holds only the role, the rules
+    and how to finish; in text mode it also describes the tools and how to call them in fenced blocks.
+    """
+    tools_section = ""
+    if not native:
+        tools_section = render_prompt(
+            "tools_section.md",
+            tools=render_tools_section(tools).strip(),
+            call_convention=render_prompt("dialects/fenced.md").strip(),
+        )
     return render_prompt(
         "system.md",
         role_instructions=render_prompt(role.prompt).strip(),
-        tools_section=render_tools_section(tools).strip(),
-        call_convention=render_prompt("dialects/fenced.md").strip(),
+        tools_section=tools_section.strip(),
         repo_name=repo_name,
     )
 
 
 def render_tools_section(tools: Sequence[Mapping[str, Any]]) -> str:
-    """One short block per tool: its description and its arguments."""
+    """One short block per tool: its description and its arguments, one a line."""
     blocks = []
     for spec in tools:
         function = spec.get("function", {})
         params = function.get("parameters", {}).get("properties", {})
         required = set(function.get("parameters", {}).get("required", []))
-        args = ", ".join(_describe_param(key, value, key in required) for key, value in params.items())
+        args = "\n".join(_describe_param(key, value, key in required) for key, value in params.items())
         blocks.append(
             render_prompt(
                 "tool_entry.md",
                 name=function.get("name", "?"),
                 description=function.get("description", "").strip(),
-                arguments=args or "none",
-            )
+                arguments=args,
+            ).strip()
         )
-    return "\n".join(blocks)
+    return "\n\n".join(blocks)
 
 
 def _describe_param(key: str, spec: Mapping[str, Any], required: bool) -> str:
-    kind = _type_name(spec)
-    return f"{key} ({kind}{', required' if required else ''})"
+    described = f": {spec['description']}" if spec.get("description") else ""
+    return f"- {key} ({_type_name(spec)}{', required' if required else ''}){described}"
 
 
 def _type_name(spec: Mapping[str, Any]) -> str:
     if "enum" in spec:
-        return "|".join(json.dumps(v) for v in spec["enum"])
+        return "|".join(str(v) for v in spec["enum"])
     if "const" in spec:
         return json.dumps(spec["const"])
     if "anyOf" in spec:

@@ -29,8 +29,9 @@ def run(
     max_rounds: int = 10,
     store: JobStore | None = None,
     events: list[Event] | None = None,
+    backend_type: type[ScriptedBackend] = ScriptedBackend,
 ) -> tuple[RunResult, ScriptedBackend]:
-    backend = ScriptedBackend(replies)
+    backend = backend_type(replies)
     chosen = get_role(role)
     dispatcher = Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=repo, read_only=chosen.read_only))
     job = store.create(role=role, task="t", backend="scripted", model="m") if store else None
@@ -93,6 +94,39 @@ def test_system_prompt_is_identical_every_round(calc: Path) -> None:
     prefixes = [request[0] for request in backend.requests]
     for earlier, later in zip(prefixes, prefixes[1:], strict=False):
         assert later[: len(earlier)] == earlier  # history is append-only
+
+
+class NativeBackend(ScriptedBackend):
+    """A server that takes the tool list natively."""
+
+    def sends_tools(self, options: GenerationOptions) -> bool:
+        return True
+
+
+class RefusesToolsBackend(ScriptedBackend):
+    """A server that refuses native tools on the first request, after which the backend is in text mode."""
+
+    def sends_tools(self, options: GenerationOptions) -> bool:
+        return not self.requests
+
+
+def test_native_tools_are_not_described_in_the_system_prompt(calc: Path) -> None:
+    read = fenced("file", {"action": "read", "path": "calc.py"})
+    _, backend = run(calc, [read, read, read], max_rounds=3, backend_type=NativeBackend)
+    systems = {request[0][0].content for request in backend.requests}
+    assert len(systems) == 1
+    system = systems.pop()
+    assert "TASK COMPLETE" in system and "## file" not in system and "```" not in system
+    assert all(request[1] for request in backend.requests)  # the tools travel in every request instead
+
+
+def test_tools_refused_mid_job_are_described_from_the_next_round_on(calc: Path) -> None:
+    read = fenced("file", {"action": "read", "path": "calc.py"})
+    _, backend = run(calc, [read, read, read], max_rounds=3, backend_type=RefusesToolsBackend)
+    first, second, third = (request[0][0].content for request in backend.requests)
+    assert "## file" not in first
+    assert "## file\n" in second and "```file\n" in second
+    assert third == second  # changed once, with the mode; stable again after
 
 
 def test_round_limit(calc: Path) -> None:

@@ -63,7 +63,7 @@ def test_estimate_splits_numbers_and_random_strings_finer_than_words() -> None:
     assert estimate_tokens("Ab3xQ9zK") > estimate_tokens("function")
 
 
-@pytest.mark.parametrize("path", ["pedro/agent.py", "prompts/system.md", "docs/architecture.md"])
+@pytest.mark.parametrize("path", ["pedro/agent.py", "prompts/dialects/fenced.md", "docs/architecture.md"])
 def test_a_calibrated_estimate_tracks_an_unrelated_tokenizer_within_15_percent(path: str) -> None:
     text = (ROOT / path).read_text()
     ledger = TokenLedger()

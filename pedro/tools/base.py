@@ -45,6 +45,9 @@ class ToolArgs(BaseModel):
 
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
 
+    short_keys: ClassVar[tuple[str, ...]] = ()
+    """The keys the short spec (small windows) declares, the commonest uses; empty: all. The rest still work."""
+
 
 @dataclass(frozen=True)
 class FileStamp:
@@ -200,13 +203,48 @@ class Tool(Protocol):
 
 
 def tool_spec(tool: Tool, *, short: bool = False) -> dict[str, Any]:
-    """The OpenAI-style function definition the model sees; `short` for small context windows."""
+    """The OpenAI-style function definition the model sees; `short` for small context windows.
+
+    The schema keeps what a model needs to write a call (keys, types, enums, required keys and, in full, each
+    key's description) and drops what only costs tokens: titles, defaults, bounds (the arguments' validation
+    still enforces them and says so) and pydantic's `X | null` for an optional key, which is simply not required.
+    """
     from pedro.prompts import load_prompt
 
     schema = tool.Args.model_json_schema()
-    schema.pop("title", None)
-    schema.pop("description", None)  # the Args docstring is for developers; the model reads prompts/tools/
-    for prop in schema.get("properties", {}).values():
-        prop.pop("title", None)
+    keep = tool.Args.short_keys if short else ()
+    properties = {
+        key: _compact(prop, descriptions=not short)
+        for key, prop in schema.get("properties", {}).items()
+        if not keep or key in keep
+    }
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
+    required = [key for key in schema.get("required", []) if key in properties]
+    if required:
+        parameters["required"] = required
+    if "$defs" in schema:
+        parameters["$defs"] = schema["$defs"]
     description = load_prompt(f"tools/{tool.name}{'.short' if short else ''}.md").strip()
-    return {"type": "function", "function": {"name": tool.name, "description": description, "parameters": schema}}
+    return {"type": "function", "function": {"name": tool.name, "description": description, "parameters": parameters}}
+
+
+_SCHEMA_NOISE = frozenset({"title", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
+
+
+def _compact(prop: Mapping[str, Any], *, descriptions: bool) -> dict[str, Any]:
+    """One property's schema without the noise; an optional `X | null` becomes plain `X`."""
+    out = {key: value for key, value in prop.items() if key not in _SCHEMA_NOISE}
+    if not descriptions:
+        out.pop("description", None)
+    options = out.get("anyOf")
+    if isinstance(options, list):
+        typed = [option for option in options if option.get("type") != "null"]
+        if len(typed) == 1:
+            del out["anyOf"]
+            out = {**_compact(typed[0], descriptions=descriptions), **out}
+    if isinstance(out.get("items"), Mapping):
+        out["items"] = _compact(out["items"], descriptions=descriptions)
+    return dict(sorted(out.items(), key=lambda item: _KEY_ORDER.get(item[0], len(_KEY_ORDER))))
+
+
+_KEY_ORDER = {"type": 0, "enum": 1, "items": 2}

@@ -48,8 +48,10 @@ _NO_NETWORK = re.compile("|".join(_NO_NETWORK_SIGNS))
 class BashArgs(ToolArgs):
     """One shell command, run by `bash -c` at the repository root."""
 
-    command: str = Field(description="the shell command to run")
-    timeout: float | None = Field(default=None, gt=0, description="seconds before the command is stopped")
+    short_keys: ClassVar[tuple[str, ...]] = ("command",)
+
+    command: str
+    timeout: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="before")
     @classmethod

@@ -63,6 +63,8 @@ _SHOW_MAX = 12
 class CodeEditArgs(ToolArgs):
     """Arguments of the code_edit tool."""
 
+    short_keys: ClassVar[tuple[str, ...]] = ("path", "old", "new")
+
     action: EditAction
     path: str
     old: str | None = None

@@ -81,7 +81,9 @@ def pick_action(data: Mapping[str, Any], words: Mapping[str, str]) -> str | None
 class FileArgs(ToolArgs):
     """Arguments of the file tool."""
 
-    action: FileAction
+    short_keys: ClassVar[tuple[str, ...]] = ("path", "content")
+
+    action: FileAction = "read"  # optional for the model: _infer_action picks write when content is given
     path: str
     start_line: int | None = None
     end_line: int | None = None

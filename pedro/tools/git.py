@@ -43,15 +43,17 @@ _FOREIGN_GIT_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_D
 class GitArgs(ToolArgs):
     """One git action; which keys it uses depends on the action."""
 
-    action: GitAction = Field(description="status, diff, log, show, add, commit, branch, checkout or push")
-    paths: list[str] | None = Field(default=None, description="files, relative to the repository root")
-    staged: bool = Field(default=False, description="diff: show staged changes instead of unstaged ones")
-    ref: str | None = Field(default=None, description="a commit, branch or tag (diff, log, show, checkout, push)")
-    max_count: int | None = Field(default=None, ge=1, le=MAX_LOG_COUNT, description="log: how many commits")
-    message: str | None = Field(default=None, description="commit: the commit message")
-    name: str | None = Field(default=None, description="branch: name of a branch to create")
-    create: bool = Field(default=False, description="checkout: create the branch first")
-    remote: str | None = Field(default=None, description="push: remote name (default: the branch's upstream)")
+    short_keys: ClassVar[tuple[str, ...]] = ("action", "ref")
+
+    action: GitAction
+    paths: list[str] | None = None
+    staged: bool = False
+    ref: str | None = None
+    max_count: int | None = Field(default=None, ge=1, le=MAX_LOG_COUNT)
+    message: str | None = None
+    name: str | None = None
+    create: bool = False
+    remote: SkipJsonSchema[str | None] = None  # push goes to the upstream; a model has no reason to pick
     force: SkipJsonSchema[bool] = False
     free_form: SkipJsonSchema[list[str] | None] = None
 

@@ -51,9 +51,11 @@ _PATH_ALIASES = ("file_path", "filename", "file", "dir", "directory", "folder")
 class NavigateArgs(ToolArgs):
     """Arguments of the navigate tool."""
 
-    action: NavigateAction = Field(description="list_dir | outline | imports")
-    path: str | None = Field(default=None, description="directory (list_dir, default: repo root) or file")
-    depth: int | None = Field(default=None, ge=0, description=f"list_dir: levels to expand (default {DEFAULT_DEPTH})")
+    short_keys: ClassVar[tuple[str, ...]] = ("path",)
+
+    action: NavigateAction
+    path: str | None = None
+    depth: int | None = Field(default=None, ge=0)
 
     @model_validator(mode="before")
     @classmethod

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
@@ -75,16 +76,16 @@ _DEFINITION_WORDS = re.compile(r"^(?:def|class|func|function|fn|type|struct|inte
 class SearchArgs(ToolArgs):
     """Arguments of the search tool."""
 
-    action: SearchAction = Field(description="grep | find_files | find_definition")
-    pattern: str | None = Field(
-        default=None, description="grep: a regular expression (ripgrep syntax); find_files: a glob such as **/*.py"
-    )
-    name: str | None = Field(default=None, description="find_definition: the name to look up, e.g. mul or Calc.add")
-    path: str | None = Field(default=None, description="optional file or directory to search in (default: the repo)")
-    glob: str | None = Field(default=None, description="grep: only search files matching this glob, e.g. *.py")
-    ignore_case: bool = Field(default=False, description="match case-insensitively")
-    literal: bool = Field(default=False, description="grep: treat pattern as plain text, not a regex")
-    max_results: int | None = Field(default=None, ge=1, description="most rows to show")
+    short_keys: ClassVar[tuple[str, ...]] = ("pattern", "name")
+
+    action: SearchAction
+    pattern: str | None = None
+    name: str | None = None
+    path: str | None = None
+    glob: str | None = None
+    ignore_case: bool = False
+    literal: bool = False
+    max_results: SkipJsonSchema[int | None] = Field(default=None, ge=1)  # rows are capped and the cut counted
 
     @model_validator(mode="before")
     @classmethod

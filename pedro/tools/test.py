@@ -66,10 +66,12 @@ _SHELL_META = re.compile(r"[;&|<>$`()\n\\*?{}\[\]]")
 class RunTestsArgs(ToolArgs):
     """Run the project's tests; every key is optional."""
 
-    command: str | None = Field(default=None, description="explicit test command, run in a shell at the repo root")
-    path: str | None = Field(default=None, description="package, directory or test file to run")
-    framework: Framework = Field(default="auto", description="auto, go, pytest or npm")
-    timeout: float | None = Field(default=None, gt=0, description="seconds before the run is stopped")
+    short_keys: ClassVar[tuple[str, ...]] = ("path",)
+
+    command: str | None = None
+    path: str | None = None
+    framework: Framework = "auto"
+    timeout: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="before")
     @classmethod

@@ -71,7 +71,7 @@ def test_every_role_grammar_is_valid_gbnf_for_the_real_server(llama_server: Mana
 def test_builder_grammar_is_accepted_and_replies_parse_into_calls(llama_server: ManagedLlamaServer) -> None:
     role = get_role("builder")
     tools = ToolRegistry.default(role.tools).specs()
-    system = build_system_prompt(role, tools, repo_name="calc")
+    system = build_system_prompt(role, tools, repo_name="calc", native=False)  # constrained calls are text mode
     backend = LlamaCppBackend(llama_server.base_url, llama_server.model_alias, read_timeout=300, constrain_calls=True)
     try:
         completion = backend.complete(
