@@ -35,6 +35,8 @@ class GenerationOptions:
     stream: bool = True
     seed: int | None = None
     """A sampling seed, so a sample drawn at temperature > 0 can be drawn again; None leaves the server's."""
+    stop: tuple[str, ...] = ()
+    """Strings that end the reply where they first appear (not included in it)."""
 
 
 class Backend(Protocol):

@@ -205,6 +205,8 @@ class OllamaBackend:
         }
         if options.seed is not None:
             body["options"]["seed"] = options.seed
+        if options.stop:
+            body["options"]["stop"] = list(options.stop)
         if tools:
             body["tools"] = [dict(tool) for tool in tools]
         return body

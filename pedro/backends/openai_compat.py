@@ -207,6 +207,8 @@ class OpenAICompatBackend:
             body["stream_options"] = {"include_usage": True}
         if options.seed is not None:
             body["seed"] = options.seed
+        if options.stop:
+            body["stop"] = list(options.stop)
         if tools:
             body["tools"] = [dict(tool) for tool in tools]
             if self.tool_choice is not None:

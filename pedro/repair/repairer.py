@@ -29,6 +29,9 @@ _MAX_FAILURE_LINES = 24
 _MAX_FAILURE_CHARS = 1600
 _MAX_FAILURES_SHOWN = 2
 _MAX_TEST_LINES = 30
+_ANSWER_SLACK_TOKENS = 96
+# A closing fence followed by a blank line (prose comes next); an opening fence is followed by code instead.
+_END_OF_BLOCK = ("\n```\n\n",)
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
@@ -216,7 +219,12 @@ class Repairer:
             retry=retry,
         )
         temperature = 0.0 if number == 0 else self.settings.temperature
-        options = replace(self.options, temperature=temperature, seed=number if number else None)
+        # One function is the whole answer: room for about twice its length, and the reply ends with its block.
+        # Small models otherwise ramble on to max_tokens, which is most of the time a sample takes.
+        room = min(self.settings.max_tokens, len(unit.text) // 2 + _ANSWER_SLACK_TOKENS)
+        options = replace(
+            self.options, temperature=temperature, seed=number or None, max_tokens=room, stop=_END_OF_BLOCK
+        )
 
         def on_token(delta: str) -> None:
             emit("model.delta", persist=False, text=delta)

@@ -73,6 +73,15 @@ def test_streaming_request_shape(server: WireServer) -> None:
     assert "cache_prompt" not in body  # llama.cpp extras stay out of the generic wire
 
 
+def test_seed_and_stop_go_on_the_wire_only_when_set(server: WireServer) -> None:
+    server.on("POST", CHAT, sse("openai/stream_text.sse"))
+    run(make(server), seed=3, stop=("\n```\n\n",))
+    run(make(server))
+    with_them, without = server.bodies(CHAT)
+    assert (with_them["seed"], with_them["stop"]) == (3, ["\n```\n\n"])
+    assert "seed" not in without and "stop" not in without
+
+
 def test_streams_text_and_usage_only_chunk(server: WireServer) -> None:
     server.on("POST", CHAT, sse("openai/stream_text.sse"))
     completion, tokens = run(make(server))
