@@ -90,7 +90,7 @@ class RepairConfig(_Section):
     candidates: int = Field(default=8, ge=1, le=64)
     """Answers asked for per function: the first greedy, the rest sampled."""
     temperature: float = Field(default=0.8, ge=0.0, le=2.0)
-    """Sampling temperature of every answer after the first."""
+    """Sampling temperature of the second answer; each later one is 0.1 hotter, at most 1.5."""
     max_tokens: int = Field(default=512, ge=16)
     """Most tokens of one answer (one function)."""
     max_functions: int = Field(default=3, ge=1, le=10)

@@ -30,6 +30,7 @@ _MAX_FAILURE_CHARS = 1600
 _MAX_FAILURES_SHOWN = 2
 _MAX_TEST_LINES = 30
 _ANSWER_SLACK_TOKENS = 96
+_MAX_TEMPERATURE = 1.5
 # A closing fence followed by a blank line (prose comes next); an opening fence is followed by code instead.
 _END_OF_BLOCK = ("\n```\n\n",)
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
@@ -218,7 +219,8 @@ class Repairer:
             code=unit.text,
             retry=retry,
         )
-        temperature = 0.0 if number == 0 else self.settings.temperature
+        # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
+        temperature = 0.0 if number == 0 else min(self.settings.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
         # One function is the whole answer: room for about twice its length, and the reply ends with its block.
         # Small models otherwise ramble on to max_tokens, which is most of the time a sample takes.
         room = min(self.settings.max_tokens, len(unit.text) // 2 + _ANSWER_SLACK_TOKENS)
