@@ -31,8 +31,6 @@ _MAX_FAILURES_SHOWN = 2
 _MAX_TEST_LINES = 30
 _ANSWER_SLACK_TOKENS = 96
 _MAX_TEMPERATURE = 1.5
-# A closing fence followed by a blank line (prose comes next); an opening fence is followed by code instead.
-_END_OF_BLOCK = ("\n```\n\n",)
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
@@ -221,12 +219,10 @@ class Repairer:
         )
         # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
         temperature = 0.0 if number == 0 else min(self.settings.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
-        # One function is the whole answer: room for about twice its length, and the reply ends with its block.
-        # Small models otherwise ramble on to max_tokens, which is most of the time a sample takes.
-        room = min(self.settings.max_tokens, len(unit.text) // 2 + _ANSWER_SLACK_TOKENS)
-        options = replace(
-            self.options, temperature=temperature, seed=number or None, max_tokens=room, stop=_END_OF_BLOCK
-        )
+        # One function is the whole answer: room for a few times its length (a second block often holds the
+        # better version), not for the rambling that otherwise takes most of a small model's sample time.
+        room = min(self.settings.max_tokens, len(unit.text) + _ANSWER_SLACK_TOKENS)
+        options = replace(self.options, temperature=temperature, seed=number or None, max_tokens=room)
 
         def on_token(delta: str) -> None:
             emit("model.delta", persist=False, text=delta)

@@ -84,8 +84,8 @@ def test_a_candidate_that_fixes_the_failure_is_kept(calc: Path) -> None:
     prompt = backend.requests[0][0][0].content
     assert "def add(a, b):\n    return a - b" in prompt and "assert add(2, 3) == 5" in prompt
     assert "def square" not in prompt and backend.requests[0][1] == []
-    # Room for about twice the function, and the answer ends with its code block.
-    assert backend.options[0].max_tokens < 200 and backend.options[0].stop == ("\n```\n\n",)
+    # Room for a few times the function, not for rambling.
+    assert backend.options[0].max_tokens < 200
     # pytest's own text shows the test's code, so it is not added a second time.
     assert prompt.count("def test_add():") == 1 and "The test, in" not in prompt
     phases = [e.data["phase"] for e in events if e.type == "tests.run"]
