@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from pedro.gate import Gate
 from pedro.messages import ErrorKind, ToolCall, ToolResult
 from pedro.prompts import render_prompt
-from pedro.safety.gate import Gate
 from pedro.safety.journal import Journal
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import ToolRegistry

@@ -48,9 +48,9 @@ def _run(
     from pedro.backends.base import GenerationOptions
     from pedro.context import render_task
     from pedro.dispatch import Dispatcher
+    from pedro.gate import Gate
     from pedro.jobs import JobStore
     from pedro.roles import get_role
-    from pedro.safety.gate import Gate
     from pedro.safety.journal import JOURNAL_NAME, Journal
     from pedro.safety.sandbox import active_sandbox
     from pedro.safety.sandbox import describe as describe_sandbox

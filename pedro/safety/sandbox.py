@@ -23,9 +23,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from pedro.process import ChildCommand
 from pedro.safety.secretfiles import home_secret_paths, is_secret_path, repo_secret_files
 from pedro.safety.snapshots import held_by_git
-from pedro.tools.process import ChildCommand
 
 SandboxKind = Literal["bubblewrap", "landlock", "none"]
 ChildKind = Literal["bash", "test"]

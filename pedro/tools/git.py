@@ -10,9 +10,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from pedro.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 from pedro.safety.snapshots import JOB_BRANCH_PREFIX
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure, ToolTimeoutError
-from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 
 GitAction = Literal["status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push"]
 GIT_ACTIONS: tuple[GitAction, ...] = ("status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push")

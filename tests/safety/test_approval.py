@@ -14,8 +14,8 @@ import pytest
 from pedro.cli.approval import TerminalApprover, render_question
 from pedro.config import ToolsConfig
 from pedro.dispatch import MAX_CONSECUTIVE_TIMEOUTS, Dispatcher
+from pedro.gate import Gate
 from pedro.messages import ToolCall, ToolResult
-from pedro.safety.gate import Gate
 from pedro.safety.policy import Policy
 from pedro.safety.sandbox import active_sandbox
 from pedro.tools import ToolRegistry

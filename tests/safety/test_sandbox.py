@@ -17,6 +17,7 @@ import pytest
 from repo_util import git
 
 from pedro.config import ToolsConfig
+from pedro.process import ChildCommand, child_env, run_child
 from pedro.safety.sandbox import (
     FSIZE_LIMIT_BYTES,
     SandboxInfo,
@@ -28,7 +29,6 @@ from pedro.safety.sandbox import (
 )
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolTimeoutError
-from pedro.tools.process import ChildCommand, child_env, run_child
 
 HAS_BWRAP = detect_sandbox().kind == "bubblewrap"
 LANDLOCK_ABI = read_landlock_abi()
