@@ -351,6 +351,19 @@ def test_job_branch_snapshots_and_undo(calc_repo: Path, stub_server: Any, cli_en
     assert again.returncode == 2 and "nothing to undo" in again.stderr
 
 
+def test_git_variables_a_hook_exported_do_not_redirect_pedro(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", str(other))
+    env = {**cli_env, "GIT_DIR": str(other / ".git"), "GIT_INDEX_FILE": str(other / ".git" / "index")}
+    server = stub_server([fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"}), "TASK COMPLETE"])
+    proc = build(server, calc_repo, env)
+    assert proc.returncode == 0, proc.stderr
+    assert "refs/pedro/snapshots/" in git(calc_repo, "for-each-ref", "refs/pedro")
+    assert git(other, "for-each-ref").strip() == "" and not (other / ".git" / "index").exists()
+
+
 def test_undo_refuses_when_files_changed_since(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server(
         [

@@ -8,7 +8,7 @@ A snapshot is built with a temporary index so the user's HEAD, branch, index and
 
 S's message is the label followed by `Pedro-*:` trailers (job, number, HEAD, branch, index tree). The ref keeps S
 and, through its last parent, I reachable, so both survive `git gc --prune=now`; only branches are pushed, so
-snapshots never leave the machine. Git runs with fixed argv (no shell), repository hooks and fsmonitor disabled.
+snapshots never leave the machine. Git runs through pedro.gitlayer: fixed argv (no shell), no hooks or fsmonitor.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pedro.errors import PedroError
+from pedro.gitlayer import GitError, GitResult, run
 
 REF_PREFIX = "refs/pedro/snapshots"
 BACKUP_PREFIX = "refs/pedro/backups"
@@ -52,9 +52,6 @@ GIT_TIMEOUT_S = 300.0
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 _JOB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-_FOREIGN_GIT_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE")
-# hooks (reference-transaction) and fsmonitor are programs the repository names; snapshots run none of them
-_GIT_CONFIG = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off")
 _IDENTITY = {
     "GIT_AUTHOR_NAME": "pedro",
     "GIT_AUTHOR_EMAIL": "pedro@localhost",
@@ -137,7 +134,7 @@ def _store(root: Path, state: _State, prefix: str, job_id: str, label: str) -> S
         ref = f"{prefix}/{job_id}/{n}"
         # the empty old value makes the update fail if a concurrent snapshot took this number first
         proc = _git(root, "update-ref", "-m", f"pedro snapshot: {_one_line(label)}", ref, commit, "", check=False)
-        if proc.returncode == 0:
+        if proc.code == 0:
             return _list(root, prefix, job_id, ref)[0]
     raise SnapshotError(f"could not allocate a snapshot number under {prefix}/{job_id}; retry the command")
 
@@ -169,7 +166,7 @@ def changed_paths(root: Path, old_tree: str, new_tree: str) -> list[str]:
     """Paths that differ between two trees (added, removed or modified)."""
     if old_tree == new_tree:
         return []
-    out = _git(root, "diff-tree", "-r", "--no-renames", "--name-only", "-z", old_tree, new_tree).stdout
+    out = _git(root, "diff-tree", "-r", "--no-renames", "--name-only", "-z", old_tree, new_tree).out
     return [p for p in out.split("\0") if p]
 
 
@@ -191,7 +188,7 @@ def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | Non
             changed,
         )
     backup = _store(root, current, BACKUP_PREFIX, snapshot.job_id, f"before restoring snapshot {snapshot.n}")
-    diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).stdout
+    diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).out
     to_write: list[str] = []
     to_remove: list[str] = []
     fields = [f for f in diff.split("\0") if f]
@@ -242,12 +239,12 @@ def ensure_job_branch(root: Path, job_id: str) -> str:
     previous = _branch(root) or _head(root) or ""
     if previous == target:
         return previous
-    exists = _git(root, "rev-parse", "--verify", "-q", f"refs/heads/{target}", check=False).returncode == 0
+    exists = _git(root, "rev-parse", "--verify", "-q", f"refs/heads/{target}", check=False).code == 0
     argv = ("switch", target) if exists else ("switch", "-c", target)
     proc = _git(root, *argv, check=False)
-    if proc.returncode != 0:
+    if proc.code != 0:
         raise SnapshotError(
-            f"could not switch to branch {target}: {proc.stderr.strip()}. "
+            f"could not switch to branch {target}: {proc.err.strip()}. "
             "Commit or snapshot your changes, or run with --isolate to work in a separate worktree"
         )
     return previous
@@ -255,7 +252,7 @@ def ensure_job_branch(root: Path, job_id: str) -> str:
 
 def _capture(root: Path) -> _State:
     """Write the real index tree and the working-tree tree using a copy of the index; the real one is only read."""
-    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").stdout.strip())
+    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
     real_index = _git_path(root, "index")
     fd, temp_name = tempfile.mkstemp(prefix="pedro-index-", dir=git_dir)
     os.close(fd)
@@ -270,7 +267,7 @@ def _capture(root: Path) -> _State:
             temp_index.unlink()
         env = {"GIT_INDEX_FILE": str(temp_index)}
         written = _git(root, "write-tree", env=env, check=False)
-        index_tree = written.stdout.strip() if written.returncode == 0 else None
+        index_tree = written.out.strip() if written.code == 0 else None
         large = _large_untracked_files(root, env)
         pathspecs = [".", *(f":(exclude,literal){path}" for path in large)]
         _git(
@@ -298,7 +295,7 @@ def _capture(root: Path) -> _State:
                 stdin="\0".join(extra) + "\0",
                 check=False,
             )
-        tree = _git(root, "write-tree", env=env).stdout.strip()
+        tree = _git(root, "write-tree", env=env).out.strip()
         return _State(tree=tree, index_tree=index_tree, left_out=tuple(large))
     finally:
         for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
@@ -308,7 +305,7 @@ def _capture(root: Path) -> _State:
 
 def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
     """Untracked, not ignored files of UNTRACKED_FILE_LIMIT bytes or more."""
-    out = _git(root, "ls-files", "-z", "--others", "--exclude-standard", env=env).stdout
+    out = _git(root, "ls-files", "-z", "--others", "--exclude-standard", env=env).out
     large: list[str] = []
     for rel in (p for p in out.split("\0") if p):
         with contextlib.suppress(OSError):
@@ -320,7 +317,7 @@ def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
 
 def _small_ignored_files(root: Path, env: dict[str, str]) -> list[str]:
     """Ignored files under the size limit, outside dependency and build directories."""
-    out = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", env=env).stdout
+    out = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", env=env).out
     chosen: list[str] = []
     total = 0
     for entry in (e for e in out.split("\0") if e):
@@ -358,7 +355,7 @@ def _ignored_among(root: Path, paths: Sequence[str]) -> list[str]:
     if not paths:
         return []
     proc = _git(root, "check-ignore", "--no-index", "-z", "--stdin", stdin="\0".join(paths) + "\0", check=False)
-    return [p for p in proc.stdout.split("\0") if p]
+    return [p for p in proc.out.split("\0") if p]
 
 
 def held_by_git(root: Path, paths: Sequence[str]) -> set[str]:
@@ -373,11 +370,11 @@ def held_by_git(root: Path, paths: Sequence[str]) -> set[str]:
         proc = _git(root, "ls-files", "-z", "-t", "--cached", "--modified", "--", *specs, check=False)
     except SnapshotError:
         return set()  # git cannot say, so nothing counts as held
-    if proc.returncode != 0:
+    if proc.code != 0:
         return set()
     tracked: set[str] = set()
     changed: set[str] = set()
-    for record in filter(None, proc.stdout.split("\0")):
+    for record in filter(None, proc.out.split("\0")):
         tag, _, path = record.partition(" ")
         (changed if tag == "C" else tracked).add(path)
     return tracked - changed
@@ -404,7 +401,7 @@ def _remove_file(root: Path, rel: str) -> None:
 
 def _checkout_paths(root: Path, tree: str, paths: list[str]) -> None:
     """Write `paths` as they are in `tree` (content, mode, symlinks) through a temporary index."""
-    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").stdout.strip())
+    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
     fd, temp_name = tempfile.mkstemp(prefix="pedro-restore-", dir=git_dir)
     os.close(fd)
     temp_index = Path(temp_name)
@@ -413,9 +410,9 @@ def _checkout_paths(root: Path, tree: str, paths: list[str]) -> None:
         env = {"GIT_INDEX_FILE": str(temp_index)}
         _git(root, "read-tree", tree, env=env)
         proc = _git(root, "checkout-index", "-f", "-z", "--stdin", env=env, stdin="\0".join(paths) + "\0", check=False)
-        if proc.returncode != 0:
+        if proc.code != 0:
             raise SnapshotError(
-                f"restoring files failed: {proc.stderr.strip()}. Nothing was lost: the state before the restore "
+                f"restoring files failed: {proc.err.strip()}. Nothing was lost: the state before the restore "
                 "is in the backup snapshot"
             )
     finally:
@@ -428,7 +425,7 @@ def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str) ->
     argv = ["commit-tree", tree]
     for parent in parents:
         argv += ["-p", parent]
-    return _git(root, *argv, stdin=message).stdout.strip()
+    return _git(root, *argv, stdin=message).out.strip()
 
 
 def _message(
@@ -473,7 +470,7 @@ def _one_line(text: str) -> str:
 def _list(root: Path, prefix: str, job_id: str, ref: str | None = None) -> list[Snapshot]:
     """Snapshots under `prefix/job_id/` (or the single `ref`), sorted by number."""
     fmt = "%(refname)%00%(objectname)%00%(tree)%00%(committerdate:unix)%00%(contents)%00%00"
-    out = _git(root, "for-each-ref", f"--format={fmt}", ref or f"{prefix}/{job_id}/").stdout
+    out = _git(root, "for-each-ref", f"--format={fmt}", ref or f"{prefix}/{job_id}/").out
     parsed = [_parse_record(record, prefix) for record in out.split("\0\0\n") if record.strip("\n")]
     snapshots = sorted((s for s in parsed if s is not None and s.job_id == job_id), key=lambda s: s.n)
     if ref is not None and not snapshots:
@@ -517,16 +514,16 @@ def _parse_record(record: str, prefix: str) -> Snapshot | None:
 
 def _head(root: Path) -> str | None:
     proc = _git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    return proc.out.strip() if proc.code == 0 else None
 
 
 def _branch(root: Path) -> str | None:
     proc = _git(root, "symbolic-ref", "--short", "-q", "HEAD", check=False)
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    return proc.out.strip() if proc.code == 0 else None
 
 
 def _git_path(root: Path, name: str) -> Path:
-    path = Path(_git(root, "rev-parse", "--git-path", name).stdout.strip())
+    path = Path(_git(root, "rev-parse", "--git-path", name).out.strip())
     return path if path.is_absolute() else root / path
 
 
@@ -541,28 +538,12 @@ def _git(
     env: dict[str, str] | None = None,
     stdin: str | None = None,
     check: bool = True,
-) -> subprocess.CompletedProcess[str]:
-    """Run git in `root` with fixed argv; foreign GIT_* variables from pedro's own environment never apply."""
-    child_env = {k: v for k, v in os.environ.items() if k not in _FOREIGN_GIT_VARS}
-    child_env.update(_IDENTITY)
-    child_env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_EDITOR": "true"})
-    child_env.update(env or {})
-    argv = ["git", "-C", str(root), "--no-pager", *_GIT_CONFIG, *args]
+) -> GitResult:
+    """Run git in `root` through the git layer (fixed argv, no hooks or fsmonitor), committing as pedro."""
     try:
-        proc = subprocess.run(
-            argv,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="surrogateescape",
-            env=child_env,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise SnapshotError(f"could not run git ({exc}); install git and check the repository at {root}") from exc
-    if check and proc.returncode != 0:
-        raise SnapshotError(f"git {args[0]} failed in {root}: {proc.stderr.strip() or proc.stdout.strip()}")
-    return proc
+        result = run(root, *args, env={**_IDENTITY, **(env or {})}, stdin=stdin, timeout=GIT_TIMEOUT_S)
+    except GitError as exc:
+        raise SnapshotError(f"{exc}; check the repository at {root}") from exc
+    if check and not result.ok:
+        raise SnapshotError(f"git {args[0]} failed in {root}: {result.err.strip() or result.out.strip()}")
+    return result

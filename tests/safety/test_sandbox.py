@@ -162,6 +162,23 @@ def test_write_into_git_fails_and_repo_writes_work(ctx: ToolContext, repo: Path,
     assert "status=0" in out
 
 
+@needs_bwrap
+def test_hook_folders_are_read_only_for_bash(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
+    for folder in (".husky", "scripts/hooks"):
+        (repo / folder).mkdir(parents=True)
+        (repo / folder / "pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    git(repo, "config", "core.hooksPath", "scripts/hooks")
+    out = run(
+        ToolContext(root=repo),
+        command="echo evil > .husky/pre-commit; echo evil > scripts/hooks/pre-commit; echo ok > scripts/run.sh",
+    )
+    assert out.count("Read-only file system") == 2, out
+    for folder in (".husky", "scripts/hooks"):
+        assert (repo / folder / "pre-commit").read_text() == "#!/bin/sh\nexit 0\n"
+    assert (repo / "scripts" / "run.sh").read_text() == "ok\n"
+
+
 def test_new_files_at_repo_root_work(ctx: ToolContext, repo: Path, sandboxed: str) -> None:
     run(ctx, command="echo hi > top.txt && mkdir -p pkg && echo x > pkg/a.go")
     assert (repo / "top.txt").read_text() == "hi\n"
