@@ -17,15 +17,14 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pedro.errors import PedroError
 from pedro.gitlayer import GitError, GitResult, run
+from pedro.safety.tempindex import temporary_index
 
 REF_PREFIX = "refs/pedro/snapshots"
 BACKUP_PREFIX = "refs/pedro/backups"
@@ -243,28 +242,44 @@ def ensure_job_branch(root: Path, job_id: str) -> str:
     argv = ("switch", target) if exists else ("switch", "-c", target)
     proc = _git(root, *argv, check=False)
     if proc.code != 0:
+        said = proc.err.strip() or f"exit status {proc.code}"
+        pending = _operation_in_progress(root)
+        if pending is None:
+            raise SnapshotError(
+                f"could not switch to branch {target} ({said}); your files are unchanged and in the snapshot just "
+                "taken. `git status` shows what stands in the way"
+            )
+        what, fix = pending
         raise SnapshotError(
-            f"could not switch to branch {target}: {proc.err.strip()}. "
-            "Commit or snapshot your changes, or run with --isolate to work in a separate worktree"
+            f"{what} is in progress in {root} ({said}), and builder and debugger work on a branch of their own: "
+            f"{fix}, then run pedro again. `pedro review` and `pedro triage` stay on your branch and work now"
         )
     return previous
+
+
+# What git leaves in its directory while an operation waits for the user, and how the user ends it.
+_IN_PROGRESS = (
+    ("MERGE_HEAD", "a merge", "finish it (resolve, `git add`, `git commit`) or abort it (`git merge --abort`)"),
+    ("rebase-merge", "a rebase", "finish it (`git rebase --continue`) or abort it (`git rebase --abort`)"),
+    ("rebase-apply", "a rebase or `git am`", "finish it (`git rebase --continue` / `git am --continue`) or abort it"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "finish it (`git cherry-pick --continue`) or abort it (`--abort`)"),
+    ("REVERT_HEAD", "a revert", "finish it (`git revert --continue`) or abort it (`git revert --abort`)"),
+    ("BISECT_LOG", "a bisect", "end it with `git bisect reset`"),
+)
+
+
+def _operation_in_progress(root: Path) -> tuple[str, str] | None:
+    """(what, how to end it) for a merge, rebase, cherry-pick, revert or bisect the user has not finished."""
+    for name, what, fix in _IN_PROGRESS:
+        if _git_path(root, name).exists():
+            return what, fix
+    return None
 
 
 def _capture(root: Path) -> _State:
     """Write the real index tree and the working-tree tree using a copy of the index; the real one is only read."""
     git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
-    real_index = _git_path(root, "index")
-    fd, temp_name = tempfile.mkstemp(prefix="pedro-index-", dir=git_dir)
-    os.close(fd)
-    temp_index = Path(temp_name)
-    try:
-        if real_index.exists():
-            # Starting from the real index keeps its stat cache, so unchanged files are not rehashed. copy2 keeps
-            # the index's own mtime too: git rechecks the content of entries as new as the index ("racily
-            # clean"), and a fresh mtime would make it trust a same-size edit made in the same second.
-            shutil.copy2(real_index, temp_index)
-        else:
-            temp_index.unlink()
+    with temporary_index(git_dir, "index", copy_of=_git_path(root, "index")) as temp_index:
         env = {"GIT_INDEX_FILE": str(temp_index)}
         written = _git(root, "write-tree", env=env, check=False)
         index_tree = written.out.strip() if written.code == 0 else None
@@ -297,10 +312,6 @@ def _capture(root: Path) -> _State:
             )
         tree = _git(root, "write-tree", env=env).out.strip()
         return _State(tree=tree, index_tree=index_tree, left_out=tuple(large))
-    finally:
-        for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
 
 
 def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
@@ -402,11 +413,7 @@ def _remove_file(root: Path, rel: str) -> None:
 def _checkout_paths(root: Path, tree: str, paths: list[str]) -> None:
     """Write `paths` as they are in `tree` (content, mode, symlinks) through a temporary index."""
     git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
-    fd, temp_name = tempfile.mkstemp(prefix="pedro-restore-", dir=git_dir)
-    os.close(fd)
-    temp_index = Path(temp_name)
-    temp_index.unlink()
-    try:
+    with temporary_index(git_dir, "restore") as temp_index:
         env = {"GIT_INDEX_FILE": str(temp_index)}
         _git(root, "read-tree", tree, env=env)
         proc = _git(root, "checkout-index", "-f", "-z", "--stdin", env=env, stdin="\0".join(paths) + "\0", check=False)
@@ -415,10 +422,6 @@ def _checkout_paths(root: Path, tree: str, paths: list[str]) -> None:
                 f"restoring files failed: {proc.err.strip()}. Nothing was lost: the state before the restore "
                 "is in the backup snapshot"
             )
-    finally:
-        for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
 
 
 def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str) -> str:
