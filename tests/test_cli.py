@@ -364,6 +364,52 @@ def test_git_variables_a_hook_exported_do_not_redirect_pedro(
     assert git(other, "for-each-ref").strip() == "" and not (other / ".git" / "index").exists()
 
 
+def test_undo_keeps_what_the_user_changed_while_the_job_ran(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    def the_user_edits(request: int) -> None:
+        if request == 2:  # while the model writes its second reply, the user works on other files
+            (calc_repo / "README.md").write_text("# sample\nmy note, typed while the job ran\n")
+            (calc_repo / "todo.txt").write_text("buy milk\n")
+
+    server = stub_server(
+        [
+            fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}),
+            fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"}),
+            "TASK COMPLETE\ndone",
+        ],
+        on_request=the_user_edits,
+    )
+    assert build(server, calc_repo, cli_env).returncode == 0
+    job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
+
+    step = pedro("undo", env=cli_env, cwd=calc_repo)  # the job's last round: new.py goes, the rest stays
+    assert step.returncode == 0, step.stderr
+    assert not (calc_repo / "new.py").exists() and "a + b" in (calc_repo / "calc.py").read_text()
+    first = pedro("undo", "--start", job_id, env=cli_env, cwd=calc_repo)
+    assert first.returncode == 0, first.stderr
+    assert "a - b" in (calc_repo / "calc.py").read_text()
+    assert (calc_repo / "README.md").read_text() == "# sample\nmy note, typed while the job ran\n"
+    assert (calc_repo / "todo.txt").read_text() == "buy milk\n"
+    assert "kept as they are, since only you changed them: README.md, todo.txt" in first.stdout
+
+
+def test_undo_force_goes_back_over_the_users_change_and_says_where_it_is(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    server = stub_server([fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}), "TASK COMPLETE"])
+    assert build(server, calc_repo, cli_env, description="x").returncode == 0
+    (calc_repo / "calc.py").write_text("# the user's own edit\n")
+    (calc_repo / "notes.txt").write_text("mine\n")
+    refused = pedro("undo", env=cli_env, cwd=calc_repo)
+    assert refused.returncode != 0 and "calc.py" in refused.stderr and "pedro undo --force" in refused.stderr
+    forced = pedro("undo", "--force", env=cli_env, cwd=calc_repo)
+    assert forced.returncode == 0, forced.stderr
+    assert "a - b" in (calc_repo / "calc.py").read_text() and (calc_repo / "notes.txt").read_text() == "mine\n"
+    backup = forced.stdout.split("git show ")[1].split(":PATH")[0]
+    assert git(calc_repo, "show", f"{backup}:calc.py") == "# the user's own edit\n"
+
+
 def test_undo_refuses_when_files_changed_since(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server(
         [

@@ -106,6 +106,7 @@ def _run(
             with store.ending_on_error(job):
                 guard = _protect_work(root, job.id, role.evidence == "changes", renderer, resumed=saved is not None)
             guard.journal = journal
+            dispatcher.after_call = guard.after_call
             options = GenerationOptions(
                 temperature=config.backend.temperature,
                 max_tokens=config.backend.max_tokens,

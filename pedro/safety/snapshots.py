@@ -18,9 +18,10 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pedro.errors import PedroError
 from pedro.gitlayer import GitError, GitResult, run
@@ -30,6 +31,7 @@ REF_PREFIX = "refs/pedro/snapshots"
 BACKUP_PREFIX = "refs/pedro/backups"
 """Where restore keeps the state it replaced, apart from the numbered snapshots that undo walks back through."""
 JOB_BRANCH_PREFIX = "pedro/"
+CHANGES_BY_KEY = "Pedro-Changes-By"
 LEFT_OUT_KEY = "Pedro-Left-Out"
 LEFT_OUT_COUNT_KEY = "Pedro-Left-Out-Count"
 IGNORED_FILE_LIMIT = 1024 * 1024
@@ -57,6 +59,13 @@ _IDENTITY = {
     "GIT_COMMITTER_NAME": "pedro",
     "GIT_COMMITTER_EMAIL": "pedro@localhost",
 }
+
+
+ChangesBy = Literal["pedro", "user"]
+"""Who made the changes between a snapshot and the one before it: pedro's round, or the user in between rounds."""
+
+
+UNDO_ANYWAY = "run `pedro undo --force`: it goes back anyway and keeps your version in the backup snapshot it names"
 
 
 class SnapshotError(PedroError):
@@ -92,6 +101,8 @@ class Snapshot:
     """Seconds since the epoch (committer date)."""
     left_out: tuple[str, ...] | None = None
     """Untracked files too large to store that were there (None when the snapshot did not record them)."""
+    changes_by: ChangesBy | None = None
+    """Who changed the files since the previous snapshot (None: not known, counted as pedro)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +116,8 @@ class RestoreReport:
     kept_ignored: tuple[str, ...]
     """Ignored files created since the snapshot, left in place."""
     index_restored: bool
+    kept: tuple[str, ...] = ()
+    """Files the caller asked to leave as they are (the user's own changes)."""
 
 
 @dataclass(frozen=True)
@@ -114,13 +127,26 @@ class _State:
     left_out: tuple[str, ...] = ()
 
 
-def take_snapshot(root: Path, job_id: str, label: str) -> Snapshot:
+def take_snapshot(root: Path, job_id: str, label: str, *, changes_by: ChangesBy | None = None) -> Snapshot:
     """Commit the current working tree and index to refs/pedro/snapshots/<job_id>/<n>; nothing else changes."""
     _check_job_id(job_id)
-    return _store(root, _capture(root), REF_PREFIX, job_id, label)
+    return _store(root, _capture(root), REF_PREFIX, job_id, label, changes_by)
 
 
-def _store(root: Path, state: _State, prefix: str, job_id: str, label: str) -> Snapshot:
+def snapshot_if_changed(
+    root: Path, job_id: str, label: str, *, since: str | None, changes_by: ChangesBy | None = None
+) -> Snapshot | None:
+    """take_snapshot, unless the working tree still has the tree `since` (then None); the state is read once."""
+    _check_job_id(job_id)
+    state = _capture(root)
+    if state.tree == since:
+        return None
+    return _store(root, state, REF_PREFIX, job_id, label, changes_by)
+
+
+def _store(
+    root: Path, state: _State, prefix: str, job_id: str, label: str, changes_by: ChangesBy | None = None
+) -> Snapshot:
     head = _head(root)
     branch = _branch(root)
     parents: list[str] = [head] if head else []
@@ -128,7 +154,7 @@ def _store(root: Path, state: _State, prefix: str, job_id: str, label: str) -> S
         parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {job_id}\n"))
     for _attempt in range(20):
         n = max((s.n for s in _list(root, prefix, job_id)), default=0) + 1
-        message = _message(label, job_id, n, head, branch, state.index_tree, state.left_out)
+        message = _message(label, job_id, n, head, branch, state, changes_by)
         commit = _commit_tree(root, state.tree, parents, message)
         ref = f"{prefix}/{job_id}/{n}"
         # the empty old value makes the update fail if a concurrent snapshot took this number first
@@ -169,32 +195,38 @@ def changed_paths(root: Path, old_tree: str, new_tree: str) -> list[str]:
     return [p for p in out.split("\0") if p]
 
 
-def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | None) -> RestoreReport:
-    """Bring files and the real index back to `snapshot`; no branch or HEAD moves.
+def restore_snapshot(
+    root: Path, snapshot: Snapshot, *, expected: Snapshot | None, keep: Collection[str] = ()
+) -> RestoreReport:
+    """Bring files and the real index back to `snapshot`, except the files in `keep`; no branch or HEAD moves.
 
-    With `expected` (normally the latest snapshot), refuse when the current state differs from it: the user
-    edited files after pedro's last change, and restoring would throw those edits away.
+    With `expected` (normally the latest snapshot), refuse when the current state differs from it outside `keep`:
+    the user edited files after pedro's last change, and restoring would throw those edits away.
     """
     current = _capture(root)
+    keep = frozenset(keep)
     if expected is not None and (current.tree != expected.tree or _large_changed(current, expected)):
         changed = tuple(changed_paths(root, expected.tree, current.tree))
         changed += tuple(sorted(set(current.left_out) ^ set(expected.left_out or ())))
-        shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
-        raise SnapshotConflictError(
-            f"{len(changed)} file(s) changed since pedro's last snapshot ({shown}); they were edited after "
-            "pedro's last change. Commit or copy those edits first, or restore without the check (--force); "
-            "a backup snapshot is taken before any restore",
-            changed,
-        )
+        changed = tuple(path for path in changed if path not in keep)
+        if changed:
+            raise SnapshotConflictError(
+                f"{len(changed)} file(s) changed since pedro's last snapshot ({shorten(changed)}); they were edited "
+                "after pedro's last change, and going back would lose those edits. Commit or copy them, or "
+                f"{UNDO_ANYWAY}",
+                changed,
+            )
     backup = _store(root, current, BACKUP_PREFIX, snapshot.job_id, f"before restoring snapshot {snapshot.n}")
     diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).out
     to_write: list[str] = []
     to_remove: list[str] = []
     fields = [f for f in diff.split("\0") if f]
     for status, path in zip(fields[0::2], fields[1::2], strict=True):
-        (to_remove if status == "D" else to_write).append(path)
+        if path not in keep:
+            (to_remove if status == "D" else to_write).append(path)
     ignored = set(_ignored_among(root, to_remove))
-    removed = [p for p in to_remove if p not in ignored] + _large_files_made_since(current, snapshot, to_write)
+    made_since = [p for p in _large_files_made_since(current, snapshot, to_write) if p not in keep]
+    removed = [p for p in to_remove if p not in ignored] + made_since
     for path in removed:
         _remove_file(root, path)
     if to_write:
@@ -212,7 +244,14 @@ def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | Non
         removed=tuple(removed),
         kept_ignored=tuple(p for p in to_remove if p in ignored),
         index_restored=index_restored,
+        kept=tuple(sorted(keep)),
     )
+
+
+def shorten(paths: Sequence[str], shown: int = 5) -> str:
+    """The first few paths and how many more: for messages."""
+    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+    return ", ".join(paths[:shown]) + more
 
 
 def _large_changed(current: _State, expected: Snapshot) -> bool:
@@ -437,15 +476,17 @@ def _message(
     n: int,
     head: str | None,
     branch: str | None,
-    index_tree: str | None,
-    left_out: Sequence[str] = (),
+    state: _State,
+    changes_by: ChangesBy | None,
 ) -> str:
     # one JSON string per line, so names with newlines or colons survive; the count tells a full list from a cut one
+    left_out = state.left_out
     listed = "".join(f"{LEFT_OUT_KEY}: {json.dumps(path)}\n" for path in left_out[:LEFT_OUT_RECORD_LIMIT])
     return (
         f"{_one_line(label) or 'snapshot'}\n\n"
         f"Pedro-Job: {job_id}\nPedro-Snapshot: {n}\nPedro-Head: {head or '-'}\n"
-        f"Pedro-Branch: {branch or '-'}\nPedro-Index-Tree: {index_tree or '-'}\n"
+        f"Pedro-Branch: {branch or '-'}\nPedro-Index-Tree: {state.index_tree or '-'}\n"
+        f"{CHANGES_BY_KEY}: {changes_by or '-'}\n"
         f"{LEFT_OUT_COUNT_KEY}: {len(left_out)}\n{listed}"
     )
 
@@ -512,7 +553,16 @@ def _parse_record(record: str, prefix: str) -> Snapshot | None:
         label=label,
         time=float(when or 0),
         left_out=_parse_left_out(body),
+        changes_by=_changes_by(trailer(CHANGES_BY_KEY)),
     )
+
+
+def _changes_by(value: str | None) -> ChangesBy | None:
+    if value == "pedro":
+        return "pedro"
+    if value == "user":
+        return "user"
+    return None
 
 
 def _head(root: Path) -> str | None:

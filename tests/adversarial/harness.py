@@ -185,6 +185,7 @@ def run_case(
     if role.evidence == "changes":
         ensure_job_branch(root, job.id)
     guard.journal = journal
+    dispatcher.after_call = guard.after_call
     events: list[Event] = []
     try:
         result = run_agent(
