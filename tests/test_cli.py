@@ -410,6 +410,33 @@ def test_undo_force_goes_back_over_the_users_change_and_says_where_it_is(
     assert git(calc_repo, "show", f"{backup}:calc.py") == "# the user's own edit\n"
 
 
+def test_undo_says_plainly_what_snapshots_do_not_hold(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (calc_repo / ".gitignore").write_text("build/\nnode_modules/\n*.db\n.env\n")
+    git(calc_repo, "add", ".gitignore")
+    git(calc_repo, "commit", "-qm", "ignore")
+    (calc_repo / "build").mkdir()
+    (calc_repo / "build" / "app.bin").write_bytes(b"\x7fELF compiled")
+    (calc_repo / "node_modules" / "left-pad").mkdir(parents=True)
+    (calc_repo / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    (calc_repo / "dev.db").write_bytes(b"\0" * (2 * 1024 * 1024))
+    (calc_repo / ".env").write_text("DEBUG=1\n")  # small and ignored: in the snapshot
+    wipe = "python3 -c \"import os, shutil; shutil.rmtree('build'); os.remove('dev.db')\""
+    write = fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"})
+    server = stub_server([write, fenced("bash", {"command": wipe}), "TASK COMPLETE"])
+    proc = build(server, calc_repo, cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "undo cannot restore them" in proc.stdout and "build/" in proc.stdout
+    assert not (calc_repo / "build").exists() and not (calc_repo / "dev.db").exists()
+    undone = pedro("undo", "--start", env=cli_env, cwd=calc_repo)
+    assert undone.returncode == 0, undone.stderr
+    assert "not restored" in undone.stdout and "build/, dev.db, node_modules/" in undone.stdout
+    assert "missing now: build/, dev.db; rebuild or reinstall them" in undone.stdout
+    assert ".env" not in undone.stdout and (calc_repo / ".env").read_text() == "DEBUG=1\n"
+    assert not (calc_repo / "new.py").exists()
+
+
 def test_undo_refuses_when_files_changed_since(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server(
         [

@@ -301,6 +301,13 @@ def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, r
     guard = SnapshotGuard(root, job_id)
     first = guard.start("job resumed" if resumed else "job start")
     renderer.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
+    if first.not_covered:
+        from pedro.safety.snapshots import shorten
+
+        renderer.notice(
+            f"not in the snapshot, so undo cannot restore them (ignored build output, dependencies, "
+            f"large ignored files): {shorten(first.not_covered)}"
+        )
     if own_branch:
         previous = ensure_job_branch(root, job_id)
         renderer.notice(f"working on branch pedro/{job_id}, with your uncommitted changes; {previous} is untouched")

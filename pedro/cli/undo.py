@@ -52,7 +52,24 @@ def undo(
             f"your changes to {shorten(plan.clash)} were replaced; `git show {report.backup.ref}:PATH` prints your "
             "version of a file"
         )
+    lines += _not_covered(root, target.not_covered or ())
     lines.append(f"the state before this undo is kept as {report.backup.ref}")
     if target.branch:
         lines.append(f"your branch is {target.branch}; `git switch {target.branch}` returns to it")
     sys.stdout.write("".join(f"{line}\n" for line in lines))
+
+
+def _not_covered(root: Path, paths: tuple[str, ...]) -> list[str]:
+    """Plain words on what no snapshot holds, so nobody believes undo brought it back."""
+    from pedro.safety.snapshots import IGNORED_FILE_LIMIT, shorten
+
+    if not paths:
+        return []
+    lines = [
+        f"not restored, because snapshots never hold ignored dependency and build folders or ignored files of "
+        f"{IGNORED_FILE_LIMIT // (1024 * 1024)} MiB or more: {shorten(paths)}"
+    ]
+    missing = [path for path in paths if not (root / path).exists()]
+    if missing:
+        lines.append(f"missing now: {shorten(missing)}; rebuild or reinstall them (pedro cannot bring them back)")
+    return lines

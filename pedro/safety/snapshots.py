@@ -44,10 +44,18 @@ IGNORED_COUNT_LIMIT = 5000
 UNTRACKED_FILE_LIMIT = 64 * 1024 * 1024
 LEFT_OUT_RECORD_LIMIT = 1000
 """More left-out files than this are not listed; restoring such a snapshot then removes no large file."""
+OUTPUT_DIRS = frozenset(
+    {"node_modules", ".venv", "venv", "target", "dist", "build", ".gradle", ".next", ".tox", ".nox"}
+)
+"""Ignored dependency and build folders: never snapshotted, so a restore cannot bring them back, and undo says so."""
+NOT_COVERED_KEY = "Pedro-Not-Covered"
+NOT_COVERED_COUNT_KEY = "Pedro-Not-Covered-Count"
+NOT_COVERED_RECORD_LIMIT = 200
 SKIPPED_DIRS = frozenset(
-    {"node_modules", ".venv", "venv", "target", "dist", "build", ".pedro", ".git"}
+    OUTPUT_DIRS
+    | {".pedro", ".git"}
     # regenerable caches: thousands of small files nobody needs back
-    | {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".next"}
+    | {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 )
 GIT_TIMEOUT_S = 300.0
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -101,6 +109,9 @@ class Snapshot:
     """Seconds since the epoch (committer date)."""
     left_out: tuple[str, ...] | None = None
     """Untracked files too large to store that were there (None when the snapshot did not record them)."""
+    not_covered: tuple[str, ...] | None = None
+    """Ignored folders and files that were there but are not in the snapshot (OUTPUT_DIRS, files of
+    IGNORED_FILE_LIMIT bytes or more); None when the snapshot did not record them."""
     changes_by: ChangesBy | None = None
     """Who changed the files since the previous snapshot (None: not known, counted as pedro)."""
 
@@ -125,6 +136,7 @@ class _State:
     tree: str
     index_tree: str | None
     left_out: tuple[str, ...] = ()
+    not_covered: tuple[str, ...] = ()
 
 
 def take_snapshot(root: Path, job_id: str, label: str, *, changes_by: ChangesBy | None = None) -> Snapshot:
@@ -335,7 +347,7 @@ def _capture(root: Path) -> _State:
             stdin="\0".join(pathspecs) + "\0",
             check=False,
         )
-        extra = _small_ignored_files(root, env)
+        extra, not_covered = _small_ignored_files(root, env)
         if extra:
             _git(
                 root,
@@ -350,7 +362,7 @@ def _capture(root: Path) -> _State:
                 check=False,
             )
         tree = _git(root, "write-tree", env=env).out.strip()
-        return _State(tree=tree, index_tree=index_tree, left_out=tuple(large))
+        return _State(tree=tree, index_tree=index_tree, left_out=tuple(large), not_covered=tuple(not_covered))
 
 
 def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
@@ -365,37 +377,47 @@ def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
     return large
 
 
-def _small_ignored_files(root: Path, env: dict[str, str]) -> list[str]:
-    """Ignored files under the size limit, outside dependency and build directories."""
+def _small_ignored_files(root: Path, env: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Ignored files under the size limit, outside dependency and build directories; and what is left out of the
+    snapshot for that (dependency and build folders, ignored files too large or past the total)."""
     out = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", env=env).out
     chosen: list[str] = []
+    not_covered: list[str] = []
     total = 0
     for entry in (e for e in out.split("\0") if e):
-        for rel in _expand_ignored(root, entry):
+        for rel in _expand_ignored(root, entry, not_covered):
             try:
                 info = (root / rel).lstat()
             except OSError:
                 continue
             if info.st_size >= IGNORED_FILE_LIMIT or total + info.st_size > IGNORED_TOTAL_LIMIT:
+                not_covered.append(rel)
                 continue
             chosen.append(rel)
             total += info.st_size
             if len(chosen) >= IGNORED_COUNT_LIMIT:
-                return chosen
-    return chosen
+                return chosen, not_covered
+    return chosen, not_covered
 
 
-def _expand_ignored(root: Path, entry: str) -> Iterator[str]:
-    """An ignored file as itself; an ignored directory as the files under it, skipping heavy directories."""
+def _expand_ignored(root: Path, entry: str, not_covered: list[str]) -> Iterator[str]:
+    """An ignored file as itself; an ignored directory as the files under it, skipping heavy directories (the
+    dependency and build folders among them are added to `not_covered`)."""
     parts = entry.rstrip("/").split("/")
-    if any(part in SKIPPED_DIRS for part in parts):
+    skipped = next((i for i, part in enumerate(parts) if part in SKIPPED_DIRS), None)
+    if skipped is not None:
+        if parts[skipped] in OUTPUT_DIRS:
+            not_covered.append("/".join(parts[: skipped + 1]) + "/")
         return
     if not entry.endswith("/"):
         yield entry
         return
     for dirpath, dirnames, filenames in os.walk(root / entry):
         # a nested repository is its own project; never descend into dependency or build output
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not (Path(dirpath, d, ".git")).exists())
+        kept = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not (Path(dirpath, d, ".git")).exists())
+        base = Path(dirpath).relative_to(root)
+        not_covered.extend(f"{(base / d).as_posix()}/" for d in sorted(dirnames) if d in OUTPUT_DIRS)
+        dirnames[:] = kept
         for name in sorted(filenames):
             yield Path(dirpath, name).relative_to(root).as_posix()
 
@@ -480,8 +502,10 @@ def _message(
     changes_by: ChangesBy | None,
 ) -> str:
     # one JSON string per line, so names with newlines or colons survive; the count tells a full list from a cut one
-    left_out = state.left_out
+    left_out, not_covered = state.left_out, sorted(set(state.not_covered))
     listed = "".join(f"{LEFT_OUT_KEY}: {json.dumps(path)}\n" for path in left_out[:LEFT_OUT_RECORD_LIMIT])
+    listed += f"{NOT_COVERED_COUNT_KEY}: {len(not_covered)}\n"
+    listed += "".join(f"{NOT_COVERED_KEY}: {json.dumps(path)}\n" for path in not_covered[:NOT_COVERED_RECORD_LIMIT])
     return (
         f"{_one_line(label) or 'snapshot'}\n\n"
         f"Pedro-Job: {job_id}\nPedro-Snapshot: {n}\nPedro-Head: {head or '-'}\n"
@@ -493,18 +517,25 @@ def _message(
 
 def _parse_left_out(body: str) -> tuple[str, ...] | None:
     """The left-out files a snapshot message lists, or None when it lists none or only some of them."""
+    return _parse_list(body, LEFT_OUT_KEY, LEFT_OUT_COUNT_KEY, complete=True)
+
+
+def _parse_list(body: str, key: str, count_key: str, *, complete: bool) -> tuple[str, ...] | None:
+    """The paths a snapshot message lists under `key`; None when it has no count, or (`complete`) lists only some."""
     count: int | None = None
     paths: list[str] = []
     for line in body.splitlines():
-        key, _, value = line.partition(": ")
-        if key == LEFT_OUT_COUNT_KEY and value.strip().isdigit():
+        name, _, value = line.partition(": ")
+        if name == count_key and value.strip().isdigit():
             count = int(value)
-        elif key == LEFT_OUT_KEY:
+        elif name == key:
             with contextlib.suppress(ValueError):
                 path = json.loads(value)
                 if isinstance(path, str):
                     paths.append(path)
-    return tuple(paths) if count is not None and count == len(paths) else None
+    if count is None or (complete and count != len(paths)):
+        return None
+    return tuple(paths)
 
 
 def _one_line(text: str) -> str:
@@ -553,6 +584,7 @@ def _parse_record(record: str, prefix: str) -> Snapshot | None:
         label=label,
         time=float(when or 0),
         left_out=_parse_left_out(body),
+        not_covered=_parse_list(body, NOT_COVERED_KEY, NOT_COVERED_COUNT_KEY, complete=False),
         changes_by=_changes_by(trailer(CHANGES_BY_KEY)),
     )
 
