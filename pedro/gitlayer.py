@@ -1,21 +1,7 @@
-"""The one git layer: every git command pedro runs, with the programs a repository or machine could name switched off.
+"""The one git layer: every git pedro runs, with hooks, fsmonitor, pagers, system config and credential helpers off.
 
-A hook (core.hooksPath: husky's `.husky/`, `.git/hooks/`), an fsmonitor, a pager, /etc/gitconfig and credential
-helpers are chosen by the repository or the machine, not by pedro, and a hook in the working tree is a file the model
-can rewrite. So every git pedro runs, for itself or for the model, gets
-
-    git -C ROOT --no-pager -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat \\
-        -c credential.helper= -c core.quotepath=off -c color.ui=never ...
-    GIT_CONFIG_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat PAGER=cat GIT_EDITOR=true GIT_OPTIONAL_LOCKS=0
-
-A push the user approved is the one exception: it keeps their credential helpers and system configuration
-(`publish=True`), and still runs no hook. Two ways to run git:
-
-- `run()`: pedro's own questions and plumbing, through GitPython's `Git` command wrapper (imported on first use, so
-  `pedro --version` never loads it). GitPython lays `env` over pedro's own environment; the CLI drops the variables
-  that would point git at another repository (`FOREIGN_VARS`) when it starts.
-- `command()`: a git whose output the model reads, as an exact argv and environment that pedro.process runs with its
-  output caps and timeouts.
+`run()` is pedro's own git, through GitPython's `Git` command wrapper (imported on first use); `command()` is a git
+whose output the model reads, as an exact argv and environment for pedro.process. docs/architecture.md, "Git".
 """
 
 from __future__ import annotations

@@ -290,7 +290,7 @@ def _with_job_backend(config: PedroConfig, job: Any, flags: CommonFlags) -> Pedr
 def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, resumed: bool = False) -> Any:
     """Snapshot the user's work before anything can change, then move builder and debugger to their own branch."""
     from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
-    from pedro.safety.snapshots import ensure_job_branch
+    from pedro.safety.jobbranch import ensure_job_branch
     from pedro.workspace import is_git_repo
 
     if not is_git_repo(root):

@@ -46,9 +46,8 @@ def may_change_files(call: ToolCall) -> bool:
 class SnapshotGuard:
     """Keeps the user's work recoverable: `pedro undo` walks back through what this records.
 
-    The Dispatcher reports every call it ran (`after_call`); after the last call of a round that may change files,
-    the guard snapshots what the round left. So the changes up to that snapshot are pedro's, and those up to the
-    next round's snapshot were made by someone else while the model was thinking: the user, whose edits undo keeps.
+    The Dispatcher reports each call it ran (`after_call`); after a round's last call the guard snapshots what the
+    round left, so what changes before the next round's snapshot was changed by the user, whose edits undo keeps.
     """
 
     root: Path

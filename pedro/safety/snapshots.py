@@ -30,7 +30,6 @@ from pedro.safety.tempindex import temporary_index
 REF_PREFIX = "refs/pedro/snapshots"
 BACKUP_PREFIX = "refs/pedro/backups"
 """Where restore keeps the state it replaced, apart from the numbered snapshots that undo walks back through."""
-JOB_BRANCH_PREFIX = "pedro/"
 CHANGES_BY_KEY = "Pedro-Changes-By"
 LEFT_OUT_KEY = "Pedro-Left-Out"
 LEFT_OUT_COUNT_KEY = "Pedro-Left-Out-Count"
@@ -141,7 +140,7 @@ class _State:
 
 def take_snapshot(root: Path, job_id: str, label: str, *, changes_by: ChangesBy | None = None) -> Snapshot:
     """Commit the current working tree and index to refs/pedro/snapshots/<job_id>/<n>; nothing else changes."""
-    _check_job_id(job_id)
+    check_job_id(job_id)
     return _store(root, _capture(root), REF_PREFIX, job_id, label, changes_by)
 
 
@@ -149,7 +148,7 @@ def snapshot_if_changed(
     root: Path, job_id: str, label: str, *, since: str | None, changes_by: ChangesBy | None = None
 ) -> Snapshot | None:
     """take_snapshot, unless the working tree still has the tree `since` (then None); the state is read once."""
-    _check_job_id(job_id)
+    check_job_id(job_id)
     state = _capture(root)
     if state.tree == since:
         return None
@@ -159,8 +158,8 @@ def snapshot_if_changed(
 def _store(
     root: Path, state: _State, prefix: str, job_id: str, label: str, changes_by: ChangesBy | None = None
 ) -> Snapshot:
-    head = _head(root)
-    branch = _branch(root)
+    head = head_commit(root)
+    branch = current_branch(root)
     parents: list[str] = [head] if head else []
     if state.index_tree is not None:
         parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {job_id}\n"))
@@ -178,13 +177,13 @@ def _store(
 
 def list_snapshots(root: Path, job_id: str) -> list[Snapshot]:
     """The snapshots of one job, oldest (n = 1) first."""
-    _check_job_id(job_id)
+    check_job_id(job_id)
     return _list(root, REF_PREFIX, job_id)
 
 
 def list_backups(root: Path, job_id: str) -> list[Snapshot]:
     """The states restores replaced for one job (refs/pedro/backups/<job>/<n>), oldest first."""
-    _check_job_id(job_id)
+    check_job_id(job_id)
     return _list(root, BACKUP_PREFIX, job_id)
 
 
@@ -279,58 +278,10 @@ def _large_files_made_since(current: _State, snapshot: Snapshot, to_write: Seque
     return [path for path in current.left_out if path not in keep]
 
 
-def ensure_job_branch(root: Path, job_id: str) -> str:
-    """Switch to `pedro/<job_id>` (created from HEAD, carrying uncommitted edits along); return the previous branch.
-
-    The user's branch ref is never moved or reset. A detached HEAD is returned as its commit id.
-    """
-    _check_job_id(job_id)
-    target = JOB_BRANCH_PREFIX + job_id
-    previous = _branch(root) or _head(root) or ""
-    if previous == target:
-        return previous
-    exists = _git(root, "rev-parse", "--verify", "-q", f"refs/heads/{target}", check=False).code == 0
-    argv = ("switch", target) if exists else ("switch", "-c", target)
-    proc = _git(root, *argv, check=False)
-    if proc.code != 0:
-        said = proc.err.strip() or f"exit status {proc.code}"
-        pending = _operation_in_progress(root)
-        if pending is None:
-            raise SnapshotError(
-                f"could not switch to branch {target} ({said}); your files are unchanged and in the snapshot just "
-                "taken. `git status` shows what stands in the way"
-            )
-        what, fix = pending
-        raise SnapshotError(
-            f"{what} is in progress in {root} ({said}), and builder and debugger work on a branch of their own: "
-            f"{fix}, then run pedro again. `pedro review` and `pedro triage` stay on your branch and work now"
-        )
-    return previous
-
-
-# What git leaves in its directory while an operation waits for the user, and how the user ends it.
-_IN_PROGRESS = (
-    ("MERGE_HEAD", "a merge", "finish it (resolve, `git add`, `git commit`) or abort it (`git merge --abort`)"),
-    ("rebase-merge", "a rebase", "finish it (`git rebase --continue`) or abort it (`git rebase --abort`)"),
-    ("rebase-apply", "a rebase or `git am`", "finish it (`git rebase --continue` / `git am --continue`) or abort it"),
-    ("CHERRY_PICK_HEAD", "a cherry-pick", "finish it (`git cherry-pick --continue`) or abort it (`--abort`)"),
-    ("REVERT_HEAD", "a revert", "finish it (`git revert --continue`) or abort it (`git revert --abort`)"),
-    ("BISECT_LOG", "a bisect", "end it with `git bisect reset`"),
-)
-
-
-def _operation_in_progress(root: Path) -> tuple[str, str] | None:
-    """(what, how to end it) for a merge, rebase, cherry-pick, revert or bisect the user has not finished."""
-    for name, what, fix in _IN_PROGRESS:
-        if _git_path(root, name).exists():
-            return what, fix
-    return None
-
-
 def _capture(root: Path) -> _State:
     """Write the real index tree and the working-tree tree using a copy of the index; the real one is only read."""
     git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
-    with temporary_index(git_dir, "index", copy_of=_git_path(root, "index")) as temp_index:
+    with temporary_index(git_dir, "index", copy_of=git_path(root, "index")) as temp_index:
         env = {"GIT_INDEX_FILE": str(temp_index)}
         written = _git(root, "write-tree", env=env, check=False)
         index_tree = written.out.strip() if written.code == 0 else None
@@ -597,22 +548,25 @@ def _changes_by(value: str | None) -> ChangesBy | None:
     return None
 
 
-def _head(root: Path) -> str | None:
+def head_commit(root: Path) -> str | None:
+    """The commit HEAD points at, or None before the first commit."""
     proc = _git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
     return proc.out.strip() if proc.code == 0 else None
 
 
-def _branch(root: Path) -> str | None:
+def current_branch(root: Path) -> str | None:
     proc = _git(root, "symbolic-ref", "--short", "-q", "HEAD", check=False)
     return proc.out.strip() if proc.code == 0 else None
 
 
-def _git_path(root: Path, name: str) -> Path:
+def git_path(root: Path, name: str) -> Path:
+    """Where git keeps `name` (index, MERGE_HEAD, ...) for this working tree."""
     path = Path(_git(root, "rev-parse", "--git-path", name).out.strip())
     return path if path.is_absolute() else root / path
 
 
-def _check_job_id(job_id: str) -> None:
+def check_job_id(job_id: str) -> None:
+    """Refuse a job id that cannot be part of a ref name."""
     if not _JOB_ID.fullmatch(job_id) or ".." in job_id or job_id.endswith((".lock", ".")):
         raise SnapshotError(f"job id {job_id!r} cannot name a git ref; use letters, digits, '.', '_' and '-'")
 

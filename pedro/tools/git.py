@@ -11,7 +11,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from pedro import gitlayer
 from pedro.process import ChildCommand, ChildResult, OutputLimits, describe_exit, run_child
-from pedro.safety.snapshots import JOB_BRANCH_PREFIX
+from pedro.safety.jobbranch import JOB_BRANCH_PREFIX
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure, ToolTimeoutError
 
 GitAction = Literal["status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push"]

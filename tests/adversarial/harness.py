@@ -30,11 +30,12 @@ from pedro.messages import Event, Message
 from pedro.process import RUN_ID_VAR
 from pedro.roles import get_role
 from pedro.safety.guard import SnapshotGuard
+from pedro.safety.jobbranch import ensure_job_branch
 from pedro.safety.journal import JOURNAL_NAME, Journal
 from pedro.safety.policy import Policy
 from pedro.safety.sandbox import active_sandbox
 from pedro.safety.secrets import Redactor, secret_values
-from pedro.safety.snapshots import ensure_job_branch, fingerprint_tree, list_snapshots, restore_snapshot
+from pedro.safety.snapshots import fingerprint_tree, list_snapshots, restore_snapshot
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 

@@ -13,11 +13,11 @@ import pytest
 from repo_util import git
 
 from pedro.errors import PedroError
+from pedro.safety.jobbranch import ensure_job_branch
 from pedro.safety.snapshots import (
     UNTRACKED_FILE_LIMIT,
     SnapshotConflictError,
     SnapshotError,
-    ensure_job_branch,
     fingerprint_tree,
     latest_snapshot,
     list_backups,
