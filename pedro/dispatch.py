@@ -11,9 +11,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from pedro.debuglog import LOGGER
+from pedro.errors import PedroError
+from pedro.gate import Gate
 from pedro.messages import ErrorKind, ToolCall, ToolResult
 from pedro.prompts import render_prompt
-from pedro.safety.gate import Gate
 from pedro.safety.journal import Journal
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import ToolRegistry
@@ -46,6 +47,8 @@ class Dispatcher:
         """bash/test timeouts in a row."""
         self.halted: str | None = None
         """Why the run must stop (e.g. too many timeouts in a row); the loop ends the job when this is set."""
+        self.after_call: Callable[[ToolCall], dict[str, Any] | None] | None = None
+        """Told about every call run_reported ran: the snapshot guard closes a round with it (safety/guard.py)."""
         if gate is not None:
             gate.attach(ctx)
 
@@ -88,7 +91,20 @@ class Dispatcher:
             truncated=result.truncated,
             output=result.output,
         )
+        self._report_done(call, emit)
         return result
+
+    def _report_done(self, call: ToolCall, emit: Callable[..., None]) -> None:
+        """Tell `after_call` (the snapshot guard) that a call ran; a snapshot it takes becomes an event."""
+        if self.after_call is None:
+            return
+        try:
+            taken = self.after_call(call)
+        except PedroError as exc:
+            emit("notice", message=f"could not snapshot the working tree: {exc}")
+            return
+        if taken is not None:
+            emit("snapshot.taken", **taken)
 
     def _count_timeouts(self, call: ToolCall, result: ToolResult) -> ToolResult:
         """Three commands in a row that time out pause the run: the person decides, or (never) the run ends."""

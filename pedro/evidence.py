@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pedro.tools.base import ToolContext, ToolFailure
-from pedro.tools.process import ChildResult
+from pedro.process import ChildResult
 from pedro.tools.test import RunTestsArgs, TestRun, detect_framework, run_tests
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import subprocess
 from pathlib import Path
 
+from pedro import gitlayer
 from pedro.errors import UsageError
+
+_STATUS = ("status", "--porcelain=v1", "-uall")
 
 
 def find_repo_root(path: Path, *, allow_outside_git: bool = False) -> Path:
@@ -16,7 +18,7 @@ def find_repo_root(path: Path, *, allow_outside_git: bool = False) -> Path:
     path = path.expanduser().resolve()
     if not path.is_dir():
         raise UsageError(f"--repo {path} is not a directory; pass the path of a repository")
-    top = _git_toplevel(path)
+    top = gitlayer.toplevel(path)
     root = top or path
     home = Path(os.environ.get("HOME", "/nonexistent")).resolve()
     if root == Path("/") or root == home:
@@ -34,23 +36,7 @@ def find_repo_root(path: Path, *, allow_outside_git: bool = False) -> Path:
 
 def is_git_repo(root: Path) -> bool:
     """Whether `root` is inside a git repository (it may not be, with --allow-outside-git)."""
-    return _git_toplevel(root) is not None
-
-
-def _git_toplevel(path: Path) -> Path | None:
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            timeout=15,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if proc.returncode != 0 or not proc.stdout.strip():
-        return None
-    return Path(proc.stdout.strip()).resolve()
+    return gitlayer.toplevel(root) is not None
 
 
 def fingerprint(root: Path) -> str:
@@ -59,12 +45,13 @@ def fingerprint(root: Path) -> str:
     if not is_git_repo(root):
         return _tree_fingerprint(root)
     digest = hashlib.sha256()
-    for args in (["rev-parse", "HEAD"], ["diff", "HEAD", "--binary"], ["status", "--porcelain=v1", "-uall"]):
+    # diff and status as plain data: no external diff or textconv program, no fsmonitor (the git layer)
+    for args in (("rev-parse", "HEAD"), ("diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv"), _STATUS):
         try:
-            proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=60, check=False)
-        except (OSError, subprocess.SubprocessError):
+            result = gitlayer.run(root, *args, timeout=60)
+        except gitlayer.GitError:
             continue
-        digest.update(proc.stdout)
+        digest.update(result.out.encode("utf-8", "surrogateescape"))
     for line in _untracked(root):
         try:
             with (root / line).open("rb") as fh:  # in chunks: an untracked log can be hundreds of megabytes
@@ -77,15 +64,10 @@ def fingerprint(root: Path) -> str:
 
 def _untracked(root: Path) -> list[str]:
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "--others", "--exclude-standard", "-z"],
-            capture_output=True,
-            timeout=60,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+        result = gitlayer.run(root, "ls-files", "--others", "--exclude-standard", "-z", timeout=60)
+    except gitlayer.GitError:
         return []
-    return [p for p in proc.stdout.decode("utf-8", errors="replace").split("\0") if p]
+    return [p for p in result.out.split("\0") if p]
 
 
 def _tree_fingerprint(root: Path) -> str:

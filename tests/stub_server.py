@@ -47,6 +47,8 @@ class StubServer:
     """Token ids handed out by /tokenize."""
     ignore_stream: bool = False
     """Answer every chat request with one whole JSON reply, as servers that ignore `stream: true` do."""
+    on_request: Callable[[int], None] | None = None
+    """Called with the chat request's number (1, 2, ...) before it is answered: what happens while the model thinks."""
     _cached: list[str] = field(default_factory=list)
     url: str = ""
     _server: ThreadingHTTPServer | None = None
@@ -98,6 +100,8 @@ class StubServer:
                     self._json({"tokens": [stub.vocabulary.setdefault(t, len(stub.vocabulary)) for t in tokens]})
                     return
                 stub.requests.append(body)
+                if stub.on_request is not None:
+                    stub.on_request(len(stub.requests))
                 if stub.reject_tools is not None and body.get("tools"):
                     status, text = stub.reject_tools
                     error: Any = text if self.path == "/api/chat" else {"code": status, "message": text}

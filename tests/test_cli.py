@@ -353,6 +353,92 @@ def test_job_branch_snapshots_and_undo(calc_repo: Path, stub_server: Any, cli_en
     assert again.returncode == 2 and "nothing to undo" in again.stderr
 
 
+def test_git_variables_a_hook_exported_do_not_redirect_pedro(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", str(other))
+    env = {**cli_env, "GIT_DIR": str(other / ".git"), "GIT_INDEX_FILE": str(other / ".git" / "index")}
+    server = stub_server([fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"}), "TASK COMPLETE"])
+    proc = build(server, calc_repo, env)
+    assert proc.returncode == 0, proc.stderr
+    assert "refs/pedro/snapshots/" in git(calc_repo, "for-each-ref", "refs/pedro")
+    assert git(other, "for-each-ref").strip() == "" and not (other / ".git" / "index").exists()
+
+
+def test_undo_keeps_what_the_user_changed_while_the_job_ran(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    def the_user_edits(request: int) -> None:
+        if request == 2:  # while the model writes its second reply, the user works on other files
+            (calc_repo / "README.md").write_text("# sample\nmy note, typed while the job ran\n")
+            (calc_repo / "todo.txt").write_text("buy milk\n")
+
+    server = stub_server(
+        [
+            fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}),
+            fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"}),
+            "TASK COMPLETE\ndone",
+        ],
+        on_request=the_user_edits,
+    )
+    assert build(server, calc_repo, cli_env).returncode == 0
+    job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
+
+    step = pedro("undo", env=cli_env, cwd=calc_repo)  # the job's last round: new.py goes, the rest stays
+    assert step.returncode == 0, step.stderr
+    assert not (calc_repo / "new.py").exists() and "a + b" in (calc_repo / "calc.py").read_text()
+    first = pedro("undo", "--start", job_id, env=cli_env, cwd=calc_repo)
+    assert first.returncode == 0, first.stderr
+    assert "a - b" in (calc_repo / "calc.py").read_text()
+    assert (calc_repo / "README.md").read_text() == "# sample\nmy note, typed while the job ran\n"
+    assert (calc_repo / "todo.txt").read_text() == "buy milk\n"
+    assert "kept as they are, since only you changed them: README.md, todo.txt" in first.stdout
+
+
+def test_undo_force_goes_back_over_the_users_change_and_says_where_it_is(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    server = stub_server([fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"}), "TASK COMPLETE"])
+    assert build(server, calc_repo, cli_env, description="x").returncode == 0
+    (calc_repo / "calc.py").write_text("# the user's own edit\n")
+    (calc_repo / "notes.txt").write_text("mine\n")
+    refused = pedro("undo", env=cli_env, cwd=calc_repo)
+    assert refused.returncode != 0 and "calc.py" in refused.stderr and "pedro undo --force" in refused.stderr
+    forced = pedro("undo", "--force", env=cli_env, cwd=calc_repo)
+    assert forced.returncode == 0, forced.stderr
+    assert "a - b" in (calc_repo / "calc.py").read_text() and (calc_repo / "notes.txt").read_text() == "mine\n"
+    backup = forced.stdout.split("git show ")[1].split(":PATH")[0]
+    assert git(calc_repo, "show", f"{backup}:calc.py") == "# the user's own edit\n"
+
+
+def test_undo_says_plainly_what_snapshots_do_not_hold(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (calc_repo / ".gitignore").write_text("build/\nnode_modules/\n*.db\n.env\n")
+    git(calc_repo, "add", ".gitignore")
+    git(calc_repo, "commit", "-qm", "ignore")
+    (calc_repo / "build").mkdir()
+    (calc_repo / "build" / "app.bin").write_bytes(b"\x7fELF compiled")
+    (calc_repo / "node_modules" / "left-pad").mkdir(parents=True)
+    (calc_repo / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    (calc_repo / "dev.db").write_bytes(b"\0" * (2 * 1024 * 1024))
+    (calc_repo / ".env").write_text("DEBUG=1\n")  # small and ignored: in the snapshot
+    wipe = "python3 -c \"import os, shutil; shutil.rmtree('build'); os.remove('dev.db')\""
+    write = fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"})
+    server = stub_server([write, fenced("bash", {"command": wipe}), "TASK COMPLETE"])
+    proc = build(server, calc_repo, cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "undo cannot restore them" in proc.stdout and "build/" in proc.stdout
+    assert not (calc_repo / "build").exists() and not (calc_repo / "dev.db").exists()
+    undone = pedro("undo", "--start", env=cli_env, cwd=calc_repo)
+    assert undone.returncode == 0, undone.stderr
+    assert "not restored" in undone.stdout and "build/, dev.db, node_modules/" in undone.stdout
+    assert "missing now: build/, dev.db; rebuild or reinstall them" in undone.stdout
+    assert ".env" not in undone.stdout and (calc_repo / ".env").read_text() == "DEBUG=1\n"
+    assert not (calc_repo / "new.py").exists()
+
+
 def test_undo_refuses_when_files_changed_since(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server(
         [

@@ -23,7 +23,8 @@ def top_level_imports(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, 
     [
         (("--version",), set()),
         (("--help",), set()),
-        (("jobs", "list"), {"pydantic"}),
+        # jobs list asks git where the repository is, and every git pedro runs goes through GitPython (gitlayer.py)
+        (("jobs", "list"), {"pydantic", "git"}),
         (("tools", "list"), {"pydantic"}),
     ],
 )

@@ -20,6 +20,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.write(f"pedro {__version__}\n")
         sys.exit(0)
     from pedro.errors import PedroError
+    from pedro.gitlayer import FOREIGN_VARS
+
+    # A git hook or alias that started pedro exports GIT_DIR, GIT_INDEX_FILE and the like: they would point every
+    # git pedro runs at that repository or index instead of the one --repo names.
+    for name in FOREIGN_VARS:
+        os.environ.pop(name, None)
 
     # Exit codes come from the shared vocabulary, loaded only on the paths that need it: --help never does.
     try:

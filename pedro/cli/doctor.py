@@ -376,7 +376,10 @@ def check_git() -> Check:
     git = shutil.which("git")
     if git is None:
         return Check("git", "git", "warn", "not found: jobs, snapshots and the git tool need it", "apt-get install git")
-    return Check("git", "git", "ok", _with_version(git, [git, "--version"]))
+    from pedro import gitlayer
+
+    version = gitlayer.version()
+    return Check("git", "git", "ok", f"{git} ({version})" if version else git)
 
 
 def check_bubblewrap(binary: str | None) -> Check:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -129,7 +128,7 @@ def review(
     ref = base or _default_base(root)
     if not _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip():
         raise UsageError(f"--base {ref!r} is not a commit in {root}; pass a branch, tag or commit (e.g. --base main)")
-    stat = _git(root, "diff", "--stat", ref, "--")
+    stat = _git(root, "diff", "--stat", "--no-ext-diff", "--no-textconv", ref, "--")
     if not stat.strip():
         raise UsageError(
             f"there is nothing to review: no difference between {ref} and the working tree; "
@@ -218,8 +217,11 @@ def _default_base(root: Path) -> str:
 
 
 def _git(root: Path, *args: str) -> str:
+    """A question for git through the git layer; its stdout, or "" when git cannot answer."""
+    from pedro import gitlayer
+
     try:
-        proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.SubprocessError):
+        result = gitlayer.run(root, *args, timeout=60)
+    except gitlayer.GitError:
         return ""
-    return proc.stdout if proc.returncode == 0 else ""
+    return result.out if result.ok else ""

@@ -49,9 +49,9 @@ def _run(
     from pedro.context import render_task
     from pedro.debuglog import DEBUG_LOG_NAME, job_log
     from pedro.dispatch import Dispatcher
+    from pedro.gate import Gate
     from pedro.jobs import JobStore
     from pedro.roles import get_role
-    from pedro.safety.gate import Gate
     from pedro.safety.journal import JOURNAL_NAME, Journal
     from pedro.safety.sandbox import active_sandbox
     from pedro.safety.sandbox import describe as describe_sandbox
@@ -109,6 +109,7 @@ def _run(
             with store.ending_on_error(job):
                 guard = _protect_work(root, job.id, role.evidence == "changes", renderer, resumed=saved is not None)
             guard.journal = journal
+            dispatcher.after_call = guard.after_call
             options = GenerationOptions(
                 temperature=config.backend.temperature,
                 max_tokens=config.backend.max_tokens,
@@ -293,7 +294,7 @@ def _with_job_backend(config: PedroConfig, job: Any, flags: CommonFlags) -> Pedr
 def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, resumed: bool = False) -> Any:
     """Snapshot the user's work before anything can change, then move builder and debugger to their own branch."""
     from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
-    from pedro.safety.snapshots import ensure_job_branch
+    from pedro.safety.jobbranch import ensure_job_branch
     from pedro.workspace import is_git_repo
 
     if not is_git_repo(root):
@@ -304,6 +305,13 @@ def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, r
     guard = SnapshotGuard(root, job_id)
     first = guard.start("job resumed" if resumed else "job start")
     renderer.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
+    if first.not_covered:
+        from pedro.safety.snapshots import shorten
+
+        renderer.notice(
+            f"not in the snapshot, so undo cannot restore them (ignored build output, dependencies, "
+            f"large ignored files): {shorten(first.not_covered)}"
+        )
     if own_branch:
         previous = ensure_job_branch(root, job_id)
         renderer.notice(f"working on branch pedro/{job_id}, with your uncommitted changes; {previous} is untouched")

@@ -15,11 +15,20 @@ from pedro.errors import UsageError
 def undo(
     job_id: Annotated[str | None, typer.Argument(help="The job (default: the latest).")] = None,
     start: Annotated[bool, typer.Option("--start", help="Return to the job's first snapshot.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Go back even over files you changed that the job changed too (kept in a backup)."
+        ),
+    ] = False,
     repo: RepoOpt = Path(),
 ) -> None:
-    """Restore the files a job changed, one snapshot back (or to where it started); your branch never moves."""
+    """Put back the files a job changed, one step back (or to where it started); files only you changed stay, and
+    your branch never moves."""
     from pedro.jobs import JobStore
-    from pedro.safety.snapshots import fingerprint_tree, list_snapshots, restore_snapshot
+    from pedro.safety.snapshots import list_snapshots, shorten
+    from pedro.safety.undo import plan_undo
+    from pedro.safety.undo import undo as carry_out
 
     root, _ = load(CommonFlags(repo=repo))
     store = JobStore(root)
@@ -29,23 +38,38 @@ def undo(
             raise UsageError("there are no jobs in this repository, so there is nothing to undo")
         job_id = jobs[0].id
     job = store.load(job_id)
-    snapshots = list_snapshots(root, job.id)
-    if not snapshots:
-        raise UsageError(f"job {job.id} has no snapshots (it never ran far enough to change anything)")
-    current = fingerprint_tree(root)
-    matches = [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current]
-    if not matches:
-        # Files changed after pedro's last snapshot: restore_snapshot refuses and names them.
-        restore_snapshot(root, snapshots[0], expected=snapshots[-1])
-    position = matches[-1] if matches else len(snapshots) - 1
-    if position == 0:
-        raise UsageError(f"the working tree is already at job {job.id}'s first snapshot; there is nothing to undo")
-    target = snapshots[0] if start else snapshots[position - 1]
-    report = restore_snapshot(root, target, expected=snapshots[position])
-    sys.stdout.write(
+    plan = plan_undo(root, list_snapshots(root, job.id), start=start)
+    report = carry_out(root, plan, force=force)
+    target = report.snapshot
+    lines = [
         f"restored snapshot {target.n} of job {job.id} ({target.label}): {len(report.written)} files written, "
-        f"{len(report.removed)} removed\n"
-        f"the state before this undo is kept as {report.backup.ref}\n"
-    )
+        f"{len(report.removed)} removed"
+    ]
+    if report.kept:
+        lines.append(f"kept as they are, since only you changed them: {shorten(report.kept)}")
+    if force and plan.clash:
+        lines.append(
+            f"your changes to {shorten(plan.clash)} were replaced; `git show {report.backup.ref}:PATH` prints your "
+            "version of a file"
+        )
+    lines += _not_covered(root, target.not_covered or ())
+    lines.append(f"the state before this undo is kept as {report.backup.ref}")
     if target.branch:
-        sys.stdout.write(f"your branch is {target.branch}; `git switch {target.branch}` returns to it\n")
+        lines.append(f"your branch is {target.branch}; `git switch {target.branch}` returns to it")
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+
+
+def _not_covered(root: Path, paths: tuple[str, ...]) -> list[str]:
+    """Plain words on what no snapshot holds, so nobody believes undo brought it back."""
+    from pedro.safety.snapshots import IGNORED_FILE_LIMIT, shorten
+
+    if not paths:
+        return []
+    lines = [
+        f"not restored, because snapshots never hold ignored dependency and build folders or ignored files of "
+        f"{IGNORED_FILE_LIMIT // (1024 * 1024)} MiB or more: {shorten(paths)}"
+    ]
+    missing = [path for path in paths if not (root / path).exists()]
+    if missing:
+        lines.append(f"missing now: {shorten(missing)}; rebuild or reinstall them (pedro cannot bring them back)")
+    return lines

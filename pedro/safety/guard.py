@@ -1,4 +1,5 @@
-"""Snapshots around a job: one at the start, one before every round that may change files, one at the end."""
+"""Snapshots around a job: one at the start, one before and one after every round that may change files, one at the
+end. What changed between a round's two snapshots is pedro's; what changed between rounds is the user's."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from typing import Any
 
 from pedro.messages import ToolCall
 from pedro.safety.journal import Journal
-from pedro.safety.snapshots import Snapshot, SnapshotError, fingerprint_tree, list_snapshots, take_snapshot
+from pedro.safety.snapshots import (
+    ChangesBy,
+    Snapshot,
+    SnapshotError,
+    fingerprint_tree,
+    list_snapshots,
+    snapshot_if_changed,
+    take_snapshot,
+)
 
 _READ_ONLY_ACTIONS: dict[str, frozenset[str]] = {
     "file": frozenset({"read"}),
@@ -35,41 +44,71 @@ def may_change_files(call: ToolCall) -> bool:
 
 @dataclass
 class SnapshotGuard:
-    """Keeps the user's work recoverable: `pedro undo` walks back through what this records."""
+    """Keeps the user's work recoverable: `pedro undo` walks back through what this records.
+
+    The Dispatcher reports each call it ran (`after_call`); after a round's last call the guard snapshots what the
+    round left, so what changes before the next round's snapshot was changed by the user, whose edits undo keeps.
+    """
 
     root: Path
     job_id: str
     snapshots: list[Snapshot] = field(default_factory=list)
     journal: Journal | None = None
     """Where each round that may change files is opened and the job's orderly end is recorded."""
+    _step: int | str = 0
+    _pending: int = 0
+    """Calls of the open round the Dispatcher has not reported yet."""
+    _settled: bool = True
+    """Nothing pedro did is unrecorded: the last snapshot was the start or the end of a round."""
 
     def start(self, label: str = "job start") -> Snapshot:
         """The first snapshot, before anything can change; failing here stops the job before it begins."""
         snapshot = take_snapshot(self.root, self.job_id, label)
         self.snapshots.append(snapshot)
+        self._settled = True
         return snapshot
 
     def before(self, step: int | str, calls: Sequence[ToolCall]) -> dict[str, Any] | None:
         """A snapshot before a round (or a named step, such as a repair candidate) whose calls may change files,
         unless nothing changed since the last one."""
+        self._pending = 0
         if not any(may_change_files(call) for call in calls):
             return None
-        taken = self._take(f"before round {step}" if isinstance(step, int) else f"before {step}")
+        taken = self._take(f"before round {step}" if isinstance(step, int) else f"before {step}", self._between())
+        self._step, self._pending, self._settled = step, len(calls), False
         if self.journal is not None:
             self.journal.open_round(step)
         return taken
 
+    def after_call(self, _call: ToolCall) -> dict[str, Any] | None:
+        """The Dispatcher ran one call; after the open round's last one, snapshot what the round changed."""
+        if self._pending <= 0:
+            return None
+        self._pending -= 1
+        if self._pending:
+            return None
+        step = self._step
+        taken = self._take(f"after round {step}" if isinstance(step, int) else f"after {step}", "pedro")
+        self._settled = True
+        return taken
+
     def finish(self) -> dict[str, Any] | None:
         """The state the job leaves behind, so `pedro undo` can tell whether the user changed files since."""
-        taken = self._take("job end")
+        taken = self._take("job end", self._between())
         if self.journal is not None:
             self.journal.close()
         return taken
 
-    def _take(self, label: str) -> dict[str, Any] | None:
-        if self.snapshots and fingerprint_tree(self.root) == self.snapshots[-1].tree:
+    def _between(self) -> ChangesBy:
+        """Who made the changes since the last snapshot: the user when it closed a round, else (a round cut short,
+        a Dispatcher that does not report its calls) pedro, which keeps undo as thorough as it always was."""
+        return "user" if self._settled else "pedro"
+
+    def _take(self, label: str, changes_by: ChangesBy) -> dict[str, Any] | None:
+        since = self.snapshots[-1].tree if self.snapshots else None
+        snapshot = snapshot_if_changed(self.root, self.job_id, label, since=since, changes_by=changes_by)
+        if snapshot is None:
             return None
-        snapshot = take_snapshot(self.root, self.job_id, label)
         self.snapshots.append(snapshot)
         return describe(snapshot)
 
@@ -86,6 +125,10 @@ class JournalOnlyGuard:
             self.journal.open_round(round_no)
         return None
 
+    def after_call(self, _call: ToolCall) -> dict[str, Any] | None:
+        """Nothing to snapshot outside git."""
+        return None
+
     def finish(self) -> dict[str, Any] | None:
         """Record the orderly end; no snapshot is taken."""
         if self.journal is not None:
@@ -98,7 +141,7 @@ def settle_interrupted(root: Path, job_id: str) -> Snapshot | None:
     snapshots = list_snapshots(root, job_id)
     if not snapshots or fingerprint_tree(root) == snapshots[-1].tree:
         return None
-    return take_snapshot(root, job_id, "after an interrupted round")
+    return take_snapshot(root, job_id, "after an interrupted round", changes_by="pedro")
 
 
 def describe(snapshot: Snapshot) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def unfinished_jobs(root: Path) -> list[RoundState]:
         return found
     for job_dir in candidates:
         state = read_state(job_dir / JOURNAL_NAME, job_dir.name)
-        if state is not None and not state.finished and not _alive(state.pid):
+        if state is not None and not state.finished and not another_pedro_alive(state.pid):
             found.append(state)
     return found
 
@@ -154,8 +154,8 @@ def remove_temp_files(root: Path, paths: tuple[str, ...]) -> list[str]:
     return removed
 
 
-def _alive(pid: int | None) -> bool:
-    """Whether the process that wrote the journal still runs (another pedro in the same repository)."""
+def another_pedro_alive(pid: int | None) -> bool:
+    """Whether `pid` is a running process other than this one (another pedro in the same repository)."""
     if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
         return False
     try:

@@ -109,7 +109,9 @@ _ORDINARY_DOTFILES = frozenset(
     | {".eslintignore", ".flake8", ".pylintrc", ".python-version", ".nvmrc", ".node-version", ".clang-format"}
     | {".clang-tidy", ".markdownlint.json", ".yamllint", ".golangci.yml", ".golangci.yaml", ".rustfmt.toml"}
 )
-_PROTECTED_DIRS = (".git", ".pedro", ".husky", ".githooks")
+HOOK_DIRS = (".husky", ".githooks")
+"""Folders that hold git hooks by convention (core.hooksPath points there): code that runs on every commit."""
+_PROTECTED_DIRS = (".git", ".pedro", *HOOK_DIRS)
 
 
 def protected_reason(path: str) -> str | None:

@@ -23,9 +23,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from pedro.gitlayer import GitError
+from pedro.gitlayer import run as run_git
+from pedro.process import ChildCommand
+from pedro.safety.policy import HOOK_DIRS
 from pedro.safety.secretfiles import home_secret_paths, is_secret_path, repo_secret_files
 from pedro.safety.snapshots import held_by_git
-from pedro.tools.process import ChildCommand
 
 SandboxKind = Literal["bubblewrap", "landlock", "none"]
 ChildKind = Literal["bash", "test"]
@@ -40,8 +43,9 @@ NOFILE_LIMIT = 1024
 # CPU seconds per process: far above any wall-clock timeout's worth of single-core work, so only runaways hit it.
 CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200}
 
-# Kept read-only inside the repository even though the repository itself is writable (safety.md, deny paths).
-# Secret files are read-only too, and empty unless git already holds their content (see _repo_secret_binds).
+# Kept read-only inside the repository even though the repository itself is writable (safety.md, deny paths), and
+# so are the hook folders (policy.HOOK_DIRS and core.hooksPath): a hook the model rewrote would run on the user's next
+# commit. Secret files are read-only too, and empty unless git already holds their content (see _repo_secret_binds).
 PROTECTED_PATHS = (".git", ".pedro", ".github/workflows")
 # Variables naming toolchain roots that may live under $HOME (pyenv, nvm, cargo, a venv, Go's module cache).
 _TOOLCHAIN_VARS = (
@@ -193,8 +197,27 @@ def _bwrap_argv(
 
 
 def _protected(root: Path) -> list[Path]:
-    """The existing deny paths of the repository (never through a symlink, which could point anywhere)."""
-    return [root / rel for rel in PROTECTED_PATHS if (root / rel).exists() and not (root / rel).is_symlink()]
+    """The existing deny paths and hook folders of the repository (never through a symlink, which could point
+    anywhere)."""
+    paths = dict.fromkeys(root / rel for rel in (*PROTECTED_PATHS, *HOOK_DIRS))
+    paths.update(dict.fromkeys(_hooks_path(root)))
+    return [path for path in paths if path.exists() and not path.is_symlink()]
+
+
+def _hooks_path(root: Path) -> list[Path]:
+    """The folder core.hooksPath names, when it lies inside the repository (its own root excepted)."""
+    try:
+        found = run_git(root, "config", "--show-scope", "--get-all", "core.hooksPath", timeout=15)
+    except GitError:
+        return []
+    # The git layer's own `-c core.hooksPath=/dev/null` shows as scope "command"; the repository's value is the rest.
+    values = [
+        line.split("\t", 1)[1] for line in found.out.splitlines() if "\t" in line and not line.startswith("command")
+    ]
+    if not values:
+        return []
+    path = (root / Path(values[-1]).expanduser()).resolve()
+    return [path] if root in path.parents else []
 
 
 def _repo_secret_binds(root: Path) -> list[str]:

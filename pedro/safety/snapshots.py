@@ -8,7 +8,7 @@ A snapshot is built with a temporary index so the user's HEAD, branch, index and
 
 S's message is the label followed by `Pedro-*:` trailers (job, number, HEAD, branch, index tree). The ref keeps S
 and, through its last parent, I reachable, so both survive `git gc --prune=now`; only branches are pushed, so
-snapshots never leave the machine. Git runs with fixed argv (no shell), repository hooks and fsmonitor disabled.
+snapshots never leave the machine. Git runs through pedro.gitlayer: fixed argv (no shell), no hooks or fsmonitor.
 """
 
 from __future__ import annotations
@@ -17,20 +17,20 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import stat
-import subprocess
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pedro.errors import PedroError
+from pedro.gitlayer import GitError, GitResult, run
+from pedro.safety.tempindex import temporary_index
 
 REF_PREFIX = "refs/pedro/snapshots"
 BACKUP_PREFIX = "refs/pedro/backups"
 """Where restore keeps the state it replaced, apart from the numbered snapshots that undo walks back through."""
-JOB_BRANCH_PREFIX = "pedro/"
+CHANGES_BY_KEY = "Pedro-Changes-By"
 LEFT_OUT_KEY = "Pedro-Left-Out"
 LEFT_OUT_COUNT_KEY = "Pedro-Left-Out-Count"
 IGNORED_FILE_LIMIT = 1024 * 1024
@@ -43,24 +43,36 @@ IGNORED_COUNT_LIMIT = 5000
 UNTRACKED_FILE_LIMIT = 64 * 1024 * 1024
 LEFT_OUT_RECORD_LIMIT = 1000
 """More left-out files than this are not listed; restoring such a snapshot then removes no large file."""
+OUTPUT_DIRS = frozenset(
+    {"node_modules", ".venv", "venv", "target", "dist", "build", ".gradle", ".next", ".tox", ".nox"}
+)
+"""Ignored dependency and build folders: never snapshotted, so a restore cannot bring them back, and undo says so."""
+NOT_COVERED_KEY = "Pedro-Not-Covered"
+NOT_COVERED_COUNT_KEY = "Pedro-Not-Covered-Count"
+NOT_COVERED_RECORD_LIMIT = 200
 SKIPPED_DIRS = frozenset(
-    {"node_modules", ".venv", "venv", "target", "dist", "build", ".pedro", ".git"}
+    OUTPUT_DIRS
+    | {".pedro", ".git"}
     # regenerable caches: thousands of small files nobody needs back
-    | {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".next"}
+    | {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 )
 GIT_TIMEOUT_S = 300.0
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 _JOB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-_FOREIGN_GIT_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE")
-# hooks (reference-transaction) and fsmonitor are programs the repository names; snapshots run none of them
-_GIT_CONFIG = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off")
 _IDENTITY = {
     "GIT_AUTHOR_NAME": "pedro",
     "GIT_AUTHOR_EMAIL": "pedro@localhost",
     "GIT_COMMITTER_NAME": "pedro",
     "GIT_COMMITTER_EMAIL": "pedro@localhost",
 }
+
+
+ChangesBy = Literal["pedro", "user"]
+"""Who made the changes between a snapshot and the one before it: pedro's round, or the user in between rounds."""
+
+
+UNDO_ANYWAY = "run `pedro undo --force`: it goes back anyway and keeps your version in the backup snapshot it names"
 
 
 class SnapshotError(PedroError):
@@ -96,6 +108,11 @@ class Snapshot:
     """Seconds since the epoch (committer date)."""
     left_out: tuple[str, ...] | None = None
     """Untracked files too large to store that were there (None when the snapshot did not record them)."""
+    not_covered: tuple[str, ...] | None = None
+    """Ignored folders and files that were there but are not in the snapshot (OUTPUT_DIRS, files of
+    IGNORED_FILE_LIMIT bytes or more); None when the snapshot did not record them."""
+    changes_by: ChangesBy | None = None
+    """Who changed the files since the previous snapshot (None: not known, counted as pedro)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +126,8 @@ class RestoreReport:
     kept_ignored: tuple[str, ...]
     """Ignored files created since the snapshot, left in place."""
     index_restored: bool
+    kept: tuple[str, ...] = ()
+    """Files the caller asked to leave as they are (the user's own changes)."""
 
 
 @dataclass(frozen=True)
@@ -116,41 +135,55 @@ class _State:
     tree: str
     index_tree: str | None
     left_out: tuple[str, ...] = ()
+    not_covered: tuple[str, ...] = ()
 
 
-def take_snapshot(root: Path, job_id: str, label: str) -> Snapshot:
+def take_snapshot(root: Path, job_id: str, label: str, *, changes_by: ChangesBy | None = None) -> Snapshot:
     """Commit the current working tree and index to refs/pedro/snapshots/<job_id>/<n>; nothing else changes."""
-    _check_job_id(job_id)
-    return _store(root, _capture(root), REF_PREFIX, job_id, label)
+    check_job_id(job_id)
+    return _store(root, _capture(root), REF_PREFIX, job_id, label, changes_by)
 
 
-def _store(root: Path, state: _State, prefix: str, job_id: str, label: str) -> Snapshot:
-    head = _head(root)
-    branch = _branch(root)
+def snapshot_if_changed(
+    root: Path, job_id: str, label: str, *, since: str | None, changes_by: ChangesBy | None = None
+) -> Snapshot | None:
+    """take_snapshot, unless the working tree still has the tree `since` (then None); the state is read once."""
+    check_job_id(job_id)
+    state = _capture(root)
+    if state.tree == since:
+        return None
+    return _store(root, state, REF_PREFIX, job_id, label, changes_by)
+
+
+def _store(
+    root: Path, state: _State, prefix: str, job_id: str, label: str, changes_by: ChangesBy | None = None
+) -> Snapshot:
+    head = head_commit(root)
+    branch = current_branch(root)
     parents: list[str] = [head] if head else []
     if state.index_tree is not None:
         parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {job_id}\n"))
     for _attempt in range(20):
         n = max((s.n for s in _list(root, prefix, job_id)), default=0) + 1
-        message = _message(label, job_id, n, head, branch, state.index_tree, state.left_out)
+        message = _message(label, job_id, n, head, branch, state, changes_by)
         commit = _commit_tree(root, state.tree, parents, message)
         ref = f"{prefix}/{job_id}/{n}"
         # the empty old value makes the update fail if a concurrent snapshot took this number first
         proc = _git(root, "update-ref", "-m", f"pedro snapshot: {_one_line(label)}", ref, commit, "", check=False)
-        if proc.returncode == 0:
+        if proc.code == 0:
             return _list(root, prefix, job_id, ref)[0]
     raise SnapshotError(f"could not allocate a snapshot number under {prefix}/{job_id}; retry the command")
 
 
 def list_snapshots(root: Path, job_id: str) -> list[Snapshot]:
     """The snapshots of one job, oldest (n = 1) first."""
-    _check_job_id(job_id)
+    check_job_id(job_id)
     return _list(root, REF_PREFIX, job_id)
 
 
 def list_backups(root: Path, job_id: str) -> list[Snapshot]:
     """The states restores replaced for one job (refs/pedro/backups/<job>/<n>), oldest first."""
-    _check_job_id(job_id)
+    check_job_id(job_id)
     return _list(root, BACKUP_PREFIX, job_id)
 
 
@@ -169,36 +202,42 @@ def changed_paths(root: Path, old_tree: str, new_tree: str) -> list[str]:
     """Paths that differ between two trees (added, removed or modified)."""
     if old_tree == new_tree:
         return []
-    out = _git(root, "diff-tree", "-r", "--no-renames", "--name-only", "-z", old_tree, new_tree).stdout
+    out = _git(root, "diff-tree", "-r", "--no-renames", "--name-only", "-z", old_tree, new_tree).out
     return [p for p in out.split("\0") if p]
 
 
-def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | None) -> RestoreReport:
-    """Bring files and the real index back to `snapshot`; no branch or HEAD moves.
+def restore_snapshot(
+    root: Path, snapshot: Snapshot, *, expected: Snapshot | None, keep: Collection[str] = ()
+) -> RestoreReport:
+    """Bring files and the real index back to `snapshot`, except the files in `keep`; no branch or HEAD moves.
 
-    With `expected` (normally the latest snapshot), refuse when the current state differs from it: the user
-    edited files after pedro's last change, and restoring would throw those edits away.
+    With `expected` (normally the latest snapshot), refuse when the current state differs from it outside `keep`:
+    the user edited files after pedro's last change, and restoring would throw those edits away.
     """
     current = _capture(root)
+    keep = frozenset(keep)
     if expected is not None and (current.tree != expected.tree or _large_changed(current, expected)):
         changed = tuple(changed_paths(root, expected.tree, current.tree))
         changed += tuple(sorted(set(current.left_out) ^ set(expected.left_out or ())))
-        shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
-        raise SnapshotConflictError(
-            f"{len(changed)} file(s) changed since pedro's last snapshot ({shown}); they were edited after "
-            "pedro's last change. Commit or copy those edits first, or restore without the check (--force); "
-            "a backup snapshot is taken before any restore",
-            changed,
-        )
+        changed = tuple(path for path in changed if path not in keep)
+        if changed:
+            raise SnapshotConflictError(
+                f"{len(changed)} file(s) changed since pedro's last snapshot ({shorten(changed)}); they were edited "
+                "after pedro's last change, and going back would lose those edits. Commit or copy them, or "
+                f"{UNDO_ANYWAY}",
+                changed,
+            )
     backup = _store(root, current, BACKUP_PREFIX, snapshot.job_id, f"before restoring snapshot {snapshot.n}")
-    diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).stdout
+    diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).out
     to_write: list[str] = []
     to_remove: list[str] = []
     fields = [f for f in diff.split("\0") if f]
     for status, path in zip(fields[0::2], fields[1::2], strict=True):
-        (to_remove if status == "D" else to_write).append(path)
+        if path not in keep:
+            (to_remove if status == "D" else to_write).append(path)
     ignored = set(_ignored_among(root, to_remove))
-    removed = [p for p in to_remove if p not in ignored] + _large_files_made_since(current, snapshot, to_write)
+    made_since = [p for p in _large_files_made_since(current, snapshot, to_write) if p not in keep]
+    removed = [p for p in to_remove if p not in ignored] + made_since
     for path in removed:
         _remove_file(root, path)
     if to_write:
@@ -216,7 +255,14 @@ def restore_snapshot(root: Path, snapshot: Snapshot, *, expected: Snapshot | Non
         removed=tuple(removed),
         kept_ignored=tuple(p for p in to_remove if p in ignored),
         index_restored=index_restored,
+        kept=tuple(sorted(keep)),
     )
+
+
+def shorten(paths: Sequence[str], shown: int = 5) -> str:
+    """The first few paths and how many more: for messages."""
+    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+    return ", ".join(paths[:shown]) + more
 
 
 def _large_changed(current: _State, expected: Snapshot) -> bool:
@@ -232,45 +278,13 @@ def _large_files_made_since(current: _State, snapshot: Snapshot, to_write: Seque
     return [path for path in current.left_out if path not in keep]
 
 
-def ensure_job_branch(root: Path, job_id: str) -> str:
-    """Switch to `pedro/<job_id>` (created from HEAD, carrying uncommitted edits along); return the previous branch.
-
-    The user's branch ref is never moved or reset. A detached HEAD is returned as its commit id.
-    """
-    _check_job_id(job_id)
-    target = JOB_BRANCH_PREFIX + job_id
-    previous = _branch(root) or _head(root) or ""
-    if previous == target:
-        return previous
-    exists = _git(root, "rev-parse", "--verify", "-q", f"refs/heads/{target}", check=False).returncode == 0
-    argv = ("switch", target) if exists else ("switch", "-c", target)
-    proc = _git(root, *argv, check=False)
-    if proc.returncode != 0:
-        raise SnapshotError(
-            f"could not switch to branch {target}: {proc.stderr.strip()}. "
-            "Commit or snapshot your changes, or run with --isolate to work in a separate worktree"
-        )
-    return previous
-
-
 def _capture(root: Path) -> _State:
     """Write the real index tree and the working-tree tree using a copy of the index; the real one is only read."""
-    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").stdout.strip())
-    real_index = _git_path(root, "index")
-    fd, temp_name = tempfile.mkstemp(prefix="pedro-index-", dir=git_dir)
-    os.close(fd)
-    temp_index = Path(temp_name)
-    try:
-        if real_index.exists():
-            # Starting from the real index keeps its stat cache, so unchanged files are not rehashed. copy2 keeps
-            # the index's own mtime too: git rechecks the content of entries as new as the index ("racily
-            # clean"), and a fresh mtime would make it trust a same-size edit made in the same second.
-            shutil.copy2(real_index, temp_index)
-        else:
-            temp_index.unlink()
+    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
+    with temporary_index(git_dir, "index", copy_of=git_path(root, "index")) as temp_index:
         env = {"GIT_INDEX_FILE": str(temp_index)}
         written = _git(root, "write-tree", env=env, check=False)
-        index_tree = written.stdout.strip() if written.returncode == 0 else None
+        index_tree = written.out.strip() if written.code == 0 else None
         large = _large_untracked_files(root, env)
         pathspecs = [".", *(f":(exclude,literal){path}" for path in large)]
         _git(
@@ -284,7 +298,7 @@ def _capture(root: Path) -> _State:
             stdin="\0".join(pathspecs) + "\0",
             check=False,
         )
-        extra = _small_ignored_files(root, env)
+        extra, not_covered = _small_ignored_files(root, env)
         if extra:
             _git(
                 root,
@@ -298,17 +312,13 @@ def _capture(root: Path) -> _State:
                 stdin="\0".join(extra) + "\0",
                 check=False,
             )
-        tree = _git(root, "write-tree", env=env).stdout.strip()
-        return _State(tree=tree, index_tree=index_tree, left_out=tuple(large))
-    finally:
-        for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
+        tree = _git(root, "write-tree", env=env).out.strip()
+        return _State(tree=tree, index_tree=index_tree, left_out=tuple(large), not_covered=tuple(not_covered))
 
 
 def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
     """Untracked, not ignored files of UNTRACKED_FILE_LIMIT bytes or more."""
-    out = _git(root, "ls-files", "-z", "--others", "--exclude-standard", env=env).stdout
+    out = _git(root, "ls-files", "-z", "--others", "--exclude-standard", env=env).out
     large: list[str] = []
     for rel in (p for p in out.split("\0") if p):
         with contextlib.suppress(OSError):
@@ -318,37 +328,47 @@ def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
     return large
 
 
-def _small_ignored_files(root: Path, env: dict[str, str]) -> list[str]:
-    """Ignored files under the size limit, outside dependency and build directories."""
-    out = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", env=env).stdout
+def _small_ignored_files(root: Path, env: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Ignored files under the size limit, outside dependency and build directories; and what is left out of the
+    snapshot for that (dependency and build folders, ignored files too large or past the total)."""
+    out = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", env=env).out
     chosen: list[str] = []
+    not_covered: list[str] = []
     total = 0
     for entry in (e for e in out.split("\0") if e):
-        for rel in _expand_ignored(root, entry):
+        for rel in _expand_ignored(root, entry, not_covered):
             try:
                 info = (root / rel).lstat()
             except OSError:
                 continue
             if info.st_size >= IGNORED_FILE_LIMIT or total + info.st_size > IGNORED_TOTAL_LIMIT:
+                not_covered.append(rel)
                 continue
             chosen.append(rel)
             total += info.st_size
             if len(chosen) >= IGNORED_COUNT_LIMIT:
-                return chosen
-    return chosen
+                return chosen, not_covered
+    return chosen, not_covered
 
 
-def _expand_ignored(root: Path, entry: str) -> Iterator[str]:
-    """An ignored file as itself; an ignored directory as the files under it, skipping heavy directories."""
+def _expand_ignored(root: Path, entry: str, not_covered: list[str]) -> Iterator[str]:
+    """An ignored file as itself; an ignored directory as the files under it, skipping heavy directories (the
+    dependency and build folders among them are added to `not_covered`)."""
     parts = entry.rstrip("/").split("/")
-    if any(part in SKIPPED_DIRS for part in parts):
+    skipped = next((i for i, part in enumerate(parts) if part in SKIPPED_DIRS), None)
+    if skipped is not None:
+        if parts[skipped] in OUTPUT_DIRS:
+            not_covered.append("/".join(parts[: skipped + 1]) + "/")
         return
     if not entry.endswith("/"):
         yield entry
         return
     for dirpath, dirnames, filenames in os.walk(root / entry):
         # a nested repository is its own project; never descend into dependency or build output
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not (Path(dirpath, d, ".git")).exists())
+        kept = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not (Path(dirpath, d, ".git")).exists())
+        base = Path(dirpath).relative_to(root)
+        not_covered.extend(f"{(base / d).as_posix()}/" for d in sorted(dirnames) if d in OUTPUT_DIRS)
+        dirnames[:] = kept
         for name in sorted(filenames):
             yield Path(dirpath, name).relative_to(root).as_posix()
 
@@ -358,7 +378,7 @@ def _ignored_among(root: Path, paths: Sequence[str]) -> list[str]:
     if not paths:
         return []
     proc = _git(root, "check-ignore", "--no-index", "-z", "--stdin", stdin="\0".join(paths) + "\0", check=False)
-    return [p for p in proc.stdout.split("\0") if p]
+    return [p for p in proc.out.split("\0") if p]
 
 
 def held_by_git(root: Path, paths: Sequence[str]) -> set[str]:
@@ -373,11 +393,11 @@ def held_by_git(root: Path, paths: Sequence[str]) -> set[str]:
         proc = _git(root, "ls-files", "-z", "-t", "--cached", "--modified", "--", *specs, check=False)
     except SnapshotError:
         return set()  # git cannot say, so nothing counts as held
-    if proc.returncode != 0:
+    if proc.code != 0:
         return set()
     tracked: set[str] = set()
     changed: set[str] = set()
-    for record in filter(None, proc.stdout.split("\0")):
+    for record in filter(None, proc.out.split("\0")):
         tag, _, path = record.partition(" ")
         (changed if tag == "C" else tracked).add(path)
     return tracked - changed
@@ -404,31 +424,23 @@ def _remove_file(root: Path, rel: str) -> None:
 
 def _checkout_paths(root: Path, tree: str, paths: list[str]) -> None:
     """Write `paths` as they are in `tree` (content, mode, symlinks) through a temporary index."""
-    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").stdout.strip())
-    fd, temp_name = tempfile.mkstemp(prefix="pedro-restore-", dir=git_dir)
-    os.close(fd)
-    temp_index = Path(temp_name)
-    temp_index.unlink()
-    try:
+    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
+    with temporary_index(git_dir, "restore") as temp_index:
         env = {"GIT_INDEX_FILE": str(temp_index)}
         _git(root, "read-tree", tree, env=env)
         proc = _git(root, "checkout-index", "-f", "-z", "--stdin", env=env, stdin="\0".join(paths) + "\0", check=False)
-        if proc.returncode != 0:
+        if proc.code != 0:
             raise SnapshotError(
-                f"restoring files failed: {proc.stderr.strip()}. Nothing was lost: the state before the restore "
+                f"restoring files failed: {proc.err.strip()}. Nothing was lost: the state before the restore "
                 "is in the backup snapshot"
             )
-    finally:
-        for leftover in (temp_index, temp_index.with_name(temp_index.name + ".lock")):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
 
 
 def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str) -> str:
     argv = ["commit-tree", tree]
     for parent in parents:
         argv += ["-p", parent]
-    return _git(root, *argv, stdin=message).stdout.strip()
+    return _git(root, *argv, stdin=message).out.strip()
 
 
 def _message(
@@ -437,33 +449,44 @@ def _message(
     n: int,
     head: str | None,
     branch: str | None,
-    index_tree: str | None,
-    left_out: Sequence[str] = (),
+    state: _State,
+    changes_by: ChangesBy | None,
 ) -> str:
     # one JSON string per line, so names with newlines or colons survive; the count tells a full list from a cut one
+    left_out, not_covered = state.left_out, sorted(set(state.not_covered))
     listed = "".join(f"{LEFT_OUT_KEY}: {json.dumps(path)}\n" for path in left_out[:LEFT_OUT_RECORD_LIMIT])
+    listed += f"{NOT_COVERED_COUNT_KEY}: {len(not_covered)}\n"
+    listed += "".join(f"{NOT_COVERED_KEY}: {json.dumps(path)}\n" for path in not_covered[:NOT_COVERED_RECORD_LIMIT])
     return (
         f"{_one_line(label) or 'snapshot'}\n\n"
         f"Pedro-Job: {job_id}\nPedro-Snapshot: {n}\nPedro-Head: {head or '-'}\n"
-        f"Pedro-Branch: {branch or '-'}\nPedro-Index-Tree: {index_tree or '-'}\n"
+        f"Pedro-Branch: {branch or '-'}\nPedro-Index-Tree: {state.index_tree or '-'}\n"
+        f"{CHANGES_BY_KEY}: {changes_by or '-'}\n"
         f"{LEFT_OUT_COUNT_KEY}: {len(left_out)}\n{listed}"
     )
 
 
 def _parse_left_out(body: str) -> tuple[str, ...] | None:
     """The left-out files a snapshot message lists, or None when it lists none or only some of them."""
+    return _parse_list(body, LEFT_OUT_KEY, LEFT_OUT_COUNT_KEY, complete=True)
+
+
+def _parse_list(body: str, key: str, count_key: str, *, complete: bool) -> tuple[str, ...] | None:
+    """The paths a snapshot message lists under `key`; None when it has no count, or (`complete`) lists only some."""
     count: int | None = None
     paths: list[str] = []
     for line in body.splitlines():
-        key, _, value = line.partition(": ")
-        if key == LEFT_OUT_COUNT_KEY and value.strip().isdigit():
+        name, _, value = line.partition(": ")
+        if name == count_key and value.strip().isdigit():
             count = int(value)
-        elif key == LEFT_OUT_KEY:
+        elif name == key:
             with contextlib.suppress(ValueError):
                 path = json.loads(value)
                 if isinstance(path, str):
                     paths.append(path)
-    return tuple(paths) if count is not None and count == len(paths) else None
+    if count is None or (complete and count != len(paths)):
+        return None
+    return tuple(paths)
 
 
 def _one_line(text: str) -> str:
@@ -473,7 +496,7 @@ def _one_line(text: str) -> str:
 def _list(root: Path, prefix: str, job_id: str, ref: str | None = None) -> list[Snapshot]:
     """Snapshots under `prefix/job_id/` (or the single `ref`), sorted by number."""
     fmt = "%(refname)%00%(objectname)%00%(tree)%00%(committerdate:unix)%00%(contents)%00%00"
-    out = _git(root, "for-each-ref", f"--format={fmt}", ref or f"{prefix}/{job_id}/").stdout
+    out = _git(root, "for-each-ref", f"--format={fmt}", ref or f"{prefix}/{job_id}/").out
     parsed = [_parse_record(record, prefix) for record in out.split("\0\0\n") if record.strip("\n")]
     snapshots = sorted((s for s in parsed if s is not None and s.job_id == job_id), key=lambda s: s.n)
     if ref is not None and not snapshots:
@@ -512,25 +535,38 @@ def _parse_record(record: str, prefix: str) -> Snapshot | None:
         label=label,
         time=float(when or 0),
         left_out=_parse_left_out(body),
+        not_covered=_parse_list(body, NOT_COVERED_KEY, NOT_COVERED_COUNT_KEY, complete=False),
+        changes_by=_changes_by(trailer(CHANGES_BY_KEY)),
     )
 
 
-def _head(root: Path) -> str | None:
+def _changes_by(value: str | None) -> ChangesBy | None:
+    if value == "pedro":
+        return "pedro"
+    if value == "user":
+        return "user"
+    return None
+
+
+def head_commit(root: Path) -> str | None:
+    """The commit HEAD points at, or None before the first commit."""
     proc = _git(root, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    return proc.out.strip() if proc.code == 0 else None
 
 
-def _branch(root: Path) -> str | None:
+def current_branch(root: Path) -> str | None:
     proc = _git(root, "symbolic-ref", "--short", "-q", "HEAD", check=False)
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    return proc.out.strip() if proc.code == 0 else None
 
 
-def _git_path(root: Path, name: str) -> Path:
-    path = Path(_git(root, "rev-parse", "--git-path", name).stdout.strip())
+def git_path(root: Path, name: str) -> Path:
+    """Where git keeps `name` (index, MERGE_HEAD, ...) for this working tree."""
+    path = Path(_git(root, "rev-parse", "--git-path", name).out.strip())
     return path if path.is_absolute() else root / path
 
 
-def _check_job_id(job_id: str) -> None:
+def check_job_id(job_id: str) -> None:
+    """Refuse a job id that cannot be part of a ref name."""
     if not _JOB_ID.fullmatch(job_id) or ".." in job_id or job_id.endswith((".lock", ".")):
         raise SnapshotError(f"job id {job_id!r} cannot name a git ref; use letters, digits, '.', '_' and '-'")
 
@@ -541,28 +577,12 @@ def _git(
     env: dict[str, str] | None = None,
     stdin: str | None = None,
     check: bool = True,
-) -> subprocess.CompletedProcess[str]:
-    """Run git in `root` with fixed argv; foreign GIT_* variables from pedro's own environment never apply."""
-    child_env = {k: v for k, v in os.environ.items() if k not in _FOREIGN_GIT_VARS}
-    child_env.update(_IDENTITY)
-    child_env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_EDITOR": "true"})
-    child_env.update(env or {})
-    argv = ["git", "-C", str(root), "--no-pager", *_GIT_CONFIG, *args]
+) -> GitResult:
+    """Run git in `root` through the git layer (fixed argv, no hooks or fsmonitor), committing as pedro."""
     try:
-        proc = subprocess.run(
-            argv,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="surrogateescape",
-            env=child_env,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise SnapshotError(f"could not run git ({exc}); install git and check the repository at {root}") from exc
-    if check and proc.returncode != 0:
-        raise SnapshotError(f"git {args[0]} failed in {root}: {proc.stderr.strip() or proc.stdout.strip()}")
-    return proc
+        result = run(root, *args, env={**_IDENTITY, **(env or {})}, stdin=stdin, timeout=GIT_TIMEOUT_S)
+    except GitError as exc:
+        raise SnapshotError(f"{exc}; check the repository at {root}") from exc
+    if check and not result.ok:
+        raise SnapshotError(f"git {args[0]} failed in {root}: {result.err.strip() or result.out.strip()}")
+    return result

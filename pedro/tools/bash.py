@@ -9,10 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from pedro.prompts import render_prompt
-from pedro.safety.sandbox import FSIZE_LIMIT_BYTES, active_sandbox, wrap
-from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
-from pedro.tools.process import (
+from pedro.process import (
     HARD_CAP_BYTES,
     ChildCommand,
     ChildResult,
@@ -21,6 +18,9 @@ from pedro.tools.process import (
     run_child,
     shell_command,
 )
+from pedro.prompts import render_prompt
+from pedro.safety.sandbox import FSIZE_LIMIT_BYTES, active_sandbox, wrap
+from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 
 MAX_TIMEOUT_S = 600.0
 MAX_COMMAND_CHARS = 100_000

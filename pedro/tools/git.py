@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from pedro.safety.snapshots import JOB_BRANCH_PREFIX
+from pedro import gitlayer
+from pedro.process import ChildCommand, ChildResult, OutputLimits, describe_exit, run_child
+from pedro.safety.jobbranch import JOB_BRANCH_PREFIX
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure, ToolTimeoutError
-from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 
 GitAction = Literal["status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push"]
 GIT_ACTIONS: tuple[GitAction, ...] = ("status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push")
@@ -35,9 +35,9 @@ _ACTION_ALIASES: dict[str, GitAction] = {
 _FORCE_WORDS = frozenset({"-f", "--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "-d"})
 _FORCE_KEYS = ("force", "force_with_lease", "force_push", "mirror", "delete")
 _FREE_FORM_KEYS = ("args", "arguments", "argv", "options", "flags", "extra_args", "extra")
-# Variables that would point git at another repository or index than the one pedro works in.
-_GIT_CONFIG = ("-c", "core.quotepath=off", "-c", "color.ui=never")
-_FOREIGN_GIT_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE")
+# Diffs as git computes them: no external diff or textconv program (one the repository names could be a file the
+# model rewrote, like a hook; gitlayer switches those off).
+_PLAIN_DIFF = ("--no-ext-diff", "--no-textconv")
 
 
 class GitArgs(ToolArgs):
@@ -199,7 +199,7 @@ class GitTool:
         return "\n".join(lines)
 
     def _diff(self, args: GitArgs, ctx: ToolContext) -> str:
-        cmd = ["diff", "--no-ext-diff", "--stat", "--patch"]
+        cmd = ["diff", *_PLAIN_DIFF, "--stat", "--patch"]
         if args.staged:
             cmd.append("--cached")
         if args.ref:
@@ -228,7 +228,7 @@ class GitTool:
 
     def _show(self, args: GitArgs, ctx: ToolContext) -> str:
         ref = args.ref or "HEAD"
-        return _run_git(ctx, "show", "--no-ext-diff", "--stat", "--patch", ref, "--", head_share=0.75)
+        return _run_git(ctx, "show", *_PLAIN_DIFF, "--stat", "--patch", ref, "--", head_share=0.75)
 
     def _add(self, args: GitArgs, ctx: ToolContext) -> str:
         paths = _paths(args, ctx)
@@ -298,7 +298,8 @@ class GitTool:
                 f"git push {remote} {branch} needs the user's approval and was not approved; "
                 "leave the commits local and say in your summary that they are ready to push"
             )
-        return _run_git(ctx, "push", remote, branch, timeout=PUSH_TIMEOUT_S).strip()
+        # The one git that keeps the user's credential helpers: they approved this push. It still runs no hook.
+        return _run_git(ctx, "push", remote, branch, timeout=PUSH_TIMEOUT_S, publish=True).strip()
 
 
 def _paths(args: GitArgs, ctx: ToolContext) -> list[str]:
@@ -306,21 +307,22 @@ def _paths(args: GitArgs, ctx: ToolContext) -> list[str]:
     return [ctx.rel(ctx.resolve(raw)) for raw in args.paths or []]
 
 
-def git_command(ctx: ToolContext, *args: str) -> ChildCommand:
-    """Fixed argv: no pager, literal pathspecs, unquoted paths, no colour, no prompts."""
-    argv = ("git", "-C", str(ctx.root), "--no-pager", "--literal-pathspecs", *_GIT_CONFIG, *args)
-    env = {k: v for k, v in ctx.env.items() if k not in _FOREIGN_GIT_VARS}
-    extra = {"GIT_TERMINAL_PROMPT": "0", "GIT_EDITOR": "true", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
-    return ChildCommand(argv=argv, cwd=ctx.root, env=child_env(env, extra))
+def git_command(ctx: ToolContext, *args: str, publish: bool = False) -> ChildCommand:
+    """Fixed argv through the git layer (no hooks, pager or prompts), with literal pathspecs and unquoted paths."""
+    return gitlayer.command(ctx.root, "--literal-pathspecs", *args, env=ctx.env, publish=publish)
 
 
-def _run_git(ctx: ToolContext, *args: str, timeout: float = GIT_TIMEOUT_S, head_share: float = 0.5) -> str:
+def _run_git(
+    ctx: ToolContext, *args: str, timeout: float = GIT_TIMEOUT_S, head_share: float = 0.5, publish: bool = False
+) -> str:
     """Run a git command whose output the model reads; a failure becomes a ToolFailure with git's words."""
     budget = max(ctx.config.max_output_bytes - 512, 1024)
     head = int(budget * head_share)
     try:
         result = run_child(
-            git_command(ctx, *args), timeout=timeout, limits=OutputLimits(head_bytes=head, tail_bytes=budget - head)
+            git_command(ctx, *args, publish=publish),
+            timeout=timeout,
+            limits=OutputLimits(head_bytes=head, tail_bytes=budget - head),
         )
     except OSError as exc:
         raise ToolFailure(f"git could not be started ({exc}); git must be installed") from exc
@@ -352,26 +354,16 @@ def _explain_failure(ctx: ToolContext, verb: str, result: ChildResult) -> str:
 
 def _query(ctx: ToolContext, *args: str) -> tuple[int, str]:
     """A small internal git question (exit code, stdout); never shown to the model as is."""
-    command = git_command(ctx, *args)
     try:
-        done = subprocess.run(
-            list(command.argv),
-            cwd=command.cwd,
-            env=dict(command.env),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        done = gitlayer.run(ctx.root, "--literal-pathspecs", *args, timeout=GIT_TIMEOUT_S)
+    except gitlayer.GitError as exc:
         raise ToolFailure(f"git {args[0]} could not be run ({exc})") from exc
-    if "not a git repository" in done.stderr:
+    if "not a git repository" in done.err:
         raise ToolFailure(
             f"{ctx.root} is not a git repository; create one with the bash tool "
             '({"command": "git init"}) if the user wants version control here'
         )
-    return done.returncode, done.stdout
+    return done.code, done.out
 
 
 def _has_commits(ctx: ToolContext) -> bool:

@@ -16,10 +16,10 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from pedro.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 from pedro.tools.bash import network_evidence, offer_network, sandbox_blocks_network
-from pedro.tools.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 from pedro.tools.testreport import (
     NODE_RUNNER,
     ReportError,

@@ -24,19 +24,20 @@ from pedro.cli.approval import refuse_all
 from pedro.config import ToolsConfig
 from pedro.context import render_task
 from pedro.dispatch import Dispatcher
+from pedro.gate import Gate
 from pedro.jobs import JobStore
 from pedro.messages import Event, Message
+from pedro.process import RUN_ID_VAR
 from pedro.roles import get_role
-from pedro.safety.gate import Gate
 from pedro.safety.guard import SnapshotGuard
+from pedro.safety.jobbranch import ensure_job_branch
 from pedro.safety.journal import JOURNAL_NAME, Journal
 from pedro.safety.policy import Policy
 from pedro.safety.sandbox import active_sandbox
 from pedro.safety.secrets import Redactor, secret_values
-from pedro.safety.snapshots import ensure_job_branch, fingerprint_tree, list_snapshots, restore_snapshot
+from pedro.safety.snapshots import fingerprint_tree, list_snapshots, restore_snapshot
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
-from pedro.tools.process import RUN_ID_VAR
 
 KEY_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"
 SSH_KEY = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{KEY_BODY}\n-----END OPENSSH PRIVATE KEY-----\n"
@@ -185,6 +186,7 @@ def run_case(
     if role.evidence == "changes":
         ensure_job_branch(root, job.id)
     guard.journal = journal
+    dispatcher.after_call = guard.after_call
     events: list[Event] = []
     try:
         result = run_agent(

@@ -14,8 +14,8 @@ import pytest
 from pedro.cli.approval import TerminalApprover, render_question
 from pedro.config import ToolsConfig
 from pedro.dispatch import MAX_CONSECUTIVE_TIMEOUTS, Dispatcher
+from pedro.gate import Gate
 from pedro.messages import ToolCall, ToolResult
-from pedro.safety.gate import Gate
 from pedro.safety.policy import Policy
 from pedro.safety.sandbox import active_sandbox
 from pedro.tools import ToolRegistry
@@ -141,8 +141,13 @@ def listener() -> Iterator[tuple[int, list[bytes]]]:
             with conn:
                 received.append(conn.recv(100))
 
-    threading.Thread(target=serve, daemon=True).start()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
     yield server.getsockname()[1], received
+    # Wake the blocked accept() before closing: a thread still in accept() when the descriptor is closed and reused
+    # by the next test's listener would take that test's connections.
+    server.shutdown(socket.SHUT_RDWR)
+    thread.join(timeout=5)
     server.close()
 
 

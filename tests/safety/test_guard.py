@@ -46,3 +46,39 @@ def test_guard_snapshots_only_new_states(repo: Path) -> None:
     (repo / "README.md").write_text("newer\n")
     assert guard.finish() is not None
     assert [s.label for s in list_snapshots(repo, "job-1")] == ["job start", "before round 3", "job end"]
+
+
+def test_a_round_ends_with_a_snapshot_and_edits_between_rounds_are_the_users(repo: Path) -> None:
+    guard = SnapshotGuard(repo, "job-2")
+    guard.start()
+    edit, run = ToolCall("file", {"path": "a.py", "content": "x"}), ToolCall("bash", {"command": "ls"})
+    guard.before(1, [edit, run])
+    (repo / "a.py").write_text("pedro's round 1\n")
+    assert guard.after_call(edit) is None  # the round is not over yet
+    taken = guard.after_call(run)
+    assert taken is not None and taken["label"] == "after round 1"
+    (repo / "notes.txt").write_text("typed by the user while the model thought\n")
+    guard.before(2, [edit])
+    (repo / "a.py").write_text("pedro's round 2\n")
+    guard.after_call(edit)
+    (repo / "later.txt").write_text("the user again\n")
+    guard.finish()
+    recorded = [(s.label, s.changes_by) for s in list_snapshots(repo, "job-2")]
+    assert recorded == [
+        ("job start", None),
+        ("after round 1", "pedro"),
+        ("before round 2", "user"),
+        ("after round 2", "pedro"),
+        ("job end", "user"),
+    ]
+
+
+def test_a_round_cut_short_counts_as_pedros(repo: Path) -> None:
+    guard = SnapshotGuard(repo, "job-3")
+    guard.start()
+    edits = [ToolCall("file", {"path": "a.py", "content": "x"}), ToolCall("file", {"path": "b.py", "content": "y"})]
+    guard.before(1, edits)
+    (repo / "a.py").write_text("written before Ctrl-C\n")
+    guard.after_call(edits[0])  # the second call never ran
+    guard.finish()
+    assert [(s.label, s.changes_by) for s in list_snapshots(repo, "job-3")][-1] == ("job end", "pedro")

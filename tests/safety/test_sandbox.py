@@ -17,6 +17,7 @@ import pytest
 from repo_util import git
 
 from pedro.config import ToolsConfig
+from pedro.process import ChildCommand, child_env, run_child
 from pedro.safety.sandbox import (
     FSIZE_LIMIT_BYTES,
     SandboxInfo,
@@ -28,7 +29,6 @@ from pedro.safety.sandbox import (
 )
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolTimeoutError
-from pedro.tools.process import ChildCommand, child_env, run_child
 
 HAS_BWRAP = detect_sandbox().kind == "bubblewrap"
 LANDLOCK_ABI = read_landlock_abi()
@@ -160,6 +160,23 @@ def test_write_into_git_fails_and_repo_writes_work(ctx: ToolContext, repo: Path,
     assert (repo / "src" / "new.txt").read_text() == "ok\n"
     assert (repo / "README.md").read_text() == "# sample\nedit\n"
     assert "status=0" in out
+
+
+@needs_bwrap
+def test_hook_folders_are_read_only_for_bash(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
+    for folder in (".husky", "scripts/hooks"):
+        (repo / folder).mkdir(parents=True)
+        (repo / folder / "pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    git(repo, "config", "core.hooksPath", "scripts/hooks")
+    out = run(
+        ToolContext(root=repo),
+        command="echo evil > .husky/pre-commit; echo evil > scripts/hooks/pre-commit; echo ok > scripts/run.sh",
+    )
+    assert out.count("Read-only file system") == 2, out
+    for folder in (".husky", "scripts/hooks"):
+        assert (repo / folder / "pre-commit").read_text() == "#!/bin/sh\nexit 0\n"
+    assert (repo / "scripts" / "run.sh").read_text() == "ok\n"
 
 
 def test_new_files_at_repo_root_work(ctx: ToolContext, repo: Path, sandboxed: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -12,11 +13,11 @@ import pytest
 from repo_util import git
 
 from pedro.errors import PedroError
+from pedro.safety.jobbranch import ensure_job_branch
 from pedro.safety.snapshots import (
     UNTRACKED_FILE_LIMIT,
     SnapshotConflictError,
     SnapshotError,
-    ensure_job_branch,
     fingerprint_tree,
     latest_snapshot,
     list_backups,
@@ -411,3 +412,71 @@ def test_a_same_size_edit_in_the_same_second_as_the_index_is_captured(repo: Path
     os.utime(index, ns=(before.st_atime_ns, before.st_mtime_ns))  # the index was written in that same instant
     snap = take_snapshot(repo, JOB, "racy edit")
     assert git(repo, "show", f"{snap.commit}:same.txt").strip() == "bbbb"
+
+
+def test_temporary_indexes_a_killed_pedro_left_behind_are_swept(repo: Path) -> None:
+    git_dir = repo / ".git"
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    running = subprocess.Popen(["sleep", "60"])
+    try:
+        # what a second Ctrl-C (or kill -9) in the middle of a snapshot or a restore leaves in .git/
+        stale = [f"pedro-index-{gone.pid}-k2j4h1x0", f"pedro-index-{gone.pid}-k2j4h1x0.lock"]
+        stale += [f"pedro-restore-{gone.pid}-a1b2c3d4", "pedro-index-q8w7e6r5"]
+        live = f"pedro-index-{running.pid}-z9y8x7w6"  # another pedro's snapshot, under way
+        for name in [*stale, live]:
+            (git_dir / name).write_bytes(b"DIRC")
+        hours_ago = time.time() - 2 * 3600
+        os.utime(git_dir / "pedro-index-q8w7e6r5", (hours_ago, hours_ago))  # no pid in the name: an older pedro
+        take_snapshot(repo, JOB, "the next start")
+        assert sorted(p.name for p in git_dir.glob("pedro-*")) == [live]
+    finally:
+        running.kill()
+        running.wait()
+
+
+def test_a_snapshot_killed_half_way_leaves_nothing_after_the_next_one(repo: Path) -> None:
+    script = (
+        "import sys, time\nfrom pathlib import Path\nfrom pedro.safety.tempindex import temporary_index\n"
+        "with temporary_index(Path(sys.argv[1]), 'index', copy_of=Path(sys.argv[1]) / 'index') as path:\n"
+        "    print(path.name, flush=True)\n    time.sleep(60)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script, str(repo / ".git")], stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    name = child.stdout.readline().strip()
+    child.kill()
+    child.wait()
+    child.stdout.close()
+    assert (repo / ".git" / name).is_file()
+    take_snapshot(repo, JOB, "the next start")
+    assert list((repo / ".git").glob("pedro-*")) == []
+
+
+def merge_in_progress(repo: Path) -> None:
+    git(repo, "switch", "-q", "-c", "other")
+    (repo / "README.md").write_text("theirs\n")
+    git(repo, "commit", "-q", "-am", "theirs")
+    git(repo, "switch", "-q", "main")
+    (repo / "README.md").write_text("ours\n")
+    git(repo, "commit", "-q", "-am", "ours")
+
+
+def test_mid_merge_the_job_branch_refusal_names_the_real_fixes(repo: Path) -> None:
+    merge_in_progress(repo)
+    assert subprocess.run(["git", "merge", "other"], cwd=repo, capture_output=True, check=False).returncode != 0
+    with pytest.raises(SnapshotError) as caught:
+        ensure_job_branch(repo, JOB)
+    message = str(caught.value)
+    assert "a merge is in progress" in message and "cannot switch branch while merging" in message
+    assert "git merge --abort" in message and "pedro review" in message
+    assert "--isolate" not in message
+
+
+def test_mid_rebase_the_job_branch_refusal_names_the_real_fixes(repo: Path) -> None:
+    merge_in_progress(repo)
+    assert subprocess.run(["git", "rebase", "other"], cwd=repo, capture_output=True, check=False).returncode != 0
+    with pytest.raises(SnapshotError) as caught:
+        ensure_job_branch(repo, JOB)
+    message = str(caught.value)
+    assert "a rebase is in progress" in message and "git rebase --abort" in message
+    assert "--isolate" not in message

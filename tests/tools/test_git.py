@@ -322,14 +322,103 @@ def test_read_only_role_cannot_change_the_repository(repo: Path) -> None:
         run(ctx, action="branch", name="x")
 
 
-def test_git_command_is_fixed_argv(ctx: ToolContext, repo: Path) -> None:
+def test_git_command_is_fixed_argv(repo: Path) -> None:
+    ctx = ToolContext(root=repo.resolve(), env={"PATH": "/usr/bin:/bin", "GIT_DIR": "/elsewhere/.git"})
     command = git_command(ctx, "status")
-    assert command.argv[:5] == ("git", "-C", str(repo.resolve()), "--no-pager", "--literal-pathspecs")
-    assert "core.quotepath=off" in command.argv
+    assert command.argv[:4] == ("git", "-C", str(repo.resolve()), "--no-pager")
+    assert command.argv[-2:] == ("--literal-pathspecs", "status")
+    for setting in ("core.quotepath=off", "core.hooksPath=/dev/null", "core.fsmonitor=false", "credential.helper="):
+        assert setting in command.argv
     assert command.env["GIT_TERMINAL_PROMPT"] == "0"
+    assert command.env["GIT_CONFIG_NOSYSTEM"] == "1"
     assert "GIT_DIR" not in command.env
 
 
 def test_unicode_paths_are_not_quoted(ctx: ToolContext, repo: Path) -> None:
     (repo / "café.txt").write_text("x\n")
     assert "?? café.txt" in run(ctx, action="status")
+
+
+def husky(repo: Path) -> Path:
+    """A repository set up the way husky does it: core.hooksPath = .husky and a committed, harmless pre-commit."""
+    hooks = repo / ".husky"
+    hooks.mkdir()
+    for name in ("pre-commit", "pre-push", "post-checkout", "reference-transaction"):
+        (hooks / name).write_text("#!/bin/sh\nexit 0\n")
+        (hooks / name).chmod(0o755)
+    git(repo, "config", "core.hooksPath", ".husky")
+    git(repo, "add", ".husky")
+    git(repo, "commit", "-qm", "husky")
+    return hooks
+
+
+def plant(hooks: Path, trace: Path) -> None:
+    """What the model did with bash: every hook now leaves a trace outside the repository."""
+    for hook in hooks.iterdir():
+        hook.write_text(f'#!/bin/sh\necho "{hook.name}" >> "{trace}"\n')
+
+
+def test_commit_runs_no_hook_the_model_could_rewrite(ctx: ToolContext, repo: Path, tmp_path: Path) -> None:
+    trace = tmp_path / "hook-ran"
+    plant(husky(repo), trace)
+    (repo / "a.txt").write_text("a\n")
+    run(ctx, action="commit", message="add a", paths=["a.txt"])
+    run(ctx, action="branch", name="pedro/side")
+    run(ctx, action="checkout", ref="pedro/side")
+    assert git(repo, "log", "-1", "--format=%s").strip() == "add a"
+    assert not trace.exists(), trace.read_text()
+
+
+def test_push_runs_no_pre_push_hook(ctx: ToolContext, repo: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    trace = tmp_path / "hook-ran"
+    plant(husky(repo), trace)
+    ctx.approve = lambda _question: True
+    run(ctx, action="push", remote="origin", ref="main")
+    assert git(remote, "rev-parse", "main") == git(repo, "rev-parse", "main")
+    assert not trace.exists(), trace.read_text()
+
+
+def test_status_and_diff_run_no_fsmonitor_pager_or_textconv(ctx: ToolContext, repo: Path, tmp_path: Path) -> None:
+    trace = tmp_path / "program-ran"
+    program = repo / "tool.sh"
+    program.write_text(f'#!/bin/sh\necho ran >> "{trace}"\ncat "$@"\n')
+    program.chmod(0o755)
+    git(repo, "config", "core.fsmonitor", str(program))
+    git(repo, "config", "core.pager", str(program))
+    git(repo, "config", "diff.conv.textconv", str(program))
+    (repo / ".gitattributes").write_text("*.md diff=conv\n")
+    (repo / "README.md").write_text("# changed\n")
+    run(ctx, action="status")
+    assert "README.md" in run(ctx, action="diff")
+    run(ctx, action="show")
+    run(ctx, action="log")
+    assert not trace.exists(), trace.read_text()
+
+
+def test_commit_takes_the_identity_from_the_users_environment(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git(repo, "config", "--unset", "user.name")
+    git(repo, "config", "--unset", "user.email")
+    home = tmp_path / "empty-home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    monkeypatch.delenv("EMAIL", raising=False)
+    identity = {
+        "GIT_AUTHOR_NAME": "Ada Author",
+        "GIT_AUTHOR_EMAIL": "ada@example.com",
+        "GIT_COMMITTER_NAME": "Cy Committer",
+        "GIT_COMMITTER_EMAIL": "cy@example.com",
+    }
+    for name, value in identity.items():
+        monkeypatch.setenv(name, value)
+    ctx = ToolContext(root=repo)
+    (repo / "a.txt").write_text("a\n")
+    run(ctx, action="commit", message="add a", paths=["a.txt"])
+    who = git(repo, "log", "-1", "--format=%an <%ae> / %cn <%ce>").strip()
+    assert who == "Ada Author <ada@example.com> / Cy Committer <cy@example.com>"

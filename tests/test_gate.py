@@ -7,8 +7,8 @@ from pathlib import Path
 from repo_util import git
 
 from pedro.dispatch import Dispatcher
+from pedro.gate import Gate
 from pedro.messages import ToolCall, ToolResult
-from pedro.safety.gate import Gate
 from pedro.safety.policy import Policy
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext

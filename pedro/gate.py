@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pedro import gitlayer
 from pedro.safety.policy import (
     Action,
     BashCommand,
@@ -148,17 +148,8 @@ def _committed_unchanged(root: Path, path: Path) -> bool:
         return False
     rel = str(path.relative_to(root))
     try:
-        tracked = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "--error-unmatch", "--", rel],
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-        if tracked.returncode != 0:
+        if not gitlayer.run(root, "ls-files", "--error-unmatch", "--", rel, timeout=30).ok:
             return False
-        diff = subprocess.run(
-            ["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", rel], capture_output=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
+        return gitlayer.run(root, "diff", "--quiet", "--no-ext-diff", "--no-textconv", "HEAD", "--", rel, timeout=30).ok
+    except gitlayer.GitError:
         return False
-    return diff.returncode == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pedro.tools.process import (
+from pedro.process import (
     CHILD_MARKER,
     ChildCommand,
     OutputCapture,

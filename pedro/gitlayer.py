@@ -1,0 +1,190 @@
+"""The one git layer: every git pedro runs, with hooks, fsmonitor, pagers, system config and credential helpers off.
+
+`run()` is pedro's own git, through GitPython's `Git` command wrapper (imported on first use); `command()` is a git
+whose output the model reads, as an exact argv and environment for pedro.process. docs/architecture.md, "Git".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, cast
+
+from pedro.errors import PedroError
+
+if TYPE_CHECKING:
+    from pedro.process import ChildCommand
+
+GIT_TIMEOUT_S = 300.0
+
+_NEUTRAL_CONFIG = (
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "core.pager=cat",
+    "core.quotepath=off",
+    "color.ui=never",
+)
+_NO_CREDENTIAL_HELPERS = ("credential.helper=",)  # an empty value empties the list of helpers
+_NEUTRAL_ENV = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+    "GIT_EDITOR": "true",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "LC_ALL": "C",
+}
+FOREIGN_VARS = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_EXTERNAL_DIFF",
+)
+"""Variables a git hook or alias exports that would point git at another repository, index or configuration."""
+
+
+class GitError(PedroError):
+    """git could not be run at all, or failed where pedro needed it; the message names the fix."""
+
+
+@dataclass(frozen=True)
+class GitResult:
+    """How one git run ended: exit status, stdout and stderr (undecodable bytes kept as surrogate escapes)."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0
+
+
+def argv(root: Path, *args: str, publish: bool = False) -> tuple[str, ...]:
+    """The full argv of one git run in `root`: no pager, no hooks, no fsmonitor, no credential helpers."""
+    config = _NEUTRAL_CONFIG if publish else _NEUTRAL_CONFIG + _NO_CREDENTIAL_HELPERS
+    return ("git", "-C", str(root.absolute()), "--no-pager", *(word for item in config for word in ("-c", item)), *args)
+
+
+def environment(base: Mapping[str, str], *, publish: bool = False) -> dict[str, str]:
+    """`base` without the variables that point git elsewhere, plus the neutral settings."""
+    env = {name: value for name, value in base.items() if name not in FOREIGN_VARS}
+    env.update(_neutral_env(publish))
+    return env
+
+
+def command(root: Path, *args: str, env: Mapping[str, str], publish: bool = False) -> ChildCommand:
+    """A git whose output the model reads: exact argv and environment, for pedro.process.run_child."""
+    from pedro.process import ChildCommand, child_env
+
+    return ChildCommand(
+        argv=argv(root, *args, publish=publish), cwd=root, env=child_env(environment(env, publish=publish))
+    )
+
+
+def run(
+    root: Path,
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    stdin: str | None = None,
+    timeout: float = GIT_TIMEOUT_S,
+) -> GitResult:
+    """Run git for pedro itself; `env` (a temporary index, an identity) is laid over the neutral settings."""
+    from git import Git
+    from git.exc import GitCommandNotFound
+
+    overlay = {**_neutral_env(False), **(env or {})}
+    try:
+        with _input(stdin) as istream:
+            code, out, err = Git(str(root.absolute())).execute(
+                list(argv(root, *args)),
+                istream=istream,
+                with_extended_output=True,
+                with_exceptions=False,
+                strip_newline_in_stdout=False,
+                kill_after_timeout=timeout,
+                env=overlay,
+            )
+    except GitCommandNotFound as exc:
+        raise GitError("git is not installed or not on PATH; install git (apt-get install git)") from exc
+    except OSError as exc:
+        raise GitError(f"could not run git in {root} ({exc})") from exc
+    if code != 0 and "did not complete in" in err:
+        err = f"git {args[0] if args else ''} did not finish within {timeout:g} s and was stopped"
+    return GitResult(code, out, err)
+
+
+def output(root: Path, *args: str, env: Mapping[str, str] | None = None, stdin: str | None = None) -> str:
+    """The stdout of a git run that must succeed; a failure raises GitError with git's own words."""
+    result = run(root, *args, env=env, stdin=stdin)
+    if not result.ok:
+        said = result.err.strip() or result.out.strip() or f"exit status {result.code}"
+        raise GitError(f"git {args[0] if args else ''} failed in {root}: {said}")
+    return result.out
+
+
+def toplevel(path: Path) -> Path | None:
+    """The top of the working tree containing `path`, or None when git finds no repository there."""
+    try:
+        result = run(path, "rev-parse", "--show-toplevel", timeout=15)
+    except GitError:
+        return None
+    if "dubious ownership" in result.err:
+        raise GitError(
+            f"git will not work in {path}: the repository belongs to another user. If you trust it, run "
+            f"`git config --global --add safe.directory {path}` (pedro reads no /etc/gitconfig)"
+        )
+    top = result.out.strip()
+    return Path(top).resolve() if result.ok and top else None
+
+
+def version() -> str | None:
+    """`git version X.Y.Z`, or None when git cannot run."""
+    try:
+        result = run(Path("/"), "--version", timeout=10)
+    except GitError:
+        return None
+    return result.out.strip() or None if result.ok else None
+
+
+def _neutral_env(publish: bool) -> dict[str, str]:
+    env = dict(_NEUTRAL_ENV)
+    if publish:
+        del env["GIT_CONFIG_NOSYSTEM"]  # a push the user approved may need the machine's proxy or CA settings
+    return env
+
+
+@contextlib.contextmanager
+def _input(text: str | None) -> Iterator[BinaryIO | None]:
+    """What git reads on stdin: a temporary file holding `text` (GitPython hands stdin to Popen as a file)."""
+    if text is None:
+        yield None
+        return
+    with tempfile.TemporaryFile() as fh:
+        fh.write(text.encode("utf-8", "surrogateescape"))
+        fh.seek(0)
+        yield cast(BinaryIO, fh)
+
+
+__all__ = [
+    "FOREIGN_VARS",
+    "GIT_TIMEOUT_S",
+    "GitError",
+    "GitResult",
+    "argv",
+    "command",
+    "environment",
+    "output",
+    "run",
+    "toplevel",
+    "version",
+]

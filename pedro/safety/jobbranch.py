@@ -1,0 +1,58 @@
+"""The job's own branch, pedro/<job>: builder and debugger commit there, and the user's branch never moves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pedro.gitlayer import run as run_git
+from pedro.safety.snapshots import SnapshotError, check_job_id, current_branch, git_path, head_commit
+
+JOB_BRANCH_PREFIX = "pedro/"
+
+
+def ensure_job_branch(root: Path, job_id: str) -> str:
+    """Switch to `pedro/<job_id>` (created from HEAD, carrying uncommitted edits along); return the previous branch.
+
+    The user's branch ref is never moved or reset. A detached HEAD is returned as its commit id.
+    """
+    check_job_id(job_id)
+    target = JOB_BRANCH_PREFIX + job_id
+    previous = current_branch(root) or head_commit(root) or ""
+    if previous == target:
+        return previous
+    exists = run_git(root, "rev-parse", "--verify", "-q", f"refs/heads/{target}").code == 0
+    argv = ("switch", target) if exists else ("switch", "-c", target)
+    proc = run_git(root, *argv)
+    if proc.code != 0:
+        said = proc.err.strip() or f"exit status {proc.code}"
+        pending = _operation_in_progress(root)
+        if pending is None:
+            raise SnapshotError(
+                f"could not switch to branch {target} ({said}); your files are unchanged and in the snapshot just "
+                "taken. `git status` shows what stands in the way"
+            )
+        what, fix = pending
+        raise SnapshotError(
+            f"{what} is in progress in {root} ({said}), and builder and debugger work on a branch of their own: "
+            f"{fix}, then run pedro again. `pedro review` and `pedro triage` stay on your branch and work now"
+        )
+    return previous
+
+
+# What git leaves in its directory while an operation waits for the user, and how the user ends it.
+_IN_PROGRESS = (
+    ("MERGE_HEAD", "a merge", "finish it (resolve, `git add`, `git commit`) or abort it (`git merge --abort`)"),
+    ("rebase-merge", "a rebase", "finish it (`git rebase --continue`) or abort it (`git rebase --abort`)"),
+    ("rebase-apply", "a rebase or `git am`", "finish it (`git rebase --continue` / `git am --continue`) or abort it"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "finish it (`git cherry-pick --continue`) or abort it (`--abort`)"),
+    ("REVERT_HEAD", "a revert", "finish it (`git revert --continue`) or abort it (`git revert --abort`)"),
+    ("BISECT_LOG", "a bisect", "end it with `git bisect reset`"),
+)
+
+
+def _operation_in_progress(root: Path) -> tuple[str, str] | None:
+    """(what, how to end it) for a merge, rebase, cherry-pick, revert or bisect the user has not finished."""
+    for name, what, fix in _IN_PROGRESS:
+        if git_path(root, name).exists():
+            return what, fix
+    return None
