@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pedro.tools.base import ToolContext, ToolFailure
 from pedro.process import ChildResult
+from pedro.tools.base import ToolContext, ToolFailure
 from pedro.tools.test import RunTestsArgs, TestRun, detect_framework, run_tests
 
 
