@@ -47,6 +47,8 @@ CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200}
 # so are the hook folders (policy.HOOK_DIRS and core.hooksPath): a hook the model rewrote would run on the user's next
 # commit. Secret files are read-only too, and empty unless git already holds their content (see _repo_secret_binds).
 PROTECTED_PATHS = (".git", ".pedro", ".github/workflows")
+_PRIVATE_CACHE = "/tmp/.cache"
+"""Where build caches (Go, XDG) go inside bubblewrap: the private /tmp, always writable."""
 # Variables naming toolchain roots that may live under $HOME (pyenv, nvm, cargo, a venv, Go's module cache).
 _TOOLCHAIN_VARS = (
     "PYENV_ROOT",
@@ -185,11 +187,11 @@ def _bwrap_argv(
     if home is None:
         env["HOME"] = "/tmp/home"
         args += ["--dir", "/tmp/home"]
-    home_dir = env["HOME"]
-    # Build caches must be writable: they live in the private home and vanish with it.
-    env["GOCACHE"] = f"{home_dir}/.cache/go-build"
-    env["GOPATH"] = f"{home_dir}/.cache/gopath"
-    env["XDG_CACHE_HOME"] = f"{home_dir}/.cache"
+    # Build caches must be writable: they live in the private /tmp and vanish with it. Not under $HOME, where a
+    # toolchain bound back read-only (PATH into ~/.cache/…/bin) would cover them.
+    env["GOCACHE"] = f"{_PRIVATE_CACHE}/go-build"
+    env["GOPATH"] = f"{_PRIVATE_CACHE}/gopath"
+    env["XDG_CACHE_HOME"] = _PRIVATE_CACHE
     env["TMPDIR"] = "/tmp"
     args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]

@@ -199,6 +199,23 @@ def test_home_and_tmp_are_private(ctx: ToolContext, monkeypatch: pytest.MonkeyPa
 
 
 @needs_bwrap
+def test_build_caches_stay_writable_when_a_toolchain_lives_in_home_cache(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A program found on PATH under ~/.cache binds ~/.cache back read-only; Go's build cache must not be there.
+    tools = Path.home() / ".cache" / f"pedro-test-{uuid.uuid4().hex}"
+    (tools / "bin").mkdir(parents=True)
+    try:
+        monkeypatch.setenv("PEDRO_SANDBOX", "bubblewrap")
+        monkeypatch.setenv("PATH", f"{tools / 'bin'}{os.pathsep}{os.environ['PATH']}")
+        ctx = ToolContext(root=repo)
+        out = run(ctx, command='mkdir -p "$GOCACHE" "$XDG_CACHE_HOME/x" && touch "$GOCACHE/entry" && echo wrote')
+        assert "wrote" in out, out
+    finally:
+        shutil.rmtree(tools)
+
+
+@needs_bwrap
 def test_real_home_dotfiles_are_hidden(ctx: ToolContext, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PEDRO_SANDBOX", "bubblewrap")
     out = run(ctx, command="ls -a ~ | grep -c '^\\.ssh$' || true")
