@@ -93,8 +93,8 @@ class RepairConfig(_Section):
     """Sampling temperature of the second answer; each later one is 0.1 hotter, at most 1.5."""
     max_tokens: int = Field(default=512, ge=16)
     """Most tokens of one answer (one function)."""
-    max_functions: int = Field(default=3, ge=1, le=10)
-    """Functions tried, the ones the failures point at first, then the functions they call."""
+    max_functions: int = Field(default=4, ge=1, le=10)
+    """Functions tried, taking turns: the ones the failures point at first, then the functions they call."""
 
 
 class ToolsConfig(_Section):

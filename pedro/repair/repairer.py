@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -50,8 +51,8 @@ class RepairSettings:
     temperature: float = 0.8
     """For every answer after the first, which is greedy."""
     max_tokens: int = 512
-    max_units: int = 3
-    """Functions asked for; all of them together get at most candidates × max_units answers."""
+    max_units: int = 4
+    """Functions asked for, taking turns; all of them together get at most candidates × max_units answers."""
 
 
 @dataclass
@@ -77,6 +78,8 @@ class _Try:
     """The state of one unit's attempts."""
 
     unit: Unit
+    asked: int = 0
+    """Answers asked for so far: the first is greedy."""
     tried: set[str] = field(default_factory=set)
     last_problem: str = ""
 
@@ -104,7 +107,11 @@ class Repairer:
         self.root: Path = dispatcher.ctx.root
 
     def run(self, emit: Emit) -> RepairOutcome:
-        """Run the tests; while some fail and the budget lasts, ask for one unit at a time and keep what passes."""
+        """Run the tests; while some fail and the budget lasts, ask for one unit at a time and keep what passes.
+
+        The located units take turns: each gets its greedy answer before any gets a sample, since the function
+        a test points at first is often not the one with the bug (a caller before its helper).
+        """
         outcome = RepairOutcome()
         run = self._test(emit, "baseline")
         if run.passed:
@@ -118,17 +125,22 @@ class Repairer:
             return outcome
         outcome.ran = True
         baseline, last = run, ""
-        # A unit is tried again only once its code changed (a kept candidate made progress): (path, name, text).
-        tried: set[tuple[str, str, str]] = set()
+        # One attempt per version of a unit, (path, name, text): a unit whose code changed (a kept candidate made
+        # progress) starts afresh, one that did not keeps what it has spent.
+        attempts: dict[tuple[str, str, str], _Try] = {}
         asked: dict[str, None] = {}
-        while units and outcome.candidates < self.settings.candidates * self.settings.max_units:
-            unit = units.pop(0)
-            tried.add((unit.path, unit.qualified_name, unit.text))
-            asked[_describe(unit)] = None
-            result, last = self._repair_unit(unit, run, outcome, emit)
+        turns = deque(_attempt(attempts, unit) for unit in units)
+        while turns and outcome.candidates < self.settings.candidates * self.settings.max_units:
+            attempt = turns.popleft()
+            asked[_describe(attempt.unit)] = None
+            result = self._candidate(attempt, run, outcome, emit)
+            last = attempt.last_problem or last
             if outcome.stopped:
+                last = outcome.stopped
                 break
             if result is None:
+                if attempt.asked < self.settings.candidates:
+                    turns.append(attempt)
                 continue
             run = result
             if run.passed:
@@ -137,71 +149,80 @@ class Repairer:
             # Progress without a full pass: look again from what still fails.
             remaining = run.report.failures if run.report is not None else []
             located = locate(remaining, self.root, limit=self.settings.max_units)
-            units = [u for u in located if (u.path, u.qualified_name, u.text) not in tried]
+            turns = deque(
+                attempt
+                for attempt in (_attempt(attempts, unit) for unit in located)
+                if attempt.asked < self.settings.candidates
+            )
         outcome.summary = self._summary(outcome, baseline, run)
         if not outcome.fixed:
             outcome.handover = self._handover(baseline, outcome, list(asked), last)
         emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
         return outcome
 
-    def _repair_unit(self, unit: Unit, run: TestRun, outcome: RepairOutcome, emit: Emit) -> tuple[TestRun | None, str]:
-        """Sample candidates for `unit`; the test run of the first one that helps, or None, and the last problem."""
-        attempt = _Try(unit)
+    def _candidate(self, attempt: _Try, run: TestRun, outcome: RepairOutcome, emit: Emit) -> TestRun | None:
+        """Ask for, apply and test one candidate for the attempt's unit: the test run when it helped, else None.
+
+        A candidate that does not help is undone; `attempt.last_problem` says why it failed, and
+        `outcome.stopped` is set when a file changed under repair.
+        """
+        unit = attempt.unit
+        number = attempt.asked
+        attempt.asked += 1
+        outcome.candidates += 1
+        index = outcome.candidates
         path = self.dispatcher.ctx.resolve(unit.path)
-        # As if the model had read the file: an edit by anyone else from now on is noticed, never overwritten.
-        self.dispatcher.ctx.read_stamps[path] = stamp_file(path)
+        if number == 0:
+            # As if the model had read the file: an edit by anyone else from now on is noticed, never overwritten.
+            self.dispatcher.ctx.read_stamps[path] = stamp_file(path)
         failing = [f for f in (run.report.failures if run.report else []) if f.test_id in unit.tests] or (
             run.report.failures[:1] if run.report else []
         )
-        for number in range(self.settings.candidates):
-            outcome.candidates += 1
-            index = outcome.candidates
-            try:
-                file_text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError as exc:
-                outcome.stopped = f"{unit.path} cannot be read any more ({exc.strerror})"
-                return None, outcome.stopped
-            reply = self._ask(unit, failing, attempt.last_problem, number, outcome, emit)
-            candidate = read_candidate(reply, unit, file_text)
-            if candidate.text is None or candidate.text in attempt.tried:
-                attempt.last_problem = candidate.problem or "the same answer as before"
-                status = "unusable" if candidate.text is None else "duplicate"
-                emit("repair.candidate", n=index, unit=_describe(unit), status=status, reason=attempt.last_problem)
-                continue
-            attempt.tried.add(candidate.text)
-            if self._changed_by_someone(path):
-                outcome.stopped = f"{unit.path} changed while pedro was repairing it; it is left as you made it"
-                emit("repair.candidate", n=index, unit=_describe(unit), status="stopped", reason=outcome.stopped)
-                return None, outcome.stopped
-            applied = self._edit(emit, outcome, f"repair candidate {index}", unit, unit.text, candidate.text)
-            if not applied.ok:
-                attempt.last_problem = _first_line(applied.output)
-                emit("repair.candidate", n=index, unit=_describe(unit), status="rejected", reason=attempt.last_problem)
-                continue
-            try:
-                after = self._test(emit, "candidate", candidate=index)
-            except BaseException:
-                # Interrupted (Ctrl-C) or failed while testing: an unconfirmed candidate never stays in the file.
-                if not self._changed_by_someone(path):
-                    self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text)
-                raise
-            verdict, problem = _judge(run, after)
-            emit("repair.candidate", n=index, unit=_describe(unit), status=verdict, reason=problem)
-            if verdict in ("fixed", "progress"):
-                return after, problem
+        try:
+            file_text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            outcome.stopped = f"{unit.path} cannot be read any more ({exc.strerror})"
+            return None
+        reply = self._ask(unit, failing, attempt.last_problem, number, outcome, emit)
+        candidate = read_candidate(reply, unit, file_text)
+        if candidate.text is None or candidate.text in attempt.tried:
+            attempt.last_problem = candidate.problem or "the same answer as before"
+            status = "unusable" if candidate.text is None else "duplicate"
+            emit("repair.candidate", n=index, unit=_describe(unit), status=status, reason=attempt.last_problem)
+            return None
+        attempt.tried.add(candidate.text)
+        if self._changed_by_someone(path):
+            outcome.stopped = f"{unit.path} changed while pedro was repairing it; it is left as you made it"
+            emit("repair.candidate", n=index, unit=_describe(unit), status="stopped", reason=outcome.stopped)
+            return None
+        applied = self._edit(emit, outcome, f"repair candidate {index}", unit, unit.text, candidate.text)
+        if not applied.ok:
+            attempt.last_problem = _first_line(applied.output)
+            emit("repair.candidate", n=index, unit=_describe(unit), status="rejected", reason=attempt.last_problem)
+            return None
+        try:
+            after = self._test(emit, "candidate", candidate=index)
+        except BaseException:
+            # Interrupted (Ctrl-C) or failed while testing: an unconfirmed candidate never stays in the file.
+            if not self._changed_by_someone(path):
+                self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text)
+            raise
+        verdict, problem = _judge(run, after)
+        emit("repair.candidate", n=index, unit=_describe(unit), status=verdict, reason=problem)
+        if verdict in ("fixed", "progress"):
             attempt.last_problem = problem
-            changed = self._changed_by_someone(path)
-            if (
-                changed
-                or not self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text).ok
-            ):
-                outcome.stopped = (
-                    f"{unit.path} changed while candidate {index} was being tested, so pedro did not put the old "
-                    f"code back; the file keeps candidate {index} and your change"
-                )
-                emit("notice", message=outcome.stopped)
-                return None, outcome.stopped
-        return None, attempt.last_problem
+            return after
+        attempt.last_problem = problem
+        if (
+            self._changed_by_someone(path)
+            or not self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text).ok
+        ):
+            outcome.stopped = (
+                f"{unit.path} changed while candidate {index} was being tested, so pedro did not put the old "
+                f"code back; the file keeps candidate {index} and your change"
+            )
+            emit("notice", message=outcome.stopped)
+        return None
 
     def _ask(
         self, unit: Unit, failing: list[FailedTest], problem: str, number: int, outcome: RepairOutcome, emit: Emit
@@ -303,6 +324,14 @@ class Repairer:
             units=", ".join(units) or "no function",
             last=last or "no usable answer",
         )
+
+
+def _attempt(attempts: dict[tuple[str, str, str], _Try], unit: Unit) -> _Try:
+    """The attempt for this version of `unit`, with the unit as located now (its lines may have moved)."""
+    key = (unit.path, unit.qualified_name, unit.text)
+    attempt = attempts.setdefault(key, _Try(unit))
+    attempt.unit = unit
+    return attempt
 
 
 def _judge(before: TestRun, after: TestRun) -> tuple[str, str]:

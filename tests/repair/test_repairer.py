@@ -179,6 +179,30 @@ def test_a_callee_is_tried_when_the_caller_cannot_be_fixed(calc: Path) -> None:
     assert units == ["calc.py:5 double", "calc.py:1 add"]
 
 
+def test_after_progress_the_other_failing_function_is_still_asked_for(calc: Path) -> None:
+    (calc / "calc.py").write_text(CALC.replace("n * n", "n + n"))
+    square = "```python\ndef square(n):\n    return n * n\n```"
+    answers = iter([FIX, square])
+    outcome, _, events = repair(calc, lambda _m, _t: next(answers))
+    assert outcome.fixed, outcome.summary
+    assert statuses(events) == ["progress", "fixed"]
+    units = [e.data["unit"] for e in events if e.type == "repair.candidate"]
+    assert units == ["calc.py:1 add", "calc.py:9 square"]
+
+
+def test_every_located_function_gets_its_greedy_answer_before_any_is_sampled(calc: Path) -> None:
+    (calc / "test_calc.py").write_text("from calc import double\n\n\ndef test_double():\n    assert double(4) == 8\n")
+    caller = "```python\ndef double(n):\n    return add(n, n) + {}\n```"
+    answers = iter([caller.format(0), "```python\ndef add(a, b):\n    return a * b\n```", caller.format(1), FIX])
+    outcome, backend, events = repair(calc, lambda _m, _t: next(answers), candidates=3)
+    assert outcome.fixed and outcome.candidates == 4
+    units = [e.data["unit"] for e in events if e.type == "repair.candidate"]
+    assert units == ["calc.py:5 double", "calc.py:1 add", "calc.py:5 double", "calc.py:1 add"]
+    # Greedy for each function's first answer, sampled after.
+    temperatures = [e.data["temperature"] for e in events if e.type == "model.completed"]
+    assert temperatures[:2] == [0.0, 0.0] and all(t > 0 for t in temperatures[2:])
+
+
 # ---- the loop: a repair that passes ends the job; one that does not hands over; evidence is required
 
 
