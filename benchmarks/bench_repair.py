@@ -135,8 +135,20 @@ def run_peer_suite(
             f"  {peer:22} {task.id:28} {'SOLVED' if result.solved else 'failed':7} {result.wall_s:6.1f}s {result.note}",
             flush=True,
         )
-    solved = sum(r.solved for r in rows)
-    return {"solved": solved, "total": len(rows), "tasks": [vars(r) for r in rows]}
+    tiers = {task.id: task.tier for task in tasks}
+    by_tier = {
+        tier: f"{sum(r.solved for r in rows if tiers[r.task] == tier)}/{sum(tiers[r.task] == tier for r in rows)}"
+        for tier in TIERS
+        if any(tiers[r.task] == tier for r in rows)
+    }
+    walls = [r.wall_s for r in rows]
+    return {
+        "solved": sum(r.solved for r in rows),
+        "total": len(rows),
+        "by_tier": by_tier,
+        "median_wall_s": round(statistics.median(walls), 2) if walls else 0.0,
+        "tasks": [vars(r) for r in rows],
+    }
 
 
 def print_table(report: dict[str, Any]) -> None:
@@ -150,7 +162,11 @@ def print_table(report: dict[str, Any]) -> None:
                 f"median {summary['median_wall_s']}s/task, {summary['mean_tokens']} tokens/task"
             )
         for peer, data in entry["peers"].items():
-            print(f"  {entry['model']:8} {peer:15} {data['solved']:2}/{data['total']:<2}")
+            tiers = "  ".join(f"{tier} {count}" for tier, count in data["by_tier"].items())
+            print(
+                f"  {entry['model']:8} {peer:15} {data['solved']:2}/{data['total']:<2}  {tiers}  "
+                f"median {data['median_wall_s']}s/task"
+            )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -175,13 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cpu_count": os.cpu_count(),
         "models": [],
     }
-    for model in split(args.models):
-        report["models"].append(run_model(model, tasks, split(args.modes), split(args.peers), args))
-    report["duration_s"] = round(time.time() - started, 1)
     results = HERE / "results"
     results.mkdir(exist_ok=True)
     path = results / f"eval-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(started))}.json"
-    path.write_text(json.dumps(report, indent=2) + "\n")
+    for model in split(args.models):
+        report["models"].append(run_model(model, tasks, split(args.modes), split(args.peers), args))
+        report["duration_s"] = round(time.time() - started, 1)
+        # Saved after every model, so a long run stopped half way still leaves what it measured.
+        path.write_text(json.dumps(report, indent=2) + "\n")
     print_table(report)
     print(f"\nsaved {path} ({report['duration_s']} s)")
     return 0
