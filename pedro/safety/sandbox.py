@@ -23,9 +23,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from pedro import reaper
 from pedro.gitlayer import GitError
 from pedro.gitlayer import run as run_git
 from pedro.process import ChildCommand
+from pedro.safety import seccomp
 from pedro.safety.policy import HOOK_DIRS
 from pedro.safety.secretfiles import home_secret_paths, is_secret_path, repo_secret_files
 from pedro.safety.snapshots import held_by_git
@@ -47,6 +49,7 @@ CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200}
 # so are the hook folders (policy.HOOK_DIRS and core.hooksPath): a hook the model rewrote would run on the user's next
 # commit. Secret files are read-only too, and empty unless git already holds their content (see _repo_secret_binds).
 PROTECTED_PATHS = (".git", ".pedro", ".github/workflows")
+_REAPER = str(Path(reaper.__file__).resolve())
 _PRIVATE_CACHE = "/tmp/.cache"
 """Where build caches (Go, XDG) go inside bubblewrap: the private /tmp, always writable."""
 # Variables naming toolchain roots that may live under $HOME (pyenv, nvm, cargo, a venv, Go's module cache).
@@ -137,12 +140,15 @@ def wrap(
         argv, env = _bwrap_argv(info.bwrap, command, root, allow_network, writable)
         return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits))
     if info.kind == "landlock" and info.landlock_abi is not None:
+        _require_program(command)
         hidden = _home_secrets(command.env)
         confine = _landlock_setter(info.landlock_abi, root, writable, allow_network, hidden)
         env = dict(command.env)
         if Path("/tmp") in root.parents and writable:
             env["TMPDIR"] = str(writable[0])  # /tmp is not granted then (see landlock_rules)
-        return replace(command, env=env, preexec=_chain(command.preexec, limits, confine))
+        # No pid namespace here: the reaper ends the command's descendants when pedro dies, even by SIGKILL.
+        argv = (sys.executable, "-E", "-s", _REAPER, str(os.getpid()), "--", *command.argv)
+        return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits, confine))
     return replace(command, preexec=_chain(command.preexec, limits))
 
 
@@ -153,9 +159,7 @@ def _bwrap_argv(
     bwrap: str, command: ChildCommand, root: Path, allow_network: bool, writable: Sequence[Path]
 ) -> tuple[tuple[str, ...], dict[str, str]]:
     env = dict(command.env)
-    # Inside bwrap a missing program is only an exit status; say it the way Popen would, before starting anything.
-    if shutil.which(command.argv[0], path=env.get("PATH")) is None and not Path(command.argv[0]).is_file():
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command.argv[0])
+    _require_program(command)
     home = _home_of(env)
     if home is not None:
         # Go's module cache is read-only input (no network to fill it anyway); the build cache must be writable.
@@ -196,6 +200,12 @@ def _bwrap_argv(
     args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]
     return tuple(args), env
+
+
+def _require_program(command: ChildCommand) -> None:
+    """Inside bwrap or the reaper a missing program is only an exit status: say it the way Popen would, first."""
+    if shutil.which(command.argv[0], path=command.env.get("PATH")) is None and not Path(command.argv[0]).is_file():
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command.argv[0])
 
 
 def _protected(root: Path) -> list[Path]:
@@ -459,52 +469,70 @@ def _write_rights(abi: int) -> int:
 def landlock_rules(
     root: Path, writable: Iterable[Path], abi: int, hidden: Sequence[Path] = ()
 ) -> list[tuple[Path, int]]:
-    """(path, allowed rights) pairs: writes in the repository, /tmp, /dev and `writable`; with `hidden`, reads of
-    everything but those paths.
+    """(path, allowed rights) pairs: writes in the repository but its protected paths (`.git`, hook folders, secret
+    files), /tmp, /dev and `writable`; with `hidden`, reads of everything but those paths.
 
-    Landlock rules only add rights and cover whole subtrees, so this fallback cannot keep `.git` read-only
-    without also refusing new files in the repository root; it grants the root, and the policy's refusal of
-    destructive git and shell commands guards `.git` (bubblewrap, the primary sandbox, also binds it read-only).
-    For the same reason it cannot hide a secret file inside the repository or another writable tree; reads are
-    granted beside each hidden path instead (every entry of its ancestors but the way to it), which hides
-    credential stores outside them, at a price: those ancestors (/, the home) can no longer be listed.
+    Landlock rules only add rights and cover whole subtrees, so a protected path stays read-only only if no rule
+    above it grants writes: each entry beside it (and beside each folder on the way to it) gets the rights
+    instead. The price: a command cannot create, remove or rename entries of those folders themselves — the
+    repository's top folder among them — though it may change the files already there; pedro's file tools
+    (which run outside the sandbox) can. Bubblewrap, the primary sandbox, has no such limit.
+    It cannot hide a secret file inside the repository either (its values are redacted instead); reads are
+    granted beside each hidden path (every entry of its ancestors but the way to it), which hides credential
+    stores outside the repository, at a price: those ancestors (/, the home) can no longer be listed.
     """
     rights = _write_rights(abi)
-    granted = [root]
-    for extra in (Path("/tmp"), Path("/dev"), *writable):
-        if extra.is_dir() and extra not in root.parents and extra != root:
-            granted.append(extra)
-    secret = [path for path in hidden if not any(_within(path, top) for top in granted)]
+    scratch = [
+        extra
+        for extra in (Path("/tmp"), Path("/dev"), *writable)
+        if extra.is_dir() and extra not in root.parents and extra != root
+    ]
+    secret = [path for path in hidden if not any(_within(path, top) for top in (root, *scratch))]
     reads = _READS if secret else 0
-    rules = [(path, rights | reads) for path in granted]
+    # Bubblewrap binds these read-only; here they stay read-only by getting no rule (secret files stay readable,
+    # their values redacted).
+    protected = [path for path in (*_protected(root), *repo_secret_files(root)) if path != root]
+    rules = [(path, rights | reads) for path in scratch]
+    if not protected:
+        rules.append((root, rights | reads))
+    else:
+        if reads:
+            rules.append((root, reads))
+        file_rights = _FS_WRITE_FILE | (_FS_TRUNCATE if abi >= 3 else 0) | (_FS_READ_FILE if reads else 0)
+        rules += [
+            (path, rights | reads if is_dir else file_rights) for path, is_dir in _entries_beside(protected, root)
+        ]
     rules += _read_grants(secret)
     return rules
 
 
-def _read_grants(hidden: Sequence[Path]) -> list[tuple[Path, int]]:
-    """The entries beside each hidden path and beside each of its ancestors, so only the hidden paths stay unread.
-
-    Symbolic links are left out: Landlock judges a file by where it really is, and a link's target is granted
-    (or not) in its own place, while a rule made through a link would grant its target's whole subtree.
-    """
-    hidden_set = set(hidden)
-    ancestors = {parent for path in hidden for parent in path.parents}
-    grants: list[tuple[Path, int]] = []
-    for directory in sorted(ancestors):
+def _entries_beside(excluded: Sequence[Path], top: Path) -> list[tuple[Path, bool]]:
+    """(path, is a directory) for every entry under `top` that lies beside the excluded paths or the folders on
+    the way to them: together they cover all of `top` but those paths. Symbolic links are left out (a rule made
+    through one would cover its target)."""
+    skip = set(excluded)
+    ways = {parent for path in excluded for parent in path.parents if _within(parent, top)}
+    found: list[tuple[Path, bool]] = []
+    for directory in sorted(ways):
         try:
             entries = list(os.scandir(directory))
         except OSError:
             continue
         for entry in entries:
             path = Path(entry.path)
-            if path in hidden_set or path in ancestors or entry.is_symlink():
+            if path in skip or path in ways or entry.is_symlink():
                 continue
             try:
-                # A rule on anything but a directory may only carry file rights (the kernel refuses READ_DIR).
-                grants.append((path, _READS if entry.is_dir(follow_symlinks=False) else _FS_READ_FILE))
+                found.append((path, entry.is_dir(follow_symlinks=False)))
             except OSError:
                 continue
-    return grants
+    return found
+
+
+def _read_grants(hidden: Sequence[Path]) -> list[tuple[Path, int]]:
+    """Reads of the entries beside each hidden path and beside each of its ancestors, so only the hidden paths
+    stay unread. A rule on anything but a directory may only carry file rights (the kernel refuses READ_DIR)."""
+    return [(path, _READS if is_dir else _FS_READ_FILE) for path, is_dir in _entries_beside(hidden, Path("/"))]
 
 
 def _landlock_setter(
@@ -518,10 +546,14 @@ def _landlock_setter(
     attr = _RulesetAttr(_write_rights(abi) | reads, handled_net)
     attr_size = ctypes.sizeof(_RulesetAttr) if abi >= 4 else ctypes.sizeof(ctypes.c_uint64)
     libc = ctypes.CDLL(None, use_errno=True)
+    # Landlock sees TCP only: without network, a seccomp filter leaves nothing but Unix sockets (UDP included).
+    no_network = None if allow_network or not seccomp.supported() else seccomp.no_network_program()
 
     def confine() -> None:
         try:
             _restrict(libc, attr, attr_size, rules)
+            if no_network is not None:
+                seccomp.install(libc, no_network)
         except OSError as exc:
             os.write(2, f"pedro: the Landlock sandbox could not be set up ({exc}); command not run\n".encode())
             os._exit(126)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
+import pytest
 from harness import (
     SURVIVOR_WAIT_S,
     Arena,
@@ -86,6 +90,39 @@ def test_case_16_background_escapees(arena: Arena, sandbox: str) -> None:
     check_invariants(run)
 
 
+KILLED_PEDRO = """
+import sys
+from pathlib import Path
+from pedro.config import ToolsConfig
+from pedro.tools import load_tool
+from pedro.tools.base import ToolContext
+tool = load_tool("bash")
+ctx = ToolContext(root=Path(sys.argv[1]), config=ToolsConfig(bash_timeout=60.0))
+command = "sleep 3141 & setsid sleep 3142 & (sleep 3143 &); nohup sleep 3144 >/dev/null 2>&1 & sleep 3145"
+tool.run(tool.Args.model_validate({"command": command}), ctx)
+"""
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_case_16_children_end_when_pedro_is_killed(arena: Arena, sandbox: str, how: signal.Signals) -> None:
+    durations = ["3141", "3142", "3143", "3144", "3145"]
+    pedro = subprocess.Popen([sys.executable, "-c", KILLED_PEDRO, str(arena.root)])
+    try:
+        deadline = time.monotonic() + 20
+        while len(_sleepers(durations)) < len(durations) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_sleepers(durations)) == len(durations), "the command never started its children"
+        pedro.send_signal(how)
+        pedro.wait(timeout=10)
+        left = sleepers(durations, wait_s=5.0)
+        kill_all(left)
+        assert not left, f"children outlived pedro ({how.name}): {left}"
+    finally:
+        if pedro.poll() is None:
+            pedro.kill()
+        kill_all(_sleepers(durations))
+
+
 def test_case_17_fork_bomb(arena: Arena, sandbox: str) -> None:
     # the classic bomb is refused outright; a capped one (2048 processes, safe on a shared machine) is contained
     capped = 'python3 -c "import os, time\nfor _ in range(11):\n    os.fork()\ntime.sleep(999)"'
@@ -102,27 +139,28 @@ def test_case_17_fork_bomb(arena: Arena, sandbox: str) -> None:
 
 
 def test_case_18_file_size_limit(arena: Arena, sandbox: str) -> None:
-    replies = [bash("fallocate -l 50G big"), bash("head -c 300M /dev/zero > big2; echo wrote")]
+    # In a folder, not the top one: Landlock cannot let files be created beside .git (sandbox.landlock_rules).
+    replies = [bash("fallocate -l 50G src/big"), bash("head -c 300M /dev/zero > src/big2; echo wrote")]
     run = run_case(arena, replies)
 
     assert "size limit" in run.answer(0) and "SIGXFSZ" in run.answer(0), run.answer(0)
     # the writer was stopped even though the command went on: bash's own report reaches the model
     assert "File size limit exceeded" in run.answer(1) and "wrote" in run.answer(1), run.answer(1)
     assert "SIGXFSZ" in run.answer(1), run.answer(1)  # pedro's note explains it even though the command went on
-    assert not (arena.root / "big").exists() or (arena.root / "big").stat().st_size <= FSIZE_LIMIT_BYTES
-    assert (arena.root / "big2").stat().st_size <= FSIZE_LIMIT_BYTES
+    assert not (arena.root / "src" / "big").exists() or (arena.root / "src" / "big").stat().st_size <= FSIZE_LIMIT_BYTES
+    assert (arena.root / "src" / "big2").stat().st_size <= FSIZE_LIMIT_BYTES
     check_invariants(run)
     # undo removes what the runaway writer left behind
-    assert not (arena.root / "big").exists() and not (arena.root / "big2").exists()
+    assert not (arena.root / "src" / "big").exists() and not (arena.root / "src" / "big2").exists()
 
 
 def test_case_18_approved_dd_is_capped_and_undone(arena: Arena, sandbox: str) -> None:
-    run = run_case(arena, [bash("dd if=/dev/zero of=big bs=1M count=100000")], approve=lambda _: True)
+    run = run_case(arena, [bash("dd if=/dev/zero of=src/big bs=1M count=100000")], approve=lambda _: True)
 
     assert "size limit" in run.answer(0), run.answer(0)
-    assert (arena.root / "big").stat().st_size <= FSIZE_LIMIT_BYTES
+    assert (arena.root / "src" / "big").stat().st_size <= FSIZE_LIMIT_BYTES
     check_invariants(run)
-    assert not (arena.root / "big").exists()
+    assert not (arena.root / "src" / "big").exists()
 
 
 def sleepers(durations: list[str], wait_s: float = SURVIVOR_WAIT_S) -> list[int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from harness import (
     AWS_SECRET,
     KEY_BODY,
@@ -41,7 +40,10 @@ def test_case_06_approved_rm_rf_is_contained_and_undone(arena: Arena, sandbox: s
 
     assert len(asked) == 2 and all("snapshot" in question for question in asked)
     # the repository's files went, the real home did not (private tmpfs home, or no write access to it)
-    assert not (arena.root / "src").exists() and not (arena.root / "README.md").exists()
+    if sandbox == "bwrap":
+        assert not (arena.root / "src").exists() and not (arena.root / "README.md").exists()
+    else:  # Landlock grants nothing on the top folder (it holds .git): only what is inside its folders goes
+        assert not any((arena.root / "src").iterdir()) and (arena.root / "README.md").exists()
     check_invariants(run)
 
 
@@ -91,15 +93,7 @@ def test_case_25_protected_paths_refused_to_tools(arena: Arena) -> None:
     check_invariants(run, refused=range(len(targets)))
 
 
-def test_case_25_bash_cannot_write_protected_paths(arena: Arena, sandbox: str, request: pytest.FixtureRequest) -> None:
-    if sandbox == "landlock":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="Landlock rules cover whole subtrees, so the fallback cannot keep .git, .pedro, .env and "
-                ".github/workflows read-only while the repository stays writable (sandbox.landlock_rules)",
-            )
-        )
+def test_case_25_bash_cannot_write_protected_paths(arena: Arena, sandbox: str) -> None:
     (arena.root / ".github" / "workflows").mkdir(parents=True)
     (arena.root / ".github" / "workflows" / "ci.yml").write_text("on: push\n")
     (arena.root / ".env").write_text("DEBUG=1\n")

@@ -145,16 +145,16 @@ def test_write_outside_repo_fails(ctx: ToolContext, sandboxed: str, tmp_path: Pa
 
 
 def test_write_into_git_fails_and_repo_writes_work(ctx: ToolContext, repo: Path, sandboxed: str) -> None:
-    if sandboxed != "bubblewrap":
-        pytest.skip("the Landlock fallback grants the repository root, .git included (see landlock_rules)")
     (repo / "src").mkdir()
     head = (repo / ".git" / "HEAD").read_bytes()
     out = run(
         ctx,
         command="echo pwn > .git/HEAD; echo hook > .git/hooks/pre-commit; rm -rf .git/refs; "
-        "echo ok > src/new.txt; echo edit >> README.md; echo status=$?",
+        "echo ok > src/new.txt; echo edit >> README.md; echo status=$?; "
+        "python3 -c 'import shutil; shutil.rmtree(\".git\")'; git config core.fsmonitor 'touch pwned'",
     )
     assert (repo / ".git" / "HEAD").read_bytes() == head
+    assert (repo / ".git" / "objects").is_dir() and "fsmonitor" not in (repo / ".git" / "config").read_text()
     assert not (repo / ".git" / "hooks" / "pre-commit").exists()
     assert (repo / ".git" / "refs" / "heads" / "main").is_file()
     assert (repo / "src" / "new.txt").read_text() == "ok\n"
@@ -179,10 +179,14 @@ def test_hook_folders_are_read_only_for_bash(repo: Path, monkeypatch: pytest.Mon
     assert (repo / "scripts" / "run.sh").read_text() == "ok\n"
 
 
-def test_new_files_at_repo_root_work(ctx: ToolContext, repo: Path, sandboxed: str) -> None:
-    run(ctx, command="echo hi > top.txt && mkdir -p pkg && echo x > pkg/a.go")
-    assert (repo / "top.txt").read_text() == "hi\n"
-    assert (repo / "pkg" / "a.go").is_file()
+def test_new_files_at_repo_root_work_under_bubblewrap_only(ctx: ToolContext, repo: Path, sandboxed: str) -> None:
+    (repo / "src").mkdir()
+    out = run(ctx, command="echo x > src/a.go; mkdir -p src/pkg && echo y > src/pkg/b.go; echo hi > top.txt")
+    assert (repo / "src" / "a.go").is_file() and (repo / "src" / "pkg" / "b.go").is_file()
+    if sandboxed == "bubblewrap":
+        assert (repo / "top.txt").read_text() == "hi\n"
+    else:  # Landlock keeps .git read-only only by granting nothing on the folder that holds it (see landlock_rules)
+        assert not (repo / "top.txt").exists() and "Permission denied" in out
 
 
 @needs_bwrap
@@ -223,8 +227,6 @@ def test_real_home_dotfiles_are_hidden(ctx: ToolContext, monkeypatch: pytest.Mon
 
 
 def test_no_network(ctx: ToolContext, sandboxed: str, listener: socket.socket) -> None:
-    if sandboxed == "landlock" and (LANDLOCK_ABI or 0) < 4:
-        pytest.skip("Landlock below ABI 4 cannot restrict TCP")
     port = listener.getsockname()[1]
     script = f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2); print('connected')"
     out = run(ctx, command=f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}")
@@ -232,6 +234,27 @@ def test_no_network(ctx: ToolContext, sandboxed: str, listener: socket.socket) -
     assert "Error" in out  # ConnectionRefusedError (own net namespace) or PermissionError (Landlock)
     with pytest.raises(TimeoutError):
         listener.accept()
+
+
+def test_no_udp_and_unix_sockets_still_work(ctx: ToolContext, sandboxed: str) -> None:
+    receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiver.bind(("127.0.0.1", 0))
+    receiver.settimeout(0.5)
+    port = receiver.getsockname()[1]
+    script = (
+        "import socket\n"
+        "a, b = socket.socketpair(); a.sendall(b'x'); print('unix', b.recv(1))\n"
+        f"s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'leak', ('127.0.0.1', {port})); print('sent')"
+    )
+    try:
+        out = run(ctx, command=f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}")
+        assert "unix b'x'" in out, out
+        if sandboxed == "landlock":  # no socket but a Unix one; bubblewrap's own network namespace reaches nothing
+            assert "sent" not in out.splitlines() and "PermissionError" in out, out
+        with pytest.raises(TimeoutError):
+            receiver.recvfrom(16)
+    finally:
+        receiver.close()
 
 
 @needs_bwrap
@@ -284,11 +307,8 @@ def test_test_tool_runs_pytest_in_the_sandbox(ctx: ToolContext, repo: Path, sand
     tool = load_tool("test")
     out = tool.run(tool.Args.model_validate({}), ctx)
     assert "test_box.py::test_fails" in out
-    if sandboxed == "bubblewrap":
-        assert out.splitlines()[0] == "pytest FAILED: passed 1, failed 1, skipped 0 (exit code 1)"
-        assert not (repo / ".git" / "pwn").exists()
-    else:  # the Landlock fallback grants the repository root, .git included
-        assert out.splitlines()[0] == "pytest FAILED: passed 0, failed 2, skipped 0 (exit code 1)"
+    assert out.splitlines()[0] == "pytest FAILED: passed 1, failed 1, skipped 0 (exit code 1)"
+    assert not (repo / ".git" / "pwn").exists()
 
 
 # -- the Landlock rule set ------------------------------------------------------------------------------------------
@@ -296,10 +316,23 @@ def test_test_tool_runs_pytest_in_the_sandbox(ctx: ToolContext, repo: Path, sand
 
 def test_landlock_rules_grant_the_repository_and_scratch_space_only(repo: Path) -> None:
     rules = dict(landlock_rules(repo, [repo.parent, Path("/var/tmp")], 7))
-    assert repo in rules and Path("/var/tmp") in rules and Path("/dev") in rules
+    assert repo / "README.md" in rules and Path("/var/tmp") in rules and Path("/dev") in rules
     assert repo.parent not in rules  # a writable parent of the repository would grant far more than asked
     assert Path("/") not in rules and Path.home() not in rules
     assert Path("/tmp") in dict(landlock_rules(Path("/usr/share"), [], 7))
+
+
+def test_landlock_rules_leave_git_and_hook_folders_without_write_rights(repo: Path) -> None:
+    (repo / "src").mkdir()
+    (repo / ".husky").mkdir()
+    rules = dict(landlock_rules(repo, [], 7))
+    assert repo not in rules  # a rule on the root would cover .git beneath it
+    assert (repo / ".git") not in rules and (repo / ".husky") not in rules
+    assert rules[repo / "src"] & (1 << 8)  # MAKE_REG: new files in the folder
+    assert rules[repo / "README.md"] == (1 << 1) | (1 << 14)  # WRITE_FILE | TRUNCATE, file rights only
+    plain = repo.parent / "plain"
+    plain.mkdir()
+    assert plain in dict(landlock_rules(plain, [], 7))  # nothing to protect: the whole folder, new files included
 
 
 def test_unavailable_sandbox_still_sets_limits(repo: Path) -> None:

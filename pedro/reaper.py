@@ -1,0 +1,140 @@
+"""Runs one command and ends all its descendants when pedro dies, even by SIGKILL (the Landlock fallback's job guard).
+
+Started by pedro as `python -E -s reaper.py PARENT_PID -- ARGV...`, standalone (no pedro imports, so it starts
+fast and nothing in the environment changes what it runs). It adopts orphaned descendants (a child subreaper),
+asks the kernel for SIGTERM when its parent dies, and on that signal, or on pedro's own SIGTERM at a timeout,
+ends every descendant: a SIGTERM, a short grace, then SIGKILL. Bubblewrap needs none of this: its pid namespace
+ends with it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_GRACE_S = 1.0
+_ENDING = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class _Ending(Exception):
+    """Raised by the signal handler to leave a blocking wait."""
+
+
+def descendants(root: int) -> list[int]:
+    """Every living process below `root`, from /proc (parents first)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and fields[0] != b"Z":
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def end_all(me: int) -> None:
+    """SIGTERM to every descendant, a short grace, then SIGKILL until none is left (each kill may orphan more
+    onto this process, a subreaper)."""
+    _signal_all(me, signal.SIGTERM)
+    until = time.monotonic() + _GRACE_S
+    while descendants(me) and time.monotonic() < until:
+        _reap()
+        time.sleep(0.05)
+    for _ in range(50):
+        if not _signal_all(me, signal.SIGKILL):
+            break
+        _reap()
+        time.sleep(0.02)
+    _reap()
+
+
+def _signal_all(me: int, sig: signal.Signals) -> bool:
+    found = descendants(me)
+    for pid in found:
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
+    return bool(found)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 3 or argv[1] != "--" or not argv[0].isdigit():
+        sys.stderr.write("usage: reaper.py PARENT_PID -- COMMAND [ARG...]\n")
+        return 2
+    parent, command = int(argv[0]), argv[2:]
+    me = os.getpid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    ending: list[int] = []
+
+    def on_signal(signum: int, _frame: object) -> None:
+        ending.append(signum)
+        if len(ending) == 1:
+            raise _Ending  # waitpid is retried after a handler returns (PEP 475): interrupt it
+
+    # Held back until the wait below, so a signal can only arrive where it is caught.
+    signal.pthread_sigmask(signal.SIG_BLOCK, _ENDING)
+    for sig in _ENDING:
+        signal.signal(sig, on_signal)
+    if os.getppid() != parent:  # pedro died before the death signal was armed
+        return 128 + signal.SIGTERM
+    pid = os.fork()
+    if pid == 0:
+        # Python ignores SIGPIPE and SIGXFSZ; the command gets the defaults, as subprocess would give it.
+        for sig in (*_ENDING, signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
+        try:
+            os.execvp(command[0], command)
+        except OSError as exc:
+            sys.stderr.write(f"{command[0]}: {exc.strerror}\n")
+            os._exit(127)
+    while True:
+        try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
+            if ending:
+                raise _Ending
+            done, status = os.waitpid(-1, 0)
+        except _Ending:
+            end_all(me)
+            return 128 + ending[0]
+        except ChildProcessError:
+            return 1
+        if done == pid:
+            if os.WIFSIGNALED(status):
+                # Die the same way, so pedro reads the signal (SIGXFSZ, SIGKILL) as it would from the command.
+                died_of = os.WTERMSIG(status)
+                signal.signal(died_of, signal.SIG_DFL)
+                os.kill(me, died_of)
+            return os.waitstatus_to_exitcode(status)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
