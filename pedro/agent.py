@@ -22,6 +22,7 @@ from pedro.context import (
     render_tool_result,
 )
 from pedro.dispatch import Dispatcher
+from pedro.effects import Effects
 from pedro.errors import BackendError, PedroError
 from pedro.evidence import ProjectTests, describe_test_run
 from pedro.jobs import Job, JobStore
@@ -39,7 +40,7 @@ EventHandler = Callable[[Event], None]
 class ChangeGuard(Protocol):
     """Keeps the user's work recoverable while the job changes files (see pedro.safety.guard)."""
 
-    def before(self, round_no: int, calls: Sequence[ToolCall]) -> dict[str, Any] | None: ...
+    def before(self, round_no: int, calls: Sequence[Effects]) -> dict[str, Any] | None: ...
 
     def finish(self) -> dict[str, Any] | None: ...
 
@@ -348,14 +349,15 @@ def _handle_reply(
         loop = _guard_repeats(extraction.calls, state, limits, feedback)
         if loop is not None:
             return loop
-        if guard is not None:
-            _snapshot(emitter, guard.before, state.rounds, extraction.calls)
+    effects = [dispatcher.effects(call) for call in extraction.calls]
+    if extraction.calls and guard is not None:
+        _snapshot(emitter, guard.before, state.rounds, effects)
     answered = 0
     try:
         for index, call in enumerate(extraction.calls, start=1):
             result = dispatcher.run_reported(call, emitter.emit)
             state.tool_calls += 1
-            state.task.record(call, result)
+            state.task.record(call, result, effects[index - 1])
             if call in native:
                 history.append(Message("tool", render_tool_result(result), tool_call_id=call.id, name=call.name))
             else:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pedro.effects import Effects
 from pedro.messages import Message, ToolCall, ToolResult
 from pedro.prompts import render_prompt
 from pedro.tokens import estimate_tokens
@@ -20,10 +21,6 @@ MIN_MASKED_CHARS = 600
 # Call arguments longer than this (file contents being written) are shortened in masked assistant messages.
 MAX_KEPT_ARGUMENT_CHARS = 300
 _GOAL_CHARS = 500
-_WRITES: dict[str, frozenset[str]] = {
-    "file": frozenset({"write", "delete"}),
-    "code_edit": frozenset({"replace", "replace_lines", "insert", "delete_lines"}),
-}
 
 
 @dataclass
@@ -34,13 +31,12 @@ class TaskState:
     files_changed: list[str] = field(default_factory=list)
     last_test: str = ""
 
-    def record(self, call: ToolCall, result: ToolResult) -> None:
-        """Update the state from one finished call."""
-        action = str(call.arguments.get("action", ""))
-        path = call.arguments.get("path")
-        written = result.ok and action in _WRITES.get(call.name, ()) and isinstance(path, str)
-        if written and path not in self.files_changed:
-            self.files_changed.append(str(path))
+    def record(self, call: ToolCall, result: ToolResult, effects: Effects) -> None:
+        """Update the state from one finished call and what its tool declared it does."""
+        if result.ok:
+            for path in effects.changed_paths:
+                if path not in self.files_changed:
+                    self.files_changed.append(path)
         if call.name == "test":
             first = next((line.strip() for line in result.output.splitlines() if line.strip()), "")
             self.last_test = f"{'passed' if result.ok else 'failed'}: {first[:200]}"

@@ -11,6 +11,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from pedro.debuglog import LOGGER
+from pedro.effects import IN_DOUBT, Effects
+from pedro.effects import NONE as NO_EFFECTS
 from pedro.errors import PedroError
 from pedro.gate import Gate
 from pedro.messages import ErrorKind, ToolCall, ToolResult
@@ -18,7 +20,7 @@ from pedro.prompts import render_prompt
 from pedro.safety.journal import Journal
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import ToolRegistry
-from pedro.tools.base import ApprovalRequest, ToolContext, ToolFailure
+from pedro.tools.base import ApprovalRequest, Tool, ToolContext, ToolFailure
 
 # SWE-agent's rule: this many bash/test timeouts in a row stop the run (or ask the person whether to go on).
 MAX_CONSECUTIVE_TIMEOUTS = 3
@@ -76,6 +78,18 @@ class Dispatcher:
         if call.name in _COMMAND_TOOLS and result.error_kind != "denied":
             result = self._count_timeouts(call, result)
         return result
+
+    def effects(self, call: ToolCall) -> Effects:
+        """What `call` would do if it ran: its tool's declaration from the validated arguments. Nothing for a call
+        that cannot run (an unknown tool, invalid arguments); anything for a tool that cannot say."""
+        tool = self.registry.get(call.name)
+        if tool is None:
+            return NO_EFFECTS
+        try:
+            args = tool.Args.model_validate(call.arguments)
+        except ValidationError:
+            return NO_EFFECTS
+        return _declared(tool, args)
 
     def run_reported(self, call: ToolCall, emit: Callable[..., None]) -> ToolResult:
         """Run one call between its `tool_call.started` and `tool_call.finished` events."""
@@ -142,9 +156,10 @@ class Dispatcher:
             args = tool.Args.model_validate(call.arguments)
         except ValidationError as exc:
             raise _Refusal("invalid_args", _describe_validation(call.name, exc, tool.Args.model_json_schema())) from exc
+        effects = _declared(tool, args)
         if self.gate is not None:
-            self.gate.check(call.name, args, self.ctx)
-        written = _written_path(call.name, args, self.ctx) if self.journal is not None else None
+            self.gate.check(effects, self.ctx)
+        written = _written_path(effects, self.ctx) if self.journal is not None else None
         if written is None or self.journal is None:
             return tool.run(args, self.ctx)
         # Before and after the atomic rename: an interrupted round can say exactly which files changed.
@@ -170,15 +185,22 @@ class Dispatcher:
         )
 
 
-def _written_path(name: str, args: Any, ctx: ToolContext) -> str | None:
-    """The file a file-write, file-delete or code_edit call changes, as the model sees it; None for other calls."""
-    action = getattr(args, "action", None)
-    if name == "file" and action not in ("write", "delete"):
-        return None
-    if name not in ("file", "code_edit"):
+def _declared(tool: Tool, args: Any) -> Effects:
+    """The tool's own declaration of what the call does; anything, when the tool cannot say."""
+    try:
+        return tool.effects(args)
+    except Exception:  # noqa: BLE001 - a tool that cannot describe its call is taken to do anything
+        LOGGER.exception("the %s tool could not declare its effects", tool.name)
+        return IN_DOUBT
+
+
+def _written_path(effects: Effects, ctx: ToolContext) -> str | None:
+    """The file a call writes or deletes, as the model sees it; None for other calls."""
+    changed = effects.changed_paths
+    if not changed:
         return None
     try:
-        return ctx.rel(ctx.resolve(str(getattr(args, "path", ""))))
+        return ctx.rel(ctx.resolve(changed[0]))
     except ToolFailure:
         return None
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pedro import gitlayer
+from pedro.effects import Effects
 from pedro.safety.policy import (
     Action,
     BashCommand,
@@ -19,8 +19,6 @@ from pedro.safety.policy import (
 )
 from pedro.tools.base import ApprovalRequest, NetworkAnswer, ToolContext, ToolDeniedError, ToolFailure
 
-_READERS = frozenset({"navigate", "search"})
-
 
 @dataclass
 class Gate:
@@ -29,9 +27,10 @@ class Gate:
     policy: Policy
     sandboxed: bool
 
-    def check(self, name: str, args: Any, ctx: ToolContext) -> None:
-        """Return when the call may run; raise ToolDeniedError with the reason (for the model) when it may not."""
-        action = self._action(name, args, ctx)
+    def check(self, effects: Effects, ctx: ToolContext) -> None:
+        """Return when a call with these effects may run; raise ToolDeniedError with the reason (for the model)
+        when it may not."""
+        action = self._action(effects, ctx)
         if action is None:
             return
         decision = self.policy.decide(action)
@@ -90,22 +89,20 @@ class Gate:
             # Approving a command that plainly needs the network (pip install, git fetch) approves its network.
             ctx.network_granted = network.verdict == "allow" or _needs_network(action.command)
 
-    def _action(self, name: str, args: Any, ctx: ToolContext) -> Action | None:
-        if name == "bash":
-            return BashCommand(str(args.command), sandboxed=self.sandboxed)
-        if name == "test" and getattr(args, "command", None):
-            return BashCommand(str(args.command), sandboxed=self.sandboxed)
-        action = getattr(args, "action", None)
-        if name in _READERS or (name == "file" and action in ("read", None) and getattr(args, "content", None) is None):
-            return _outside_read(ctx, getattr(args, "path", None))
-        if name in ("file", "code_edit"):
-            path = _confined(ctx, getattr(args, "path", None))
+    def _action(self, effects: Effects, ctx: ToolContext) -> Action | None:
+        """The policy's view of a call: the command it runs, else the file it deletes or writes, else an outside
+        read."""
+        if effects.command is not None:
+            return BashCommand(effects.command, sandboxed=self.sandboxed)
+        if effects.deletes or effects.writes:
+            path = _confined(ctx, (*effects.deletes, *effects.writes)[0])
             if path is None:
                 return None  # the tool reports the bad path itself
-            if name == "file" and action == "delete":
+            if effects.deletes:
                 return FileDelete(ctx.rel(path), recoverable=_committed_unchanged(ctx.root, path))
-            if name == "code_edit" or action == "write":
-                return FileWrite(ctx.rel(path), outside=not path.is_relative_to(ctx.root))
+            return FileWrite(ctx.rel(path), outside=not path.is_relative_to(ctx.root))
+        if effects.reads:
+            return _outside_read(ctx, effects.reads[0])
         return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pedro.compaction import Compactor, TaskState
+from pedro.effects import Effects
 from pedro.messages import Message, ToolCall, ToolResult
 
 BIG = "line of tool output\n" * 100
@@ -75,10 +76,20 @@ def test_a_second_compaction_leaves_the_first_block_as_it_was(tmp_path: Path) ->
 
 def test_the_task_state_note_names_goal_changed_files_and_last_test(tmp_path: Path) -> None:
     state = TaskState(goal="Fix add() in calc.py")
-    state.record(ToolCall("file", {"action": "read", "path": "calc.py"}), ToolResult("file", True, "..."))
-    state.record(ToolCall("code_edit", {"action": "replace", "path": "calc.py"}), ToolResult("code_edit", True, "ok"))
-    state.record(ToolCall("file", {"action": "write", "path": "b.py"}), ToolResult("file", False, "denied"))
-    state.record(ToolCall("test", {}), ToolResult("test", False, "\n1 failed, 3 passed\n..."))
+    state.record(ToolCall("file", {"action": "read", "path": "calc.py"}), ToolResult("file", True, "..."), Effects())
+    state.record(
+        ToolCall("code_edit", {"action": "replace", "path": "calc.py"}),
+        ToolResult("code_edit", True, "ok"),
+        Effects(writes=("calc.py",)),
+    )
+    state.record(
+        ToolCall("file", {"action": "write", "path": "b.py"}),
+        ToolResult("file", False, "denied"),
+        Effects(writes=("b.py",)),
+    )
+    state.record(
+        ToolCall("test", {}), ToolResult("test", False, "\n1 failed, 3 passed\n..."), Effects(runs_commands=True)
+    )
     history = conversation(5)
     compactor, _ = saver(tmp_path)
     compactor.compact(history, state)

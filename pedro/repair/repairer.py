@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.dispatch import Dispatcher
+from pedro.effects import Effects
 from pedro.evidence import ProjectTests, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.prompts import render_prompt
@@ -39,7 +40,7 @@ _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:
 class ChangeGuard(Protocol):
     """Takes a snapshot before files change (pedro.safety.guard.SnapshotGuard)."""
 
-    def before(self, step: int | str, calls: list[ToolCall]) -> dict[str, Any] | None: ...
+    def before(self, step: int | str, calls: list[Effects]) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
@@ -281,7 +282,7 @@ class Repairer:
         """Replace `old` by `new` in the unit's file through the dispatcher: the gate, journal and checks apply."""
         call = ToolCall("code_edit", {"action": "replace", "path": unit.path, "old": old, "new": new}, id=None)
         if self.guard is not None:
-            taken = self.guard.before(label, [call])
+            taken = self.guard.before(label, [self.dispatcher.effects(call)])
             if taken is not None:
                 emit("snapshot.taken", **taken)
         outcome.tool_calls += 1

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pedro.effects import Effects
 from pedro.messages import ToolCall
 from pedro.safety.journal import Journal
 from pedro.safety.snapshots import (
@@ -19,27 +20,6 @@ from pedro.safety.snapshots import (
     snapshot_if_changed,
     take_snapshot,
 )
-
-_READ_ONLY_ACTIONS: dict[str, frozenset[str]] = {
-    "file": frozenset({"read"}),
-    "git": frozenset({"status", "diff", "log", "show"}),
-}
-_READ_ONLY_TOOLS = frozenset({"search", "navigate"})
-
-
-def may_change_files(call: ToolCall) -> bool:
-    """Whether a call can change the working tree; bash and test always can."""
-    if call.name in _READ_ONLY_TOOLS:
-        return False
-    action = call.arguments.get("action")
-    readers = _READ_ONLY_ACTIONS.get(call.name)
-    if readers is None:
-        return True
-    if call.name == "file" and action is None:
-        return "content" in call.arguments
-    if call.name == "git" and action == "branch":
-        return bool(call.arguments.get("name"))
-    return action not in readers
 
 
 @dataclass
@@ -68,11 +48,11 @@ class SnapshotGuard:
         self._settled = True
         return snapshot
 
-    def before(self, step: int | str, calls: Sequence[ToolCall]) -> dict[str, Any] | None:
+    def before(self, step: int | str, calls: Sequence[Effects]) -> dict[str, Any] | None:
         """A snapshot before a round (or a named step, such as a repair candidate) whose calls may change files,
-        unless nothing changed since the last one."""
+        unless nothing changed since the last one. `calls` are what the tools declared for the round's calls."""
         self._pending = 0
-        if not any(may_change_files(call) for call in calls):
+        if not any(effects.changes_files for effects in calls):
             return None
         taken = self._take(f"before round {step}" if isinstance(step, int) else f"before {step}", self._between())
         self._step, self._pending, self._settled = step, len(calls), False
@@ -119,9 +99,9 @@ class JournalOnlyGuard:
 
     journal: Journal | None = None
 
-    def before(self, round_no: int, calls: Sequence[ToolCall]) -> dict[str, Any] | None:
+    def before(self, round_no: int, calls: Sequence[Effects]) -> dict[str, Any] | None:
         """Open the journal's round when its calls may change files; no snapshot is taken."""
-        if self.journal is not None and any(may_change_files(call) for call in calls):
+        if self.journal is not None and any(effects.changes_files for effects in calls):
             self.journal.open_round(round_no)
         return None
 
@@ -149,4 +129,4 @@ def describe(snapshot: Snapshot) -> dict[str, Any]:
     return {"n": snapshot.n, "ref": snapshot.ref, "label": snapshot.label, "commit": snapshot.commit[:12]}
 
 
-__all__ = ["SnapshotError", "SnapshotGuard", "describe", "may_change_files", "settle_interrupted"]
+__all__ = ["SnapshotError", "SnapshotGuard", "describe", "settle_interrupted"]

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from pedro.config import ToolsConfig
+from pedro.effects import Effects
 from pedro.messages import ErrorKind
 from pedro.safety.paths import PathRefusedError, confine, relative
 from pedro.safety.secrets import child_environment
@@ -196,6 +197,10 @@ class Tool(Protocol):
 
     name: ClassVar[str]
     Args: ClassVar[type[ToolArgs]]
+
+    def effects(self, args: Any) -> Effects:
+        """What the call will do, from its validated arguments: the one answer every consumer asks."""
+        ...
 
     def run(self, args: Any, ctx: ToolContext) -> str:
         """Do the work and return exactly what the model should read."""

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
+from pedro.effects import Effects
 from pedro.process import (
     HARD_CAP_BYTES,
     ChildCommand,
@@ -122,6 +123,9 @@ class BashTool:
 
     name: ClassVar[str] = "bash"
     Args: ClassVar[type[ToolArgs]] = BashArgs
+
+    def effects(self, args: BashArgs) -> Effects:
+        return Effects(command=args.command, runs_commands=True)
 
     def run(self, args: BashArgs, ctx: ToolContext) -> str:
         timeout = min(args.timeout or ctx.config.bash_timeout, max(MAX_TIMEOUT_S, ctx.config.bash_timeout))

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import model_validator
 
+from pedro.effects import Effects
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure
 from pedro.tools.file import PATH_ALIASES, apply_aliases, display_lines, pick_action
 from pedro.tools.textfile import (
@@ -137,6 +138,9 @@ class CodeEditTool:
 
     name: ClassVar[str] = "code_edit"
     Args: ClassVar[type[ToolArgs]] = CodeEditArgs
+
+    def effects(self, args: CodeEditArgs) -> Effects:
+        return Effects(writes=(args.path,))
 
     def run(self, args: CodeEditArgs, ctx: ToolContext) -> str:
         path = ctx.resolve(args.path, must_exist=True)

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import model_validator
 
+from pedro.effects import Effects
 from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.textfile import (
@@ -125,6 +126,13 @@ class FileTool:
 
     name: ClassVar[str] = "file"
     Args: ClassVar[type[ToolArgs]] = FileArgs
+
+    def effects(self, args: FileArgs) -> Effects:
+        if args.action == "write":
+            return Effects(writes=(args.path,))
+        if args.action == "delete":
+            return Effects(deletes=(args.path,))
+        return Effects(reads=(args.path,))
 
     def run(self, args: FileArgs, ctx: ToolContext) -> str:
         if args.action == "read":

@@ -10,11 +10,14 @@ from pydantic import Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from pedro import gitlayer
+from pedro.effects import Effects
 from pedro.process import ChildCommand, ChildResult, OutputLimits, describe_exit, run_child
 from pedro.safety.jobbranch import JOB_BRANCH_PREFIX
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure, ToolTimeoutError
 
 GitAction = Literal["status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push"]
+_READING_ACTIONS = frozenset({"status", "diff", "log", "show"})
+"""The actions that change nothing (and `branch` without a name, which lists)."""
 GIT_ACTIONS: tuple[GitAction, ...] = ("status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push")
 
 DEFAULT_LOG_COUNT = 10
@@ -172,6 +175,11 @@ class GitTool:
 
     name: ClassVar[str] = "git"
     Args: ClassVar[type[ToolArgs]] = GitArgs
+
+    def effects(self, args: GitArgs) -> Effects:
+        if args.action in _READING_ACTIONS or (args.action == "branch" and not args.name):
+            return Effects()
+        return Effects(changes_git=True, network=args.action == "push")
 
     def run(self, args: GitArgs, ctx: ToolContext) -> str:
         if args.free_form:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from pedro.effects import Effects
 from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.ripgrep import list_files
@@ -89,6 +90,9 @@ class NavigateTool:
 
     name: ClassVar[str] = "navigate"
     Args: ClassVar[type[ToolArgs]] = NavigateArgs
+
+    def effects(self, args: NavigateArgs) -> Effects:
+        return Effects(reads=(args.path or ".",))
 
     def run(self, args: NavigateArgs, ctx: ToolContext) -> str:
         raw = args.path if args.path and args.path.strip() else "."

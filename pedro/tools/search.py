@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from pedro.effects import Effects
 from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.ripgrep import (
@@ -133,6 +134,9 @@ class SearchTool:
 
     name: ClassVar[str] = "search"
     Args: ClassVar[type[ToolArgs]] = SearchArgs
+
+    def effects(self, args: SearchArgs) -> Effects:
+        return Effects(reads=(args.path or ".",))
 
     def run(self, args: SearchArgs, ctx: ToolContext) -> str:
         limit = min(args.max_results or ctx.config.search_max_results, MAX_RESULTS_CEILING)

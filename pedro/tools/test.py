@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from pedro.effects import Effects
 from pedro.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
 from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
@@ -146,6 +147,9 @@ class TestTool:
 
     name: ClassVar[str] = "test"
     Args: ClassVar[type[ToolArgs]] = RunTestsArgs
+
+    def effects(self, args: RunTestsArgs) -> Effects:
+        return Effects(command=args.command or None, runs_commands=True)
 
     def run(self, args: RunTestsArgs, ctx: ToolContext) -> str:
         timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)

@@ -4,39 +4,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
+from pedro.dispatch import Dispatcher
+from pedro.effects import Effects
 from pedro.messages import ToolCall
-from pedro.safety.guard import SnapshotGuard, may_change_files
+from pedro.roles import get_role
+from pedro.safety.guard import SnapshotGuard
 from pedro.safety.snapshots import list_snapshots
+from pedro.tools import ToolRegistry
+from pedro.tools.base import ToolContext
 
 
-@pytest.mark.parametrize(
-    ("call", "changes"),
-    [
-        (ToolCall("file", {"action": "read", "path": "a"}), False),
-        (ToolCall("file", {"path": "a", "content": "x"}), True),
-        (ToolCall("file", {"action": "delete", "path": "a"}), True),
-        (ToolCall("search", {"pattern": "x"}), False),
-        (ToolCall("navigate", {"action": "list_dir"}), False),
-        (ToolCall("git", {"action": "diff"}), False),
-        (ToolCall("git", {"action": "branch"}), False),
-        (ToolCall("git", {"action": "branch", "name": "x"}), True),
-        (ToolCall("git", {"action": "commit", "message": "m"}), True),
-        (ToolCall("code_edit", {"path": "a", "old": "x", "new": "y"}), True),
-        (ToolCall("bash", {"command": "ls"}), True),
-        (ToolCall("test", {}), True),
-    ],
-)
-def test_may_change_files(call: ToolCall, changes: bool) -> None:
-    assert may_change_files(call) is changes
+def declared(repo: Path, *calls: ToolCall) -> list[Effects]:
+    """What the tools declare for `calls`, as the loop hands them to the guard."""
+    dispatcher = Dispatcher(ToolRegistry.default(get_role("builder").tools), ToolContext(root=repo))
+    return [dispatcher.effects(call) for call in calls]
 
 
 def test_guard_snapshots_only_new_states(repo: Path) -> None:
     guard = SnapshotGuard(repo, "job-1")
     guard.start()
-    read = [ToolCall("file", {"action": "read", "path": "README.md"})]
-    write = [ToolCall("file", {"action": "write", "path": "README.md", "content": "new\n"})]
+    read = declared(repo, ToolCall("file", {"action": "read", "path": "README.md"}))
+    write = declared(repo, ToolCall("file", {"action": "write", "path": "README.md", "content": "new\n"}))
     assert guard.before(1, read) is None
     assert guard.before(2, write) is None  # nothing changed since the start snapshot
     (repo / "README.md").write_text("new\n")
@@ -52,13 +40,13 @@ def test_a_round_ends_with_a_snapshot_and_edits_between_rounds_are_the_users(rep
     guard = SnapshotGuard(repo, "job-2")
     guard.start()
     edit, run = ToolCall("file", {"path": "a.py", "content": "x"}), ToolCall("bash", {"command": "ls"})
-    guard.before(1, [edit, run])
+    guard.before(1, declared(repo, edit, run))
     (repo / "a.py").write_text("pedro's round 1\n")
     assert guard.after_call(edit) is None  # the round is not over yet
     taken = guard.after_call(run)
     assert taken is not None and taken["label"] == "after round 1"
     (repo / "notes.txt").write_text("typed by the user while the model thought\n")
-    guard.before(2, [edit])
+    guard.before(2, declared(repo, edit))
     (repo / "a.py").write_text("pedro's round 2\n")
     guard.after_call(edit)
     (repo / "later.txt").write_text("the user again\n")
@@ -77,7 +65,7 @@ def test_a_round_cut_short_counts_as_pedros(repo: Path) -> None:
     guard = SnapshotGuard(repo, "job-3")
     guard.start()
     edits = [ToolCall("file", {"path": "a.py", "content": "x"}), ToolCall("file", {"path": "b.py", "content": "y"})]
-    guard.before(1, edits)
+    guard.before(1, declared(repo, *edits))
     (repo / "a.py").write_text("written before Ctrl-C\n")
     guard.after_call(edits[0])  # the second call never ran
     guard.finish()
