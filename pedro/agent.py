@@ -2,35 +2,34 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from pedro import endings
 from pedro.backends.base import Backend, ContextOverflowError, GenerationOptions
 from pedro.compaction import Compactor, OutputSaver, TaskState
 from pedro.context import (
     build_system_prompt,
     render_format_problems,
     render_interrupted,
-    render_no_evidence,
-    render_nudge,
-    render_repeat_warning,
-    render_tests_failing,
     render_tool_result,
 )
+from pedro.debuglog import LOGGER
 from pedro.dispatch import Dispatcher
 from pedro.effects import Effects
+from pedro.endings import Counters, Ending, Evidence
+from pedro.endings import Limits as Limits
 from pedro.errors import BackendError, PedroError
-from pedro.evidence import ProjectTests, describe_test_run
+from pedro.evidence import ProjectTests
 from pedro.jobs import Job, JobStore
-from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, Usage
+from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, Usage
 from pedro.repair import RepairOutcome
 from pedro.roles import Role
 from pedro.tokens import TokenLedger
-from pedro.toolcalls import StreamExtractor, extract, find_completion
+from pedro.toolcalls import StreamExtractor, extract
 from pedro.window import ContextBudget, ContextFullError
 from pedro.workspace import fingerprint
 
@@ -53,15 +52,6 @@ class RepairStep(Protocol):
 
 def _ignore(_: Event) -> None:
     return None
-
-
-@dataclass(frozen=True)
-class Limits:
-    """When the loop gives up."""
-
-    max_rounds: int = 30
-    max_idle_replies: int = 3
-    max_repeats: int = 3
 
 
 @dataclass(frozen=True)
@@ -119,11 +109,7 @@ class _RunState:
 
     rounds: int = 0
     tool_calls: int = 0
-    idle: int = 0
-    repeats: int = 0
-    last_calls: str = ""
-    evidence_refusals: int = 0
-    test_refusals: int = 0
+    counters: Counters = field(default_factory=Counters)
     repair_candidates: int | None = None
     usage: Usage = field(default_factory=Usage)
     task: TaskState = field(default_factory=lambda: TaskState(goal=""))
@@ -178,85 +164,136 @@ def run_agent(
         max_rounds=limits.max_rounds,
         resumed=bool(resume),
     )
-    status: ExitStatus = "limit_reached"
-    reason, summary = "round_limit", f"stopped after {limits.max_rounds} rounds without completion"
+    loop = _Loop(
+        backend, dispatcher, limits, options, emitter, tools, history, state,
+        Evidence(role, root, baseline, tests, emitter.emit), guard,
+        _output_saver(store, job, root) if persist else None,
+    )  # fmt: skip
+    ending = endings.round_limit(limits)
     try:
-        repaired = repair.run(emitter.emit) if repair is not None and not resume else None
-        if repaired is not None:
-            state.usage += repaired.usage
-            state.tool_calls += repaired.tool_calls
-            state.repair_candidates = repaired.candidates
-        if repaired is not None and repaired.fixed:
-            raise _Ended("completed", "repaired", repaired.summary)
-        # Asking the window first also tells a backend whether the model takes native tools (Ollama's /api/show).
-        budget = ContextBudget(
-            TokenLedger(backend.count_tokens),
-            Compactor(_output_saver(store, job, root) if persist else None),
-            backend.context_window(),
-            emitter.emit,
-        )
-        # Native tools travel in the request, so the system prompt describes them only in text mode.
-        system = {
-            native: build_system_prompt(role, tools, repo_name=root.name, native=native) for native in (True, False)
-        }
-        if not resume:
-            handover = repaired.handover if repaired is not None else ""
-            history.append(Message("system", system[backend.sends_tools(options)]))
-            history.append(Message("user", f"{task.rstrip()}\n\n{handover}" if handover else task))
-        while state.rounds < limits.max_rounds:
-            state.rounds += 1
-            emitter.emit("round.started", round=state.rounds)
-            native = backend.sends_tools(options)
-            _follow_tool_mode(history, system, native)
-            # Only natively sent tools are part of the prompt; in text mode the system prompt describes them.
-            in_prompt = tools if native else []
-            request = budget.prepare(history, in_prompt, options, state.task, state.rounds)
-            try:
-                completion = _complete(backend, request.messages, tools, request.options, emitter)
-            except ContextOverflowError as exc:
-                # The server's window is smaller than it said: compact to the one it names and ask once more.
-                budget.refused(request, exc.window)
-                request = budget.prepare(history, in_prompt, options, state.task, state.rounds)
-                completion = _complete(backend, request.messages, tools, request.options, emitter)
-            budget.observe(request, completion.usage.prompt_tokens, state.rounds)
-            state.usage += completion.usage
-            outcome = _handle_reply(
-                completion, tools, history, dispatcher, emitter, state, limits, role, baseline, guard, tests
-            )
-            emitter.emit(
-                "round.finished",
-                round=state.rounds,
-                usage=_usage_dict(completion.usage),
-                timings=completion.timings,
-                prompt_estimate=request.prompt_tokens,
-            )
-            if outcome is not None:
-                status, reason, summary = outcome
-                break
-    except _Ended as ended:
-        status, reason, summary = ended.status, ended.reason, ended.summary
+        ending = _run_rounds(loop, task, resume, repair) or ending
     except ContextFullError as exc:
-        status, reason, summary = "limit_reached", "context_full", str(exc)
+        ending = endings.context_full(str(exc))
     except BackendError as exc:
-        status, reason, summary = "backend_error", "backend_error", str(exc)
+        ending = endings.backend_failed(str(exc))
     except KeyboardInterrupt:
-        status, reason, summary = "interrupted", "interrupted", "interrupted by the user; the job is saved"
+        ending = endings.interrupted()
+    except BaseException as exc:
+        # A fault in pedro itself still leaves a finished job and its last snapshot; the CLI reports the error.
+        LOGGER.exception("the loop of job %s failed", job_id)
+        ending = endings.internal_error(exc)
+        raise
+    finally:
+        result = _finish(ending, job, store, emitter, guard, state, time.monotonic() - started)
+    return result
+
+
+@dataclass
+class _Loop:
+    """Everything one job's rounds use, wired once by run_agent."""
+
+    backend: Backend
+    dispatcher: Dispatcher
+    limits: Limits
+    options: GenerationOptions
+    emitter: _Emitter
+    tools: list[dict[str, Any]]
+    history: _History
+    state: _RunState
+    evidence: Evidence
+    guard: ChangeGuard | None
+    saver: OutputSaver | None
+
+
+def _run_rounds(loop: _Loop, task: str, resume: Sequence[Message], repair: RepairStep | None) -> Ending | None:
+    """Repair first when the role starts with it, then one round after another; the ending a rule gave, or None
+    when the rounds ran out."""
+    backend, emitter, state, history, options = loop.backend, loop.emitter, loop.state, loop.history, loop.options
+    root = loop.dispatcher.ctx.root
+    repaired = repair.run(emitter.emit) if repair is not None and not resume else None
+    if repaired is not None:
+        state.usage += repaired.usage
+        state.tool_calls += repaired.tool_calls
+        state.repair_candidates = repaired.candidates
+        if repaired.fixed:
+            return endings.repaired(repaired.summary)
+    # Asking the window first also tells a backend whether the model takes native tools (Ollama's /api/show).
+    budget = ContextBudget(
+        TokenLedger(backend.count_tokens), Compactor(loop.saver), backend.context_window(), emitter.emit
+    )
+    # Native tools travel in the request, so the system prompt describes them only in text mode.
+    system = {
+        native: build_system_prompt(loop.evidence.role, loop.tools, repo_name=root.name, native=native)
+        for native in (True, False)
+    }
+    if not resume:
+        handover = repaired.handover if repaired is not None else ""
+        history.append(Message("system", system[backend.sends_tools(options)]))
+        history.append(Message("user", f"{task.rstrip()}\n\n{handover}" if handover else task))
+    while state.rounds < loop.limits.max_rounds:
+        state.rounds += 1
+        emitter.emit("round.started", round=state.rounds)
+        native = backend.sends_tools(options)
+        _follow_tool_mode(history, system, native)
+        # Only natively sent tools are part of the prompt; in text mode the system prompt describes them.
+        in_prompt = loop.tools if native else []
+        request = budget.prepare(history, in_prompt, options, state.task, state.rounds)
+        try:
+            completion = _complete(backend, request.messages, loop.tools, request.options, emitter)
+        except ContextOverflowError as exc:
+            # The server's window is smaller than it said: compact to the one it names and ask once more.
+            budget.refused(request, exc.window)
+            request = budget.prepare(history, in_prompt, options, state.task, state.rounds)
+            completion = _complete(backend, request.messages, loop.tools, request.options, emitter)
+        budget.observe(request, completion.usage.prompt_tokens, state.rounds)
+        state.usage += completion.usage
+        ending = _handle_reply(loop, completion)
+        emitter.emit(
+            "round.finished",
+            round=state.rounds,
+            usage=_usage_dict(completion.usage),
+            timings=completion.timings,
+            prompt_estimate=request.prompt_tokens,
+        )
+        if ending is not None:
+            return ending
+    return None
+
+
+def _finish(
+    ending: Ending,
+    job: Job | None,
+    store: JobStore | None,
+    emitter: _Emitter,
+    guard: ChangeGuard | None,
+    state: _RunState,
+    duration_s: float,
+) -> RunResult:
+    """The job's last snapshot, `job.finished` and the saved job record: always, whatever ended the run."""
     if guard is not None:
         _snapshot(emitter, guard.finish)
     result = RunResult(
-        job_id, status, reason, summary, state.rounds, state.tool_calls, state.usage, time.monotonic() - started
+        emitter.job_id,
+        ending.status,
+        ending.reason,
+        ending.summary,
+        state.rounds,
+        state.tool_calls,
+        state.usage,
+        duration_s,
     )
+    totals = _totals(result, state)
     emitter.emit(
         "job.finished",
-        exit_status=status,
+        exit_status=ending.status,
         exit_code=result.exit_code,
-        reason=reason,
-        summary=summary,
-        totals=_totals(result, state),
+        reason=ending.reason,
+        summary=ending.summary,
+        totals=totals,
     )
     if job is not None and store is not None:
-        job.status, job.exit_status, job.exit_code = status, status, result.exit_code
-        job.summary, job.finished_at, job.totals = summary, time.time(), _totals(result, state)
+        job.status, job.exit_status, job.exit_code = ending.status, ending.status, result.exit_code
+        job.summary, job.finished_at, job.totals = ending.summary, time.time(), totals
         store.save(job)
     return result
 
@@ -269,14 +306,6 @@ def _follow_tool_mode(history: list[Message], system: dict[bool, str], native: b
     """
     if history and history[0].role == "system" and history[0].content == system[not native]:
         history[0] = Message("system", system[native])
-
-
-class _Ended(Exception):
-    """The job ended before the loop began (repair made the tests pass)."""
-
-    def __init__(self, status: ExitStatus, reason: str, summary: str) -> None:
-        super().__init__(summary)
-        self.status, self.reason, self.summary = status, reason, summary
 
 
 def _output_saver(store: JobStore | None, job: Job | None, root: Path) -> OutputSaver:
@@ -324,21 +353,10 @@ def _complete(
     return completion
 
 
-def _handle_reply(
-    completion: Completion,
-    tools: list[dict[str, Any]],
-    history: list[Message],
-    dispatcher: Dispatcher,
-    emitter: _Emitter,
-    state: _RunState,
-    limits: Limits,
-    role: Role,
-    baseline: str,
-    guard: ChangeGuard | None,
-    tests: ProjectTests | None,
-) -> tuple[ExitStatus, str, str] | None:
-    """Run the reply's calls and append what the model must read next; return an outcome when the run ends."""
-    extraction = extract(_payload(completion), tools, finish_reason=completion.finish_reason)
+def _handle_reply(loop: _Loop, completion: Completion) -> Ending | None:
+    """Run the reply's calls and append what the model must read next; the ending when a rule ends the run."""
+    dispatcher, emitter, state, history, guard = loop.dispatcher, loop.emitter, loop.state, loop.history, loop.guard
+    extraction = extract(_payload(completion), loop.tools, finish_reason=completion.finish_reason)
     native_ids = {call.id for call in completion.tool_calls if call.id}
     native = [call for call in extraction.calls if call.id in native_ids]
     history.append(Message("assistant", completion.text, tool_calls=tuple(native)))
@@ -346,9 +364,10 @@ def _handle_reply(
         emitter.emit("format.problem", kind=problem.kind, message=problem.message)
     feedback: list[str] = []
     if extraction.calls:
-        loop = _guard_repeats(extraction.calls, state, limits, feedback)
-        if loop is not None:
-            return loop
+        verdict = endings.repeated_calls(extraction.calls, state.counters, loop.limits)
+        if verdict.ending is not None:
+            return verdict.ending
+        feedback += verdict.feedback
     effects = [dispatcher.effects(call) for call in extraction.calls]
     if extraction.calls and guard is not None:
         _snapshot(emitter, guard.before, state.rounds, effects)
@@ -377,27 +396,17 @@ def _handle_reply(
     if extraction.problems:
         feedback.append(render_format_problems(extraction.problems))
     if extraction.calls:
-        state.idle = 0
+        state.counters.idle = 0
     else:
-        outcome = _judge_idle_reply(
-            extraction.text,
-            bool(extraction.problems),
-            state,
-            limits,
-            role,
-            baseline,
-            dispatcher,
-            feedback,
-            tests,
-            emitter,
+        verdict = endings.reply_without_calls(
+            extraction.text, bool(extraction.problems), state.counters, loop.limits, loop.evidence
         )
-        if outcome is not None:
-            return outcome
+        if verdict.ending is not None:
+            return verdict.ending
+        feedback += verdict.feedback
     if feedback:
         history.append(Message("user", "\n\n".join(feedback)))
-    if dispatcher.halted is not None:
-        return "limit_reached", "timeouts", dispatcher.halted
-    return None
+    return endings.timeouts(dispatcher.halted)
 
 
 def _snapshot(emitter: _Emitter, take: Callable[..., dict[str, Any] | None], *args: Any) -> None:
@@ -409,63 +418,6 @@ def _snapshot(emitter: _Emitter, take: Callable[..., dict[str, Any] | None], *ar
         return
     if taken is not None:
         emitter.emit("snapshot.taken", **taken)
-
-
-def _guard_repeats(
-    calls: tuple[ToolCall, ...], state: _RunState, limits: Limits, feedback: list[str]
-) -> tuple[ExitStatus, str, str] | None:
-    """The loop guard: the same calls again and again get a warning, then end the run, headless or not."""
-    signature = json.dumps([(call.name, call.arguments) for call in calls], sort_keys=True, default=str)
-    state.repeats = state.repeats + 1 if signature == state.last_calls else 0
-    state.last_calls = signature
-    if state.repeats >= limits.max_repeats:
-        return "limit_reached", "loop", f"the model repeated the same tool calls {state.repeats + 1} times in a row"
-    if state.repeats == limits.max_repeats - 1:
-        feedback.append(render_repeat_warning(state.repeats + 1))
-    return None
-
-
-def _judge_idle_reply(
-    text: str,
-    had_problems: bool,
-    state: _RunState,
-    limits: Limits,
-    role: Role,
-    baseline: str,
-    dispatcher: Dispatcher,
-    feedback: list[str],
-    tests: ProjectTests | None,
-    emitter: _Emitter,
-) -> tuple[ExitStatus, str, str] | None:
-    """A reply without calls either completes the task, earns feedback, or ends the run for lack of progress."""
-    summary = None if had_problems else find_completion(text)
-    if summary is not None:
-        if role.evidence == "changes" and fingerprint(dispatcher.ctx.root) == baseline:
-            state.evidence_refusals += 1
-            if state.evidence_refusals > 1:
-                return "failed", "no_evidence", "the model reported completion but changed nothing in the repository"
-            feedback.append(render_no_evidence())
-            return None
-        if role.evidence == "changes" and tests is not None:
-            run = tests.run()
-            emitter.emit("tests.run", **describe_test_run(run, "evidence", tests.command))
-            if not run.passed:
-                state.test_refusals += 1
-                if state.test_refusals > 1:
-                    return "failed", "tests_failed", f"the model reported completion but `{tests.command}` still fails"
-                feedback.append(render_tests_failing(tests.command, run.summary))
-                return None
-        return "completed", "completed", summary or text.strip()
-    state.idle += 1
-    if state.idle >= limits.max_idle_replies:
-        return (
-            "limit_reached",
-            "no_progress",
-            (f"{state.idle} replies in a row without a usable tool call or the completion marker"),
-        )
-    if not had_problems:
-        feedback.append(render_nudge(state.idle, limits.max_idle_replies))
-    return None
 
 
 def _payload(completion: Completion) -> str | dict[str, Any]:

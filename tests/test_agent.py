@@ -268,3 +268,38 @@ def test_three_timeouts_in_a_row_end_the_run_headless(calc: Path) -> None:
     assert (result.exit_status, result.exit_code, result.reason) == ("limit_reached", 4, "timeouts")
     assert len(backend.requests) == 3
     assert result.tool_calls == 3
+
+
+def test_a_fault_in_pedro_still_finishes_the_job_with_its_last_snapshot(calc: Path) -> None:
+    from pedro.safety.guard import SnapshotGuard
+    from pedro.safety.snapshots import list_snapshots
+
+    store = JobStore(calc)
+    job = store.create(role="builder", task="t", backend="scripted", model="m")
+    guard = SnapshotGuard(calc, job.id)
+    guard.start()
+
+    def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        (calc / "calc.py").write_text("def add(a, b):\n    return a + b\n")  # a change the job must keep on record
+        raise RuntimeError("a bug in pedro")
+
+    chosen = get_role("builder")
+    with pytest.raises(RuntimeError, match="a bug in pedro"):
+        run_agent(
+            "Fix add() in calc.py",
+            role=chosen,
+            backend=ScriptedBackend(answer),
+            dispatcher=Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=calc)),
+            limits=Limits(max_rounds=3),
+            options=GenerationOptions(),
+            store=store,
+            job=job,
+            guard=guard,
+        )
+    finished = [e for e in store.events(job.id) if e["type"] == "job.finished"]
+    assert len(finished) == 1 and finished[0]["reason"] == "internal_error"
+    assert "RuntimeError: a bug in pedro" in finished[0]["summary"]
+    saved = store.load(job.id)
+    assert (saved.status, saved.exit_code) == ("failed", 1)
+    assert list_snapshots(calc, job.id)[-1].label == "job end"
+    store.close()

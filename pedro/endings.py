@@ -1,0 +1,173 @@
+"""When and how a job ends: every ending rule of the loop (rounds, idle replies, repeats, timeouts, context,
+evidence) and the named outcome each one gives."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pedro.context import render_no_evidence, render_nudge, render_repeat_warning, render_tests_failing
+from pedro.evidence import ProjectTests, describe_test_run
+from pedro.messages import ExitStatus, ToolCall
+from pedro.roles import Role
+from pedro.toolcalls import find_completion
+from pedro.workspace import fingerprint
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When the loop gives up."""
+
+    max_rounds: int = 30
+    max_idle_replies: int = 3
+    max_repeats: int = 3
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a job ended: the exit status, a stable reason (job.finished's `reason`) and a summary for people."""
+
+    status: ExitStatus
+    reason: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a rule says about a reply: the job ends, or it goes on with feedback for the model (maybe none)."""
+
+    ending: Ending | None = None
+    feedback: tuple[str, ...] = ()
+
+
+GO_ON = Verdict()
+
+
+@dataclass
+class Counters:
+    """What the rules count across rounds; one per run, never global."""
+
+    idle: int = 0
+    repeats: int = 0
+    last_calls: str = ""
+    evidence_refusals: int = 0
+    test_refusals: int = 0
+
+
+def round_limit(limits: Limits) -> Ending:
+    """The ending when the rounds run out (also the one a job has until another rule ends it)."""
+    return Ending("limit_reached", "round_limit", f"stopped after {limits.max_rounds} rounds without completion")
+
+
+def repaired(summary: str) -> Ending:
+    return Ending("completed", "repaired", summary)
+
+
+def context_full(message: str) -> Ending:
+    return Ending("limit_reached", "context_full", message)
+
+
+def backend_failed(message: str) -> Ending:
+    return Ending("backend_error", "backend_error", message)
+
+
+def interrupted() -> Ending:
+    return Ending("interrupted", "interrupted", "interrupted by the user; the job is saved")
+
+
+def internal_error(exc: BaseException) -> Ending:
+    """A fault in pedro itself: the job is recorded as failed, and the traceback goes to the job's debug log."""
+    return Ending("failed", "internal_error", f"internal error: {type(exc).__name__}: {exc} (see the job's debug.log)")
+
+
+def timeouts(halted: str | None) -> Ending | None:
+    """Commands that kept timing out paused the run and nobody said to go on (Dispatcher.halted)."""
+    return Ending("limit_reached", "timeouts", halted) if halted is not None else None
+
+
+def repeated_calls(calls: Sequence[ToolCall], counters: Counters, limits: Limits) -> Verdict:
+    """The loop guard: the same calls again and again get a warning, then end the run, headless or not."""
+    signature = json.dumps([(call.name, call.arguments) for call in calls], sort_keys=True, default=str)
+    counters.repeats = counters.repeats + 1 if signature == counters.last_calls else 0
+    counters.last_calls = signature
+    if counters.repeats >= limits.max_repeats:
+        return Verdict(
+            Ending(
+                "limit_reached", "loop", f"the model repeated the same tool calls {counters.repeats + 1} times in a row"
+            )
+        )
+    if counters.repeats == limits.max_repeats - 1:
+        return Verdict(feedback=(render_repeat_warning(counters.repeats + 1),))
+    return GO_ON
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a completion claim is checked against: the role's rule, the repository's state at the start, the
+    tests when the job has a command."""
+
+    role: Role
+    root: Path
+    baseline: str
+    tests: ProjectTests | None = None
+    emit: Callable[..., None] = field(default=lambda *_a, **_k: None)
+
+
+def reply_without_calls(
+    text: str, had_problems: bool, counters: Counters, limits: Limits, evidence: Evidence
+) -> Verdict:
+    """A reply without calls either completes the task, earns feedback, or ends the run for lack of progress."""
+    summary = None if had_problems else find_completion(text)
+    if summary is not None:
+        return _completion_claim(summary or text.strip(), counters, evidence)
+    counters.idle += 1
+    if counters.idle >= limits.max_idle_replies:
+        message = f"{counters.idle} replies in a row without a usable tool call or the completion marker"
+        return Verdict(Ending("limit_reached", "no_progress", message))
+    if had_problems:
+        return GO_ON
+    return Verdict(feedback=(render_nudge(counters.idle, limits.max_idle_replies),))
+
+
+def _completion_claim(summary: str, counters: Counters, evidence: Evidence) -> Verdict:
+    """Completion holds for a role that must change things only with a change, and with passing tests when the job
+    has a test command; the first claim without them is fed back, the second ends the job failed."""
+    if evidence.role.evidence == "changes" and fingerprint(evidence.root) == evidence.baseline:
+        counters.evidence_refusals += 1
+        if counters.evidence_refusals > 1:
+            return Verdict(
+                Ending("failed", "no_evidence", "the model reported completion but changed nothing in the repository")
+            )
+        return Verdict(feedback=(render_no_evidence(),))
+    tests = evidence.tests
+    if evidence.role.evidence == "changes" and tests is not None:
+        run = tests.run()
+        evidence.emit("tests.run", **describe_test_run(run, "evidence", tests.command))
+        if not run.passed:
+            counters.test_refusals += 1
+            if counters.test_refusals > 1:
+                message = f"the model reported completion but `{tests.command}` still fails"
+                return Verdict(Ending("failed", "tests_failed", message))
+            return Verdict(feedback=(render_tests_failing(tests.command, run.summary),))
+    return Verdict(Ending("completed", "completed", summary))
+
+
+__all__ = [
+    "GO_ON",
+    "Counters",
+    "Ending",
+    "Evidence",
+    "Limits",
+    "Verdict",
+    "backend_failed",
+    "context_full",
+    "internal_error",
+    "interrupted",
+    "repaired",
+    "repeated_calls",
+    "reply_without_calls",
+    "round_limit",
+    "timeouts",
+]
