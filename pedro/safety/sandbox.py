@@ -141,11 +141,14 @@ def wrap(
         return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits))
     if info.kind == "landlock" and info.landlock_abi is not None:
         _require_program(command)
-        hidden = _home_secrets(command.env)
-        confine = _landlock_setter(info.landlock_abi, root, writable, allow_network, hidden)
         env = dict(command.env)
-        if Path("/tmp") in root.parents and writable:
-            env["TMPDIR"] = str(writable[0])  # /tmp is not granted then (see landlock_rules)
+        # Build caches must be writable, and $HOME is not: one private folder for this pedro process, granted.
+        cache = _landlock_cache()
+        env.update(_cache_env(str(cache)))
+        if Path("/tmp") in root.parents:
+            env["TMPDIR"] = str(writable[0] if writable else cache)  # /tmp is not granted then (see landlock_rules)
+        hidden = _home_secrets(command.env)
+        confine = _landlock_setter(info.landlock_abi, root, (*writable, cache), allow_network, hidden)
         # No pid namespace here: the reaper ends the command's descendants when pedro dies, even by SIGKILL.
         argv = (sys.executable, "-E", "-s", _REAPER, str(os.getpid()), "--", *command.argv)
         return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits, confine))
@@ -193,13 +196,24 @@ def _bwrap_argv(
         args += ["--dir", "/tmp/home"]
     # Build caches must be writable: they live in the private /tmp and vanish with it. Not under $HOME, where a
     # toolchain bound back read-only (PATH into ~/.cache/…/bin) would cover them.
-    env["GOCACHE"] = f"{_PRIVATE_CACHE}/go-build"
-    env["GOPATH"] = f"{_PRIVATE_CACHE}/gopath"
-    env["XDG_CACHE_HOME"] = _PRIVATE_CACHE
+    env.update(_cache_env(_PRIVATE_CACHE))
     env["TMPDIR"] = "/tmp"
     args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]
     return tuple(args), env
+
+
+def _cache_env(folder: str) -> dict[str, str]:
+    """Where Go and XDG-following tools keep build caches inside a sandbox."""
+    return {"GOCACHE": f"{folder}/go-build", "GOPATH": f"{folder}/gopath", "XDG_CACHE_HOME": folder}
+
+
+@functools.cache
+def _landlock_cache() -> Path:
+    """A private build-cache folder for the Landlock fallback, made once per pedro process and removed at exit."""
+    folder = Path(tempfile.mkdtemp(prefix="pedro-cache-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def _require_program(command: ChildCommand) -> None:

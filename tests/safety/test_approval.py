@@ -102,17 +102,18 @@ def test_always_covers_the_same_command_for_the_rest_of_the_session(repo: Path) 
 
 
 def test_destructive_command_is_asked_every_time_and_always_cannot_cover_it(repo: Path) -> None:
-    (repo / "src").mkdir()
-    (repo / "src" / "keep.txt").write_text("keep\n")
+    # In a folder below the top one, which the Landlock fallback lets commands change too (sandbox.landlock_rules).
+    (repo / "app" / "src").mkdir(parents=True)
+    (repo / "app" / "src" / "keep.txt").write_text("keep\n")
     terminal = Terminal("a\n\n")
     d = dispatcher(repo, terminal)
-    refused = bash(d, "rm -rf src")
+    refused = bash(d, "rm -rf app/src")
     assert refused.error_kind == "denied"
-    assert "rm -rf src" in terminal.shown and 'no "always"' in terminal.shown
-    assert (repo / "src" / "keep.txt").is_file()
+    assert "rm -rf app/src" in terminal.shown and 'no "always"' in terminal.shown
+    assert (repo / "app" / "src" / "keep.txt").is_file()
     approved = dispatcher(repo, Terminal("y\n"))
-    assert bash(approved, "rm -rf src").ok
-    assert not (repo / "src").exists()
+    assert bash(approved, "rm -rf app/src").ok
+    assert not (repo / "app" / "src").exists()
 
 
 def test_never_mode_refuses_without_asking(repo: Path) -> None:
