@@ -22,7 +22,7 @@ from pedro.dispatch import Dispatcher
 from pedro.effects import Effects
 from pedro.endings import Counters, Ending, Evidence
 from pedro.endings import Limits as Limits
-from pedro.errors import BackendError, PedroError
+from pedro.errors import TERMINATED_EXIT_CODE, BackendError, PedroError
 from pedro.evidence import ProjectTests
 from pedro.jobs import Job, JobStore
 from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, Usage
@@ -69,7 +69,7 @@ class RunResult:
 
     @property
     def exit_code(self) -> int:
-        return EXIT_CODES[self.exit_status]
+        return TERMINATED_EXIT_CODE if self.reason == "terminated" else EXIT_CODES[self.exit_status]
 
 
 @dataclass
@@ -176,8 +176,8 @@ def run_agent(
         ending = endings.context_full(str(exc))
     except BackendError as exc:
         ending = endings.backend_failed(str(exc))
-    except KeyboardInterrupt:
-        ending = endings.interrupted()
+    except KeyboardInterrupt as how:
+        ending = endings.interrupted(how)
     except BaseException as exc:
         # A fault in pedro itself still leaves a finished job and its last snapshot; the CLI reports the error.
         LOGGER.exception("the loop of job %s failed", job_id)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pedro.context import render_no_evidence, render_nudge, render_repeat_warning, render_tests_failing
+from pedro.errors import Terminated
 from pedro.evidence import ProjectTests, describe_test_run
 from pedro.messages import ExitStatus, ToolCall
 from pedro.roles import Role
@@ -73,7 +74,10 @@ def backend_failed(message: str) -> Ending:
     return Ending("backend_error", "backend_error", message)
 
 
-def interrupted() -> Ending:
+def interrupted(how: KeyboardInterrupt) -> Ending:
+    """Ctrl-C, or SIGTERM (reason `terminated`, exit 143): the job is saved and can be resumed."""
+    if isinstance(how, Terminated):
+        return Ending("interrupted", "terminated", "stopped by SIGTERM; the job is saved")
     return Ending("interrupted", "interrupted", "interrupted by the user; the job is saved")
 
 

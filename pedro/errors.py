@@ -48,3 +48,11 @@ class InterruptedRunError(PedroError):
     """The run was interrupted by the operator."""
 
     exit_status: ExitStatus = "interrupted"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (how CI cancels a job): handled like Ctrl-C, so the job is saved, but the process exits 143."""
+
+
+TERMINATED_EXIT_CODE = 143
+"""128 + SIGTERM, the status a shell and CI runners expect from a process SIGTERM ended."""

@@ -164,3 +164,21 @@ def test_resuming_after_ctrl_c_mid_fenced_call_does_not_end_on_the_calls(
     calls_at = max(i for i, m in enumerate(messages) if m["role"] == "assistant" and "started.txt" in m["content"])
     after = messages[calls_at + 1]
     assert after["role"] == "user" and after["content"].count("the user interrupted it") == 2
+
+
+def test_sigterm_saves_the_job_like_ctrl_c_and_exits_143(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server([two_writes_then_a_long_command()])
+    proc = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "b.py").exists())
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)  # how a CI runner cancels a job
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 143, stderr
+    job = only_job(repo)
+    record = json.loads((repo / ".pedro" / "jobs" / job / "job.json").read_text())
+    assert record["status"] == "interrupted" and record["exit_code"] == 143
+    events = [json.loads(line) for line in (repo / ".pedro" / "jobs" / job / "events.jsonl").read_text().splitlines()]
+    finished = [e for e in events if e["type"] == "job.finished"]
+    assert len(finished) == 1 and finished[0]["reason"] == "terminated"
+    assert f"job {job} was interrupted after changing a.py, b.py" in stdout
+    assert not [p for p in (repo / ".git").glob("pedro-index-*")]

@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> None:
         # The commonest probe of a CLI answers without importing Typer, Click and the command modules.
         sys.stdout.write(f"pedro {__version__}\n")
         sys.exit(0)
-    from pedro.errors import PedroError
+    from pedro.errors import TERMINATED_EXIT_CODE, PedroError, Terminated
     from pedro.gitlayer import FOREIGN_VARS
 
     # A git hook or alias that started pedro exports GIT_DIR, GIT_INDEX_FILE and the like: they would point every
@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> None:
     except PedroError as exc:
         sys.stderr.write(f"pedro: {exc}\n")
         code = _exit_code(exc.exit_status)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as how:
         sys.stderr.write("interrupted\n")
-        code = _exit_code("interrupted")
+        code = TERMINATED_EXIT_CODE if isinstance(how, Terminated) else _exit_code("interrupted")
     except Exception as exc:  # noqa: BLE001 - the last line of defence: users never see a traceback
         if os.environ.get("PEDRO_DEBUG"):
             raise

@@ -14,7 +14,7 @@ from typing import Any
 from pedro.cli.common import CommonFlags, load
 from pedro.cli.render import make_renderer
 from pedro.config import PedroConfig
-from pedro.errors import UsageError
+from pedro.errors import TERMINATED_EXIT_CODE, Terminated, UsageError
 
 
 def run_session(
@@ -211,19 +211,22 @@ def _second_interrupt_exits() -> Iterator[None]:
         return
     pressed = 0
 
-    def on_interrupt(_signum: int, _frame: Any) -> None:
+    def on_interrupt(signum: int, _frame: Any) -> None:
         nonlocal pressed
         pressed += 1
+        terminated = signum == signal.SIGTERM
         if pressed == 1:
-            raise KeyboardInterrupt
+            # SIGTERM (a cancelled CI job) stops the run the way Ctrl-C does, so the job is saved.
+            raise Terminated if terminated else KeyboardInterrupt
         os.write(2, b"\ninterrupted again: exiting now (the job keeps what it saved; `pedro jobs list` shows it)\n")
-        os._exit(130)
+        os._exit(TERMINATED_EXIT_CODE if terminated else 130)
 
-    previous = signal.signal(signal.SIGINT, on_interrupt)
+    previous = {sig: signal.signal(sig, on_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _report_interrupted_round(journal: Any, job_id: str, renderer: Any) -> None:
