@@ -131,12 +131,14 @@ def run_agent(
     resume: Sequence[Message] = (),
     repair: RepairStep | None = None,
     tests: ProjectTests | None = None,
+    instructions: str = "",
 ) -> RunResult:
     """Drive the model until it reports completion, a limit is hit, or the backend fails.
 
     With `resume` (a saved conversation of `job`), the loop continues it instead of starting a new one. With
     `repair`, a new job first runs it: a repair that makes the tests pass ends the job, else the loop starts with
     what it learned. With `tests`, a completion claim of a role that needs evidence holds only when they pass.
+    `instructions` (the project's AGENTS.md and kin, already cut to budget) open the first user message.
     """
     started = time.monotonic()
     job_id = job.id if job is not None else "ephemeral"
@@ -171,7 +173,7 @@ def run_agent(
     )  # fmt: skip
     ending = endings.round_limit(limits)
     try:
-        ending = _run_rounds(loop, task, resume, repair) or ending
+        ending = _run_rounds(loop, task, resume, repair, instructions) or ending
     except ContextFullError as exc:
         ending = endings.context_full(str(exc))
     except BackendError as exc:
@@ -205,7 +207,9 @@ class _Loop:
     saver: OutputSaver | None
 
 
-def _run_rounds(loop: _Loop, task: str, resume: Sequence[Message], repair: RepairStep | None) -> Ending | None:
+def _run_rounds(
+    loop: _Loop, task: str, resume: Sequence[Message], repair: RepairStep | None, instructions: str
+) -> Ending | None:
     """Repair first when the role starts with it, then one round after another; the ending a rule gave, or None
     when the rounds ran out."""
     backend, emitter, state, history, options = loop.backend, loop.emitter, loop.state, loop.history, loop.options
@@ -229,7 +233,8 @@ def _run_rounds(loop: _Loop, task: str, resume: Sequence[Message], repair: Repai
     if not resume:
         handover = repaired.handover if repaired is not None else ""
         history.append(Message("system", system[backend.sends_tools(options)]))
-        history.append(Message("user", f"{task.rstrip()}\n\n{handover}" if handover else task))
+        first = f"{task.rstrip()}\n\n{handover}" if handover else task
+        history.append(Message("user", f"{instructions.strip()}\n\n{first}" if instructions.strip() else first))
     while state.rounds < loop.limits.max_rounds:
         state.rounds += 1
         emitter.emit("round.started", round=state.rounds)

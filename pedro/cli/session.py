@@ -50,6 +50,7 @@ def _run(
     from pedro.debuglog import DEBUG_LOG_NAME, job_log
     from pedro.dispatch import Dispatcher
     from pedro.gate import Gate
+    from pedro.instructions import load_instructions
     from pedro.jobs import JobStore
     from pedro.roles import get_role
     from pedro.safety.journal import JOURNAL_NAME, Journal
@@ -103,6 +104,13 @@ def _run(
                 job, history = saved
                 task = job.task
                 renderer.notice(f"resuming job {job.id} after {sum(m.role == 'assistant' for m in history)} replies")
+            instructions = ""
+            if saved is None:
+                found = load_instructions(root, Path.cwd(), max_chars=config.agent.instructions_max_chars)
+                if found is not None:
+                    instructions = redactor.redact(found.text)
+                    cut = " (cut to [agent].instructions_max_chars)" if found.cut else ""
+                    renderer.notice(f"project instructions for the model: {', '.join(found.files)}{cut}")
             logs.enter_context(job_log(store.job_dir(job.id) / DEBUG_LOG_NAME, verbose=flags.verbose))
             journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
             dispatcher.journal = journal
@@ -139,6 +147,7 @@ def _run(
                     resume=history,
                     repair=repair,
                     tests=tests,
+                    instructions=instructions,
                 )
             finally:
                 store.close()
