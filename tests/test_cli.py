@@ -549,3 +549,34 @@ def test_ctrl_c_stops_the_tool_and_saves_the_job(calc_repo: Path, stub_server: A
     job_id = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout.split()[0]
     record = json.loads((calc_repo / ".pedro" / "jobs" / job_id / "job.json").read_text())
     assert record["status"] == "interrupted"
+
+
+def test_a_job_that_changes_nothing_leaves_you_on_your_branch(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (calc_repo / "notes.txt").write_text("my uncommitted notes\n")
+    server = stub_server(["Let me think.", "Still thinking."])
+    proc = pedro(
+        "build", "-d", "Fix add()", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input",
+        "--max-rounds", "2", env=cli_env, cwd=calc_repo,
+    )  # fmt: skip
+    assert proc.returncode == 4, proc.stderr
+    assert git(calc_repo, "branch", "--show-current").strip() == "main"
+    assert git(calc_repo, "branch", "--list", "pedro/*").strip() == ""
+    assert (calc_repo / "notes.txt").read_text() == "my uncommitted notes\n"
+    assert "the job changed no file: back on main" in proc.stdout + proc.stderr
+
+
+def test_a_job_that_changed_files_says_which_and_how_back(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    edit = fenced("code_edit", {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"})
+    server = stub_server([edit, "Done."])
+    proc = pedro(
+        "build", "-d", "Fix add()", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input",
+        "--max-rounds", "2", env=cli_env, cwd=calc_repo,
+    )  # fmt: skip
+    output = proc.stdout + proc.stderr
+    branch = git(calc_repo, "branch", "--show-current").strip()
+    assert branch.startswith("pedro/"), output
+    assert f"the job changed 1 file: calc.py; you are on branch {branch}. `git switch main` returns you" in output

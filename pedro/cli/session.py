@@ -115,7 +115,9 @@ def _run(
             journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
             dispatcher.journal = journal
             with store.ending_on_error(job):
-                guard = _protect_work(root, job.id, role.evidence == "changes", renderer, resumed=saved is not None)
+                guard, branch = _protect_work(
+                    root, job.id, role.evidence == "changes", renderer, resumed=saved is not None
+                )
             guard.journal = journal
             dispatcher.after_call = guard.after_call
             options = GenerationOptions(
@@ -153,6 +155,8 @@ def _run(
                 store.close()
             if result.exit_status == "interrupted":
                 _report_interrupted_round(journal, job.id, renderer)
+            if branch is not None:
+                _settle_branch(root, job.id, guard, branch, renderer)
         finally:
             logs.close()
             backend.close()
@@ -303,17 +307,23 @@ def _with_job_backend(config: PedroConfig, job: Any, flags: CommonFlags) -> Pedr
     return resumed
 
 
-def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, resumed: bool = False) -> Any:
-    """Snapshot the user's work before anything can change, then move builder and debugger to their own branch."""
+def _protect_work(
+    root: Path, job_id: str, own_branch: bool, renderer: Any, *, resumed: bool = False
+) -> tuple[Any, tuple[str, str] | None]:
+    """Snapshot the user's work before anything can change, then move builder and debugger to their own branch.
+
+    Returns the guard and, when this run made the job branch, (the branch it came from, the commit it started at).
+    """
     from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
     from pedro.safety.jobbranch import ensure_job_branch
+    from pedro.safety.snapshots import head_commit
     from pedro.workspace import is_git_repo
 
     if not is_git_repo(root):
         renderer.notice(
             f"{root} is not a git repository: no snapshots, no job branch; `pedro undo` cannot undo this job"
         )
-        return JournalOnlyGuard()
+        return JournalOnlyGuard(), None
     guard = SnapshotGuard(root, job_id)
     first = guard.start("job resumed" if resumed else "job start")
     renderer.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
@@ -324,10 +334,30 @@ def _protect_work(root: Path, job_id: str, own_branch: bool, renderer: Any, *, r
             f"not in the snapshot, so undo cannot restore them (ignored build output, dependencies, "
             f"large ignored files): {shorten(first.not_covered)}"
         )
-    if own_branch:
-        previous = ensure_job_branch(root, job_id)
-        renderer.notice(f"working on branch pedro/{job_id}, with your uncommitted changes; {previous} is untouched")
-    return guard
+    if not own_branch:
+        return guard, None
+    start = head_commit(root) or ""
+    previous = ensure_job_branch(root, job_id)
+    renderer.notice(f"working on branch pedro/{job_id}, with your uncommitted changes; {previous} is untouched")
+    return guard, (None if resumed or previous == f"pedro/{job_id}" else (previous, start))
+
+
+def _settle_branch(root: Path, job_id: str, guard: Any, branch: tuple[str, str], renderer: Any) -> None:
+    """A job that changed nothing leaves the user where they were; one that changed files says what and how back."""
+    from pedro.safety.jobbranch import leave_unused_job_branch
+    from pedro.safety.snapshots import shorten
+
+    previous, start = branch
+    changed = guard.changed_files()
+    if not changed:
+        if leave_unused_job_branch(root, job_id, previous, start):
+            renderer.notice(f"the job changed no file: back on {previous}, and no pedro/{job_id} branch is kept")
+        return
+    renderer.notice(
+        f"the job changed {len(changed)} file{'s' if len(changed) != 1 else ''}: {shorten(changed)}; you are on "
+        f"branch pedro/{job_id}. `git switch {previous}` returns you (uncommitted changes come along); "
+        f"`pedro undo {job_id}` takes the job's changes back"
+    )
 
 
 def _small_window(backend: Any) -> bool:

@@ -15,6 +15,7 @@ from pedro.safety.snapshots import (
     ChangesBy,
     Snapshot,
     SnapshotError,
+    changed_paths,
     fingerprint_tree,
     list_snapshots,
     snapshot_if_changed,
@@ -71,6 +72,12 @@ class SnapshotGuard:
         taken = self._take(f"after round {step}" if isinstance(step, int) else f"after {step}", "pedro")
         self._settled = True
         return taken
+
+    def changed_files(self) -> list[str]:
+        """The files that differ between the first snapshot of this run and the last one."""
+        if len(self.snapshots) < 2:
+            return []
+        return changed_paths(self.root, self.snapshots[0].tree, self.snapshots[-1].tree)
 
     def finish(self) -> dict[str, Any] | None:
         """The state the job leaves behind, so `pedro undo` can tell whether the user changed files since."""

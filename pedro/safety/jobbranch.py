@@ -20,7 +20,7 @@ def ensure_job_branch(root: Path, job_id: str) -> str:
     previous = current_branch(root) or head_commit(root) or ""
     if previous == target:
         return previous
-    exists = run_git(root, "rev-parse", "--verify", "-q", f"refs/heads/{target}").code == 0
+    exists = current_branch_exists(root, target)
     argv = ("switch", target) if exists else ("switch", "-c", target)
     proc = run_git(root, *argv)
     if proc.code != 0:
@@ -37,6 +37,27 @@ def ensure_job_branch(root: Path, job_id: str) -> str:
             f"{fix}, then run pedro again. `pedro review` and `pedro triage` stay on your branch and work now"
         )
     return previous
+
+
+def leave_unused_job_branch(root: Path, job_id: str, previous: str, start_commit: str) -> bool:
+    """Back to `previous` and no `pedro/<job_id>` branch, when the job made no commit there; True if so.
+
+    Called only when the job changed no file, so the switch carries the user's own uncommitted edits back
+    unchanged (the commit is the same). Anything unexpected (another branch checked out, a commit on the job
+    branch, a failed switch) leaves everything as it is.
+    """
+    check_job_id(job_id)
+    target = JOB_BRANCH_PREFIX + job_id
+    if not previous or previous == target or current_branch(root) != target or head_commit(root) != start_commit:
+        return False
+    back = ("switch", previous) if current_branch_exists(root, previous) else ("switch", "--detach", previous)
+    if run_git(root, *back).code != 0:
+        return False
+    return run_git(root, "branch", "-D", target).code == 0
+
+
+def current_branch_exists(root: Path, name: str) -> bool:
+    return run_git(root, "rev-parse", "--verify", "-q", f"refs/heads/{name}").code == 0
 
 
 # What git leaves in its directory while an operation waits for the user, and how the user ends it.
