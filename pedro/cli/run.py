@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -147,6 +148,14 @@ def review(
 
 def triage(
     log: Annotated[Path | None, typer.Option("--log", help="The failing run's log (default: read stdin).")] = None,
+    junit: Annotated[
+        Path | None, typer.Option("--junit", help="A JUnit XML report of the run, read instead of the log's text.")
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Write the triage report: JSON for a .json path, Markdown otherwise."),
+    ] = None,
+    sarif: Annotated[Path | None, typer.Option("--sarif", help="Write the failing tests as SARIF 2.1.0.")] = None,
     description: Annotated[str, typer.Option("--description", "-d", help="Context about the run.")] = "",
     backend: BackendOpt = None,
     base_url: BaseUrlOpt = None,
@@ -163,30 +172,100 @@ def triage(
     read_root: ReadRootOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix."""
+    """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix.
+
+    pedro parses the log itself first (pytest, unittest, go test, jest, vitest, node --test, or --junit XML), so
+    the report has the failing tests even when the model adds nothing. Under GitHub Actions it prints `::error`
+    annotations and appends the Markdown report to $GITHUB_STEP_SUMMARY.
+    """
+    from pedro.triage.logparse import parse_log
+
     flags = CommonFlags.from_options(locals())
     if log is not None:
         text = _read_log(log)
     elif not sys.stdin.isatty():
-        text = sys.stdin.read()
+        # Bytes, not text: a CI log may hold anything, and one stray Latin-1 byte must not end the run.
+        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     else:
         raise UsageError("triage needs a log: pass --log FILE or pipe it in (e.g. `make test 2>&1 | pedro triage`)")
-    if not text.strip():
+    junit_text = _read_log(junit) if junit is not None else None
+    if not text.strip() and not junit_text:
         raise UsageError("the log is empty; pass the output of the failing run with --log FILE or on stdin")
+    try:
+        parsed = parse_log(text, junit=junit_text)
+    except ValueError as exc:
+        raise UsageError(
+            f"--junit {junit} is not a JUnit XML report ({exc}); pass the XML file the runner wrote"
+        ) from exc
     lines = text.splitlines()[-LOG_TAIL_LINES:]
+
+    def publish(result: Any, root: Path) -> None:
+        _publish_triage(result, root, parsed, report=report, sarif=sarif, quiet_stdout=flags.json or flags.stream_json)
+
     _run(
         "triager",
         flags,
+        on_result=publish,
         log="\n".join(lines),
         log_lines=len(lines),
+        parsed=_parsed_section(parsed),
         description=description.strip() or "The log below is from a failing run.",
     )
 
 
-def _run(role_name: str, flags: CommonFlags, *, test_command: str | None = None, **task_vars: Any) -> None:
+def _parsed_section(parsed: Any) -> str:
+    """What pedro found in the log, for the model to start from."""
+    if parsed is None or not parsed.failures:
+        return render_prompt("tasks/sections/triage_none.md").strip()
+    listed = "\n".join(
+        f"- {f.name}"
+        + (f" ({f.file}:{f.line})" if f.file and f.line else f" ({f.file})" if f.file else "")
+        + (f": {f.message}" if f.message else "")
+        for f in parsed.failures[:20]
+    )
+    return render_prompt("tasks/sections/triage_parsed.md", runner=parsed.runner, failures=listed).strip()
+
+
+def _publish_triage(
+    result: Any, root: Path, parsed: Any, *, report: Path | None, sarif: Path | None, quiet_stdout: bool
+) -> None:
+    """The report to the files asked for, and to GitHub Actions when running there."""
+    import os
+
+    from pedro.triage.report import build_report, github_annotations, to_markdown, write_report
+
+    built = build_report(result.job_id, result.exit_status, parsed, result.summary, root)
+    for path in (report, sarif):
+        if path is not None:
+            try:
+                write_report(built, path)
+            except OSError as exc:
+                sys.stderr.write(f"pedro: could not write {path} ({exc.strerror}); check the folder exists\n")
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        stream = sys.stderr if quiet_stdout else sys.stdout
+        for line in github_annotations(built):
+            stream.write(line + "\n")
+        stream.flush()
+        summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary:
+            try:
+                with open(summary, "a", encoding="utf-8") as out:
+                    out.write(to_markdown(built))
+            except OSError as exc:
+                sys.stderr.write(f"pedro: could not append to $GITHUB_STEP_SUMMARY ({exc.strerror})\n")
+
+
+def _run(
+    role_name: str,
+    flags: CommonFlags,
+    *,
+    test_command: str | None = None,
+    on_result: Callable[[Any, Path], None] | None = None,
+    **task_vars: Any,
+) -> None:
     from pedro.cli.session import run_session
 
-    code = run_session(role_name, flags, task_vars, test_command=test_command)
+    code = run_session(role_name, flags, task_vars, test_command=test_command, on_result=on_result)
     raise typer.Exit(code)
 
 

@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +24,16 @@ def run_session(
     *,
     resume: str | None = None,
     test_command: str | None = None,
+    on_result: Callable[[Any, Path], None] | None = None,
 ) -> int:
     """Run one role to the end (or continue the saved job `resume`) and return the process exit code.
 
     `test_command` (debug --test) is the job's test command; else [agent].test_command or the detected runner.
+    `on_result` gets the run's result (pedro.agent.RunResult) and the repository root when the job has ended.
     """
     root, config = load(flags)
     with _second_interrupt_exits():
-        return _run(role_name, flags, task_vars, root, config, resume, test_command)
+        return _run(role_name, flags, task_vars, root, config, resume, test_command, on_result)
 
 
 def _run(
@@ -42,6 +44,7 @@ def _run(
     config: PedroConfig,
     resume: str | None,
     test_command: str | None,
+    on_result: Callable[[Any, Path], None] | None = None,
 ) -> int:
     from pedro.agent import Limits, run_agent
     from pedro.backends import get_backend
@@ -161,6 +164,8 @@ def _run(
             logs.close()
             backend.close()
     renderer.close()
+    if on_result is not None:
+        on_result(result, root)
     return result.exit_code
 
 

@@ -1,0 +1,210 @@
+"""The triage report: the versioned JSON of docs/triage.md, and the Markdown, SARIF 2.1.0 and GitHub Actions
+annotations made from it. Every fact says whether it came from pedro's parser or from the model."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pedro.triage.logparse import ParsedLog
+
+SCHEMA = "pedro.triage/1"
+Source = Literal["parser", "model"]
+_SECTION = re.compile(
+    r"^\s*(?:#+\s*|\*\*)?(?P<name>failing tests|probable cause|root cause|suspected files|suggested fix|confidence)"
+    r"\s*(?:\*\*)?\s*:?\s*(?:\*\*)?(?P<rest>.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_PATH_LINE = re.compile(r"(?P<file>[\w./-]+\.[A-Za-z]\w*):(?P<line>\d+)")
+_CONFIDENCE = re.compile(r"\b(low|medium|high)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A piece of text and where it came from."""
+
+    text: str
+    source: Source
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "source": self.source}
+
+
+@dataclass(frozen=True)
+class SuspectedFile:
+    file: str
+    line: int | None
+    source: Source
+
+
+@dataclass
+class TriageReport:
+    """What the triage found: the parsed failing tests, and the model's diagnosis where it gave one."""
+
+    job_id: str
+    exit_status: str
+    parsed: ParsedLog | None
+    root_cause: Fact | None = None
+    suspected_files: list[SuspectedFile] = field(default_factory=list)
+    confidence: str | None = None
+    suggested_fix: Fact | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        parsed = self.parsed
+        return {
+            "schema": SCHEMA,
+            "job_id": self.job_id,
+            "exit_status": self.exit_status,
+            "runner": parsed.runner if parsed else None,
+            "counts": {"passed": parsed.passed, "failed": parsed.failed} if parsed else None,
+            "failing_tests": [
+                {
+                    "name": f.name,
+                    "file": f.file or None,
+                    "line": f.line,
+                    "message": f.message,
+                    "excerpt": f.excerpt,
+                    "source": "parser",
+                }
+                for f in (parsed.failures if parsed else ())
+            ],
+            "root_cause": self.root_cause.to_dict() if self.root_cause else None,
+            "suspected_files": [{"file": s.file, "line": s.line, "source": s.source} for s in self.suspected_files],
+            "confidence": self.confidence,
+            "suggested_fix": self.suggested_fix.to_dict() if self.suggested_fix else None,
+        }
+
+
+def build_report(job_id: str, exit_status: str, parsed: ParsedLog | None, summary: str, root: Path) -> TriageReport:
+    """The report: the parser's failing tests, then what the model's final answer says, read leniently."""
+    report = TriageReport(job_id, exit_status, parsed)
+    sections = _sections(summary) if exit_status == "completed" else {}
+    cause = sections.get("probable cause") or sections.get("root cause")
+    if cause:
+        report.root_cause = Fact(cause, "model")
+    if fix := sections.get("suggested fix"):
+        report.suggested_fix = Fact(fix, "model")
+    if confidence := _CONFIDENCE.search(sections.get("confidence", "")):
+        report.confidence = confidence.group(1).lower()
+    seen: set[tuple[str, int | None]] = set()
+    for failure in parsed.failures if parsed else ():
+        if failure.file and (failure.file, failure.line) not in seen:
+            seen.add((failure.file, failure.line))
+            report.suspected_files.append(SuspectedFile(failure.file, failure.line, "parser"))
+    for match in _PATH_LINE.finditer(sections.get("suspected files", "")):
+        key = (match.group("file"), int(match.group("line")))
+        # Only files that exist: a small model's invented path is not a fact.
+        if key not in seen and (root / key[0]).is_file():
+            seen.add(key)
+            report.suspected_files.append(SuspectedFile(key[0], key[1], "model"))
+    return report
+
+
+def _sections(summary: str) -> dict[str, str]:
+    """The triager's four sections (prompts/roles/triager.md), by lower-cased name."""
+    found: dict[str, str] = {}
+    matches = list(_SECTION.finditer(summary))
+    for index, match in enumerate(matches):
+        end = matches[index + 1].start() if index + 1 < len(matches) else len(summary)
+        body = (match.group("rest") + summary[match.end() : end]).strip()
+        if body:
+            found.setdefault(match.group("name").lower(), body)
+    return found
+
+
+def to_markdown(report: TriageReport) -> str:
+    parsed = report.parsed
+    lines = ["## pedro triage", ""]
+    if parsed is None:
+        lines += ["No test runner's output was recognised in the log.", ""]
+    else:
+        lines += [f"{parsed.runner}: {parsed.failed} failing, {parsed.passed} passing.", ""]
+        if parsed.failures:
+            lines += ["| test | where | message |", "|---|---|---|"]
+            for f in parsed.failures:
+                where = f"{f.file}:{f.line}" if f.file and f.line else f.file
+                lines.append(f"| `{_cell(f.name)}` | {_cell(where)} | {_cell(f.message)} |")
+            lines.append("")
+    if report.root_cause:
+        lines += [f"**Probable cause** (model): {report.root_cause.text}", ""]
+    if report.suspected_files:
+        listed = ", ".join(
+            f"`{s.file}:{s.line}` ({s.source})" if s.line else f"`{s.file}` ({s.source})"
+            for s in report.suspected_files
+        )
+        lines += [f"**Suspected files**: {listed}", ""]
+    if report.confidence:
+        lines += [f"**Confidence** (model): {report.confidence}", ""]
+    if report.suggested_fix:
+        lines += [f"**Suggested fix** (model): {report.suggested_fix.text}", ""]
+    lines.append(f"Job `{report.job_id}` ({report.exit_status}); `pedro jobs show {report.job_id}` has the trace.")
+    return "\n".join(lines) + "\n"
+
+
+def to_sarif(report: TriageReport) -> dict[str, Any]:
+    """SARIF 2.1.0, one result per failing test, for code-scanning upload."""
+    results = []
+    for f in report.parsed.failures if report.parsed else ():
+        result: dict[str, Any] = {
+            "ruleId": "failing-test",
+            "level": "error",
+            "message": {"text": f"{f.name}: {f.message}" if f.message else f.name},
+        }
+        if f.file:
+            region = {"region": {"startLine": f.line}} if f.line else {}
+            result["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": f.file}, **region}}]
+        results.append(result)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "pedro triage",
+                        "informationUri": "https://github.com/",
+                        "rules": [{"id": "failing-test", "shortDescription": {"text": "A test failed in CI"}}],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+
+
+def github_annotations(report: TriageReport) -> list[str]:
+    """GitHub Actions workflow commands, one `::error` per failing test with a file."""
+    out = []
+    for f in report.parsed.failures if report.parsed else ():
+        props = [f"file={_prop(f.file)}"] if f.file else []
+        if f.file and f.line:
+            props.append(f"line={f.line}")
+        props.append(f"title={_prop(f.name)}")
+        out.append(f"::error {','.join(props)}::{_data(f.message or 'test failed')}")
+    return out
+
+
+def write_report(report: TriageReport, path: Path) -> None:
+    """JSON for .json, SARIF for .sarif, Markdown otherwise."""
+    if path.suffix == ".json":
+        text = json.dumps(report.to_dict(), indent=2) + "\n"
+    elif path.suffix == ".sarif":
+        text = json.dumps(to_sarif(report), indent=2) + "\n"
+    else:
+        text = to_markdown(report)
+    path.write_text(text, encoding="utf-8")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
