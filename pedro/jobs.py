@@ -39,6 +39,8 @@ class Job:
     short_tools: bool = False
     test_command: str = ""
     """The command given with --test, so a resumed job asks the same tests for its evidence."""
+    pid: int | None = None
+    """The pedro process running the job; a `running` job whose process is gone was interrupted."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:
@@ -59,7 +61,7 @@ class JobStore:
         """Start a new job directory and write its job.json."""
         self._prepare()
         job_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
-        job = Job(id=job_id, role=role, task=task, backend=backend, model=model)
+        job = Job(id=job_id, role=role, task=task, backend=backend, model=model, pid=os.getpid())
         self.job_dir(job_id).mkdir(mode=0o700, parents=True)
         self.save(job)
         return job
@@ -182,6 +184,23 @@ class JobStore:
                 continue
         return sorted(jobs, key=lambda job: job.started_at, reverse=True)
 
+    def settle_abandoned(self) -> list[Job]:
+        """Mark `running` jobs whose pedro process is gone as interrupted (killed, or the machine stopped)."""
+        settled = []
+        for job in self.all():
+            if job.status != "running" or _alive(job.pid):
+                continue
+            job.status = job.exit_status = "interrupted"
+            job.exit_code = EXIT_CODES["interrupted"]
+            job.summary = (
+                f"the pedro process ended before the job finished (killed, or the machine stopped); "
+                f"`pedro jobs resume {job.id}` continues it"
+            )
+            job.finished_at = job.finished_at or time.time()
+            self.save(job)
+            settled.append(job)
+        return settled
+
     def _job_dirs(self) -> list[Path]:
         if not self.root.is_dir():
             return []
@@ -207,3 +226,16 @@ def _exclude_from_git(repo: Path) -> None:
             fh.write(("" if not text or text.endswith("\n") else "\n") + ".pedro/\n")
     except OSError:
         return
+
+
+def _alive(pid: int | None) -> bool:
+    """Whether a process with this id exists (a job from before pids were recorded counts as gone)."""
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

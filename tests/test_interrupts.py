@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cli_util import build, fenced, pedro
+from repo_util import git
 
 
 def start_build(server: Any, repo: Path, env: dict[str, str]) -> subprocess.Popen[str]:
@@ -182,3 +183,40 @@ def test_sigterm_saves_the_job_like_ctrl_c_and_exits_143(repo: Path, stub_server
     assert len(finished) == 1 and finished[0]["reason"] == "terminated"
     assert f"job {job} was interrupted after changing a.py, b.py" in stdout
     assert not [p for p in (repo / ".git").glob("pedro-index-*")]
+
+
+def test_a_second_job_in_the_same_repository_is_refused_while_the_first_runs(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    server = stub_server([two_writes_then_a_long_command()])
+    first = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "b.py").exists())
+    branch_before = git(repo, "branch", "--show-current").strip()
+    second = build(stub_server(["TASK COMPLETE\nnothing"]), repo, cli_env, "--max-rounds", "1")
+    assert second.returncode == 2, second.stderr
+    assert f"pedro (PID {first.pid}, pedro builder" in second.stderr and "is already changing this repository" in (
+        second.stderr
+    )
+    assert git(repo, "branch", "--show-current").strip() == branch_before  # nothing switched under the first
+    first.send_signal(signal.SIGINT)
+    first.communicate(timeout=30)
+    review = pedro("undo", env=cli_env, cwd=repo)  # the lock ended with the first job
+    assert "already changing" not in review.stderr
+
+
+def test_a_job_left_running_by_a_killed_pedro_is_marked_interrupted_at_the_next_start(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    server = stub_server([two_writes_then_a_long_command()])
+    proc = start_build(server, repo, cli_env)
+    wait_for(lambda: (repo / "b.py").exists())
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    job = only_job(repo)
+    assert json.loads((repo / ".pedro" / "jobs" / job / "job.json").read_text())["status"] == "running"
+    again = build(stub_server(["Looking."]), repo, cli_env, "--max-rounds", "1")
+    assert f"job {job} was left running by a pedro process that is gone: marked interrupted" in again.stderr + (
+        again.stdout
+    )
+    record = json.loads((repo / ".pedro" / "jobs" / job / "job.json").read_text())
+    assert record["status"] == "interrupted" and f"pedro jobs resume {job}" in record["summary"]

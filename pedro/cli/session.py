@@ -32,8 +32,20 @@ def run_session(
     `on_result` gets the run's result (pedro.agent.RunResult) and the repository root when the job has ended.
     """
     root, config = load(flags)
-    with _second_interrupt_exits():
+    with _second_interrupt_exits(), _run_lock(root, role_name, resume):
         return _run(role_name, flags, task_vars, root, config, resume, test_command, on_result)
+
+
+def _run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
+    """Builder and debugger (and any resumed job, whose role is only known later) hold the repository's run lock."""
+    from pedro.roles import get_role
+    from pedro.runlock import hold_run_lock
+    from pedro.workspace import is_git_repo
+
+    changes = resume is not None or get_role(role_name).evidence == "changes"
+    if not changes or not is_git_repo(root):
+        return contextlib.nullcontext()
+    return hold_run_lock(root, f"job {resume}" if resume else f"pedro {role_name}")
 
 
 def _run(
@@ -70,6 +82,8 @@ def _run(
     role = get_role(role_name)
     renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
     _report_interrupted_jobs(root, renderer)
+    for abandoned in JobStore(root).settle_abandoned():
+        renderer.notice(f"job {abandoned.id} was left running by a pedro process that is gone: marked interrupted")
     with _managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError(
@@ -105,6 +119,8 @@ def _run(
                 history: list[Any] = []
             else:
                 job, history = saved
+                job.status, job.pid = "running", os.getpid()
+                store.save(job)
                 task = job.task
                 renderer.notice(f"resuming job {job.id} after {sum(m.role == 'assistant' for m in history)} replies")
             instructions = ""

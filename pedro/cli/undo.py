@@ -26,6 +26,7 @@ def undo(
     """Put back the files a job changed, one step back (or to where it started); files only you changed stay, and
     your branch never moves."""
     from pedro.jobs import JobStore
+    from pedro.runlock import hold_run_lock
     from pedro.safety.snapshots import list_snapshots, shorten
     from pedro.safety.undo import plan_undo
     from pedro.safety.undo import undo as carry_out
@@ -38,8 +39,10 @@ def undo(
             raise UsageError("there are no jobs in this repository, so there is nothing to undo")
         job_id = jobs[0].id
     job = store.load(job_id)
-    plan = plan_undo(root, list_snapshots(root, job.id), start=start)
-    report = carry_out(root, plan, force=force)
+    # Never under a running job: it would write the files back while the job changes them.
+    with hold_run_lock(root, f"pedro undo {job.id}"):
+        plan = plan_undo(root, list_snapshots(root, job.id), start=start)
+        report = carry_out(root, plan, force=force)
     target = report.snapshot
     lines = [
         f"restored snapshot {target.n} of job {job.id} ({target.label}): {len(report.written)} files written, "
