@@ -580,3 +580,17 @@ def test_a_job_that_changed_files_says_which_and_how_back(
     branch = git(calc_repo, "branch", "--show-current").strip()
     assert branch.startswith("pedro/"), output
     assert f"the job changed 1 file: calc.py; you are on branch {branch}. `git switch main` returns you" in output
+
+
+def test_the_request_as_an_argument_and_h_for_help(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server(["Looking."])
+    proc = pedro(
+        "build", "Fix add() in calc.py", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input",
+        "--max-rounds", "1", "--stream-json", env=cli_env, cwd=calc_repo,
+    )  # fmt: skip
+    assert "Fix add() in calc.py" in json.dumps(server.requests[0]["messages"])
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert events and events[0]["type"] == "job.started"  # --stream-json alone means JSON events
+    both = pedro("build", "one thing", "-d", "another", env=cli_env, cwd=calc_repo)
+    assert both.returncode == 2 and "give the request once" in both.stderr
+    assert "Usage: pedro build" in pedro("build", "-h", env=cli_env, cwd=calc_repo).stdout

@@ -43,7 +43,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Events as JSON lines on s
 VerboseOpt = Annotated[
     bool, typer.Option("--verbose", "-v", help="Show pedro's own debug log (also kept in the job's debug.log).")
 ]
-StreamJsonOpt = Annotated[bool, typer.Option("--stream-json", help="With --json, also emit model.delta events.")]
+StreamJsonOpt = Annotated[
+    bool, typer.Option("--stream-json", help="JSON events (as --json) plus model.delta events as text arrives.")
+]
 AllowOutsideGitOpt = Annotated[
     bool, typer.Option("--allow-outside-git", help="Run in a directory that is not a git repository.")
 ]
@@ -91,6 +93,8 @@ class CommonFlags:
         chosen = {name: value for name, value in options.items() if name in names and value is not None}
         if options.get("json_out") is not None:
             chosen["json"] = options["json_out"]
+        if chosen.get("stream_json"):
+            chosen["json"] = True  # the deltas are JSON events: --stream-json alone means both
         chosen["read_roots"] = tuple(options.get("read_root") or ())
         return cls(**chosen)
 

@@ -42,7 +42,8 @@ def register(app: typer.Typer) -> None:
 
 
 def build(
-    description: Annotated[str, typer.Option("--description", "-d", help="What to build or change.")],
+    prompt: Annotated[str | None, typer.Argument(help="What to build or change (or use --description).")] = None,
+    description: Annotated[str, typer.Option("--description", "-d", help="What to build or change.")] = "",
     backend: BackendOpt = None,
     base_url: BaseUrlOpt = None,
     model: ModelOpt = None,
@@ -58,14 +59,24 @@ def build(
     read_root: ReadRootOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Implement a change described in plain words."""
+    """Implement a change described in plain words: `pedro build "Fix add() in calc.py"`."""
     flags = CommonFlags.from_options(locals())
-    if not description.strip():
-        raise UsageError('--description is empty; say what to build, e.g. --description "Fix add() in calc.py"')
-    _run("builder", flags, description=description.strip())
+    wanted = _one_prompt(prompt, description)
+    if not wanted:
+        raise UsageError('say what to build, e.g. pedro build "Fix add() in calc.py" (or --description TEXT)')
+    _run("builder", flags, description=wanted)
+
+
+def _one_prompt(positional: str | None, option: str) -> str:
+    """The request, given as an argument or with --description (not both)."""
+    given = [text.strip() for text in (positional or "", option) if text and text.strip()]
+    if len(given) > 1 and given[0] != given[1]:
+        raise UsageError("give the request once: as the argument or with --description, not both")
+    return given[0] if given else ""
 
 
 def debug(
+    prompt: Annotated[str | None, typer.Argument(help="The symptom (or use --description).")] = None,
     description: Annotated[str, typer.Option("--description", "-d", help="The symptom.")] = "",
     test: Annotated[str | None, typer.Option("--test", help="A command that reproduces the failure.")] = None,
     log: Annotated[Path | None, typer.Option("--log", help="A log file of the failure.")] = None,
@@ -86,8 +97,11 @@ def debug(
 ) -> None:
     """Find and fix the cause of a failing test or a logged failure."""
     flags = CommonFlags.from_options(locals())
-    if not (description.strip() or test or log):
-        raise UsageError("debug needs something to go on: --description TEXT, --test CMD and/or --log FILE")
+    description = _one_prompt(prompt, description)
+    if not (description or test or log):
+        raise UsageError(
+            'debug needs something to go on: the symptom ("pedro debug TEXT"), --test CMD and/or --log FILE'
+        )
     test_section = render_prompt("tasks/sections/test_command.md", command=test) if test else ""
     log_section = _log_section(_read_log(log)) if log else ""
     _run(
