@@ -594,3 +594,17 @@ def test_the_request_as_an_argument_and_h_for_help(calc_repo: Path, stub_server:
     both = pedro("build", "one thing", "-d", "another", env=cli_env, cwd=calc_repo)
     assert both.returncode == 2 and "give the request once" in both.stderr
     assert "Usage: pedro build" in pedro("build", "-h", env=cli_env, cwd=calc_repo).stdout
+
+
+def test_terminal_control_sequences_in_model_text_are_shown_not_obeyed(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    hostile = "Working.\x1b]0;pwned title\x07 and \x1b[2J cleared\rTASK COMPLETE\nDone \x1b[31mred\x1b[0m."
+    server = stub_server([hostile])
+    proc = pedro(
+        "build", "Fix add", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", "--max-rounds", "1",
+        env=cli_env, cwd=calc_repo,
+    )  # fmt: skip
+    shown = proc.stdout + proc.stderr
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "␛]0;pwned title␇" in shown and "␛[2J" in shown

@@ -14,6 +14,20 @@ _MAX_SHOWN_OUTPUT_LINES = 6
 _MAX_SHOWN_DIFF_LINES = 24
 
 
+# Model text and tool output reach a terminal: control characters (ESC]0;… retitles it, ESC[2J clears it, a lone
+# CR overwrites what was shown) are made visible instead of obeyed. Tab and newline stay.
+_CONTROLS = (
+    {code: 0x2400 + code for code in range(0x20) if code not in (0x09, 0x0A)}
+    | {0x7F: 0x2421}
+    | {code: 0xFFFD for code in range(0x80, 0xA0)}
+)
+
+
+def neutralise(text: str) -> str:
+    """`text` with terminal control characters shown as symbols (␛, ␍, …) rather than acted on."""
+    return text.replace("\r\n", "\n").translate(_CONTROLS)
+
+
 class Renderer(Protocol):
     def handle(self, event: Event) -> None: ...
     def notice(self, message: str) -> None: ...
@@ -93,7 +107,7 @@ def _write_summary(data: dict[str, Any], show: Any) -> None:
     if data.get("exit_code") == 0:
         show(text)
     else:
-        sys.stderr.write(f"pedro: {text}\n")
+        sys.stderr.write(f"pedro: {neutralise(text)}\n")
         sys.stderr.flush()
 
 
@@ -115,7 +129,7 @@ class PlainRenderer:
         elif event.type == "round.started":
             self._line(f"--- round {data.get('round')}")
         elif event.type == "model.delta":
-            text = str(data.get("text", ""))
+            text = neutralise(str(data.get("text", "")))
             self.out.write(text)
             self._mid_line = not text.endswith("\n")
             self.out.flush()
@@ -165,7 +179,7 @@ class PlainRenderer:
         if self._mid_line:
             self.out.write("\n")
             self._mid_line = False
-        self.out.write(text + "\n")
+        self.out.write(neutralise(text) + "\n")
         self.out.flush()
 
 
@@ -216,7 +230,7 @@ class RichRenderer:
         elif event.type == "round.started":
             self._line(f"[dim]── round {data.get('round')}[/]")
         elif event.type == "model.delta":
-            text = str(data.get("text", ""))
+            text = neutralise(str(data.get("text", "")))
             self.console.out(text, end="", highlight=False)
             self._mid_line = not text.endswith("\n")
         elif event.type == "tool_call.started":
@@ -294,4 +308,4 @@ class RichRenderer:
 
     def _line(self, markup: str) -> None:
         self._end_line()
-        self.console.print(markup, highlight=False)
+        self.console.print(neutralise(markup), highlight=False)
