@@ -140,9 +140,12 @@ class PedroConfig(_Section):
     repair: RepairConfig = Field(default_factory=RepairConfig)
 
     def resolved_base_url(self) -> str:
-        """The server URL to use: the configured one, OLLAMA_HOST for ollama, or the kind's default."""
+        """The server URL to use: the configured one, OPENAI_BASE_URL for openai, OLLAMA_HOST for ollama, or the
+        kind's default."""
         if self.backend.base_url:
             return self.backend.base_url.rstrip("/")
+        if self.backend.kind == "openai" and os.environ.get("OPENAI_BASE_URL", "").strip():
+            return os.environ["OPENAI_BASE_URL"].strip().rstrip("/")
         if self.backend.kind == "ollama" and os.environ.get("OLLAMA_HOST"):
             host = os.environ["OLLAMA_HOST"].strip().rstrip("/")
             return host if "://" in host else f"http://{host}"

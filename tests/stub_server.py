@@ -21,6 +21,8 @@ class StubServer:
     replies: list[Reply]
     requests: list[dict[str, Any]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
+    """The headers of each chat request, in the order of `requests`."""
     context_length: int = 8192
     models: tuple[str, ...] = ("m",)
     """What /v1/models and /api/tags list."""
@@ -100,6 +102,7 @@ class StubServer:
                     self._json({"tokens": [stub.vocabulary.setdefault(t, len(stub.vocabulary)) for t in tokens]})
                     return
                 stub.requests.append(body)
+                stub.headers.append(dict(self.headers.items()))
                 if stub.on_request is not None:
                     stub.on_request(len(stub.requests))
                 if stub.reject_tools is not None and body.get("tools"):

@@ -608,3 +608,13 @@ def test_terminal_control_sequences_in_model_text_are_shown_not_obeyed(
     shown = proc.stdout + proc.stderr
     assert "\x1b" not in shown and "\x07" not in shown
     assert "␛]0;pwned title␇" in shown and "␛[2J" in shown
+
+
+def test_openai_base_url_and_key_are_honoured(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    server = stub_server(["Looking."])
+    env = {**cli_env, "OPENAI_BASE_URL": f"{server.url}/v1", "OPENAI_API_KEY": "sk-test-123"}
+    proc = pedro("build", "Fix add", "--backend", "openai", "--model", "m", "--no-input", "--max-rounds", "1",
+                 env=env, cwd=calc_repo)  # fmt: skip
+    assert "Traceback" not in proc.stderr
+    assert len(server.requests) == 1, proc.stderr
+    assert server.headers[0].get("Authorization") == "Bearer sk-test-123"

@@ -35,10 +35,16 @@ NO_STREAM_NOTICE = (
 
 
 def read_api_key(config: PedroConfig) -> str | None:
-    """The bearer token from the environment variable named by [backend].api_key_env, if one is named."""
+    """The bearer token from the environment variable named by [backend].api_key_env, if one is named; else
+    OPENAI_API_KEY when the server is the one OPENAI_BASE_URL names (the pair the OpenAI SDKs read)."""
     name = config.backend.api_key_env
     if not name:
-        return None
+        paired = (
+            config.backend.kind == "openai"
+            and not config.backend.base_url
+            and os.environ.get("OPENAI_BASE_URL", "").strip()
+        )
+        return (os.environ.get("OPENAI_API_KEY", "").strip() or None) if paired else None
     value = os.environ.get(name, "").strip()
     if not value:
         raise BackendError(
