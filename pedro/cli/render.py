@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any, Protocol, TextIO
 
@@ -21,6 +22,21 @@ _CONTROLS = (
     | {0x7F: 0x2421}
     | {code: 0xFFFD for code in range(0x80, 0xA0)}
 )
+
+
+_EXIT_LINE = re.compile(r"^exit code (?P<code>-?\d+)\b")
+_TEST_FAILED = re.compile(r"^\S.* FAILED\b|^\S.*: exit code [1-9]")
+
+
+def command_failed(data: dict[str, Any]) -> str:
+    """For a bash or test call that ran but whose command failed: how ("exit code 1", "tests failed"); else ""."""
+    if not data.get("ok") or data.get("name") not in ("bash", "test"):
+        return ""
+    first = next((line for line in str(data.get("output", "")).splitlines() if line.strip()), "")
+    if data.get("name") == "bash":
+        match = _EXIT_LINE.match(first)
+        return f"exit code {match.group('code')}" if match and match.group("code") != "0" else ""
+    return "tests failed" if _TEST_FAILED.match(first) else ""
 
 
 def neutralise(text: str) -> str:
@@ -136,7 +152,8 @@ class PlainRenderer:
         elif event.type == "tool_call.started":
             self._line(f"→ {describe_call(str(data.get('name')), data.get('arguments') or {})}")
         elif event.type == "tool_call.finished":
-            status = "ok" if data.get("ok") else f"error ({data.get('error_kind')})"
+            failed = command_failed(data)
+            status = failed if failed else "ok" if data.get("ok") else f"error ({data.get('error_kind')})"
             self._line(f"← {data.get('name')}: {status} in {data.get('duration_ms')} ms")
             if not data.get("ok"):
                 self._line("  " + str(data.get("output", "")).splitlines()[0][:200] if data.get("output") else "")
@@ -240,7 +257,14 @@ class RichRenderer:
             self._status.start()
         elif event.type == "tool_call.finished":
             self._stop_status()
-            mark = "[green]✓[/]" if data.get("ok") else f"[red]✗ {data.get('error_kind')}[/]"
+            failed = command_failed(data)
+            mark = (
+                f"[red]✗ {failed}[/]"
+                if failed
+                else "[green]✓[/]"
+                if data.get("ok")
+                else f"[red]✗ {data.get('error_kind')}[/]"
+            )
             label = self._label or escape(str(data.get("name")))
             self._line(f"{mark} {label} [dim]{data.get('duration_ms')} ms[/]")
             output = str(data.get("output", "")).rstrip().splitlines()
