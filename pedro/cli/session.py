@@ -84,7 +84,7 @@ def _run(
     _report_interrupted_jobs(root, renderer)
     for abandoned in JobStore(root).settle_abandoned():
         renderer.notice(f"job {abandoned.id} was left running by a pedro process that is gone: marked interrupted")
-    with _managed_server(config, renderer) as config:
+    with managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError(
                 "no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL); "
@@ -388,7 +388,7 @@ def _small_window(backend: Any) -> bool:
 
 
 @contextlib.contextmanager
-def _managed_server(config: PedroConfig, renderer: Any) -> Iterator[PedroConfig]:
+def managed_server(config: PedroConfig, renderer: Any) -> Iterator[PedroConfig]:
     """Start llama-server for --model-file and point the config at it; stop it however the run ends."""
     if not config.backend.model_file:
         yield config

@@ -1,0 +1,54 @@
+"""`pedro serve`: the Responses API on 127.0.0.1 in front of the configured model server."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pedro.cli.common import BackendOpt, BaseUrlOpt, CommonFlags, ModelFileOpt, ModelOpt, load
+from pedro.errors import UsageError
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8787,
+    api_key_env: Annotated[
+        str | None,
+        typer.Option("--api-key-env", help="A variable holding the bearer token every request must carry."),
+    ] = None,
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+) -> None:
+    """Serve the OpenAI Responses API (POST /v1/responses, GET /v1/models, GET /health) for Codex CLI and the
+    OpenAI SDKs, translating to the model server's chat completions and reading calls from the model's text."""
+    import uvicorn
+
+    from pedro.backends.openai_compat import read_api_key
+    from pedro.cli.render import make_renderer
+    from pedro.cli.session import managed_server
+    from pedro.serve.app import create_app
+
+    flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=Path())
+    _, config = load(flags, need_git=False)
+    token = None
+    if api_key_env:
+        token = os.environ.get(api_key_env, "").strip()
+        if not token:
+            raise UsageError(f"--api-key-env names {api_key_env}, which is not set; export {api_key_env}=<token>")
+    renderer = make_renderer(json_mode=False, stream_json=False)
+    with managed_server(config, renderer) as config:
+        if not config.backend.model:
+            raise UsageError("no model given: pass --model NAME (the name the model server knows)")
+        upstream = config.resolved_base_url()
+        if config.backend.kind != "openai":
+            upstream = f"{upstream}/v1"  # llama-server and Ollama serve the OpenAI chat wire under /v1
+        app = create_app(upstream, model=config.backend.model, api_key=token, upstream_key=read_api_key(config))
+        renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
+        uvicorn.run(app, host=host, port=port, log_level="info", access_log=True)

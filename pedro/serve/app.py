@@ -1,0 +1,138 @@
+"""The ASGI app of `pedro serve`: POST /v1/responses (SSE or JSON), GET /v1/models, GET /health, in front of one
+chat-completions server, async end to end (httpx.AsyncClient upstream, Starlette and uvicorn downstream)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from pedro.serve.events import ResponseBuilder
+from pedro.serve.translate import RequestError, to_chat
+
+LOG = logging.getLogger("pedro.serve")
+
+
+def create_app(upstream: str, *, model: str, api_key: str | None = None, upstream_key: str | None = None) -> Starlette:
+    """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1)."""
+    base = upstream.rstrip("/")
+    headers = {"Authorization": f"Bearer {upstream_key}"} if upstream_key else {}
+    client = httpx.AsyncClient(timeout=httpx.Timeout(connect=10.0, read=600.0, write=60.0, pool=10.0), headers=headers)
+
+    def refused(request: Request) -> Response | None:
+        if api_key is None:
+            return None
+        given = request.headers.get("authorization", "")
+        if not secrets.compare_digest(given.encode(), f"Bearer {api_key}".encode()):
+            return _error(401, "invalid_api_key", "missing or wrong bearer token (pedro serve --api-key-env)")
+        return None
+
+    async def health(_request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def models(request: Request) -> Response:
+        if (denied := refused(request)) is not None:
+            return denied
+        try:
+            reply = await client.get(f"{base}/models")
+        except httpx.HTTPError as exc:
+            return _error(502, "upstream_unreachable", f"the model server at {base} did not answer ({exc})")
+        if reply.status_code >= 400:
+            return _error(502, "upstream_error", f"the model server answered {reply.status_code} to /models")
+        return JSONResponse(reply.json())
+
+    async def responses(request: Request) -> Response:
+        if (denied := refused(request)) is not None:
+            return denied
+        try:
+            body = json.loads(await request.body() or b"{}")
+            if not isinstance(body, Mapping):
+                raise RequestError("the request body must be a JSON object")
+            chat = to_chat(body, model)
+        except (ValueError, RequestError) as exc:
+            return _error(400, "invalid_request", str(exc))
+        if chat.dropped_tools:
+            LOG.info("built-in tools have no chat equivalent and were left out: %s", ", ".join(chat.dropped_tools))
+        builder = ResponseBuilder(str(chat.body["model"]), chat.tools, chat.custom_tools, body)
+        try:
+            upstream_reply = await client.send(
+                client.build_request("POST", f"{base}/chat/completions", json=chat.body), stream=True
+            )
+        except httpx.HTTPError as exc:
+            return _error(502, "upstream_unreachable", f"the model server at {base} did not answer ({exc})")
+        if upstream_reply.status_code >= 400:
+            said = (await upstream_reply.aread()).decode("utf-8", "replace")[:500]
+            await upstream_reply.aclose()
+            status = upstream_reply.status_code if upstream_reply.status_code < 500 else 502
+            return _error(status, "upstream_error", f"the model server answered {upstream_reply.status_code}: {said}")
+        events = _events(builder, upstream_reply)
+        if body.get("stream"):
+            return StreamingResponse(_sse(events), media_type="text/event-stream")
+        final: dict[str, Any] = {}
+        async for event in events:
+            if event["type"] in ("response.completed", "response.failed"):
+                final = event["response"]
+        return JSONResponse(final, status_code=200 if final.get("status") == "completed" else 502)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        yield
+        await client.aclose()
+
+    return Starlette(
+        routes=[
+            Route("/health", health, methods=["GET"]),
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/v1/responses", responses, methods=["POST"]),
+        ],
+        lifespan=lifespan,
+    )
+
+
+async def _events(builder: ResponseBuilder, upstream: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+    """The response's events from the upstream SSE stream; a fault after the start ends in response.failed."""
+    try:
+        for event in builder.start():
+            yield event
+        async for line in upstream.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                break
+            try:
+                chunk = json.loads(data)
+            except ValueError:
+                LOG.warning("a malformed chunk from the model server was skipped: %.200s", data)
+                continue
+            if isinstance(chunk, Mapping):
+                for event in builder.chunk(chunk):
+                    yield event
+        for event in builder.finish():
+            yield event
+    except httpx.HTTPError as exc:
+        for event in builder.fail("upstream_stream_cut", f"the model server's stream ended early ({exc})"):
+            yield event
+    finally:
+        # Also when the client went away: closing the upstream stream cancels that request.
+        await upstream.aclose()
+
+
+async def _sse(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
+    async for event in events:
+        yield f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    """An OpenAI-style error body."""
+    kind = "invalid_request_error" if status < 500 else "server_error"
+    return JSONResponse({"error": {"message": message, "type": kind, "code": code, "param": None}}, status_code=status)

@@ -1,0 +1,184 @@
+"""pedro serve with the official openai SDK as the client and the wire-exact fake chat server as the upstream."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import openai
+import pytest
+import uvicorn
+
+from pedro.serve.app import create_app
+
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def serve() -> Iterator[Any]:
+    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
+
+    def start(upstream: str, **kwargs: Any) -> str:
+        port = free_port()
+        config = uvicorn.Config(create_app(upstream, model="m", **kwargs), host="127.0.0.1", port=port,
+                                log_level="warning", lifespan="on")  # fmt: skip
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        servers.append((server, thread))
+        return f"http://127.0.0.1:{port}/v1"
+
+    yield start
+    for server, thread in servers:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+_CLIENTS: list[openai.OpenAI] = []
+
+
+def client(url: str, key: str = "unused") -> openai.OpenAI:
+    made = openai.OpenAI(base_url=url, api_key=key, max_retries=0)
+    _CLIENTS.append(made)
+    return made
+
+
+@pytest.fixture(autouse=True)
+def close_clients() -> Iterator[None]:
+    yield
+    while _CLIENTS:
+        _CLIENTS.pop().close()
+
+
+def test_streamed_text_has_the_exact_event_sequence(stub_server: Any, serve: Any) -> None:
+    upstream = stub_server(["Hello there, friend."])
+    url = serve(f"{upstream.url}/v1")
+    events = list(client(url).responses.create(model="m", input="Say hello", stream=True))
+    types = [event.type for event in events]
+    assert types[:4] == ["response.created", "response.in_progress", "response.output_item.added",
+                         "response.content_part.added"]  # fmt: skip
+    assert types[-5:] == ["response.output_text.done", "response.content_part.done", "response.output_item.done",
+                          "response.completed", "response.done"]  # fmt: skip
+    text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
+    assert text == "Hello there, friend."
+    numbers = [event.sequence_number for event in events]
+    assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
+    assert upstream.requests[0]["messages"] == [{"role": "user", "content": "Say hello"}]
+
+
+def test_a_call_written_in_the_text_becomes_a_function_call_item(stub_server: Any, serve: Any) -> None:
+    reply = "Checking.\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>"
+    upstream = stub_server([reply])
+    url = serve(f"{upstream.url}/v1")
+    events = list(client(url).responses.create(model="m", input="Weather?", tools=[WEATHER], stream=True))
+    calls = [e.item for e in events if e.type == "response.output_item.done" and e.item.type == "function_call"]
+    assert len(calls) == 1 and calls[0].name == "get_weather" and calls[0].arguments == '{"city": "Paris"}'
+    shown = "".join(e.delta for e in events if e.type == "response.output_text.delta")
+    assert "<function" not in shown and "Checking." in shown
+    order = [e.type for e in events if "tool_call" in e.type or "function_call_arguments" in e.type]
+    assert order == ["response.output_tool_call.begin", "response.output_tool_call.delta",
+                     "response.function_call_arguments.delta", "response.output_tool_call.end",
+                     "response.function_call_arguments.done"]  # fmt: skip
+    assert upstream.requests[0]["tools"][0]["function"]["name"] == "get_weather"
+
+
+def test_native_parallel_calls_and_a_non_streaming_request(stub_server: Any, serve: Any) -> None:
+    message = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}},
+            {"id": "call_b", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}},
+        ],
+    }
+    upstream = stub_server([message])
+    url = serve(f"{upstream.url}/v1")
+    response = client(url).responses.create(model="m", input="Two cities", tools=[WEATHER])
+    calls = [item for item in response.output if item.type == "function_call"]
+    assert [(c.call_id, c.arguments) for c in calls] == [("call_a", '{"city": "Oslo"}'), ("call_b", '{"city": "Rome"}')]
+    assert response.status == "completed"
+
+
+def test_a_conversation_with_call_outputs_is_translated(stub_server: Any, serve: Any) -> None:
+    upstream = stub_server(["It is sunny."])
+    url = serve(f"{upstream.url}/v1")
+    client(url).responses.create(
+        model="m",
+        instructions="Be brief.",
+        input=[
+            {"role": "user", "content": [{"type": "input_text", "text": "Weather in Oslo?"}]},
+            {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": '{"city": "Oslo"}'},
+            {"type": "function_call_output", "call_id": "c1", "output": "sunny"},
+        ],
+        tools=[WEATHER, {"type": "web_search"}],
+        tool_choice={"type": "function", "name": "get_weather"},
+        max_output_tokens=50,
+    )
+    sent = upstream.requests[0]
+    assert sent["messages"][0] == {"role": "system", "content": "Be brief."}
+    assert sent["messages"][2]["tool_calls"][0]["id"] == "c1"
+    assert sent["messages"][3] == {"role": "tool", "tool_call_id": "c1", "content": "sunny"}
+    assert [t["function"]["name"] for t in sent["tools"]] == ["get_weather"]  # web_search has no chat equivalent
+    assert sent["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
+    assert sent["max_tokens"] == 50
+
+
+def test_faults_are_http_errors_before_streaming(serve: Any) -> None:
+    url = serve(f"http://127.0.0.1:{free_port()}/v1")  # nothing listens there
+    with pytest.raises(openai.APIStatusError) as raised:
+        client(url).responses.create(model="m", input="hi", stream=True)
+    assert raised.value.status_code == 502 and "did not answer" in str(raised.value)
+
+
+def test_a_bearer_token_is_required_when_set(stub_server: Any, serve: Any) -> None:
+    upstream = stub_server(["ok"])
+    url = serve(f"{upstream.url}/v1", api_key="s3cret")
+    with pytest.raises(openai.AuthenticationError):
+        client(url, key="wrong").responses.create(model="m", input="hi")
+    assert client(url, key="s3cret").responses.create(model="m", input="hi").status == "completed"
+
+
+def test_the_pedro_serve_command(stub_server: Any, cli_env: dict[str, str], tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    import httpx
+
+    upstream = stub_server(["Served."])
+    port = free_port()
+    env = {**cli_env, "SERVE_TOKEN": "tok"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pedro", "serve", "--port", str(port), "--backend", "openai", "--base-url",
+         f"{upstream.url}/v1", "--model", "m", "--api-key-env", "SERVE_TOKEN"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        response = client(f"http://127.0.0.1:{port}/v1", key="tok").responses.create(model="m", input="hi")
+        assert response.output_text == "Served."
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
