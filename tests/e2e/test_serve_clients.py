@@ -1,0 +1,113 @@
+"""pedro serve with the clients people use: Codex CLI (from npm) and the openai SDK against the real llama-server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+import uvicorn
+
+from pedro.backends.managed import ManagedLlamaServer
+from pedro.serve.app import create_app
+
+pytestmark = pytest.mark.e2e
+CODEX_VERSION = "0.169.0"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def serve() -> Iterator[Any]:
+    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
+
+    def start(upstream: str, model: str) -> int:
+        port = free_port()
+        server = uvicorn.Server(
+            uvicorn.Config(create_app(upstream, model=model), host="127.0.0.1", port=port, log_level="warning")
+        )
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        servers.append((server, thread))
+        return port
+
+    yield start
+    for server, thread in servers:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def codex() -> Path:
+    """Codex CLI from the npm registry, installed once under ~/.cache/pedro/codex."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed (Debian: apt-get install npm)")
+    prefix = Path.home() / ".cache" / "pedro" / "codex"
+    binary = prefix / "node_modules" / ".bin" / "codex"
+    if not binary.exists():
+        done = subprocess.run(
+            [npm, "install", "--prefix", str(prefix), f"@openai/codex@{CODEX_VERSION}"],
+            capture_output=True, text=True, timeout=600, check=False,
+        )  # fmt: skip
+        if done.returncode != 0 or not binary.exists():
+            pytest.skip(f"could not install Codex CLI from npm: {done.stderr[-300:]}")
+    return binary
+
+
+def test_codex_exec_runs_the_shell_call_a_model_wrote_in_its_text(
+    codex: Path, stub_server: Any, serve: Any, tmp_path: Path
+) -> None:
+    call = (
+        "Running it.\n<function=exec_command>\n<parameter=cmd>\necho pedro-ok > marker.txt\n</parameter>\n</function>"
+    )
+    upstream = stub_server([call, "The marker file is written."])
+    port = serve(f"{upstream.url}/v1", "m")
+    home, work = tmp_path / "codex-home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    (home / "config.toml").write_text(
+        'model = "m"\nmodel_provider = "pedro"\n\n[model_providers.pedro]\nname = "pedro serve"\n'
+        f'base_url = "http://127.0.0.1:{port}/v1"\nwire_api = "responses"\n'
+    )
+    env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "unused"}
+    done = subprocess.run(
+        [str(codex), "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+         "write the marker file"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (work / "marker.txt").read_text() == "pedro-ok\n"
+    assert "The marker file is written." in done.stdout
+    # The call's output went back to the model as a tool message with the call's id.
+    second = upstream.requests[1]["messages"]
+    asked = [c["id"] for m in second if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    answered = [m["tool_call_id"] for m in second if m["role"] == "tool"]
+    assert len(asked) == 1 and answered == asked
+
+
+def test_the_openai_sdk_against_the_real_model(llama_server: ManagedLlamaServer, serve: Any) -> None:
+    port = serve(llama_server.base_url + "/v1", llama_server.model_alias)
+    with openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="unused", max_retries=0) as client:
+        events = list(client.responses.create(model=llama_server.model_alias, input="Say hi.", stream=True,
+                                              max_output_tokens=16))  # fmt: skip
+        assert events[0].type == "response.created" and events[-1].type in ("response.done", "response.completed")
+        completed = next(e for e in events if e.type == "response.completed")
+        assert completed.response.status == "completed" and completed.response.usage.output_tokens > 0
+        text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
+        assert text.strip()
