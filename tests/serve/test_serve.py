@@ -182,3 +182,77 @@ def test_the_pedro_serve_command(stub_server: Any, cli_env: dict[str, str], tmp_
     finally:
         proc.terminate()
         proc.communicate(timeout=10)
+
+
+class RawUpstream:
+    """A chat server that answers every request with exactly the bytes given, then closes the connection."""
+
+    def __init__(self, payload: bytes) -> None:
+        self.payload = payload
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(4)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        self.closed = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                conn.sendall(self.payload)
+                time.sleep(0.2)
+            self.closed.set()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def sse(*chunks: dict[str, Any], done: bool = True) -> bytes:
+    import json
+
+    body = b"".join(b"data: " + json.dumps(chunk).encode() + b"\n\n" for chunk in chunks)
+    if done:
+        body += b"data: [DONE]\n\n"
+    return body
+
+
+def test_arguments_before_the_name_still_give_begin_delta_end(serve: Any) -> None:
+    def delta(**call: Any) -> dict[str, Any]:
+        return {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, **call}]}}]}
+
+    body = sse(
+        delta(function={"arguments": '{"ci'}),
+        delta(id="call_x", function={"name": "get_weather"}),
+        delta(function={"arguments": 'ty": "Lima"}'}),
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    )
+    upstream = RawUpstream(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" + body)
+    try:
+        url = serve(upstream.url)
+        events = list(client(url).responses.create(model="m", input="x", tools=[WEATHER], stream=True))
+    finally:
+        upstream.close()
+    calls = [e for e in events if e.type.startswith("response.output_tool_call")]
+    assert [e.type for e in calls] == ["response.output_tool_call.begin", "response.output_tool_call.delta",
+                                       "response.output_tool_call.end"]  # fmt: skip
+    done = next(e for e in events if e.type == "response.function_call_arguments.done")
+    assert done.arguments == '{"city": "Lima"}'
+
+
+def test_a_stream_cut_mid_way_ends_in_response_failed(serve: Any) -> None:
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    part = sse({"choices": [{"index": 0, "delta": {"content": "Hel"}}]}, done=False)
+    upstream = RawUpstream(head + f"{len(part):x}\r\n".encode() + part + b"\r\n")  # no final chunk: cut
+    try:
+        url = serve(upstream.url)
+        events = list(client(url).responses.create(model="m", input="x", stream=True))
+    finally:
+        upstream.close()
+    assert events[-1].type == "response.failed"
+    assert events[-1].response.error is not None and events[-1].response.error.code == "upstream_stream_cut"
+    assert "".join(e.delta for e in events if e.type == "response.output_text.delta") == "Hel"
