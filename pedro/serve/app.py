@@ -6,8 +6,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -16,15 +19,41 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from pedro.serve.breaker import Breaker
 from pedro.serve.events import ResponseBuilder
 from pedro.serve.translate import RequestError, to_chat
 
 LOG = logging.getLogger("pedro.serve")
 
 
-def create_app(upstream: str, *, model: str, api_key: str | None = None, upstream_key: str | None = None) -> Starlette:
+STORED_RESPONSES = 256
+"""Responses kept for previous_response_id and GET /v1/responses/{id}, the oldest dropped first."""
+
+
+@dataclass
+class _Stored:
+    response: dict[str, Any]
+    conversation: list[dict[str, Any]]
+
+
+def create_app(
+    upstream: str,
+    *,
+    model: str,
+    api_key: str | None = None,
+    upstream_key: str | None = None,
+    breaker: Breaker | None = None,
+) -> Starlette:
     """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1)."""
     base = upstream.rstrip("/")
+    circuit = breaker or Breaker()
+    stored: OrderedDict[str, _Stored] = OrderedDict()
+
+    def keep(builder: ResponseBuilder, messages: list[dict[str, Any]], final: dict[str, Any]) -> None:
+        stored[builder.id] = _Stored(final, [*messages, builder.assistant_message()])
+        while len(stored) > STORED_RESPONSES:
+            stored.popitem(last=False)
+
     headers = {"Authorization": f"Bearer {upstream_key}"} if upstream_key else {}
     client = httpx.AsyncClient(timeout=httpx.Timeout(connect=10.0, read=600.0, write=60.0, pool=10.0), headers=headers)
 
@@ -57,31 +86,63 @@ def create_app(upstream: str, *, model: str, api_key: str | None = None, upstrea
             body = json.loads(await request.body() or b"{}")
             if not isinstance(body, Mapping):
                 raise RequestError("the request body must be a JSON object")
-            chat = to_chat(body, model)
+            previous = body.get("previous_response_id")
+            history = None
+            if previous is not None:
+                found = stored.get(str(previous))
+                if found is None:
+                    return _error(404, "previous_response_not_found", f"no stored response {previous}")
+                history = found.conversation
+            chat = to_chat(body, model, history)
         except (ValueError, RequestError) as exc:
             return _error(400, "invalid_request", str(exc))
         if chat.dropped_tools:
             LOG.info("built-in tools have no chat equivalent and were left out: %s", ", ".join(chat.dropped_tools))
         builder = ResponseBuilder(str(chat.body["model"]), chat.tools, chat.custom_tools, body)
+        wait = circuit.admit()
+        if wait is not None:
+            message = f"the model server at {base} keeps failing; pedro serve pauses requests to it for a while"
+            return _error(503, "upstream_paused", message, retry_after=wait)
         try:
             upstream_reply = await client.send(
                 client.build_request("POST", f"{base}/chat/completions", json=chat.body), stream=True
             )
         except httpx.HTTPError as exc:
+            circuit.failed()
             return _error(502, "upstream_unreachable", f"the model server at {base} did not answer ({exc})")
         if upstream_reply.status_code >= 400:
             said = (await upstream_reply.aread()).decode("utf-8", "replace")[:500]
             await upstream_reply.aclose()
+            if upstream_reply.status_code >= 500:
+                circuit.failed()
+            else:
+                circuit.succeeded()
             status = upstream_reply.status_code if upstream_reply.status_code < 500 else 502
             return _error(status, "upstream_error", f"the model server answered {upstream_reply.status_code}: {said}")
-        events = _events(builder, upstream_reply)
+        circuit.succeeded()
+        store = body.get("store", True) is not False
+
+        async def events() -> AsyncIterator[dict[str, Any]]:
+            async for event in _events(builder, upstream_reply):
+                if store and event["type"] == "response.completed":
+                    keep(builder, chat.body["messages"], event["response"])
+                yield event
+
         if body.get("stream"):
-            return StreamingResponse(_sse(events), media_type="text/event-stream")
+            return StreamingResponse(_sse(events()), media_type="text/event-stream")
         final: dict[str, Any] = {}
-        async for event in events:
+        async for event in events():
             if event["type"] in ("response.completed", "response.failed"):
                 final = event["response"]
         return JSONResponse(final, status_code=200 if final.get("status") == "completed" else 502)
+
+    async def stored_response(request: Request) -> Response:
+        if (denied := refused(request)) is not None:
+            return denied
+        found = stored.get(request.path_params["response_id"])
+        if found is None:
+            return _error(404, "not_found", f"no stored response {request.path_params['response_id']}")
+        return JSONResponse(found.response)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -93,6 +154,7 @@ def create_app(upstream: str, *, model: str, api_key: str | None = None, upstrea
             Route("/health", health, methods=["GET"]),
             Route("/v1/models", models, methods=["GET"]),
             Route("/v1/responses", responses, methods=["POST"]),
+            Route("/v1/responses/{response_id}", stored_response, methods=["GET"]),
         ],
         lifespan=lifespan,
     )
@@ -132,7 +194,9 @@ async def _sse(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
         yield f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
+def _error(status: int, code: str, message: str, *, retry_after: float | None = None) -> JSONResponse:
     """An OpenAI-style error body."""
     kind = "invalid_request_error" if status < 500 else "server_error"
-    return JSONResponse({"error": {"message": message, "type": kind, "code": code, "param": None}}, status_code=status)
+    headers = {"Retry-After": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
+    body = {"error": {"message": message, "type": kind, "code": code, "param": None}}
+    return JSONResponse(body, status_code=status, headers=headers)

@@ -38,6 +38,7 @@ class ResponseBuilder:
         self._extractor = StreamExtractor(self.tools)
         self._native = ToolCallAccumulator()
         self._message_id = "msg_" + self.id.removeprefix("resp_")
+        self._reasoning_id = "rs_" + self.id.removeprefix("resp_")
 
     # -- the stream ----------------------------------------------------------------------------------------------
 
@@ -78,8 +79,8 @@ class ResponseBuilder:
             if not isinstance(delta, Mapping):
                 continue
             for key in ("reasoning_content", "reasoning"):
-                if isinstance(delta.get(key), str):
-                    self._reasoning.append(delta[key])
+                if isinstance(delta.get(key), str) and delta[key]:
+                    events += self._think(delta[key])
             for call in delta.get("tool_calls") or []:
                 if isinstance(call, Mapping):
                     self._native.add(call)
@@ -93,8 +94,11 @@ class ResponseBuilder:
         events = self._visible(self._extractor.flush())
         names = [str(t.get("function", {}).get("name", "")) for t in self.tools]
         native, _ = self._native.finish(names)
-        extracted = self._extractor.finish().calls
-        for call in [*native, *extracted]:
+        extraction = self._extractor.finish()
+        if extraction.reasoning and not self._reasoning:
+            events += self._think(extraction.reasoning)  # <think> in the text: never visible, a reasoning item
+        events += self._close_reasoning()
+        for call in [*native, *extraction.calls]:
             events += self._call(call)
         text = "".join(self._text)
         events += [
@@ -128,8 +132,40 @@ class ResponseBuilder:
             )
         ]
 
+    def _think(self, text: str) -> list[Event]:
+        """Reasoning as a reasoning item (output 1, before any call), streamed as it arrives."""
+        events: list[Event] = []
+        if not self._reasoning:
+            item = {"id": self._reasoning_id, "type": "reasoning", "summary": [], "status": "in_progress"}
+            events.append(self._event("response.output_item.added", output_index=1, item=item))
+        self._reasoning.append(text)
+        events.append(
+            self._event("response.reasoning_text.delta", item_id=self._reasoning_id, output_index=1,
+                        content_index=0, delta=text)
+        )  # fmt: skip
+        return events
+
+    def _close_reasoning(self) -> list[Event]:
+        if not self._reasoning:
+            return []
+        text = "".join(self._reasoning)
+        return [
+            self._event("response.reasoning_text.done", item_id=self._reasoning_id, output_index=1, content_index=0,
+                        text=text),
+            self._event("response.output_item.done", output_index=1, item=self._reasoning_item()),
+        ]  # fmt: skip
+
+    def _reasoning_item(self) -> dict[str, Any]:
+        return {
+            "id": self._reasoning_id,
+            "type": "reasoning",
+            "summary": [],
+            "content": [{"type": "reasoning_text", "text": "".join(self._reasoning)}],
+            "status": "completed",
+        }
+
     def _call(self, call: ToolCall) -> list[Event]:
-        index = len(self._calls) + 1
+        index = len(self._calls) + 1 + (1 if self._reasoning else 0)
         call_id = call.id or f"call_{self.id.removeprefix('resp_')[:12]}_{index}"
         item_id = f"fc_{self.id.removeprefix('resp_')[:12]}_{index}"
         custom = call.name in self.custom_tools
@@ -161,6 +197,20 @@ class ResponseBuilder:
             self._event("response.output_item.done", output_index=index, item=item),
         ]
 
+    def assistant_message(self) -> dict[str, Any]:
+        """The response as the chat message that continues a conversation (previous_response_id)."""
+        message: dict[str, Any] = {"role": "assistant", "content": "".join(self._text)}
+        calls = []
+        for item in self._calls:
+            arguments = (
+                item["arguments"] if item["type"] == "function_call" else json.dumps({CUSTOM_INPUT: item["input"]})
+            )
+            calls.append({"id": item["call_id"], "type": "function",
+                          "function": {"name": item["name"], "arguments": arguments}})  # fmt: skip
+        if calls:
+            message["tool_calls"] = calls
+        return message
+
     def _message(self, status: str) -> dict[str, Any]:
         return {
             "id": self._message_id,
@@ -174,7 +224,8 @@ class ResponseBuilder:
         """The response object as it stands."""
         output: list[dict[str, Any]] = []
         if status != "in_progress":
-            output = [self._message("completed"), *self._calls]
+            reasoning = [self._reasoning_item()] if self._reasoning else []
+            output = [self._message("completed"), *reasoning, *self._calls]
         usage = self._usage or Usage()
         return {
             "id": self.id,

@@ -26,12 +26,16 @@ class RequestError(ValueError):
     """The request cannot be translated; the message is for the client (HTTP 400)."""
 
 
-def to_chat(request: Mapping[str, Any], default_model: str) -> ChatRequest:
-    """The Chat Completions request for a Responses request (fields with no chat equivalent are ignored)."""
+def to_chat(request: Mapping[str, Any], default_model: str, history: list[dict[str, Any]] | None = None) -> ChatRequest:
+    """The Chat Completions request for a Responses request (fields with no chat equivalent are ignored).
+
+    `history` is the conversation of the response named by `previous_response_id` (its instructions left out:
+    those of this request apply)."""
     messages: list[dict[str, Any]] = []
     instructions = request.get("instructions")
     if isinstance(instructions, str) and instructions.strip():
         messages.append({"role": "system", "content": instructions})
+    messages += [dict(message) for message in history or [] if message.get("role") != "system"]
     given = request.get("input", [])
     if isinstance(given, str):
         messages.append({"role": "user", "content": given})

@@ -256,3 +256,95 @@ def test_a_stream_cut_mid_way_ends_in_response_failed(serve: Any) -> None:
     assert events[-1].type == "response.failed"
     assert events[-1].response.error is not None and events[-1].response.error.code == "upstream_stream_cut"
     assert "".join(e.delta for e in events if e.type == "response.output_text.delta") == "Hel"
+
+
+def test_previous_response_id_continues_a_stored_conversation(stub_server: Any, serve: Any) -> None:
+    upstream = stub_server(["Nice to meet you, Ana.", "Your name is Ana."])
+    url = serve(f"{upstream.url}/v1")
+    first = client(url).responses.create(model="m", input="My name is Ana.")
+    second = client(url).responses.create(model="m", input="What is my name?", previous_response_id=first.id)
+    assert second.output_text == "Your name is Ana."
+    assert upstream.requests[1]["messages"] == [
+        {"role": "user", "content": "My name is Ana."},
+        {"role": "assistant", "content": "Nice to meet you, Ana."},
+        {"role": "user", "content": "What is my name?"},
+    ]
+    assert client(url).responses.retrieve(first.id).output_text == "Nice to meet you, Ana."
+    with pytest.raises(openai.NotFoundError):
+        client(url).responses.create(model="m", input="x", previous_response_id="resp_unknown")
+
+
+def test_repeated_upstream_failures_open_the_circuit_then_a_probe_goes_through(serve: Any) -> None:
+    import httpx
+
+    from pedro.serve.breaker import Breaker
+
+    now = [0.0]
+    breaker = Breaker(threshold=2, pause_s=5.0, clock=lambda: now[0])
+    url = serve(f"http://127.0.0.1:{free_port()}/v1", breaker=breaker)
+    statuses = [httpx.post(f"{url}/responses", json={"model": "m", "input": "hi"}).status_code for _ in range(3)]
+    assert statuses == [502, 502, 503] and breaker.state == "open"
+    paused = httpx.post(f"{url}/responses", json={"model": "m", "input": "hi"})
+    assert paused.headers["Retry-After"] == "5" and paused.json()["error"]["code"] == "upstream_paused"
+    now[0] = 6.0  # the pause is over: one probe goes to the (still dead) upstream and the circuit opens again
+    assert breaker.state == "half-open"
+    assert httpx.post(f"{url}/responses", json={"model": "m", "input": "hi"}).status_code == 502
+    assert breaker.state == "open"
+
+
+class SlowUpstream:
+    """A chat server that streams one word every 50 ms for ten seconds, and notes when its client went away."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        self.cut = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try:
+                for _ in range(200):
+                    part = sse({"choices": [{"index": 0, "delta": {"content": "word "}}]}, done=False)
+                    conn.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+                    time.sleep(0.05)
+            except OSError:
+                self.cut.set()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_client_that_disconnects_cancels_the_upstream_request(serve: Any) -> None:
+    import httpx
+
+    upstream = SlowUpstream()
+    try:
+        url = serve(upstream.url)
+        with httpx.stream("POST", f"{url}/responses", json={"model": "m", "input": "x", "stream": True}) as reply:
+            for line in reply.iter_lines():
+                if "response.output_text.delta" in line:
+                    break  # leave mid-stream
+        assert upstream.cut.wait(5), "pedro serve kept the upstream request open after its client left"
+    finally:
+        upstream.close()
+
+
+def test_reasoning_is_a_reasoning_item_never_visible_text(stub_server: Any, serve: Any) -> None:
+    upstream = stub_server(["<think>The user wants a greeting.</think>Hello!"])
+    url = serve(f"{upstream.url}/v1")
+    events = list(client(url).responses.create(model="m", input="hi", stream=True))
+    shown = "".join(e.delta for e in events if e.type == "response.output_text.delta")
+    assert shown == "Hello!"
+    reasoning = "".join(e.delta for e in events if e.type == "response.reasoning_text.delta")
+    assert reasoning == "The user wants a greeting."
+    completed = next(e for e in events if e.type == "response.completed").response
+    assert [item.type for item in completed.output] == ["message", "reasoning"]
