@@ -1,21 +1,36 @@
 """The Responses API event stream for one response, built from upstream chat chunks: visible text through pedro's
-streaming extractor, native and text-dialect calls as function_call items, each event numbered."""
+streaming extractor, native calls streamed as they arrive, text-dialect calls as function_call items, reasoning
+as a reasoning item, each event numbered."""
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pedro.backends.openai_wire import ToolCallAccumulator, parse_usage
-from pedro.messages import ToolCall, Usage
+from pedro.backends.openai_wire import parse_usage
+from pedro.messages import Usage
 from pedro.serve.translate import CUSTOM_INPUT
 from pedro.toolcalls import StreamExtractor
 
 Event = dict[str, Any]
+LOG = logging.getLogger("pedro.serve")
+
+
+@dataclass
+class _LiveCall:
+    """A call being streamed: its arguments are held until its name is known, then sent as they arrive."""
+
+    call_id: str = ""
+    name: str = ""
+    held: str = ""
+    arguments: str = ""
+    output_index: int | None = None
+    item_id: str = ""
 
 
 @dataclass
@@ -29,43 +44,31 @@ class ResponseBuilder:
     id: str = field(default_factory=lambda: "resp_" + secrets.token_hex(12))
     created_at: int = field(default_factory=lambda: int(time.time()))
     _seq: int = 0
+    _next_index: int = 1
     _text: list[str] = field(default_factory=list)
     _reasoning: list[str] = field(default_factory=list)
-    _calls: list[dict[str, Any]] = field(default_factory=list)
+    _reasoning_index: int | None = None
+    _live: dict[int, _LiveCall] = field(default_factory=dict)
+    _items: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     _usage: Usage | None = None
 
     def __post_init__(self) -> None:
         self._extractor = StreamExtractor(self.tools)
-        self._native = ToolCallAccumulator()
-        self._message_id = "msg_" + self.id.removeprefix("resp_")
-        self._reasoning_id = "rs_" + self.id.removeprefix("resp_")
+        self._key = self.id.removeprefix("resp_")
 
     # -- the stream ----------------------------------------------------------------------------------------------
 
     def start(self) -> list[Event]:
         response = self.response("in_progress")
+        message = {"id": self._message_id, "type": "message", "role": "assistant", "status": "in_progress",
+                   "content": []}  # fmt: skip
         return [
             self._event("response.created", response=response),
             self._event("response.in_progress", response=response),
-            self._event(
-                "response.output_item.added",
-                output_index=0,
-                item={
-                    "id": self._message_id,
-                    "type": "message",
-                    "role": "assistant",
-                    "status": "in_progress",
-                    "content": [],
-                },
-            ),  # fmt: skip
-            self._event(
-                "response.content_part.added",
-                item_id=self._message_id,
-                output_index=0,
-                content_index=0,
-                part={"type": "output_text", "text": "", "annotations": []},
-            ),
-        ]
+            self._event("response.output_item.added", output_index=0, item=message),
+            self._event("response.content_part.added", item_id=self._message_id, output_index=0, content_index=0,
+                        part={"type": "output_text", "text": "", "annotations": []}),
+        ]  # fmt: skip
 
     def chunk(self, chunk: Mapping[str, Any]) -> list[Event]:
         """Fold one upstream chat chunk in; the events it makes visible now."""
@@ -81,9 +84,9 @@ class ResponseBuilder:
             for key in ("reasoning_content", "reasoning"):
                 if isinstance(delta.get(key), str) and delta[key]:
                     events += self._think(delta[key])
-            for call in delta.get("tool_calls") or []:
+            for position, call in enumerate(delta.get("tool_calls") or []):
                 if isinstance(call, Mapping):
-                    self._native.add(call)
+                    events += self._native(call, position)
             content = delta.get("content")
             if isinstance(content, str) and content:
                 events += self._visible(self._extractor.feed(content))
@@ -92,14 +95,14 @@ class ResponseBuilder:
     def finish(self) -> list[Event]:
         """The end of a stream: held-back text, the calls, the closing events and the whole response."""
         events = self._visible(self._extractor.flush())
-        names = [str(t.get("function", {}).get("name", "")) for t in self.tools]
-        native, _ = self._native.finish(names)
         extraction = self._extractor.finish()
         if extraction.reasoning and not self._reasoning:
             events += self._think(extraction.reasoning)  # <think> in the text: never visible, a reasoning item
         events += self._close_reasoning()
-        for call in [*native, *extraction.calls]:
-            events += self._call(call)
+        for live in self._live.values():
+            events += self._close_native(live)
+        for call in extraction.calls:
+            events += self._whole_call(call.name, call.arguments, call.id)
         text = "".join(self._text)
         events += [
             self._event("response.output_text.done", item_id=self._message_id, output_index=0, content_index=0,
@@ -109,10 +112,8 @@ class ResponseBuilder:
             self._event("response.output_item.done", output_index=0, item=self._message("completed")),
         ]  # fmt: skip
         response = self.response("completed")
-        events += [
-            self._event("response.completed", response=response),
-            self._event("response.done", response=response),
-        ]
+        events.append(self._event("response.completed", response=response))
+        events.append(self._event("response.done", response=response))
         return events
 
     def fail(self, code: str, message: str) -> list[Event]:
@@ -120,7 +121,94 @@ class ResponseBuilder:
         response = {**self.response("failed"), "error": {"code": code, "message": message}}
         return [self._event("response.failed", response=response)]
 
-    # -- pieces ---------------------------------------------------------------------------------------------------
+    # -- calls ----------------------------------------------------------------------------------------------------
+
+    def _native(self, call: Mapping[str, Any], position: int) -> list[Event]:
+        """One streamed tool-call delta: begin once the name is known, then each piece of the arguments."""
+        index = call.get("index")
+        live = self._live.setdefault(index if isinstance(index, int) else position, _LiveCall())
+        raw_function = call.get("function")
+        function: Mapping[str, Any] = raw_function if isinstance(raw_function, Mapping) else {}
+        if isinstance(call.get("id"), str) and call["id"] and not live.call_id:
+            live.call_id = call["id"]
+        if isinstance(function.get("name"), str) and function["name"] and not live.name:
+            live.name = function["name"]
+        piece = function.get("arguments")
+        piece = piece if isinstance(piece, str) else json.dumps(piece) if piece is not None else ""
+        events: list[Event] = []
+        if live.output_index is None:
+            live.held += piece
+            if not live.name:
+                return events  # arguments before the name: held, replayed right after begin
+            events += self._open(live, custom=live.name in self.custom_tools)
+            piece, live.held = live.held, ""
+        if piece:
+            live.arguments += piece
+            events += self._pieces(live, piece)
+        return events
+
+    def _close_native(self, live: _LiveCall) -> list[Event]:
+        if live.output_index is None:
+            LOG.warning("a streamed tool call never got a name; its arguments were dropped: %.200s", live.held)
+            return []
+        try:
+            json.loads(live.arguments or "{}")
+        except ValueError:
+            LOG.warning("the model's arguments for %s are not valid JSON; passed through: %.200s", live.name,
+                        live.arguments)  # fmt: skip
+        return self._close(live)
+
+    def _whole_call(self, name: str, arguments: Mapping[str, Any], call_id: str | None) -> list[Event]:
+        """A call read from the model's text: begin, its whole arguments, end."""
+        custom = name in self.custom_tools
+        value = arguments.get(CUSTOM_INPUT, "") if custom else None
+        text = (value if isinstance(value, str) else json.dumps(value)) if custom else json.dumps(arguments)
+        live = _LiveCall(call_id=call_id or "", name=name)
+        events = self._open(live, custom=custom)
+        live.arguments = text
+        return events + self._pieces(live, text) + self._close(live)
+
+    def _open(self, live: _LiveCall, *, custom: bool) -> list[Event]:
+        live.output_index = self._next_index
+        self._next_index += 1
+        live.item_id = f"fc_{self._key[:12]}_{live.output_index}"
+        live.call_id = live.call_id or f"call_{self._key[:12]}_{live.output_index}"
+        item = self._call_item(live, custom=custom, status="in_progress", arguments="")
+        common = {"item_id": live.item_id, "output_index": live.output_index}
+        return [
+            self._event("response.output_item.added", output_index=live.output_index, item=item),
+            self._event("response.output_tool_call.begin", **common, call_id=live.call_id, name=live.name),
+        ]
+
+    def _pieces(self, live: _LiveCall, piece: str) -> list[Event]:
+        common = {"item_id": live.item_id, "output_index": live.output_index}
+        return [
+            self._event("response.output_tool_call.delta", **common, call_id=live.call_id, delta=piece),
+            self._event("response.function_call_arguments.delta", **common, delta=piece),
+        ]
+
+    def _close(self, live: _LiveCall) -> list[Event]:
+        custom = live.name in self.custom_tools
+        arguments = _custom_input(live.arguments) if custom else live.arguments
+        item = self._call_item(live, custom=custom, status="completed", arguments=arguments)
+        assert live.output_index is not None
+        self._items.append((live.output_index, item))
+        common = {"item_id": live.item_id, "output_index": live.output_index}
+        return [
+            self._event("response.output_tool_call.end", **common, call_id=live.call_id),
+            self._event("response.function_call_arguments.done", **common, arguments=arguments, name=live.name),
+            self._event("response.output_item.done", output_index=live.output_index, item=item),
+        ]
+
+    @staticmethod
+    def _call_item(live: _LiveCall, *, custom: bool, status: str, arguments: str) -> dict[str, Any]:
+        if custom:
+            return {"id": live.item_id, "type": "custom_tool_call", "call_id": live.call_id, "name": live.name,
+                    "input": arguments, "status": status}  # fmt: skip
+        return {"id": live.item_id, "type": "function_call", "call_id": live.call_id, "name": live.name,
+                "arguments": arguments, "status": status}  # fmt: skip
+
+    # -- text and reasoning ---------------------------------------------------------------------------------------
 
     def _visible(self, text: str) -> list[Event]:
         if not text:
@@ -133,26 +221,29 @@ class ResponseBuilder:
         ]
 
     def _think(self, text: str) -> list[Event]:
-        """Reasoning as a reasoning item (output 1, before any call), streamed as it arrives."""
+        """Reasoning as a reasoning item, streamed as it arrives."""
         events: list[Event] = []
-        if not self._reasoning:
+        if self._reasoning_index is None:
+            self._reasoning_index = self._next_index
+            self._next_index += 1
             item = {"id": self._reasoning_id, "type": "reasoning", "summary": [], "status": "in_progress"}
-            events.append(self._event("response.output_item.added", output_index=1, item=item))
+            events.append(self._event("response.output_item.added", output_index=self._reasoning_index, item=item))
         self._reasoning.append(text)
         events.append(
-            self._event("response.reasoning_text.delta", item_id=self._reasoning_id, output_index=1,
-                        content_index=0, delta=text)
+            self._event("response.reasoning_text.delta", item_id=self._reasoning_id,
+                        output_index=self._reasoning_index, content_index=0, delta=text)
         )  # fmt: skip
         return events
 
     def _close_reasoning(self) -> list[Event]:
-        if not self._reasoning:
+        if self._reasoning_index is None:
             return []
-        text = "".join(self._reasoning)
+        item = self._reasoning_item()
+        self._items.append((self._reasoning_index, item))
         return [
-            self._event("response.reasoning_text.done", item_id=self._reasoning_id, output_index=1, content_index=0,
-                        text=text),
-            self._event("response.output_item.done", output_index=1, item=self._reasoning_item()),
+            self._event("response.reasoning_text.done", item_id=self._reasoning_id,
+                        output_index=self._reasoning_index, content_index=0, text="".join(self._reasoning)),
+            self._event("response.output_item.done", output_index=self._reasoning_index, item=item),
         ]  # fmt: skip
 
     def _reasoning_item(self) -> dict[str, Any]:
@@ -164,47 +255,27 @@ class ResponseBuilder:
             "status": "completed",
         }
 
-    def _call(self, call: ToolCall) -> list[Event]:
-        index = len(self._calls) + 1 + (1 if self._reasoning else 0)
-        call_id = call.id or f"call_{self.id.removeprefix('resp_')[:12]}_{index}"
-        item_id = f"fc_{self.id.removeprefix('resp_')[:12]}_{index}"
-        custom = call.name in self.custom_tools
-        arguments = json.dumps(call.arguments, ensure_ascii=False)
-        if custom:
-            value = call.arguments.get(CUSTOM_INPUT, "")
-            item = {
-                "id": item_id,
-                "type": "custom_tool_call",
-                "call_id": call_id,
-                "name": call.name,
-                "input": value if isinstance(value, str) else json.dumps(value),
-                "status": "completed",
-            }
-        else:
-            item = {"id": item_id, "type": "function_call", "call_id": call_id, "name": call.name,
-                    "arguments": arguments, "status": "completed"}  # fmt: skip
-        self._calls.append(item)
-        pending = {**item, "status": "in_progress", **({"arguments": ""} if not custom else {"input": ""})}
-        delta = item["input"] if custom else arguments
-        common = {"item_id": item_id, "output_index": index}
-        return [
-            self._event("response.output_item.added", output_index=index, item=pending),
-            self._event("response.output_tool_call.begin", **common, call_id=call_id, name=call.name),
-            self._event("response.output_tool_call.delta", **common, call_id=call_id, delta=delta),
-            self._event("response.function_call_arguments.delta", **common, delta=delta),
-            self._event("response.output_tool_call.end", **common, call_id=call_id),
-            self._event("response.function_call_arguments.done", **common, arguments=delta, name=call.name),
-            self._event("response.output_item.done", output_index=index, item=item),
-        ]
+    # -- the response ---------------------------------------------------------------------------------------------
+
+    @property
+    def _message_id(self) -> str:
+        return "msg_" + self._key
+
+    @property
+    def _reasoning_id(self) -> str:
+        return "rs_" + self._key
 
     def assistant_message(self) -> dict[str, Any]:
         """The response as the chat message that continues a conversation (previous_response_id)."""
         message: dict[str, Any] = {"role": "assistant", "content": "".join(self._text)}
         calls = []
-        for item in self._calls:
-            arguments = (
-                item["arguments"] if item["type"] == "function_call" else json.dumps({CUSTOM_INPUT: item["input"]})
-            )
+        for _, item in sorted(self._items, key=lambda pair: pair[0]):
+            if item["type"] == "function_call":
+                arguments = item["arguments"]
+            elif item["type"] == "custom_tool_call":
+                arguments = json.dumps({CUSTOM_INPUT: item["input"]})
+            else:
+                continue
             calls.append({"id": item["call_id"], "type": "function",
                           "function": {"name": item["name"], "arguments": arguments}})  # fmt: skip
         if calls:
@@ -224,8 +295,7 @@ class ResponseBuilder:
         """The response object as it stands."""
         output: list[dict[str, Any]] = []
         if status != "in_progress":
-            reasoning = [self._reasoning_item()] if self._reasoning else []
-            output = [self._message("completed"), *reasoning, *self._calls]
+            output = [self._message("completed"), *(item for _, item in sorted(self._items, key=lambda p: p[0]))]
         usage = self._usage or Usage()
         return {
             "id": self.id,
@@ -249,3 +319,14 @@ class ResponseBuilder:
     def _event(self, type_: str, **data: Any) -> Event:
         self._seq += 1
         return {"type": type_, "sequence_number": self._seq, **data}
+
+
+def _custom_input(arguments: str) -> str:
+    """A custom tool's input from the function arguments it was sent as ({"input": "…"})."""
+    try:
+        value = json.loads(arguments or "{}")
+    except ValueError:
+        return arguments
+    if isinstance(value, Mapping) and isinstance(value.get(CUSTOM_INPUT), str):
+        return str(value[CUSTOM_INPUT])
+    return arguments

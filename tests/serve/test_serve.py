@@ -239,7 +239,8 @@ def test_arguments_before_the_name_still_give_begin_delta_end(serve: Any) -> Non
         upstream.close()
     calls = [e for e in events if e.type.startswith("response.output_tool_call")]
     assert [e.type for e in calls] == ["response.output_tool_call.begin", "response.output_tool_call.delta",
-                                       "response.output_tool_call.end"]  # fmt: skip
+                                       "response.output_tool_call.delta", "response.output_tool_call.end"]  # fmt: skip
+    assert calls[1].delta == '{"ci'  # held until the name came, then replayed right after begin
     done = next(e for e in events if e.type == "response.function_call_arguments.done")
     assert done.arguments == '{"city": "Lima"}'
 
