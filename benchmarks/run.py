@@ -24,6 +24,7 @@ import bench_extract  # noqa: E402
 import bench_extract_accuracy  # noqa: E402
 import bench_prompt  # noqa: E402
 import bench_search  # noqa: E402
+import bench_serve  # noqa: E402
 import bench_snapshot  # noqa: E402
 import bench_tokens  # noqa: E402
 
@@ -144,6 +145,16 @@ def _local_rows(results: dict[str, Any]) -> list[Row]:
         rows.append(_row(f"search grep ({label}) ÷ raw rg -n, same files", ratio, "≤ 1.2", ratio <= 1.2))
     ratio = search["find_files_ratio"]
     rows.append(_row("find_files ÷ raw rg --files, same files", ratio, "≤ 1.2", ratio <= 1.2))
+    serve = results["serve"]
+    added = serve["added_ms_per_event"]
+    label = f"pedro serve: added ms per event ({serve['proxied_ms']} vs {serve['direct_ms']} ms for {serve['chunks']})"
+    rows.append(_row(label, added, "< 1", added < 1, "{:.3f}"))
+    rows.append(
+        _row(f"pedro serve: {serve['concurrent_clients']} concurrent streams complete, in order",
+             1.0 if serve["concurrent_all_in_order"] else 0.0, "1", serve["concurrent_all_in_order"], "{:.0f}")
+    )  # fmt: skip
+    growth = serve["rss_growth_second_batch_mib"]
+    rows.append(_row("pedro serve: RSS growth over a second batch, MiB", growth, "≤ 8", growth <= 8, "{:.1f}"))
     snapshot = results["snapshot"]
     for what in ("snapshot", "restore"):
         ms = snapshot[f"{what}_s"] * 1000
@@ -227,6 +238,7 @@ def main() -> int:
         "search": bench_search.run(),
         "snapshot": bench_snapshot.run(),
         "prompt": bench_prompt.run(),
+        "serve": bench_serve.run(),
     }
     _real_model(results)
     rows, notes = [*_local_rows(results), *_prompt_rows(results["prompt"])], []
