@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -51,4 +53,6 @@ def serve(
             upstream = f"{upstream}/v1"  # llama-server and Ollama serve the OpenAI chat wire under /v1
         app = create_app(upstream, model=config.backend.model, api_key=token, upstream_key=read_api_key(config))
         renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
-        uvicorn.run(app, host=host, port=port, log_level="info", access_log=True)
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
+        # pedro's own access log (JSON per request) replaces uvicorn's plain one.
+        uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)

@@ -8,6 +8,7 @@ import json
 import logging
 import math
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from pedro.serve.events import ResponseBuilder
 from pedro.serve.translate import RequestError, to_chat
 
 LOG = logging.getLogger("pedro.serve")
+ACCESS = logging.getLogger("pedro.serve.access")
 
 
 STORED_RESPONSES = 256
@@ -149,7 +151,7 @@ def create_app(
         yield
         await client.aclose()
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/health", health, methods=["GET"]),
             Route("/v1/models", models, methods=["GET"]),
@@ -158,6 +160,44 @@ def create_app(
         ],
         lifespan=lifespan,
     )
+    app.add_middleware(AccessLog)
+    return app
+
+
+class AccessLog:
+    """One structured line per request on the `pedro.serve.access` logger: method, path, status, milliseconds to
+    the last byte, bytes sent (pure ASGI, so streaming responses pass through untouched)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status, sent = 0, 0
+
+        async def watch(message: Any) -> None:
+            nonlocal status, sent
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            elif message["type"] == "http.response.body":
+                sent += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        finally:
+            record = {
+                "method": scope.get("method"),
+                "path": scope.get("path"),
+                "status": status,
+                "ms": round((time.perf_counter() - started) * 1000, 1),
+                "bytes": sent,
+                "client": (scope.get("client") or ("", 0))[0],
+            }
+            ACCESS.info(json.dumps(record))
 
 
 async def _events(builder: ResponseBuilder, upstream: httpx.Response) -> AsyncIterator[dict[str, Any]]:

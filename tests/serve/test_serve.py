@@ -349,3 +349,24 @@ def test_reasoning_is_a_reasoning_item_never_visible_text(stub_server: Any, serv
     assert reasoning == "The user wants a greeting."
     completed = next(e for e in events if e.type == "response.completed").response
     assert [item.type for item in completed.output] == ["message", "reasoning"]
+
+
+def test_the_sdk_stream_helper_and_the_access_log(
+    stub_server: Any, serve: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    import json
+    import logging
+
+    upstream = stub_server(["Streamed through the helper."])
+    url = serve(f"{upstream.url}/v1")
+    with caplog.at_level(logging.INFO, logger="pedro.serve.access"):
+        with client(url).responses.stream(model="m", input="hi") as stream:
+            for _event in stream:
+                pass
+            final = stream.get_final_response()
+        deadline = time.monotonic() + 5
+        while not caplog.records and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert final.output_text == "Streamed through the helper."
+    record = json.loads(caplog.records[-1].getMessage())
+    assert record["method"] == "POST" and record["path"] == "/v1/responses" and record["status"] == 200
