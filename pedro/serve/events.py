@@ -31,6 +31,7 @@ class _LiveCall:
     arguments: str = ""
     output_index: int | None = None
     item_id: str = ""
+    closed: bool = False
 
 
 @dataclass
@@ -100,7 +101,8 @@ class ResponseBuilder:
             events += self._think(extraction.reasoning)  # <think> in the text: never visible, a reasoning item
         events += self._close_reasoning()
         for live in self._live.values():
-            events += self._close_native(live)
+            if not live.closed:
+                events += self._close_native(live)
         for call in extraction.calls:
             events += self._whole_call(call.name, call.arguments, call.id)
         text = "".join(self._text)
@@ -140,6 +142,10 @@ class ResponseBuilder:
             live.held += piece
             if not live.name:
                 return events  # arguments before the name: held, replayed right after begin
+            # A server streams one call after the other: a new one means the open ones are whole.
+            for other in self._live.values():
+                if other is not live and other.output_index is not None and not other.closed:
+                    events += self._close_native(other)
             events += self._open(live, custom=live.name in self.custom_tools)
             piece, live.held = live.held, ""
         if piece:
@@ -188,6 +194,7 @@ class ResponseBuilder:
         ]
 
     def _close(self, live: _LiveCall) -> list[Event]:
+        live.closed = True
         custom = live.name in self.custom_tools
         arguments = _custom_input(live.arguments) if custom else live.arguments
         item = self._call_item(live, custom=custom, status="completed", arguments=arguments)

@@ -370,3 +370,43 @@ def test_the_sdk_stream_helper_and_the_access_log(
     assert final.output_text == "Streamed through the helper."
     record = json.loads(caplog.records[-1].getMessage())
     assert record["method"] == "POST" and record["path"] == "/v1/responses" and record["status"] == 200
+
+
+def test_two_parallel_calls_stream_one_after_the_other_with_a_forced_tool(stub_server: Any, serve: Any) -> None:
+    message = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}},
+            {"id": "call_b", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}},
+        ],
+    }
+    upstream = stub_server([message])
+    url = serve(f"{upstream.url}/v1")
+    events = list(
+        client(url).responses.create(
+            model="m", input="Two cities", tools=[WEATHER], stream=True,
+            tool_choice={"type": "function", "name": "get_weather"},
+        )
+    )  # fmt: skip
+    per_call = [
+        "response.output_item.added", "response.output_tool_call.begin", "response.output_tool_call.delta",
+        "response.function_call_arguments.delta", "response.output_tool_call.end",
+        "response.function_call_arguments.done", "response.output_item.done",
+    ]  # fmt: skip
+    types = [e.type for e in events]
+    pair = ["response.output_tool_call.delta", "response.function_call_arguments.delta"]
+    collapsed: list[str] = []  # the arguments come in several pieces: one delta pair stands for all of them
+    for kind in types:
+        collapsed.append(kind)
+        if len(collapsed) >= 4 and collapsed[-4:] == pair + pair:
+            del collapsed[-2:]
+    assert collapsed == [
+        "response.created", "response.in_progress", "response.output_item.added", "response.content_part.added",
+        *per_call, *per_call,
+        "response.output_text.done", "response.content_part.done", "response.output_item.done",
+        "response.completed", "response.done",
+    ]  # fmt: skip
+    assert [e.output_index for e in events if e.type == "response.output_tool_call.begin"] == [1, 2]
+    assert [e.call_id for e in events if e.type == "response.output_tool_call.begin"] == ["call_a", "call_b"]
+    assert upstream.requests[0]["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
