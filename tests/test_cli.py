@@ -618,3 +618,25 @@ def test_openai_base_url_and_key_are_honoured(calc_repo: Path, stub_server: Any,
     assert "Traceback" not in proc.stderr
     assert len(server.requests) == 1, proc.stderr
     assert server.headers[0].get("Authorization") == "Bearer sk-test-123"
+
+
+def test_a_finished_job_continues_with_a_new_message(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    edit = fenced("code_edit", {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"})
+    first = stub_server([edit, "TASK COMPLETE\nFixed add."])
+    done = pedro("build", "Fix add", "--base-url", f"{first.url}/v1", "--model", "m", "--no-input",
+                 env=cli_env, cwd=calc_repo)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    refused = pedro("jobs", "resume", "--last", env=cli_env, cwd=calc_repo)
+    assert refused.returncode == 2 and "-m TEXT" in refused.stderr
+    doc = fenced("code_edit", {"action": "replace", "path": "calc.py", "old": "def add(a, b):\n",
+                               "new": 'def add(a, b):\n    """Sum."""\n'})  # fmt: skip
+    second = stub_server([doc, "TASK COMPLETE\nAdded a docstring."])
+    again = pedro("jobs", "resume", "--last", "-m", "Also give add a docstring.", "--base-url", f"{second.url}/v1",
+                  "--no-input", env=cli_env, cwd=calc_repo)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    sent = second.requests[0]["messages"]
+    assert sent[-1] == {"role": "user", "content": "Also give add a docstring."}
+    assert any("Fixed add." in str(m.get("content")) for m in sent)  # the earlier conversation came along
+    assert '"""Sum."""' in (calc_repo / "calc.py").read_text()

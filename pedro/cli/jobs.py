@@ -117,7 +117,11 @@ def _snapshots(root: Path, job_id: str) -> list[Any]:
 
 @app.command("resume")
 def resume_job(
-    job_id: str = typer.Argument(..., help="The job to continue (an id or a unique prefix)."),
+    job_id: str | None = typer.Argument(None, help="The job to continue (an id or a unique prefix)."),
+    message: str | None = typer.Option(
+        None, "--message", "-m", help="A new request for the model; also continues a completed job."
+    ),
+    last: bool = typer.Option(False, "--last", help="Continue the most recent job."),
     backend: BackendOpt = None,
     base_url: BaseUrlOpt = None,
     model: ModelOpt = None,
@@ -132,8 +136,20 @@ def resume_job(
     read_root: ReadRootOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Continue an interrupted (or stopped) job from its saved conversation, on the same backend by default."""
+    """Continue a job from its saved conversation (on the same backend by default): an interrupted or stopped one
+    as it was, any one with a new request (-m)."""
     from pedro.cli.session import run_session
+    from pedro.errors import UsageError
+    from pedro.jobs import JobStore
 
     flags = CommonFlags.from_options(locals())
-    raise typer.Exit(run_session("builder", flags, {}, resume=job_id))
+    if last == (job_id is not None):
+        raise UsageError("name the job to continue (pedro jobs resume ID) or pass --last, not both")
+    if last:
+        root, _ = load(flags)
+        jobs = JobStore(root).all()
+        if not jobs:
+            raise UsageError("there are no jobs in this repository to continue")
+        job_id = jobs[0].id
+    assert job_id is not None
+    raise typer.Exit(run_session("builder", flags, {}, resume=job_id, message=(message or "").strip() or None))

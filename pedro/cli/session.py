@@ -25,15 +25,17 @@ def run_session(
     resume: str | None = None,
     test_command: str | None = None,
     on_result: Callable[[Any, Path], None] | None = None,
+    message: str | None = None,
 ) -> int:
-    """Run one role to the end (or continue the saved job `resume`) and return the process exit code.
+    """Run one role to the end (or continue the saved job `resume`, with a new user `message` when given) and
+    return the process exit code.
 
     `test_command` (debug --test) is the job's test command; else [agent].test_command or the detected runner.
     `on_result` gets the run's result (pedro.agent.RunResult) and the repository root when the job has ended.
     """
     root, config = load(flags)
     with _second_interrupt_exits(), _run_lock(root, role_name, resume):
-        return _run(role_name, flags, task_vars, root, config, resume, test_command, on_result)
+        return _run(role_name, flags, task_vars, root, config, resume, test_command, on_result, message)
 
 
 def _run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
@@ -57,6 +59,7 @@ def _run(
     resume: str | None,
     test_command: str | None,
     on_result: Callable[[Any, Path], None] | None = None,
+    message: str | None = None,
 ) -> int:
     from pedro.agent import Limits, run_agent
     from pedro.backends import get_backend
@@ -75,7 +78,7 @@ def _run(
     from pedro.tools import ToolRegistry
     from pedro.tools.base import ToolContext
 
-    saved = _saved_job(root, resume, flags) if resume is not None else None
+    saved = _saved_job(root, resume, flags, with_message=bool(message)) if resume is not None else None
     if saved is not None:
         config = _with_job_backend(config, saved[0], flags)
         role_name = saved[0].role
@@ -121,6 +124,11 @@ def _run(
                 job, history = saved
                 job.status, job.pid = "running", os.getpid()
                 store.save(job)
+                if message:
+                    from pedro.messages import Message
+
+                    history = [*history, Message("user", message)]
+                    store.append_message(job.id, history[-1])
                 task = job.task
                 renderer.notice(f"resuming job {job.id} after {sum(m.role == 'assistant' for m in history)} replies")
             instructions = ""
@@ -302,14 +310,18 @@ def _describe_round(state: Any, headline: str) -> str:
 SMALL_WINDOW_TOKENS = 8192
 
 
-def _saved_job(root: Path, job_id: str, flags: CommonFlags) -> tuple[Any, list[Any]]:
-    """The job to resume and its saved conversation; refuse jobs that finished or never talked to the model."""
+def _saved_job(root: Path, job_id: str, flags: CommonFlags, *, with_message: bool = False) -> tuple[Any, list[Any]]:
+    """The job to resume and its saved conversation. A completed job continues only with a new message; a job that
+    never talked to the model has nothing to continue."""
     from pedro.jobs import JobStore
 
     store = JobStore(root)
     job = store.load(job_id)
-    if job.status == "completed":
-        raise UsageError(f"job {job.id} already completed; start a new one instead")
+    if job.status == "completed" and not with_message:
+        raise UsageError(
+            f"job {job.id} already completed; continue it with a new request (`pedro jobs resume {job.id} -m TEXT`) "
+            "or start a new job"
+        )
     history = store.messages(job.id)
     if not any(message.role == "assistant" for message in history):
         raise UsageError(f"job {job.id} has no saved conversation to continue; start a new job instead")
