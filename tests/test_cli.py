@@ -640,3 +640,31 @@ def test_a_finished_job_continues_with_a_new_message(
     assert sent[-1] == {"role": "user", "content": "Also give add a docstring."}
     assert any("Fixed add." in str(m.get("content")) for m in sent)  # the earlier conversation came along
     assert '"""Sum."""' in (calc_repo / "calc.py").read_text()
+
+
+def test_jobs_clean_removes_merged_job_branches_and_old_snapshots_but_never_unique_commits(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    edit = fenced("code_edit", {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"})
+    jobs = []
+    for extra_commit in (False, True):
+        server = stub_server([edit if not extra_commit else edit.replace("a + b", "b + a"), "TASK COMPLETE\nok"])
+        done = pedro("build", "Fix add", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input",
+                     env=cli_env, cwd=calc_repo)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        branch = git(calc_repo, "branch", "--show-current").strip()
+        jobs.append(branch)
+        if extra_commit:
+            git(calc_repo, "commit", "-qam", "work only this branch has")
+        else:
+            git(calc_repo, "checkout", "-q", "--", ".")
+        git(calc_repo, "switch", "-q", "main")
+    dry = pedro("jobs", "clean", "--older-than", "0", "--dry-run", env=cli_env, cwd=calc_repo)
+    assert f"would remove branch {jobs[0]}" in dry.stdout and git(calc_repo, "branch", "--list", jobs[0]).strip()
+    cleaned = pedro("jobs", "clean", "--older-than", "0", env=cli_env, cwd=calc_repo)
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert f"removed branch {jobs[0]}" in cleaned.stdout
+    assert f"kept branch {jobs[1]}: 1 commit(s) no other branch has" in cleaned.stdout
+    assert git(calc_repo, "branch", "--list", jobs[0]).strip() == ""
+    assert git(calc_repo, "branch", "--list", jobs[1]).strip()
+    assert git(calc_repo, "for-each-ref", "refs/pedro/snapshots/").strip() == ""

@@ -1,4 +1,4 @@
-"""`pedro jobs list` and `pedro jobs show ID`."""
+"""`pedro jobs list`, `show ID`, `resume` and `clean`."""
 
 from __future__ import annotations
 
@@ -153,3 +153,30 @@ def resume_job(
         job_id = jobs[0].id
     assert job_id is not None
     raise typer.Exit(run_session("builder", flags, {}, resume=job_id, message=(message or "").strip() or None))
+
+
+@app.command("clean")
+def clean_jobs(
+    older_than: float = typer.Option(
+        14.0, "--older-than", min=0, help="Remove the snapshots of jobs finished more than this many days ago."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Say what would go, remove nothing."),
+    repo: RepoOpt = Path(),
+) -> None:
+    """Remove finished jobs' pedro/<job> branches (only those whose commits another branch holds) and the snapshot
+    refs of old finished jobs (`pedro undo` can no longer step back through those jobs)."""
+    from pedro.jobs import JobStore
+    from pedro.runlock import hold_run_lock
+    from pedro.safety.cleanup import clean
+
+    root, _ = load(CommonFlags(repo=repo))
+    store = JobStore(root)
+    store.settle_abandoned()
+    finished = {job.id: job.finished_at or job.started_at for job in store.all() if job.status != "running"}
+    with hold_run_lock(root, "pedro jobs clean"):
+        report = clean(root, finished, older_than_days=older_than, dry_run=dry_run)
+    verb = "would remove" if dry_run else "removed"
+    lines = [f"{verb} branch {branch}" for branch in report.branches_removed]
+    lines += [f"kept branch {branch}: {why}" for branch, why in report.branches_kept]
+    lines += [f"{verb} the snapshots of job {job_id}" for job_id in report.snapshot_jobs_removed]
+    sys.stdout.write("\n".join(lines or ["nothing to clean"]) + "\n")
