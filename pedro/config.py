@@ -180,9 +180,25 @@ def load_config(
     user_file: Path | None = None,
 ) -> PedroConfig:
     """Merge every layer in order and validate each one, naming the layer that is wrong."""
+    merged: dict[str, Any] = PedroConfig().model_dump()
+    for source, layer in config_layers(repo, flags=flags, env=env, user_file=user_file):
+        if not layer:
+            continue
+        _validate_layer(merged, layer, source)
+        merged = _deep_merge(merged, layer)
+    return PedroConfig.model_validate(merged)
+
+
+def config_layers(
+    repo: Path | None,
+    *,
+    flags: Mapping[str, Mapping[str, Any]] | None = None,
+    env: Mapping[str, str] | None = None,
+    user_file: Path | None = None,
+) -> list[tuple[str, dict[str, Any]]]:
+    """Each layer that may set keys, lowest first, as (where it comes from, its keys); refusals raised here."""
     env = os.environ if env is None else env
     user_file = user_config_path() if user_file is None else user_file
-    merged: dict[str, Any] = PedroConfig().model_dump()
     layers: list[tuple[str, dict[str, Any]]] = []
     if user_file.is_file():
         layers.append((str(user_file), _read_toml(user_file)))
@@ -200,12 +216,18 @@ def load_config(
     _refuse_user_only(env_layer, "the environment (PEDRO_SAFETY__READ_ROOTS)", user_file, _NEVER_FROM_ENV)
     layers.append(("the environment (PEDRO_*)", env_layer))
     layers.append(("the command-line flags", {k: dict(v) for k, v in (flags or {}).items() if v}))
+    return layers
+
+
+def key_sources(layers: list[tuple[str, dict[str, Any]]]) -> dict[tuple[str, str], str]:
+    """(section, key) → the layer that set it last; keys no layer sets are not listed (their default holds)."""
+    sources: dict[tuple[str, str], str] = {}
     for source, layer in layers:
-        if not layer:
-            continue
-        _validate_layer(merged, layer, source)
-        merged = _deep_merge(merged, layer)
-    return PedroConfig.model_validate(merged)
+        for section, keys in layer.items():
+            if isinstance(keys, Mapping):
+                for key in keys:
+                    sources[(section, key)] = source
+    return sources
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -319,7 +341,7 @@ def _validate_layer(base: dict[str, Any], layer: dict[str, Any], source: str) ->
                 problems.append(f"'{key}': {error['msg']} (got {error.get('input')!r})")
         raise ConfigError(
             f"invalid configuration in {source}: {'; '.join(problems)}. "
-            "See config.example.toml for every key and its type."
+            "`pedro config --example` lists every key and its type."
         ) from exc
 
 

@@ -668,3 +668,22 @@ def test_jobs_clean_removes_merged_job_branches_and_old_snapshots_but_never_uniq
     assert git(calc_repo, "branch", "--list", jobs[0]).strip() == ""
     assert git(calc_repo, "branch", "--list", jobs[1]).strip()
     assert git(calc_repo, "for-each-ref", "refs/pedro/snapshots/").strip() == ""
+
+
+def test_pedro_config_names_the_layer_of_each_key(calc_repo: Path, cli_env: dict[str, str]) -> None:
+    (calc_repo / ".pedro.toml").write_text("[agent]\nmax_idle_replies = 2\n")
+    env = {**cli_env, "PEDRO_MAX_ROUNDS": "7"}
+    shown = pedro("config", env=env, cwd=calc_repo)
+    assert shown.returncode == 0, shown.stderr
+    assert "max_rounds = 7    # the environment (PEDRO_*)" in shown.stdout
+    assert f"max_idle_replies = 2    # {calc_repo / '.pedro.toml'}" in shown.stdout
+    assert "max_repeats = 3    # default" in shown.stdout
+    data = json.loads(pedro("config", "--json", env=env, cwd=calc_repo).stdout)
+    assert data["agent"]["max_rounds"] == {"value": 7, "from": "the environment (PEDRO_*)"}
+    example = pedro("config", "--example", env=env, cwd=calc_repo).stdout
+    assert "[backend]" in example and "instructions_max_chars" in example
+
+
+def test_a_bad_config_key_points_at_pedro_config_example(calc_repo: Path, cli_env: dict[str, str]) -> None:
+    proc = pedro("build", "x", "--model", "m", env={**cli_env, "PEDRO_AGENT__MAX_ROUNDS": "zero"}, cwd=calc_repo)
+    assert proc.returncode == 2 and "`pedro config --example`" in proc.stderr

@@ -1,0 +1,61 @@
+"""`pedro config`: the effective configuration and which layer set each key; `--example` prints the example file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pedro.cli.common import JsonOpt, RepoOpt
+
+
+def config(
+    example: Annotated[
+        bool, typer.Option("--example", help="Print the example configuration: every key, its default, its meaning.")
+    ] = False,
+    repo: RepoOpt = Path(),
+    json_out: JsonOpt = False,
+) -> None:
+    """Show the effective configuration here, each key with the layer that set it (default, your config file,
+    the repository's .pedro.toml, PEDRO_* variables)."""
+    if example:
+        sys.stdout.write(resources.files("pedro").joinpath("config.example.toml").read_text(encoding="utf-8"))
+        return
+    from pedro.config import config_layers, key_sources, load_config
+    from pedro.workspace import find_repo_root
+
+    root = find_repo_root(repo, allow_outside_git=True)
+    effective = load_config(root).model_dump(mode="json")
+    sources = key_sources(config_layers(root))
+    if json_out:
+        rows = {
+            section: {key: {"value": value, "from": sources.get((section, key), "default")}
+                      for key, value in keys.items()}
+            for section, keys in effective.items()
+            if isinstance(keys, dict)
+        }  # fmt: skip
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    lines: list[str] = []
+    for section, keys in effective.items():
+        if not isinstance(keys, dict):
+            continue
+        lines.append(f"[{section}]")
+        for key, value in keys.items():
+            lines.append(f"{key} = {_toml(value)}    # {sources.get((section, key), 'default')}")
+        lines.append("")
+    sys.stdout.write("\n".join(lines))
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if value is None:
+        return '""'
+    return json.dumps(value)
