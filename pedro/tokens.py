@@ -105,6 +105,8 @@ class TokenLedger:
         self._last_messages: list[Message] = []
         self._last_tools = ""
         self._last_reported: int | None = None
+        self._tools_left_out = False
+        """The server's counts show its chat template leaves the tool specs out of the prompt."""
 
     @property
     def exact(self) -> bool:
@@ -140,7 +142,8 @@ class TokenLedger:
         if self._exact and self._overhead is not None and tools_key == self._last_tools:
             tokens = self._overhead + self._messages_tokens(messages)
             return Measure(tokens, round(tokens * PREFIX_ERROR_EXACT) + PREFIX_SLACK)
-        tokens = (self.text_tokens(tools_key) if tools_key else 0) + self._messages_tokens(messages)
+        tools_tokens = self.text_tokens(tools_key) if tools_key and not self._tools_left_out else 0
+        tokens = tools_tokens + self._messages_tokens(messages)
         return Measure(tokens, round(tokens * (FULL_ERROR if self._calibrated or self._exact else UNCALIBRATED_ERROR)))
 
     def observe(
@@ -149,15 +152,20 @@ class TokenLedger:
         """Learn from the server's count of the request just sent; None when it reported nothing to learn from."""
         if reported <= 0:
             return None
-        if reported < measured.tokens - measured.margin:
-            # The server kept less than it was sent: its count is not the request's size, so learn nothing from it.
-            self._last_reported = None
-            return Observation(measured.tokens, reported, truncated=True)
         tools_key = _tools_key(tools)
+        if reported < measured.tokens - measured.margin:
+            # Less than pedro counted: the server dropped part of the conversation, unless its chat template left
+            # the tools out of the prompt (templates without tool support do) and that explains the gap.
+            tools_tokens = self.text_tokens(tools_key) if tools_key and not self._tools_left_out else 0
+            if not tools_tokens or reported < measured.tokens - tools_tokens - measured.margin:
+                # Its count is not the request's size, so learn nothing from it.
+                self._last_reported = None
+                return Observation(measured.tokens, reported, truncated=True)
+            self._tools_left_out = True
         if self._exact:
             self._overhead = max(0, reported - self._messages_tokens(messages))
         else:
-            self._calibrate(messages, tools_key, reported)
+            self._calibrate(messages, "" if self._tools_left_out else tools_key, reported)
         self._last_messages = list(messages)
         self._last_tools = tools_key
         self._last_reported = reported

@@ -166,3 +166,22 @@ def test_native_call_arguments_count_as_part_of_the_message() -> None:
     bare = Message("assistant", "")
     call = Message("assistant", "", tool_calls=(ToolCall("file", {"action": "write", "content": "x " * 400}),))
     assert estimate_tokens(message_text(call)) > estimate_tokens(message_text(bare)) + 300
+
+
+def test_a_template_that_leaves_the_tools_out_is_not_truncation() -> None:
+    # Measured on llama-server with SmolLM2-135M, whose chat template renders no tools: the server counted 606
+    # prompt tokens for a request pedro estimated at 1802 with the tool specs, and pedro shrank its window to 606.
+    ledger = TokenLedger()
+    tools = [{"type": "function", "function": {"name": f"tool{n}", "description": "does a thing " * 60,
+                                               "parameters": {"type": "object"}}} for n in range(7)]  # fmt: skip
+    first = [Message("system", "You are pedro. " * 40), Message("user", "Fix add() in calc.py " * 10)]
+    measured = ledger.measure(first, tools)
+    messages_only = ledger.count(first, [])
+    seen = ledger.observe(first, tools, measured, messages_only)
+    assert seen is not None and not seen.truncated
+    # Learned: the next full estimate leaves the tools out, and a real cut after that is still caught.
+    longer = [*first, Message("assistant", "reading"), Message("user", "result " * 400)]
+    measured = ledger.measure(longer, tools)
+    assert measured.tokens < ledger.count(longer, []) + 100
+    cut = ledger.observe(longer, tools, measured, measured.tokens - 300)
+    assert cut is not None and cut.truncated
