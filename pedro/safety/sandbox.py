@@ -33,7 +33,9 @@ from pedro.safety.secretfiles import home_secret_paths, is_secret_path, repo_sec
 from pedro.safety.snapshots import held_by_git
 
 SandboxKind = Literal["bubblewrap", "landlock", "none"]
-ChildKind = Literal["bash", "test"]
+ChildKind = Literal["bash", "test", "git"]
+"""What runs: the model's shell command, a test run, or the git tool's git (which may write .git, but not its
+hooks or config)."""
 
 SWITCH_VAR = "PEDRO_SANDBOX"
 """`off` runs children unsandboxed (debugging); `landlock` skips bubblewrap; anything else auto-detects."""
@@ -43,12 +45,14 @@ PROBE_ARGV = ("--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true
 FSIZE_LIMIT_BYTES = 256 * 1024 * 1024
 NOFILE_LIMIT = 1024
 # CPU seconds per process: far above any wall-clock timeout's worth of single-core work, so only runaways hit it.
-CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200}
+CPU_LIMIT_S: dict[ChildKind, int] = {"bash": 1800, "test": 7200, "git": 600}
 
 # Kept read-only inside the repository even though the repository itself is writable (safety.md, deny paths), and
 # so are the hook folders (policy.HOOK_DIRS and core.hooksPath): a hook the model rewrote would run on the user's next
 # commit. Secret files are read-only too, and empty unless git already holds their content (see _repo_secret_binds).
 PROTECTED_PATHS = (".git", ".pedro", ".github/workflows")
+GIT_TOOL_PROTECTED = (".git/hooks", ".git/config")
+"""What stays read-only in .git for the git tool's own git, which must write objects, refs and the index."""
 _REAPER = str(Path(reaper.__file__).resolve())
 _PRIVATE_CACHE = "/tmp/.cache"
 """Where build caches (Go, XDG) go inside bubblewrap: the private /tmp, always writable."""
@@ -131,15 +135,19 @@ def wrap(
 ) -> ChildCommand:
     """The same child, confined: rlimits always; bubblewrap or Landlock around it when one is available.
 
+    The git tool's git (`kind="git"`) is confined by bubblewrap only: it must create lock files in .git, and a
+    Landlock rule that allows that would also let it rewrite .git/config and the hooks (rules cover whole
+    subtrees), so under Landlock it runs as before, with hooks, fsmonitor and pagers switched off by the git layer.
+
     `writable` names extra directories outside the repository the child must write (a test report folder).
     """
     info = sandbox or active_sandbox()
     root = root.resolve()
     limits = _rlimit_setter(kind)
     if info.kind == "bubblewrap" and info.bwrap:
-        argv, env = _bwrap_argv(info.bwrap, command, root, allow_network, writable)
+        argv, env = _bwrap_argv(info.bwrap, command, root, allow_network, writable, kind)
         return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits))
-    if info.kind == "landlock" and info.landlock_abi is not None:
+    if info.kind == "landlock" and info.landlock_abi is not None and kind != "git":
         _require_program(command)
         env = dict(command.env)
         # Build caches must be writable, and $HOME is not: one private folder for this pedro process, granted.
@@ -148,7 +156,7 @@ def wrap(
         if Path("/tmp") in root.parents:
             env["TMPDIR"] = str(writable[0] if writable else cache)  # /tmp is not granted then (see landlock_rules)
         hidden = _home_secrets(command.env)
-        confine = _landlock_setter(info.landlock_abi, root, (*writable, cache), allow_network, hidden)
+        confine = _landlock_setter(info.landlock_abi, root, (*writable, cache), allow_network, hidden, kind)
         # No pid namespace here: the reaper ends the command's descendants when pedro dies, even by SIGKILL.
         argv = (sys.executable, "-E", "-s", _REAPER, str(os.getpid()), "--", *command.argv)
         return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits, confine))
@@ -159,7 +167,12 @@ def wrap(
 
 
 def _bwrap_argv(
-    bwrap: str, command: ChildCommand, root: Path, allow_network: bool, writable: Sequence[Path]
+    bwrap: str,
+    command: ChildCommand,
+    root: Path,
+    allow_network: bool,
+    writable: Sequence[Path],
+    kind: ChildKind = "bash",
 ) -> tuple[tuple[str, ...], dict[str, str]]:
     env = dict(command.env)
     _require_program(command)
@@ -177,13 +190,19 @@ def _bwrap_argv(
     if home is not None and not home_inside_root:
         args += _private_home(home, env)
     args += ["--bind", str(root), str(root)]
-    for path in _protected(root):
+    for path in _protected(root, kind):
         args += ["--ro-bind", str(path), str(path)]
     args += _repo_secret_binds(root)
     if home is not None and home_inside_root:
         args += _private_home(home, env)
     for extra in writable:
         args += ["--bind", str(extra), str(extra)]
+    if kind == "git" and home is not None:
+        # The git tool's git keeps the user's own git configuration (identity, excludes, the filters git-lfs and
+        # the like define), read-only; its argv is pedro's, so the model never reads that file through it.
+        for config in (home / ".gitconfig", home / ".config" / "git"):
+            if config.exists() and not config.is_symlink():
+                args += ["--ro-bind", str(config), str(config)]
     # Last, so no later mount uncovers them: credential stores that the mounts above left in view.
     shown = [root, *writable, *_tmp_toolchains(env)]
     private = [Path("/tmp")]
@@ -222,10 +241,13 @@ def _require_program(command: ChildCommand) -> None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), command.argv[0])
 
 
-def _protected(root: Path) -> list[Path]:
+def _protected(root: Path, kind: ChildKind = "bash") -> list[Path]:
     """The existing deny paths and hook folders of the repository (never through a symlink, which could point
-    anywhere)."""
-    paths = dict.fromkeys(root / rel for rel in (*PROTECTED_PATHS, *HOOK_DIRS))
+    anywhere). The git tool's git may write .git (objects, refs, the index), never its hooks or config."""
+    denied: tuple[str, ...] = PROTECTED_PATHS
+    if kind == "git":
+        denied = (*(rel for rel in PROTECTED_PATHS if rel != ".git"), *GIT_TOOL_PROTECTED)
+    paths = dict.fromkeys(root / rel for rel in (*denied, *HOOK_DIRS))
     paths.update(dict.fromkeys(_hooks_path(root)))
     return [path for path in paths if path.exists() and not path.is_symlink()]
 
@@ -481,7 +503,7 @@ def _write_rights(abi: int) -> int:
 
 
 def landlock_rules(
-    root: Path, writable: Iterable[Path], abi: int, hidden: Sequence[Path] = ()
+    root: Path, writable: Iterable[Path], abi: int, hidden: Sequence[Path] = (), kind: ChildKind = "bash"
 ) -> list[tuple[Path, int]]:
     """(path, allowed rights) pairs: writes in the repository but its protected paths (`.git`, hook folders, secret
     files), /tmp, /dev and `writable`; with `hidden`, reads of everything but those paths.
@@ -505,7 +527,7 @@ def landlock_rules(
     reads = _READS if secret else 0
     # Bubblewrap binds these read-only; here they stay read-only by getting no rule (secret files stay readable,
     # their values redacted).
-    protected = [path for path in (*_protected(root), *repo_secret_files(root)) if path != root]
+    protected = [path for path in (*_protected(root, kind), *repo_secret_files(root)) if path != root]
     rules = [(path, rights | reads) for path in scratch]
     if not protected:
         rules.append((root, rights | reads))
@@ -550,10 +572,15 @@ def _read_grants(hidden: Sequence[Path]) -> list[tuple[Path, int]]:
 
 
 def _landlock_setter(
-    abi: int, root: Path, writable: Sequence[Path], allow_network: bool, hidden: Sequence[Path] = ()
+    abi: int,
+    root: Path,
+    writable: Sequence[Path],
+    allow_network: bool,
+    hidden: Sequence[Path] = (),
+    kind: ChildKind = "bash",
 ) -> Callable[[], None]:
     """A preexec step that confines the child with Landlock; it fails closed (exit 126) if that does not work."""
-    planned = landlock_rules(root, writable, abi, hidden)
+    planned = landlock_rules(root, writable, abi, hidden, kind)
     rules = [(os.fsencode(path), access) for path, access in planned]
     reads = _READS if any(access & _READS for _, access in planned) else 0
     handled_net = 0 if allow_network or abi < 4 else _NET_BIND_TCP | _NET_CONNECT_TCP

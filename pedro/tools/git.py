@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -13,6 +14,7 @@ from pedro import gitlayer
 from pedro.effects import Effects
 from pedro.process import ChildCommand, ChildResult, OutputLimits, describe_exit, run_child
 from pedro.safety.jobbranch import JOB_BRANCH_PREFIX
+from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure, ToolTimeoutError
 
 GitAction = Literal["status", "diff", "log", "show", "add", "commit", "branch", "checkout", "push"]
@@ -326,9 +328,15 @@ def _run_git(
     """Run a git command whose output the model reads; a failure becomes a ToolFailure with git's words."""
     budget = max(ctx.config.max_output_bytes - 512, 1024)
     head = int(budget * head_share)
+    command = git_command(ctx, *args, publish=publish)
+    if not publish:
+        # The model's git runs in the sandbox bash runs in: .git is writable there, its hooks and config are not,
+        # and whatever git might start (a filter the user configured) sees no home secrets and no network. A push
+        # the user approved needs the network and their credentials, so it runs outside, hooks still off.
+        command = wrap(_with_identity(ctx, command, args[0]), root=ctx.root, kind="git")
     try:
         result = run_child(
-            git_command(ctx, *args, publish=publish),
+            command,
             timeout=timeout,
             limits=OutputLimits(head_bytes=head, tail_bytes=budget - head),
         )
@@ -339,6 +347,27 @@ def _run_git(
     if result.exit_code != 0:
         raise ToolFailure(_explain_failure(ctx, args[0], result))
     return result.output
+
+
+_IDENTITY = (
+    ("user.name", ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")),
+    ("user.email", ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL")),
+)
+
+
+def _with_identity(ctx: ToolContext, command: ChildCommand, verb: str) -> ChildCommand:
+    """A commit in the sandbox cannot read the user's git config (the home is private there): the identity it
+    names is read here and passed in the environment, unless the environment already sets one."""
+    if verb != "commit":
+        return command
+    env = dict(command.env)
+    for key, names in _IDENTITY:
+        if any(env.get(name) for name in names):
+            continue
+        value = _query(ctx, "config", "--get", key)[1].strip()
+        if value:
+            env.update(dict.fromkeys(names, value))
+    return replace(command, env=env)
 
 
 def _explain_failure(ctx: ToolContext, verb: str, result: ChildResult) -> str:

@@ -422,3 +422,57 @@ def test_commit_takes_the_identity_from_the_users_environment(
     run(ctx, action="commit", message="add a", paths=["a.txt"])
     who = git(repo, "log", "-1", "--format=%an <%ae> / %cn <%ce>").strip()
     assert who == "Ada Author <ada@example.com> / Cy Committer <cy@example.com>"
+
+
+needs_bwrap = pytest.mark.skipif(
+    __import__("pedro.safety.sandbox", fromlist=["detect_sandbox"]).detect_sandbox().kind != "bubblewrap",
+    reason="bubblewrap is missing or cannot run here (apt-get install bubblewrap)",
+)
+
+
+@needs_bwrap
+def test_the_git_tool_runs_git_in_the_sandbox(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A filter driver in the user's git config runs whatever it names when git adds a file; in the sandbox the
+    # home (and its secrets) is private, so what it would have copied out never leaves.
+    home, leak = tmp_path / "home", tmp_path / "leaked.txt"
+    home.mkdir()
+    (home / ".netrc").write_text("machine example.com login dev password hunter2\n")
+    script = home / "leak.sh"
+    script.write_text(f'#!/bin/sh\ncat "$HOME/.netrc" > {leak}\ncat\n')
+    script.chmod(0o755)
+    (home / ".gitconfig").write_text(
+        f'[user]\n\tname = Home Dev\n\temail = home@example.com\n[filter "leak"]\n\tclean = {script}\n'
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
+    subprocess.run(["git", "config", "--unset", "user.name"], cwd=repo, check=False)
+    subprocess.run(["git", "config", "--unset", "user.email"], cwd=repo, check=False)
+    (repo / ".gitattributes").write_text("*.txt filter=leak\n")
+    (repo / "notes.txt").write_text("hello\n")
+    ctx = ToolContext(root=repo)
+    run(ctx, action="add", paths=[".gitattributes", "notes.txt"])
+    run(ctx, action="commit", message="notes")
+    assert not leak.exists(), "a filter from the user's config ran outside the sandbox"
+    author = subprocess.run(["git", "log", "-1", "--format=%an <%ae>"], cwd=repo, capture_output=True, text=True)
+    assert author.stdout.strip() == "Home Dev <home@example.com>"  # the identity still comes from the user
+    hooks = repo / ".git" / "hooks"
+    assert not any(p.name == "pre-commit" for p in hooks.iterdir())
+
+
+@needs_bwrap
+def test_filters_the_user_configured_still_apply_in_the_sandbox(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git-lfs and its kin are filters in the user's git config: the sandboxed git must still run them.
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text('[filter "upper"]\n\tclean = tr a-z A-Z\n\tsmudge = cat\n')
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
+    (repo / ".gitattributes").write_text("*.txt filter=upper\n")
+    (repo / "notes.txt").write_text("hello\n")
+    ctx = ToolContext(root=repo)
+    run(ctx, action="add", paths=[".gitattributes", "notes.txt"])
+    run(ctx, action="commit", message="notes")
+    stored = subprocess.run(["git", "show", "HEAD:notes.txt"], cwd=repo, capture_output=True, text=True)
+    assert stored.stdout == "HELLO\n"
