@@ -14,6 +14,7 @@ from typing import IO, Any
 
 from pedro.errors import JobNotFoundError, PedroError, UsageError
 from pedro.messages import EXIT_CODES, Event, Message
+from pedro.safety.journal import another_pedro_alive
 from pedro.safety.secrets import Redactor
 
 
@@ -188,7 +189,7 @@ class JobStore:
         """Mark `running` jobs whose pedro process is gone as interrupted (killed, or the machine stopped)."""
         settled = []
         for job in self.all():
-            if job.status != "running" or _alive(job.pid):
+            if job.status != "running" or another_pedro_alive(job.pid):
                 continue
             job.status = job.exit_status = "interrupted"
             job.exit_code = EXIT_CODES["interrupted"]
@@ -226,16 +227,3 @@ def _exclude_from_git(repo: Path) -> None:
             fh.write(("" if not text or text.endswith("\n") else "\n") + ".pedro/\n")
     except OSError:
         return
-
-
-def _alive(pid: int | None) -> bool:
-    """Whether a process with this id exists (a job from before pids were recorded counts as gone)."""
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
