@@ -323,7 +323,7 @@ def parse_jest_json(text: str, *, root: Path | None = None, runner: str = "jest"
         if suite.get("status") == "failed" and not any(c.get("status") == "failed" for c in assertions):
             # The file itself failed to run (syntax error, import error): no test inside could.
             report.errors += 1
-            clean = _strip_ansi(message)
+            clean = strip_ansi(message)
             report.failures.append(
                 FailedTest(test_id=file, location=_js_location(clean, suite, root), message=_cap(_suite_message(clean)))
             )
@@ -348,7 +348,7 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
 def _jest_failure(case: dict[str, Any], file: str, abs_file: str, root: Path | None) -> FailedTest:
     titles = [str(t) for t in case.get("ancestorTitles") or [] if t] + [str(case.get("title", "?"))]
     test_id = f"{file} > " + " > ".join(titles) if file else " > ".join(titles)
-    messages = [_strip_ansi(str(m)) for m in case.get("failureMessages") or []]
+    messages = [strip_ansi(str(m)) for m in case.get("failureMessages") or []]
     text = "\n".join(messages)
     location = ""
     loc = case.get("location")
@@ -393,7 +393,8 @@ def _relative(path: str, root: Path | None) -> str:
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
-def _strip_ansi(text: str) -> str:
+def strip_ansi(text: str) -> str:
+    """`text` without terminal colour and cursor sequences (runners colour their output)."""
     return _ANSI.sub("", text)
 
 
@@ -413,7 +414,7 @@ _CARGO = re.compile(r"^test result: \w+\. (?P<p>\d+) passed; (?P<f>\d+) failed; 
 
 def parse_raw(text: str) -> RunReport | None:
     """Counts (and failing test names where printed) from a runner's human output; None if nothing is recognised."""
-    text = _strip_ansi(text)
+    text = strip_ansi(text)
     for parse in (_raw_pytest, _raw_jest, _raw_vitest, _raw_node, _raw_mocha, _raw_cargo, _raw_go):
         report = parse(text)
         if report is not None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pedro.tools.testreport import RunReport, parse_junit_xml, parse_raw
+from pedro.tools.testreport import RunReport, parse_junit_xml, parse_raw, strip_ansi
 
 _EXCERPT_LINES = 30
 _EXCERPT_CHARS = 3000
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _PYTEST_HEADER = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$", re.MULTILINE)
 _PYTEST_WHERE = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<what>.*)$", re.MULTILINE)
 _UNITTEST_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<test>\w+) \((?P<where>[\w.]+)\)", re.MULTILINE)
@@ -44,7 +43,7 @@ class ParsedLog:
 
 def parse_log(text: str, *, junit: str | None = None) -> ParsedLog | None:
     """The failing tests of a log (or of a JUnit XML report), or None when no runner's output is recognised."""
-    text = _ANSI.sub("", text).replace("\r\n", "\n")
+    text = strip_ansi(text).replace("\r\n", "\n")
     if junit is not None:
         return _from_report(parse_junit_xml(junit), text)
     unittest = _parse_unittest(text)

@@ -4,52 +4,25 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import openai
 import pytest
-import uvicorn
+from serve_util import serving
 
 from pedro.backends.managed import ManagedLlamaServer
-from pedro.serve.app import create_app
 
 pytestmark = pytest.mark.e2e
 CODEX_VERSION = "0.169.0"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def serve() -> Iterator[Any]:
-    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
-
-    def start(upstream: str, model: str) -> int:
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(create_app(upstream, model=model), host="127.0.0.1", port=port, log_level="warning")
-        )
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        servers.append((server, thread))
-        return port
-
-    yield start
-    for server, thread in servers:
-        server.should_exit = True
-        thread.join(timeout=5)
+    with serving() as start:
+        yield start
 
 
 @pytest.fixture(scope="session")

@@ -10,9 +10,7 @@ from typing import Any
 
 import openai
 import pytest
-import uvicorn
-
-from pedro.serve.app import create_app
+from serve_util import free_port, serving
 
 WEATHER = {
     "type": "function",
@@ -22,33 +20,10 @@ WEATHER = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def serve() -> Iterator[Any]:
-    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
-
-    def start(upstream: str, **kwargs: Any) -> str:
-        port = free_port()
-        config = uvicorn.Config(create_app(upstream, model="m", **kwargs), host="127.0.0.1", port=port,
-                                log_level="warning", lifespan="on")  # fmt: skip
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        servers.append((server, thread))
-        return f"http://127.0.0.1:{port}/v1"
-
-    yield start
-    for server, thread in servers:
-        server.should_exit = True
-        thread.join(timeout=5)
+    with serving() as start:
+        yield lambda upstream, **options: f"http://127.0.0.1:{start(upstream, **options)}/v1"
 
 
 _CLIENTS: list[openai.OpenAI] = []

@@ -1,0 +1,46 @@
+"""pedro serve in a background thread for tests: a free port, uvicorn started and stopped with the test."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+from pedro.serve.app import create_app
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serving() -> Iterator[Any]:
+    """A `start(upstream, model="m", **create_app options) -> port` that serves until the block ends."""
+    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
+
+    def start(upstream: str, model: str = "m", **options: Any) -> int:
+        port = free_port()
+        config = uvicorn.Config(create_app(upstream, model=model, **options), host="127.0.0.1", port=port,
+                                log_level="warning", lifespan="on")  # fmt: skip
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        servers.append((server, thread))
+        return port
+
+    try:
+        yield start
+    finally:
+        for server, thread in servers:
+            server.should_exit = True
+            thread.join(timeout=5)
