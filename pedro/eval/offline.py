@@ -11,6 +11,7 @@ from pedro.eval.launch import Cancel, Launched, run_pedro
 from pedro.eval.outcome import Outcome, read_events, read_outcome
 from pedro.eval.provider import ScriptedProvider
 from pedro.eval.scenarios import Case, Scenario, unapplied_settings
+from pedro.eval.taskfiles import checked_path, write_file
 from pedro.eval.taskrun import commit_repository
 
 SCRIPTED_MODEL = "scripted"
@@ -27,11 +28,11 @@ class CaseRun:
 
 
 def write_repository(scenario: Scenario, dest: Path) -> Path:
-    """The scenario's files written to `dest` and committed."""
+    """The scenario's files written to `dest` (each path checked again: a Scenario may be built by hand) and
+    committed."""
+    dest.mkdir(parents=True, exist_ok=True)
     for relative, text in scenario.files.items():
-        path = dest / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_file(dest, checked_path(relative, f"{scenario.path} [files]"), text.encode("utf-8"))
     return commit_repository(dest)
 
 

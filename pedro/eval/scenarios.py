@@ -12,6 +12,7 @@ from typing import Any, Final, Literal, get_args
 from pedro.errors import UsageError
 from pedro.eval.outcome import Outcome
 from pedro.eval.provider import ANY_FORMAT, CALL_FORMATS
+from pedro.eval.taskfiles import checked_path
 
 SCENARIOS_DIR: Final = Path(__file__).resolve().parent / "scenarios"
 """The built-in scenarios, shipped with pedro."""
@@ -196,6 +197,8 @@ def load_scenario(path: Path) -> Scenario:
     files = data.get("files", {})
     if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()) or not files:
         raise UsageError(f'{where}: [files] must map each path to its text, e.g. "calc.py" = "..."')
+    for relative in files:
+        checked_path(relative, f"{where} [files]")
     if command == "triage" and log not in files:
         raise UsageError(f'{where}: a triage scenario names its log, one of [files]: log = "ci.log"')
     return Scenario(

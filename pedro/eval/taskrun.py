@@ -1,25 +1,36 @@
 """Run pedro on one task the way a user would (the `pedro` command in a fresh repository), then score it with
-the task's own check, hidden tests included."""
+the task's own check, hidden tests included, in the sandbox the test tool uses: the check runs code the model wrote."""
 
 from __future__ import annotations
 
+import contextlib
 import os
-import shutil
-import signal
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from pedro import gitlayer
 from pedro.eval.launch import Cancel, run_pedro
 from pedro.eval.outcome import Outcome, failure_reason, read_events, read_outcome
+from pedro.eval.taskfiles import copy_tree
 from pedro.eval.tasks import Task
+from pedro.process import OutputLimits, run_child, shell_command
+from pedro.safety.sandbox import wrap
+from pedro.safety.secrets import child_environment
 
-_GIT_IDENTITY = ("-c", "user.email=eval@example.com", "-c", "user.name=eval", "-c", "commit.gpgsign=false")
+# The user's and the system's git config stay out: a signing key or a hook there must not decide a run.
+_GIT_ENV: Final = {
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_AUTHOR_NAME": "eval",
+    "GIT_AUTHOR_EMAIL": "eval@example.com",
+    "GIT_COMMITTER_NAME": "eval",
+    "GIT_COMMITTER_EMAIL": "eval@example.com",
+}
 CACHES: Final = ("__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", "node_modules")
 """Folders a local run of a task's tests leaves behind; never copied into a run's repository."""
-_IGNORED = shutil.ignore_patterns(*CACHES)
+_CHECK_OUTPUT: Final = OutputLimits(head_bytes=0, tail_bytes=4096, hard_cap_bytes=64 * 1024 * 1024)
+"""The check's output goes to its log whole; only a runaway printer is stopped."""
 
 
 @dataclass(frozen=True)
@@ -56,15 +67,16 @@ class TaskRun:
 
 def commit_repository(repo: Path) -> Path:
     """`repo` made a git repository with everything in it committed, as the user's checkout would be."""
-    _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "add", "-A")
-    _git(repo, *_GIT_IDENTITY, "commit", "-qm", "task")
+    gitlayer.output(repo, "init", "-q", "-b", "main", env=_GIT_ENV)
+    gitlayer.output(repo, "add", "-A", env=_GIT_ENV)
+    gitlayer.output(repo, "-c", "commit.gpgsign=false", "commit", "-qm", "task", env=_GIT_ENV)
     return repo
 
 
 def prepare_repository(task: Task, dest: Path) -> Path:
-    """The task's repository copied to `dest` and committed."""
-    shutil.copytree(task.repo, dest, ignore=_IGNORED, dirs_exist_ok=True)
+    """The task's repository copied to `dest` (taskfiles.copy_tree: no link out, no `.git`) and committed."""
+    dest.mkdir(parents=True, exist_ok=True)
+    copy_tree(task.repo, dest, skip=CACHES)
     return commit_repository(dest)
 
 
@@ -124,42 +136,22 @@ def run_task(
 
 def score(task: Task, repo: Path, env: Mapping[str, str], *, log: Path | None = None) -> bool:
     """Whether the task's check passes on `repo` once its hidden tests are copied in; its output is appended to
-    `log` when given. The check runs in its own process group, ended whole at the task's timeout_s."""
+    `log` when given. The check runs as the test tool runs tests: in the sandbox, with the child environment's
+    allowlist, in its own process group ended whole at the task's timeout_s."""
     if task.hidden.is_dir():
-        shutil.copytree(task.hidden, repo, dirs_exist_ok=True, ignore=_IGNORED)
-    out = log.open("ab") if log is not None else None
-    try:
+        copy_tree(task.hidden, repo, skip=CACHES)
+    command = wrap(shell_command(task.check, repo, child_environment(env)), root=repo, kind="test")
+    with open(log, "ab") if log is not None else contextlib.nullcontext() as out:
         if out is not None:
             out.write(f"\n--- check: {task.check} (timeout {task.timeout_s} s)\n".encode())
             out.flush()
-        process = subprocess.Popen(
-            ["bash", "-c", task.check],
-            cwd=repo,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=out if out is not None else subprocess.DEVNULL,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
         try:
-            code: int | None = process.wait(timeout=task.timeout_s)
-        except subprocess.TimeoutExpired:
-            code = None
-        # Whatever the check started and left running (a server, a watcher) ends with it.
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        process.wait()
+            result = run_child(command, timeout=task.timeout_s, limits=_CHECK_OUTPUT, tee=out)
+        except OSError as exc:
+            if out is not None:
+                out.write(f"--- check could not start ({exc})\n".encode())
+            return False
         if out is not None:
-            out.write(f"--- check {'timed out' if code is None else f'exit {code}'}\n".encode())
-    finally:
-        if out is not None:
-            out.close()
-    return code == 0
-
-
-def _git(repo: Path, *args: str) -> None:
-    # The user's and the system's git config stay out: a signing key or a hook there must not decide a run.
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env)
+            ended = "timed out" if result.outcome == "timeout" else f"exit {result.exit_code}"
+            out.write(f"--- check {ended}\n".encode())
+    return result.outcome == "exited" and result.exit_code == 0
