@@ -23,10 +23,10 @@ from pedro.context import (
 from pedro.debuglog import LOGGER
 from pedro.dispatch import Dispatcher
 from pedro.effects import Effects
-from pedro.endings import Counters, Ending, Evidence
+from pedro.endings import Counters, Ending, Evidence, RepairStep
 from pedro.endings import Limits as Limits
 from pedro.errors import TERMINATED_EXIT_CODE, BackendError, PedroError
-from pedro.evidence import ProjectTests
+from pedro.evidence import TestEvidence, TestStates, describe_test_run
 from pedro.findings import parse_findings
 from pedro.jobs import Job, JobStore
 from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, ToolResult, Usage
@@ -47,12 +47,6 @@ class ChangeGuard(Protocol):
     def before(self, round_no: int, calls: Sequence[Effects]) -> dict[str, Any] | None: ...
 
     def finish(self) -> dict[str, Any] | None: ...
-
-
-class RepairStep(Protocol):
-    """What runs before the loop for roles that start with repair (pedro.repair.Repairer)."""
-
-    def run(self, emit: Callable[..., None]) -> RepairOutcome: ...
 
 
 def _ignore(_: Event) -> None:
@@ -122,6 +116,9 @@ class _RunState:
     """The last reply called tools (an empty reply now earns the finalisation request)."""
     finalising: bool = False
     """The next request is the finalisation request ([tool_calling].fix_empty_final)."""
+    failed_repair: str = ""
+    """What a repair that ran before the loop and did not fix the tests said; the model then gets only a few
+    rounds to make a successful call (Limits.rounds_after_failed_repair)."""
 
 
 def run_agent(
@@ -139,7 +136,7 @@ def run_agent(
     guard: ChangeGuard | None = None,
     resume: Sequence[Message] = (),
     repair: RepairStep | None = None,
-    tests: ProjectTests | None = None,
+    tests: TestEvidence | None = None,
     instructions: str = "",
     settings: RunSettings | None = None,
     setup: Mapping[str, Any] | None = None,
@@ -147,8 +144,10 @@ def run_agent(
     """Drive the model until it reports completion, a limit is hit, or the backend fails.
 
     With `resume` (a saved conversation of `job`), the loop continues it instead of starting a new one. With
-    `repair`, a new job first runs it: a repair that makes the tests pass ends the job, else the loop starts with
-    what it learned. With `tests`, a completion claim of a role that needs evidence holds only when they pass.
+    `tests`, a new job first runs them for its baseline, and a completion claim of a role that needs evidence holds
+    only when nothing that passed then fails now (pedro.evidence). With `repair`, the role says when it runs
+    (Role.repair): before the loop (a repair that the evidence backs ends the job, else the loop starts with what it
+    learned), or as a finisher on the tests a completion claim left failing.
     `instructions` (the project's AGENTS.md and kin, already cut to budget) open the first user message.
     `settings` ([tool_calling] and the composed request settings) default to those of the dispatcher's context.
     `setup` (model, server, sandbox, snapshot, branch: what the caller arranged) goes into `job.started`.
@@ -173,6 +172,8 @@ def run_agent(
         if job is not None and store is not None:
             job.baseline = baseline
             store.save(job)
+    finisher = repair if role.repair == "finisher" else None
+    first_repair = repair if role.repair == "first" else None
     emitter.emit(
         "job.started",
         role=role.name,
@@ -186,12 +187,15 @@ def run_agent(
     )
     loop = _Loop(
         backend, dispatcher, limits, options, emitter, tools, history, state,
-        Evidence(role, root, baseline, tests, emitter.emit), guard,
+        Evidence(role, root, baseline, tests, emitter.emit, finisher), guard,
         _output_saver(store, job, root) if persist else None, settings, dispatcher.registry.specs(short=short_tools),
+        started + limits.time_limit_s if limits.time_limit_s else None,
     )  # fmt: skip
     ending = endings.round_limit(limits)
     try:
-        ending = _run_rounds(loop, task, resume, repair, instructions) or ending
+        if tests is not None and not resume:
+            _take_baseline(tests, job, store, emitter)
+        ending = _run_rounds(loop, task, resume, first_repair, instructions) or ending
         ending = endings.tool_use(ending, state.counters, settings.calling)
     except ContextFullError as exc:
         ending = endings.context_full(str(exc))
@@ -205,7 +209,7 @@ def run_agent(
         ending = endings.internal_error(exc)
         raise
     finally:
-        result = _finish(ending, job, store, emitter, guard, state, time.monotonic() - started, role)
+        result = _finish(ending, job, store, emitter, guard, state, time.monotonic() - started, role, loop.evidence)
     return result
 
 
@@ -228,6 +232,8 @@ class _Loop:
     known_tools: list[dict[str, Any]]
     """Every tool of the role, masked or not: calls are read against these, so a call to a masked tool is
     answered with TOOL_NOT_ALLOWED rather than taken for prose."""
+    deadline: float | None = None
+    """time.monotonic() at which the job's time limit passes."""
 
     @property
     def chat_only(self) -> bool:
@@ -242,13 +248,16 @@ def _run_rounds(
     when the rounds ran out."""
     backend, emitter, state, history, options = loop.backend, loop.emitter, loop.state, loop.history, loop.options
     root = loop.dispatcher.ctx.root
-    repaired = repair.run(emitter.emit) if repair is not None and not resume and not loop.chat_only else None
-    if repaired is not None:
+    repaired = None
+    if repair is not None and not resume and not loop.chat_only:
+        tests = loop.evidence.tests
+        repaired = repair.run(emitter.emit, start=tests.baseline_run if tests is not None else None)
         state.usage += repaired.usage
         state.tool_calls += repaired.tool_calls
         state.repair_candidates = repaired.candidates
-        if repaired.fixed:
-            return endings.repaired(repaired.summary)
+        ending = _after_first_repair(loop, repaired)
+        if ending is not None:
+            return ending
     # Asking the window first also tells a backend whether the model takes native tools (Ollama's /api/show).
     budget = ContextBudget(
         TokenLedger(backend.count_tokens), Compactor(loop.saver), backend.context_window(), emitter.emit
@@ -266,6 +275,8 @@ def _run_rounds(
         first = f"{task.rstrip()}\n\n{handover}" if handover else task
         history.append(Message("user", f"{instructions.strip()}\n\n{first}" if instructions.strip() else first))
     while state.rounds < loop.limits.max_rounds:
+        if loop.deadline is not None and time.monotonic() >= loop.deadline:
+            return endings.time_limit(loop.limits)
         state.rounds += 1
         emitter.emit("round.started", round=state.rounds)
         native = backend.sends_tools(options)
@@ -295,6 +306,37 @@ def _run_rounds(
         )
         if ending is not None:
             return ending
+        stalled = state.rounds >= loop.limits.rounds_after_failed_repair and not state.counters.ok_calls
+        if state.failed_repair and stalled:
+            return endings.stalled_after_repair(state.failed_repair, state.rounds)
+    return None
+
+
+def _take_baseline(tests: TestEvidence, job: Job | None, store: JobStore | None, emitter: _Emitter) -> None:
+    """Run the job's tests before anything changes: what passes and fails now is what later runs are judged by."""
+    run = tests.run()
+    emitter.emit("tests.run", **describe_test_run(run, "baseline", tests.command))
+    tests.baseline, tests.baseline_run = TestStates.of(run), run
+    if tests.baseline is None:
+        emitter.emit(
+            "notice",
+            message=f"{tests.tests.named} does not name its tests, so completion needs the whole command to pass",
+        )
+    if job is not None and store is not None:
+        job.evidence = tests.to_dict()
+        store.save(job)
+
+
+def _after_first_repair(loop: _Loop, repaired: RepairOutcome) -> Ending | None:
+    """A repair before the loop ends the job when it changed the code and the evidence backs the change; else the
+    loop goes on, for only a few rounds when the model cannot make a successful call."""
+    evidence = loop.evidence
+    if repaired.changed and repaired.last_run is not None:
+        judgement = evidence.judge_run(repaired.last_run) if evidence.tests is not None else None
+        if judgement is None or judgement.holds:
+            return endings.repaired(endings.with_notes(repaired.summary, judgement))
+    if repaired.ran:
+        loop.state.failed_repair = repaired.summary
     return None
 
 
@@ -307,6 +349,7 @@ def _finish(
     state: _RunState,
     duration_s: float,
     role: Role,
+    evidence: Evidence,
 ) -> RunResult:
     """The job's last snapshot, `job.finished` and the saved job record: always, whatever ended the run."""
     if guard is not None:
@@ -321,7 +364,9 @@ def _finish(
         state.usage,
         duration_s,
     )
-    totals = _totals(result, state)
+    totals = _totals(result, state, evidence)
+    report = _evidence_report(evidence)
+    extra: dict[str, Any] = {"evidence": report} if report else {}
     emitter.emit(
         "job.finished",
         exit_status=ending.status,
@@ -329,13 +374,28 @@ def _finish(
         reason=ending.reason,
         summary=ending.summary,
         totals=totals,
+        **extra,
         **_role_report(role, ending.summary),
     )
     if job is not None and store is not None:
         job.status, job.exit_status, job.exit_code = ending.status, ending.status, result.exit_code
         job.summary, job.finished_at, job.totals = ending.summary, time.time(), totals
+        job.evidence = report or job.evidence
         store.save(job)
     return result
+
+
+def _evidence_report(evidence: Evidence) -> dict[str, Any]:
+    """The tests' baseline, their final state and the verdict per test, for job.finished and the job record."""
+    if evidence.tests is None:
+        return {}
+    report = evidence.tests.to_dict()
+    last = evidence.last
+    if last is not None:
+        final = TestStates.of(last.run)
+        report["final"] = final.to_dict() if final is not None else None
+        report.update(last.to_dict())
+    return report
 
 
 def _role_report(role: Role, summary: str) -> dict[str, Any]:
@@ -553,13 +613,17 @@ def _usage_dict(usage: Usage) -> dict[str, int]:
     }
 
 
-def _totals(result: RunResult, state: _RunState) -> dict[str, Any]:
+def _totals(result: RunResult, state: _RunState, evidence: Evidence) -> dict[str, Any]:
+    usage, tool_calls, candidates = result.usage, result.tool_calls, state.repair_candidates
+    for finished in evidence.repairs:  # repair as a finisher, run on a completion claim
+        usage, tool_calls = usage + finished.usage, tool_calls + finished.tool_calls
+        candidates = (candidates or 0) + finished.candidates
     totals = {
         "rounds": result.rounds,
-        "tool_calls": result.tool_calls,
+        "tool_calls": tool_calls,
         "duration_s": round(result.duration_s, 3),
-        **_usage_dict(result.usage),
+        **_usage_dict(usage),
     }
-    if state.repair_candidates is not None:
-        totals["repair_candidates"] = state.repair_candidates
+    if candidates is not None:
+        totals["repair_candidates"] = candidates
     return totals

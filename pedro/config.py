@@ -102,7 +102,11 @@ class AgentConfig(_Section):
     max_repeats: int = Field(default=3, ge=1)
     """Identical tool-call replies in a row tolerated before the loop guard ends the job (exit 4)."""
     test_command: str = ""
-    """The project's test command; empty means the detected runner. Builder and debugger complete when it passes."""
+    """The project's test command; empty means the detected runner. Builder and debugger complete when no test that
+    passed when the job began fails (and, for the debugger, one that failed passes)."""
+    time_limit_s: float = Field(default=900.0, ge=0)
+    """Wall-clock seconds one job may take, repair and tests included, before it stops with limit_reached (exit 4);
+    0 for no limit."""
     instructions_max_chars: int = Field(default=4000, ge=0)
     """Most characters of the project's AGENTS.md, CLAUDE.md, CONVENTIONS.md and .github/copilot-instructions.md
     that reach the model, nearest to the working directory first; 0 leaves them out."""
@@ -112,7 +116,8 @@ class RepairConfig(_Section):
     """Test-driven repair: before the loop, pedro runs the tests and asks the model for one function at a time."""
 
     enabled: bool = True
-    """Builder and debugger start with repair when a test command is known and tests fail."""
+    """The debugger starts with repair when a test command is known and tests fail; the builder uses it to finish
+    tests its change broke or added, when it claims completion."""
     candidates: int = Field(default=8, ge=1, le=64)
     """Answers asked for per function: the first greedy, the rest sampled."""
     temperature: float = Field(default=0.8, ge=0.0, le=2.0)

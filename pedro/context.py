@@ -119,6 +119,20 @@ def render_tests_failing(command: str, output: str) -> str:
     return render_prompt("feedback/tests_failing.md", command=command, output=output.rstrip())
 
 
+def render_tests_broken(command: str, output: str, blocking: str, preexisting: str) -> str:
+    """Feedback for a completion claim whose tests the job broke or added failing; `preexisting` names the tests
+    that failed before the job (not its task), or is empty."""
+    before = render_prompt("feedback/preexisting.md", tests=preexisting) if preexisting else ""
+    return render_prompt(
+        "feedback/tests_broken.md", command=command, output=output.rstrip(), blocking=blocking, preexisting=before
+    )
+
+
+def render_repair_finished(summary: str) -> str:
+    """Feedback after repair, run on a completion claim, made the job's failing tests pass."""
+    return render_prompt("feedback/repair_finished.md", summary=summary)
+
+
 def render_finalise() -> str:
     """The one request for a final answer after an empty reply that followed tool calls."""
     return render_prompt("feedback/finalise.md")

@@ -7,15 +7,36 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from pedro.config import ToolCallingConfig
-from pedro.context import render_no_evidence, render_nudge, render_repeat_warning, render_tests_failing
-from pedro.errors import Terminated
-from pedro.evidence import ProjectTests, describe_test_run
+from pedro.context import (
+    render_no_evidence,
+    render_nudge,
+    render_repair_finished,
+    render_repeat_warning,
+    render_tests_broken,
+    render_tests_failing,
+)
+from pedro.errors import Terminated, TimeLimitReached
+from pedro.evidence import Judgement, TestEvidence, describe_test_run, names
 from pedro.messages import ExitStatus, ToolCall, ToolResult
 from pedro.roles import Role
 from pedro.toolcalls import find_completion
 from pedro.workspace import fingerprint
+
+if TYPE_CHECKING:
+    from pedro.repair import RepairOutcome
+    from pedro.tools.test import TestRun
+
+
+class RepairStep(Protocol):
+    """Test-driven repair (pedro.repair.Repairer): before the loop for a role that starts with it, or as a finisher
+    on the failing tests a completion claim left."""
+
+    def run(
+        self, emit: Callable[..., None], *, start: TestRun | None = None, targets: frozenset[str] | None = None
+    ) -> RepairOutcome: ...
 
 
 @dataclass(frozen=True)
@@ -25,6 +46,10 @@ class Limits:
     max_rounds: int = 30
     max_idle_replies: int = 3
     max_repeats: int = 3
+    time_limit_s: float | None = None
+    """Wall-clock seconds for the whole job; None for no limit."""
+    rounds_after_failed_repair: int = 2
+    """Rounds the model gets after a failed repair to make its first successful tool call."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +94,26 @@ def repaired(summary: str) -> Ending:
     return Ending("completed", "repaired", summary)
 
 
+def time_limit(limits: Limits) -> Ending:
+    """The job's wall-clock limit passed: the ending names it and how to raise it."""
+    return Ending(
+        "limit_reached",
+        "time_limit",
+        f"stopped at the job's time limit of {limits.time_limit_s:g} s; raise it with --time-limit SECONDS or "
+        "[agent].time_limit_s",
+    )
+
+
+def stalled_after_repair(repair_summary: str, rounds: int) -> Ending:
+    """Repair failed and the model could not drive the loop either: end with what repair learned, and say so."""
+    return Ending(
+        "failed",
+        "no_progress",
+        f"{repair_summary}; the model made no successful tool call in {rounds} rounds after repair, so the job "
+        "stopped there",
+    )
+
+
 def context_full(message: str) -> Ending:
     return Ending("limit_reached", "context_full", message)
 
@@ -78,7 +123,10 @@ def backend_failed(message: str) -> Ending:
 
 
 def interrupted(how: KeyboardInterrupt) -> Ending:
-    """Ctrl-C, or SIGTERM (reason `terminated`, exit 143): the job is saved and can be resumed."""
+    """Ctrl-C, or SIGTERM (reason `terminated`, exit 143): the job is saved and can be resumed. The job's time
+    limit stops a run the same way (its alarm raises TimeLimitReached wherever the run is)."""
+    if isinstance(how, TimeLimitReached):
+        return time_limit(Limits(time_limit_s=how.seconds))
     if isinstance(how, Terminated):
         return Ending("interrupted", "terminated", "stopped by SIGTERM; the job is saved")
     return Ending("interrupted", "interrupted", "interrupted by the user; the job is saved")
@@ -142,16 +190,34 @@ def repeated_calls(calls: Sequence[ToolCall], counters: Counters, limits: Limits
     return GO_ON
 
 
-@dataclass(frozen=True)
+@dataclass
 class Evidence:
     """What a completion claim is checked against: the role's rule, the repository's state at the start, the
-    tests when the job has a command."""
+    tests and their baseline when the job has a command; and what the checks found."""
 
     role: Role
     root: Path
     baseline: str
-    tests: ProjectTests | None = None
+    tests: TestEvidence | None = None
     emit: Callable[..., None] = field(default=lambda *_a, **_k: None)
+    finisher: RepairStep | None = None
+    """Repair as a finisher (Role.repair == "finisher"): run once on the tests a refused claim left failing."""
+    last: Judgement | None = None
+    """The latest judgement of the tests, for job.finished."""
+    repairs: list[RepairOutcome] = field(default_factory=list)
+    """What repair did as a finisher, for the job's totals."""
+
+    def judge(self, phase: str) -> Judgement:
+        """Run the job's tests, record the run and judge it against the baseline."""
+        assert self.tests is not None
+        run = self.tests.run()
+        self.emit("tests.run", **describe_test_run(run, phase, self.tests.command))
+        return self.judge_run(run)
+
+    def judge_run(self, run: TestRun) -> Judgement:
+        assert self.tests is not None
+        self.last = self.tests.judge(run)
+        return self.last
 
 
 def reply_without_calls(
@@ -171,8 +237,9 @@ def reply_without_calls(
 
 
 def _completion_claim(summary: str, counters: Counters, evidence: Evidence) -> Verdict:
-    """Completion holds for a role that must change things only with a change, and with passing tests when the job
-    has a test command; the first claim without them is fed back, the second ends the job failed."""
+    """Completion holds for a role that must change things only with a change, and with the tests backing it when
+    the job has a test command (pedro.evidence: nothing that passed fails now); the first claim without them is fed
+    back (after repair, for a role that finishes with it, tried the failing tests), the second ends the job failed."""
     if evidence.role.evidence == "changes" and fingerprint(evidence.root) == evidence.baseline:
         counters.evidence_refusals += 1
         if counters.evidence_refusals > 1:
@@ -181,21 +248,50 @@ def _completion_claim(summary: str, counters: Counters, evidence: Evidence) -> V
             )
         return Verdict(feedback=(render_no_evidence(),))
     tests = evidence.tests
-    if evidence.role.evidence == "changes" and tests is not None:
-        run = tests.run()
-        evidence.emit("tests.run", **describe_test_run(run, "evidence", tests.command))
-        if not run.passed:
-            counters.test_refusals += 1
-            if counters.test_refusals > 1:
-                message = f"the model reported completion but `{tests.command}` still fails"
-                return Verdict(Ending("failed", "tests_failed", message))
-            return Verdict(feedback=(render_tests_failing(tests.command, run.summary),))
-    return Verdict(Ending("completed", "completed", summary))
+    if evidence.role.evidence != "changes" or tests is None:
+        return Verdict(Ending("completed", "completed", summary))
+    judgement = evidence.judge("evidence")
+    if not judgement.holds and judgement.targets and evidence.finisher is not None and not evidence.repairs:
+        outcome = evidence.finisher.run(evidence.emit, start=judgement.run, targets=judgement.targets)
+        evidence.repairs.append(outcome)
+        if outcome.last_run is not None and evidence.judge_run(outcome.last_run).holds:
+            return Verdict(feedback=(render_repair_finished(outcome.summary),))
+        judgement = evidence.last or judgement
+    if judgement.holds:
+        return Verdict(Ending("completed", "completed", with_notes(summary, judgement)))
+    counters.test_refusals += 1
+    if counters.test_refusals > 1:
+        message = f"the model reported completion but `{tests.command}` {_what_fails(judgement)}"
+        return Verdict(Ending("failed", "tests_failed", with_notes(message, judgement)))
+    return Verdict(feedback=(_tests_feedback(tests.command, judgement),))
+
+
+def with_notes(summary: str, judgement: Judgement | None) -> str:
+    """A summary followed by what the tests' judgement says besides (pre-existing failures, the fallback rule)."""
+    if judgement is None or not judgement.notes:
+        return summary
+    return f"{summary.rstrip().rstrip('.')}. " + "; ".join(judgement.notes)
+
+
+def _what_fails(judgement: Judgement) -> str:
+    verdict = judgement.verdict
+    if verdict is None or not verdict.blocking:
+        return "still fails"
+    return f"fails on tests that passed before or are new: {names(verdict.blocking)}"
+
+
+def _tests_feedback(command: str, judgement: Judgement) -> str:
+    verdict = judgement.verdict
+    if verdict is None or not verdict.blocking:
+        return render_tests_failing(command, judgement.run.summary)
+    still = verdict.named("still_failing")
+    return render_tests_broken(command, judgement.run.summary, names(verdict.blocking), names(still) if still else "")
 
 
 __all__ = [
     "GO_ON",
     "Counters",
+    "RepairStep",
     "Ending",
     "Evidence",
     "Limits",
@@ -209,7 +305,10 @@ __all__ = [
     "repeated_calls",
     "reply_without_calls",
     "round_limit",
+    "stalled_after_repair",
+    "time_limit",
     "timeouts",
     "tool_failed",
     "tool_use",
+    "with_notes",
 ]

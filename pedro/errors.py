@@ -54,6 +54,15 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM (how CI cancels a job): handled like Ctrl-C, so the job is saved, but the process exits 143."""
 
 
+class TimeLimitReached(KeyboardInterrupt):
+    """The job's wall-clock limit passed: raised wherever the run is (the model streaming, a test running), so it
+    stops and saves itself as on Ctrl-C, and ends as limit_reached."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the job's time limit of {seconds:g} s passed")
+        self.seconds = seconds
+
+
 TERMINATED_EXIT_CODE = 143
 """128 + SIGTERM, the status a shell and CI runners expect from a process SIGTERM ended."""
 

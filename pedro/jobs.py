@@ -40,6 +40,9 @@ class Job:
     short_tools: bool = False
     test_command: str = ""
     """The command given with --test, so a resumed job asks the same tests for its evidence."""
+    evidence: dict[str, Any] = field(default_factory=dict)
+    """The tests' baseline (which passed and failed when the job began, by id); at the end also their final state
+    and the verdict per test (pedro.evidence)."""
     pid: int | None = None
     """The pedro process running the job; a `running` job whose process is gone was interrupted."""
 

@@ -43,6 +43,7 @@ EventType = Literal[
     "tests.run",
     "repair.started",
     "repair.candidate",
+    "repair.restored",
     "repair.finished",
     "notice",
     "job.finished",

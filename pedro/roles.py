@@ -8,6 +8,9 @@ from typing import Literal
 from pedro.messages import RoleName
 
 Evidence = Literal["none", "changes"]
+RepairUse = Literal["first", "finisher", "never"]
+"""When test-driven repair runs: before the loop (its fix ends the job), on a completion claim whose tests the job
+broke or added (its result feeds the loop, which still needs the claim), or not at all."""
 
 
 @dataclass(frozen=True)
@@ -23,9 +26,12 @@ class Role:
     read_only: bool
     """The role may not change files (git is limited to reading)."""
     evidence: Evidence
-    """What must hold before a completion claim is accepted; with "changes" a known test command must pass too."""
-    starts_with_repair: bool = False
-    """Before the loop, pedro runs the tests and asks the model only for replacements of the failing code."""
+    """What must hold before a completion claim is accepted; with "changes" a known test command is compared with
+    its baseline too (pedro.evidence)."""
+    repair: RepairUse = "never"
+    """When pedro runs the tests and asks the model only for replacements of the failing code."""
+    fixes_failing_tests: bool = False
+    """The job is to make failing tests pass: completion needs one that failed at the baseline to pass."""
     reports_findings: bool = False
     """The answer is a list of findings (severity, file:line), carried in job.finished as `findings`."""
 
@@ -33,8 +39,19 @@ class Role:
 ALL_TOOLS = ("file", "code_edit", "search", "navigate", "git", "bash", "test")
 
 ROLES: dict[str, Role] = {
-    "builder": Role("builder", "roles/builder.md", "tasks/build.md", ALL_TOOLS, False, "changes", True),
-    "debugger": Role("debugger", "roles/debugger.md", "tasks/debug.md", ALL_TOOLS, False, "changes", True),
+    # A build's job is its description: failures that were there before are not its task, so repair only finishes
+    # what the loop changed. A debugger's job is the failing tests: repair goes first.
+    "builder": Role("builder", "roles/builder.md", "tasks/build.md", ALL_TOOLS, False, "changes", "finisher"),
+    "debugger": Role(
+        "debugger",
+        "roles/debugger.md",
+        "tasks/debug.md",
+        ALL_TOOLS,
+        False,
+        "changes",
+        "first",
+        fixes_failing_tests=True,
+    ),
     "reviewer": Role(
         "reviewer",
         "roles/reviewer.md",

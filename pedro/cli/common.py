@@ -38,6 +38,15 @@ ModelFileOpt = Annotated[
 MaxRoundsOpt = Annotated[
     int | None, typer.Option("--max-rounds", min=1, help="Most model requests (PEDRO_MAX_ROUNDS).")
 ]
+TimeLimitOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--time-limit",
+        min=0,
+        metavar="SECONDS",
+        help="Most seconds the job may take, repair and tests included; 0 for none (PEDRO_AGENT__TIME_LIMIT_S).",
+    ),
+]
 ToolUseModeOpt = Annotated[
     str | None,
     typer.Option(
@@ -92,6 +101,7 @@ class CommonFlags:
     model: str | None = None
     model_file: Path | None = None
     max_rounds: int | None = None
+    time_limit: float | None = None
     tool_use_mode: str | None = None
     sampling_profile: str | None = None
     repo: Path = Path()
@@ -133,8 +143,8 @@ class CommonFlags:
         if self.model_file is not None:
             backend["model_file"] = str(self.model_file)
         layer: dict[str, dict[str, Any]] = {"backend": backend}
-        if self.max_rounds is not None:
-            layer["agent"] = {"max_rounds": self.max_rounds}
+        agent: dict[str, Any] = {"max_rounds": self.max_rounds, "time_limit_s": self.time_limit}
+        layer["agent"] = {key: value for key, value in agent.items() if value is not None}
         calling = {"tool_use_mode": self.tool_use_mode, "sampling_profile": self.sampling_profile}
         layer["tool_calling"] = {key: value for key, value in calling.items() if value is not None}
         layer["safety"] = self._safety_layer()

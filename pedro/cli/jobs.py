@@ -24,6 +24,7 @@ from pedro.cli.common import (
     ReadRootOpt,
     RepoOpt,
     StreamJsonOpt,
+    TimeLimitOpt,
     VerboseOpt,
     load,
 )
@@ -115,6 +116,7 @@ def resume_job(
     model: ModelOpt = None,
     model_file: ModelFileOpt = None,
     max_rounds: MaxRoundsOpt = None,
+    time_limit: TimeLimitOpt = None,
     repo: RepoOpt = Path(),
     no_input: NoInputOpt = False,
     json_out: JsonOpt = False,

@@ -132,6 +132,10 @@ def describe_progress(event: Event) -> str | None:
     if event.type == "repair.candidate":
         reason = f": {data.get('reason')}" if data.get("reason") else ""
         return f"candidate {data.get('n')} for {data.get('unit')}: {data.get('status')}{reason}"
+    if event.type == "repair.restored":
+        if data.get("ok"):
+            return f"candidate {data.get('n')} taken back: {data.get('path')} is as it was"
+        return f"candidate {data.get('n')} could not be taken back from {data.get('path')}: {data.get('output')}"
     if event.type == "repair.finished":
         return f"repair: {data.get('summary')}"
     return None
@@ -390,7 +394,8 @@ class RichRenderer:
             self._line(f"[yellow]note:[/] {escape(ignored_calls(data))}")
         elif (progress := describe_progress(event)) is not None:
             good = event.type == "tests.run" and data.get("passed") or data.get("status") == "fixed"
-            self._line(f"[{'green' if good else 'cyan'}]{escape(progress)}[/]")
+            quiet = event.type == "repair.restored" and data.get("ok")
+            self._line(f"[{'green' if good else 'dim' if quiet else 'cyan'}]{escape(progress)}[/]")
             if event.type == "repair.finished":
                 self._reply = progress  # a repaired job's summary is this line: not shown twice
             if event.type in ("repair.started", "repair.candidate") and data.get("status") != "fixed":

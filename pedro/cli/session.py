@@ -173,29 +173,31 @@ def _run(
                 max_rounds=config.agent.max_rounds,
                 max_idle_replies=config.agent.max_idle_replies,
                 max_repeats=config.agent.max_repeats,
+                time_limit_s=config.agent.time_limit_s or None,
             )
-            tests = _test_evidence(role, root, ctx, config, test_command or job.test_command or None)
-            repair = _repairer(role, config, backend, dispatcher, tests, options, guard) if saved is None else None
+            tests = _test_evidence(role, root, ctx, config, test_command or job.test_command or None, job)
+            repair = _repairer(role, config, backend, dispatcher, tests, options, guard)
             try:
-                result = run_agent(
-                    task,
-                    role=role,
-                    backend=backend,
-                    dispatcher=dispatcher,
-                    limits=limits,
-                    options=options,
-                    store=store,
-                    job=job,
-                    on_event=renderer.handle,
-                    short_tools=job.short_tools,
-                    guard=guard,
-                    resume=history,
-                    repair=repair,
-                    tests=tests,
-                    instructions=instructions,
-                    settings=RunSettings.from_config(config),
-                    setup=setup,
-                )
+                with _time_limit(limits.time_limit_s):
+                    result = run_agent(
+                        task,
+                        role=role,
+                        backend=backend,
+                        dispatcher=dispatcher,
+                        limits=limits,
+                        options=options,
+                        store=store,
+                        job=job,
+                        on_event=renderer.handle,
+                        short_tools=job.short_tools,
+                        guard=guard,
+                        resume=history,
+                        repair=repair,
+                        tests=tests,
+                        instructions=instructions,
+                        settings=RunSettings.from_config(config),
+                        setup=setup,
+                    )
             finally:
                 store.close()
             if result.exit_status == "interrupted":
@@ -211,21 +213,27 @@ def _run(
     return result.exit_code
 
 
-def _test_evidence(role: Any, root: Path, ctx: Any, config: PedroConfig, given: str | None) -> Any:
-    """The job's test command, for roles whose completion needs evidence; None when none is known."""
-    from pedro.evidence import ProjectTests, find_test_command
+def _test_evidence(role: Any, root: Path, ctx: Any, config: PedroConfig, given: str | None, job: Any) -> Any:
+    """The job's tests, for roles whose completion needs evidence, with the baseline a resumed job recorded (a new
+    job takes its own when the loop starts); None when no test command is known."""
+    from pedro.evidence import ProjectTests, TestEvidence, TestStates, find_test_command
 
     if role.evidence != "changes":
         return None
     args = find_test_command(root, given, config.agent.test_command)
-    return ProjectTests(args, ctx) if args is not None else None
+    if args is None:
+        return None
+    saved = job.evidence.get("baseline") if isinstance(job.evidence, dict) else None
+    baseline = TestStates.from_dict(saved) if isinstance(saved, dict) else None
+    return TestEvidence(ProjectTests(args, ctx), baseline, must_fix=role.fixes_failing_tests)
 
 
 def _repairer(
     role: Any, config: PedroConfig, backend: Any, dispatcher: Any, tests: Any, options: Any, guard: Any
 ) -> Any:
-    """Test-driven repair before the loop, for roles that start with it, when tests are known and it may edit."""
-    if not (role.starts_with_repair and config.repair.enabled and tests is not None) or dispatcher.ctx.read_only:
+    """Test-driven repair, for roles that use it (before the loop or as a finisher), when tests are known and it may
+    edit."""
+    if role.repair == "never" or not config.repair.enabled or tests is None or dispatcher.ctx.read_only:
         return None
     from pedro.repair import Repairer, RepairSettings
 
@@ -236,7 +244,7 @@ def _repairer(
         max_units=config.repair.max_functions,
     )
     return Repairer(
-        backend=backend, dispatcher=dispatcher, tests=tests, settings=settings, options=options, guard=guard
+        backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options, guard=guard
     )
 
 
@@ -287,6 +295,28 @@ def _second_interrupt_exits() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """The job's wall-clock limit, kept wherever the run is (the model streaming, a test or repair running): an alarm
+    raises TimeLimitReached, which stops and saves the job as Ctrl-C does. Off the main thread, the loop's own check
+    at each round is the limit."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    from pedro.errors import TimeLimitReached
+
+    def on_alarm(_signum: int, _frame: Any) -> None:
+        raise TimeLimitReached(seconds)
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _report_interrupted_round(journal: Any, job_id: str, renderer: Any) -> None:

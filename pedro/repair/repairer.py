@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.dispatch import Dispatcher
 from pedro.effects import Effects
-from pedro.evidence import ProjectTests, describe_test_run
+from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.prompts import render_prompt
 from pedro.repair.candidate import read_candidate
@@ -38,9 +38,12 @@ _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:
 
 
 class ChangeGuard(Protocol):
-    """Takes a snapshot before files change (pedro.safety.guard.SnapshotGuard)."""
+    """Takes a snapshot before repair changes files and one after it (pedro.safety.guard.SnapshotGuard): the
+    candidates it tries and the restores between them are never undo steps."""
 
-    def before(self, step: int | str, calls: list[Effects]) -> dict[str, Any] | None: ...
+    def open_step(self, step: str, calls: list[Effects]) -> dict[str, Any] | None: ...
+
+    def close_step(self) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,10 @@ class RepairOutcome:
     """Edits pedro made through the dispatcher: each candidate and each undo of one."""
     stopped: str = ""
     """Why repair stopped early (a file changed under it), or empty."""
+    changed: bool = False
+    """A candidate was kept: the code differs from where repair started."""
+    last_run: TestRun | None = None
+    """The tests as repair leaves the code: after the last kept candidate, else where it started."""
 
 
 @dataclass
@@ -107,25 +114,42 @@ class Repairer:
         self.guard = guard
         self.root: Path = dispatcher.ctx.root
 
-    def run(self, emit: Emit) -> RepairOutcome:
-        """Run the tests; while some fail and the budget lasts, ask for one unit at a time and keep what passes.
+    def run(self, emit: Emit, *, start: TestRun | None = None, targets: frozenset[str] | None = None) -> RepairOutcome:
+        """From the tests as they are (`start`, else a fresh run), while `targets` (else every failing test) fail and
+        the budget lasts, ask for one unit at a time and keep what helps without breaking a passing test.
 
         The located units take turns: each gets its greedy answer before any gets a sample, since the function
         a test points at first is often not the one with the bug (a caller before its helper).
         """
         outcome = RepairOutcome()
-        run = self._test(emit, "baseline")
-        if run.passed:
+        run = start if start is not None else self._test(emit, "baseline")
+        outcome.last_run = run
+        wanted = targets if targets is not None else run.failing
+        if run.passed or (targets is not None and not wanted & run.failing):
             outcome.summary = "the tests already pass"
             return outcome
-        failures = run.report.failures if run.report is not None else []
-        units = locate(failures, self.root, limit=self.settings.max_units)
+        units = locate(self._failures(run, wanted), self.root, limit=self.settings.max_units)
         emit("repair.started", command=self.tests.command, units=[_describe(u) for u in units])
         if not units:
             outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
             return outcome
         outcome.ran = True
-        baseline, last = run, ""
+        if self.guard is not None:
+            effects = [self.dispatcher.effects(ToolCall("code_edit", {"action": "replace", "path": units[0].path}))]
+            _record(emit, self.guard.open_step("repair", effects))
+        try:
+            run = self._attempts(units, run, wanted, outcome, emit)
+        finally:
+            if self.guard is not None:
+                _record(emit, self.guard.close_step())
+        emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
+        return outcome
+
+    def _attempts(
+        self, units: list[Unit], start: TestRun, wanted: frozenset[str], outcome: RepairOutcome, emit: Emit
+    ) -> TestRun:
+        """Candidates for the units in turn until the wanted tests pass or the budget is spent; the last kept run."""
+        run, last = start, ""
         # One attempt per version of a unit, (path, name, text): a unit whose code changed (a kept candidate made
         # progress) starts afresh, one that did not keeps what it has spent.
         attempts: dict[tuple[str, str, str], _Try] = {}
@@ -134,7 +158,7 @@ class Repairer:
         while turns and outcome.candidates < self.settings.candidates * self.settings.max_units:
             attempt = turns.popleft()
             asked[_describe(attempt.unit)] = None
-            result = self._candidate(attempt, run, outcome, emit)
+            result = self._candidate(attempt, run, wanted, outcome, emit)
             last = attempt.last_problem or last
             if outcome.stopped:
                 last = outcome.stopped
@@ -143,25 +167,30 @@ class Repairer:
                 if attempt.asked < self.settings.candidates:
                     turns.append(attempt)
                 continue
-            run = result
-            if run.passed:
+            run, outcome.changed, outcome.last_run = result, True, result
+            if not wanted & run.failing and _verdict_fixed(run):
                 outcome.fixed = True
                 break
             # Progress without a full pass: look again from what still fails.
-            remaining = run.report.failures if run.report is not None else []
-            located = locate(remaining, self.root, limit=self.settings.max_units)
+            located = locate(self._failures(run, wanted), self.root, limit=self.settings.max_units)
             turns = deque(
                 attempt
                 for attempt in (_attempt(attempts, unit) for unit in located)
                 if attempt.asked < self.settings.candidates
             )
-        outcome.summary = self._summary(outcome, baseline, run)
+        outcome.summary = self._summary(outcome, start, run, wanted)
         if not outcome.fixed:
-            outcome.handover = self._handover(baseline, outcome, list(asked), last)
-        emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
-        return outcome
+            outcome.handover = self._handover(start, outcome, list(asked), last)
+        return run
 
-    def _candidate(self, attempt: _Try, run: TestRun, outcome: RepairOutcome, emit: Emit) -> TestRun | None:
+    @staticmethod
+    def _failures(run: TestRun, wanted: frozenset[str]) -> list[FailedTest]:
+        failures = run.report.failures if run.report is not None else []
+        return [failure for failure in failures if failure.test_id in wanted] or failures[: 1 if not wanted else 0]
+
+    def _candidate(
+        self, attempt: _Try, run: TestRun, wanted: frozenset[str], outcome: RepairOutcome, emit: Emit
+    ) -> TestRun | None:
         """Ask for, apply and test one candidate for the attempt's unit: the test run when it helped, else None.
 
         A candidate that does not help is undone; `attempt.last_problem` says why it failed, and
@@ -196,7 +225,7 @@ class Repairer:
             outcome.stopped = f"{unit.path} changed while pedro was repairing it; it is left as you made it"
             emit("repair.candidate", n=index, unit=_describe(unit), status="stopped", reason=outcome.stopped)
             return None
-        applied = self._edit(emit, outcome, f"repair candidate {index}", unit, unit.text, candidate.text)
+        applied = self._edit(emit, outcome, unit, unit.text, candidate.text)
         if not applied.ok:
             attempt.last_problem = _first_line(applied.output)
             emit("repair.candidate", n=index, unit=_describe(unit), status="rejected", reason=attempt.last_problem)
@@ -206,18 +235,15 @@ class Repairer:
         except BaseException:
             # Interrupted (Ctrl-C) or failed while testing: an unconfirmed candidate never stays in the file.
             if not self._changed_by_someone(path):
-                self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text)
+                self._restore(emit, outcome, index, unit, candidate.text)
             raise
-        verdict, problem = _judge(run, after)
+        verdict, problem = _judge(run, after, wanted)
         emit("repair.candidate", n=index, unit=_describe(unit), status=verdict, reason=problem)
         if verdict in ("fixed", "progress"):
             attempt.last_problem = problem
             return after
         attempt.last_problem = problem
-        if (
-            self._changed_by_someone(path)
-            or not self._edit(emit, outcome, f"undo repair candidate {index}", unit, candidate.text, unit.text).ok
-        ):
+        if self._changed_by_someone(path) or not self._restore(emit, outcome, index, unit, candidate.text).ok:
             outcome.stopped = (
                 f"{unit.path} changed while candidate {index} was being tested, so pedro did not put the old "
                 f"code back; the file keeps candidate {index} and your change"
@@ -283,15 +309,21 @@ class Repairer:
         source = render_prompt("repair/test_source.md", path=test.path, fence=_FENCE_NAMES[test.language], code=code)
         return f"{described}\n\n{source.strip()}"
 
-    def _edit(self, emit: Emit, outcome: RepairOutcome, label: str, unit: Unit, old: str, new: str) -> ToolResult:
+    def _edit(self, emit: Emit, outcome: RepairOutcome, unit: Unit, old: str, new: str) -> ToolResult:
         """Replace `old` by `new` in the unit's file through the dispatcher: the gate, journal and checks apply."""
         call = ToolCall("code_edit", {"action": "replace", "path": unit.path, "old": old, "new": new}, id=None)
-        if self.guard is not None:
-            taken = self.guard.before(label, [self.dispatcher.effects(call)])
-            if taken is not None:
-                emit("snapshot.taken", **taken)
         outcome.tool_calls += 1
         return self.dispatcher.run_reported(call, emit)
+
+    def _restore(self, emit: Emit, outcome: RepairOutcome, index: int, unit: Unit, candidate: str) -> ToolResult:
+        """Put the unit's code back after a rejected candidate: through the dispatcher like any edit, but reported
+        as one quiet line (`repair.restored`), not as an edit of the model's."""
+        arguments = {"action": "replace", "path": unit.path, "old": candidate, "new": unit.text}
+        call = ToolCall("code_edit", arguments, id=None)
+        outcome.tool_calls += 1
+        result = self.dispatcher.run(call)
+        emit("repair.restored", n=index, path=unit.path, ok=result.ok, output="" if result.ok else result.output)
+        return result
 
     def _changed_by_someone(self, path: Path) -> bool:
         """Whether the file differs from what pedro last read or wrote there."""
@@ -307,15 +339,17 @@ class Repairer:
         emit("tests.run", **describe_test_run(run, phase, self.tests.command), **extra)
         return run
 
-    def _summary(self, outcome: RepairOutcome, baseline: TestRun, run: TestRun) -> str:
-        before = len(baseline.failing) or 1
-        tries = f"{outcome.candidates} candidate{'s' if outcome.candidates != 1 else ''}"
+    def _summary(self, outcome: RepairOutcome, start: TestRun, run: TestRun, wanted: frozenset[str]) -> str:
+        before = len(wanted & start.failing) or 1
+        tries = count(outcome.candidates, "candidate")
         if outcome.fixed:
-            return f"fixed {before} failing test{'s' if before != 1 else ''} in {tries}; `{self.tests.command}` passes"
+            passes = f"; {self.tests.named} passes" if run.passed else ""
+            return f"fixed {count(before, 'failing test')} in {tries}{passes}"
         if outcome.stopped:
             return f"repair stopped after {tries}: {outcome.stopped}"
-        left = len(run.failing)
-        return f"repair tried {tries}; {left} of {before} failing test{'s' if before != 1 else ''} still fail"
+        left = len(wanted & run.failing) if run.report is not None else before
+        verb = "fails" if left == 1 else "fail"
+        return f"repair tried {tries}; {left} of {count(before, 'failing test')} still {verb}"
 
     def _handover(self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str) -> str:
         report = run.report
@@ -340,8 +374,9 @@ def _attempt(attempts: dict[tuple[str, str, str], _Try], unit: Unit) -> _Try:
     return attempt
 
 
-def _judge(before: TestRun, after: TestRun) -> tuple[str, str]:
-    """fixed (all pass), progress (fewer failures, none new), breaks (a passing test now fails) or fails."""
+def _judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[str, str]:
+    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, none new), breaks (a test that
+    passed now fails) or fails."""
     if after.passed:
         return "fixed", ""
     if after.report is None or (not after.failing and after.report.total == 0):
@@ -349,10 +384,23 @@ def _judge(before: TestRun, after: TestRun) -> tuple[str, str]:
     newly = sorted(after.failing - before.failing)
     if newly:
         return "breaks", f"it broke {', '.join(newly[:3])}"
-    if after.failing < before.failing:
-        return "progress", f"{len(before.failing) - len(after.failing)} failing test(s) now pass"
+    if not wanted & after.failing and _verdict_fixed(after):
+        return "fixed", ""
+    if wanted & after.failing < wanted & before.failing:
+        gained = len(wanted & before.failing) - len(wanted & after.failing)
+        return "progress", f"{count(gained, 'failing test')} now {'passes' if gained == 1 else 'pass'}"
     failure = next(iter(after.report.failures), None)
     return "fails", describe_failure(failure, short=True) if failure else _first_line(after.summary)
+
+
+def _verdict_fixed(run: TestRun) -> bool:
+    """The run names its failures (so the wanted tests can be told from the rest), or it passed outright."""
+    return run.passed or (run.report is not None and run.report.names_tests)
+
+
+def _record(emit: Emit, taken: dict[str, Any] | None) -> None:
+    if taken is not None:
+        emit("snapshot.taken", **taken)
 
 
 def describe_failure(failure: FailedTest, *, short: bool = False) -> str:

@@ -61,6 +61,21 @@ class SnapshotGuard:
             self.journal.open_round(step)
         return taken
 
+    def open_step(self, step: str, calls: Sequence[Effects]) -> dict[str, Any] | None:
+        """Like before(), for a step of many calls whose number is not known in advance (repair's candidates and the
+        restores between them): it stays open until close_step(), so the states in between are never undo steps."""
+        taken = self.before(step, calls)
+        if not self._settled:
+            self._pending = -1
+        return taken
+
+    def close_step(self) -> dict[str, Any] | None:
+        """Snapshot what the step opened by open_step() left; nothing when it changed nothing."""
+        if self._settled:
+            return None
+        self._pending, self._settled = 0, True
+        return self._take(f"after {self._step}", "pedro")
+
     def after_call(self, _call: ToolCall) -> dict[str, Any] | None:
         """The Dispatcher ran one call; after the open round's last one, snapshot what the round changed."""
         if self._pending <= 0:
@@ -110,6 +125,16 @@ class JournalOnlyGuard:
         """Open the journal's round when its calls may change files; no snapshot is taken."""
         if self.journal is not None and any(effects.changes_files for effects in calls):
             self.journal.open_round(round_no)
+        return None
+
+    def open_step(self, step: str, calls: Sequence[Effects]) -> dict[str, Any] | None:
+        """Open the journal's round when the step may change files; no snapshot is taken."""
+        if self.journal is not None and any(effects.changes_files for effects in calls):
+            self.journal.open_round(step)
+        return None
+
+    def close_step(self) -> dict[str, Any] | None:
+        """Nothing to snapshot outside git."""
         return None
 
     def after_call(self, _call: ToolCall) -> dict[str, Any] | None:

@@ -39,10 +39,18 @@ class RunReport:
     skipped: int = 0
     errors: int = 0
     failures: list[FailedTest] = field(default_factory=list)
+    passing: list[str] = field(default_factory=list)
+    """The ids of the tests that passed, in the same form as the failures' ids (empty when the runner names none)."""
 
     @property
     def total(self) -> int:
         return self.passed + self.failed + self.skipped + self.errors
+
+    @property
+    def names_tests(self) -> bool:
+        """Whether every passing and failing test is named by id, so that runs can be compared test by test."""
+        named_failures = self.failed + self.errors == 0 or bool(self.failures)
+        return self.total > 0 and len(self.passing) == self.passed and named_failures
 
 
 class ReportError(ValueError):
@@ -65,6 +73,7 @@ def parse_junit_xml(text: str, *, runner: str = "pytest") -> RunReport:
             report.skipped += 1
         elif problem is None:
             report.passed += 1
+            report.passing.append(_junit_id(case, runner))
         else:
             if problem.tag == "error":
                 report.errors += 1
@@ -74,13 +83,19 @@ def parse_junit_xml(text: str, *, runner: str = "pytest") -> RunReport:
     return report
 
 
-def _junit_failure(case: ET.Element, problem: ET.Element, runner: str) -> FailedTest:
-    name = case.get("name", "?")
-    classname = case.get("classname", "")
+def _junit_file(case: ET.Element, runner: str) -> str:
     # node's junit reporter writes the fixed class name "test": neither a module path nor part of the id.
-    node = runner == NODE_RUNNER
-    file = case.get("file", "") or ("" if node else _file_from_classname(classname))
-    test_id = name if node else _pytest_id(file, classname, name)
+    return case.get("file", "") or ("" if runner == NODE_RUNNER else _file_from_classname(case.get("classname", "")))
+
+
+def _junit_id(case: ET.Element, runner: str) -> str:
+    name = case.get("name", "?")
+    return name if runner == NODE_RUNNER else _pytest_id(_junit_file(case, runner), case.get("classname", ""), name)
+
+
+def _junit_failure(case: ET.Element, problem: ET.Element, runner: str) -> FailedTest:
+    file = _junit_file(case, runner)
+    test_id = _junit_id(case, runner)
     details = problem.text or ""
     location = _last_location(details, prefer=file)
     if not location and file and (line := case.get("line", "")).isdigit():
@@ -202,6 +217,7 @@ def _count_go_tests(report: RunReport, tests: dict[tuple[str, str], _GoTest], mo
         has_children = any(p == package and other.startswith(name + "/") for p, other in names)
         if entry.outcome == "pass" and not has_children:
             report.passed += 1
+            report.passing.append(f"{package}.{name}" if package else name)
         elif entry.outcome == "skip" and not has_children:
             report.skipped += 1
         elif entry.outcome == "fail":
@@ -314,6 +330,7 @@ def parse_jest_json(text: str, *, root: Path | None = None, runner: str = "jest"
             status = str(case.get("status", ""))
             if status == "passed":
                 report.passed += 1
+                report.passing.append(_jest_id(case, file))
             elif status in ("pending", "skipped", "todo", "disabled"):
                 report.skipped += 1
             elif status == "failed":
@@ -345,9 +362,13 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
-def _jest_failure(case: dict[str, Any], file: str, abs_file: str, root: Path | None) -> FailedTest:
+def _jest_id(case: dict[str, Any], file: str) -> str:
     titles = [str(t) for t in case.get("ancestorTitles") or [] if t] + [str(case.get("title", "?"))]
-    test_id = f"{file} > " + " > ".join(titles) if file else " > ".join(titles)
+    return f"{file} > " + " > ".join(titles) if file else " > ".join(titles)
+
+
+def _jest_failure(case: dict[str, Any], file: str, abs_file: str, root: Path | None) -> FailedTest:
+    test_id = _jest_id(case, file)
     messages = [strip_ansi(str(m)) for m in case.get("failureMessages") or []]
     text = "\n".join(messages)
     location = ""

@@ -14,7 +14,7 @@ from pedro.agent import Limits, RunResult, run_agent
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.dispatch import Dispatcher
-from pedro.evidence import ProjectTests
+from pedro.evidence import ProjectTests, TestEvidence
 from pedro.jobs import JobStore
 from pedro.messages import Event, Message
 from pedro.repair import Repairer, RepairSettings
@@ -127,16 +127,9 @@ def test_the_code_is_restored_between_candidates(calc: Path) -> None:
     assert contents == [CALC, CALC, CALC]  # every request saw the original code
     assert (calc / "calc.py").read_text() == CALC  # and it is back as it was
     assert git(calc, "status", "--porcelain").strip() == ""
-    # Snapshots around every candidate (none when nothing changed since the last): `pedro undo` walks back.
+    # Rejected candidates are never undo steps: repair is one step, and one that changed nothing leaves none.
     labels = [s.label for s in list_snapshots(calc, "job1")]
-    assert labels == [
-        "job start",
-        "before undo repair candidate 1",
-        "before repair candidate 2",
-        "before undo repair candidate 2",
-        "before repair candidate 3",
-        "before undo repair candidate 3",
-    ]
+    assert labels == ["job start"]
     assert outcome.handover and "calc.py:1 add" in outcome.handover
 
 
@@ -238,7 +231,7 @@ def run_job(
         job=job,
         on_event=events.append,
         repair=repairer,
-        tests=tests,
+        tests=TestEvidence(tests, None, must_fix=role.fixes_failing_tests),
     )
     return result, backend, events
 
@@ -284,14 +277,14 @@ def test_completion_with_failing_tests_is_fed_back_then_fails(calc: Path) -> Non
     result, backend, events = run_job(calc, replies, with_repair=False)
     assert (result.exit_status, result.reason) == ("failed", "tests_failed")
     assert "the tests still fail" in backend.requests[2][0][-1].content
-    assert [e.data["phase"] for e in events if e.type == "tests.run"] == ["evidence", "evidence"]
+    assert [e.data["phase"] for e in events if e.type == "tests.run"] == ["baseline", "evidence", "evidence"]
 
 
 def test_completion_with_passing_tests_is_accepted(calc: Path) -> None:
     fenced_fix = '```code_edit\n{"path": "calc.py", "old": "return a - b", "new": "return a + b"}\n```'
     result, _, events = run_job(calc, [fenced_fix, "TASK COMPLETE fixed"], with_repair=False)
     assert result.exit_status == "completed"
-    assert [e.data["passed"] for e in events if e.type == "tests.run"] == [True]
+    assert [e.data["passed"] for e in events if e.type == "tests.run"] == [False, True]
 
 
 def test_a_test_command_that_cannot_start_is_a_failed_run_not_a_crash(calc: Path) -> None:
