@@ -410,6 +410,8 @@ _MOCHA = re.compile(r"^\s+(?P<n>\d+) (?P<kind>passing|failing|pending)\b", re.MU
 _GO_RESULT = re.compile(r"^\s*--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)", re.MULTILINE)
 _GO_PACKAGE = re.compile(r"^(?P<kind>ok|FAIL)[ \t]+(?P<pkg>\S+)", re.MULTILINE)
 _CARGO = re.compile(r"^test result: \w+\. (?P<p>\d+) passed; (?P<f>\d+) failed; (?P<i>\d+) ignored", re.MULTILINE)
+_JEST_FAILED = re.compile(r"^\s*● (?!Test suite failed)(.+)$", re.MULTILINE)
+_VITEST_FAILED = re.compile(r"^\s*FAIL\s+(.+ > .+)$", re.MULTILINE)
 
 
 def parse_raw(text: str) -> RunReport | None:
@@ -420,6 +422,16 @@ def parse_raw(text: str) -> RunReport | None:
         if report is not None:
             return report
     return None
+
+
+def counted_line(line: str) -> bool:
+    """Whether parse_raw reads `line` (one line, no newline): a summary it counts from or a failing test it names."""
+    return any(pattern.match(line) for pattern in _COUNTED_LINES)
+
+
+def failure_line(line: str) -> bool:
+    """Whether `line` opens a JavaScript runner's account of one failing test (jest, vitest, node --test)."""
+    return any(pattern.match(line) for pattern in (_JEST_FAILED, _VITEST_FAILED, _NODE_FAILED))
 
 
 def _raw_pytest(text: str) -> RunReport | None:
@@ -457,7 +469,7 @@ def _raw_jest(text: str) -> RunReport | None:
         failed=counts.get("failed", 0),
         skipped=counts.get("skipped", 0) + counts.get("todo", 0) + counts.get("pending", 0),
     )
-    for name in re.findall(r"^\s*● (?!Test suite failed)(.+)$", text, re.MULTILINE):
+    for name in _JEST_FAILED.findall(text):
         report.failures.append(FailedTest(test_id=name.strip()))
     return report
 
@@ -473,7 +485,7 @@ def _raw_vitest(text: str) -> RunReport | None:
         failed=counts.get("failed", 0),
         skipped=counts.get("skipped", 0) + counts.get("todo", 0),
     )
-    for name in re.findall(r"^\s*FAIL\s+(.+ > .+)$", text, re.MULTILINE):
+    for name in _VITEST_FAILED.findall(text):
         report.failures.append(FailedTest(test_id=name.strip()))
     return report
 
@@ -542,6 +554,19 @@ def _raw_go(text: str) -> RunReport | None:
         report.errors += 1
         report.failures.append(FailedTest(test_id=match.group("package"), message="build failed"))
     return report
+
+
+_COUNTED_LINES = (
+    _PYTEST_SUMMARY,
+    _PYTEST_FAILED,
+    _JEST_TESTS,
+    _VITEST_TESTS,
+    _NODE_COUNT,
+    _MOCHA,
+    _CARGO,
+    _GO_RESULT,
+    _GO_PACKAGE,
+)
 
 
 # ---------------------------------------------------------------- shared

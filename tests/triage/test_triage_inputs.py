@@ -1,0 +1,153 @@
+"""Triage's hostile inputs: a log too large to hold, paths leaving the repository, escape sequences, XML bombs."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from repo_util import git
+
+from pedro.triage.logparse import parse_log
+from pedro.triage.logread import LINE_CHARS, read_log
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a + b\n"
+TESTS = (
+    "from calc import add, mul\n\n\n"
+    "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+    "def test_mul():\n    assert mul(2, 3) == 6\n\n\n"
+    "def test_fine():\n    assert add(0, 0) == 0\n"
+)
+MiB = 1024 * 1024
+
+# Runs `pedro triage` as its only child, writes the log into its stdin piece by piece (never holding it), and
+# prints the largest resident set of that child and its descendants, in KiB (Linux's ru_maxrss).
+FEEDER = """
+import json, resource, subprocess, sys
+spec = json.load(open(sys.argv[1]))
+with open(spec["stdout"], "wb") as out, open(spec["stderr"], "wb") as err:
+    proc = subprocess.Popen(spec["argv"], cwd=spec["cwd"], env=spec["env"], stdin=subprocess.PIPE, stdout=out,
+                            stderr=err)
+    for text, times in spec["pieces"]:
+        data = text.encode()
+        for _ in range(times):
+            proc.stdin.write(data)
+    proc.stdin.close()
+    code = proc.wait()
+print(json.dumps({"code": code, "maxrss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+@pytest.fixture
+def failing(repo: Path) -> Path:
+    (repo / "calc.py").write_text(CALC)
+    (repo / "test_calc.py").write_text(TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    return repo
+
+
+def pytest_log(repo: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout + done.stderr
+
+
+def feed(tmp_path: Path, argv: list[str], cwd: Path, env: dict[str, str], pieces: list[tuple[str, int]]) -> Any:
+    spec = tmp_path / "feed.json"
+    out, err = tmp_path / "feed.out", tmp_path / "feed.err"
+    spec.write_text(
+        json.dumps(
+            {"argv": argv, "cwd": str(cwd), "env": env, "pieces": pieces, "stdout": str(out), "stderr": str(err)}
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", FEEDER, str(spec)], capture_output=True, text=True, timeout=600, check=True
+    )
+    result = json.loads(done.stdout)
+    return result["code"], result["maxrss_kib"] * 1024, out.read_text(), err.read_text()
+
+
+@pytest.mark.slow
+def test_an_80_mib_log_through_a_pipe_is_read_in_bounded_memory_and_its_failures_still_found(
+    failing: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    lines = pytest_log(failing).splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if " FAILURES " in line)
+    end = next(i for i, line in enumerate(lines) if " short test summary info " in line)
+    head, failures, summary = "".join(lines[:start]), "".join(lines[start:end]), "".join(lines[end:])
+    passed = "tests/test_generated.py::test_case PASSED" + " " * 33 + "[ 50%]\n"
+    warned = "  /usr/lib/python3/dist-packages/old.py:12: DeprecationWarning: old_api() is going away, use new_api()\n"
+    server = stub_server(["TASK COMPLETE\nProbable cause: add subtracts and mul adds."])
+    report = tmp_path / "triage.json"
+    argv = [sys.executable, "-m", "pedro", "triage", "--no-input", "--base-url", f"{server.url}/v1", "--model", "m"]
+    # The FAILURES section sits between 40 MiB of passing tests and 40 MiB of warnings: neither the start nor the
+    # end of the log holds it.
+    pieces = [
+        (head, 1),
+        (passed * (MiB // len(passed)), 40),
+        (failures, 1),
+        ("=" * 20 + " warnings summary " + "=" * 20 + "\n", 1),
+        (warned * (MiB // len(warned)), 40),
+        (summary, 1),
+    ]
+    code, peak, _, err = feed(tmp_path, [*argv, "--report", str(report)], failing, cli_env, pieces)
+    assert code == 0, err
+    data = json.loads(report.read_text())
+    assert data["counts"] == {"passed": 1, "failed": 2}
+    where = {t["name"]: (t["file"], t["line"], t["message"]) for t in data["failing_tests"]}
+    assert where["test_calc.py::test_add"][:2] == ("test_calc.py", 5)
+    assert where["test_calc.py::test_mul"][:2] == ("test_calc.py", 9)
+    assert "assert -1 == 5" in where["test_calc.py::test_add"][2]
+    # The model read the end of the log, and what the parser found in its middle.
+    sent = json.dumps(server.requests[0]["messages"])
+    assert "test_calc.py::test_mul (test_calc.py:9)" in sent and "short test summary info" in sent
+    # pedro with a small log stays near 100 MiB; holding this log took 260 MiB.
+    assert peak < 160 * MiB, f"peak resident memory {peak / MiB:.0f} MiB"
+
+
+UNITTEST_LOG = (
+    "F.\n======================================================================\n"
+    "FAIL: test_add (test_u.T.test_add)\n----------------------------------------------------------------------\n"
+    'Traceback (most recent call last):\n  File "/src/test_u.py", line 7, in test_add\n'
+    "    self.assertEqual(add(2, 3), 5)\nAssertionError: -1 != 5\n\n"
+)
+GO_LOG = "=== RUN   TestReport\n--- FAIL: TestReport (0.00s)\n    report_test.go:9: Report() = wrong\n"
+
+
+@pytest.mark.parametrize(
+    ("start", "noise", "end"),
+    [
+        (
+            UNITTEST_LOG,
+            "debug: a line the test printed\n",
+            "-" * 70 + "\nRan 2 tests in 0.01s\n\nFAILED (failures=1)\n",
+        ),
+        (GO_LOG, "=== RUN   TestOther\noutput of TestOther\n", "--- PASS: TestOther\nFAIL\nFAIL\tgrades\t0.002s\n"),
+    ],
+    ids=["unittest", "go"],
+)
+def test_a_failure_block_far_from_the_end_is_kept(start: str, noise: str, end: str) -> None:
+    whole = start + noise * (3 * MiB // len(noise)) + end
+    kept = read_log(io.StringIO(whole, newline="\n"))
+    assert len(kept) < len(whole) // 2 and "lines left out ...]" in kept
+    assert parse_log(kept) == parse_log(whole)
+
+
+def test_a_line_without_end_is_cut_and_the_log_read_on() -> None:
+    endless = "x" * (LINE_CHARS * 50) + "\n" + GO_LOG + "FAIL\tgrades\t0.1s\n"
+    kept = read_log(io.StringIO(endless, newline="\n"))
+    assert kept.splitlines()[0] == "x" * LINE_CHARS
+    parsed = parse_log(kept)
+    assert parsed is not None and [(f.name, f.file, f.line) for f in parsed.failures] == [
+        ("TestReport", "report_test.go", 9)
+    ]
