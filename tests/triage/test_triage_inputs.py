@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_util import pedro
 from repo_util import git
 
 from pedro.triage.logparse import parse_log
@@ -151,3 +152,53 @@ def test_a_line_without_end_is_cut_and_the_log_read_on() -> None:
     assert parsed is not None and [(f.name, f.file, f.line) for f in parsed.failures] == [
         ("TestReport", "report_test.go", 9)
     ]
+
+
+def hostile_junit(repo: Path) -> str:
+    cases = [
+        ("test_passwd", "../../../../etc/passwd"),
+        ("test_shadow", "/etc/shadow"),
+        ("test_hosts", "file:///etc/hosts"),
+        ("test_add", f"{repo}/test_calc.py"),
+    ]
+    body = "".join(
+        f'<testcase classname="test_calc" name="{name}" file="{file}" line="3">'
+        f'<failure message="assert -1 == 5">boom</failure></testcase>'
+        for name, file in cases
+    )
+    return f'<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="4">{body}</testsuite></testsuites>'
+
+
+def test_paths_outside_the_repository_are_left_out_of_every_output_and_the_findings_kept(
+    failing: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    (tmp_path / "outside.py").write_text("secret = 1\n")
+    junit = tmp_path / "junit.xml"
+    junit.write_text(hostile_junit(failing))
+    server = stub_server(
+        ["TASK COMPLETE\nProbable cause: add subtracts.\nSuspected files: ../outside.py:1, /etc/passwd.py:1, calc.py:2"]
+    )
+    step_summary, report, sarif = tmp_path / "summary.md", tmp_path / "triage.json", tmp_path / "triage.sarif"
+    env = {**cli_env, "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(step_summary)}
+    proc = pedro(
+        "triage", "--no-input", "--base-url", f"{server.url}/v1", "--model", "m", "--junit", str(junit),
+        "--report", str(report), "--sarif", str(sarif), env=env, cwd=failing, stdin="",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(report.read_text())
+    assert [t["file"] for t in data["failing_tests"]] == [None, None, None, "test_calc.py"]
+    assert [t["line"] for t in data["failing_tests"]] == [None, None, None, 4]
+    assert {(s["file"], s["source"]) for s in data["suspected_files"]} == {
+        ("test_calc.py", "parser"),
+        ("calc.py", "model"),
+    }
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert len(results) == 4
+    uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for r in results for loc in r.get("locations", [])]
+    assert uris == ["test_calc.py"]
+    annotations = [line for line in proc.stdout.splitlines() if line.startswith("::error")]
+    assert len(annotations) == 4
+    assert [line.split(",", 1)[0] for line in annotations if "file=" in line] == ["::error file=test_calc.py"]
+    rows = [line for line in step_summary.read_text().splitlines() if line.startswith("| `")]
+    assert [row.split(" | ")[1] for row in rows] == ["", "", "", "test_calc.py:4"]
+    assert "outside.py" not in step_summary.read_text()
