@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from pedro.controls import neutralise
 from pedro.safety.paths import repository_path
 from pedro.triage.logparse import LoggedFailure, ParsedLog
 
@@ -129,6 +130,12 @@ def _sections(summary: str) -> dict[str, str]:
 
 
 def to_markdown(report: TriageReport) -> str:
+    """The report for a person: the Markdown file and GitHub's step summary. The model's text and the log's are
+    neutralised as on the terminal, so no escape sequence they hold reaches the page or a terminal showing it."""
+    return neutralise(_markdown(report))
+
+
+def _markdown(report: TriageReport) -> str:
     parsed = report.parsed
     lines = ["## pedro triage", ""]
     if parsed is None:

@@ -202,3 +202,27 @@ def test_paths_outside_the_repository_are_left_out_of_every_output_and_the_findi
     rows = [line for line in step_summary.read_text().splitlines() if line.startswith("| `")]
     assert [row.split(" | ")[1] for row in rows] == ["", "", "", "test_calc.py:4"]
     assert "outside.py" not in step_summary.read_text()
+
+
+def test_escape_sequences_from_the_model_and_the_log_never_reach_the_markdown(
+    failing: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    log = pytest_log(failing).replace("assert -1 == 5", "assert -1 == 5 \x1b]0;owned\x07\x1b[2J")
+    server = stub_server(
+        [
+            "TASK COMPLETE\nProbable cause: \x1b]8;;https://evil.example/\x07add\x1b]8;;\x07 subtracts\x1b[2J\r"
+            "\nSuggested fix: \x1b[31mreturn a + b\x1b[0m\x9b2J\x7f\nConfidence: high"
+        ]
+    )
+    step_summary, report = tmp_path / "summary.md", tmp_path / "triage.md"
+    env = {**cli_env, "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(step_summary)}
+    proc = pedro(
+        "triage", "--no-input", "--base-url", f"{server.url}/v1", "--model", "m", "--report", str(report),
+        env=env, cwd=failing, stdin=log,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    for written in (step_summary.read_text(), report.read_text()):
+        assert "Probable cause" in written and "return a + b" in written
+        controls = [c for c in written if c not in "\n\t" and (ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0)]
+        assert controls == []
+        assert "␛" in written  # shown, as on the terminal, rather than dropped unseen
