@@ -1,4 +1,7 @@
-"""Parse test-runner reports (pytest junit XML, go test -json, jest/vitest JSON, raw text) into one summary."""
+"""Parse test-runner reports (pytest junit XML, go test -json, jest/vitest JSON, raw text) into one summary.
+
+JUnit XML comes from a CI job or a command the model ran, so it is read with defusedxml: a report that declares
+entities is refused (the standard parser expands them, and below its 8 MiB threshold nothing stops a blow-up)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+import defusedxml.ElementTree as defused
+from defusedxml import DefusedXmlException
 
 MAX_MESSAGE_CHARS = 1200
 MAX_MESSAGE_LINES = 15
@@ -55,9 +61,11 @@ class ReportError(ValueError):
 def parse_junit_xml(text: str, *, runner: str = "pytest") -> RunReport:
     """A JUnit XML report (pytest --junitxml, xunit1 or xunit2 family)."""
     try:
-        root = ET.fromstring(text)
+        root = defused.fromstring(text)
     except ET.ParseError as exc:
         raise ReportError(f"junit XML is malformed: {exc}") from exc
+    except DefusedXmlException as exc:
+        raise ReportError("it declares XML entities, which pedro does not expand") from exc
     report = RunReport(runner=runner)
     for case in root.iter("testcase"):
         problem = next((child for child in case if child.tag in ("failure", "error")), None)

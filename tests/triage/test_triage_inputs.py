@@ -226,3 +226,37 @@ def test_escape_sequences_from_the_model_and_the_log_never_reach_the_markdown(
         controls = [c for c in written if c not in "\n\t" and (ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0)]
         assert controls == []
         assert "␛" in written  # shown, as on the terminal, rather than dropped unseen
+
+
+LAUGHS = (
+    '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
+    + "".join(f' <!ENTITY lol{n} "{(f"&lol{n - 1};" if n > 1 else "&lol;") * 10}">\n' for n in range(1, 10))
+    + ']>\n<testsuites><testsuite name="pytest"><testcase classname="t" name="test_x" file="t.py">'
+    '<failure message="&lol9;">x</failure></testcase></testsuite></testsuites>\n'
+)
+EXTERNAL = (
+    '<?xml version="1.0"?>\n<!DOCTYPE t [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+    '<testsuites><testsuite name="pytest"><testcase classname="t" name="test_x" file="t.py">'
+    '<failure message="&xxe;">x</failure></testcase></testsuite></testsuites>\n'
+)
+# 4 MiB from 40 KiB: under the parser's own amplification check, which starts at 8 MiB.
+QUADRATIC = (
+    f'<?xml version="1.0"?>\n<!DOCTYPE t [<!ENTITY big "{"x" * 40_000}">]>\n'
+    '<testsuites><testsuite name="pytest"><testcase classname="t" name="test_x" file="t.py">'
+    f'<failure message="m">{"&big;" * 100}</failure></testcase></testsuite></testsuites>\n'
+)
+
+
+@pytest.mark.parametrize("xml", [LAUGHS, EXTERNAL, QUADRATIC], ids=["billion-laughs", "external", "quadratic"])
+def test_a_junit_report_declaring_entities_is_refused_with_the_fix_named(
+    xml: str, failing: Path, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    junit = tmp_path / "junit.xml"
+    junit.write_text(xml)
+    proc = pedro(
+        "triage", "--no-input", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--junit", str(junit),
+        env=cli_env, cwd=failing, stdin="",
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert "declares XML entities, which pedro does not expand" in proc.stderr
+    assert "pass the XML file the runner wrote" in proc.stderr and "Traceback" not in proc.stderr
