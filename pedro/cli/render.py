@@ -9,21 +9,13 @@ import time
 from typing import Any, Protocol, TextIO
 
 from pedro.cli.approval import TerminalApprover, refuse_all
+from pedro.controls import neutralise
 from pedro.messages import Event
 from pedro.tools.base import ApprovalAnswer, ApprovalRequest
 
 _MAX_SHOWN_OUTPUT_LINES = 6
 _MAX_SHOWN_DIFF_LINES = 24
 _LIVE_TAIL_LINES = 8
-
-
-# Model text and tool output reach a terminal: control characters (ESC]0;… retitles it, ESC[2J clears it, a lone
-# CR overwrites what was shown) are made visible instead of obeyed. Tab and newline stay.
-_CONTROLS = (
-    {code: 0x2400 + code for code in range(0x20) if code not in (0x09, 0x0A)}
-    | {0x7F: 0x2421}
-    | {code: 0xFFFD for code in range(0x80, 0xA0)}
-)
 
 
 _EXIT_LINE = re.compile(r"^exit code (?P<code>-?\d+)\b")
@@ -39,11 +31,6 @@ def command_failed(data: dict[str, Any]) -> str:
         match = _EXIT_LINE.match(first)
         return f"exit code {match.group('code')}" if match and match.group("code") != "0" else ""
     return "tests failed" if _TEST_FAILED.match(first) else ""
-
-
-def neutralise(text: str) -> str:
-    """`text` with terminal control characters shown as symbols (␛, ␍, …) rather than acted on."""
-    return text.replace("\r\n", "\n").translate(_CONTROLS)
 
 
 def edit_preview(output: str, limit: int = _MAX_SHOWN_DIFF_LINES) -> list[str]:

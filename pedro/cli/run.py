@@ -114,7 +114,7 @@ def debug(
             'debug needs something to go on: the symptom ("pedro debug TEXT"), --test CMD and/or --log FILE'
         )
     test_section = render_prompt("tasks/sections/test_command.md", command=test) if test else ""
-    log_section = _log_section(_read_log(log)) if log else ""
+    log_section = _log_section(_stream_log(log)) if log else ""
     _run(
         "debugger",
         flags,
@@ -249,10 +249,9 @@ def triage(
 
     flags = CommonFlags.from_options(locals())
     if log is not None:
-        text = _read_log(log)
+        text = _stream_log(log)
     elif not sys.stdin.isatty():
-        # Bytes, not text: a CI log may hold anything, and one stray Latin-1 byte must not end the run.
-        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+        text = _stream_log(None)
     else:
         raise UsageError("triage needs a log: pass --log FILE or pipe it in (e.g. `make test 2>&1 | pedro triage`)")
     junit_text = _read_log(junit) if junit is not None else None
@@ -334,6 +333,22 @@ def _run(
 
     code = run_session(role_name, flags, task_vars, test_command=test_command, on_result=on_result)
     raise typer.Exit(code)
+
+
+def _stream_log(path: Path | None) -> str:
+    """The log of `path` (stdin when None) as triage keeps it: streamed, so that its size does not matter."""
+    import io
+
+    from pedro.triage.logread import read_log
+
+    # Decoded with replacement: a CI log may hold anything, and one stray Latin-1 byte must not end the run.
+    if path is None:
+        return read_log(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n"))
+    try:
+        with path.open(encoding="utf-8", errors="replace", newline="\n") as stream:
+            return read_log(stream)
+    except OSError as exc:
+        raise UsageError(f"cannot read the log {path} ({exc.strerror}); check the path") from exc
 
 
 def _read_log(path: Path) -> str:

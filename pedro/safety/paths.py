@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 MAX_PATH_CHARS = 4096
 
@@ -71,3 +72,18 @@ def relative(root: Path, path: Path) -> str:
         return path.relative_to(root.resolve()).as_posix() or "."
     except ValueError:
         return path.as_posix()
+
+
+def repository_path(root: Path, raw: str) -> str | None:
+    """A path someone else wrote (a CI log, a report, the model) as the repository's own: relative to the root,
+    normalised, with forward slashes; None when it is empty, names the root itself or resolves outside it.
+    A `file://` URI counts by its path."""
+    text = raw.strip()
+    if text.startswith("file://"):
+        text = unquote(urlsplit(text).path)
+    try:
+        resolved = confine(root, text)
+    except PathRefusedError:
+        return None
+    found = relative(root, resolved)
+    return None if found == "." else found

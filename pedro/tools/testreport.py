@@ -1,4 +1,7 @@
-"""Parse test-runner reports (pytest junit XML, go test -json, jest/vitest JSON, raw text) into one summary."""
+"""Parse test-runner reports (pytest junit XML, go test -json, jest/vitest JSON, raw text) into one summary.
+
+JUnit XML comes from a CI job or a command the model ran, so it is read with defusedxml: a report that declares
+entities is refused (the standard parser expands them, and below its 8 MiB threshold nothing stops a blow-up)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+import defusedxml.ElementTree as defused
+from defusedxml import DefusedXmlException
 
 MAX_MESSAGE_CHARS = 1200
 MAX_MESSAGE_LINES = 15
@@ -63,9 +69,11 @@ class ReportError(ValueError):
 def parse_junit_xml(text: str, *, runner: str = "pytest") -> RunReport:
     """A JUnit XML report (pytest --junitxml, xunit1 or xunit2 family)."""
     try:
-        root = ET.fromstring(text)
+        root = defused.fromstring(text)
     except ET.ParseError as exc:
         raise ReportError(f"junit XML is malformed: {exc}") from exc
+    except DefusedXmlException as exc:
+        raise ReportError("it declares XML entities, which pedro does not expand") from exc
     report = RunReport(runner=runner)
     for case in root.iter("testcase"):
         problem = next((child for child in case if child.tag in ("failure", "error")), None)
@@ -431,6 +439,8 @@ _MOCHA = re.compile(r"^\s+(?P<n>\d+) (?P<kind>passing|failing|pending)\b", re.MU
 _GO_RESULT = re.compile(r"^\s*--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)", re.MULTILINE)
 _GO_PACKAGE = re.compile(r"^(?P<kind>ok|FAIL)[ \t]+(?P<pkg>\S+)", re.MULTILINE)
 _CARGO = re.compile(r"^test result: \w+\. (?P<p>\d+) passed; (?P<f>\d+) failed; (?P<i>\d+) ignored", re.MULTILINE)
+_JEST_FAILED = re.compile(r"^\s*● (?!Test suite failed)(.+)$", re.MULTILINE)
+_VITEST_FAILED = re.compile(r"^\s*FAIL\s+(.+ > .+)$", re.MULTILINE)
 
 
 def parse_raw(text: str) -> RunReport | None:
@@ -441,6 +451,16 @@ def parse_raw(text: str) -> RunReport | None:
         if report is not None:
             return report
     return None
+
+
+def counted_line(line: str) -> bool:
+    """Whether parse_raw reads `line` (one line, no newline): a summary it counts from or a failing test it names."""
+    return any(pattern.match(line) for pattern in _COUNTED_LINES)
+
+
+def failure_line(line: str) -> bool:
+    """Whether `line` opens a JavaScript runner's account of one failing test (jest, vitest, node --test)."""
+    return any(pattern.match(line) for pattern in (_JEST_FAILED, _VITEST_FAILED, _NODE_FAILED))
 
 
 def _raw_pytest(text: str) -> RunReport | None:
@@ -478,7 +498,7 @@ def _raw_jest(text: str) -> RunReport | None:
         failed=counts.get("failed", 0),
         skipped=counts.get("skipped", 0) + counts.get("todo", 0) + counts.get("pending", 0),
     )
-    for name in re.findall(r"^\s*● (?!Test suite failed)(.+)$", text, re.MULTILINE):
+    for name in _JEST_FAILED.findall(text):
         report.failures.append(FailedTest(test_id=name.strip()))
     return report
 
@@ -494,7 +514,7 @@ def _raw_vitest(text: str) -> RunReport | None:
         failed=counts.get("failed", 0),
         skipped=counts.get("skipped", 0) + counts.get("todo", 0),
     )
-    for name in re.findall(r"^\s*FAIL\s+(.+ > .+)$", text, re.MULTILINE):
+    for name in _VITEST_FAILED.findall(text):
         report.failures.append(FailedTest(test_id=name.strip()))
     return report
 
@@ -563,6 +583,19 @@ def _raw_go(text: str) -> RunReport | None:
         report.errors += 1
         report.failures.append(FailedTest(test_id=match.group("package"), message="build failed"))
     return report
+
+
+_COUNTED_LINES = (
+    _PYTEST_SUMMARY,
+    _PYTEST_FAILED,
+    _JEST_TESTS,
+    _VITEST_TESTS,
+    _NODE_COUNT,
+    _MOCHA,
+    _CARGO,
+    _GO_RESULT,
+    _GO_PACKAGE,
+)
 
 
 # ---------------------------------------------------------------- shared

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pedro.tools.testreport import RunReport, parse_junit_xml, parse_raw, strip_ansi
+from pedro.tools.testreport import RunReport, counted_line, failure_line, parse_junit_xml, parse_raw, strip_ansi
 
 _EXCERPT_LINES = 30
 _EXCERPT_CHARS = 3000
@@ -51,6 +51,44 @@ def parse_log(text: str, *, junit: str | None = None) -> ParsedLog | None:
         return unittest
     raw = parse_raw(text)
     return _from_report(raw, text) if raw is not None else unittest
+
+
+def block_kind(line: str) -> str | None:
+    """Which failure block `line` (one line of the log) opens: the pytest section, unittest block, go test lines or
+    JavaScript runner's account that _block_for and _parse_unittest read; None for any other line."""
+    if _PYTEST_HEADER.match(line):
+        return "pytest"
+    if _UNITTEST_HEADER.match(line):
+        return "unittest"
+    if _GO_FAIL.match(line):
+        return "go"
+    return "js" if failure_line(line) else None
+
+
+def block_ends(kind: str, line: str, taken: int) -> bool:
+    """Whether `line` comes after the block of `kind` that holds `taken` lines so far."""
+    if kind == "pytest":
+        return line.startswith("=====")
+    if kind == "unittest":
+        return bool(_UNITTEST_RAN.match(line))
+    if kind == "go":
+        return not line.startswith((" ", "\t"))
+    return taken > _EXCERPT_LINES
+
+
+def block_marks(kind: str, line: str) -> bool:
+    """Whether `line` inside a block of `kind` says where the test failed (kept even from a block's middle)."""
+    return kind == "pytest" and bool(_PYTEST_WHERE.match(line)) or kind == "go" and bool(_GO_WHERE.match(line))
+
+
+def kept_line(line: str) -> bool:
+    """Whether a line outside any failure block is one the parsers read: a runner's counts, a failing test's name,
+    a section rule of `=` (pytest's, which end its sections, and unittest's)."""
+    return (
+        line.startswith("=====")
+        or counted_line(line)
+        or bool(_UNITTEST_RAN.match(line) or _UNITTEST_RESULT.match(line))
+    )
 
 
 def _from_report(report: RunReport, text: str) -> ParsedLog:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pedro.triage.logparse import ParsedLog
+from pedro.controls import neutralise
+from pedro.safety.paths import repository_path
+from pedro.triage.logparse import LoggedFailure, ParsedLog
 
 SCHEMA = "pedro.triage/1"
 Source = Literal["parser", "model"]
@@ -42,7 +44,8 @@ class SuspectedFile:
 
 @dataclass
 class TriageReport:
-    """What the triage found: the parsed failing tests, and the model's diagnosis where it gave one."""
+    """What the triage found: the parsed failing tests, and the model's diagnosis where it gave one. Every file in it
+    is a path inside the repository (build_report sees to that), so each output format can take them as they are."""
 
     job_id: str
     exit_status: str
@@ -79,7 +82,12 @@ class TriageReport:
 
 
 def build_report(job_id: str, exit_status: str, parsed: ParsedLog | None, summary: str, root: Path) -> TriageReport:
-    """The report: the parser's failing tests, then what the model's final answer says, read leniently."""
+    """The report: the parser's failing tests, then what the model's final answer says, read leniently.
+
+    The log, a JUnit report and the model may name any file (`../../etc/passwd`, `/etc/shadow`, `file:///…`): a
+    path that resolves outside the repository is left out of the finding, which stays."""
+    if parsed is not None:
+        parsed = replace(parsed, failures=tuple(_inside(failure, root) for failure in parsed.failures))
     report = TriageReport(job_id, exit_status, parsed)
     sections = _sections(summary) if exit_status == "completed" else {}
     cause = sections.get("probable cause") or sections.get("root cause")
@@ -95,12 +103,18 @@ def build_report(job_id: str, exit_status: str, parsed: ParsedLog | None, summar
             seen.add((failure.file, failure.line))
             report.suspected_files.append(SuspectedFile(failure.file, failure.line, "parser"))
     for match in _PATH_LINE.finditer(sections.get("suspected files", "")):
-        key = (match.group("file"), int(match.group("line")))
+        file = repository_path(root, match.group("file"))
+        key = (file or "", int(match.group("line")))
         # Only files that exist: a small model's invented path is not a fact.
-        if key not in seen and (root / key[0]).is_file():
+        if file and key not in seen and (root / file).is_file():
             seen.add(key)
             report.suspected_files.append(SuspectedFile(key[0], key[1], "model"))
     return report
+
+
+def _inside(failure: LoggedFailure, root: Path) -> LoggedFailure:
+    file = repository_path(root, failure.file) if failure.file else None
+    return replace(failure, file=file or "", line=failure.line if file else None)
 
 
 def _sections(summary: str) -> dict[str, str]:
@@ -116,6 +130,12 @@ def _sections(summary: str) -> dict[str, str]:
 
 
 def to_markdown(report: TriageReport) -> str:
+    """The report for a person: the Markdown file and GitHub's step summary. The model's text and the log's are
+    neutralised as on the terminal, so no escape sequence they hold reaches the page or a terminal showing it."""
+    return neutralise(_markdown(report))
+
+
+def _markdown(report: TriageReport) -> str:
     parsed = report.parsed
     lines = ["## pedro triage", ""]
     if parsed is None:
