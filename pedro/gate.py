@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pedro import gitlayer
 from pedro.effects import Effects
+from pedro.safety.credreads import credential_read
 from pedro.safety.policy import (
     Action,
     BashCommand,
@@ -93,7 +94,8 @@ class Gate:
         """The policy's view of a call: the command it runs, else the file it deletes or writes, else an outside
         read."""
         if effects.command is not None:
-            return BashCommand(effects.command, sandboxed=self.sandboxed)
+            credentials = "" if self.sandboxed else credential_read(effects.command, root=ctx.root, env=ctx.env)
+            return BashCommand(effects.command, sandboxed=self.sandboxed, reads_credentials=credentials or "")
         if effects.deletes or effects.writes:
             path = _confined(ctx, (*effects.deletes, *effects.writes)[0])
             if path is None:

@@ -1,10 +1,16 @@
 """Runs one command and ends all its descendants when pedro dies, even by SIGKILL (the Landlock fallback's job guard).
 
-Started by pedro as `python -E -s reaper.py PARENT_PID -- ARGV...`, standalone (no pedro imports, so it starts
-fast and nothing in the environment changes what it runs). It adopts orphaned descendants (a child subreaper),
-asks the kernel for SIGTERM when its parent dies, and on that signal, or on pedro's own SIGTERM at a timeout,
-ends every descendant: a SIGTERM, a short grace, then SIGKILL. Bubblewrap needs none of this: its pid namespace
-ends with it.
+Started by pedro as `python -E -s reaper.py PARENT_PID [--hide-proc NAMES] -- ARGV...`, standalone (no pedro
+imports, so it starts fast and nothing in the environment changes what it runs). It adopts orphaned descendants
+(a child subreaper), asks the kernel for SIGTERM when its parent dies, and on that signal, or on pedro's own SIGTERM
+at a timeout, ends every descendant: a SIGTERM, a short grace, then SIGKILL. Bubblewrap needs none of this: its pid
+namespace ends with it.
+
+It finds descendants in /proc, which the command must not read: /proc/<pid>/environ holds the environment of pedro
+and of every other process of the user, and neither Landlock's ptrace rules nor an undumpable pedro keep a root
+command from reading it. So the command gets a second Landlock layer, on top of the one pedro gave both: reads of
+everything but the process directories of /proc (its own included; /proc/self leads there). NAMES, the entries of /
+joined by "/", come from pedro, since the first layer may forbid listing / here.
 """
 
 from __future__ import annotations
@@ -20,6 +26,22 @@ _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _GRACE_S = 1.0
 _ENDING = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+# Landlock as pedro.safety.sandbox sets it up: generic syscall numbers, the same on x86_64 and arm64.
+_SYS_CREATE_RULESET = 444
+_SYS_ADD_RULE = 445
+_SYS_RESTRICT_SELF = 446
+_RULE_PATH_BENEATH = 1
+_READ_FILE = 1 << 2
+_READ_DIR = 1 << 3
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
 class _Ending(Exception):
@@ -83,9 +105,43 @@ def _reap() -> None:
             return
 
 
+def hide_processes(libc: ctypes.CDLL, top_names: list[str]) -> None:
+    """Confine this process to reading everything but the process directories of /proc (fails with OSError)."""
+    grants = [Path("/", name) for name in top_names if name != "proc"]
+    grants += [entry for entry in Path("/proc").iterdir() if not entry.name.isdigit()]
+    attr = _RulesetAttr(_READ_FILE | _READ_DIR)
+    ruleset = libc.syscall(ctypes.c_long(_SYS_CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(8), 0)
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
+    try:
+        for path in grants:
+            if path.is_symlink():
+                continue  # a rule made through a link would cover its target: /proc/self leads to a process
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue  # gone since pedro listed it
+            try:
+                access = _READ_FILE | _READ_DIR if path.is_dir() else _READ_FILE
+                rule = _PathBeneathAttr(access, fd)
+                if libc.syscall(ctypes.c_long(_SYS_ADD_RULE), ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0) < 0:
+                    raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
+            finally:
+                os.close(fd)
+        # no_new_privs is already set: pedro's own Landlock layer needed it
+        if libc.syscall(ctypes.c_long(_SYS_RESTRICT_SELF), ruleset, 0) < 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
+    finally:
+        os.close(ruleset)
+
+
 def main(argv: list[str]) -> int:
+    top_names: list[str] | None = None
+    if len(argv) > 2 and argv[1] == "--hide-proc":
+        top_names = [name for name in argv[2].split("/") if name]
+        argv = [argv[0], *argv[3:]]
     if len(argv) < 3 or argv[1] != "--" or not argv[0].isdigit():
-        sys.stderr.write("usage: reaper.py PARENT_PID -- COMMAND [ARG...]\n")
+        sys.stderr.write("usage: reaper.py PARENT_PID [--hide-proc NAMES] -- COMMAND [ARG...]\n")
         return 2
     parent, command = int(argv[0]), argv[2:]
     me = os.getpid()
@@ -111,6 +167,12 @@ def main(argv: list[str]) -> int:
         for sig in (*_ENDING, signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
+        if top_names is not None:
+            try:
+                hide_processes(libc, top_names)
+            except OSError as exc:
+                sys.stderr.write(f"pedro: the Landlock sandbox could not be set up ({exc}); command not run\n")
+                os._exit(126)
         try:
             os.execvp(command[0], command)
         except OSError as exc:

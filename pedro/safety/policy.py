@@ -51,6 +51,8 @@ class BashCommand:
 
     command: str
     sandboxed: bool = True
+    reads_credentials: str = ""
+    """Why the command may read a credential store or a process's environment (credreads.py), when it may."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,10 @@ class Policy:
         what = f"{verdict.reason}{where}"
         if verdict.kind == "forbidden":
             return Decision("deny", f"{what}; pedro never runs this for the model", "bash.forbidden"), True
+        if not action.sandboxed and action.reads_credentials and self.mode != "full-access":
+            # The sandboxes hide these; without one, a plain read would hand keys to the model. Never remembered.
+            reason = f"{action.reads_credentials}; no sandbox hides them on this machine"
+            return Decision("ask", reason, "bash.credentials"), True
         if self.mode == "read-only":
             if verdict.kind == "safe_read":
                 return Decision("allow", "a read-only command", "bash.safe_read", key), False

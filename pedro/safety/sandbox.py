@@ -12,7 +12,6 @@ import ctypes
 import errno
 import functools
 import os
-import pwd
 import resource
 import shutil
 import subprocess
@@ -29,7 +28,7 @@ from pedro.gitlayer import run as run_git
 from pedro.process import ChildCommand
 from pedro.safety import seccomp
 from pedro.safety.policy import HOOK_DIRS
-from pedro.safety.secretfiles import home_secret_paths, is_secret_path, repo_secret_files
+from pedro.safety.secretfiles import credential_stores, is_secret_path, repo_secret_files
 from pedro.safety.snapshots import held_by_git
 
 SandboxKind = Literal["bubblewrap", "landlock", "none"]
@@ -153,12 +152,17 @@ def wrap(
         # Build caches must be writable, and $HOME is not: one private folder for this pedro process, granted.
         cache = _landlock_cache()
         env.update(_cache_env(str(cache)))
+        # git's own configuration is hidden like the credential stores, and git stops at a config file it may not
+        # read: its global scope comes from an empty file instead (bubblewrap's private home has none either).
+        env["GIT_CONFIG_GLOBAL"] = os.devnull
         if Path("/tmp") in root.parents:
             env["TMPDIR"] = str(writable[0] if writable else cache)  # /tmp is not granted then (see landlock_rules)
-        hidden = _home_secrets(command.env)
+        hidden = credential_stores(command.env, os.environ)
         confine = _landlock_setter(info.landlock_abi, root, (*writable, cache), allow_network, hidden, kind)
-        # No pid namespace here: the reaper ends the command's descendants when pedro dies, even by SIGKILL.
-        argv = (sys.executable, "-E", "-s", _REAPER, str(os.getpid()), "--", *command.argv)
+        # No pid namespace here: the reaper ends the command's descendants when pedro dies, even by SIGKILL, and
+        # keeps the command out of /proc's process directories (every process's environment), which it reads itself.
+        hide_proc = ("--hide-proc", "/".join(sorted(entry.name for entry in Path("/").iterdir())))
+        argv = (sys.executable, "-E", "-s", _REAPER, str(os.getpid()), *hide_proc, "--", *command.argv)
         return replace(command, argv=argv, env=env, preexec=_chain(command.preexec, limits, confine))
     return replace(command, preexec=_chain(command.preexec, limits))
 
@@ -209,7 +213,8 @@ def _bwrap_argv(
     if home is not None:
         shown += _toolchain_dirs(home, env)
         private.append(home)
-    args += _home_secret_binds(_home_secrets(command.env), shown, private, root)
+    hidden = credential_stores(command.env, os.environ, keep_git_config=kind == "git")
+    args += _home_secret_binds(hidden, shown, private, root)
     if home is None:
         env["HOME"] = "/tmp/home"
         args += ["--dir", "/tmp/home"]
@@ -281,24 +286,6 @@ def _repo_secret_binds(root: Path) -> list[str]:
         source = path if path.relative_to(root).as_posix() in held else _empty_file()
         args += ["--ro-bind", str(source), str(path)]
     return args
-
-
-def _home_secrets(env: Mapping[str, str]) -> list[Path]:
-    """The credential stores of the child's $HOME and of the account's home, where they really are (links followed)."""
-    named = [env["HOME"]] if env.get("HOME", "").startswith("/") else []
-    try:
-        named.append(pwd.getpwuid(os.getuid()).pw_dir)
-    except KeyError:
-        pass
-    homes = {Path(raw).resolve() for raw in named if Path(raw).is_dir()} - {Path("/")}
-    found: set[Path] = set()
-    for home in homes:
-        for path in home_secret_paths(home):
-            real = path.resolve()
-            # A link that leads to / or to a home would hide far more than a credential store.
-            if real.exists() and real != Path("/") and real not in homes and not any(real in h.parents for h in homes):
-                found.add(real)
-    return sorted(found)
 
 
 def _home_secret_binds(hidden: Sequence[Path], shown: Sequence[Path], private: Sequence[Path], root: Path) -> list[str]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import pwd
 import re
+from collections.abc import Mapping
 from fnmatch import translate
 from pathlib import Path, PurePath
 
@@ -24,6 +26,9 @@ KEY_FILE_NAMES: dict[str, tuple[str, ...]] = {
     "*.pfx": (),
     "id_*": ("*.*",),
 }
+# git's own configuration: http.extraHeader tokens, credentials in URLs, and git-credential-store's XDG file
+# (.config/git/credentials). The git tool's own git still reads them (sandbox.py binds them back for it).
+GIT_CONFIG_STORES: tuple[str, ...] = (".gitconfig", ".config/git")
 # Credential stores of common tools, relative to $HOME; inside a repository they are secret at any depth.
 HOME_SECRETS: tuple[str, ...] = (
     ".ssh",
@@ -40,6 +45,7 @@ HOME_SECRETS: tuple[str, ...] = (
     ".pypirc",
     ".cargo/credentials",
     ".cargo/credentials.toml",
+    *GIT_CONFIG_STORES,
 )
 
 
@@ -87,14 +93,52 @@ def is_env_file(path: str | PurePath) -> bool:
     return bool(parts) and bool(_ENV_NAME.match(parts[-1]))
 
 
-def home_secret_paths(home: Path) -> list[Path]:
-    """The credential stores that exist under `home` (symlinks included, as the links themselves)."""
+def home_secret_paths(home: Path, config_home: Path | None = None) -> list[Path]:
+    """The credential stores that exist under `home` (symlinks included, as the links themselves); those under
+    .config/ also under `config_home` ($XDG_CONFIG_HOME), where the tools look when it is set."""
     found = []
     for entry in HOME_SECRETS:
-        path = home / entry
-        if path.is_symlink() or path.exists():
-            found.append(path)
+        candidates = [home / entry]
+        if config_home is not None and entry.startswith(".config/"):
+            candidates.append(config_home / entry.removeprefix(".config/"))
+        for path in candidates:
+            if path.is_symlink() or path.exists():
+                found.append(path)
     return found
+
+
+def credential_stores(*environs: Mapping[str, str], keep_git_config: bool = False) -> list[Path]:
+    """The credential stores of the homes the environments name ($HOME, $XDG_CONFIG_HOME) and of the account's
+    home, where they really are (links followed): what the sandboxes hide and what no-sandbox runs ask about.
+
+    `keep_git_config` leaves out git's own configuration (GIT_CONFIG_STORES), for the git tool's git.
+    """
+    named = [env["HOME"] for env in environs if env.get("HOME", "").startswith("/")]
+    try:
+        named.append(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:
+        pass
+    homes = {Path(raw).resolve() for raw in named if Path(raw).is_dir()} - {Path("/")}
+    configs = {env["XDG_CONFIG_HOME"] for env in environs if env.get("XDG_CONFIG_HOME", "").startswith("/")}
+    config_homes: list[Path | None] = [Path(raw).resolve() for raw in sorted(configs)] or [None]
+    kept = {home / entry for home in homes for entry in GIT_CONFIG_STORES} if keep_git_config else set()
+    kept |= {config / "git" for config in config_homes if config is not None and keep_git_config}
+    found: set[Path] = set()
+    for home in homes:
+        for config_home in config_homes:
+            for path in home_secret_paths(home, config_home):
+                if path in kept:
+                    continue
+                real = path.resolve()
+                # A link that leads to / or to a home would hide far more than a credential store.
+                if (
+                    real.exists()
+                    and real != Path("/")
+                    and real not in homes
+                    and not any(real in h.parents for h in homes)
+                ):
+                    found.add(real)
+    return sorted(found)
 
 
 def repo_secret_files(root: Path) -> list[Path]:

@@ -249,11 +249,11 @@ def test_bubblewrap_hides_the_credential_stores_it_binds_back_or_leaves_in_view(
 ) -> None:
     """~/.cargo comes back for its toolchain, the account's home is in view when $HOME names another: both hidden."""
 
-    from pedro.safety import sandbox
+    from pedro.safety import secretfiles
 
     monkeypatch.delenv("PEDRO_SANDBOX", raising=False)
 
-    monkeypatch.setattr(sandbox.pwd, "getpwuid", lambda _uid: SimpleNamespace(pw_dir=str(home)))
+    monkeypatch.setattr(secretfiles.pwd, "getpwuid", lambda _uid: SimpleNamespace(pw_dir=str(home)))
     path_var = f"{home}/.cargo/bin:{os.environ['PATH']}"
     private = ToolContext(root=repo, env={**os.environ, "HOME": str(home), "PATH": path_var})
     out = read_home(private, home)
