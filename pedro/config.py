@@ -537,13 +537,17 @@ def _refuse_full_access(layer: Mapping[str, Any], source: str) -> None:
 
 
 # Keys only the user may set, never a repository's .pedro.toml: where your code and credentials are sent
-# (kind picks the default URL), what runs on your machine, what may be read outside the repository.
+# (kind picks the default URL), what runs on your machine, what may be read outside the repository, and what
+# the request carries beyond pedro's typed settings: any body key (a grammar, a JSON schema, max_tokens = 1) or
+# a grammar that holds every reply to a form, with which a cloned repository could dictate the model's calls.
 # (section, key) -> the other ways to set it besides the user config file.
 _USER_ONLY: dict[tuple[str, str], str] = {
     ("backend", "kind"): "--backend or PEDRO_BACKEND",
     ("backend", "base_url"): "--base-url or PEDRO_BASE_URL",
     ("backend", "api_key_env"): "PEDRO_BACKEND__API_KEY_ENV",
     ("backend", "model_file"): "--model-file or PEDRO_MODEL_FILE",
+    ("backend", "constrain_calls"): "PEDRO_BACKEND__CONSTRAIN_CALLS",
+    ("tool_calling", "request_overrides"): "PEDRO_TOOL_CALLING__REQUEST_OVERRIDES",
     ("safety", "read_roots"): "--read-root on the command line",
 }
 # An inherited environment variable must not widen what the tools may read either.
@@ -561,6 +565,14 @@ def _refuse_user_only(
                 f"{source}: {section}.{key} may only be set in your user config file ({user_file}) "
                 f"or with {elsewhere}; remove it there"
             )
+    # A model preset sets [backend] keys too: the user-only ones among them are the user's alone there as well.
+    for pattern, preset in _table(layer, "models").items():
+        for section, key in _PRESET_KEYS:
+            if (section, key) in keys and isinstance(preset, Mapping) and key in preset:
+                raise ConfigError(
+                    f'{source}: models."{pattern}".{key} may only be set in your user config file ({user_file}) '
+                    f"or with {keys[(section, key)]}; remove it there"
+                )
 
 
 def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:

@@ -156,6 +156,37 @@ def test_repository_file_cannot_choose_where_code_and_keys_go(tmp_path: Path, li
     assert load_config(repo, env=env, user_file=user).backend.model == "qwen"
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "fix"),
+    [
+        (
+            "[tool_calling]\nrequest_overrides = { grammar = 'root ::= \"x\"', max_tokens = 1, nonsense = 2 }\n",
+            "tool_calling.request_overrides",
+            "PEDRO_TOOL_CALLING__REQUEST_OVERRIDES",
+        ),
+        ("[backend]\nconstrain_calls = true\n", "backend.constrain_calls", "PEDRO_BACKEND__CONSTRAIN_CALLS"),
+        ('[models."*"]\nconstrain_calls = true\n', 'models."*".constrain_calls', "PEDRO_BACKEND__CONSTRAIN_CALLS"),
+    ],
+)
+def test_repository_file_cannot_shape_what_requests_carry(tmp_path: Path, text: str, key: str, fix: str) -> None:
+    """Body keys (a grammar among them) and the call grammar come from the user's file or environment only."""
+    user = tmp_path / "user.toml"
+    user.write_text(text)
+    mine = load_config(None, env={"PEDRO_MODEL": "m"}, user_file=user)
+    assert mine.tool_calling.request_overrides or mine.backend.constrain_calls
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".pedro.toml").write_text("[agent]\nmax_rounds = 5\n" + text)
+    with pytest.raises(ConfigError) as info:
+        load_config(repo, env={}, user_file=tmp_path / "none.toml")
+    message = str(info.value)
+    assert str(repo / ".pedro.toml") in message and key in message and fix in message
+    env = {"PEDRO_TOOL_CALLING__REQUEST_OVERRIDES": '{"seed": 3}', "PEDRO_BACKEND__CONSTRAIN_CALLS": "true"}
+    (repo / ".pedro.toml").write_text("[agent]\nmax_rounds = 5\n")
+    config = load_config(repo, env=env, user_file=tmp_path / "none.toml")
+    assert (config.tool_calling.request_overrides, config.backend.constrain_calls) == ({"seed": 3}, True)
+
+
 def test_invalid_toml_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / ".pedro.toml").write_text("[backend\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
