@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
+import functools
 import ipaddress
 import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -576,7 +578,9 @@ def _refuse_user_only(
 
 
 def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
+    """The PEDRO_* variables as a layer; each is checked on its own, so an error names the variable that was set."""
     layer: dict[str, dict[str, Any]] = {}
+    names: dict[tuple[str, str], str] = {}
     sections = PedroConfig.model_fields
     for name, value in env.items():
         if name in _ENV_SHORTCUTS:
@@ -584,14 +588,69 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
         elif name.startswith("PEDRO_") and "__" in name:
             section, _, key = name[len("PEDRO_") :].lower().partition("__")
             if section not in sections:
+                close = _did_you_mean(section, sections, functools.partial(env_variable, key=key))
                 raise ConfigError(
-                    f"environment variable {name}: there is no config section [{section}]; "
+                    f"environment variable {name}: there is no config section [{section}]{close}; "
                     f"valid sections: {', '.join(sections)}"
                 )
         else:
             continue
         layer.setdefault(section, {})[key] = value
+        names[(section, key)] = name
+    _refuse_moved(layer, "the environment (PEDRO_*)")
+    for (section, key), name in names.items():
+        _check_variable(name, section, key, layer[section][key])
     return layer
+
+
+def env_variable(section: str, key: str) -> str:
+    """The PEDRO_<SECTION>__<KEY> variable that sets a key."""
+    return f"PEDRO_{section.upper()}__{key.upper()}"
+
+
+def _check_variable(name: str, section: str, key: str, value: str) -> None:
+    """One variable against its section's model: an unknown key or a bad value, named as the user spelled it."""
+    model = PedroConfig.model_fields[section].annotation
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return  # a table by name ([models], [sampling_profiles]): checked with the merged configuration
+    if key not in model.model_fields:
+        close = _did_you_mean(key, model.model_fields, functools.partial(env_variable, section))
+        raise ConfigError(
+            f"invalid configuration in the environment: {name}: [{section}] has no key '{key}'{close}. "
+            "`pedro config --example` lists every key and its type."
+        )
+    try:
+        model.model_validate({key: value})
+    except ValidationError as exc:
+        said = "; ".join(str(error["msg"]).removeprefix("Value error, ") for error in exc.errors())
+        raise ConfigError(
+            f"invalid configuration in the environment: {name} ({section}.{key}): {said} (got {value!r}). "
+            "`pedro config --example` lists every key and its type."
+        ) from exc
+
+
+def _did_you_mean(word: str, known: Iterable[str], spell: Callable[[str], str] = str) -> str:
+    """ " (did you mean X?)" for the known name closest to a misspelt one, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {spell(close[0])}?)" if close else ""
+
+
+def _known_keys(loc: tuple[str | int, ...]) -> list[str]:
+    """The keys the table at loc[:-1] may hold (for an unknown key at loc), following sections and named tables."""
+    annotation: Any = PedroConfig
+    for part in loc[:-1]:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(str(part))
+            if field is None:
+                return []
+            annotation = field.annotation
+        elif get_origin(annotation) is dict:
+            annotation = get_args(annotation)[1]
+        else:
+            return []
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return list(annotation.model_fields)
+    return []
 
 
 # Keys that moved: (old section, old key) -> their one home now.
@@ -606,7 +665,7 @@ def _refuse_moved(layer: Mapping[str, Any], source: str) -> None:
     for (section, key), (new_section, new_key) in _MOVED.items():
         values = layer.get(section)
         if isinstance(values, Mapping) and key in values:
-            env = f" (PEDRO_{new_section.upper()}__{new_key.upper()})" if source.startswith("the environment") else ""
+            env = f" ({env_variable(new_section, new_key)})" if source.startswith("the environment") else ""
             raise ConfigError(
                 f"{source}: [{section}].{key} is now [{new_section}].{new_key}{env}; rename it there, the value "
                 "means the same"
@@ -621,16 +680,24 @@ def _validate_layer(base: dict[str, Any], layer: dict[str, Any], source: str) ->
         problems = []
         for error in exc.errors():
             key = ".".join(str(part) for part in error["loc"])
+            said = str(error["msg"]).removeprefix("Value error, ")
             if not key:  # a rule across keys names them itself
-                problems.append(str(error["msg"]).removeprefix("Value error, "))
+                problems.append(said)
             elif error["type"] == "extra_forbidden":
-                problems.append(f"unknown key '{key}'")
+                loc = error["loc"]
+                close = _did_you_mean(str(loc[-1]), _known_keys(loc), _dotted_under(loc[:-1]))
+                problems.append(f"unknown key '{key}'{close}")
             else:
-                problems.append(f"'{key}': {error['msg']} (got {error.get('input')!r})")
+                problems.append(f"'{key}': {said} (got {error.get('input')!r})")
         raise ConfigError(
             f"invalid configuration in {source}: {'; '.join(problems)}. "
             "`pedro config --example` lists every key and its type."
         ) from exc
+
+
+def _dotted_under(table: tuple[str | int, ...]) -> Callable[[str], str]:
+    """How a key of `table` is written in an error: 'section.key'."""
+    return lambda key: "'" + ".".join(str(part) for part in (*table, key)) + "'"
 
 
 def deep_merge(base: dict[str, Any], layer: Mapping[str, Any]) -> dict[str, Any]:

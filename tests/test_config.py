@@ -85,6 +85,44 @@ def test_bad_environment_value_names_the_environment(tmp_path: Path) -> None:
         load_config(None, env={"PEDRO_NOPE__X": "1"}, user_file=tmp_path / "none.toml")
 
 
+@pytest.mark.parametrize(
+    ("where", "text", "said"),
+    [
+        ("user", "[backend]\nmodle = 'x'\n", "unknown key 'backend.modle' (did you mean 'backend.model'?)"),
+        ("repo", "[agent]\nmax_round = 3\n", "unknown key 'agent.max_round' (did you mean 'agent.max_rounds'?)"),
+        ("repo", "[bakend]\nmodel = 'x'\n", "unknown key 'bakend' (did you mean 'backend'?)"),
+        ("user", '[models."q*"]\ntool_mod = "text"\n', "(did you mean 'models.q*.tool_mode'?)"),
+    ],
+)
+def test_a_misspelt_key_in_a_file_gets_the_close_one(tmp_path: Path, where: str, text: str, said: str) -> None:
+    user = tmp_path / "user.toml"
+    (user if where == "user" else tmp_path / ".pedro.toml").write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path, env={}, user_file=user)
+    assert said in str(info.value)
+    (user if where == "user" else tmp_path / ".pedro.toml").write_text("[agent]\nzzzz = 3\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path, env={}, user_file=user)
+    assert "unknown key 'agent.zzzz'." in str(info.value)  # nothing close: no guess
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"PEDRO_MAX_ROUNDS": "zero"}, "PEDRO_MAX_ROUNDS (agent.max_rounds): Input should be a valid integer"),
+        ({"PEDRO_AGENT__MAX_ROUNDS": "0"}, "PEDRO_AGENT__MAX_ROUNDS (agent.max_rounds): Input should be greater"),
+        ({"PEDRO_AGENT__MAX_ROUND": "3"}, "PEDRO_AGENT__MAX_ROUND: [agent] has no key 'max_round' (did you mean "
+         "PEDRO_AGENT__MAX_ROUNDS?)"),
+        ({"PEDRO_AGNT__MAX_ROUNDS": "3"}, "no config section [agnt] (did you mean PEDRO_AGENT__MAX_ROUNDS?)"),
+        ({"PEDRO_BASE_URL": "http://x", "PEDRO_BACKEND__TEMPERATURE": "9"}, "PEDRO_BACKEND__TEMPERATURE"),
+    ],
+)  # fmt: skip
+def test_an_environment_error_names_the_variable_that_was_set(tmp_path: Path, env: dict[str, str], said: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(None, env=env, user_file=tmp_path / "none.toml")
+    assert said in str(info.value)
+
+
 def test_repository_file_cannot_loosen_safety(tmp_path: Path) -> None:
     (tmp_path / ".pedro.toml").write_text("[safety]\nmode = 'full-access'\n")
     with pytest.raises(ConfigError, match="only tighten"):
