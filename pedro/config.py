@@ -13,7 +13,15 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from pedro.errors import ConfigError
 from pedro.messages import ToolName
@@ -87,6 +95,15 @@ class BackendConfig(_Section):
     """Ollama keep_alive: how long the server keeps the model loaded after a request."""
     model_file: str = ""
     """Path to a .gguf file: pedro starts and stops llama-server itself with this model."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _usable_url(cls, value: str, info: ValidationInfo) -> str:
+        """The two URL mistakes a server's 404 or a refused connection would only hint at, named with their fix."""
+        problem = base_url_problem(info.data.get("kind", "openai"), value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     def sampling(self) -> dict[str, float]:
         """The sampling keys that are set, temperature included: what requests carry where the wire takes them."""
@@ -262,6 +279,28 @@ class PedroConfig(_Section):
         if self.backend.kind == "ollama":
             return ollama_host_url(os.environ.get("OLLAMA_HOST"))
         return DEFAULT_BASE_URLS[self.backend.kind]
+
+
+def base_url_problem(kind: str, url: str) -> str:
+    """What is wrong with `url` as the server URL of `kind`, with the fix; "" when nothing is."""
+    text = url.strip()
+    if not text:
+        return ""
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return f"{text} has no scheme: add http:// (http://{text})"
+    if scheme.lower() not in _SCHEME_PORTS:
+        return f"{text} is not an http(s) URL: start it with http:// or https://"
+    path = "/" + rest.partition("/")[2].rstrip("/")
+    for suffix in ("/v1", "/api") if kind == "ollama" else ("/v1",) if kind == "llamacpp" else ():
+        if path.endswith(suffix):
+            root = text.rstrip("/").removesuffix(suffix)
+            name = "Ollama's own API" if kind == "ollama" else "llama-server's own endpoints"
+            return (
+                f"{text} ends in {suffix}, but the {kind} backend speaks {name} at the server root: drop {suffix} "
+                f"({root}), or choose --backend openai for the server's OpenAI-compatible /v1"
+            )
+    return ""
 
 
 OLLAMA_DEFAULT_PORT = "11434"
@@ -578,7 +617,7 @@ def _refuse_user_only(
 
 
 def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
-    """The PEDRO_* variables as a layer; each is checked on its own, so an error names the variable that was set."""
+    """The PEDRO_* variables as a layer, checked before they merge, so an error names the variable that was set."""
     layer: dict[str, dict[str, Any]] = {}
     names: dict[tuple[str, str], str] = {}
     sections = PedroConfig.model_fields
@@ -598,8 +637,8 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
         layer.setdefault(section, {})[key] = value
         names[(section, key)] = name
     _refuse_moved(layer, "the environment (PEDRO_*)")
-    for (section, key), name in names.items():
-        _check_variable(name, section, key, layer[section][key])
+    for section, values in layer.items():
+        _check_variables(section, values, names)
     return layer
 
 
@@ -608,23 +647,29 @@ def env_variable(section: str, key: str) -> str:
     return f"PEDRO_{section.upper()}__{key.upper()}"
 
 
-def _check_variable(name: str, section: str, key: str, value: str) -> None:
-    """One variable against its section's model: an unknown key or a bad value, named as the user spelled it."""
+def _check_variables(section: str, values: Mapping[str, str], names: Mapping[tuple[str, str], str]) -> None:
+    """The variables of one section against its model: an unknown key or a bad value, named as the user spelled
+    the variable (PEDRO_MAX_ROUNDS, not agent.max_rounds)."""
     model = PedroConfig.model_fields[section].annotation
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         return  # a table by name ([models], [sampling_profiles]): checked with the merged configuration
-    if key not in model.model_fields:
-        close = _did_you_mean(key, model.model_fields, functools.partial(env_variable, section))
-        raise ConfigError(
-            f"invalid configuration in the environment: {name}: [{section}] has no key '{key}'{close}. "
-            "`pedro config --example` lists every key and its type."
-        )
+    for key in values:
+        if key not in model.model_fields:
+            close = _did_you_mean(key, model.model_fields, functools.partial(env_variable, section))
+            raise ConfigError(
+                f"invalid configuration in the environment: {names[(section, key)]}: [{section}] has no key "
+                f"'{key}'{close}. `pedro config --example` lists every key and its type."
+            )
     try:
-        model.model_validate({key: value})
+        model.model_validate(values)
     except ValidationError as exc:
-        said = "; ".join(str(error["msg"]).removeprefix("Value error, ") for error in exc.errors())
+        problems = []
+        for error in exc.errors():
+            key = str(error["loc"][0]) if error["loc"] else ""
+            said = str(error["msg"]).removeprefix("Value error, ")
+            problems.append(f"{names.get((section, key), section)} ({section}.{key}): {said} (got {values.get(key)!r})")
         raise ConfigError(
-            f"invalid configuration in the environment: {name} ({section}.{key}): {said} (got {value!r}). "
+            f"invalid configuration in the environment: {'; '.join(problems)}. "
             "`pedro config --example` lists every key and its type."
         ) from exc
 

@@ -55,7 +55,6 @@ LOADING_WAIT = 30.0
 # landlock_create_ruleset has the same number on every architecture Linux added it to after the syscall unification.
 _SYS_LANDLOCK_CREATE_RULESET = 444
 _LANDLOCK_CREATE_RULESET_VERSION = 1
-_MODEL_FILE_FIX = "check --model-file / [backend].model_file; reinstall the binary with scripts/install-llama-server"
 _MARKS: dict[CheckStatus, str] = {"ok": "ok", "warn": "warn", "fail": "FAIL", "skip": "skip"}
 _STYLES: dict[CheckStatus, str] = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
 
@@ -151,7 +150,7 @@ def _served(config: PedroConfig, report: Report) -> Iterator[PedroConfig | None]
     if not config.backend.model_file:
         yield config
         return
-    from pedro.backends.managed import ManagedLlamaServer
+    from pedro.backends.managed import REINSTALL, ManagedLlamaServer
 
     model_file = Path(config.backend.model_file).expanduser()
     server = ManagedLlamaServer(model_file, ctx_size=config.backend.context_window or 8192)
@@ -159,7 +158,13 @@ def _served(config: PedroConfig, report: Report) -> Iterator[PedroConfig | None]
         server.start()
     except PedroError as exc:
         report.checks.append(
-            Check("server", "server", "fail", f"could not start llama-server for {model_file}: {exc}", _MODEL_FILE_FIX)
+            Check(
+                "server",
+                "server",
+                "fail",
+                f"could not start llama-server for {model_file}: {exc}",
+                f"check --model-file / [backend].model_file; reinstall the binary: {REINSTALL}",
+            )
         )
         yield None
         return
@@ -278,9 +283,11 @@ def _context_check(window: int | None, error: str, model: ModelProbe) -> Check:
     if error:
         return Check("context", name, "warn", f"unknown: {error}", "fix the model check first")
     listed = model.listed_context
-    fix = f"set [backend].context_window = {listed} (the server lists {listed})" if listed else ""
+    if listed:  # the model list gives a size, but not where this backend asks for the window it runs with
+        said = f"not reported where pedro asks; the model list gives {listed}"
+        return Check("context", name, "warn", said, f"set [backend].context_window = {listed} to use it")
     return Check(
-        "context", name, "warn", "unknown: the server does not say", fix or "set [backend].context_window to the size"
+        "context", name, "warn", "unknown: the server does not say", "set [backend].context_window to the size"
     )
 
 
