@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -28,7 +28,7 @@ from pedro.errors import PedroError
 
 if TYPE_CHECKING:
     from pedro.backends.base import Backend
-    from pedro.backends.discovery import FoundServer
+    from pedro.backends.discovery import FoundServer, SoleModel
     from pedro.backends.probe import ModelProbe, ToolProbe
     from pedro.config import PedroConfig
 
@@ -115,8 +115,8 @@ def doctor(
 ) -> None:
     """Check the backend and the local tools pedro relies on; exit 3 when the backend is unusable."""
     flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=repo)
-    _, config, found = load_and_find_server(flags, need_git=False)
-    report = diagnose(config, probe=not no_probe, found=found)
+    _, config, found, sole = load_and_find_server(flags, need_git=False)
+    report = diagnose(config, probe=not no_probe, found=found, sole=sole)
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     elif sys.stdout.isatty():
@@ -126,10 +126,13 @@ def doctor(
     raise typer.Exit(report.exit_code)
 
 
-def diagnose(config: PedroConfig, *, probe: bool = True, found: FoundServer | None = None) -> Report:
+def diagnose(
+    config: PedroConfig, *, probe: bool = True, found: FoundServer | None = None, sole: SoleModel | None = None
+) -> Report:
     """Run every check for `config`; a model_file starts llama-server for the duration, as a run would.
 
-    `found` is the server pedro chose on its own because none was configured; its row says so.
+    `found` is the server pedro chose on its own because none was configured; its row says so. `sole` is the model
+    it chose because none was given and the server lists only that one; the model row says so.
     """
     report = Report(config.backend.kind, config.resolved_base_url(), config.backend.model)
     if found is not None:
@@ -139,6 +142,11 @@ def diagnose(config: PedroConfig, *, probe: bool = True, found: FoundServer | No
             report.backend, report.base_url = served.backend.kind, served.resolved_base_url()
             report.model = served.backend.model
             report.checks.extend(backend_checks(served, report, probe=probe))
+    if sole is not None:
+        report.checks = [
+            replace(check, detail=f"{check.detail}; {sole.describe()}") if check.key == "model" else check
+            for check in report.checks
+        ]
     model_file = Path(config.backend.model_file).expanduser() if config.backend.model_file else None
     report.checks.extend(local_checks(model_file))
     return report
