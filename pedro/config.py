@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import difflib
+import functools
 import ipaddress
 import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from pedro.errors import ConfigError
 from pedro.messages import ToolName
@@ -85,6 +95,15 @@ class BackendConfig(_Section):
     """Ollama keep_alive: how long the server keeps the model loaded after a request."""
     model_file: str = ""
     """Path to a .gguf file: pedro starts and stops llama-server itself with this model."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _usable_url(cls, value: str, info: ValidationInfo) -> str:
+        """The two URL mistakes a server's 404 or a refused connection would only hint at, named with their fix."""
+        problem = base_url_problem(info.data.get("kind", "openai"), value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     def sampling(self) -> dict[str, float]:
         """The sampling keys that are set, temperature included: what requests carry where the wire takes them."""
@@ -265,6 +284,28 @@ class PedroConfig(_Section):
         if self.backend.kind == "ollama":
             return ollama_host_url(os.environ.get("OLLAMA_HOST"))
         return DEFAULT_BASE_URLS[self.backend.kind]
+
+
+def base_url_problem(kind: str, url: str) -> str:
+    """What is wrong with `url` as the server URL of `kind`, with the fix; "" when nothing is."""
+    text = url.strip()
+    if not text:
+        return ""
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return f"{text} has no scheme: add http:// (http://{text})"
+    if scheme.lower() not in _SCHEME_PORTS:
+        return f"{text} is not an http(s) URL: start it with http:// or https://"
+    path = "/" + rest.partition("/")[2].rstrip("/")
+    for suffix in ("/v1", "/api") if kind == "ollama" else ("/v1",) if kind == "llamacpp" else ():
+        if path.endswith(suffix):
+            root = text.rstrip("/").removesuffix(suffix)
+            name = "Ollama's own API" if kind == "ollama" else "llama-server's own endpoints"
+            return (
+                f"{text} ends in {suffix}, but the {kind} backend speaks {name} at the server root: drop {suffix} "
+                f"({root}), or choose --backend openai for the server's OpenAI-compatible /v1"
+            )
+    return ""
 
 
 OLLAMA_DEFAULT_PORT = "11434"
@@ -542,13 +583,17 @@ def _refuse_full_access(layer: Mapping[str, Any], source: str) -> None:
 
 
 # Keys only the user may set, never a repository's .pedro.toml: where your code and credentials are sent
-# (kind picks the default URL), what runs on your machine, what may be read outside the repository.
+# (kind picks the default URL), what runs on your machine, what may be read outside the repository, and what
+# the request carries beyond pedro's typed settings: any body key (a grammar, a JSON schema, max_tokens = 1) or
+# a grammar that holds every reply to a form, with which a cloned repository could dictate the model's calls.
 # (section, key) -> the other ways to set it besides the user config file.
 _USER_ONLY: dict[tuple[str, str], str] = {
     ("backend", "kind"): "--backend or PEDRO_BACKEND",
     ("backend", "base_url"): "--base-url or PEDRO_BASE_URL",
     ("backend", "api_key_env"): "PEDRO_BACKEND__API_KEY_ENV",
     ("backend", "model_file"): "--model-file or PEDRO_MODEL_FILE",
+    ("backend", "constrain_calls"): "PEDRO_BACKEND__CONSTRAIN_CALLS",
+    ("tool_calling", "request_overrides"): "PEDRO_TOOL_CALLING__REQUEST_OVERRIDES",
     ("safety", "read_roots"): "--read-root on the command line",
 }
 # An inherited environment variable must not widen what the tools may read either.
@@ -566,10 +611,20 @@ def _refuse_user_only(
                 f"{source}: {section}.{key} may only be set in your user config file ({user_file}) "
                 f"or with {elsewhere}; remove it there"
             )
+    # A model preset sets [backend] keys too: the user-only ones among them are the user's alone there as well.
+    for pattern, preset in _table(layer, "models").items():
+        for section, key in _PRESET_KEYS:
+            if (section, key) in keys and isinstance(preset, Mapping) and key in preset:
+                raise ConfigError(
+                    f'{source}: models."{pattern}".{key} may only be set in your user config file ({user_file}) '
+                    f"or with {keys[(section, key)]}; remove it there"
+                )
 
 
 def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
+    """The PEDRO_* variables as a layer, checked before they merge, so an error names the variable that was set."""
     layer: dict[str, dict[str, Any]] = {}
+    names: dict[tuple[str, str], str] = {}
     sections = PedroConfig.model_fields
     for name, value in env.items():
         if name in _ENV_SHORTCUTS:
@@ -577,14 +632,75 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
         elif name.startswith("PEDRO_") and "__" in name:
             section, _, key = name[len("PEDRO_") :].lower().partition("__")
             if section not in sections:
+                close = _did_you_mean(section, sections, functools.partial(env_variable, key=key))
                 raise ConfigError(
-                    f"environment variable {name}: there is no config section [{section}]; "
+                    f"environment variable {name}: there is no config section [{section}]{close}; "
                     f"valid sections: {', '.join(sections)}"
                 )
         else:
             continue
         layer.setdefault(section, {})[key] = value
+        names[(section, key)] = name
+    _refuse_moved(layer, "the environment (PEDRO_*)")
+    for section, values in layer.items():
+        _check_variables(section, values, names)
     return layer
+
+
+def env_variable(section: str, key: str) -> str:
+    """The PEDRO_<SECTION>__<KEY> variable that sets a key."""
+    return f"PEDRO_{section.upper()}__{key.upper()}"
+
+
+def _check_variables(section: str, values: Mapping[str, str], names: Mapping[tuple[str, str], str]) -> None:
+    """The variables of one section against its model: an unknown key or a bad value, named as the user spelled
+    the variable (PEDRO_MAX_ROUNDS, not agent.max_rounds)."""
+    model = PedroConfig.model_fields[section].annotation
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return  # a table by name ([models], [sampling_profiles]): checked with the merged configuration
+    for key in values:
+        if key not in model.model_fields:
+            close = _did_you_mean(key, model.model_fields, functools.partial(env_variable, section))
+            raise ConfigError(
+                f"invalid configuration in the environment: {names[(section, key)]}: [{section}] has no key "
+                f"'{key}'{close}. `pedro config --example` lists every key and its type."
+            )
+    try:
+        model.model_validate(values)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            key = str(error["loc"][0]) if error["loc"] else ""
+            said = str(error["msg"]).removeprefix("Value error, ")
+            problems.append(f"{names.get((section, key), section)} ({section}.{key}): {said} (got {values.get(key)!r})")
+        raise ConfigError(
+            f"invalid configuration in the environment: {'; '.join(problems)}. "
+            "`pedro config --example` lists every key and its type."
+        ) from exc
+
+
+def _did_you_mean(word: str, known: Iterable[str], spell: Callable[[str], str] = str) -> str:
+    """ " (did you mean X?)" for the known name closest to a misspelt one, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {spell(close[0])}?)" if close else ""
+
+
+def _known_keys(loc: tuple[str | int, ...]) -> list[str]:
+    """The keys the table at loc[:-1] may hold (for an unknown key at loc), following sections and named tables."""
+    annotation: Any = PedroConfig
+    for part in loc[:-1]:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(str(part))
+            if field is None:
+                return []
+            annotation = field.annotation
+        elif get_origin(annotation) is dict:
+            annotation = get_args(annotation)[1]
+        else:
+            return []
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return list(annotation.model_fields)
+    return []
 
 
 # Keys that moved: (old section, old key) -> their one home now.
@@ -599,7 +715,7 @@ def _refuse_moved(layer: Mapping[str, Any], source: str) -> None:
     for (section, key), (new_section, new_key) in _MOVED.items():
         values = layer.get(section)
         if isinstance(values, Mapping) and key in values:
-            env = f" (PEDRO_{new_section.upper()}__{new_key.upper()})" if source.startswith("the environment") else ""
+            env = f" ({env_variable(new_section, new_key)})" if source.startswith("the environment") else ""
             raise ConfigError(
                 f"{source}: [{section}].{key} is now [{new_section}].{new_key}{env}; rename it there, the value "
                 "means the same"
@@ -614,16 +730,24 @@ def _validate_layer(base: dict[str, Any], layer: dict[str, Any], source: str) ->
         problems = []
         for error in exc.errors():
             key = ".".join(str(part) for part in error["loc"])
+            said = str(error["msg"]).removeprefix("Value error, ")
             if not key:  # a rule across keys names them itself
-                problems.append(str(error["msg"]).removeprefix("Value error, "))
+                problems.append(said)
             elif error["type"] == "extra_forbidden":
-                problems.append(f"unknown key '{key}'")
+                loc = error["loc"]
+                close = _did_you_mean(str(loc[-1]), _known_keys(loc), _dotted_under(loc[:-1]))
+                problems.append(f"unknown key '{key}'{close}")
             else:
-                problems.append(f"'{key}': {error['msg']} (got {error.get('input')!r})")
+                problems.append(f"'{key}': {said} (got {error.get('input')!r})")
         raise ConfigError(
             f"invalid configuration in {source}: {'; '.join(problems)}. "
             "`pedro config --example` lists every key and its type."
         ) from exc
+
+
+def _dotted_under(table: tuple[str | int, ...]) -> Callable[[str], str]:
+    """How a key of `table` is written in an error: 'section.key'."""
+    return lambda key: "'" + ".".join(str(part) for part in (*table, key)) + "'"
 
 
 def deep_merge(base: dict[str, Any], layer: Mapping[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,8 @@ class StubServer:
     context_length: int = 8192
     models: tuple[str, ...] = ("m",)
     """What /v1/models and /api/tags list."""
+    listing: list[dict[str, Any]] | None = None
+    """The entries /v1/models answers with instead, when set (a recorded server's own listing)."""
     strict_models: bool = False
     """Ollama wire: /api/show and /api/chat answer 404 "model not found" for a model not in `models`."""
     reject_tools: tuple[int, str] | None = None
@@ -76,6 +78,7 @@ class StubServer:
                     return
                 if self.path.endswith("/models"):
                     data = [{"id": name, "object": "model", "owned_by": stub.owned_by} for name in stub.models]
+                    data = stub.listing if stub.listing is not None else data
                     self._json({"object": "list", "data": data})
                 elif self.path == "/api/tags":
                     self._json({"models": [{"name": name, "model": name} for name in stub.models]})

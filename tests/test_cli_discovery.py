@@ -76,3 +76,37 @@ def test_commands_that_need_no_model_look_for_no_server(
         proc = pedro(*args, env=env, cwd=calc_repo)
         assert "no backend configured" not in proc.stdout + proc.stderr, args
     assert ollama.paths == []
+
+
+@pytest.mark.parametrize("kind", ["ollama", "openai"])
+def test_with_no_model_given_pedro_uses_the_one_model_the_server_lists(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str], kind: str
+) -> None:
+    edit = fenced("code_edit", {"path": "calc.py", "old": "a - b", "new": "a + b"})
+    server = stub_server([edit, "TASK COMPLETE"], models=("qwen3:8b",), strict_models=True)
+    url = server.url if kind == "ollama" else f"{server.url}/v1"
+    proc = pedro("build", "-d", "Fix add()", "--backend", kind, "--base-url", url, "--no-input", env=cli_env,
+                 cwd=calc_repo)  # fmt: skip
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output
+    assert f"no model given; the server at {url} lists one model, qwen3:8b, so pedro uses it" in output
+    assert "pass --model qwen3:8b or set [backend].model to pin it" in output
+    assert [request["model"] for request in server.requests] == ["qwen3:8b", "qwen3:8b"]
+    job_dir = next((calc_repo / ".pedro" / "jobs").iterdir())
+    assert json.loads((job_dir / "job.json").read_text())["model"] == "qwen3:8b"
+
+    doctor = pedro("doctor", "--no-probe", "--json", "--backend", kind, "--base-url", url, env=cli_env, cwd=calc_repo)
+    report = json.loads(doctor.stdout)
+    model = next(check for check in report["checks"] if check["key"] == "model")
+    assert (doctor.returncode, report["model"], model["status"]) == (0, "qwen3:8b", "ok"), model
+    assert "lists one model, qwen3:8b, so pedro uses it" in model["detail"]
+
+
+def test_with_several_models_listed_the_model_must_be_named(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    server = stub_server(["TASK COMPLETE"], models=("qwen3:8b", "llama3.2"))
+    proc = pedro("build", "-d", "Fix add()", "--backend", "ollama", "--base-url", server.url, "--no-input",
+                 env=cli_env, cwd=calc_repo)  # fmt: skip
+    assert proc.returncode == 2 and "no model given: pass --model NAME" in proc.stderr, proc.stdout + proc.stderr
+    assert server.requests == []

@@ -85,6 +85,44 @@ def test_bad_environment_value_names_the_environment(tmp_path: Path) -> None:
         load_config(None, env={"PEDRO_NOPE__X": "1"}, user_file=tmp_path / "none.toml")
 
 
+@pytest.mark.parametrize(
+    ("where", "text", "said"),
+    [
+        ("user", "[backend]\nmodle = 'x'\n", "unknown key 'backend.modle' (did you mean 'backend.model'?)"),
+        ("repo", "[agent]\nmax_round = 3\n", "unknown key 'agent.max_round' (did you mean 'agent.max_rounds'?)"),
+        ("repo", "[bakend]\nmodel = 'x'\n", "unknown key 'bakend' (did you mean 'backend'?)"),
+        ("user", '[models."q*"]\ntool_mod = "text"\n', "(did you mean 'models.q*.tool_mode'?)"),
+    ],
+)
+def test_a_misspelt_key_in_a_file_gets_the_close_one(tmp_path: Path, where: str, text: str, said: str) -> None:
+    user = tmp_path / "user.toml"
+    (user if where == "user" else tmp_path / ".pedro.toml").write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path, env={}, user_file=user)
+    assert said in str(info.value)
+    (user if where == "user" else tmp_path / ".pedro.toml").write_text("[agent]\nzzzz = 3\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path, env={}, user_file=user)
+    assert "unknown key 'agent.zzzz'." in str(info.value)  # nothing close: no guess
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"PEDRO_MAX_ROUNDS": "zero"}, "PEDRO_MAX_ROUNDS (agent.max_rounds): Input should be a valid integer"),
+        ({"PEDRO_AGENT__MAX_ROUNDS": "0"}, "PEDRO_AGENT__MAX_ROUNDS (agent.max_rounds): Input should be greater"),
+        ({"PEDRO_AGENT__MAX_ROUND": "3"}, "PEDRO_AGENT__MAX_ROUND: [agent] has no key 'max_round' (did you mean "
+         "PEDRO_AGENT__MAX_ROUNDS?)"),
+        ({"PEDRO_AGNT__MAX_ROUNDS": "3"}, "no config section [agnt] (did you mean PEDRO_AGENT__MAX_ROUNDS?)"),
+        ({"PEDRO_BASE_URL": "http://x", "PEDRO_BACKEND__TEMPERATURE": "9"}, "PEDRO_BACKEND__TEMPERATURE"),
+    ],
+)  # fmt: skip
+def test_an_environment_error_names_the_variable_that_was_set(tmp_path: Path, env: dict[str, str], said: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(None, env=env, user_file=tmp_path / "none.toml")
+    assert said in str(info.value)
+
+
 def test_repository_file_cannot_loosen_safety(tmp_path: Path) -> None:
     (tmp_path / ".pedro.toml").write_text("[safety]\nmode = 'full-access'\n")
     with pytest.raises(ConfigError, match="only tighten"):
@@ -154,6 +192,37 @@ def test_repository_file_cannot_choose_where_code_and_keys_go(tmp_path: Path, li
     (repo / ".pedro.toml").write_text("[backend]\nmodel = 'qwen'\n")
     env = {"PEDRO_BACKEND__" + key.split(".")[1].upper(): line.split("'")[1]}
     assert load_config(repo, env=env, user_file=user).backend.model == "qwen"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "fix"),
+    [
+        (
+            "[tool_calling]\nrequest_overrides = { grammar = 'root ::= \"x\"', max_tokens = 1, nonsense = 2 }\n",
+            "tool_calling.request_overrides",
+            "PEDRO_TOOL_CALLING__REQUEST_OVERRIDES",
+        ),
+        ("[backend]\nconstrain_calls = true\n", "backend.constrain_calls", "PEDRO_BACKEND__CONSTRAIN_CALLS"),
+        ('[models."*"]\nconstrain_calls = true\n', 'models."*".constrain_calls', "PEDRO_BACKEND__CONSTRAIN_CALLS"),
+    ],
+)
+def test_repository_file_cannot_shape_what_requests_carry(tmp_path: Path, text: str, key: str, fix: str) -> None:
+    """Body keys (a grammar among them) and the call grammar come from the user's file or environment only."""
+    user = tmp_path / "user.toml"
+    user.write_text(text)
+    mine = load_config(None, env={"PEDRO_MODEL": "m"}, user_file=user)
+    assert mine.tool_calling.request_overrides or mine.backend.constrain_calls
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".pedro.toml").write_text("[agent]\nmax_rounds = 5\n" + text)
+    with pytest.raises(ConfigError) as info:
+        load_config(repo, env={}, user_file=tmp_path / "none.toml")
+    message = str(info.value)
+    assert str(repo / ".pedro.toml") in message and key in message and fix in message
+    env = {"PEDRO_TOOL_CALLING__REQUEST_OVERRIDES": '{"seed": 3}', "PEDRO_BACKEND__CONSTRAIN_CALLS": "true"}
+    (repo / ".pedro.toml").write_text("[agent]\nmax_rounds = 5\n")
+    config = load_config(repo, env=env, user_file=tmp_path / "none.toml")
+    assert (config.tool_calling.request_overrides, config.backend.constrain_calls) == ({"seed": 3}, True)
 
 
 def test_invalid_toml_is_a_config_error(tmp_path: Path) -> None:

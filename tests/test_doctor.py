@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import re
 import socket
 import stat
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -224,6 +226,53 @@ def test_doctor_openai_native(tmp_path: Path, stub_server: Any, cli_env: dict[st
     assert {"llama_server", "ripgrep", "git", "bubblewrap", "landlock"} <= checks.keys()
 
 
+RECORDED_LLAMA_MODELS = Path(__file__).parent / "fixtures" / "recorded" / "llamacpp" / "models.json"
+
+
+def test_the_window_a_llama_server_lists_is_the_window_pedro_uses(
+    tmp_path: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    """llama-server's own /v1/models (meta.n_ctx 4096) through the OpenAI-compatible backend: the doctor reports
+    the window a run uses, not "unknown" beside a fix naming the very number the server listed."""
+    listing = json.loads(RECORDED_LLAMA_MODELS.read_text())["data"]
+    server = stub_server([], listing=listing)
+    args = ("--backend", "openai", "--base-url", server.url + "/v1", "--model", listing[0]["id"], "--no-probe")
+    code, report = doctor_json(*args, env=cli_env, cwd=tmp_path)
+    context = by_key(report)["context"]
+    assert (code, context["status"], context["detail"]) == (0, "ok", "4096 tokens"), context
+    backend = OpenAICompatBackend(server.url + "/v1", "a-name-it-ignores")
+    try:
+        assert backend.context_window() == 4096  # one llama-server model serves any name
+    finally:
+        backend.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "url", "said"),
+    [
+        ("ollama", "{url}/v1", "drop /v1 ({url})"),
+        ("ollama", "{url}/api/", "drop /api ({url})"),
+        ("llamacpp", "{url}/v1", "drop /v1 ({url})"),
+        ("ollama", "{host}", "add http:// ({url})"),
+        ("openai", "{host}/v1", "add http:// ({url}/v1)"),
+    ],
+)
+def test_a_mistaken_base_url_is_named_with_its_fix(
+    tmp_path: Path, stub_server: Any, cli_env: dict[str, str], kind: str, url: str, said: str
+) -> None:
+    server = stub_server([], models=("qwen3:8b",))
+    host = server.url.removeprefix("http://")
+    given = url.format(url=server.url, host=host)
+    proc = pedro("--backend", kind, "--base-url", given, "--model", "qwen3:8b", "--no-probe", env=cli_env, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert said.format(url=server.url) in proc.stderr and "Traceback" not in proc.stderr
+    assert "check the model name" not in proc.stdout + proc.stderr
+    assert server.paths == []  # refused before anything is sent
+    env = {**cli_env, "PEDRO_BASE_URL": given, "PEDRO_BACKEND": kind}
+    proc = pedro("--model", "qwen3:8b", "--no-probe", env=env, cwd=tmp_path)
+    assert proc.returncode == 2 and "PEDRO_BASE_URL" in proc.stderr, proc.stderr
+
+
 def test_doctor_plain_text_is_aligned(tmp_path: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     server = stub_server([OPENAI_CALL])
     proc = pedro("--backend", "openai", "--base-url", server.url + "/v1", "--model", "m", env=cli_env, cwd=tmp_path)
@@ -411,6 +460,21 @@ def test_llama_server_found_or_named(tmp_path: Path, monkeypatch: pytest.MonkeyP
     found = check_llama_server()
     assert found.status == "ok" and str(binary) in found.detail and "version: 4242 (abc)" in found.detail
     assert "served a model on this CPU" in found.detail
+
+
+def test_the_install_command_the_doctor_names_is_installed_with_pedro() -> None:
+    """pip puts the installer beside the pedro command: the fix works without a source checkout or make."""
+    from pedro.backends.managed import INSTALL_HINT
+
+    installer = Path(sys.executable).parent / "install-llama-server"
+    assert "make install" not in INSTALL_HINT and INSTALL_HINT.startswith("run install-llama-server ")
+    assert installer.is_file() and os.access(installer, os.X_OK), f"{installer} is not installed"
+    shown = subprocess.run([installer, "--help"], capture_output=True, text=True, check=False, timeout=30)
+    assert shown.returncode == 0 and "PEDRO_LLAMA_CACHE" in shown.stdout and "set -e" not in shown.stdout
+    helper = subprocess.run(
+        [Path(sys.executable).parent / "install-model", "--help"], capture_output=True, text=True, timeout=30
+    )
+    assert helper.returncode == 0 and "smollm2" in helper.stdout
 
 
 def test_a_binary_that_prints_its_version_but_cannot_serve_a_model_fails(

@@ -1,4 +1,5 @@
-"""The server to use when none is configured: the OpenAI-compatible default if it answers, else Ollama if it does."""
+"""The server to use when none is configured (the OpenAI-compatible default if it answers, else Ollama if it does),
+and the model to use when none is given and the server lists exactly one."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import httpx
 from pedro.backends.base import RetryPolicy
 from pedro.backends.http import HttpTransport
 from pedro.config import DEFAULT_BASE_URLS, PedroConfig, ollama_host_url
-from pedro.errors import BackendError
+from pedro.errors import BackendError, PedroError
 
 # Both servers are local or near: a refused port answers at once, and a silent one must not delay every start.
 PROBE_CONNECT_TIMEOUT = 0.5
@@ -90,3 +91,39 @@ def _is_ollama(transport: HttpTransport, base_url: str) -> bool:
     except ValueError:
         return False
     return status == 200 and isinstance(reply, dict) and isinstance(reply.get("version"), str)
+
+
+@dataclass(frozen=True)
+class SoleModel:
+    """The one model a server lists, which pedro uses when no model was given."""
+
+    name: str
+    base_url: str
+
+    def describe(self) -> str:
+        """The notice that says which model pedro chose, and how to pin it."""
+        return (
+            f"no model given; the server at {self.base_url} lists one model, {self.name}, so pedro uses it; "
+            f"pass --model {self.name} or set [backend].model to pin it"
+        )
+
+
+def sole_model(config: PedroConfig) -> SoleModel | None:
+    """The server's only model (Ollama's /api/tags, a /v1 server's /models), asked once without retries; None when
+    it lists none or several, or cannot be asked (then the missing model is named as before)."""
+    from pedro.backends import get_backend
+    from pedro.backends.probe import probe_model
+
+    quick = config.model_copy(deep=True)
+    quick.backend.max_retries = 0
+    quick.backend.load_timeout = 0
+    quick.backend.read_timeout = min(quick.backend.read_timeout, PROBE_READ_TIMEOUT)
+    try:
+        backend = get_backend(quick)
+    except PedroError:
+        return None
+    try:
+        listed = probe_model(backend).available
+    finally:
+        backend.close()
+    return SoleModel(listed[0], config.resolved_base_url()) if len(listed) == 1 else None

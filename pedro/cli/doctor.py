@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -28,7 +28,7 @@ from pedro.errors import PedroError
 
 if TYPE_CHECKING:
     from pedro.backends.base import Backend
-    from pedro.backends.discovery import FoundServer
+    from pedro.backends.discovery import FoundServer, SoleModel
     from pedro.backends.probe import ModelProbe, ToolProbe
     from pedro.config import PedroConfig
 
@@ -55,7 +55,6 @@ LOADING_WAIT = 30.0
 # landlock_create_ruleset has the same number on every architecture Linux added it to after the syscall unification.
 _SYS_LANDLOCK_CREATE_RULESET = 444
 _LANDLOCK_CREATE_RULESET_VERSION = 1
-_MODEL_FILE_FIX = "check --model-file / [backend].model_file; reinstall the binary with scripts/install-llama-server"
 _MARKS: dict[CheckStatus, str] = {"ok": "ok", "warn": "warn", "fail": "FAIL", "skip": "skip"}
 _STYLES: dict[CheckStatus, str] = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
 
@@ -116,8 +115,8 @@ def doctor(
 ) -> None:
     """Check the backend and the local tools pedro relies on; exit 3 when the backend is unusable."""
     flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=repo)
-    _, config, found = load_and_find_server(flags, need_git=False)
-    report = diagnose(config, probe=not no_probe, found=found)
+    _, config, found, sole = load_and_find_server(flags, need_git=False)
+    report = diagnose(config, probe=not no_probe, found=found, sole=sole)
     if json_output:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     elif sys.stdout.isatty():
@@ -127,10 +126,13 @@ def doctor(
     raise typer.Exit(report.exit_code)
 
 
-def diagnose(config: PedroConfig, *, probe: bool = True, found: FoundServer | None = None) -> Report:
+def diagnose(
+    config: PedroConfig, *, probe: bool = True, found: FoundServer | None = None, sole: SoleModel | None = None
+) -> Report:
     """Run every check for `config`; a model_file starts llama-server for the duration, as a run would.
 
-    `found` is the server pedro chose on its own because none was configured; its row says so.
+    `found` is the server pedro chose on its own because none was configured; its row says so. `sole` is the model
+    it chose because none was given and the server lists only that one; the model row says so.
     """
     report = Report(config.backend.kind, config.resolved_base_url(), config.backend.model)
     if found is not None:
@@ -140,6 +142,11 @@ def diagnose(config: PedroConfig, *, probe: bool = True, found: FoundServer | No
             report.backend, report.base_url = served.backend.kind, served.resolved_base_url()
             report.model = served.backend.model
             report.checks.extend(backend_checks(served, report, probe=probe))
+    if sole is not None:
+        report.checks = [
+            replace(check, detail=f"{check.detail}; {sole.describe()}") if check.key == "model" else check
+            for check in report.checks
+        ]
     model_file = Path(config.backend.model_file).expanduser() if config.backend.model_file else None
     report.checks.extend(local_checks(model_file))
     return report
@@ -151,7 +158,7 @@ def _served(config: PedroConfig, report: Report) -> Iterator[PedroConfig | None]
     if not config.backend.model_file:
         yield config
         return
-    from pedro.backends.managed import ManagedLlamaServer
+    from pedro.backends.managed import REINSTALL, ManagedLlamaServer
 
     model_file = Path(config.backend.model_file).expanduser()
     server = ManagedLlamaServer(model_file, ctx_size=config.backend.context_window or 8192)
@@ -159,7 +166,13 @@ def _served(config: PedroConfig, report: Report) -> Iterator[PedroConfig | None]
         server.start()
     except PedroError as exc:
         report.checks.append(
-            Check("server", "server", "fail", f"could not start llama-server for {model_file}: {exc}", _MODEL_FILE_FIX)
+            Check(
+                "server",
+                "server",
+                "fail",
+                f"could not start llama-server for {model_file}: {exc}",
+                f"check --model-file / [backend].model_file; reinstall the binary: {REINSTALL}",
+            )
         )
         yield None
         return
@@ -278,9 +291,11 @@ def _context_check(window: int | None, error: str, model: ModelProbe) -> Check:
     if error:
         return Check("context", name, "warn", f"unknown: {error}", "fix the model check first")
     listed = model.listed_context
-    fix = f"set [backend].context_window = {listed} (the server lists {listed})" if listed else ""
+    if listed:  # the model list gives a size, but not where this backend asks for the window it runs with
+        said = f"not reported where pedro asks; the model list gives {listed}"
+        return Check("context", name, "warn", said, f"set [backend].context_window = {listed} to use it")
     return Check(
-        "context", name, "warn", "unknown: the server does not say", fix or "set [backend].context_window to the size"
+        "context", name, "warn", "unknown: the server does not say", "set [backend].context_window to the size"
     )
 
 
