@@ -246,6 +246,15 @@ class SafetyConfig(_Section):
     """Run in a directory that is not a git repository."""
 
 
+class ServeConfig(_Section):
+    """What `pedro serve` accepts and keeps; its requests to the model server end at [backend].request_timeout."""
+
+    max_request_bytes: int = Field(default=32 * 1024 * 1024, ge=1024)
+    """Largest request body read; a larger one is refused with 413 and never forwarded."""
+    store_bytes: int = Field(default=64 * 1024 * 1024, ge=0)
+    """Most bytes the stored responses (previous_response_id) may take; the oldest go first."""
+
+
 class PedroConfig(_Section):
     """Every setting pedro reads."""
 
@@ -255,6 +264,7 @@ class PedroConfig(_Section):
     safety: SafetyConfig = Field(default_factory=SafetyConfig)
     repair: RepairConfig = Field(default_factory=RepairConfig)
     tool_calling: ToolCallingConfig = Field(default_factory=ToolCallingConfig)
+    serve: ServeConfig = Field(default_factory=ServeConfig)
     sampling_profiles: dict[str, SamplingProfileConfig] = Field(default_factory=dict)
     """User-defined sampling profiles by name; one named like a built-in replaces it."""
     models: dict[str, ModelPresetConfig] = Field(default_factory=dict)

@@ -22,7 +22,6 @@ Notify = Callable[[str], None]
 
 BackendName = Literal["openai", "llamacpp", "ollama", "scripted"]
 ToolMode = Literal["auto", "native", "text"]
-SseField = Literal["data", "error"]
 
 # Shown in every "cannot reach" message so the operator knows which knob to turn.
 BASE_URL_HINT = "Check --base-url / [backend].base_url"
@@ -350,34 +349,6 @@ def _still_loading(exc: BackendHttpError, waited: float, policy: RetryPolicy) ->
         status=exc.status,
         detail=exc.detail,
     )
-
-
-def iter_sse_events(lines: Iterable[str]) -> Iterator[tuple[SseField, str]]:
-    """Server-sent events as (field, payload); multi-line data is joined, comments and other fields are skipped.
-
-    llama-server reports a failure inside a stream as an `error:` field rather than `data:`, so both are kept.
-    """
-    field_name: SseField | None = None
-    parts: list[str] = []
-    for raw in lines:
-        line = raw.rstrip("\r")
-        if not line:
-            if field_name is not None:
-                yield field_name, "\n".join(parts)
-            field_name, parts = None, []
-            continue
-        if line.startswith(":"):
-            continue
-        name, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        if name in ("data", "error"):
-            if field_name is not None and field_name != name:
-                yield field_name, "\n".join(parts)
-                parts = []
-            field_name = "error" if name == "error" else "data"
-            parts.append(value)
-    if field_name is not None:
-        yield field_name, "\n".join(parts)
 
 
 def decode_json_object(text: str, *, url: str, server: str, what: str) -> dict[str, Any]:

@@ -19,11 +19,11 @@ from pedro.backends.base import (
     RetryPolicy,
     ToolsRejectedError,
     decode_json_object,
-    iter_sse_events,
 )
 from pedro.backends.extras import BodyExtras
 from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
 from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
+from pedro.backends.sse import iter_sse_events
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import sys
@@ -23,6 +24,13 @@ def serve(
         str | None,
         typer.Option("--api-key-env", help="A variable holding the bearer token every request must carry."),
     ] = None,
+    allow_unauthenticated: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unauthenticated",
+            help="Listen beyond this machine (--host) without a token: anyone who reaches the port uses the model.",
+        ),
+    ] = False,
     backend: BackendOpt = None,
     base_url: BaseUrlOpt = None,
     model: ModelOpt = None,
@@ -36,6 +44,7 @@ def serve(
     from pedro.cli.render import make_renderer
     from pedro.cli.session import managed_server
     from pedro.serve.app import create_app
+    from pedro.serve.limits import ServeLimits
 
     flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=Path())
     _, config = load(flags, need_git=False)
@@ -45,14 +54,38 @@ def serve(
         if not token:
             raise UsageError(f"--api-key-env names {api_key_env}, which is not set; export {api_key_env}=<token>")
     renderer = make_renderer(json_mode=False, stream_json=False)
+    if token is None and not _loopback(host):
+        if not allow_unauthenticated:
+            raise UsageError(
+                f"--host {host} lets other machines reach pedro serve, and through it the model server, with no "
+                "token: pass --api-key-env VAR (VAR holding the token every request must carry), or "
+                "--allow-unauthenticated if everyone who can reach this address may use the model"
+            )
+        renderer.notice(f"pedro serve: listening on {host} without a token (--allow-unauthenticated)")
     with managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError("no model given: pass --model NAME (the name the model server knows)")
         upstream = config.resolved_base_url()
         if config.backend.kind != "openai":
             upstream = f"{upstream}/v1"  # llama-server and Ollama serve the OpenAI chat wire under /v1
-        app = create_app(upstream, model=config.backend.model, api_key=token, upstream_key=read_api_key(config))
+        app = create_app(
+            upstream,
+            model=config.backend.model,
+            api_key=token,
+            upstream_key=read_api_key(config),
+            limits=ServeLimits.of(config),
+        )
         renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
         # pedro's own access log (JSON per request) replaces uvicorn's plain one.
         uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
+
+
+def _loopback(host: str) -> bool:
+    """Whether only this machine can reach `host` (a name other than localhost may resolve anywhere)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -3,15 +3,14 @@ chat-completions server, async end to end (httpx.AsyncClient upstream, Starlette
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import math
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -20,22 +19,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from pedro.backends.sse import SseDecoder, SseField
 from pedro.serve.breaker import Breaker
-from pedro.serve.events import ResponseBuilder
+from pedro.serve.events import ResponseBuilder, UpstreamFault, read_chunk
+from pedro.serve.limits import BodyTooLarge, ServeLimits, parse_body, read_body
+from pedro.serve.store import ResponseStore
 from pedro.serve.translate import RequestError, to_chat
 
 LOG = logging.getLogger("pedro.serve")
 ACCESS = logging.getLogger("pedro.serve.access")
 
-
-STORED_RESPONSES = 256
-"""Responses kept for previous_response_id and GET /v1/responses/{id}, the oldest dropped first."""
-
-
-@dataclass
-class _Stored:
-    response: dict[str, Any]
-    conversation: list[dict[str, Any]]
+TIMEOUT_KEY = "[backend].request_timeout"
 
 
 def create_app(
@@ -45,16 +39,16 @@ def create_app(
     api_key: str | None = None,
     upstream_key: str | None = None,
     breaker: Breaker | None = None,
+    limits: ServeLimits | None = None,
 ) -> Starlette:
     """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1)."""
     base = upstream.rstrip("/")
     circuit = breaker or Breaker()
-    stored: OrderedDict[str, _Stored] = OrderedDict()
+    limits = limits or ServeLimits()
+    stored = ResponseStore(limits.store_bytes)
 
     def keep(builder: ResponseBuilder, messages: list[dict[str, Any]], final: dict[str, Any]) -> None:
-        stored[builder.id] = _Stored(final, [*messages, builder.assistant_message()])
-        while len(stored) > STORED_RESPONSES:
-            stored.popitem(last=False)
+        stored.keep(builder.id, final, [*messages, builder.assistant_message()])
 
     headers = {"Authorization": f"Bearer {upstream_key}"} if upstream_key else {}
     client = httpx.AsyncClient(timeout=httpx.Timeout(connect=10.0, read=600.0, write=60.0, pool=10.0), headers=headers)
@@ -85,7 +79,7 @@ def create_app(
         if (denied := refused(request)) is not None:
             return denied
         try:
-            body = json.loads(await request.body() or b"{}")
+            body = parse_body(await read_body(request, limits.max_request_bytes))
             if not isinstance(body, Mapping):
                 raise RequestError("the request body must be a JSON object")
             previous = body.get("previous_response_id")
@@ -96,6 +90,10 @@ def create_app(
                     return _error(404, "previous_response_not_found", f"no stored response {previous}")
                 history = found.conversation
             chat = to_chat(body, model, history)
+        except BodyTooLarge:
+            message = (f"the request body is larger than {limits.max_request_bytes} bytes "
+                       "([serve].max_request_bytes of pedro serve)")  # fmt: skip
+            return _error(413, "request_too_large", message)
         except (ValueError, RequestError) as exc:
             return _error(400, "invalid_request", str(exc))
         if chat.dropped_tools:
@@ -105,10 +103,24 @@ def create_app(
         if wait is not None:
             message = f"the model server at {base} keeps failing; pedro serve pauses requests to it for a while"
             return _error(503, "upstream_paused", message, retry_after=wait)
+        if circuit.probing:  # this request is the half-open circuit's one trial
+            fault = await _trial(client, base, circuit.probe_timeout_s)
+            if fault is not None:
+                circuit.failed()
+                message = f"the model server at {base} {fault}; pedro serve pauses requests to it for a while"
+                return _error(503, "upstream_paused", message, retry_after=circuit.pause_s)
+            circuit.succeeded()
+        deadline = asyncio.get_running_loop().time() + limits.request_timeout
         try:
-            upstream_reply = await client.send(
-                client.build_request("POST", f"{base}/chat/completions", json=chat.body), stream=True
-            )
+            async with asyncio.timeout_at(deadline):
+                upstream_reply = await client.send(
+                    client.build_request("POST", f"{base}/chat/completions", json=chat.body), stream=True
+                )
+        except TimeoutError:
+            circuit.failed()
+            message = (f"the model server at {base} did not answer within {limits.request_timeout:g} s "
+                       f"({TIMEOUT_KEY}; raise it for slow models)")  # fmt: skip
+            return _error(504, "upstream_timeout", message)
         except httpx.HTTPError as exc:
             circuit.failed()
             return _error(502, "upstream_unreachable", f"the model server at {base} did not answer ({exc})")
@@ -125,7 +137,7 @@ def create_app(
         store = body.get("store", True) is not False
 
         async def events() -> AsyncIterator[dict[str, Any]]:
-            async for event in _events(builder, upstream_reply):
+            async for event in _events(builder, upstream_reply, deadline, limits.request_timeout):
                 if store and event["type"] == "response.completed":
                     keep(builder, chat.body["messages"], event["response"])
                 yield event
@@ -136,7 +148,9 @@ def create_app(
         async for event in events():
             if event["type"] in ("response.completed", "response.failed"):
                 final = event["response"]
-        return JSONResponse(final, status_code=200 if final.get("status") == "completed" else 502)
+        failure = (final.get("error") or {}).get("code")
+        status = 200 if final.get("status") == "completed" else 504 if failure == "upstream_timeout" else 502
+        return JSONResponse(final, status_code=status)
 
     async def stored_response(request: Request) -> Response:
         if (denied := refused(request)) is not None:
@@ -200,29 +214,66 @@ class AccessLog:
             ACCESS.info(json.dumps(record))
 
 
-async def _events(builder: ResponseBuilder, upstream: httpx.Response) -> AsyncIterator[dict[str, Any]]:
-    """The response's events from the upstream SSE stream; a fault after the start ends in response.failed."""
+async def _trial(client: httpx.AsyncClient, base: str, seconds: float) -> str | None:
+    """The half-open circuit's trial: does the server answer its cheap /models within `seconds`? None if it does,
+    else what went wrong. A generation could take minutes to start on a live server; this cannot."""
+    try:
+        async with asyncio.timeout(seconds):
+            reply = await client.get(f"{base}/models")
+    except TimeoutError:
+        return f"did not answer GET /models within {seconds:g} s"
+    except httpx.HTTPError as exc:
+        return f"did not answer ({exc})"
+    return f"answered {reply.status_code} to GET /models" if reply.status_code >= 500 else None
+
+
+async def _server_events(upstream: httpx.Response, deadline: float) -> AsyncIterator[tuple[SseField, str]]:
+    """The upstream's server-sent events, each awaited no later than `deadline` (keep-alive comments and blank
+    lines restart httpx's read timeout, never this one)."""
+    decoder = SseDecoder()
+    lines = upstream.aiter_lines()
+    while True:
+        try:
+            async with asyncio.timeout_at(deadline):
+                line = await anext(lines)
+        except StopAsyncIteration:
+            break
+        for event in decoder.feed(line):
+            yield event
+    for event in decoder.flush():
+        yield event
+
+
+async def _events(
+    builder: ResponseBuilder, upstream: httpx.Response, deadline: float, request_timeout: float
+) -> AsyncIterator[dict[str, Any]]:
+    """The response's events from the upstream SSE stream; any fault after the start ends in response.failed."""
     try:
         for event in builder.start():
             yield event
-        async for line in upstream.aiter_lines():
-            if not line.startswith("data:"):
-                continue
-            data = line[5:].strip()
-            if data == "[DONE]":
+        async for field_name, payload in _server_events(upstream, deadline):
+            if field_name == "error":  # llama-server's way to report a failure inside a stream
+                raise UpstreamFault("upstream_error", f"the model server reported an error: {payload[:500]}")
+            if payload.strip() == "[DONE]":
                 break
-            try:
-                chunk = json.loads(data)
-            except ValueError:
-                LOG.warning("a malformed chunk from the model server was skipped: %.200s", data)
-                continue
-            if isinstance(chunk, Mapping):
-                for event in builder.chunk(chunk):
-                    yield event
+            for event in builder.chunk(read_chunk(payload)):
+                yield event
         for event in builder.finish():
+            yield event
+    except UpstreamFault as exc:
+        LOG.warning("%s", exc)
+        for event in builder.fail(exc.code, str(exc)):
+            yield event
+    except TimeoutError:
+        message = f"the model server's reply took longer than {request_timeout:g} s ({TIMEOUT_KEY})"
+        for event in builder.fail("upstream_timeout", message):
             yield event
     except httpx.HTTPError as exc:
         for event in builder.fail("upstream_stream_cut", f"the model server's stream ended early ({exc})"):
+            yield event
+    except Exception as exc:  # noqa: BLE001 - a client gets response.failed, never a cut stream
+        LOG.exception("pedro serve failed while reading the model server's stream")
+        for event in builder.fail("server_error", f"pedro serve failed on the model server's reply ({exc!r})"):
             yield event
     finally:
         # Also when the client went away: closing the upstream stream cancels that request.

@@ -1,5 +1,5 @@
 """A circuit breaker in front of the model server: after repeated failures, answer at once with 503 and
-Retry-After instead of making every client wait on a dead upstream; after the pause, one request probes."""
+Retry-After instead of making every client wait on a dead upstream; after the pause, one short trial probes."""
 
 from __future__ import annotations
 
@@ -11,25 +11,34 @@ from dataclasses import dataclass, field
 @dataclass
 class Breaker:
     """closed (requests pass) → open after `threshold` failures in a row (refused for `pause_s`) → half-open (one
-    probe passes; its success closes, its failure opens again)."""
+    trial passes; its success closes, its failure opens again). The trial has `probe_timeout_s` to report back:
+    the app bounds it by that, and one that never reports (its client went away) counts as failed after it, so a
+    hung server holds the other requests for seconds, never for the length of a generation."""
 
     threshold: int = 5
     pause_s: float = 10.0
+    probe_timeout_s: float = 15.0
     clock: Callable[[], float] = field(default=time.monotonic)
     failures: int = 0
     opened_at: float | None = None
     probing: bool = False
+    probe_started: float = 0.0
 
     def admit(self) -> float | None:
-        """None when a request may go upstream; else the seconds until it may (for Retry-After)."""
+        """None when a request may go upstream (`probing` then says whether it is the trial); else the seconds
+        until one may (for Retry-After)."""
         if self.opened_at is None:
             return None
-        waited = self.clock() - self.opened_at
+        now = self.clock()
+        waited = now - self.opened_at
         if waited < self.pause_s:
             return self.pause_s - waited
         if self.probing:
-            return 1.0  # one probe at a time while half-open
-        self.probing = True
+            if now - self.probe_started < self.probe_timeout_s:
+                return 1.0  # one trial at a time while half-open
+            self.failed()  # the trial never reported back
+            return self.pause_s
+        self.probing, self.probe_started = True, now
         return None
 
     def succeeded(self) -> None:

@@ -21,6 +21,76 @@ Event = dict[str, Any]
 LOG = logging.getLogger("pedro.serve")
 
 
+class UpstreamFault(Exception):
+    """The upstream stream cannot go on; the response ends as failed with this code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def read_chunk(payload: str) -> Mapping[str, Any]:
+    """One `data:` payload of the upstream stream as a chat chunk; UpstreamFault when it is an error the server
+    reports (vLLM and others send {"error": …} in the stream) or a chunk of the wrong shape."""
+    try:
+        chunk = json.loads(payload)
+    except (ValueError, RecursionError):
+        raise UpstreamFault(
+            "upstream_malformed", f"the model server sent a chunk that is not JSON: {payload[:200]}"
+        ) from None
+    if not isinstance(chunk, Mapping):
+        raise UpstreamFault("upstream_malformed", f"the model server sent a chunk that is not an object: "
+                            f"{payload[:200]}")  # fmt: skip
+    if "error" in chunk and "choices" not in chunk:
+        raise UpstreamFault("upstream_error", f"the model server reported an error: {_error_text(chunk['error'])}")
+    fault = _shape_fault(chunk)
+    if fault is not None:
+        raise UpstreamFault("upstream_malformed", f"the model server sent a chunk of the wrong shape ({fault}): "
+                            f"{payload[:200]}")  # fmt: skip
+    return chunk
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+        return str(error["message"])[:500]
+    return json.dumps(error)[:500]
+
+
+def _shape_fault(chunk: Mapping[str, Any]) -> str | None:
+    """What in a chat chunk has the wrong type (the fields the builder reads), or None."""
+    choices = chunk.get("choices")
+    if choices is None:
+        return None
+    if not isinstance(choices, list):
+        return f"choices is {_shown(choices)}, not a list"
+    for n, choice in enumerate(choices):
+        if not isinstance(choice, Mapping):
+            return f"choices[{n}] is {_shown(choice)}, not an object"
+        for key in ("delta", "message"):
+            delta = choice.get(key)
+            where = f"choices[{n}].{key}"
+            if delta is None:
+                continue
+            if not isinstance(delta, Mapping):
+                return f"{where} is {_shown(delta)}, not an object"
+            for text_key in ("content", "reasoning_content", "reasoning"):
+                if delta.get(text_key) is not None and not isinstance(delta[text_key], str):
+                    return f"{where}.{text_key} is {_shown(delta[text_key])}, not a string"
+            calls = delta.get("tool_calls")
+            if calls is not None and not isinstance(calls, list):
+                return f"{where}.tool_calls is {_shown(calls)}, not a list"
+            for m, call in enumerate(calls or []):
+                if not isinstance(call, Mapping):
+                    return f"{where}.tool_calls[{m}] is {_shown(call)}, not an object"
+                if call.get("function") is not None and not isinstance(call["function"], Mapping):
+                    return f"{where}.tool_calls[{m}].function is {_shown(call['function'])}, not an object"
+    return None
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value)[:40]
+
+
 @dataclass
 class _LiveCall:
     """A call being streamed: its arguments are held until its name is known, then sent as they arrive."""

@@ -14,11 +14,11 @@ from pedro.backends.base import (
     GenerationOptions,
     RetryPolicy,
     extract_error_detail,
-    iter_sse_events,
 )
 from pedro.backends.http import split_lines
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
+from pedro.backends.sse import iter_sse_events
 from pedro.errors import BackendError
 from pedro.messages import Message
 
