@@ -139,10 +139,8 @@ def _local_rows(results: dict[str, Any]) -> list[Row]:
     cases = int(accuracy["cases"])
     rows.append(_row(f"extraction: calls recovered ({cases} cases)", recovered, "≥ 0.99", recovered >= 0.99, "{:.3f}"))
     rows.append(_row("extraction: calls made up from prose", false_calls, "0", false_calls == 0, "{:.0f}"))
+    rows += search_rows(results["search"])
     search = results["search"]
-    for label in ("selective", "common"):
-        ratio = search[f"grep_{label}_ratio"]
-        rows.append(_row(f"search grep ({label}) ÷ raw rg -n, same files", ratio, "≤ 1.2", ratio <= 1.2))
     ratio = search["find_files_ratio"]
     rows.append(_row("find_files ÷ raw rg --files, same files", ratio, "≤ 1.2", ratio <= 1.2))
     serve = results["serve"]
@@ -161,6 +159,19 @@ def _local_rows(results: dict[str, Any]) -> list[Row]:
         ratio = snapshot[f"{what}_ratio"]
         label = f"{what} of {snapshot['files']} files, ms ({ratio:.1f}x git add -A + write-tree)"
         rows.append(_row(label, ms, "(for comparison)", None, "{:.0f}"))
+    return rows
+
+
+def search_rows(search: dict[str, float]) -> list[Row]:
+    """grep against plain `rg -n PATTERN` on the same tree in the same run, and against rg on the same files."""
+    rows = []
+    for label, pattern in bench_search.GREP_PATTERNS:
+        ratio = search[f"grep_{label}_plain_ratio"]
+        ms = f"{search[f'grep_{label}_tool_s'] * 1000:.0f} vs {search[f'grep_{label}_rg_plain_s'] * 1000:.0f} ms"
+        rows.append(_row(f"search grep {pattern!r} ÷ plain rg -n ({ms})", ratio, "≤ 1.2", ratio <= 1.2))
+    for label, _ in bench_search.GREP_PATTERNS:
+        ratio = search[f"grep_{label}_ratio"]
+        rows.append(_row(f"search grep ({label}) ÷ rg -n on the same files", ratio, "≤ 1.2", ratio <= 1.2))
     return rows
 
 

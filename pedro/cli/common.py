@@ -68,6 +68,13 @@ SamplingProfileOpt = Annotated[
 RepoOpt = Annotated[Path, typer.Option("--repo", help="The repository to work in.")]
 NoInputOpt = Annotated[bool, typer.Option("--no-input", help="Never prompt: whatever would ask is refused.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Events as JSON lines on stdout; human text on stderr.")]
+
+
+def json_flag(prints: str) -> Any:
+    """--json for a command that runs no job, so prints no events: `prints` says what it prints instead."""
+    return typer.Option("--json", help=prints)
+
+
 VerboseOpt = Annotated[
     bool, typer.Option("--verbose", "-v", help="Show pedro's own debug log (also kept in the job's debug.log).")
 ]

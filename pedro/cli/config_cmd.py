@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pedro.cli.common import JsonOpt, RepoOpt
+from pedro.cli.common import RepoOpt, json_flag
 
 
 def config(
@@ -18,7 +18,9 @@ def config(
         bool, typer.Option("--example", help="Print the example configuration: every key, its default, its meaning.")
     ] = False,
     repo: RepoOpt = Path(),
-    json_out: JsonOpt = False,
+    json_out: Annotated[
+        bool, json_flag("Print the configuration as one JSON object: each key's value and the layer that set it.")
+    ] = False,
 ) -> None:
     """Show the effective configuration here, each key with the layer that set it (default, your config file,
     the repository's .pedro.toml, PEDRO_* variables)."""

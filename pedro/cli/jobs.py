@@ -7,6 +7,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -26,6 +27,7 @@ from pedro.cli.common import (
     StreamJsonOpt,
     TimeLimitOpt,
     VerboseOpt,
+    json_flag,
     load,
 )
 
@@ -33,7 +35,10 @@ app = typer.Typer(help="Inspect recorded jobs.", no_args_is_help=True)
 
 
 @app.command("list")
-def list_jobs(repo: RepoOpt = Path(), json_out: JsonOpt = False) -> None:
+def list_jobs(
+    repo: RepoOpt = Path(),
+    json_out: Annotated[bool, json_flag("Print each job's record as one JSON object, a line each.")] = False,
+) -> None:
     """List this repository's jobs, newest first."""
     from pedro.jobs import JobStore
 
@@ -56,7 +61,9 @@ def list_jobs(repo: RepoOpt = Path(), json_out: JsonOpt = False) -> None:
 def show_job(
     job_id: str = typer.Argument(..., help="A job id (or a unique prefix)."),
     repo: RepoOpt = Path(),
-    json_out: JsonOpt = False,
+    json_out: Annotated[
+        bool, json_flag("Print the job's facts, its record and its events as one JSON object.")
+    ] = False,
 ) -> None:
     """Show one job: its facts (role, status, model, branch, times, rounds, tokens, snapshots), what it changed
     (a diff), then each round's tool calls."""

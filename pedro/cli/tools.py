@@ -9,14 +9,16 @@ from typing import Annotated
 
 import typer
 
-from pedro.cli.common import AllowOutsideGitOpt, CommonFlags, JsonOpt, NoInputOpt, RepoOpt, load
+from pedro.cli.common import AllowOutsideGitOpt, CommonFlags, NoInputOpt, RepoOpt, json_flag, load
 from pedro.errors import UsageError
 
 app = typer.Typer(help="List the tools or run one by hand.", no_args_is_help=True)
 
 
 @app.command("list")
-def list_tools(json_out: JsonOpt = False) -> None:
+def list_tools(
+    json_out: Annotated[bool, json_flag("Print the tools' schemas as one JSON array.")] = False,
+) -> None:
     """Print each tool with its description and JSON schema."""
     from pedro.tools import ToolRegistry
 
@@ -35,7 +37,7 @@ def run_tool(
     name: Annotated[str, typer.Argument(help="Tool name, e.g. file.")],
     arguments: Annotated[str, typer.Argument(help='JSON object of arguments, e.g. \'{"action": "read", ...}\'.')],
     repo: RepoOpt = Path(),
-    json_out: JsonOpt = False,
+    json_out: Annotated[bool, json_flag("Print the result as one JSON object (output, ok, error code).")] = False,
     no_input: NoInputOpt = False,
     allow_outside_git: AllowOutsideGitOpt = False,
 ) -> None:

@@ -55,7 +55,8 @@ def _name_regex(table: dict[str, tuple[str, ...]]) -> re.Pattern[str]:
     for glob, exceptions in table.items():
         guard = "".join(f"(?!{translate(exception)})" for exception in exceptions)
         branches.append(guard + translate(glob))
-    return re.compile("|".join(f"(?:{branch})" for branch in branches), re.IGNORECASE)
+    # Case is folded in ASCII only, as ripgrep's globs fold it, so that search can leave these files out by name.
+    return re.compile("|".join(f"(?:{branch})" for branch in branches), re.IGNORECASE | re.ASCII)
 
 
 _ENV_NAME = _name_regex(ENV_FILE_NAMES)
@@ -76,11 +77,16 @@ def is_secret_path(path: str | PurePath) -> bool:
     (.ssh/, .aws/, .config/gh/, .docker/config.json, .netrc, ...), at any depth.
     """
     parts = _parts(path)
-    if not parts:
-        return False
-    if _SECRET_NAME.match(parts[-1]):
-        return True
-    lowered = [part.lower() for part in parts]
+    return bool(parts) and (bool(_SECRET_NAME.match(parts[-1])) or _has_store(parts))
+
+
+def in_credential_store(path: str | PurePath) -> bool:
+    """Whether `path` is a credential store (.ssh, .config/gh, ...) or lies inside one: all of it is secret."""
+    return _has_store(_parts(path))
+
+
+def _has_store(parts: list[str]) -> bool:
+    lowered = [part.lower() if part.isascii() else part for part in parts]
     for index, part in enumerate(lowered):
         if part in _RUN_STARTS and any(tuple(lowered[index : index + len(run)]) == run for run in _SECRET_RUNS):
             return True

@@ -15,10 +15,12 @@ import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fnmatch import translate
 from functools import lru_cache
 from pathlib import Path
+from types import TracebackType
 
-from pedro.safety.secretfiles import is_secret_path
+from pedro.safety.secretfiles import ENV_FILE_NAMES, HOME_SECRETS, KEY_FILE_NAMES, is_secret_path
 from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
 
 # Seconds one ripgrep run may take before it is stopped; a search that takes longer needs a narrower path.
@@ -68,11 +70,12 @@ def base_argv(
     globs: Sequence[str] = (),
     ignore_case: bool = False,
     filters: Sequence[str] = (),
-    exclude: Sequence[str] = (),
+    hide_secrets: bool = False,
 ) -> list[str]:
     """The argv every ripgrep run starts with: no user config, hidden files, the caller's filters.
 
-    `exclude` names repo-relative files never to search (the secret files that secret_files found).
+    `hide_secrets` leaves out every file that may hold secrets, and the few non-secret files that
+    left_out_by_secret_filters calls spared; ripgrep decides by path alone, so it never opens a secret file.
     """
     flag = "--iglob" if ignore_case else "--glob"
     argv = [
@@ -88,8 +91,9 @@ def base_argv(
     # The caller's globs go before pedro's exclusions: in ripgrep the later glob wins, so secrets stay out.
     argv.extend(f"{flag}={glob}" for glob in globs)
     argv.append("--glob=!.git")
-    # A leading / anchors a glob at the working directory, the repository root: exactly that one file.
-    argv.extend("--glob=!/" + _GLOB_ESCAPE.sub(r"\\\g<0>", path) for path in exclude)
+    if hide_secrets:
+        # After the caller's filters: for file types as for globs, the later match wins.
+        argv.extend(_secret_filters())
     return argv
 
 
@@ -153,6 +157,63 @@ def _fold_case(glob: str) -> str:
         else:
             out.append(f"[{char.lower()}{char.upper()}]")
     return "".join(out)
+
+
+# The secret-name globs of secretfiles without their exceptions: ripgrep's globs cannot say "but not *.example".
+_SECRET_NAME_GLOBS: tuple[str, ...] = (*ENV_FILE_NAMES, *KEY_FILE_NAMES)
+_BROAD_SECRET_NAME = re.compile("|".join(translate(glob) for glob in _SECRET_NAME_GLOBS), re.IGNORECASE | re.ASCII)
+
+
+def _hint(glob: str) -> str:
+    """Text found, in lower case, in "/" + path + "\\n" whenever the path's name matches `glob`."""
+    pieces = glob.lower().split("*")
+    return "/" + pieces[0] if pieces[0] else pieces[-1] + ("" if glob.endswith("*") else "\n")
+
+
+# What every path that hide_secrets leaves out contains: a listing of thousands of paths is searched for
+# these few strings at once, and only the paths around a hit are looked at one by one.
+_SECRET_HINTS: tuple[str, ...] = (
+    *{_hint(glob) for glob in _SECRET_NAME_GLOBS},
+    *{"/" + entry.split("/")[0].lower() for entry in HOME_SECRETS},
+)
+
+
+@lru_cache(maxsize=1)
+def _secret_filters() -> tuple[str, ...]:
+    """ripgrep flags that leave out what secretfiles.is_secret_path calls secret, decided by path alone.
+
+    Names go in as a negated file type, which matches file names only, so a directory named like a key
+    (id_tools/) is still searched. Credential stores go in as one glob (one regex for ripgrep to try on
+    each path, where a glob per store cost it a tenth more time); it leaves out the store's directory, so a
+    walk must not start inside one (secretfiles.in_credential_store).
+    """
+    names = [f"--type-add=pedrosecret:{_fold_case(glob)}" for glob in _SECRET_NAME_GLOBS]
+    stores = ",".join(_GLOB_ESCAPE.sub(r"\\\g<0>", entry) for entry in HOME_SECRETS)
+    return (*names, "--type-not=pedrosecret", f"--iglob=!**/{{{stores}}}")
+
+
+def left_out_by_secret_filters(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Of a listing's paths, those hide_secrets leaves out: the secret ones, and the spared ones, which are not
+    secret but share a secret name's shape (.env.example, id_rsa.pub) and need a search of their own."""
+    # Lower case never adds or drops a line break, so the n-th line of `text` is still paths[n].
+    text = "/" + "\n/".join(paths).lower() + "\n"
+    hits = set()
+    for hint in _SECRET_HINTS:
+        at = text.find(hint)
+        while at >= 0:
+            hits.add(text.rfind("\n", 0, at) + 1)
+            at = text.find(hint, at + 1)
+    secret, spared = [], []
+    line, counted = 0, 0
+    for start in sorted(hits):
+        line += text.count("\n", counted, start)
+        counted = start
+        path = paths[line]
+        if is_secret_path(path):
+            secret.append(path)
+        elif _BROAD_SECRET_NAME.match(path.rpartition("/")[2]):
+            spared.append(path)
+    return secret, spared
 
 
 def child_env(ctx: ToolContext) -> dict[str, str]:
@@ -234,12 +295,19 @@ def collect_lines(
         raise ToolTimeoutError(
             f"listing files ran longer than {timeout:.0f} seconds and was stopped; give a narrower `path`"
         ) from exc
-    text = proc.stdout.decode("utf-8", errors="replace")
+    return _decode_lines(proc.stdout), _outcome(proc.returncode, proc.stderr[:_STDERR_KEPT])
+
+
+def _decode_lines(stdout: bytes) -> list[str]:
+    text = stdout.decode("utf-8", errors="replace")
     if text.startswith("./"):
         # ripgrep prefixes every path with ./ when it searches "."; strip them all at once.
         text = text[2:].replace("\n./", "\n")
-    stderr = proc.stderr[:_STDERR_KEPT].decode("utf-8", errors="replace")
-    return [line for line in text.split("\n") if line], RgOutcome(returncode=proc.returncode, stderr=stderr)
+    return [line for line in text.split("\n") if line]
+
+
+def _outcome(returncode: int, stderr: bytes) -> RgOutcome:
+    return RgOutcome(returncode=returncode, stderr=stderr.decode("utf-8", errors="replace"))
 
 
 def glob_error(stderr: str) -> str | None:
@@ -266,11 +334,6 @@ def list_files(
     ]
 
 
-def secret_files(ctx: ToolContext, under: Path, *, filters: Sequence[str] = ()) -> list[str]:
-    """The files under `under` that a search would read but that may hold secrets (secretfiles.is_secret_path)."""
-    return [path for path in all_files(ctx, under, filters=filters) if is_secret_path(path)]
-
-
 def all_files(
     ctx: ToolContext,
     under: Path,
@@ -280,8 +343,17 @@ def all_files(
     filters: Sequence[str] = (),
 ) -> list[str]:
     """Every file under `under` that is not ignored, secret or not, as sorted repo-relative paths (rg --files)."""
-    argv = [*base_argv(ctx, globs=globs, ignore_case=ignore_case, filters=filters), "--files", "--", ctx.rel(under)]
-    paths, outcome = collect_lines(argv, cwd=ctx.root, env=child_env(ctx))
+    argv = _files_argv(ctx, under, globs=globs, ignore_case=ignore_case, filters=filters)
+    return _checked_paths(*collect_lines(argv, cwd=ctx.root, env=child_env(ctx)))
+
+
+def _files_argv(
+    ctx: ToolContext, under: Path, *, globs: Sequence[str] = (), ignore_case: bool = False, filters: Sequence[str] = ()
+) -> list[str]:
+    return [*base_argv(ctx, globs=globs, ignore_case=ignore_case, filters=filters), "--files", "--", ctx.rel(under)]
+
+
+def _checked_paths(paths: list[str], outcome: RgOutcome) -> list[str]:
     if outcome.returncode == 2 and not paths:
         problem = glob_error(outcome.stderr)
         if problem is not None:
@@ -289,6 +361,62 @@ def all_files(
         raise ToolFailure(f"listing files failed: {first_line(outcome.stderr)}")
     paths.sort()
     return paths
+
+
+class FileListing:
+    """all_files running beside another ripgrep run: started at once, its paths read when they are needed.
+
+    A search that leaves secret files out still has to count them, and the walk that counts them costs as much
+    as the search's own; running both at once makes the count nearly free. Output goes to files, not pipes, so
+    the listing never stalls while nobody reads it.
+    """
+
+    def __init__(self, ctx: ToolContext, under: Path, *, filters: Sequence[str] = ()) -> None:
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close(), as the listing outlives __init__)
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            # One thread: the search beside it keeps the other cores busy, and a walk alone barely needs more.
+            argv = _files_argv(ctx, under, filters=filters)
+            argv.insert(1, "--threads=1")
+            self._proc = subprocess.Popen(
+                argv,
+                cwd=ctx.root,
+                env=child_env(ctx),
+                stdin=subprocess.DEVNULL,
+                stdout=self._out,
+                stderr=self._err,
+            )
+        except OSError as exc:
+            self.close()
+            raise ToolFailure(f"{_INSTALL_HINT} ({exc.strerror or exc})") from exc
+
+    def paths(self, timeout: float = RG_TIMEOUT) -> list[str]:
+        """The listing's sorted repo-relative paths, as all_files gives them, once ripgrep has finished."""
+        try:
+            returncode = self._proc.wait(timeout)
+        except subprocess.TimeoutExpired as exc:
+            raise ToolTimeoutError(
+                f"listing files ran longer than {timeout:.0f} seconds and was stopped; give a narrower `path`"
+            ) from exc
+        self._out.seek(0)
+        self._err.seek(0)
+        return _checked_paths(_decode_lines(self._out.read()), _outcome(returncode, self._err.read(_STDERR_KEPT)))
+
+    def close(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        self._out.close()
+        self._err.close()
+
+    def __enter__(self) -> FileListing:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
 
 
 def normalize_path(raw: str) -> str:
@@ -434,8 +562,17 @@ class GrepHits:
             rows = data[start:end].split(b"\n", self.limit)[: self.limit]
         # Rows only: ripgrep's note that it stopped reading a binary file is not a match.
         rows = rows if self.json_mode else [row for row in rows if row[:1].isdigit()]
-        if not rows:
-            return
+        if rows:
+            self._keep(path, rows)
+
+    def absorb(self, other: GrepHits) -> None:
+        """Take in the rows and count of a search of other files, as if one search had found them all."""
+        self.total += other.total
+        for path, rows in other.kept:
+            if self._wanted(path):
+                self._keep(path, rows)
+
+    def _keep(self, path: bytes, rows: list[bytes]) -> None:
         bisect.insort(self.kept, (path, rows), key=lambda item: item[0])
         self.kept_rows += len(rows)
         # Drop trailing files that the earlier ones already make unnecessary.
@@ -470,7 +607,8 @@ class GrepHits:
             for raw in rows:
                 if len(out) >= self.limit:
                     return out
-                out.append(_parse_json_row(shown, raw) if self.json_mode else _parse_row(shown, raw))
+                # Plain rows start with the line number; absorbed rows may come from a search read as JSON.
+                out.append(_parse_json_row(shown, raw) if raw[:1] == b"{" else _parse_row(shown, raw))
         return out
 
 

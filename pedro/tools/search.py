@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -10,11 +12,12 @@ from pydantic import Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from pedro.effects import Effects
-from pedro.safety.secretfiles import is_secret_path
+from pedro.safety.secretfiles import in_credential_store, is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.ripgrep import (
     GREP_JSON_FLAGS,
     GREP_OUTPUT_FLAGS,
+    FileListing,
     GlobScope,
     GrepHits,
     RgOutcome,
@@ -24,8 +27,8 @@ from pedro.tools.ripgrep import (
     collect_lines,
     first_line,
     glob_error,
+    left_out_by_secret_filters,
     scope_glob,
-    secret_files,
     stream_rg,
 )
 from pedro.tools.symbols import find_definitions
@@ -232,68 +235,78 @@ def _run_grep(
     scope = scope_glob(ctx, glob, target, ignore_case=ignore_case) if glob else GlobScope((), target)
     if scope.under is None:
         return GrepHits(limit=limit), "", 0
-    # An explicit file was approved by _resolve_target; anywhere else, secret files are never read.
-    exclude = [] if scope.under.is_file() else secret_files(ctx, scope.under, filters=scope.filters)
-    hits, note = _grep_scope(ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=literal, limit=limit)
-    return hits, note, len(exclude)
+    search = _Search(ctx, pattern, ignore_case=ignore_case, literal=literal, limit=limit)
+    if scope.under.is_file():
+        # An explicit file was approved by _resolve_target.
+        hits, note = _grep_scope(search, [ctx.rel(scope.under)], scope.filters, hide_secrets=False)
+        return hits, note, 0
+    rel = ctx.rel(scope.under)
+    # Anywhere else ripgrep leaves secret files out by name, so none is ever read; the listing that counts
+    # them (and finds the few non-secret files the names catch too) runs beside the search.
+    with FileListing(ctx, scope.under, filters=scope.filters) as listing:
+        if in_credential_store(rel):
+            hits, note = GrepHits(limit=limit), ""  # every file in a credential store is secret
+        else:
+            hits, note = _grep_scope(search, [rel], scope.filters, hide_secrets=True)
+        secret, spared = left_out_by_secret_filters(listing.paths())
+    if spared:
+        prefix = "./" if rel == "." else ""  # as ripgrep prints them, so that the rows sort together
+        more, _ = _grep_scope(search, [prefix + path for path in spared], (), hide_secrets=False)
+        hits.absorb(more)
+    return hits, note, len(secret)
+
+
+@dataclass
+class _Search:
+    """What one grep looks for; `literal` turns true when the pattern was no valid regex."""
+
+    ctx: ToolContext
+    pattern: str
+    ignore_case: bool
+    literal: bool
+    limit: int
 
 
 def _grep_scope(
-    ctx: ToolContext,
-    pattern: str,
-    scope: GlobScope,
-    exclude: list[str],
-    *,
-    ignore_case: bool,
-    literal: bool,
-    limit: int,
+    search: _Search, paths: list[str], filters: Sequence[str], *, hide_secrets: bool
 ) -> tuple[GrepHits, str]:
-    hits, outcome = _search(ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=literal, limit=limit)
+    hits, outcome = _search(search, paths, filters, hide_secrets=hide_secrets)
     if hits.broken:
         # A path with an empty line in it makes the plain rows ambiguous; JSON is slower but says it exactly.
-        hits, outcome = _search(
-            ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=literal, limit=limit, json_mode=True
-        )
+        hits, outcome = _search(search, paths, filters, hide_secrets=hide_secrets, json_mode=True)
     if outcome.returncode != 2 or hits.total:
         return hits, ""
     problem = glob_error(outcome.stderr)
     if problem is not None:
         raise ToolFailure(f'{problem}; give `glob` like "*.py" or "src/**/*.ts"')
-    if "regex parse error" in outcome.stderr or "literal" in outcome.stderr and "not allowed" in outcome.stderr:
-        if literal:
-            raise ToolFailure(f"ripgrep could not search for {pattern!r}: {_regex_reason(outcome.stderr)}")
+    stderr, pattern = outcome.stderr, search.pattern
+    if "regex parse error" in stderr or "literal" in stderr and "not allowed" in stderr:
+        if search.literal:
+            raise ToolFailure(f"ripgrep could not search for {pattern!r}: {_regex_reason(stderr)}")
         # Small models often paste code such as `foo(` as the pattern: search it as text and say so.
-        hits, _ = _grep_scope(ctx, pattern, scope, exclude, ignore_case=ignore_case, literal=True, limit=limit)
+        search.literal = True
+        hits, _ = _grep_scope(search, paths, filters, hide_secrets=hide_secrets)
         note = (
-            f"note: {pattern!r} is not a valid regular expression ({_regex_reason(outcome.stderr)}), so it was "
+            f"note: {pattern!r} is not a valid regular expression ({_regex_reason(stderr)}), so it was "
             "searched as plain text; the pattern is a regex, so escape special characters (e.g. \\( \\[ \\.) "
             "to match them literally in a regex\n"
         )
         return hits, note
-    raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
+    raise ToolFailure(f"search failed: {first_line(stderr)}")
 
 
 def _search(
-    ctx: ToolContext,
-    pattern: str,
-    scope: GlobScope,
-    exclude: list[str],
-    *,
-    ignore_case: bool,
-    literal: bool,
-    limit: int,
-    json_mode: bool = False,
+    search: _Search, paths: list[str], filters: Sequence[str], *, hide_secrets: bool, json_mode: bool = False
 ) -> tuple[GrepHits, RgOutcome]:
-    hits = GrepHits(limit=limit, json_mode=json_mode)
-    assert scope.under is not None  # _run_grep returns early otherwise
-    target = scope.under
-    argv = base_argv(ctx, filters=scope.filters, exclude=exclude)
+    ctx = search.ctx
+    hits = GrepHits(limit=search.limit, json_mode=json_mode)
+    argv = base_argv(ctx, filters=filters, hide_secrets=hide_secrets)
     argv += GREP_JSON_FLAGS if json_mode else GREP_OUTPUT_FLAGS
-    argv.append("--ignore-case" if ignore_case else "--case-sensitive")
-    if literal:
+    argv.append("--ignore-case" if search.ignore_case else "--case-sensitive")
+    if search.literal:
         argv.append("--fixed-strings")
-    # The pattern rides on -e and the path after --, so neither can ever be read as a flag (e.g. "--pre=sh").
-    argv += ["-e", pattern, "--", ctx.rel(target)]
+    # The pattern rides on -e and the paths after --, so neither can ever be read as a flag (e.g. "--pre=sh").
+    argv += ["-e", search.pattern, "--", *paths]
     outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_chunk=hits.feed)
     hits.close()
     return hits, outcome

@@ -277,6 +277,34 @@ def test_secret_files_are_skipped_and_searching_one_needs_approval(project: Path
     assert _run(approving, pattern="needle", path=".env") == ".env:1: API_KEY=needle"
 
 
+def test_names_shaped_like_secrets_are_searched_in_path_order_and_counted(project: Path, ctx: ToolContext) -> None:
+    # ripgrep leaves out every name shaped like a secret; the non-secret ones among them are searched apart.
+    _write(
+        project,
+        {
+            "aa.txt": "needle 1\nneedle 2\n",
+            ".env.example": "needle 3\nneedle 4\n",
+            "ab/id_utils.py": "needle 5\n",
+            "id_rsa": "needle secret\n",
+            "zz/.ENV.local": "needle secret\n",
+        },
+    )
+    out = _run(ctx, pattern="needle", path=".", max_results=4).splitlines()
+    shown = [".env.example:1: needle 3", ".env.example:2: needle 4", "aa.txt:1: needle 1", "aa.txt:2: needle 2"]
+    assert out[:4] == shown
+    assert out[4] == "… 3 more matches not shown; narrow the pattern or path"  # ab/id_utils.py and two elsewhere
+    assert out[5].startswith("note: 2 files that may hold secrets were not searched")
+
+
+def test_a_search_inside_a_credential_store_reads_nothing_of_it(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"infra/.aws/credentials": "needle=key\n", "infra/.AWS/sub/config": "needle\n"})
+    for path in ("infra/.aws", "infra/.AWS/sub"):
+        out = _run(ctx, pattern="needle", path=path)
+        assert "needle=" not in out and ":1:" not in out, path
+        assert "may hold secrets" in out, path
+    assert "needle" not in _run(ctx, pattern="needle", path="infra").replace("'needle'", "")
+
+
 def test_a_binary_file_given_by_path_is_reported_not_dumped(project: Path, ctx: ToolContext) -> None:
     assert _run(ctx, pattern="needle", path="data.bin") == "data.bin is a binary file; search skips binary files"
 
