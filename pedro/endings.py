@@ -87,7 +87,12 @@ class Counters:
 
 def round_limit(limits: Limits) -> Ending:
     """The ending when the rounds run out (also the one a job has until another rule ends it)."""
-    return Ending("limit_reached", "round_limit", f"stopped after {limits.max_rounds} rounds without completion")
+    return Ending(
+        "limit_reached",
+        "round_limit",
+        f"stopped after {limits.max_rounds} rounds without completion; raise the limit with --max-rounds N or "
+        "[agent].max_rounds",
+    )
 
 
 def repaired(summary: str) -> Ending:

@@ -88,6 +88,11 @@ def pedro_args(task: Task, backend_args: Sequence[str], *, max_rounds: int) -> l
     return ["debug", "--test", task.test, "--description", task.description, *common]
 
 
+def job_time_limit(run_limit_s: float) -> float:
+    """The job's own time limit inside a run limited to `run_limit_s`: room left for starting and stopping."""
+    return max(run_limit_s - 10.0, run_limit_s * 0.75)
+
+
 def run_task(
     task: Task,
     workdir: Path,
@@ -106,6 +111,8 @@ def run_task(
         "PEDRO_REPAIR__ENABLED": "true" if repair else "false",
         # A feature's evidence is the task's own test command (a bug's comes with --test).
         "PEDRO_AGENT__TEST_COMMAND": task.test,
+        # pedro ends the job itself (and records why) a little before the run's outer limit would kill it.
+        "PEDRO_AGENT__TIME_LIMIT_S": f"{job_time_limit(time_limit_s):g}",
     }
     args = pedro_args(task, backend_args, max_rounds=max_rounds)
     launched = run_pedro(args, cwd=repo, env=run_env, time_limit_s=time_limit_s, cancel=cancel)
