@@ -23,6 +23,7 @@ from pedro.evidence import Judgement, TestEvidence, describe_test_run, names
 from pedro.messages import ExitStatus, ToolCall, ToolResult
 from pedro.roles import Role
 from pedro.toolcalls import find_completion
+from pedro.toolcalls.completion import without_marker
 from pedro.workspace import fingerprint
 
 if TYPE_CHECKING:
@@ -231,7 +232,7 @@ def reply_without_calls(
     """A reply without calls either completes the task, earns feedback, or ends the run for lack of progress."""
     summary = None if had_problems else find_completion(text)
     if summary is not None:
-        return _completion_claim(summary or text.strip(), counters, evidence)
+        return _completion_claim(summary or without_marker(text), counters, evidence)
     counters.idle += 1
     if counters.idle >= limits.max_idle_replies:
         message = f"{counters.idle} replies in a row without a usable tool call or the completion marker"

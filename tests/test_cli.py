@@ -430,7 +430,7 @@ def test_undo_says_plainly_what_snapshots_do_not_hold(
     server = stub_server([write, fenced("bash", {"command": wipe}), "TASK COMPLETE"])
     proc = build(server, calc_repo, cli_env)
     assert proc.returncode == 0, proc.stderr
-    assert "undo cannot restore them" in proc.stdout and "build/" in proc.stdout
+    assert "undo cannot restore them" in proc.stderr and "build/" in proc.stderr
     assert not (calc_repo / "build").exists() and not (calc_repo / "dev.db").exists()
     undone = pedro("undo", "--start", env=cli_env, cwd=calc_repo)
     assert undone.returncode == 0, undone.stderr

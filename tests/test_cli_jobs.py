@@ -89,7 +89,7 @@ def test_undo_without_a_job_takes_the_latest_job_that_changed_files(
     assert newest_job(calc_repo, cli_env) == reviewer != builder
     undone = pedro("undo", env=cli_env, cwd=calc_repo)
     assert undone.returncode == 0, undone.stderr
-    assert undone.stdout.startswith(f"undoing job {builder}, the latest job that changed files")
+    assert undone.stderr.startswith(f"undoing job {builder}, the latest job that changed files")
     assert "return a - b" in (calc_repo / "calc.py").read_text()
 
 

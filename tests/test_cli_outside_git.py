@@ -24,7 +24,7 @@ def test_build_outside_git_works_without_snapshots(tmp_path: Path, stub_server: 
     proc = build(server, plain, cli_env, "--allow-outside-git")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
-    assert f"{plain} is not a git repository: no snapshots, no job branch" in proc.stdout
+    assert f"{plain} is not a git repository: no snapshots, no job branch" in proc.stderr
     assert (plain / "hello.txt").read_text() == "hello\n"
     assert not (plain / ".git").exists()
     (job,) = jobs(plain)

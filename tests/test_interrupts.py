@@ -83,7 +83,7 @@ def test_ctrl_c_mid_round_reports_the_files_that_changed(repo: Path, stub_server
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr
     job = only_job(repo)
-    assert f"job {job} was interrupted after changing a.py, b.py; `pedro undo {job}` restores" in stdout
+    assert f"job {job} was interrupted after changing a.py, b.py; `pedro undo {job}` restores" in stderr
 
 
 def test_a_killed_job_is_reported_at_the_next_start_and_undo_restores(
@@ -181,7 +181,7 @@ def test_sigterm_saves_the_job_like_ctrl_c_and_exits_143(repo: Path, stub_server
     events = [json.loads(line) for line in (repo / ".pedro" / "jobs" / job / "events.jsonl").read_text().splitlines()]
     finished = [e for e in events if e["type"] == "job.finished"]
     assert len(finished) == 1 and finished[0]["reason"] == "terminated"
-    assert f"job {job} was interrupted after changing a.py, b.py" in stdout
+    assert f"job {job} was interrupted after changing a.py, b.py" in stderr
     assert not [p for p in (repo / ".git").glob("pedro-index-*")]
 
 

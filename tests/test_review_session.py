@@ -128,6 +128,8 @@ def test_a_review_session_answers_a_follow_up_fixes_a_finding_and_shows_the_diff
 
     saved = tmp_path / "review.md"
     term.send(f"/save {saved}", "Enter")
+    term.wait_for("[y/N]")
+    term.send("y", "Enter")
     term.wait_for("saved the session")
     text = saved.read_text()
     assert "1. **major** `calc.py:2`" in text and "why is finding 1 a problem?" in text and "gives -1" in text
@@ -157,7 +159,8 @@ def test_ctrl_c_cancels_the_turn_and_the_session_goes_on(
     term.send("explain finding 2", "Enter")
     assert thinking.wait(60)
     term.send("C-c")
-    term.wait_for("turn cancelled")
+    screen = term.wait_for("turn cancelled")
+    assert "jobs resume" not in screen  # the session goes on: nothing to resume from the shell
     release.set()
     term.send("and finding 1?", "Enter")
     screen = term.wait_for("gives -1 because")
@@ -184,5 +187,32 @@ def test_chat_continues_one_builder_job_across_messages(
     term.wait_for("+    return a + b")
     term.send("/fix 1", "Enter")
     term.wait_for("unknown command /fix")
+    term.send("C-d")
+    assert "EXITED 0" in term.wait_for("EXITED")
+
+
+def test_a_review_session_shows_each_answer_once_without_the_jobs_machinery(
+    branch_repo: Path, stub_server: Any, terminal: Callable[..., Terminal], tmp_path: Path
+) -> None:
+    server = stub_server([REVIEW, "add(2, 3) gives -1 because it returns a - b.\nTASK COMPLETE"])
+    term = terminal(_review(server), branch_repo)
+    screen = term.wait_for(at_prompt)
+    # The findings once, numbered as /fix takes them; no job header, round line, marker or closing line.
+    assert screen.count("add() subtracts") == 1 and "1 major calc.py:2" in screen
+    for noise in ("pedro reviewer · job", "round 1", "TASK COMPLETE", "completed (exit 0)"):
+        assert noise not in screen
+    term.send("why is finding 1 a problem?", "Enter")
+    screen = term.wait_for(lambda shown: "gives -1 because" in shown and at_prompt(shown))
+    answer = screen.split("why is finding 1 a problem?", 1)[1]
+    for noise in ("pedro reviewer · job", "round 1", "TASK COMPLETE", "completed (exit 0)"):
+        assert noise not in answer
+    saved = tmp_path / "review.md"
+    term.send(f"/save {saved}", "Enter")
+    term.wait_for("[y/N]")  # tmp_path/review.md is outside the repository
+    term.send("y", "Enter")
+    term.wait_for("saved the session")
+    text = saved.read_text()
+    assert "**You:** reviewing" not in text and "*reviewing HEAD against main" in text  # pedro's note, not yours
+    assert "**You:** why is finding 1 a problem?" in text and "TASK COMPLETE" not in text
     term.send("C-d")
     assert "EXITED 0" in term.wait_for("EXITED")

@@ -12,15 +12,19 @@ from pedro.errors import CLOSED_STDOUT_EXIT_CODE
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the `pedro` console script; the only place that turns errors into exit codes."""
     from pedro.cli.pipeguard import PipeGuard
+    from pedro.cli.workflow import shield_streams
 
     guard = PipeGuard()
     guard.install()
+    shields = shield_streams()
     try:
         code = _run(argv)
     except BrokenPipeError:
         # A write that bypassed the guarded streams; the reader is gone all the same.
         code = CLOSED_STDOUT_EXIT_CODE
         _discard_stdout()
+    for shield in shields:
+        shield.finish()
     if guard.stdout_gone:
         code = CLOSED_STDOUT_EXIT_CODE
     sys.exit(code)

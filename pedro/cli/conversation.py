@@ -22,12 +22,14 @@ Reader = Callable[[str], str]
 
 @dataclass
 class Exchange:
-    """One turn: what the user said and how the job answered."""
+    """One turn: what the user said (or, for the review itself, pedro's note on what it reviews) and how the job
+    answered."""
 
     asked: str
     answer: str
     job_id: str
     status: str
+    by_user: bool = True
 
 
 @dataclass
@@ -44,10 +46,12 @@ class Conversation:
     exchanges: list[Exchange] = field(default_factory=list)
     fixes: list[tuple[int, str]] = field(default_factory=list)
     """(finding number, the builder job that fixed it), in order."""
+    read: Reader | None = None
+    """The prompt, once the session reads from one: /save asks there before writing outside the repository."""
 
     def start(self, task_vars: dict[str, Any], asked: str) -> None:
         """The session's first job (the review itself, or chat's first request)."""
-        result = self._run(self.role, task_vars, asked=asked)
+        result = self._run(self.role, task_vars, asked=asked, by_user=self.role != "reviewer")
         if result is not None:
             self.job_id = result.job_id
             if self.role == "reviewer":
@@ -80,6 +84,7 @@ class Conversation:
 
     def loop(self, read: Reader) -> None:
         """Read and answer until the user leaves: Ctrl-D or /exit; Ctrl-C at the prompt drops the line."""
+        self.read = read
         self.console.print(self._welcome())
         while True:
             try:
@@ -113,10 +118,11 @@ class Conversation:
             parts.append("")
         parts += ["## Conversation", ""]
         for exchange in self.exchanges:
-            parts += [f"**You:** {exchange.asked}", "", f"**pedro** ({exchange.status}):", "", exchange.answer, ""]
+            said = f"**You:** {exchange.asked}" if exchange.by_user else f"*{exchange.asked}*"
+            parts += [said, "", f"**pedro** ({exchange.status}):", "", exchange.answer, ""]
         return "\n".join(parts).rstrip() + "\n"
 
-    def _run(self, role: str, task_vars: dict[str, Any], *, asked: str, **resume: Any) -> Any:
+    def _run(self, role: str, task_vars: dict[str, Any], *, asked: str, by_user: bool = True, **resume: Any) -> Any:
         """One job run through the same runner as every command; its result, or None when it could not run."""
         from pedro.cli.session import run_session
 
@@ -128,6 +134,7 @@ class Conversation:
                 task_vars,
                 config=self.config,
                 on_result=lambda result, _root: results.append(result),
+                session=True,
                 **resume,
             )
         except PedroError as exc:
@@ -142,7 +149,7 @@ class Conversation:
         result = results[0]
         if result.exit_status == "interrupted":
             self.console.print("turn cancelled; the conversation goes on (Ctrl-D leaves)")
-        self.exchanges.append(Exchange(asked, result.summary, result.job_id, result.exit_status))
+        self.exchanges.append(Exchange(asked, result.summary, result.job_id, result.exit_status, by_user))
         return result
 
     def _welcome(self) -> str:
@@ -255,15 +262,85 @@ def _save(session: Conversation, argument: str) -> bool:
     if not argument:
         session.console.print("say where: /save FILE.md")
         return False
-    path = Path(argument).expanduser()
-    path = path if path.is_absolute() else Path.cwd() / path
     try:
-        path.write_text(session.transcript(), encoding="utf-8")
-    except OSError as exc:
-        session.console.print(f"[red]pedro:[/] cannot write {path} ({exc.strerror}); check the folder exists")
+        path = save_target(session, argument)
+        if path is None:
+            return False
+        _write_new_text(path, session.transcript())
+    except SaveRefused as exc:
+        session.console.print(f"[red]pedro:[/] {exc}", highlight=False)
         return False
-    session.console.print(f"saved the session to {path}")
+    except OSError as exc:
+        session.console.print(
+            f"[red]pedro:[/] cannot write {argument} ({exc.strerror}); check the folder exists", highlight=False
+        )
+        return False
+    session.console.print(f"saved the session to {path}", highlight=False)
     return False
+
+
+class SaveRefused(PedroError):
+    """A /save path pedro will not write."""
+
+
+def save_target(session: Conversation, argument: str) -> Path | None:
+    """Where /save may write `argument` (relative to the working folder): inside the repository, never through a
+    symlink and never into .git/; outside it only once the person says yes at the prompt. None when they say no.
+
+    A repository is someone else's content: a committed `notes.md -> ~/.bashrc` or `docs -> /` must not turn
+    /save into a write anywhere on the machine.
+    """
+    import os
+
+    from pedro.safety.paths import resolve_inside
+
+    root = session.root.resolve()
+    given = Path(argument).expanduser()
+    path = given if given.is_absolute() else Path.cwd() / given
+    if path.is_symlink():
+        raise SaveRefused(f"{argument} is a symlink; /save never writes through one: give another file name")
+    resolved = resolve_inside(root, path)
+    if resolved is not None:
+        if ".git" in resolved.relative_to(root).parts:
+            raise SaveRefused(f"{argument} is inside .git/, which holds the repository itself: give another path")
+        if resolved.is_dir():
+            raise SaveRefused(f"{argument} is a folder: give a file name, e.g. {argument.rstrip('/')}/session.md")
+        return resolved
+    written = Path(os.path.normpath(path))  # where the name points before any symlink is followed
+    if any(base == written or base in written.parents for base in (root, session.root.absolute())):
+        raise SaveRefused(
+            f"{argument} leads outside the repository through a symlink; /save does not follow it: give another path"
+        )
+    return (
+        written
+        if _confirmed(session, f"{written} is outside the repository; write the session there? [y/N] ")
+        else None
+    )
+
+
+def _confirmed(session: Conversation, question: str) -> bool:
+    """The person's yes at the session prompt; no prompt (no input) or anything but yes is a no."""
+    if session.read is None or session.flags.no_input:
+        raise SaveRefused(
+            f"{question.split(';')[0]}; /save writes there only when you confirm, and this session takes no input"
+        )
+    try:
+        answer = session.read(question).strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        answer = ""
+    if answer not in ("y", "yes"):
+        session.console.print("not saved")
+        return False
+    return True
+
+
+def _write_new_text(path: Path, text: str) -> None:
+    """Write `text` to `path`, refusing a symlink that appeared there since it was checked (O_NOFOLLOW)."""
+    import os
+
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
 
 
 def _exit(_session: Conversation, _argument: str) -> bool:

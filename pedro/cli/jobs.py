@@ -49,7 +49,8 @@ def list_jobs(
             sys.stdout.write(json.dumps(job.__dict__, default=str) + "\n")
         return
     if not jobs:
-        sys.stdout.write("no jobs yet in this repository; start one with `pedro build --description ...`\n")
+        # A note, not a row: `pedro jobs list | wc -l` counts no jobs.
+        sys.stderr.write("no jobs yet in this repository; start one with `pedro build --description ...`\n")
         return
     for job in jobs:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(job.started_at))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -72,13 +73,31 @@ class Renderer(Protocol):
     def close(self) -> None: ...
 
 
-def make_renderer(*, json_mode: bool, stream_json: bool) -> Renderer:
-    """Pick the renderer for this terminal and these flags."""
+def make_renderer(*, json_mode: bool, stream_json: bool, session: bool = False) -> Renderer:
+    """Pick the renderer for this terminal and these flags.
+
+    stdout is for the result (a reviewer's findings, a job's summary), as with `gh` or `claude -p`: when it is not
+    a terminal, progress, replies and notes go to stderr and stdout gets the result alone. `session`: a turn of an
+    interactive session, shown without the job's header, round lines and resume hint.
+    """
     if json_mode:
         return JsonRenderer(stream_json=stream_json)
     if sys.stdout.isatty():
-        return RichRenderer()
-    return PlainRenderer(sys.stdout)
+        return RichRenderer(session=session)
+    if sys.stderr.isatty():
+        return RichRenderer(stderr=True, result=sys.stdout)
+    if _same_file(sys.stdout, sys.stderr):
+        # `2>&1`: one stream either way, so a reply already shown is not repeated as the result.
+        return PlainRenderer(sys.stdout)
+    return PlainRenderer(sys.stderr, result=sys.stdout)
+
+
+def _same_file(one: TextIO, other: TextIO) -> bool:
+    try:
+        first, second = os.fstat(one.fileno()), os.fstat(other.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
 
 
 def describe_call(name: str, arguments: dict[str, Any]) -> str:
@@ -163,8 +182,8 @@ def _count(number: int, noun: str) -> str:
 
 
 def _write_summary(data: dict[str, Any], show: Any, *, shown: str = "") -> None:
-    """The model's summary goes with the rest of the output, unless its reply already put it there; why a run
-    failed goes to stderr. A reviewer's findings come as a numbered list."""
+    """The model's summary is the result, unless the reply already put it on the same stream; why a run failed
+    goes to stderr. A reviewer's findings come as a numbered list."""
     from pedro.findings import Finding, findings_markdown
 
     text = str(data.get("summary", "")).strip()
@@ -189,8 +208,9 @@ def _refuse(_question: str) -> bool:
 class PlainRenderer:
     """Plain lines for pipes and logs; also the human channel of --json on stderr."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, *, result: TextIO | None = None) -> None:
         self.out = out
+        self.result = result or out
         self._mid_line = False
         self._reply = ""
 
@@ -230,7 +250,7 @@ class PlainRenderer:
             self._line(f"note: {data.get('message')}")
         elif event.type == "job.finished":
             self._line(f"=== {_summary_line(data)}")
-            _write_summary(data, self._line, shown=self._reply)
+            _write_summary(data, self._result_line, shown=self._reply if self.result is self.out else "")
             if hint := resume_hint(event.job_id, data):
                 self._line(hint)
 
@@ -261,6 +281,13 @@ class PlainRenderer:
             self._mid_line = False
         self.out.write(neutralise(text) + "\n")
         self.out.flush()
+
+    def _result_line(self, text: str) -> None:
+        if self.result is self.out:
+            self._line(text)
+            return
+        self.result.write(neutralise(text) + "\n")
+        self.result.flush()
 
 
 class JsonRenderer:
@@ -332,26 +359,45 @@ class _Waiting:
 
 class RichRenderer:
     """A terminal view: replies as Markdown, a waiting line with elapsed time and tokens/s, a spinner per tool call
-    with its duration, and a closing summary."""
+    with its duration, and a closing summary.
 
-    def __init__(self) -> None:
+    The reply that claims completion is held until the job ends: a reviewer's findings are then shown once, as the
+    numbered list, and any other reply as it was written, without the marker. In a session (`session`) a turn shows
+    no job header, no round lines and no resume hint (the session goes on), and its closing line only when the turn
+    did not complete. With `stderr`, the view is drawn there and the result goes to `result` as plain text.
+    """
+
+    def __init__(
+        self,
+        *,
+        session: bool = False,
+        stderr: bool = False,
+        result: TextIO | None = None,
+    ) -> None:
         from rich.console import Console
 
-        self.console = Console(highlight=False)
+        self.console = Console(highlight=False, stderr=stderr)
+        self.session = session
+        self.result = result
         self._status: Any = None
         self._live: Any = None
         self._waiting: _Waiting | None = None
         self._label = ""
         self._reply = ""
+        self._held = ""
 
     def handle(self, event: Event) -> None:
         from rich.markup import escape
 
         data = event.data
+        if self._held and event.type not in ("model.delta", "round.finished", "job.finished"):
+            self._show_held()
         if event.type == "job.started":
-            self._line(f"[bold]pedro {data.get('role')}[/] · job {event.job_id} · {data.get('backend')}")
+            if not self.session:
+                self._line(f"[bold]pedro {data.get('role')}[/] · job {event.job_id} · {data.get('backend')}")
         elif event.type == "round.started":
-            self._line(f"[dim]── round {data.get('round')}[/]")
+            if not self.session:
+                self._line(f"[dim]── round {data.get('round')}[/]")
             self._reply = ""
             self._wait("waiting for the model")
         elif event.type == "model.delta":
@@ -362,10 +408,15 @@ class RichRenderer:
             assert self._waiting is not None
             self._waiting.add(text)
         elif event.type == "model.completed":
+            from pedro.toolcalls.completion import find_completion, without_marker
+
             self._stop_status()
-            reply = neutralise(str(data.get("text") or "")).strip() or self._reply.strip()
+            text = str(data.get("text") or "") or self._reply
+            reply = neutralise(without_marker(text))
             self._reply = reply
-            if reply:
+            if find_completion(text) is not None:
+                self._held = reply
+            elif reply:
                 self._markdown(reply)
         elif event.type == "tool_call.started":
             self._stop_status()
@@ -391,11 +442,28 @@ class RichRenderer:
             self._line(f"[yellow]note:[/] {escape(str(data.get('message')))}")
         elif event.type == "job.finished":
             self._stop_status()
-            colour = "green" if data.get("exit_code") == 0 else "red"
-            self._line(f"\n[bold {colour}]{escape(_summary_line(data))}[/]")
-            _write_summary(data, self._markdown, shown=self._reply)
-            if hint := resume_hint(event.job_id, data):
+            done = data.get("exit_code") == 0
+            if self._held and not (done and data.get("findings")):
+                self._show_held()
+            self._held = ""
+            if not (self.session and done):
+                self._line(f"\n[bold {'green' if done else 'red'}]{escape(_summary_line(data))}[/]")
+            separate = self.result is not None
+            _write_summary(
+                data, self._result_text if separate else self._markdown, shown="" if separate else self._reply
+            )
+            if not self.session and (hint := resume_hint(event.job_id, data)):
                 self._line(f"[yellow]{escape(hint)}[/]")
+
+    def _show_held(self) -> None:
+        held, self._held = self._held, ""
+        if held:
+            self._markdown(held)
+
+    def _result_text(self, text: str) -> None:
+        assert self.result is not None
+        self.result.write(neutralise(text) + "\n")
+        self.result.flush()
 
     def _tool_finished(self, data: dict[str, Any]) -> None:
         from rich.markup import escape

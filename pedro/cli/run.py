@@ -266,7 +266,7 @@ def triage(
     lines = text.splitlines()[-LOG_TAIL_LINES:]
 
     def publish(result: Any, root: Path) -> None:
-        _publish_triage(result, root, parsed, report=report, sarif=sarif, quiet_stdout=flags.json or flags.stream_json)
+        _publish_triage(result, root, parsed, report=report, sarif=sarif)
 
     _run(
         "triager",
@@ -292,12 +292,11 @@ def _parsed_section(parsed: Any) -> str:
     return render_prompt("tasks/sections/triage_parsed.md", runner=parsed.runner, failures=listed).strip()
 
 
-def _publish_triage(
-    result: Any, root: Path, parsed: Any, *, report: Path | None, sarif: Path | None, quiet_stdout: bool
-) -> None:
+def _publish_triage(result: Any, root: Path, parsed: Any, *, report: Path | None, sarif: Path | None) -> None:
     """The report to the files asked for, and to GitHub Actions when running there."""
     import os
 
+    from pedro.cli.workflow import command, in_actions
     from pedro.triage.report import build_report, github_annotations, to_markdown, write_report
 
     built = build_report(result.job_id, result.exit_status, parsed, result.summary, root)
@@ -307,11 +306,10 @@ def _publish_triage(
                 write_report(built, path)
             except OSError as exc:
                 sys.stderr.write(f"pedro: could not write {path} ({exc.strerror}); check the folder exists\n")
-    if os.environ.get("GITHUB_ACTIONS") == "true":
-        stream = sys.stderr if quiet_stdout else sys.stdout
+    if in_actions():
+        # On stderr, which the runner reads as it does stdout: stdout keeps the report alone.
         for line in github_annotations(built):
-            stream.write(line + "\n")
-        stream.flush()
+            command(line)
         summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary:
             try:

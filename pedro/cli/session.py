@@ -28,6 +28,7 @@ def run_session(
     message: str | None = None,
     config: PedroConfig | None = None,
     follow_up: bool = False,
+    session: bool = False,
 ) -> int:
     """Run one role to the end (or continue the saved job `resume`, with a new user `message` when given) and
     return the process exit code.
@@ -35,12 +36,16 @@ def run_session(
     `test_command` (debug --test) is the job's test command; else [agent].test_command or the detected runner.
     `on_result` gets the run's result (pedro.agent.RunResult) and the repository root when the job has ended.
     `config` replaces the loaded configuration (a session passes the one of the server it holds); `follow_up`
-    (a session's next message to the same job) leaves out the setup notes the person has already read.
+    (a session's next message to the same job) leaves out the setup notes the person has already read; `session`
+    (any turn of an interactive session) shows the turn without the job's header, round lines and resume hint.
     """
     root, loaded = load(flags)
     config = config or loaded
+    renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json, session=session)
     with _second_interrupt_exits(), _run_lock(root, role_name, resume):
-        return _run(role_name, flags, task_vars, root, config, resume, test_command, on_result, message, follow_up)
+        return _run(
+            role_name, flags, task_vars, root, config, resume, test_command, on_result, message, follow_up, renderer
+        )
 
 
 def _run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
@@ -66,6 +71,7 @@ def _run(
     on_result: Callable[[Any, Path], None] | None = None,
     message: str | None = None,
     follow_up: bool = False,
+    renderer: Any = None,
 ) -> int:
     from pedro.agent import Limits, run_agent
     from pedro.backends import get_backend
@@ -90,7 +96,7 @@ def _run(
         config = _with_job_backend(config, saved[0], flags)
         role_name = saved[0].role
     role = get_role(role_name)
-    renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
+    renderer = renderer or make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
     _report_interrupted_jobs(root, renderer)
     for abandoned in JobStore(root).settle_abandoned():
         renderer.notice(f"job {abandoned.id} was left running by a pedro process that is gone: marked interrupted")

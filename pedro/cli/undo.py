@@ -58,7 +58,8 @@ def undo(
     lines.append(f"the state before this undo is kept as {report.backup.ref}")
     if target.branch:
         lines.append(f"your branch is {target.branch}; `git switch {target.branch}` returns to it")
-    sys.stdout.write(picked + "".join(f"{line}\n" for line in lines))
+    sys.stderr.write(picked)  # a note: stdout is for what the undo did
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
 
 
 def _latest_changing_job(root: Path, store: Any) -> str:

@@ -37,12 +37,19 @@ def confine(root: Path, raw: str, *, must_exist: bool = False) -> Path:
     candidate = Path(text)
     if not candidate.is_absolute():
         candidate = real_root / candidate
-    resolved = _resolve_deepest(candidate)
-    if resolved != real_root and real_root not in resolved.parents:
+    resolved = resolve_inside(real_root, candidate)
+    if resolved is None:
         raise PathRefusedError(f"path {raw!r} escapes the repository ({real_root}); tools only reach files inside it")
     if must_exist and not resolved.exists():
         raise PathRefusedError(f"{raw!r} does not exist")
     return resolved
+
+
+def resolve_inside(root: Path, path: Path) -> Path | None:
+    """The absolute `path` with its symlinks resolved (a missing tail taken literally), or None when that leaves
+    `root` (a resolved path)."""
+    resolved = _resolve_deepest(path)
+    return resolved if resolved == root or root in resolved.parents else None
 
 
 def _resolve_deepest(path: Path) -> Path:

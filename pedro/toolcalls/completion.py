@@ -18,6 +18,24 @@ _NARRATED = re.compile(
 
 def find_completion(text: str) -> str | None:
     """The summary after a `TASK COMPLETE` line outside code fences ("" when none), or None without a marker."""
+    found = _find_marker(text)
+    if found is None:
+        return None
+    lines, index, rest = found
+    return "\n".join([rest, *lines[index + 1 :]]).strip()
+
+
+def without_marker(text: str) -> str:
+    """The reply as people read it: the `TASK COMPLETE` line left out (what followed it on that line kept)."""
+    found = _find_marker(text)
+    if found is None:
+        return text.strip()
+    lines, index, rest = found
+    return "\n".join([*lines[:index], *([rest] if rest else []), *lines[index + 1 :]]).strip()
+
+
+def _find_marker(text: str) -> tuple[list[str], int, str] | None:
+    """The reply's lines, the index of the first marker line outside code fences and the text after the marker."""
     if not isinstance(text, str):
         return None
     lines = text.replace("\r\n", "\n").split("\n")
@@ -38,8 +56,7 @@ def find_completion(text: str) -> str | None:
             continue
         match = _MARKER.fullmatch(line)
         if match:
-            rest = [match.group(1).strip(), *lines[index + 1 :]]
-            return "\n".join(rest).strip()
+            return lines, index, match.group(1).strip()
     return None
 
 

@@ -106,8 +106,8 @@ def test_pedro_triage_in_github_actions(failing: Path, stub_server: Any, cli_env
         "--sarif", str(failing.parent / "triage.sarif"), env=env, cwd=failing, stdin=log + "caf\xe9\n",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "::error file=test_calc.py,line=5,title=test_calc.py%3A%3Atest_add::" in proc.stdout
-    assert "::error file=test_calc.py,line=9,title=test_calc.py%3A%3Atest_mul::" in proc.stdout
+    assert "::error file=test_calc.py,line=5,title=test_calc.py%3A%3Atest_add::" in proc.stderr
+    assert "::error file=test_calc.py,line=9,title=test_calc.py%3A%3Atest_mul::" in proc.stderr
     data = json.loads(report.read_text())
     assert [t["name"] for t in data["failing_tests"]] == ["test_calc.py::test_add", "test_calc.py::test_mul"]
     assert data["root_cause"]["text"] == "wrong operators in calc.py." and data["root_cause"]["source"] == "model"
