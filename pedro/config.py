@@ -78,8 +78,7 @@ class BackendConfig(_Section):
     request_timeout: float = Field(default=1800.0, gt=0)
     """Most seconds one request may take in all, streaming included; keep-alive bytes do not extend it."""
     reply_time_limit_s: float = Field(default=120.0, ge=0)
-    """Most seconds one model reply may stream, from its first token; a reply still streaming then is cut and
-    counts as a failed reply. 0 sets no limit. A reply that is not streamed must arrive within it."""
+    """Most seconds one reply may stream from its first token; then it is cut, a failed reply. 0: no limit."""
     max_retries: int = Field(default=3, ge=0, le=10)
     """Retries on connection errors, 429 and 5xx, with exponential backoff."""
     load_timeout: float = Field(default=300.0, ge=0)
