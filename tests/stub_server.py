@@ -24,6 +24,8 @@ class Looping:
 
     text: str
     chunks: int = 20000
+    numbered: bool = False
+    """Each chunk is `text` and its number ("word0 ", "word1 ", ...): a model that goes on without repeating."""
 
 
 Reply = str | dict[str, Any] | Looping
@@ -184,13 +186,13 @@ class StubServer:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
-                choice = {"index": 0, "delta": {"content": reply.text}, "finish_reason": None}
-                chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "m", "choices": [choice]}
-                event = f"data: {json.dumps(chunk)}\n\n".encode()
                 written = 0
                 try:
                     while written < reply.chunks:
-                        self.wfile.write(event)
+                        text = f"{reply.text}{written} " if reply.numbered else reply.text
+                        choice = {"index": 0, "delta": {"content": text}, "finish_reason": None}
+                        chunk = {"id": "c1", "object": "chat.completion.chunk", "model": "m", "choices": [choice]}
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                         self.wfile.flush()
                         written += 1
                         time.sleep(0.002)  # a model's pace, so that a client's hang-up is seen early

@@ -19,7 +19,7 @@ def test_an_endlessly_repeating_model_is_cut_each_reply_and_the_job_ends(
     server = stub_server([Looping(SENTENCE)] * 3)
     proc = build(server, repo, cli_env, "--json", description="Add a function sub(a, b) to calc.py")
     assert proc.returncode == 4, proc.stderr
-    assert len(server.requests) == 3 and len(server.looped) == 3
+    assert len(server.requests) == 3
     # Each stream would have gone on for 20,000 chunks; pedro hung up a few copies in.
     assert all(written < 2000 for written in server.looped), server.looped
     events = [json.loads(line) for line in proc.stdout.splitlines()]

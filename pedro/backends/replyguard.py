@@ -66,12 +66,17 @@ class ReplyGuard:
     def lines(self, lines: Iterable[str]) -> Iterator[str]:
         """The stream's lines until the time limit passes (the iteration then just ends, with `cut` set)."""
         for line in lines:
-            if self._started is None:
-                if line.strip() and not line.startswith(":"):  # an SSE comment or a blank line is a keep-alive
-                    self._started = self._clock()
-            elif self._out_of_time():
+            if self.see(line):
                 return
             yield line
+
+    def see(self, line: str) -> bool:
+        """Note one line of the stream: the first event starts the clock; True once the reply's time is up."""
+        if self._started is None:
+            if line.strip() and not line.startswith(":"):  # an SSE comment or a blank line is a keep-alive
+                self._started = self._clock()
+            return self.cut is not None
+        return self._out_of_time()
 
     def feed(self, text: str = "", reasoning: str = "") -> bool:
         """Take what the reply added; True once it is to be cut (then stop reading the stream)."""

@@ -51,7 +51,13 @@ def serve(
         upstream = config.resolved_base_url()
         if config.backend.kind != "openai":
             upstream = f"{upstream}/v1"  # llama-server and Ollama serve the OpenAI chat wire under /v1
-        app = create_app(upstream, model=config.backend.model, api_key=token, upstream_key=read_api_key(config))
+        app = create_app(
+            upstream,
+            model=config.backend.model,
+            api_key=token,
+            upstream_key=read_api_key(config),
+            reply_time_limit=config.backend.reply_time_limit_s,
+        )
         renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
         # pedro's own access log (JSON per request) replaces uvicorn's plain one.

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from pedro.backends.replyguard import ReplyGuard
 from pedro.serve.breaker import Breaker
 from pedro.serve.events import ResponseBuilder
 from pedro.serve.translate import RequestError, to_chat
@@ -45,8 +46,10 @@ def create_app(
     api_key: str | None = None,
     upstream_key: str | None = None,
     breaker: Breaker | None = None,
+    reply_time_limit: float | None = 120.0,
 ) -> Starlette:
-    """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1)."""
+    """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1); a reply that repeats itself or
+    streams past `reply_time_limit` seconds is cut and ends as an incomplete response."""
     base = upstream.rstrip("/")
     circuit = breaker or Breaker()
     stored: OrderedDict[str, _Stored] = OrderedDict()
@@ -125,8 +128,8 @@ def create_app(
         store = body.get("store", True) is not False
 
         async def events() -> AsyncIterator[dict[str, Any]]:
-            async for event in _events(builder, upstream_reply):
-                if store and event["type"] == "response.completed":
+            async for event in _events(builder, upstream_reply, ReplyGuard(reply_time_limit)):
+                if store and event["type"] in _ENDED:
                     keep(builder, chat.body["messages"], event["response"])
                 yield event
 
@@ -134,9 +137,9 @@ def create_app(
             return StreamingResponse(_sse(events()), media_type="text/event-stream")
         final: dict[str, Any] = {}
         async for event in events():
-            if event["type"] in ("response.completed", "response.failed"):
+            if event["type"] in (*_ENDED, "response.failed"):
                 final = event["response"]
-        return JSONResponse(final, status_code=200 if final.get("status") == "completed" else 502)
+        return JSONResponse(final, status_code=200 if final.get("status") in ("completed", "incomplete") else 502)
 
     async def stored_response(request: Request) -> Response:
         if (denied := refused(request)) is not None:
@@ -200,12 +203,20 @@ class AccessLog:
             ACCESS.info(json.dumps(record))
 
 
-async def _events(builder: ResponseBuilder, upstream: httpx.Response) -> AsyncIterator[dict[str, Any]]:
-    """The response's events from the upstream SSE stream; a fault after the start ends in response.failed."""
+_ENDED = ("response.completed", "response.incomplete")
+
+
+async def _events(
+    builder: ResponseBuilder, upstream: httpx.Response, guard: ReplyGuard
+) -> AsyncIterator[dict[str, Any]]:
+    """The response's events from the upstream SSE stream; a fault after the start ends in response.failed, a
+    reply the guard cuts (a loop, out of time) in response.incomplete."""
     try:
         for event in builder.start():
             yield event
         async for line in upstream.aiter_lines():
+            if guard.see(line):
+                break
             if not line.startswith("data:"):
                 continue
             data = line[5:].strip()
@@ -219,7 +230,11 @@ async def _events(builder: ResponseBuilder, upstream: httpx.Response) -> AsyncIt
             if isinstance(chunk, Mapping):
                 for event in builder.chunk(chunk):
                     yield event
-        for event in builder.finish():
+                if guard.feed(*_added(chunk)):
+                    break
+        if guard.cut is not None:
+            LOG.info("the reply was cut: %s", guard.cut.notice)
+        for event in builder.finish(incomplete=guard.cut is not None):
             yield event
     except httpx.HTTPError as exc:
         for event in builder.fail("upstream_stream_cut", f"the model server's stream ended early ({exc})"):
@@ -227,6 +242,21 @@ async def _events(builder: ResponseBuilder, upstream: httpx.Response) -> AsyncIt
     finally:
         # Also when the client went away: closing the upstream stream cancels that request.
         await upstream.aclose()
+
+
+def _added(chunk: Mapping[str, Any]) -> tuple[str, str]:
+    """The text and the reasoning one upstream chunk adds."""
+    text: list[str] = []
+    reasoning: list[str] = []
+    choices = chunk.get("choices")
+    for choice in choices if isinstance(choices, list) else []:
+        delta = choice.get("delta") if isinstance(choice, Mapping) else None
+        if isinstance(delta, Mapping):
+            content = delta.get("content")
+            thought = delta.get("reasoning_content", delta.get("reasoning"))
+            text.append(content if isinstance(content, str) else "")
+            reasoning.append(thought if isinstance(thought, str) else "")
+    return "".join(text), "".join(reasoning)
 
 
 async def _sse(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:
