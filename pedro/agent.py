@@ -20,6 +20,7 @@ from pedro.context import (
     render_interrupted,
     render_tool_result,
 )
+from pedro.cutreply import cut_reply, was_cut
 from pedro.debuglog import LOGGER
 from pedro.dispatch import Dispatcher
 from pedro.effects import Effects
@@ -466,6 +467,13 @@ def _complete(
 def _handle_reply(loop: _Loop, completion: Completion) -> Ending | None:
     """Run the reply's calls and append what the model must read next; the ending when a rule ends the run."""
     dispatcher, emitter, state, history, guard = loop.dispatcher, loop.emitter, loop.state, loop.history, loop.guard
+    if was_cut(completion.finish_reason):
+        # The backend cut the reply (a loop, or out of time): nothing in it runs, and it claims nothing.
+        verdict, state.after_calls = cut_reply(completion.finish_reason, state.counters, loop.limits), False
+        history.append(Message("assistant", completion.text))
+        for line in verdict.feedback:
+            history.append(Message("user", line))
+        return verdict.ending
     if loop.chat_only:
         history.append(Message("assistant", completion.text))
         return endings.chat_reply(completion.text)

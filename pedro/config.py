@@ -87,6 +87,8 @@ class BackendConfig(_Section):
     """Seconds to wait for the server between bytes; local inference can be slow."""
     request_timeout: float = Field(default=1800.0, gt=0)
     """Most seconds one request may take in all, streaming included; keep-alive bytes do not extend it."""
+    reply_time_limit_s: float = Field(default=120.0, ge=0)
+    """Most seconds one reply may stream from its first token; then it is cut, a failed reply. 0: no limit."""
     max_retries: int = Field(default=3, ge=0, le=10)
     """Retries on connection errors, 429 and 5xx, with exponential backoff."""
     load_timeout: float = Field(default=300.0, ge=0)

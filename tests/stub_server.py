@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,7 +16,19 @@ from typing import Any
 
 from pedro.eval import wire
 
-Reply = str | dict[str, Any]
+
+@dataclass(frozen=True)
+class Looping:
+    """A reply that never ends on its own: `text` streamed again and again (OpenAI wire), at most `chunks` times or
+    until the client hangs up, as a small model stuck in a loop does."""
+
+    text: str
+    chunks: int = 20000
+    numbered: bool = False
+    """Each chunk is `text` and its number ("word0 ", "word1 ", ...): a model that goes on without repeating."""
+
+
+Reply = str | dict[str, Any] | Looping
 
 
 @dataclass
@@ -59,6 +72,8 @@ class StubServer:
     """When set, a request without `Authorization: Bearer <api_key>` gets llama-server's 401 (GET /health is open)."""
     on_request: Callable[[int], None] | None = None
     """Called with the chat request's number (1, 2, ...) before it is answered: what happens while the model thinks."""
+    looped: list[int] = field(default_factory=list)
+    """For each Looping reply, how many chunks were written before the client hung up (or the chunks ran out)."""
     _cached: list[str] = field(default_factory=list)
     url: str = ""
     _server: ThreadingHTTPServer | None = None
@@ -124,6 +139,9 @@ class StubServer:
                     self._json({"error": error}, status=status)
                     return
                 reply = stub.replies.pop(0) if stub.replies else "TASK COMPLETE\nout of scripted replies"
+                if isinstance(reply, Looping):
+                    self._loop(reply)
+                    return
                 message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
                 if self.path == "/api/chat":
                     stream = bool(body.get("stream", True)) and not stub.ignore_stream
@@ -164,6 +182,26 @@ class StubServer:
                     self.wfile.write(event)
                     self.wfile.flush()
                 self.close_connection = True
+
+            def _loop(self, reply: Looping) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                written = 0
+                try:
+                    while written < reply.chunks:
+                        text = f"{reply.text}{written} " if reply.numbered else reply.text
+                        choice = {"index": 0, "delta": {"content": text}, "finish_reason": None}
+                        chunk = {"id": "c1", "object": "chat.completion.chunk", "model": "m", "choices": [choice]}
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                        self.wfile.flush()
+                        written += 1
+                        time.sleep(0.002)  # a model's pace, so that a client's hang-up is seen early
+                except OSError:
+                    pass  # the client hung up: what pedro does once it sees the loop
+                stub.looped.append(written)
 
             def _ollama(self, message: dict[str, Any], stream: bool, prompt_count: int) -> None:
                 final = {

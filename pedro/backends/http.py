@@ -24,6 +24,7 @@ from pedro.backends.base import (
     run_with_retries,
     status_error,
 )
+from pedro.backends.replyguard import ReplyGuard, non_streamed_timeout_message
 from pedro.errors import BackendError
 
 T = TypeVar("T")
@@ -60,6 +61,7 @@ class HttpTransport:
         read_timeout: float,
         retry: RetryPolicy,
         request_timeout: float = 1800.0,
+        reply_time_limit: float | None = None,
         headers: Mapping[str, str] | None = None,
         explain_status: StatusHook | None = None,
     ) -> None:
@@ -67,6 +69,8 @@ class HttpTransport:
         self.retry = retry
         self.timeout = build_timeout(connect_timeout, read_timeout)
         self.request_timeout = request_timeout
+        self.reply_time_limit = reply_time_limit
+        """Most seconds one model reply may stream ([backend].reply_time_limit_s); None or 0 sets no limit."""
         self._owns_client = client is None
         self._client = client if client is not None else httpx.Client(timeout=self.timeout)
         self._headers = dict(headers or {})
@@ -82,10 +86,20 @@ class HttpTransport:
         return self._with_retries(lambda: self._send_once("GET", url, None, sent_tools=False), retries)
 
     def post_json(
-        self, url: str, body: Mapping[str, Any], *, sent_tools: bool = False, on_notice: Notify | None = None
+        self,
+        url: str,
+        body: Mapping[str, Any],
+        *,
+        sent_tools: bool = False,
+        on_notice: Notify | None = None,
+        reply: bool = False,
     ) -> dict[str, Any]:
-        """POST a JSON body and return the JSON object the server answered."""
-        return self._with_retries(lambda: self._send_once("POST", url, body, sent_tools=sent_tools), True, on_notice)
+        """POST a JSON body and return the JSON object the server answered; a model `reply` that is not streamed
+        must arrive within the reply time limit (the read timeout is cut to it)."""
+        limit = self.reply_time_limit if reply else None
+        return self._with_retries(
+            lambda: self._send_once("POST", url, body, sent_tools=sent_tools, read_limit=limit), True, on_notice
+        )
 
     def get_status(self, url: str) -> tuple[int, str]:
         """GET once without retries and return (status, body text); used for health polling."""
@@ -97,7 +111,7 @@ class HttpTransport:
         self,
         url: str,
         body: Mapping[str, Any],
-        consume: Callable[[Iterator[str]], T],
+        consume: Callable[[Iterator[str], ReplyGuard], T],
         *,
         stream_format: StreamFormat,
         whole: Callable[[dict[str, Any]], T],
@@ -107,12 +121,19 @@ class HttpTransport:
     ) -> T:
         """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call.
 
+        `consume` also gets the attempt's ReplyGuard: the lines end once the reply's time is up, and it feeds the
+        guard what the reply adds, stopping when the guard says so (the reply is then a failed one, not an error).
         A server that answers one JSON object instead of a stream has it handed to `whole`; anything else that is
         not a `stream_format` stream (a proxy's HTML page) is refused with what it was.
         """
 
         def attempt() -> T:
             clock = RequestClock(self.request_timeout, self.timeout, url, self.server)
+            guard = ReplyGuard(self.reply_time_limit)
+
+            def guarded(lines: Iterator[str]) -> T:
+                return consume(guard.lines(lines), guard)
+
             try:
                 with (
                     map_http_errors(url, self.server),
@@ -125,7 +146,7 @@ class HttpTransport:
                         response.read()
                         raise self._status_error(response, url, sent_tools=sent_tools)
                     lines = split_lines(clock.chunks(response))
-                    return self._dispatch(response, lines, stream_format, consume, whole, url)
+                    return self._dispatch(response, lines, stream_format, guarded, whole, url)
             except BackendHttpError as exc:
                 if exc.retryable and on_retry is not None:
                     on_retry(exc)
@@ -170,13 +191,27 @@ class HttpTransport:
             return attempt()
         return run_with_retries(attempt, self.retry, on_notice)
 
-    def _send_once(self, method: str, url: str, body: Mapping[str, Any] | None, *, sent_tools: bool) -> dict[str, Any]:
+    def _send_once(
+        self,
+        method: str,
+        url: str,
+        body: Mapping[str, Any] | None,
+        *,
+        sent_tools: bool,
+        read_limit: float | None = None,
+    ) -> dict[str, Any]:
         clock = RequestClock(self.request_timeout, self.timeout, url, self.server)
+        timeout = clock.timeout
+        if read_limit and (timeout.read is None or read_limit < timeout.read):
+            timeout = httpx.Timeout(**{**timeout.as_dict(), "read": read_limit})
+        else:
+            read_limit = None
         payload = dict(body) if body is not None else None
         with (
             map_http_errors(url, self.server),
             clock.enforce(),
-            self._client.stream(method, url, json=payload, headers=self._headers, timeout=clock.timeout) as response,
+            _reply_read_limit(read_limit, url, self.server),
+            self._client.stream(method, url, json=payload, headers=self._headers, timeout=timeout) as response,
         ):
             if response.status_code >= 400:
                 response.read()
@@ -247,6 +282,17 @@ class RequestClock:
             if self._read_is_limit:
                 raise self.error() from exc
             raise
+
+
+@contextmanager
+def _reply_read_limit(limit: float | None, url: str, server: str) -> Iterator[None]:
+    """A non-streamed reply that took longer than the reply time limit (its read timeout) is said to have."""
+    try:
+        yield
+    except httpx.ReadTimeout as exc:
+        if limit is not None:
+            raise BackendHttpError(non_streamed_timeout_message(server, url, limit)) from exc
+        raise
 
 
 def split_lines(chunks: Iterable[str]) -> Iterator[str]:

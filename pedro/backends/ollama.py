@@ -25,6 +25,7 @@ from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
 from pedro.backends.ollama_context import choose_num_ctx
 from pedro.backends.openai_compat import CUT_NOTICE, NO_STREAM_NOTICE, read_api_key
 from pedro.backends.openai_wire import parse_arguments
+from pedro.backends.replyguard import ReplyGuard
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message, ToolCall, Usage
@@ -71,6 +72,7 @@ class OllamaBackend:
         connect_timeout: float = 5.0,
         read_timeout: float = 600.0,
         request_timeout: float = 1800.0,
+        reply_time_limit: float | None = None,
         max_retries: int = 3,
         sleep: Callable[[float], None] = time.sleep,
         context_window: int = 0,
@@ -98,6 +100,7 @@ class OllamaBackend:
             connect_timeout=connect_timeout,
             read_timeout=read_timeout,
             request_timeout=request_timeout,
+            reply_time_limit=reply_time_limit,
             retry=RetryPolicy(max_retries=max_retries, sleep=sleep, load_timeout=load_timeout),
             headers=headers,
             explain_status=self._explain_status,
@@ -117,6 +120,7 @@ class OllamaBackend:
             connect_timeout=backend.connect_timeout,
             read_timeout=backend.read_timeout,
             request_timeout=backend.request_timeout,
+            reply_time_limit=backend.reply_time_limit_s,
             max_retries=backend.max_retries,
             sleep=sleep,
             context_window=backend.context_window,
@@ -232,7 +236,9 @@ class OllamaBackend:
         body = self.build_body(messages, tools, options, num_ctx)
         self.extras.apply(body, sampling_in="options")
         if not options.stream:
-            payload = self.transport.post_json(self.chat_url, body, sent_tools=bool(tools), on_notice=on_notice)
+            payload = self.transport.post_json(
+                self.chat_url, body, sent_tools=bool(tools), on_notice=on_notice, reply=True
+            )
             completion = self._assemble(iter([payload]))
             if on_token is not None and completion.text:
                 on_token(completion.text)
@@ -250,8 +256,8 @@ class OllamaBackend:
             nonlocal cut
             cut = cut or shown
 
-        def consume(lines: Iterator[str]) -> Completion:
-            return self._assemble(iter_ndjson(lines, url=self.chat_url, server=self.server), emit)
+        def consume(lines: Iterator[str], guard: ReplyGuard) -> Completion:
+            return self._assemble(iter_ndjson(lines, url=self.chat_url, server=self.server), emit, guard)
 
         def whole(payload: dict[str, Any]) -> Completion:
             return self._whole_reply(payload, emit)
@@ -281,7 +287,12 @@ class OllamaBackend:
             completion = replace(completion, notices=(NO_STREAM_NOTICE, *completion.notices))
         return completion
 
-    def _assemble(self, objects: Iterator[dict[str, Any]], emit: Callable[[str], None] | None = None) -> Completion:
+    def _assemble(
+        self,
+        objects: Iterator[dict[str, Any]],
+        emit: Callable[[str], None] | None = None,
+        guard: ReplyGuard | None = None,
+    ) -> Completion:
         text: list[str] = []
         thinking: list[str] = []
         wire_calls: list[dict[str, Any]] = []
@@ -293,14 +304,17 @@ class OllamaBackend:
                     "Run `ollama ps` and check the server log"
                 )
             message = item.get("message")
+            content = thought = ""
             if isinstance(message, Mapping):
-                content = message.get("content")
-                if isinstance(content, str) and content:
+                given = message.get("content")
+                content = given if isinstance(given, str) else ""
+                if content:
                     text.append(content)
                     if emit is not None:
                         emit(content)
                 if isinstance(message.get("thinking"), str):
-                    thinking.append(message["thinking"])
+                    thought = message["thinking"]
+                    thinking.append(thought)
                 calls = message.get("tool_calls")
                 if isinstance(calls, list):
                     # Ollama sends each call whole, once; later chunks add calls rather than fragments.
@@ -308,8 +322,12 @@ class OllamaBackend:
             if item.get("done") is True:
                 final = item
                 break
+            if guard is not None and guard.feed(content, thought):
+                break
         if final is None:
-            raise stream_cut(self.chat_url, self.server)
+            if guard is None or guard.cut is None:
+                raise stream_cut(self.chat_url, self.server)
+            final = {}  # cut by pedro: what arrived is the reply
         # Ollama gives calls no ids; number them so each result can be matched to its call.
         for position, call in enumerate(wire_calls):
             if not isinstance(call.get("id"), str) or not call.get("id"):
@@ -321,7 +339,7 @@ class OllamaBackend:
             raw_message["tool_calls"] = wire_calls
         if thinking:
             raw_message["thinking"] = "".join(thinking)
-        return Completion(
+        completion = Completion(
             text=joined,
             tool_calls=tool_calls,
             reasoning="".join(thinking),
@@ -333,6 +351,7 @@ class OllamaBackend:
             finish_reason=final.get("done_reason") if isinstance(final.get("done_reason"), str) else None,
             raw={"message": raw_message, "final": final},
         )
+        return guard.finish(completion) if guard is not None else completion
 
     def _explain_status(self, status: int, detail: str, url: str) -> BackendError | None:
         match = _NOT_FOUND.search(detail)

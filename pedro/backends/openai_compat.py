@@ -23,6 +23,7 @@ from pedro.backends.base import (
 from pedro.backends.extras import BodyExtras
 from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
 from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
+from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.sse import iter_sse_events
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
@@ -111,6 +112,7 @@ class OpenAICompatBackend:
         connect_timeout: float = 5.0,
         read_timeout: float = 600.0,
         request_timeout: float = 1800.0,
+        reply_time_limit: float | None = None,
         max_retries: int = 3,
         sleep: Callable[[float], None] = time.sleep,
         tool_choice: ToolChoice | None = None,
@@ -135,6 +137,7 @@ class OpenAICompatBackend:
             connect_timeout=connect_timeout,
             read_timeout=read_timeout,
             request_timeout=request_timeout,
+            reply_time_limit=reply_time_limit,
             retry=RetryPolicy(max_retries=max_retries, sleep=sleep, load_timeout=load_timeout),
             headers=headers,
             explain_status=self._explain_status,
@@ -158,6 +161,7 @@ class OpenAICompatBackend:
             "connect_timeout": backend.connect_timeout,
             "read_timeout": backend.read_timeout,
             "request_timeout": backend.request_timeout,
+            "reply_time_limit": backend.reply_time_limit_s,
             "max_retries": backend.max_retries,
             "load_timeout": backend.load_timeout,
             "context_window": backend.context_window,
@@ -275,7 +279,9 @@ class OpenAICompatBackend:
         body = self.build_body(messages, tools, options)
         self.extras.apply(body)
         if not options.stream:
-            payload = self.transport.post_json(self.chat_url, body, sent_tools=bool(tools), on_notice=on_notice)
+            payload = self.transport.post_json(
+                self.chat_url, body, sent_tools=bool(tools), on_notice=on_notice, reply=True
+            )
             self._raise_embedded_error(payload)
             completion = parse_chat_response(payload, names)
             if on_token is not None and completion.text:
@@ -294,9 +300,9 @@ class OpenAICompatBackend:
             nonlocal cut
             cut = cut or shown
 
-        def consume(lines: Iterator[str]) -> Completion:
+        def consume(lines: Iterator[str], guard: ReplyGuard) -> Completion:
             # A fresh assembler per attempt: a retried stream never mixes text from the attempt that was cut.
-            return self._assemble_stream(lines, emit, names)
+            return self._assemble_stream(lines, emit, names, guard)
 
         def whole(payload: dict[str, Any]) -> Completion:
             return self._whole_reply(payload, emit, names)
@@ -315,7 +321,9 @@ class OpenAICompatBackend:
             completion = replace(completion, notices=(*completion.notices, CUT_NOTICE))
         return completion
 
-    def _assemble_stream(self, lines: Iterator[str], emit: Callable[[str], None], names: Sequence[str]) -> Completion:
+    def _assemble_stream(
+        self, lines: Iterator[str], emit: Callable[[str], None], names: Sequence[str], guard: ReplyGuard
+    ) -> Completion:
         assembler = StreamAssembler(known_names=names)
         done = False
         for field_name, data in iter_sse_events(lines):
@@ -325,12 +333,15 @@ class OpenAICompatBackend:
             chunk = decode_json_object(data, url=self.chat_url, server=self.server, what="stream event")
             if field_name == "error" or "error" in chunk:
                 self._raise_embedded_error(chunk if "error" in chunk else {"error": chunk})
+            thought = len(assembler.reasoning)
             text = assembler.add(chunk)
             if text:
                 emit(text)
-        if not done and assembler.finish_reason is None:
+            if guard.feed(text, "".join(assembler.reasoning[thought:])):
+                break
+        if not done and assembler.finish_reason is None and guard.cut is None:
             raise stream_cut(self.chat_url, self.server)
-        return assembler.finish()
+        return guard.finish(assembler.finish())
 
     def _whole_reply(self, payload: dict[str, Any], emit: Callable[[str], None], names: Sequence[str]) -> Completion:
         """A server that ignores `stream: true` sent one chat completion: use it as the non-streamed reply."""

@@ -74,6 +74,7 @@ def serve(
             api_key=token,
             upstream_key=read_api_key(config),
             limits=ServeLimits.of(config),
+            reply_time_limit=config.backend.reply_time_limit_s,
         )
         renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.sse import SseDecoder, SseField
 from pedro.serve.breaker import Breaker
 from pedro.serve.events import ResponseBuilder, UpstreamFault, read_chunk
@@ -40,8 +41,10 @@ def create_app(
     upstream_key: str | None = None,
     breaker: Breaker | None = None,
     limits: ServeLimits | None = None,
+    reply_time_limit: float | None = 120.0,
 ) -> Starlette:
-    """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1)."""
+    """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1); a reply that repeats itself or
+    streams past `reply_time_limit` seconds is cut and ends as an incomplete response."""
     base = upstream.rstrip("/")
     circuit = breaker or Breaker()
     limits = limits or ServeLimits()
@@ -137,8 +140,10 @@ def create_app(
         store = body.get("store", True) is not False
 
         async def events() -> AsyncIterator[dict[str, Any]]:
-            async for event in _events(builder, upstream_reply, deadline, limits.request_timeout):
-                if store and event["type"] == "response.completed":
+            async for event in _events(
+                builder, upstream_reply, deadline, limits.request_timeout, ReplyGuard(reply_time_limit)
+            ):
+                if store and event["type"] in _ENDED:
                     keep(builder, chat.body["messages"], event["response"])
                 yield event
 
@@ -146,10 +151,11 @@ def create_app(
             return StreamingResponse(_sse(events()), media_type="text/event-stream")
         final: dict[str, Any] = {}
         async for event in events():
-            if event["type"] in ("response.completed", "response.failed"):
+            if event["type"] in (*_ENDED, "response.failed"):
                 final = event["response"]
         failure = (final.get("error") or {}).get("code")
-        status = 200 if final.get("status") == "completed" else 504 if failure == "upstream_timeout" else 502
+        ended = final.get("status") in ("completed", "incomplete")
+        status = 200 if ended else 504 if failure == "upstream_timeout" else 502
         return JSONResponse(final, status_code=status)
 
     async def stored_response(request: Request) -> Response:
@@ -227,9 +233,11 @@ async def _trial(client: httpx.AsyncClient, base: str, seconds: float) -> str | 
     return f"answered {reply.status_code} to GET /models" if reply.status_code >= 500 else None
 
 
-async def _server_events(upstream: httpx.Response, deadline: float) -> AsyncIterator[tuple[SseField, str]]:
+async def _server_events(
+    upstream: httpx.Response, deadline: float, guard: ReplyGuard
+) -> AsyncIterator[tuple[SseField, str]]:
     """The upstream's server-sent events, each awaited no later than `deadline` (keep-alive comments and blank
-    lines restart httpx's read timeout, never this one)."""
+    lines restart httpx's read timeout, never this one); they stop early when the reply's own time is up."""
     decoder = SseDecoder()
     lines = upstream.aiter_lines()
     while True:
@@ -238,27 +246,38 @@ async def _server_events(upstream: httpx.Response, deadline: float) -> AsyncIter
                 line = await anext(lines)
         except StopAsyncIteration:
             break
+        if guard.see(line):
+            return
         for event in decoder.feed(line):
             yield event
     for event in decoder.flush():
         yield event
 
 
+_ENDED = ("response.completed", "response.incomplete")
+
+
 async def _events(
-    builder: ResponseBuilder, upstream: httpx.Response, deadline: float, request_timeout: float
+    builder: ResponseBuilder, upstream: httpx.Response, deadline: float, request_timeout: float, guard: ReplyGuard
 ) -> AsyncIterator[dict[str, Any]]:
-    """The response's events from the upstream SSE stream; any fault after the start ends in response.failed."""
+    """The response's events from the upstream SSE stream; any fault after the start ends in response.failed, a
+    reply the guard cuts (a loop, out of time) in response.incomplete."""
     try:
         for event in builder.start():
             yield event
-        async for field_name, payload in _server_events(upstream, deadline):
+        async for field_name, payload in _server_events(upstream, deadline, guard):
             if field_name == "error":  # llama-server's way to report a failure inside a stream
                 raise UpstreamFault("upstream_error", f"the model server reported an error: {payload[:500]}")
             if payload.strip() == "[DONE]":
                 break
-            for event in builder.chunk(read_chunk(payload)):
+            chunk = read_chunk(payload)
+            for event in builder.chunk(chunk):
                 yield event
-        for event in builder.finish():
+            if guard.feed(*_added(chunk)):
+                break
+        if guard.cut is not None:
+            LOG.info("the reply was cut: %s", guard.cut.notice)
+        for event in builder.finish(incomplete=guard.cut is not None):
             yield event
     except UpstreamFault as exc:
         LOG.warning("%s", exc)
@@ -278,6 +297,21 @@ async def _events(
     finally:
         # Also when the client went away: closing the upstream stream cancels that request.
         await upstream.aclose()
+
+
+def _added(chunk: Mapping[str, Any]) -> tuple[str, str]:
+    """The text and the reasoning one upstream chunk adds."""
+    text: list[str] = []
+    reasoning: list[str] = []
+    choices = chunk.get("choices")
+    for choice in choices if isinstance(choices, list) else []:
+        delta = choice.get("delta") if isinstance(choice, Mapping) else None
+        if isinstance(delta, Mapping):
+            content = delta.get("content")
+            thought = delta.get("reasoning_content", delta.get("reasoning"))
+            text.append(content if isinstance(content, str) else "")
+            reasoning.append(thought if isinstance(thought, str) else "")
+    return "".join(text), "".join(reasoning)
 
 
 async def _sse(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:

@@ -163,8 +163,9 @@ class ResponseBuilder:
                 events += self._visible(self._extractor.feed(content))
         return events
 
-    def finish(self) -> list[Event]:
-        """The end of a stream: held-back text, the calls, the closing events and the whole response."""
+    def finish(self, *, incomplete: bool = False) -> list[Event]:
+        """The end of a stream: held-back text, the calls, the closing events and the whole response; an
+        `incomplete` one (pedro cut the reply) ends in response.incomplete, as a reply out of output tokens does."""
         events = self._visible(self._extractor.flush())
         extraction = self._extractor.finish()
         if extraction.reasoning and not self._reasoning:
@@ -183,8 +184,12 @@ class ResponseBuilder:
                         part={"type": "output_text", "text": text, "annotations": []}),
             self._event("response.output_item.done", output_index=0, item=self._message("completed")),
         ]  # fmt: skip
-        response = self.response("completed")
-        events.append(self._event("response.completed", response=response))
+        if incomplete:
+            response = {**self.response("incomplete"), "incomplete_details": {"reason": "max_output_tokens"}}
+            events.append(self._event("response.incomplete", response=response))
+        else:
+            response = self.response("completed")
+            events.append(self._event("response.completed", response=response))
         events.append(self._event("response.done", response=response))
         return events
 

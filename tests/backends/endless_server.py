@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -24,10 +25,14 @@ class EndlessServer:
     content_type: str = "text/event-stream"
     head: bytes = b""
     beat: bytes = SSE_KEEP_ALIVE
+    beats: Callable[[int], bytes] | None = None
+    """The n-th beat (0, 1, ...) when they differ: a model that keeps writing new tokens."""
     interval: float = 0.05
     give_up: float = 20.0
     answers: dict[str, Any] = field(default_factory=dict)
     requests: list[str] = field(default_factory=list)
+    sent: int = 0
+    """Beats written so far, over all requests."""
     url: str = ""
     _server: ThreadingHTTPServer | None = None
 
@@ -59,8 +64,9 @@ class EndlessServer:
                 try:
                     self.wfile.write(endless.head)
                     while time.monotonic() < ends:
-                        self.wfile.write(endless.beat)
+                        self.wfile.write(endless.beat if endless.beats is None else endless.beats(endless.sent))
                         self.wfile.flush()
+                        endless.sent += 1
                         time.sleep(endless.interval)
                 except OSError:
                     return  # the client hung up: what a client that keeps a time limit does

@@ -179,7 +179,7 @@ def test_a_request_body_over_the_limit_is_a_413_and_never_forwarded(
 
 
 def test_the_response_store_is_capped_in_bytes(stub_server: Any, serve: Any) -> None:
-    long = "word " * 400  # about 2 kB a response, stored with its conversation
+    long = " ".join(f"word{n}" for n in range(300))  # about 2 kB a response, never a loop the guard would cut
     server = stub_server([long, long, long])
     url = serve(f"{server.url}/v1", limits=ServeLimits(store_bytes=6000))
     sdk = openai.OpenAI(base_url=url, api_key="unused", max_retries=0)
