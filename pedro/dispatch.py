@@ -13,10 +13,10 @@ from pydantic import ValidationError
 from pedro.debuglog import LOGGER
 from pedro.effects import IN_DOUBT, Effects
 from pedro.effects import NONE as NO_EFFECTS
-from pedro.errors import PedroError
 from pedro.gate import Gate
 from pedro.messages import ErrorCode, ErrorKind, ToolCall, ToolResult
 from pedro.prompts import render_prompt
+from pedro.safety.guard import record_snapshot
 from pedro.safety.journal import Journal
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import ToolRegistry
@@ -125,15 +125,8 @@ class Dispatcher:
 
     def _report_done(self, call: ToolCall, emit: Callable[..., None]) -> None:
         """Tell `after_call` (the snapshot guard) that a call ran; a snapshot it takes becomes an event."""
-        if self.after_call is None:
-            return
-        try:
-            taken = self.after_call(call)
-        except PedroError as exc:
-            emit("notice", message=f"could not snapshot the working tree: {exc}")
-            return
-        if taken is not None:
-            emit("snapshot.taken", **taken)
+        if self.after_call is not None:
+            record_snapshot(emit, self.after_call, call)
 
     def _count_timeouts(self, call: ToolCall, result: ToolResult) -> ToolResult:
         """Three commands in a row that time out pause the run: the person decides, or (never) the run ends."""

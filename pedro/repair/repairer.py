@@ -16,9 +16,11 @@ from pedro.dispatch import Dispatcher
 from pedro.effects import Effects
 from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
+from pedro.modelcall import complete
 from pedro.prompts import render_prompt
 from pedro.repair.candidate import read_candidate
 from pedro.repair.locate import Unit, failing_test, locate
+from pedro.safety.guard import record_snapshot
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 from pedro.tools.textfile import stamp_file
@@ -136,12 +138,12 @@ class Repairer:
         outcome.ran = True
         if self.guard is not None:
             effects = [self.dispatcher.effects(ToolCall("code_edit", {"action": "replace", "path": units[0].path}))]
-            _record(emit, self.guard.open_step("repair", effects))
+            record_snapshot(emit, self.guard.open_step, "repair", effects)
         try:
             run = self._attempts(units, run, wanted, outcome, emit)
         finally:
             if self.guard is not None:
-                _record(emit, self.guard.close_step())
+                record_snapshot(emit, self.guard.close_step)
         emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
         return outcome
 
@@ -272,31 +274,10 @@ class Repairer:
         room = min(self.settings.max_tokens, len(unit.text) + _ANSWER_SLACK_TOKENS)
         options = replace(self.options, temperature=temperature, seed=number or None, max_tokens=room)
 
-        def on_token(delta: str) -> None:
-            emit("model.delta", persist=False, text=delta)
-
-        def on_notice(text: str) -> None:
-            emit("notice", message=text)
-
-        completion = self.backend.complete(
-            [Message("user", prompt)], tools=[], options=options, on_token=on_token, on_notice=on_notice
+        completion = complete(
+            self.backend, [Message("user", prompt)], [], options, emit, purpose="repair", temperature=temperature
         )
         outcome.usage += completion.usage
-        emit(
-            "model.completed",
-            text=completion.text,
-            reasoning=completion.reasoning,
-            native_calls=0,
-            finish_reason=completion.finish_reason,
-            usage={
-                "prompt_tokens": completion.usage.prompt_tokens,
-                "completion_tokens": completion.usage.completion_tokens,
-                "cached_tokens": completion.usage.cached_tokens,
-            },
-            timings=completion.timings,
-            purpose="repair",
-            temperature=temperature,
-        )
         return completion.text
 
     def _with_test_source(self, failure: FailedTest) -> str:
@@ -396,11 +377,6 @@ def _judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[str
 def _verdict_fixed(run: TestRun) -> bool:
     """The run names its failures (so the wanted tests can be told from the rest), or it passed outright."""
     return run.passed or (run.report is not None and run.report.names_tests)
-
-
-def _record(emit: Emit, taken: dict[str, Any] | None) -> None:
-    if taken is not None:
-        emit("snapshot.taken", **taken)
 
 
 def describe_failure(failure: FailedTest, *, short: bool = False) -> str:
