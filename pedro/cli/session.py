@@ -199,7 +199,7 @@ def _run(
             finally:
                 store.close()
             if result.exit_status == "interrupted":
-                _report_interrupted_round(journal, job.id, renderer)
+                _report_interrupted_round(journal, job.id, renderer, guard)
             if branch is not None:
                 _settle_branch(root, job.id, guard, branch, renderer)
         finally:
@@ -289,12 +289,23 @@ def _second_interrupt_exits() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def _report_interrupted_round(journal: Any, job_id: str, renderer: Any) -> None:
-    """Which files the interrupted round had changed, and how to take them back."""
+def _report_interrupted_round(journal: Any, job_id: str, renderer: Any, guard: Any) -> None:
+    """Which files the interrupted round had changed, and how to take them back.
+
+    Files the round put back before it ended (repair restores a candidate's old code when Ctrl-C stops its test)
+    are not named: the job's last snapshot is the word on what it changed.
+    """
+    import dataclasses
+
     from pedro.safety.journal import read_state
 
     state = read_state(journal.path, job_id)
-    if state is None or not (state.changed or state.in_flight):
+    if state is None:
+        return
+    if hasattr(guard, "changed_files"):
+        still = set(guard.changed_files())
+        state = dataclasses.replace(state, changed=tuple(path for path in state.changed if path in still))
+    if not (state.changed or state.in_flight):
         return
     renderer.notice(_describe_round(state, f"job {job_id} was interrupted"))
 
