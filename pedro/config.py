@@ -103,6 +103,9 @@ class AgentConfig(_Section):
     """Identical tool-call replies in a row tolerated before the loop guard ends the job (exit 4)."""
     test_command: str = ""
     """The project's test command; empty means the detected runner. Builder and debugger complete when it passes."""
+    commit: bool = True
+    """A completed builder or debugger job commits the files it changed on its branch pedro/<job>; false leaves
+    them uncommitted (--no-commit)."""
     instructions_max_chars: int = Field(default=4000, ge=0)
     """Most characters of the project's AGENTS.md, CLAUDE.md, CONVENTIONS.md and .github/copilot-instructions.md
     that reach the model, nearest to the working directory first; 0 leaves them out."""
