@@ -128,6 +128,10 @@ class AgentConfig(_Section):
     time_limit_s: float = Field(default=900.0, ge=0)
     """Wall-clock seconds one job may take, repair and tests included, before it stops with limit_reached (exit 4);
     0 for no limit."""
+    """The project's test command; empty means the detected runner. Builder and debugger complete when it passes."""
+    commit: bool = True
+    """A completed builder or debugger job commits the files it changed on its branch pedro/<job>; false leaves
+    them uncommitted (--no-commit)."""
     instructions_max_chars: int = Field(default=4000, ge=0)
     """Most characters of the project's AGENTS.md, CLAUDE.md, CONVENTIONS.md and .github/copilot-instructions.md
     that reach the model, nearest to the working directory first; 0 leaves them out."""

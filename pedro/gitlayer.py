@@ -97,16 +97,20 @@ def run(
     env: Mapping[str, str] | None = None,
     stdin: str | None = None,
     timeout: float = GIT_TIMEOUT_S,
+    publish: bool = False,
 ) -> GitResult:
-    """Run git for pedro itself; `env` (a temporary index, an identity) is laid over the neutral settings."""
+    """Run git for pedro itself; `env` (a temporary index, an identity) is laid over the neutral settings.
+
+    `publish` (a push the user approved) keeps the user's credential helpers and the machine's git settings.
+    """
     from git import Git
     from git.exc import GitCommandNotFound
 
-    overlay = {**_neutral_env(False), **(env or {})}
+    overlay = {**_neutral_env(publish), **(env or {})}
     try:
         with _input(stdin) as istream:
             code, out, err = Git(str(root.absolute())).execute(
-                list(argv(root, *args)),
+                list(argv(root, *args, publish=publish)),
                 istream=istream,
                 with_extended_output=True,
                 with_exceptions=False,

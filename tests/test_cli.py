@@ -648,16 +648,14 @@ def test_jobs_clean_removes_merged_job_branches_and_old_snapshots_but_never_uniq
 ) -> None:
     edit = fenced("code_edit", {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"})
     jobs = []
-    for extra_commit in (False, True):
-        server = stub_server([edit if not extra_commit else edit.replace("a + b", "b + a"), "TASK COMPLETE\nok"])
+    for committed in (False, True):
+        server = stub_server([edit if not committed else edit.replace("a + b", "b + a"), "TASK COMPLETE\nok"])
         done = pedro("build", "Fix add", "--base-url", f"{server.url}/v1", "--model", "m", "--no-input",
-                     env=cli_env, cwd=calc_repo)  # fmt: skip
+                     *(() if committed else ("--no-commit",)), env=cli_env, cwd=calc_repo)  # fmt: skip
         assert done.returncode == 0, done.stderr
         branch = git(calc_repo, "branch", "--show-current").strip()
         jobs.append(branch)
-        if extra_commit:
-            git(calc_repo, "commit", "-qam", "work only this branch has")
-        else:
+        if not committed:  # the job's own commit is work only its branch has
             git(calc_repo, "checkout", "-q", "--", ".")
         git(calc_repo, "switch", "-q", "main")
     dry = pedro("jobs", "clean", "--older-than", "0", "--dry-run", env=cli_env, cwd=calc_repo)

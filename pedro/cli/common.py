@@ -91,6 +91,20 @@ FullAccessOpt = Annotated[
     ),
 ]
 ReadOnlyOpt = Annotated[bool, typer.Option("--read-only", help="The model may read and run read-only commands only.")]
+NoCommitOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-commit", help="Leave the job's change uncommitted on pedro/<job> ([agent].commit; PEDRO_AGENT__COMMIT)."
+    ),
+]
+PrOpt = Annotated[
+    bool,
+    typer.Option(
+        "--pr",
+        help="After a completed, committed job: push pedro/<job> to origin and open a pull request with gh, once you "
+        "approve (under --no-input only with --full-access).",
+    ),
+]
 ReadRootOpt = Annotated[
     list[Path] | None,
     typer.Option(
@@ -120,6 +134,8 @@ class CommonFlags:
     read_only: bool = False
     read_roots: tuple[Path, ...] = ()
     verbose: bool = False
+    no_commit: bool = False
+    pr: bool = False
     continues_job: bool = False
     """Not a flag: the command continues a job on the server it recorded, so pedro looks for no other."""
 
@@ -152,6 +168,12 @@ class CommonFlags:
         layer: dict[str, dict[str, Any]] = {"backend": backend}
         agent: dict[str, Any] = {"max_rounds": self.max_rounds, "time_limit_s": self.time_limit}
         layer["agent"] = {key: value for key, value in agent.items() if value is not None}
+        if self.no_commit:
+            if self.pr:
+                from pedro.errors import UsageError
+
+                raise UsageError("--pr publishes the job's commit, and --no-commit makes none; pass one of them")
+            layer.setdefault("agent", {})["commit"] = False
         calling = {"tool_use_mode": self.tool_use_mode, "sampling_profile": self.sampling_profile}
         layer["tool_calling"] = {key: value for key, value in calling.items() if value is not None}
         layer["safety"] = self._safety_layer()

@@ -19,7 +19,9 @@ from pedro.cli.common import (
     MaxRoundsOpt,
     ModelFileOpt,
     ModelOpt,
+    NoCommitOpt,
     NoInputOpt,
+    PrOpt,
     ReadOnlyOpt,
     ReadRootOpt,
     RepoOpt,
@@ -65,6 +67,8 @@ def build(
     full_access: FullAccessOpt = False,
     read_only: ReadOnlyOpt = False,
     read_root: ReadRootOpt = None,
+    no_commit: NoCommitOpt = False,
+    pr: PrOpt = False,
     verbose: VerboseOpt = False,
 ) -> None:
     """Implement a change described in plain words: `pedro build "Fix add() in calc.py"`."""
@@ -104,6 +108,8 @@ def debug(
     full_access: FullAccessOpt = False,
     read_only: ReadOnlyOpt = False,
     read_root: ReadRootOpt = None,
+    no_commit: NoCommitOpt = False,
+    pr: PrOpt = False,
     verbose: VerboseOpt = False,
 ) -> None:
     """Find and fix the cause of a failing test or a logged failure."""

@@ -207,9 +207,17 @@ def _run(
             finally:
                 store.close()
             if result.exit_status == "interrupted":
-                _report_interrupted_round(journal, job.id, renderer)
+                _report_interrupted_round(journal, job.id, renderer, guard)
+            committed = None
+            if role.evidence == "changes" and result.exit_status == "completed" and config.agent.commit:
+                title = message or str(task_vars.get("description") or "") or job.task
+                committed = _commit_job(root, store, job.id, guard, result, title, renderer)
             if branch is not None:
-                _settle_branch(root, job.id, guard, branch, renderer)
+                _settle_branch(root, job.id, guard, branch, renderer, committed)
+            if flags.pr and role.evidence == "changes":
+                from pedro.cli.pullrequest import open_pull_request
+
+                open_pull_request(root, store, job.id, committed, flags, renderer)
         finally:
             logs.close()
             backend.close()
@@ -325,12 +333,23 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _report_interrupted_round(journal: Any, job_id: str, renderer: Any) -> None:
-    """Which files the interrupted round had changed, and how to take them back."""
+def _report_interrupted_round(journal: Any, job_id: str, renderer: Any, guard: Any) -> None:
+    """Which files the interrupted round had changed, and how to take them back.
+
+    Files the round put back before it ended (repair restores a candidate's old code when Ctrl-C stops its test)
+    are not named: the job's last snapshot is the word on what it changed.
+    """
+    import dataclasses
+
     from pedro.safety.journal import read_state
 
     state = read_state(journal.path, job_id)
-    if state is None or not (state.changed or state.in_flight):
+    if state is None:
+        return
+    if hasattr(guard, "changed_files"):
+        still = set(guard.changed_files())
+        state = dataclasses.replace(state, changed=tuple(path for path in state.changed if path in still))
+    if not (state.changed or state.in_flight):
         return
     renderer.notice(_describe_round(state, f"job {job_id} was interrupted"))
 
@@ -432,9 +451,11 @@ def _protect_work(
     return guard, made, {"snapshot": first.ref, "branch": f"pedro/{job_id}"}
 
 
-def _settle_branch(root: Path, job_id: str, guard: Any, branch: tuple[str, str], renderer: Any) -> None:
+def _settle_branch(
+    root: Path, job_id: str, guard: Any, branch: tuple[str, str], renderer: Any, committed: Any = None
+) -> None:
     """A job that changed nothing leaves the user where they were; one that changed files says what and how back."""
-    from pedro.safety.jobbranch import leave_unused_job_branch
+    from pedro.safety.jobbranch import current_branch_exists, leave_unused_job_branch
     from pedro.safety.snapshots import shorten
 
     previous, start = branch
@@ -443,11 +464,71 @@ def _settle_branch(root: Path, job_id: str, guard: Any, branch: tuple[str, str],
         if leave_unused_job_branch(root, job_id, previous, start):
             renderer.notice(f"the job changed no file: back on {previous}, and no pedro/{job_id} branch is kept")
         return
+    named = current_branch_exists(root, previous)
+    back = f"git switch {previous}" if named else f"git switch --detach {previous}"
+    comes_along = (
+        f"your own uncommitted edits come along; the job's commit stays on pedro/{job_id}"
+        if committed is not None
+        else "uncommitted changes come along"
+    )
     renderer.notice(
         f"the job changed {len(changed)} file{'s' if len(changed) != 1 else ''}: {shorten(changed)}; you are on "
-        f"branch pedro/{job_id}. `git switch {previous}` returns you (uncommitted changes come along); "
+        f"branch pedro/{job_id}. `{back}` returns you ({comes_along}); "
         f"`pedro undo {job_id}` takes the job's changes back"
     )
+
+
+def _commit_job(root: Path, store: Any, job_id: str, guard: Any, result: Any, title: str, renderer: Any) -> Any:
+    """One commit on pedro/<job> holding exactly the files the job changed; the commit, or None when there was
+    nothing to commit or it could not be made (the edits then stay uncommitted, and a notice says why)."""
+    from pedro.safety.jobbranch import job_branch
+    from pedro.safety.jobcommit import commit_job, commit_message
+    from pedro.safety.snapshots import SnapshotError, current_branch, shorten
+
+    if not hasattr(guard, "changed_files") or current_branch(root) != job_branch(job_id):
+        return None
+    paths = _job_files(root, job_id)
+    if not paths:
+        return None
+    body = job_description(store, job_id, result)
+    try:
+        committed = commit_job(root, job_id, paths, commit_message(job_id, title, body))
+    except SnapshotError as exc:  # NoIdentityError among them: its message names the git config to set
+        renderer.notice(f"the job's change is left uncommitted on {job_branch(job_id)}: {exc}")
+        return None
+    if committed is None:
+        return None
+    renderer.notice(f"committed {committed.commit[:7]} on {job_branch(job_id)}: {committed.title}")
+    if committed.ignored:
+        renderer.notice(f"left uncommitted, since the ignore rules match them: {shorten(committed.ignored)}")
+    return committed
+
+
+def _job_files(root: Path, job_id: str) -> list[str]:
+    """What the job leaves to commit: the files its rounds changed (in this run or an earlier one of the same job)
+    that differ from its first snapshot, so neither the user's edits between rounds nor a file repair put back
+    (which may hold the user's own uncommitted edits) are taken."""
+    from pedro.cli.jobfacts import changed_files, job_snapshots
+    from pedro.safety.snapshots import changed_paths
+
+    snapshots = job_snapshots(root, job_id)
+    if len(snapshots) < 2:
+        return []
+    still = changed_paths(root, snapshots[0].tree, snapshots[-1].tree)
+    return sorted(set(changed_files(root, snapshots)).intersection(still))
+
+
+def job_description(store: Any, job_id: str, result: Any = None) -> str:
+    """The job in words for its commit and its pull request: the summary, the evidence (the result's, else
+    job.finished's) and its last test run, as recorded."""
+    from pedro.safety.jobcommit import describe_job
+
+    events = store.events(job_id)
+    finished: dict[str, Any] = next((e for e in reversed(events) if e.get("type") == "job.finished"), {})
+    tests = next((e for e in reversed(events) if e.get("type") == "tests.run"), None)
+    summary = result.summary if result is not None else str(finished.get("summary") or "")
+    evidence = getattr(result, "evidence", None) or finished.get("evidence")
+    return describe_job(summary, evidence, tests)
 
 
 def _small_window(backend: Any) -> bool:

@@ -28,7 +28,7 @@ def undo(
     from pedro.jobs import JobStore
     from pedro.runlock import hold_run_lock
     from pedro.safety.snapshots import list_snapshots, shorten
-    from pedro.safety.undo import plan_undo
+    from pedro.safety.undo import NothingToUndo, plan_undo
     from pedro.safety.undo import undo as carry_out
 
     root, _ = load(CommonFlags(repo=repo), find_server=False)
@@ -40,13 +40,31 @@ def undo(
     job = store.load(job_id)
     # Never under a running job: it would write the files back while the job changes them.
     with hold_run_lock(root, f"pedro undo {job.id}"):
-        plan = plan_undo(root, list_snapshots(root, job.id), start=start)
+        snapshots = list_snapshots(root, job.id)
+        try:
+            plan = plan_undo(root, snapshots, start=start)
+        except NothingToUndo as exc:
+            back = _leave_unused_branch(root, job.id, snapshots, set())
+            raise NothingToUndo(f"{exc}{'; ' + back if back else ''}") from None
+        rewind = _job_branch_rewind(root, job.id, plan.target)
         report = carry_out(root, plan, force=force)
+        if rewind is not None:
+            from pedro.safety.jobbranch import rewind_job_branch
+
+            rewind_job_branch(root, job.id, *rewind)
+        back = _leave_unused_branch(root, job.id, snapshots, set(report.kept))
     target = report.snapshot
     lines = [
         f"restored snapshot {target.n} of job {job.id} ({target.label}): {len(report.written)} files written, "
         f"{len(report.removed)} removed"
     ]
+    if plan.skipped:
+        lines.append(
+            f"skipped {plan.skipped} snapshot{'s' if plan.skipped != 1 else ''} repair took around rejected "
+            "candidates: nobody saw those states"
+        )
+    if rewind is not None:
+        lines.append(f"moved branch pedro/{job.id} back to {rewind[1][:7]}, the commit it had there")
     if report.kept:
         lines.append(f"kept as they are, since only you changed them: {shorten(report.kept)}")
     if force and plan.clash:
@@ -56,10 +74,65 @@ def undo(
         )
     lines += _not_covered(root, target.not_covered or ())
     lines.append(f"the state before this undo is kept as {report.backup.ref}")
-    if target.branch:
-        lines.append(f"your branch is {target.branch}; `git switch {target.branch}` returns to it")
+    lines.append(back or _where_you_are(root, job.id, snapshots))
     sys.stderr.write(picked)  # a note: stdout is for what the undo did
-    sys.stdout.write("".join(f"{line}\n" for line in lines))
+    sys.stdout.write("".join(f"{line}\n" for line in lines if line))
+
+
+def _job_branch_rewind(root: Path, job_id: str, target: Any) -> tuple[str, str] | None:
+    """(the job branch's tip, the commit to move it back to) when the job committed since `target`; None when the
+    branch is already there. Refuses when the branch holds commits that are not the job's, or is not checked out."""
+    from pedro.safety.jobbranch import branch_tip, foreign_commits, job_branch
+    from pedro.safety.snapshots import current_branch, shorten
+
+    branch = job_branch(job_id)
+    tip = branch_tip(root, branch)
+    if tip is None or target.head is None or tip == target.head:
+        return None
+    foreign = foreign_commits(root, job_id, target.head, tip)
+    if foreign is None or foreign:
+        what = f"commits that are not the job's ({shorten(foreign)})" if foreign else "a history the job did not make"
+        raise UsageError(
+            f"{branch} has moved on: it holds {what}, and undo would take them off the branch. Keep them on a branch "
+            f"of your own first (`git branch mine {branch}`), or take the job's files back by hand "
+            f"(`git diff {target.head[:12]} {branch}` shows what changed)"
+        )
+    here = current_branch(root)
+    if here != branch:
+        raise UsageError(
+            f"job {job_id}'s changes are committed on {branch}, and you are on {here or 'a detached HEAD'}: "
+            f"`git switch {branch}`, then `pedro undo {job_id}` again"
+        )
+    return tip, target.head
+
+
+def _leave_unused_branch(root: Path, job_id: str, snapshots: Any, kept: set[str]) -> str:
+    """Back to the branch the job started from, and no pedro/<job>, when the branch holds nothing of the job's any
+    more (no commit of its own, no change but the user's); the line saying so, or ""."""
+    from pedro.safety.jobbranch import job_branch, leave_unused_job_branch
+    from pedro.safety.snapshots import changed_paths, fingerprint_tree
+
+    if not snapshots:
+        return ""
+    first = snapshots[0]
+    previous = first.branch or first.head
+    if not previous or set(changed_paths(root, first.tree, fingerprint_tree(root))) - kept:
+        return ""
+    if not leave_unused_job_branch(root, job_id, previous, first.head or ""):
+        return ""
+    return f"back on {previous}, where the job started; the unused branch {job_branch(job_id)} is deleted"
+
+
+def _where_you_are(root: Path, job_id: str, snapshots: Any) -> str:
+    """Which branch the user is on, and the way back to their own, naming only a branch that exists."""
+    from pedro.safety.jobbranch import current_branch_exists, job_branch
+    from pedro.safety.snapshots import current_branch
+
+    here = current_branch(root)
+    own = snapshots[0].branch if snapshots else None
+    if here != job_branch(job_id) or not own or own == here or not current_branch_exists(root, own):
+        return ""
+    return f"you are on branch {here}; `git switch {own}` returns you to your branch (uncommitted changes come along)"
 
 
 def _latest_changing_job(root: Path, store: Any) -> str:

@@ -8,6 +8,13 @@ from pedro.gitlayer import run as run_git
 from pedro.safety.snapshots import SnapshotError, check_job_id, current_branch, git_path, head_commit
 
 JOB_BRANCH_PREFIX = "pedro/"
+JOB_TRAILER = "Pedro-Job"
+"""The trailer naming the job in the message of each commit a job makes on its branch."""
+
+
+def job_branch(job_id: str) -> str:
+    check_job_id(job_id)
+    return JOB_BRANCH_PREFIX + job_id
 
 
 def ensure_job_branch(root: Path, job_id: str) -> str:
@@ -58,6 +65,37 @@ def leave_unused_job_branch(root: Path, job_id: str, previous: str, start_commit
 
 def current_branch_exists(root: Path, name: str) -> bool:
     return run_git(root, "rev-parse", "--verify", "-q", f"refs/heads/{name}").code == 0
+
+
+def branch_tip(root: Path, name: str) -> str | None:
+    """The commit branch `name` points at, or None when there is no such branch."""
+    proc = run_git(root, "rev-parse", "--verify", "-q", f"refs/heads/{name}^{{commit}}")
+    return proc.out.strip() if proc.code == 0 and proc.out.strip() else None
+
+
+def foreign_commits(root: Path, job_id: str, base: str, tip: str) -> list[str] | None:
+    """Commits between `base` and `tip` that are not the job's own (`short hash subject`, newest first); None when
+    `base` is not below `tip`, so the branch went elsewhere."""
+    if run_git(root, "merge-base", "--is-ancestor", base, tip).code != 0:
+        return None
+    fmt = f"%h %s%x00%(trailers:key={JOB_TRAILER},valueonly,separator=%x20)%x00"
+    proc = run_git(root, "log", f"--format={fmt}", f"{base}..{tip}", "--")
+    if proc.code != 0:
+        return None
+    fields = proc.out.split("\0")
+    pairs = zip(fields[0::2], fields[1::2], strict=False)
+    return [line.strip() for line, owner in pairs if line.strip() and owner.strip() != job_id]
+
+
+def rewind_job_branch(root: Path, job_id: str, tip: str, to: str) -> None:
+    """Move `pedro/<job_id>` from `tip` back to `to`; only the ref moves (files and index are the caller's)."""
+    ref = f"refs/heads/{job_branch(job_id)}"
+    proc = run_git(root, "update-ref", "-m", f"pedro undo {job_id}", ref, to, tip)
+    if proc.code != 0:
+        raise SnapshotError(
+            f"the files are back, but {ref} could not be moved back to {to[:12]} ({proc.err.strip()}); "
+            f"`git switch {job_branch(job_id)} && git reset --soft {to[:12]}` does it"
+        )
 
 
 # What git leaves in its directory while an operation waits for the user, and how the user ends it.

@@ -114,6 +114,17 @@ class Snapshot:
     changes_by: ChangesBy | None = None
     """Who changed the files since the previous snapshot (None: not known, counted as pedro)."""
 
+    @property
+    def repair_candidate(self) -> tuple[int, bool] | None:
+        """(N, whether it is the undo) for a snapshot repair took around its candidate N, else None."""
+        found = _REPAIR_CANDIDATE.fullmatch(self.label)
+        return (int(found.group("n")), bool(found.group("undo"))) if found else None
+
+
+# Repair edits through the guard, whose labels are "before STEP" / "after STEP", with the steps
+# "repair candidate N" and "undo repair candidate N" (pedro.repair.repairer).
+_REPAIR_CANDIDATE = re.compile(r"(?:before|after) (?P<undo>undo )?repair candidate (?P<n>\d+)")
+
 
 @dataclass(frozen=True)
 class RestoreReport:

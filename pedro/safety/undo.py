@@ -32,25 +32,41 @@ class UndoPlan:
     """Files only the user changed since `target`: undo leaves them as they are."""
     clash: tuple[str, ...]
     """Files both the user and the job changed since `target`: going back would lose the user's change."""
+    skipped: int = 0
+    """Snapshots repair took around candidates it rejected, which undo steps over: nobody saw those states."""
+
+
+class NothingToUndo(UsageError):
+    """The working tree already is where undo would take it."""
 
 
 def plan_undo(root: Path, snapshots: Sequence[Snapshot], *, start: bool) -> UndoPlan:
-    """One step back (the job's latest change at or before where the tree is), or to the first snapshot."""
+    """One step back (the job's latest change at or before where the tree is), or to the first snapshot.
+
+    A step never lands on a snapshot repair took around a rejected candidate: that code was put back at once.
+    """
     if not snapshots:
-        raise UsageError("the job has no snapshots (it never ran far enough to change anything)")
+        raise NothingToUndo("the job has no snapshots (it never ran far enough to change anything)")
+    rejected = around_rejected_candidates(snapshots)
     current = fingerprint_tree(root)
     matches = [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current]
-    position = matches[-1] if matches else _nearest(root, snapshots, current)
+    seen = [i for i in matches if i not in rejected]
+    position = (seen or matches)[-1] if matches else _nearest(root, snapshots, current)
     steps = [i for i in range(1, position + 1) if snapshots[i].changes_by != "user"]
     job = snapshots[0].job_id
+    stepped_over = _stepped_over(rejected)
     if position == 0:
-        raise UsageError(f"the working tree is already at job {job}'s first snapshot; there is nothing to undo")
+        raise NothingToUndo(
+            f"the working tree is already at job {job}'s first snapshot{stepped_over}; there is nothing to undo"
+        )
     if not steps:
-        raise UsageError(
+        raise NothingToUndo(
             f"job {job} changed no files before its snapshot {position + 1}; only your own changes "
             "lie after its first snapshot, and undo keeps those: there is nothing to undo"
         )
     target = 0 if start else steps[-1] - 1
+    while target in rejected:
+        target -= 1  # the first snapshot is never repair's, so this ends
     user: set[str] = set() if matches else set(changed_paths(root, snapshots[position].tree, current))
     job_changed: set[str] = set()
     for i in range(target + 1, position + 1):
@@ -62,7 +78,26 @@ def plan_undo(root: Path, snapshots: Sequence[Snapshot], *, start: bool) -> Undo
         exact=bool(matches),
         keep=tuple(sorted(user - job_changed)),
         clash=tuple(sorted(user & job_changed)),
+        skipped=sum(target < i <= position for i in rejected),
     )
+
+
+def around_rejected_candidates(snapshots: Sequence[Snapshot]) -> set[int]:
+    """Positions of the snapshots repair took around a candidate it then undid (candidate, undo and the "before"
+    of each): states that lasted only while the candidate was tested."""
+    undone = {found[0] for found in (s.repair_candidate for s in snapshots) if found is not None and found[1]}
+    return {
+        i
+        for i, snapshot in enumerate(snapshots)
+        if (found := snapshot.repair_candidate) is not None and found[0] in undone
+    }
+
+
+def _stepped_over(rejected: set[int]) -> str:
+    if not rejected:
+        return ""
+    count = len(rejected)
+    return f" (skipped {count} snapshot{'s' if count != 1 else ''} repair took around rejected candidates)"
 
 
 def undo(root: Path, plan: UndoPlan, *, force: bool = False) -> RestoreReport:
