@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pedro.agent import Limits, run_agent
+from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer, find_llama_server, find_smollm2_gguf
@@ -169,16 +169,17 @@ def _run_mode(server: ManagedLlamaServer, rebuild: bool) -> dict[str, Any]:
         )
         dispatcher = Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=root, read_only=True))
         start = time.perf_counter()
-        result = run_agent(
-            TASK,
-            role=role,
-            backend=backend,
-            dispatcher=dispatcher,
-            limits=Limits(max_rounds=ROUNDS, max_idle_replies=3),
-            options=GenerationOptions(temperature=0.0, max_tokens=MAX_TOKENS),
+        result = Agent(
+            AgentParts(
+                role=role,
+                backend=backend,
+                dispatcher=dispatcher,
+                limits=Limits(max_rounds=ROUNDS, max_idle_replies=3),
+                options=GenerationOptions(temperature=0.0, max_tokens=MAX_TOKENS),
+                short_tools=CTX_SIZE < SMALL_WINDOW_TOKENS,
+            ),
             on_event=on_event,
-            short_tools=CTX_SIZE < SMALL_WINDOW_TOKENS,
-        )
+        ).run(TASK)
         wall = time.perf_counter() - start
         backend.close()
     if statuses or result.tool_calls != ROUNDS:

@@ -62,7 +62,7 @@ def bench_startup() -> dict[str, float]:
 
 def bench_round_overhead(rounds: int = 40) -> dict[str, float]:
     """Harness time per round with a scripted model: wall time minus tool time, and the history size it carried."""
-    from pedro.agent import Limits, run_agent
+    from pedro.agent import Agent, AgentParts, Limits
     from pedro.backends.base import GenerationOptions
     from pedro.backends.scripted import ScriptedBackend
     from pedro.dispatch import Dispatcher
@@ -90,15 +90,16 @@ def bench_round_overhead(rounds: int = 40) -> dict[str, float]:
         role = get_role("reviewer")
         dispatcher = Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=root, read_only=True))
         start = time.perf_counter()
-        run_agent(
-            "read the data",
-            role=role,
-            backend=ScriptedBackend(model),
-            dispatcher=dispatcher,
-            limits=Limits(max_rounds=rounds, max_idle_replies=3),
-            options=GenerationOptions(),
+        Agent(
+            AgentParts(
+                role=role,
+                backend=ScriptedBackend(model),
+                dispatcher=dispatcher,
+                limits=Limits(max_rounds=rounds, max_idle_replies=3),
+                options=GenerationOptions(),
+            ),
             on_event=on_event,
-        )
+        ).run("read the data")
         wall_ms = (time.perf_counter() - start) * 1000
     overhead = (wall_ms - sum(tool_ms)) / rounds
     mean_kb = statistics.mean(history_bytes) / 1000

@@ -206,6 +206,12 @@ class Agent:
         self.budget: ContextBudget | None = None
         self.system: dict[bool, str] = {}
 
+    def close(self) -> None:
+        """Let go of the backend's connections and the job's open files."""
+        self.backend.close()
+        if self.parts.store is not None:
+            self.parts.store.close()
+
     # -- a whole run ---------------------------------------------------------------------------------------------
 
     def run(self, task: str, *, resume: Sequence[Message] = (), instructions: str = "") -> RunResult:

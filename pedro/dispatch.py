@@ -38,6 +38,7 @@ class Dispatcher:
         redactor: Redactor | None = None,
         gate: Gate | None = None,
         journal: Journal | None = None,
+        after_call: Callable[[ToolCall], dict[str, Any] | None] | None = None,
     ) -> None:
         self.registry = registry
         self.ctx = ctx
@@ -49,7 +50,7 @@ class Dispatcher:
         """bash/test timeouts in a row."""
         self.halted: str | None = None
         """Why the run must stop (e.g. too many timeouts in a row); the loop ends the job when this is set."""
-        self.after_call: Callable[[ToolCall], dict[str, Any] | None] | None = None
+        self.after_call = after_call
         """Told about every call run_reported ran: the snapshot guard closes a round with it (safety/guard.py)."""
         if gate is not None:
             gate.attach(ctx)

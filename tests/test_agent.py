@@ -9,7 +9,7 @@ import pytest
 from cli_util import fenced
 from repo_util import git
 
-from pedro.agent import Limits, RunResult, run_agent
+from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.dispatch import Dispatcher
@@ -35,17 +35,18 @@ def run(
     chosen = get_role(role)
     dispatcher = Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=repo, read_only=chosen.read_only))
     job = store.create(role=role, task="t", backend="scripted", model="m") if store else None
-    result = run_agent(
-        "Fix add() in calc.py",
-        role=chosen,
-        backend=backend,
-        dispatcher=dispatcher,
-        limits=Limits(max_rounds=max_rounds, max_idle_replies=3),
-        options=GenerationOptions(),
-        store=store,
-        job=job,
-        on_event=(events.append if events is not None else lambda _e: None),
-    )
+    result = Agent(
+        AgentParts(
+            role=chosen,
+            backend=backend,
+            dispatcher=dispatcher,
+            limits=Limits(max_rounds=max_rounds, max_idle_replies=3),
+            options=GenerationOptions(),
+            store=store,
+            job=job,
+        ),
+        on_event=events.append if events is not None else lambda _e: None,
+    ).run("Fix add() in calc.py")
     return result, backend
 
 
@@ -257,14 +258,11 @@ def test_three_timeouts_in_a_row_end_the_run_headless(calc: Path) -> None:
     backend = ScriptedBackend(hangs)
     role = get_role("builder")
     dispatcher = Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=calc, config=ToolsConfig()))
-    result = run_agent(
-        "Fix add() in calc.py",
-        role=role,
-        backend=backend,
-        dispatcher=dispatcher,
-        limits=Limits(max_rounds=10),
-        options=GenerationOptions(),
-    )
+    result = Agent(
+        AgentParts(
+            role=role, backend=backend, dispatcher=dispatcher, limits=Limits(max_rounds=10), options=GenerationOptions()
+        )
+    ).run("Fix add() in calc.py")
     assert (result.exit_status, result.exit_code, result.reason) == ("limit_reached", 4, "timeouts")
     assert len(backend.requests) == 3
     assert result.tool_calls == 3
@@ -285,17 +283,18 @@ def test_a_fault_in_pedro_still_finishes_the_job_with_its_last_snapshot(calc: Pa
 
     chosen = get_role("builder")
     with pytest.raises(RuntimeError, match="a bug in pedro"):
-        run_agent(
-            "Fix add() in calc.py",
-            role=chosen,
-            backend=ScriptedBackend(answer),
-            dispatcher=Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=calc)),
-            limits=Limits(max_rounds=3),
-            options=GenerationOptions(),
-            store=store,
-            job=job,
-            guard=guard,
-        )
+        Agent(
+            AgentParts(
+                role=chosen,
+                backend=ScriptedBackend(answer),
+                dispatcher=Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=calc)),
+                limits=Limits(max_rounds=3),
+                options=GenerationOptions(),
+                store=store,
+                job=job,
+                guard=guard,
+            )
+        ).run("Fix add() in calc.py")
     finished = [e for e in store.events(job.id) if e["type"] == "job.finished"]
     assert len(finished) == 1 and finished[0]["reason"] == "internal_error"
     assert "RuntimeError: a bug in pedro" in finished[0]["summary"]

@@ -33,7 +33,7 @@ def test_a_preset_in_the_user_file_is_picked_up_and_the_flag_beats_it(
 ) -> None:
     user_config(cli_env, '[models."m"]\nsampling_profile = "smollm_recommended"\n')
     server = stub_server([EDIT, "TASK COMPLETE\ndone"])
-    proc = build(server, calc_repo, cli_env)
+    proc = build(server, calc_repo, cli_env, "--no-commit")  # so that the second build starts from the same code
     assert proc.returncode == 0, proc.stderr
     assert all((r["temperature"], r["top_p"]) == (0.2, 0.9) for r in server.requests)
     git(calc_repo, "checkout", "-q", "calc.py")

@@ -11,7 +11,7 @@ import pytest
 from cli_util import build, fenced
 from stub_server import render_chat, stub_tokenize
 
-from pedro.agent import Limits, run_agent
+from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.dispatch import Dispatcher
@@ -54,18 +54,19 @@ def test_a_long_job_is_compacted_and_never_sent_over_the_window(repo: Path) -> N
     events: list[Event] = []
     store = JobStore(repo)
     job = store.create(role="reviewer", task="Read every part.", backend="scripted", model="m")
-    result = run_agent(
-        "Read every part.",
-        role=get_role("reviewer"),
-        backend=ScriptedBackend(model, context_window=window),
-        dispatcher=Dispatcher(ToolRegistry.default(("file",)), ToolContext(root=repo)),
-        limits=Limits(max_rounds=ROUNDS + 1),
-        options=GenerationOptions(max_tokens=256),
-        store=store,
-        job=job,
+    result = Agent(
+        AgentParts(
+            role=get_role("reviewer"),
+            backend=ScriptedBackend(model, context_window=window),
+            dispatcher=Dispatcher(ToolRegistry.default(("file",)), ToolContext(root=repo)),
+            limits=Limits(max_rounds=ROUNDS + 1),
+            options=GenerationOptions(max_tokens=256),
+            store=store,
+            job=job,
+            short_tools=True,
+        ),
         on_event=events.append,
-        short_tools=True,
-    )
+    ).run("Read every part.")
     store.close()
     assert result.exit_status == "completed", result.summary
     assert max(sizes) <= window - 128
@@ -89,16 +90,17 @@ def test_between_compactions_every_request_extends_the_last(repo: Path) -> None:
         return Completion(text=text, usage=Usage(prompt_tokens=served_tokens(messages)))
 
     events: list[Event] = []
-    run_agent(
-        "Read every part.",
-        role=get_role("reviewer"),
-        backend=ScriptedBackend(model, context_window=4096),
-        dispatcher=Dispatcher(ToolRegistry.default(("file",)), ToolContext(root=repo)),
-        limits=Limits(max_rounds=ROUNDS + 1),
-        options=GenerationOptions(max_tokens=256),
+    Agent(
+        AgentParts(
+            role=get_role("reviewer"),
+            backend=ScriptedBackend(model, context_window=4096),
+            dispatcher=Dispatcher(ToolRegistry.default(("file",)), ToolContext(root=repo)),
+            limits=Limits(max_rounds=ROUNDS + 1),
+            options=GenerationOptions(max_tokens=256),
+            short_tools=True,
+        ),
         on_event=events.append,
-        short_tools=True,
-    )
+    ).run("Read every part.")
     compacted_before = {e.seq for e in events if e.type == "context.compacted"}
     starts = [e.seq for e in events if e.type == "round.started"]
     compacted_rounds = {i for i, seq in enumerate(starts) if any(seq < c < seq + 3 for c in compacted_before)}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pedro.agent import Limits, run_agent
+from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.compaction import TaskState
@@ -98,16 +98,17 @@ def test_every_spelling_of_a_write_is_snapshotted_before_it_runs(
         return "TASK COMPLETE\ndone"
 
     events: list[Event] = []
-    run_agent(
-        "edit calc.py",
-        role=get_role("builder"),
-        backend=ScriptedBackend(answer),
-        dispatcher=dispatcher,
-        limits=Limits(max_rounds=3),
-        options=GenerationOptions(),
+    Agent(
+        AgentParts(
+            role=get_role("builder"),
+            backend=ScriptedBackend(answer),
+            dispatcher=dispatcher,
+            limits=Limits(max_rounds=3),
+            options=GenerationOptions(),
+            guard=guard,
+        ),
         on_event=events.append,
-        guard=guard,
-    )
+    ).run("edit calc.py")
     finished = next(e for e in events if e.type == "tool_call.finished")
     assert finished.data["ok"], finished.data["output"]
     assert not (calc / "calc.py").exists() or (calc / "calc.py").read_text() != OLD

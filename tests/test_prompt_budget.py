@@ -19,7 +19,7 @@ CASES = [(role, native, short) for role in sorted(ROLES) for native in (True, Fa
 
 
 def first_request(role: Role, *, native: bool, short: bool) -> tuple[str, list[dict[str, Any]]]:
-    """What run_agent sends before the task: the system prompt, and the tool list when it travels natively."""
+    """What the agent sends before the task: the system prompt, and the tool list when it travels natively."""
     tools = ToolRegistry.default(role.tools).specs(short=short)
     return build_system_prompt(role, tools, repo_name="project", native=native), tools if native else []
 

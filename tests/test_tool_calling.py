@@ -10,7 +10,7 @@ import pytest
 from cli_util import fenced
 from repo_util import git
 
-from pedro.agent import Limits, RunResult, run_agent
+from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.config import ToolCallingConfig, load_config
@@ -55,20 +55,22 @@ def run(
 ) -> tuple[RunResult, ScriptedBackend]:
     backend = backend_type(replies)
     chosen = get_role(role)
-    dispatcher = Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=repo, read_only=chosen.read_only))
+    ctx = ToolContext(root=repo, read_only=chosen.read_only, calling=settings.calling)
+    dispatcher = Dispatcher(ToolRegistry.default(chosen.tools), ctx)
     job = store.create(role=role, task="t", backend="scripted", model="m") if store else None
-    result = run_agent(
-        "Review calc.py",
-        role=chosen,
-        backend=backend,
-        dispatcher=dispatcher,
-        limits=Limits(max_rounds=6, max_idle_replies=3),
-        options=GenerationOptions(),
-        store=store,
-        job=job,
-        on_event=(events.append if events is not None else lambda _e: None),
-        settings=settings,
-    )
+    result = Agent(
+        AgentParts(
+            role=chosen,
+            backend=backend,
+            dispatcher=dispatcher,
+            limits=Limits(max_rounds=6, max_idle_replies=3),
+            options=GenerationOptions(),
+            store=store,
+            job=job,
+            settings=settings,
+        ),
+        on_event=events.append if events is not None else lambda _e: None,
+    ).run("Review calc.py")
     return result, backend
 
 

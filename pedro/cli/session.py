@@ -9,12 +9,21 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pedro.cli.common import CommonFlags, load
 from pedro.cli.render import make_renderer
 from pedro.config import PedroConfig
 from pedro.errors import TERMINATED_EXIT_CODE, Terminated, UsageError
+
+if TYPE_CHECKING:  # the loop's modules load only when a job runs
+    from pedro.agent import RunResult
+    from pedro.assembly import Workspace
+    from pedro.cli.render import Renderer
+    from pedro.jobs import Job, JobStore
+    from pedro.messages import Message
+    from pedro.roles import Role
+    from pedro.safety.secrets import Redactor
 
 
 def run_session(
@@ -73,23 +82,11 @@ def _run(
     follow_up: bool = False,
     renderer: Any = None,
 ) -> int:
-    from pedro.agent import Limits, run_agent
-    from pedro.backends import get_backend
-    from pedro.backends.base import GenerationOptions
-    from pedro.context import render_task
+    from pedro.assembly import JobSlot, RunUI, assemble
     from pedro.debuglog import DEBUG_LOG_NAME, job_log
-    from pedro.dispatch import Dispatcher
-    from pedro.gate import Gate
-    from pedro.instructions import load_instructions
     from pedro.jobs import JobStore
     from pedro.roles import get_role
-    from pedro.safety.journal import JOURNAL_NAME, Journal
-    from pedro.safety.sandbox import active_sandbox
-    from pedro.safety.sandbox import describe as describe_sandbox
     from pedro.safety.secrets import Redactor, secret_values
-    from pedro.settings import RunSettings
-    from pedro.tools import ToolRegistry
-    from pedro.tools.base import ToolContext
 
     saved = _saved_job(root, resume, flags, with_message=bool(message)) if resume is not None else None
     if saved is not None:
@@ -106,179 +103,104 @@ def _run(
                 "no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL); "
                 "`ollama list` or the server's /v1/models shows the names"
             )
-        backend = get_backend(config)
-        if not config.backend.model_file:
-            _warn_if_template_missing(backend, renderer)
-        logs = contextlib.ExitStack()
-        try:
-            ctx = ToolContext(
-                root=root,
-                config=config.tools,
-                approve=renderer.approver(flags.interactive),
-                ask=renderer.asker(flags.interactive),
-                read_only=role.read_only or config.safety.mode == "read-only",
-            )
-            redactor = Redactor(secret_values(os.environ, root=root))
-            sandbox = active_sandbox()
-            if not follow_up:
-                renderer.notice(f"sandbox for bash and test: {describe_sandbox(sandbox)}")
-            gate = Gate(_policy(config, interactive=flags.interactive), sandboxed=sandbox.kind != "none")
-            if config.safety.mode != "workspace-write":
-                renderer.notice(f"safety mode: {config.safety.mode}")
-            dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, redactor=redactor, gate=gate)
-            store = JobStore(root, redactor=redactor)
-            if saved is None:
-                task = render_task(role, **task_vars)
-                job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
-                job.base_url, job.short_tools = config.resolved_base_url(), _small_window(backend)
-                job.test_command = test_command or ""
-                store.save(job)
-                history: list[Any] = []
-            else:
-                job, history = saved
-                job.status, job.pid = "running", os.getpid()
-                store.save(job)
-                if message:
-                    from pedro.messages import Message
-
-                    history = [*history, Message("user", message)]
-                    store.append_message(job.id, history[-1])
-                task = job.task
-                if not follow_up:
-                    replies = sum(m.role == "assistant" for m in history)
-                    renderer.notice(f"resuming job {job.id} after {replies} replies")
-            instructions = ""
-            if saved is None:
-                found = load_instructions(root, Path.cwd(), max_chars=config.agent.instructions_max_chars)
-                if found is not None:
-                    instructions = redactor.redact(found.text)
-                    cut = " (cut to [agent].instructions_max_chars)" if found.cut else ""
-                    renderer.notice(f"project instructions for the model: {', '.join(found.files)}{cut}")
-            logs.enter_context(job_log(store.job_dir(job.id) / DEBUG_LOG_NAME, verbose=flags.verbose))
-            journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
-            dispatcher.journal = journal
-            with store.ending_on_error(job):
-                guard, branch, protected = _protect_work(
-                    root, job.id, role.evidence == "changes", renderer, resumed=saved is not None, quiet=follow_up
-                )
-            setup = {
-                "model": config.backend.model,
-                "server": config.resolved_base_url(),
-                "sandbox": describe_sandbox(sandbox),
-                **protected,
-            }
-            guard.journal = journal
-            dispatcher.after_call = guard.after_call
-            options = GenerationOptions(
-                temperature=config.backend.temperature,
-                max_tokens=config.backend.max_tokens,
-                tool_mode=config.backend.tool_mode,
-                stream=config.backend.stream,
-            )
-            limits = Limits(
-                max_rounds=config.agent.max_rounds,
-                max_idle_replies=config.agent.max_idle_replies,
-                max_repeats=config.agent.max_repeats,
-                time_limit_s=config.agent.time_limit_s or None,
-            )
-            tests = _test_evidence(role, root, ctx, config, test_command or job.test_command or None, job)
-            repair = _repairer(role, config, backend, dispatcher, tests, options, guard)
+        redactor = Redactor(secret_values(os.environ, root=root))
+        store = JobStore(root, redactor=redactor)
+        job, history, task = _open_job(store, role, config, saved, task_vars, test_command, message)
+        if saved is not None and not follow_up:
+            replies = sum(m.role == "assistant" for m in history)
+            renderer.notice(f"resuming job {job.id} after {replies} replies")
+        instructions = _instructions(root, config, redactor, renderer) if saved is None else ""
+        ui = RunUI(
+            on_event=renderer.handle,
+            notice=renderer.notice,
+            approve=renderer.approver(flags.interactive),
+            ask=renderer.asker(flags.interactive),
+            interactive=flags.interactive,
+            quiet=follow_up,
+        )
+        with job_log(store.job_dir(job.id) / DEBUG_LOG_NAME, verbose=flags.verbose):
+            slot = JobSlot(store, job, resumed=saved is not None, test_command=test_command)
+            run = assemble(config, role, slot, ui)
             try:
-                with _time_limit(limits.time_limit_s):
-                    result = run_agent(
-                        task,
-                        role=role,
-                        backend=backend,
-                        dispatcher=dispatcher,
-                        limits=limits,
-                        options=options,
-                        store=store,
-                        job=job,
-                        on_event=renderer.handle,
-                        short_tools=job.short_tools,
-                        guard=guard,
-                        resume=history,
-                        repair=repair,
-                        tests=tests,
-                        instructions=instructions,
-                        settings=RunSettings.from_config(config),
-                        setup=setup,
-                    )
+                with _time_limit(run.agent.limits.time_limit_s):
+                    result = run.agent.run(task, resume=history, instructions=instructions)
             finally:
-                store.close()
-            if result.exit_status == "interrupted":
-                _report_interrupted_round(journal, job.id, renderer, guard)
-            committed = None
-            if role.evidence == "changes" and result.exit_status == "completed" and config.agent.commit:
-                title = message or str(task_vars.get("description") or "") or job.task
-                committed = _commit_job(root, store, job.id, guard, result, title, renderer)
-            if branch is not None:
-                _settle_branch(root, job.id, guard, branch, renderer, committed)
-            if flags.pr and role.evidence == "changes":
-                from pedro.cli.pullrequest import open_pull_request
-
-                open_pull_request(root, store, job.id, committed, flags, renderer)
-        finally:
-            logs.close()
-            backend.close()
+                run.agent.close()
+            _after_run(root, store, job, role, run.workspace, result, config, flags, renderer, message or str(
+                task_vars.get("description") or ""
+            ))  # fmt: skip
     renderer.close()
     if on_result is not None:
         on_result(result, root)
     return result.exit_code
 
 
-def _test_evidence(role: Any, root: Path, ctx: Any, config: PedroConfig, given: str | None, job: Any) -> Any:
-    """The job's tests, for roles whose completion needs evidence, with the baseline a resumed job recorded (a new
-    job takes its own when the loop starts); None when no test command is known."""
-    from pedro.evidence import ProjectTests, TestEvidence, TestStates, find_test_command
+def _open_job(
+    store: JobStore,
+    role: Role,
+    config: PedroConfig,
+    saved: tuple[Job, list[Message]] | None,
+    task_vars: dict[str, Any],
+    test_command: str | None,
+    message: str | None,
+) -> tuple[Job, list[Message], str]:
+    """The job this run works on, its saved conversation (with the new message) and its task: a new job recorded
+    in the store, or the saved one marked running again."""
+    from pedro.context import render_task
+    from pedro.messages import Message
 
-    if role.evidence != "changes":
-        return None
-    args = find_test_command(root, given, config.agent.test_command)
-    if args is None:
-        return None
-    saved = job.evidence.get("baseline") if isinstance(job.evidence, dict) else None
-    baseline = TestStates.from_dict(saved) if isinstance(saved, dict) else None
-    return TestEvidence(ProjectTests(args, ctx), baseline, must_fix=role.fixes_failing_tests)
-
-
-def _repairer(
-    role: Any, config: PedroConfig, backend: Any, dispatcher: Any, tests: Any, options: Any, guard: Any
-) -> Any:
-    """Test-driven repair, for roles that use it (before the loop or as a finisher), when tests are known and it may
-    edit."""
-    if role.repair == "never" or not config.repair.enabled or tests is None or dispatcher.ctx.read_only:
-        return None
-    from pedro.repair import Repairer, RepairSettings
-
-    settings = RepairSettings(
-        candidates=config.repair.candidates,
-        temperature=config.repair.temperature,
-        max_tokens=config.repair.max_tokens,
-        max_units=config.repair.max_functions,
-    )
-    return Repairer(
-        backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options, guard=guard
-    )
+    if saved is None:
+        task = render_task(role, **task_vars)
+        job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
+        job.base_url, job.test_command = config.resolved_base_url(), test_command or ""
+        store.save(job)
+        return job, [], task
+    job, history = saved
+    job.status, job.pid = "running", os.getpid()
+    store.save(job)
+    if message:
+        history = [*history, Message("user", message)]
+        store.append_message(job.id, history[-1])
+    return job, history, job.task
 
 
-def _warn_if_template_missing(backend: Any, renderer: Any) -> None:
-    """A llama-server pedro did not start, serving a GGUF without a chat template on its ChatML fallback."""
-    from pedro.backends.probe import describe_missing_template, missing_template
+def _instructions(root: Path, config: PedroConfig, redactor: Redactor, renderer: Renderer) -> str:
+    """The project's instructions for agents (AGENTS.md and kin), redacted and cut to budget; named in a notice."""
+    from pedro.instructions import load_instructions
 
-    missing = missing_template(backend)
-    if missing is not None:
-        problem, fix = describe_missing_template(*missing)
-        renderer.notice(f"{problem}; {fix}")
+    found = load_instructions(root, Path.cwd(), max_chars=config.agent.instructions_max_chars)
+    if found is None:
+        return ""
+    cut = " (cut to [agent].instructions_max_chars)" if found.cut else ""
+    renderer.notice(f"project instructions for the model: {', '.join(found.files)}{cut}")
+    return redactor.redact(found.text)
 
 
-def _policy(config: PedroConfig, *, interactive: bool) -> Any:
-    """The policy of this run: the configured mode and approval, never asking when nobody can answer."""
-    from pedro.safety.policy import Policy
+def _after_run(
+    root: Path,
+    store: JobStore,
+    job: Job,
+    role: Role,
+    workspace: Workspace,
+    result: RunResult,
+    config: PedroConfig,
+    flags: CommonFlags,
+    renderer: Renderer,
+    request: str,
+) -> None:
+    """What a finished job leaves: the interrupted round named, a completed change committed on the job branch,
+    the user back where they were when nothing changed, and the pull request when asked for."""
+    if result.exit_status == "interrupted":
+        _report_interrupted_round(workspace.journal, job.id, renderer, workspace.guard)
+    committed = None
+    if role.evidence == "changes" and result.exit_status == "completed" and config.agent.commit:
+        committed = _commit_job(root, store, job.id, workspace.guard, result, request or job.task, renderer)
+    if workspace.branch is not None:
+        _settle_branch(root, job.id, workspace.guard, workspace.branch, renderer, committed)
+    if flags.pr and role.evidence == "changes":
+        from pedro.cli.pullrequest import open_pull_request
 
-    roots = tuple(str(Path(root).expanduser().resolve()) for root in config.safety.read_roots)
-    approval = config.safety.approval if interactive else "never"
-    return Policy(mode=config.safety.mode, approval=approval, read_roots=roots)
+        open_pull_request(root, store, job.id, committed, flags, renderer)
 
 
 @contextlib.contextmanager
@@ -380,9 +302,6 @@ def _describe_round(state: Any, headline: str) -> str:
     return "".join(parts) + f"; `pedro undo {state.job_id}` restores the files as they were before that round"
 
 
-SMALL_WINDOW_TOKENS = 8192
-
-
 def _saved_job(root: Path, job_id: str, flags: CommonFlags, *, with_message: bool = False) -> tuple[Any, list[Any]]:
     """The job to resume and its saved conversation. A completed job continues only with a new message; a job that
     never talked to the model has nothing to continue."""
@@ -411,44 +330,6 @@ def _with_job_backend(config: PedroConfig, job: Any, flags: CommonFlags) -> Pedr
     if flags.model is None and job.model:
         resumed.backend.model = job.model
     return resumed
-
-
-def _protect_work(
-    root: Path, job_id: str, own_branch: bool, renderer: Any, *, resumed: bool = False, quiet: bool = False
-) -> tuple[Any, tuple[str, str] | None, dict[str, Any]]:
-    """Snapshot the user's work before anything can change, then move builder and debugger to their own branch.
-
-    Returns the guard; when this run made the job branch, (the branch it came from, the commit it started at); and
-    the facts for job.started (the first snapshot's ref, the branch the job works on).
-    """
-    from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
-    from pedro.safety.jobbranch import ensure_job_branch
-    from pedro.safety.snapshots import current_branch, head_commit
-    from pedro.workspace import is_git_repo
-
-    if not is_git_repo(root):
-        renderer.notice(
-            f"{root} is not a git repository: no snapshots, no job branch; `pedro undo` cannot undo this job"
-        )
-        return JournalOnlyGuard(), None, {"snapshot": None, "branch": None}
-    guard = SnapshotGuard(root, job_id)
-    first = guard.start("job resumed" if resumed else "job start")
-    if not quiet:
-        renderer.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
-    if first.not_covered:
-        from pedro.safety.snapshots import shorten
-
-        renderer.notice(
-            f"not in the snapshot, so undo cannot restore them (ignored build output, dependencies, "
-            f"large ignored files): {shorten(first.not_covered)}"
-        )
-    if not own_branch:
-        return guard, None, {"snapshot": first.ref, "branch": current_branch(root)}
-    start = head_commit(root) or ""
-    previous = ensure_job_branch(root, job_id)
-    renderer.notice(f"working on branch pedro/{job_id}, with your uncommitted changes; {previous} is untouched")
-    made = None if resumed or previous == f"pedro/{job_id}" else (previous, start)
-    return guard, made, {"snapshot": first.ref, "branch": f"pedro/{job_id}"}
 
 
 def _settle_branch(
@@ -529,12 +410,6 @@ def job_description(store: Any, job_id: str, result: Any = None) -> str:
     summary = result.summary if result is not None else str(finished.get("summary") or "")
     evidence = getattr(result, "evidence", None) or finished.get("evidence")
     return describe_job(summary, evidence, tests)
-
-
-def _small_window(backend: Any) -> bool:
-    """Whether the model's window is too small for the full tool descriptions."""
-    window = backend.context_window()
-    return window is not None and window < SMALL_WINDOW_TOKENS
 
 
 @contextlib.contextmanager

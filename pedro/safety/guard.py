@@ -122,10 +122,10 @@ class JournalOnlyGuard:
 
     journal: Journal | None = None
 
-    def before(self, round_no: int, calls: Sequence[Effects]) -> dict[str, Any] | None:
+    def before(self, step: int | str, calls: Sequence[Effects]) -> dict[str, Any] | None:
         """Open the journal's round when its calls may change files; no snapshot is taken."""
         if self.journal is not None and any(effects.changes_files for effects in calls):
-            self.journal.open_round(round_no)
+            self.journal.open_round(step)
         return None
 
     def open_step(self, step: str, calls: Sequence[Effects]) -> dict[str, Any] | None:

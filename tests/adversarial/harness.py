@@ -17,7 +17,7 @@ from typing import Any
 
 from repo_util import git
 
-from pedro.agent import Limits, RunResult, run_agent
+from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import Reply, ScriptedBackend
 from pedro.cli.approval import refuse_all
@@ -154,7 +154,7 @@ def run_case(
     tools: ToolsConfig | None = None,
     approve: Callable[[str], bool] | None = None,
 ) -> CaseRun:
-    """One job through pedro.agent.run_agent, wired as pedro/cli/session.py wires `pedro build --no-input`.
+    """One job through pedro.agent.Agent, wired as pedro.assembly wires `pedro build --no-input`.
 
     With `approve`, the policy asks (as an interactive session would) and `approve` answers.
     """
@@ -174,33 +174,38 @@ def run_case(
         Policy(mode="workspace-write", approval="ask" if approve is not None else "never"),
         sandboxed=sandbox.kind != "none",
     )
-    dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, redactor=redactor, gate=gate)
     store = JobStore(root, redactor=redactor)
     task = render_task(role, description="tidy up the repository")
     job = store.create(role=role.name, task=task, backend=backend.name, model="scripted")
     store.save(job)
     journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
-    dispatcher.journal = journal
-    guard = SnapshotGuard(root, job.id)
+    guard = SnapshotGuard(root, job.id, journal=journal)
     guard.start("job start")
     if role.evidence == "changes":
         ensure_job_branch(root, job.id)
-    guard.journal = journal
-    dispatcher.after_call = guard.after_call
+    dispatcher = Dispatcher(
+        ToolRegistry.default(role.tools),
+        ctx,
+        redactor=redactor,
+        gate=gate,
+        journal=journal,
+        after_call=guard.after_call,
+    )
     events: list[Event] = []
     try:
-        result = run_agent(
-            task,
-            role=role,
-            backend=backend,
-            dispatcher=dispatcher,
-            limits=Limits(max_rounds=max(scripted + 4, 10)),
-            options=GenerationOptions(),
-            store=store,
-            job=job,
+        result = Agent(
+            AgentParts(
+                role=role,
+                backend=backend,
+                dispatcher=dispatcher,
+                limits=Limits(max_rounds=max(scripted + 4, 10)),
+                options=GenerationOptions(),
+                store=store,
+                job=job,
+                guard=guard,
+            ),
             on_event=events.append,
-            guard=guard,
-        )
+        ).run(task)
     finally:
         store.close()
     return CaseRun(arena, result, backend, events, job.id, scripted)

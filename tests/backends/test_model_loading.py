@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from wire_server import Reply, WireServer, json_reply, read_fixture, sse
 
-from pedro.agent import Limits, run_agent
+from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
@@ -113,15 +113,16 @@ def test_the_wait_is_a_notice_event_of_the_job(repo: Path) -> None:
                       "finish_reason": "stop"}]}
     ))  # fmt: skip
     role = get_role("reviewer")
-    result = run_agent(
-        "Review",
-        role=role,
-        backend=make(server, sleeps),
-        dispatcher=Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=repo, read_only=True)),
-        limits=Limits(max_rounds=2),
-        options=GenerationOptions(stream=False),
+    result = Agent(
+        AgentParts(
+            role=role,
+            backend=make(server, sleeps),
+            dispatcher=Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=repo, read_only=True)),
+            limits=Limits(max_rounds=2),
+            options=GenerationOptions(stream=False),
+        ),
         on_event=events.append,
-    )
+    ).run("Review")
     assert result.exit_status == "completed"
     said = [event.data["message"] for event in events if isinstance(event, Event) and event.type == "notice"]
     assert said == ["waiting for the server to load the model (up to 300 s, [backend].load_timeout)"]

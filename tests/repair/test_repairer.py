@@ -10,7 +10,7 @@ import pytest
 from cli_util import pedro
 from repo_util import git
 
-from pedro.agent import Limits, RunResult, run_agent
+from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.dispatch import Dispatcher
@@ -220,19 +220,20 @@ def run_job(
     )
     events: list[Event] = []
     job = store.create(role="debugger", task="t", backend="scripted", model="m") if store else None
-    result = run_agent(
-        "Fix the failing test.",
-        role=role,
-        backend=backend,
-        dispatcher=dispatcher,
-        limits=Limits(max_rounds=6, max_idle_replies=3),
-        options=GenerationOptions(),
-        store=store,
-        job=job,
+    result = Agent(
+        AgentParts(
+            role=role,
+            backend=backend,
+            dispatcher=dispatcher,
+            limits=Limits(max_rounds=6, max_idle_replies=3),
+            options=GenerationOptions(),
+            store=store,
+            job=job,
+            repair=repairer,
+            tests=TestEvidence(tests, None, must_fix=role.fixes_failing_tests),
+        ),
         on_event=events.append,
-        repair=repairer,
-        tests=TestEvidence(tests, None, must_fix=role.fixes_failing_tests),
-    )
+    ).run("Fix the failing test.")
     return result, backend, events
 
 

@@ -1,0 +1,260 @@
+"""One assembly: a run's parts built complete from the configuration, the role, the job and the front end — backend,
+tools, dispatcher, guard, journal, repair, tests — so that every front end (the CLI, sessions, eval, MCP) wires a run
+the same way and no part is finished by assignment afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pedro.agent import Agent, AgentParts, Limits
+from pedro.backends import get_backend
+from pedro.backends.base import Backend, GenerationOptions
+from pedro.config import PedroConfig
+from pedro.dispatch import Dispatcher
+from pedro.evidence import ProjectTests, TestEvidence, TestStates, find_test_command
+from pedro.gate import Gate
+from pedro.jobs import Job, JobStore
+from pedro.messages import Event
+from pedro.repair import Repairer, RepairSettings
+from pedro.roles import Role
+from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
+from pedro.safety.jobbranch import ensure_job_branch, job_branch
+from pedro.safety.journal import JOURNAL_NAME, Journal
+from pedro.safety.policy import Policy
+from pedro.safety.sandbox import active_sandbox
+from pedro.safety.sandbox import describe as describe_sandbox
+from pedro.safety.snapshots import current_branch, head_commit, shorten
+from pedro.settings import RunSettings
+from pedro.tools import ToolRegistry
+from pedro.tools.base import Approver, Asker, ToolContext
+from pedro.workspace import is_git_repo
+
+SMALL_WINDOW_TOKENS = 8192
+"""A model window below this gets the short tool descriptions."""
+
+
+@dataclass(frozen=True)
+class RunUI:
+    """How a run reaches the person, or that there is none: events, notices and approval questions."""
+
+    on_event: Callable[[Event], None]
+    notice: Callable[[str], None]
+    approve: Approver
+    ask: Asker | None
+    interactive: bool
+    """Whether anyone can answer; without, whatever would ask is refused."""
+    quiet: bool = False
+    """A follow-up turn of a session: the setup notes the person has already read are left out."""
+
+
+@dataclass(frozen=True)
+class JobSlot:
+    """The job a run works on: its store and record, and what the command gave it."""
+
+    store: JobStore
+    job: Job
+    resumed: bool = False
+    test_command: str | None = None
+    """`debug --test CMD`; else the job's own, [agent].test_command, or the detected runner."""
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """What keeps the user's work recoverable during a run: the guard, the journal, and the branch the job made."""
+
+    guard: SnapshotGuard | JournalOnlyGuard
+    journal: Journal
+    branch: tuple[str, str] | None
+    """When this run made the job branch: (the branch it came from, the commit it started at)."""
+    facts: dict[str, Any] = field(default_factory=dict)
+    """For job.started: the first snapshot's ref and the branch the job works on."""
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """A run ready to go: the agent, and the workspace the front end settles afterwards (commit, branch)."""
+
+    agent: Agent
+    workspace: Workspace
+
+
+def assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI) -> Assembled:
+    """Every part of the run, complete: the backend, the tools in their context and sandbox behind the gate, the
+    journal and the guard the dispatcher reports to, the tests and their repair, the limits."""
+    backend = build_backend(config, ui)
+    try:
+        return _assemble(config, role, slot, ui, backend)
+    except BaseException:
+        backend.close()
+        raise
+
+
+def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend: Backend) -> Assembled:
+    store, job = slot.store, slot.job
+    root = store.repo
+    if not slot.resumed:
+        job.short_tools = small_window(backend)
+        store.save(job)
+    ctx = ToolContext(
+        root=root,
+        config=config.tools,
+        calling=config.tool_calling,
+        approve=ui.approve,
+        ask=ui.ask,
+        read_only=role.read_only or config.safety.mode == "read-only",
+    )
+    sandbox = active_sandbox()
+    if not ui.quiet:
+        ui.notice(f"sandbox for bash and test: {describe_sandbox(sandbox)}")
+    if config.safety.mode != "workspace-write":
+        ui.notice(f"safety mode: {config.safety.mode}")
+    journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
+    with store.ending_on_error(job):
+        workspace = protect_work(root, job.id, role, ui, journal=journal, resumed=slot.resumed)
+    dispatcher = Dispatcher(
+        ToolRegistry.default(role.tools),
+        ctx,
+        redactor=store.redactor,
+        gate=Gate(policy(config, interactive=ui.interactive), sandboxed=sandbox.kind != "none"),
+        journal=journal,
+        after_call=workspace.guard.after_call,
+    )
+    options = generation_options(config)
+    tests = job_tests(role, ctx, config, slot.test_command or job.test_command or None, job)
+    parts = AgentParts(
+        role=role,
+        backend=backend,
+        dispatcher=dispatcher,
+        limits=limits(config),
+        options=options,
+        settings=RunSettings.from_config(config),
+        store=store,
+        job=job,
+        guard=workspace.guard,
+        repair=repairer(role, config, backend, dispatcher, tests, options, workspace.guard),
+        tests=tests,
+        short_tools=job.short_tools,
+        setup={
+            "model": config.backend.model,
+            "server": config.resolved_base_url(),
+            "sandbox": describe_sandbox(sandbox),
+            **workspace.facts,
+        },
+    )
+    return Assembled(Agent(parts, ui.on_event), workspace)
+
+
+def build_backend(config: PedroConfig, ui: RunUI) -> Backend:
+    """The backend the configuration names; a server pedro did not start that serves a GGUF without a chat
+    template (llama-server then falls back to ChatML the model was not trained on) is named in a notice."""
+    backend = get_backend(config)
+    if not config.backend.model_file:
+        from pedro.backends.probe import describe_missing_template, missing_template
+
+        missing = missing_template(backend)
+        if missing is not None:
+            problem, fix = describe_missing_template(*missing)
+            ui.notice(f"{problem}; {fix}")
+    return backend
+
+
+def small_window(backend: Backend) -> bool:
+    """Whether the model's window is too small for the full tool descriptions."""
+    window = backend.context_window()
+    return window is not None and window < SMALL_WINDOW_TOKENS
+
+
+def policy(config: PedroConfig, *, interactive: bool) -> Policy:
+    """The policy of this run: the configured mode and approval, never asking when nobody can answer."""
+    roots = tuple(str(Path(root).expanduser().resolve()) for root in config.safety.read_roots)
+    approval = config.safety.approval if interactive else "never"
+    return Policy(mode=config.safety.mode, approval=approval, read_roots=roots)
+
+
+def generation_options(config: PedroConfig) -> GenerationOptions:
+    backend = config.backend
+    return GenerationOptions(
+        temperature=backend.temperature,
+        max_tokens=backend.max_tokens,
+        tool_mode=backend.tool_mode,
+        stream=backend.stream,
+    )
+
+
+def limits(config: PedroConfig) -> Limits:
+    agent = config.agent
+    return Limits(
+        max_rounds=agent.max_rounds,
+        max_idle_replies=agent.max_idle_replies,
+        max_repeats=agent.max_repeats,
+        time_limit_s=agent.time_limit_s or None,
+    )
+
+
+def job_tests(role: Role, ctx: ToolContext, config: PedroConfig, given: str | None, job: Job) -> TestEvidence | None:
+    """The job's tests, for roles whose completion needs evidence, with the baseline a resumed job recorded (a new
+    job takes its own when the loop starts); None when no test command is known."""
+    if role.evidence != "changes":
+        return None
+    args = find_test_command(ctx.root, given, config.agent.test_command)
+    if args is None:
+        return None
+    saved = job.evidence.get("baseline")
+    baseline = TestStates.from_dict(saved) if isinstance(saved, dict) else None
+    return TestEvidence(ProjectTests(args, ctx), baseline, must_fix=role.fixes_failing_tests)
+
+
+def repairer(
+    role: Role,
+    config: PedroConfig,
+    backend: Backend,
+    dispatcher: Dispatcher,
+    tests: TestEvidence | None,
+    options: GenerationOptions,
+    guard: SnapshotGuard | JournalOnlyGuard,
+) -> Repairer | None:
+    """Test-driven repair, for roles that use it (before the loop or as a finisher), when tests are known and it may
+    edit."""
+    if role.repair == "never" or not config.repair.enabled or tests is None or dispatcher.ctx.read_only:
+        return None
+    settings = RepairSettings(
+        candidates=config.repair.candidates,
+        temperature=config.repair.temperature,
+        max_tokens=config.repair.max_tokens,
+        max_units=config.repair.max_functions,
+    )
+    return Repairer(
+        backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options, guard=guard
+    )
+
+
+def protect_work(
+    root: Path, job_id: str, role: Role, ui: RunUI, *, journal: Journal, resumed: bool = False
+) -> Workspace:
+    """Snapshot the user's work before anything can change, then move builder and debugger to their own branch."""
+    if not is_git_repo(root):
+        ui.notice(f"{root} is not a git repository: no snapshots, no job branch; `pedro undo` cannot undo this job")
+        return Workspace(JournalOnlyGuard(journal=journal), journal, None, {"snapshot": None, "branch": None})
+    guard = SnapshotGuard(root, job_id, journal=journal)
+    first = guard.start("job resumed" if resumed else "job start")
+    if not ui.quiet:
+        ui.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
+    if first.not_covered:
+        ui.notice(
+            f"not in the snapshot, so undo cannot restore them (ignored build output, dependencies, "
+            f"large ignored files): {shorten(first.not_covered)}"
+        )
+    if role.evidence != "changes":
+        return Workspace(guard, journal, None, {"snapshot": first.ref, "branch": current_branch(root)})
+    start = head_commit(root) or ""
+    previous = ensure_job_branch(root, job_id)
+    branch = job_branch(job_id)
+    ui.notice(f"working on branch {branch}, with your uncommitted changes; {previous} is untouched")
+    made = None if resumed or previous == branch else (previous, start)
+    return Workspace(guard, journal, made, {"snapshot": first.ref, "branch": branch})
+
+
+__all__ = ["Assembled", "JobSlot", "RunUI", "Workspace", "assemble"]
