@@ -154,7 +154,7 @@ class RepairConfig(_Section):
 
 
 class ToolsConfig(_Section):
-    """Limits of the seven tools."""
+    """Limits of the tools."""
 
     bash_timeout: float = Field(default=120.0, gt=0)
     """Default seconds before a bash command's whole process group is ended."""

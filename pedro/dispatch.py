@@ -24,7 +24,6 @@ from pedro.tools.base import ApprovalRequest, OutputTooLargeError, Tool, ToolCon
 
 # SWE-agent's rule: this many bash/test timeouts in a row stop the run (or ask the person whether to go on).
 MAX_CONSECUTIVE_TIMEOUTS = 3
-_COMMAND_TOOLS = frozenset({"bash", "test"})
 
 
 class Dispatcher:
@@ -72,11 +71,7 @@ class Dispatcher:
             return self._result(call, False, message, "failed", started)
         else:
             result = self._result(call, True, output, None, started)
-        finally:
-            # Grants are for one call only: the next call is decided afresh.
-            self.ctx.granted_reads.clear()
-            self.ctx.network_granted = False
-        if call.name in _COMMAND_TOOLS and result.error_kind != "denied":
+        if result.error_kind != "denied" and self.effects(call).runs_commands:
             result = self._count_timeouts(call, result)
         return result
 
@@ -167,15 +162,15 @@ class Dispatcher:
         except ValidationError as exc:
             raise _Refusal("invalid_args", _describe_validation(call.name, exc, tool.Args.model_json_schema())) from exc
         effects = _declared(tool, args)
-        if self.gate is not None:
-            self.gate.check(effects, self.ctx)
-        written = _written_path(effects, self.ctx) if self.journal is not None else None
+        # What the policy grants goes with this call only: the next call is decided afresh.
+        ctx = self.ctx.for_call(self.gate.check(effects, self.ctx)) if self.gate is not None else self.ctx
+        written = _written_path(effects, ctx) if self.journal is not None else None
         if written is None or self.journal is None:
-            return tool.run(args, self.ctx)
+            return tool.run(args, ctx)
         # Before and after the atomic rename: an interrupted round can say exactly which files changed.
         self.journal.applying(written)
         try:
-            output = tool.run(args, self.ctx)
+            output = tool.run(args, ctx)
         except ToolFailure:
             self.journal.applied(written, changed=False)
             raise

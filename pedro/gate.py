@@ -18,7 +18,15 @@ from pedro.safety.policy import (
     NetworkAccess,
     Policy,
 )
-from pedro.tools.base import ApprovalRequest, NetworkAnswer, ToolContext, ToolDeniedError, ToolFailure
+from pedro.tools.base import (
+    NO_GRANTS,
+    ApprovalRequest,
+    Grants,
+    NetworkAnswer,
+    ToolContext,
+    ToolDeniedError,
+    ToolFailure,
+)
 
 
 @dataclass
@@ -28,18 +36,17 @@ class Gate:
     policy: Policy
     sandboxed: bool
 
-    def check(self, effects: Effects, ctx: ToolContext) -> None:
-        """Return when a call with these effects may run; raise ToolDeniedError with the reason (for the model)
+    def check(self, effects: Effects, ctx: ToolContext) -> Grants:
+        """What a call with these effects is granted when it may run; ToolDeniedError with the reason (for the model)
         when it may not."""
         action = self._action(effects, ctx)
         if action is None:
-            return
+            return NO_GRANTS
         decision = self.policy.decide(action)
         if decision.verdict == "allow" or (decision.verdict == "ask" and self.ask(action, decision, ctx)):
-            self._grant(action, ctx)
-            return
+            return self._grant(action)
         if isinstance(action, FileRead):
-            return  # not granted: the tool refuses the outside path itself, in its own words
+            return NO_GRANTS  # not granted: the tool refuses the outside path itself, in its own words
         refused = "the user declined" if decision.verdict == "ask" else "refused by pedro's safety policy"
         raise ToolDeniedError(f"{refused}: {decision.reason}")
 
@@ -81,14 +88,15 @@ class Gate:
         """Let the tools in `ctx` ask this gate for the network after a failure."""
         ctx.approve_network = lambda command: self.approve_network(command, ctx)
 
-    def _grant(self, action: Action, ctx: ToolContext) -> None:
+    def _grant(self, action: Action) -> Grants:
         """What an allowed action brings with it: a granted outside read, or the network for a command."""
         if isinstance(action, FileRead) and action.outside:
-            ctx.granted_reads.add(Path(action.path))
-        elif isinstance(action, BashCommand) and self.policy.mode != "read-only":
+            return Grants(reads=frozenset({Path(action.path)}))
+        if isinstance(action, BashCommand) and self.policy.mode != "read-only":
             network = self.policy.decide(NetworkAccess(action.command))
             # Approving a command that plainly needs the network (pip install, git fetch) approves its network.
-            ctx.network_granted = network.verdict == "allow" or _needs_network(action.command)
+            return Grants(network=network.verdict == "allow" or _needs_network(action.command))
+        return NO_GRANTS
 
     def _action(self, effects: Effects, ctx: ToolContext) -> Action | None:
         """The policy's view of a call: the command it runs, else the file it deletes or writes, else an outside

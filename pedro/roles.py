@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pedro.messages import RoleName
+from pedro.messages import TOOL_NAMES, RoleName
 
 Evidence = Literal["none", "changes"]
 RepairUse = Literal["first", "finisher", "never"]
@@ -36,7 +36,7 @@ class Role:
     """The answer is a list of findings (severity, file:line), carried in job.finished as `findings`."""
 
 
-ALL_TOOLS = ("file", "code_edit", "search", "navigate", "git", "bash", "test")
+ALL_TOOLS = TOOL_NAMES
 
 ROLES: dict[str, Role] = {
     # A build's job is its description: failures that were there before are not its task, so repair only finishes

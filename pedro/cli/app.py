@@ -11,7 +11,8 @@ from pedro.cli import config_cmd, doctor, eval_cmd, jobs, run, serve, tools, und
 
 app = typer.Typer(
     name="pedro",
-    help="A coding agent for local models: builder, debugger, reviewer and triager roles over seven tools.",
+    help="A coding agent for local models: builder, debugger, reviewer and triager roles over file, code_edit, "
+    "search, navigate, git, bash and test tools.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from pedro.backends import BACKENDS
+
 if TYPE_CHECKING:
     from pedro.backends.discovery import FoundServer, SoleModel
     from pedro.config import PedroConfig
 
 
-class BackendChoice(StrEnum):
-    ollama = "ollama"
-    openai = "openai"
-    llamacpp = "llamacpp"
+BackendChoice = StrEnum("BackendChoice", {kind: kind for kind in BACKENDS})  # type: ignore[misc]
+"""--backend's choices: the backends' registry (pedro.backends.BACKENDS)."""
 
 
 BackendOpt = Annotated[BackendChoice | None, typer.Option("--backend", help="Wire protocol (PEDRO_BACKEND).")]

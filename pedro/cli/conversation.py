@@ -49,12 +49,19 @@ class Conversation:
     read: Reader | None = None
     """The prompt, once the session reads from one: /save asks there before writing outside the repository."""
 
+    @property
+    def reviews(self) -> bool:
+        """The session's role answers with findings (a review), rather than changing files (a chat)."""
+        from pedro.roles import get_role
+
+        return get_role(self.role).reports_findings
+
     def start(self, task_vars: dict[str, Any], asked: str) -> None:
         """The session's first job (the review itself, or chat's first request)."""
-        result = self._run(self.role, task_vars, asked=asked, by_user=self.role != "reviewer")
+        result = self._run(self.role, task_vars, asked=asked, by_user=not self.reviews)
         if result is not None:
             self.job_id = result.job_id
-            if self.role == "reviewer":
+            if self.reviews:
                 self.findings = parse_findings(result.summary)
 
     def ask(self, text: str) -> None:
@@ -108,9 +115,9 @@ class Conversation:
 
     def transcript(self) -> str:
         """The session as Markdown: findings, then each question and answer."""
-        title = "pedro review" if self.role == "reviewer" else "pedro chat"
+        title = "pedro review" if self.reviews else "pedro chat"
         parts = [f"# {title}" + (f" — job {self.job_id}" if self.job_id else ""), ""]
-        if self.role == "reviewer":
+        if self.reviews:
             parts += ["## Findings", "", findings_markdown(self.findings)]
         if self.fixes:
             parts += ["## Fixes", ""]
@@ -153,7 +160,7 @@ class Conversation:
         return result
 
     def _welcome(self) -> str:
-        if self.role == "reviewer":
+        if self.reviews:
             found = f"{len(self.findings)} finding{'s' if len(self.findings) != 1 else ''}"
             return (
                 f"{found}. Ask a follow-up, /fix N has the builder fix finding N, /help lists the commands, "
@@ -224,7 +231,7 @@ def _diff(session: Conversation, _argument: str) -> bool:
 
     from pedro.cli.jobfacts import changed_files, job_diff, job_snapshots
 
-    jobs = [job for _, job in session.fixes] if session.role == "reviewer" else [session.job_id]
+    jobs = [job for _, job in session.fixes] if session.reviews else [session.job_id]
     shown = False
     for job in jobs:
         if job is None:
@@ -244,7 +251,7 @@ def _diff(session: Conversation, _argument: str) -> bool:
 def _undo(session: Conversation, _argument: str) -> bool:
     from pedro.cli.undo import undo
 
-    jobs = [job for _, job in session.fixes] if session.role == "reviewer" else [session.job_id]
+    jobs = [job for _, job in session.fixes] if session.reviews else [session.job_id]
     if not jobs or jobs[-1] is None:
         session.console.print("nothing to undo: no job in this session changed files")
         return False
@@ -253,7 +260,7 @@ def _undo(session: Conversation, _argument: str) -> bool:
     except PedroError as exc:
         session.console.print(f"[red]pedro:[/] {exc}")
         return False
-    if session.role == "reviewer":
+    if session.reviews:
         session.fixes.pop()
     return False
 

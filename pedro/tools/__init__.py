@@ -1,4 +1,5 @@
-"""The tool registry: the seven tools by name, loaded lazily, and role subsets of them."""
+"""The tool registry: every tool by name, loaded lazily, and role subsets of them. Adding a tool is its module, its
+prompt files, its test and one line here (and its name in messages.ToolName, which a test holds to this table)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -115,6 +115,18 @@ def _no_network(_: str) -> NetworkAnswer:
     return "unavailable"
 
 
+@dataclass(frozen=True)
+class Grants:
+    """What the policy granted one call beyond the defaults: the network for a command, reads outside the repository.
+    The dispatcher hands them to the call's tool with the call (ToolContext.for_call); nothing carries over."""
+
+    network: bool = False
+    reads: frozenset[Path] = frozenset()
+
+
+NO_GRANTS = Grants()
+
+
 @dataclass
 class ToolContext:
     """Everything a tool may use: the repository root, limits, child environment and approvals."""
@@ -132,13 +144,15 @@ class ToolContext:
     """The richer question (yes / no / always); without one, `approve` answers yes or no."""
     approve_network: Callable[[str], NetworkAnswer] = _no_network
     """Whether a command that failed for want of network may run again with it (the Gate installs this)."""
-    network_granted: bool = False
-    """This call may use the network (approved, remembered or full-access); reset after every call."""
-    granted_reads: set[Path] = field(default_factory=set)
-    """Paths outside the repository the policy let this call read (extra read roots); reset after every call."""
+    grants: Grants = NO_GRANTS
+    """What the policy granted the call this context was made for (for_call); the shared context has none."""
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
+
+    def for_call(self, grants: Grants) -> ToolContext:
+        """This context for one call the policy granted more: the same root, limits, approvals and read stamps."""
+        return self if grants == NO_GRANTS else replace(self, grants=grants)
 
     def request(self, question: ApprovalRequest) -> ApprovalAnswer:
         """Ask the person; "always" only comes back for questions that offer it."""
@@ -173,10 +187,10 @@ class ToolContext:
 
     def _granted_outside(self, raw: str) -> Path | None:
         """The path, when it is one the policy granted this call to read outside the repository."""
-        if not self.granted_reads or not isinstance(raw, str) or not Path(raw.strip()).is_absolute():
+        if not self.grants.reads or not isinstance(raw, str) or not Path(raw.strip()).is_absolute():
             return None
         path = Path(raw.strip()).resolve()
-        return path if path in self.granted_reads else None
+        return path if path in self.grants.reads else None
 
     def rel(self, path: Path) -> str:
         """A path as the model should see it."""
@@ -216,7 +230,7 @@ _SKIP_DIRS = frozenset({"node_modules", "__pycache__", ".venv", "venv", "target"
 
 
 class Tool(Protocol):
-    """One of the seven tools: a name, an Args model and a run method that may raise.
+    """One of the tools: a name, an Args model and a run method that may raise.
 
     The description the model reads lives in prompts/tools/<name>.md, with every other word it reads.
     """

@@ -131,7 +131,7 @@ class BashTool:
         timeout = min(args.timeout or ctx.config.bash_timeout, max(MAX_TIMEOUT_S, ctx.config.bash_timeout))
         budget = max(ctx.output_limit - _ENVELOPE_BYTES, 1024)
         limits = OutputLimits(head_bytes=budget // 2, tail_bytes=budget - budget // 2)
-        network = ctx.network_granted
+        network = ctx.grants.network
         result = _run(args.command, ctx, timeout, limits, network)
         notes: list[str] = []
         evidence = None if network or not sandbox_blocks_network() else network_failure(result)

@@ -153,7 +153,7 @@ class TestTool:
 
     def run(self, args: RunTestsArgs, ctx: ToolContext) -> str:
         timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)
-        network = ctx.network_granted
+        network = ctx.grants.network
         run, evidence = _run_once(args, ctx, timeout, network=network)
         summary = run.summary
         if evidence is not None:

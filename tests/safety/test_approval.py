@@ -316,6 +316,7 @@ def test_without_read_roots_outside_reads_are_refused(repo: Path, outside: Path)
 def test_a_granted_read_does_not_carry_over_to_the_next_call(repo: Path, outside: Path) -> None:
     d = dispatcher(repo, None, approval="never", read_roots=(str(outside.resolve()),))
     assert read(d, str(outside / "api.md")).ok
-    assert not d.ctx.granted_reads
+    assert not d.ctx.grants.reads  # the grant went with that call, never onto the shared context
+    assert read(d, str(outside.parent / "secret.txt")).error_kind == "denied"
     git = subprocess.run(["git", "-C", str(repo), "status", "--porcelain"], capture_output=True, text=True, check=True)
     assert git.stdout == ""
