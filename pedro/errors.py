@@ -1,11 +1,24 @@
-"""Operator errors: what the person running pedro must fix, each mapped to an exit status.
+"""Operator errors: what the person running pedro must fix, each mapped to an exit status. The whole tree (a test
+holds it to the code); each layer raises its own and maps foreign exceptions in one place:
 
     PedroError
-    ├── UsageError            bad flags, bad config, no git repository          (exit 2)
-    │   └── ConfigError       an unknown key or wrong type in a config layer
-    ├── BackendError          server unreachable, model unknown, bad replies    (exit 3)
-    ├── JobNotFoundError      `pedro jobs show ID` for an unknown ID             (exit 2)
-    └── InterruptedRunError   Ctrl-C                                            (exit 130)
+    ├── UsageError                 bad flags, bad config, no git repository                  (exit 2)
+    │   ├── ConfigError            an unknown key or wrong type in a config layer
+    │   ├── JobNotFoundError       `pedro jobs show ID` for an unknown ID
+    │   ├── RepositoryBusyError    another job holds the repository's run lock               runlock.py
+    │   └── NothingToUndo          undo found no step back                                   safety/undo.py
+    ├── BackendError               server unreachable, model unknown, bad replies            (exit 3)
+    │   ├── BackendHttpError       the server answered with an error status                  backends/base.py
+    │   │   ├── StreamCutError     the stream broke off
+    │   │   └── ContextOverflowError  the server's window is smaller than the request
+    │   └── ToolsRejectedError     the server refused native tools
+    ├── GitError                   git could not run, or failed where pedro needed it        gitlayer.py
+    ├── SnapshotError              a snapshot could not be taken or restored                 safety/snapshots.py
+    │   ├── SnapshotConflictError  files changed since the snapshot undo would restore
+    │   └── NoIdentityError        no git identity to commit a job as                        safety/jobcommit.py
+    ├── ContextFullError           the request cannot fit the window even compacted          window.py (exit 4)
+    ├── SaveRefused                /save refused a path                                      cli/conversation.py
+    └── InterruptedRunError        Ctrl-C                                                    (exit 130)
 
 Problems caused by the model are never PedroErrors: they are data fed back to the model.
 """

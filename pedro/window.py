@@ -8,7 +8,8 @@ from typing import Any
 
 from pedro.backends.base import GenerationOptions
 from pedro.compaction import Compactor, TaskState
-from pedro.messages import EventType, Message
+from pedro.errors import PedroError
+from pedro.messages import EventType, ExitStatus, Message
 from pedro.tokens import Measure, TokenLedger
 
 # Compaction starts when the next request would fill more of the window than this.
@@ -34,8 +35,10 @@ class Request:
         return self.measured.tokens
 
 
-class ContextFullError(Exception):
+class ContextFullError(PedroError):
     """Even with every older output masked the request would not fit; carries the reason for the run's end."""
+
+    exit_status: ExitStatus = "limit_reached"
 
 
 class ContextBudget:
