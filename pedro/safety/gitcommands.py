@@ -69,7 +69,7 @@ def _leading_options(args: list[str], rules: Sequence[Rule], trace: list[str]) -
     i = 0
     while i < len(args) and args[i].startswith("-"):
         opt = args[i]
-        rule = next((r for r in options if r.covers(opt) and r.holds(Words(tuple(args[i + 1 : i + 2])))), None)
+        rule = _option_rule(options, opt, args[i + 1 : i + 2])
         if rule is None:
             return GitVerdict("unknown", f"unknown git option {opt}"), i
         trace.append(rule.id)
@@ -77,6 +77,10 @@ def _leading_options(args: list[str], rules: Sequence[Rule], trace: list[str]) -
             return _verdict(rule, name=opt.split("=")[0]), i
         i += 2 if rule.extra.get("takes_value") else 1
     return None, i
+
+
+def _option_rule(options: Sequence[Rule], opt: str, value: list[str]) -> Rule | None:
+    return next((r for r in options if r.covers(opt) and r.holds(Words(tuple(value)))), None)
 
 
 def _decide_sub(sub: str, words: Words, rules: Sequence[Rule], trace: list[str]) -> GitVerdict:
