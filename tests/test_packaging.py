@@ -30,3 +30,22 @@ def test_every_folder_of_package_data_under_pedro_is_listed_for_setuptools() -> 
         if folder.is_dir() and folder.name != "__pycache__" and any(child.is_file() for child in folder.iterdir())
     }
     assert folders - listed == set()
+
+
+def test_every_data_file_under_pedro_is_package_data() -> None:
+    """A data file (the command rules, a prompt) that no package-data pattern names is missing from the wheel, and
+    the installed pedro fails where the source tree worked."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]
+    unlisted = []
+    for path in (ROOT / "pedro").rglob("*"):
+        if not path.is_file() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+            continue
+        owners = [pkg for pkg in patterns if path.is_relative_to(ROOT / pkg.replace(".", "/"))]
+        package = max(owners, key=len, default=None)
+        relative = path.relative_to(ROOT / package.replace(".", "/")) if package else None
+        if relative is None or not any(
+            relative.match(p) and len(relative.parts) == len(Path(p).parts) for p in patterns[package]
+        ):
+            unlisted.append(str(path.relative_to(ROOT)))
+    assert unlisted == []

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from pedro.safety.gitcommands import word_set
+from pedro.safety.rules import word_set
 from pedro.safety.secretfiles import HOME_SECRETS, credential_stores
 from pedro.safety.shellparse import ShellSyntaxError, SimpleCommand, Word, parse_shell
 

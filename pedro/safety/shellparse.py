@@ -85,42 +85,59 @@ def _skip_double(s: str, i: int) -> int:
 
 def _read_dollar(s: str, i: int, word: Word, script: Script) -> int:
     """Handle a `$` at s[i]; return the index after the expansion."""
-    nxt = s[i + 1] if i + 1 < len(s) else ""
     word.expands = True
     if s.startswith("$((", i):
-        end = _matching(s, i + 3, "(", ")")
-        script.features.append("arithmetic expansion")
-        word.text += "\x00"
-        word.raw += s[i : end + 1]
-        return end + 1 if end < len(s) and s[end] == ")" else end
-    if nxt == "(":
-        end = _matching(s, i + 2, "(", ")")
-        inner = s[i + 2 : end - 1]
-        script.features.append("command substitution $(…)")
-        script.subs.append(inner)
-        word.subs.append(inner)
-        word.text += "\x00"
-        word.raw += s[i:end]
-        return end
-    if nxt == "{":
-        end = _matching(s, i + 2, "{", "}")
-        inner = s[i + 2 : end - 1]
-        if "$(" in inner or "`" in inner:
-            script.features.append("substitution inside ${…}")
-        word.text += "$" + s[i + 1 : end]
-        word.raw += s[i:end]
-        return end
-    if nxt == "'":
-        script.features.append("ANSI-C quoting $'…'")
-        end = i + 2
-        while end < len(s) and s[end] != "'":
-            end += 2 if s[end] == "\\" else 1
-        if end >= len(s):
-            raise ShellSyntaxError("unterminated $'")
-        word.text += s[i + 2 : end]
-        word.raw += s[i : end + 1]
-        return end + 1
-    m = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]").match(s, i + 1)
+        return _read_arithmetic(s, i, word, script)
+    reader = _DOLLAR_READERS.get(s[i + 1 : i + 2], _read_variable)
+    return reader(s, i, word, script)
+
+
+def _read_arithmetic(s: str, i: int, word: Word, script: Script) -> int:
+    end = _matching(s, i + 3, "(", ")")
+    script.features.append("arithmetic expansion")
+    word.text += "\x00"
+    word.raw += s[i : end + 1]
+    return end + 1 if end < len(s) and s[end] == ")" else end
+
+
+def _read_command_substitution(s: str, i: int, word: Word, script: Script) -> int:
+    end = _matching(s, i + 2, "(", ")")
+    inner = s[i + 2 : end - 1]
+    script.features.append("command substitution $(…)")
+    script.subs.append(inner)
+    word.subs.append(inner)
+    word.text += "\x00"
+    word.raw += s[i:end]
+    return end
+
+
+def _read_braced(s: str, i: int, word: Word, script: Script) -> int:
+    end = _matching(s, i + 2, "{", "}")
+    inner = s[i + 2 : end - 1]
+    if "$(" in inner or "`" in inner:
+        script.features.append("substitution inside ${…}")
+    word.text += "$" + s[i + 1 : end]
+    word.raw += s[i:end]
+    return end
+
+
+def _read_ansi_c(s: str, i: int, word: Word, script: Script) -> int:
+    script.features.append("ANSI-C quoting $'…'")
+    end = i + 2
+    while end < len(s) and s[end] != "'":
+        end += 2 if s[end] == "\\" else 1
+    if end >= len(s):
+        raise ShellSyntaxError("unterminated $'")
+    word.text += s[i + 2 : end]
+    word.raw += s[i : end + 1]
+    return end + 1
+
+
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
+
+
+def _read_variable(s: str, i: int, word: Word, script: Script) -> int:
+    m = _VARIABLE.match(s, i + 1)
     if m is None:
         word.expands = False
         word.text += "$"
@@ -129,6 +146,9 @@ def _read_dollar(s: str, i: int, word: Word, script: Script) -> int:
     word.text += "$" + m.group()
     word.raw += "$" + m.group()
     return m.end()
+
+
+_DOLLAR_READERS = {"(": _read_command_substitution, "{": _read_braced, "'": _read_ansi_c}
 
 
 def _read_backtick(s: str, i: int, word: Word, script: Script) -> int:
@@ -150,34 +170,34 @@ def _read_backtick(s: str, i: int, word: Word, script: Script) -> int:
 def _read_word(s: str, i: int, script: Script) -> tuple[Word, int]:
     word = Word(text="", raw="")
     while i < len(s) and s[i] not in _META:
-        c = s[i]
-        if c == "\\":
-            if i + 1 < len(s) and s[i + 1] == "\n":
-                script.features.append("line continuation")
-                i += 2
-                continue
-            word.text += s[i + 1 : i + 2]
-            word.raw += s[i : i + 2]
-            i += 2
-        elif c == "'":
-            end = s.find("'", i + 1)
-            if end < 0:
-                raise ShellSyntaxError("unterminated single quote")
-            word.text += s[i + 1 : end]
-            word.raw += s[i : end + 1]
-            i = end + 1
-        elif c == '"':
-            i = _read_double(s, i, word, script)
-        elif c == "$":
-            i = _read_dollar(s, i, word, script)
-        elif c == "`":
-            i = _read_backtick(s, i, word, script)
-        else:
-            word.glob = word.glob or c in "*?["
-            word.text += c
-            word.raw += c
-            i += 1
+        reader = _WORD_READERS.get(s[i], _read_plain)
+        i = reader(s, i, word, script)
     return word, i
+
+
+def _read_escape(s: str, i: int, word: Word, script: Script) -> int:
+    if i + 1 < len(s) and s[i + 1] == "\n":
+        script.features.append("line continuation")
+        return i + 2
+    word.text += s[i + 1 : i + 2]
+    word.raw += s[i : i + 2]
+    return i + 2
+
+
+def _read_single(s: str, i: int, word: Word, script: Script) -> int:
+    end = s.find("'", i + 1)
+    if end < 0:
+        raise ShellSyntaxError("unterminated single quote")
+    word.text += s[i + 1 : end]
+    word.raw += s[i : end + 1]
+    return end + 1
+
+
+def _read_plain(s: str, i: int, word: Word, script: Script) -> int:
+    word.glob = word.glob or s[i] in "*?["
+    word.text += s[i]
+    word.raw += s[i]
+    return i + 1
 
 
 def _read_double(s: str, i: int, word: Word, script: Script) -> int:
@@ -207,104 +227,135 @@ def _read_double(s: str, i: int, word: Word, script: Script) -> int:
     return i + 1
 
 
+_WORD_READERS = {"\\": _read_escape, "'": _read_single, '"': _read_double, "$": _read_dollar, "`": _read_backtick}
+
+
 def parse_shell(s: str) -> Script:
     """Split a command line into pipelines of simple commands, recording every complex construct."""
-    script = Script()
-    pipeline: list[SimpleCommand] = []
-    cmd = SimpleCommand()
-    depth = 0
-    i = 0
-    after_group = False
+    return _Splitter(s).run()
 
-    def finish(end: int) -> None:
-        nonlocal cmd
-        if cmd.words or cmd.redirects:
-            cmd.end = end
-            pipeline.append(cmd)
-        cmd = SimpleCommand(start=end)
 
-    def end_pipeline() -> None:
-        nonlocal pipeline
-        if pipeline:
-            script.pipelines.append(pipeline)
-        pipeline = []
+_FD = re.compile(r"[0-9]*")
+_REDIRECT_FEATURES = {"<<": ("here-document",), "<<-": ("here-document",), "<<<": ("here-string",)}
 
-    while i < len(s):
-        c = s[i]
-        if c in " \t":
-            i += 1
-            continue
-        if not cmd.words and not cmd.redirects:
-            cmd.start = i
-        if c == "#" and (i == 0 or s[i - 1] in " \t\n;&|()"):
-            newline = s.find("\n", i)
-            i = len(s) if newline < 0 else newline
-            continue
-        if s.startswith(("<(", ">("), i):
-            end = _matching(s, i + 2, "(", ")")
-            script.features.append("process substitution <(…)")
-            script.subs.append(s[i + 2 : end - 1])
-            cmd.words.append(Word(text="\x00", raw=s[i:end], expands=True, subs=[s[i + 2 : end - 1]]))
-            i = end
-            continue
-        fd = re.compile(r"[0-9]*").match(s, i)
-        j = fd.end() if fd else i
-        op = next((o for o in _REDIRECT_OPS if s.startswith(o, j)), None)
-        if op is not None and (j == i or op[0] in "<>"):
-            fd_text = s[i:j]
-            i = j + len(op)
-            while i < len(s) and s[i] in " \t":
+
+class _Splitter:
+    """One pass over a line: each step reads a blank, comment, substitution, redirection, operator, group or word."""
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        self.script = Script()
+        self.pipeline: list[SimpleCommand] = []
+        self.cmd = SimpleCommand()
+        self.depth = 0
+        self.after_group = False
+
+    def run(self) -> Script:
+        steps = (self._comment, self._process_substitution, self._redirect, self._operator, self._open, self._close)
+        i = 0
+        while i < len(self.s):
+            if self.s[i] in " \t":
                 i += 1
-            if op in ("<<", "<<-"):
-                script.features.append("here-document")
-            if op == "<<<":
-                script.features.append("here-string")
-            target, i = _read_word(s, i, script)
-            if not target.raw:
-                raise ShellSyntaxError(f"redirection {op!r} without a target")
-            cmd.redirects.append((fd_text + op, target))
-            continue
-        op = next((o for o in _OPERATORS if s.startswith(o, i)), None)
-        if op is not None:
-            if op in ("|", "|&", "&&", "||") and not (cmd.words or cmd.redirects or after_group):
-                raise ShellSyntaxError(f"{op!r} without a command before it")
-            after_group = False
-            finish(i)
-            if op == ";;":
-                raise ShellSyntaxError("case statement")
-            if op not in ("|", "|&"):
-                end_pipeline()
-            i += len(op)
-            continue
-        if c == "(":
-            if cmd.words:
-                close = s.find(")", i)
-                if close < 0 or s[i + 1 : close].strip():
-                    raise ShellSyntaxError("unexpected '('")
-                script.features.append("function definition")
-                cmd.words.append(Word(text="()", raw="()"))
-                finish(close + 1)
-                end_pipeline()
-                i = close + 1
                 continue
-            finish(i)
-            end_pipeline()
-            depth += 1
+            if not self.cmd.words and not self.cmd.redirects:
+                self.cmd.start = i
+            moved = next((j for step in steps if (j := step(i)) is not None), None)
+            i = self._word(i) if moved is None else moved
+        if self.depth != 0:
+            raise ShellSyntaxError("unbalanced '('")
+        self._finish(len(self.s))
+        self._end_pipeline()
+        return self.script
+
+    def _finish(self, end: int) -> None:
+        if self.cmd.words or self.cmd.redirects:
+            self.cmd.end = end
+            self.pipeline.append(self.cmd)
+        self.cmd = SimpleCommand(start=end)
+
+    def _end_pipeline(self) -> None:
+        if self.pipeline:
+            self.script.pipelines.append(self.pipeline)
+        self.pipeline = []
+
+    def _comment(self, i: int) -> int | None:
+        if self.s[i] != "#" or not (i == 0 or self.s[i - 1] in " \t\n;&|()"):
+            return None
+        newline = self.s.find("\n", i)
+        return len(self.s) if newline < 0 else newline
+
+    def _process_substitution(self, i: int) -> int | None:
+        if not self.s.startswith(("<(", ">("), i):
+            return None
+        end = _matching(self.s, i + 2, "(", ")")
+        inner = self.s[i + 2 : end - 1]
+        self.script.features.append("process substitution <(…)")
+        self.script.subs.append(inner)
+        self.cmd.words.append(Word(text="\x00", raw=self.s[i:end], expands=True, subs=[inner]))
+        return end
+
+    def _redirect(self, start: int) -> int | None:
+        fd = _FD.match(self.s, start)
+        j = fd.end() if fd else start
+        op = next((o for o in _REDIRECT_OPS if self.s.startswith(o, j)), None)
+        if op is None or not (j == start or op[0] in "<>"):
+            return None
+        i = j + len(op)
+        while i < len(self.s) and self.s[i] in " \t":
             i += 1
-            continue
-        if c == ")":
-            finish(i)
-            end_pipeline()
-            depth -= 1
-            after_group = True
-            if depth < 0:
-                raise ShellSyntaxError("unbalanced ')'")
-            i += 1
-            continue
-        word, i = _read_word(s, i, script)
-        cmd.words.append(word)
-    if depth != 0:
-        raise ShellSyntaxError("unbalanced '('")
-    finish(len(s))
-    end_pipeline()
-    return script
+        self.script.features.extend(_REDIRECT_FEATURES.get(op, ()))
+        target, i = _read_word(self.s, i, self.script)
+        if not target.raw:
+            raise ShellSyntaxError(f"redirection {op!r} without a target")
+        self.cmd.redirects.append((self.s[start:j] + op, target))
+        return i
+
+    def _operator(self, i: int) -> int | None:
+        op = next((o for o in _OPERATORS if self.s.startswith(o, i)), None)
+        if op is None:
+            return None
+        if op in ("|", "|&", "&&", "||") and not (self.cmd.words or self.cmd.redirects or self.after_group):
+            raise ShellSyntaxError(f"{op!r} without a command before it")
+        self.after_group = False
+        self._finish(i)
+        if op == ";;":
+            raise ShellSyntaxError("case statement")
+        if op not in ("|", "|&"):
+            self._end_pipeline()
+        return i + len(op)
+
+    def _open(self, i: int) -> int | None:
+        if self.s[i] != "(":
+            return None
+        if self.cmd.words:
+            return self._function_definition(i)
+        self._finish(i)
+        self._end_pipeline()
+        self.depth += 1
+        return i + 1
+
+    def _function_definition(self, i: int) -> int:
+        close = self.s.find(")", i)
+        if close < 0 or self.s[i + 1 : close].strip():
+            raise ShellSyntaxError("unexpected '('")
+        self.script.features.append("function definition")
+        self.cmd.words.append(Word(text="()", raw="()"))
+        self._finish(close + 1)
+        self._end_pipeline()
+        return close + 1
+
+    def _close(self, i: int) -> int | None:
+        if self.s[i] != ")":
+            return None
+        self._finish(i)
+        self._end_pipeline()
+        self.depth -= 1
+        self.after_group = True
+        if self.depth < 0:
+            raise ShellSyntaxError("unbalanced ')'")
+        return i + 1
+
+    def _word(self, i: int) -> int:
+        word, i = _read_word(self.s, i, self.script)
+        self.cmd.words.append(word)
+        return i
