@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from pedro.roles import Role
 from pedro.settings import RunSettings
 from pedro.tokens import TokenLedger
 from pedro.toolcalls import StreamExtractor, extract
+from pedro.tools.textfile import is_text_file
 from pedro.window import ContextBudget, ContextFullError
 from pedro.workspace import fingerprint
 
@@ -469,7 +471,10 @@ def _handle_reply(loop: _Loop, completion: Completion) -> Ending | None:
     if loop.chat_only:
         history.append(Message("assistant", completion.text))
         return endings.chat_reply(completion.text)
-    extraction = extract(_payload(completion), loop.known_tools, finish_reason=completion.finish_reason)
+    # The extractor does no I/O: whether `file PATH` in a bash block names a text file is asked of the tool context.
+    text_file = functools.partial(is_text_file, dispatcher.ctx)
+    extraction = extract(_payload(completion), loop.known_tools, finish_reason=completion.finish_reason,
+                         text_file=text_file)  # fmt: skip
     native_ids = {call.id for call in completion.tool_calls if call.id}
     native = [call for call in extraction.calls if call.id in native_ids]
     history.append(Message("assistant", completion.text, tool_calls=tuple(native)))

@@ -12,10 +12,10 @@ from typing import Any
 CUSTOM_INPUT = "input"
 """The one string parameter a custom (freeform) tool becomes as a function."""
 
+# Between a namespace and its tool in the flattened function name: every chat server takes `[A-Za-z0-9_-]` names
+# (OpenAI refuses dots), and vLLM flattens namespace tools the same way. Calls map back through the table of the
+# request (ChatRequest.namespaced), never by splitting, so a namespace or a tool may itself contain `__`.
 NAMESPACE_SEPARATOR = "__"
-"""Between a namespace and its tool in the flattened function name: every chat server takes `[A-Za-z0-9_-]` names
-(OpenAI refuses dots), and vLLM flattens namespace tools the same way. Calls map back through the table of the
-request (ChatRequest.namespaced), never by splitting, so a namespace or a tool may itself contain `__`."""
 
 
 def flat_name(namespace: str, name: str) -> str:
