@@ -3,6 +3,7 @@ whose run() starts or resumes a job and whose step() is one round."""
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from pedro.safety.guard import record_snapshot
 from pedro.settings import RunSettings
 from pedro.tokens import TokenLedger
 from pedro.toolcalls import Extraction, extract
+from pedro.tools.textfile import is_text_file
 from pedro.window import ContextBudget, ContextFullError
 from pedro.workspace import fingerprint
 
@@ -347,7 +349,11 @@ class Agent:
         if self.chat_only:
             history.append(Message("assistant", completion.text))
             return endings.chat_reply(completion.text)
-        extraction = extract(_payload(completion), self.known_tools, finish_reason=completion.finish_reason)
+        # The extractor does no I/O: whether `file PATH` in a bash block names a text file is asked of the tools.
+        text_file = functools.partial(is_text_file, self.dispatcher.ctx)
+        extraction = extract(
+            _payload(completion), self.known_tools, finish_reason=completion.finish_reason, text_file=text_file
+        )
         native_ids = {call.id for call in completion.tool_calls if call.id}
         turn = _Turn([call for call in extraction.calls if call.id in native_ids])
         history.append(Message("assistant", completion.text, tool_calls=tuple(turn.native)))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -37,7 +39,8 @@ def serve(
     model_file: ModelFileOpt = None,
 ) -> None:
     """Serve the OpenAI Responses API (POST /v1/responses, GET /v1/models, GET /health) for Codex CLI and the
-    OpenAI SDKs, translating to the model server's chat completions and reading calls from the model's text."""
+    OpenAI SDKs, translating to the model server's chat completions and reading calls from the model's text;
+    POST /v1/chat/completions goes to the model server as it is."""
     import uvicorn
 
     from pedro.backends.openai_compat import read_api_key
@@ -62,7 +65,9 @@ def serve(
                 "--allow-unauthenticated if everyone who can reach this address may use the model"
             )
         renderer.notice(f"pedro serve: listening on {host} without a token (--allow-unauthenticated)")
-    with managed_server(config, renderer) as config:
+    # Bound before the model server starts, and handed to uvicorn: a taken port is one line, never its traceback.
+    listener = _listen(host, port)
+    with listener, managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError("no model given: pass --model NAME (the name the model server knows)")
         upstream = config.resolved_base_url()
@@ -79,7 +84,29 @@ def serve(
         renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
         # pedro's own access log (JSON per request) replaces uvicorn's plain one.
-        uvicorn.run(app, host=host, port=port, log_level="info", access_log=False)
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", access_log=False))
+        server.run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on host:port; UsageError (exit 2) naming --port or --host when that cannot be."""
+    try:
+        family = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0][0]
+        listener = socket.socket(family, socket.SOCK_STREAM)
+    except (OSError, IndexError) as exc:
+        raise UsageError(f"--host {host} is not an address pedro serve can listen on ({exc})") from None
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host.strip("[]"), port))
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(f"port {port} on {host} is already in use: pass --port with a free one") from None
+        if exc.errno == errno.EACCES:
+            raise UsageError(f"port {port} needs privileges to listen on: pass --port 1024 or above") from None
+        raise UsageError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): check --host and --port") from None
+    return listener
 
 
 def _loopback(host: str) -> bool:

@@ -1,5 +1,6 @@
-"""The ASGI app of `pedro serve`: POST /v1/responses (SSE or JSON), GET /v1/models, GET /health, in front of one
-chat-completions server, async end to end (httpx.AsyncClient upstream, Starlette and uvicorn downstream)."""
+"""The ASGI app of `pedro serve`: POST /v1/responses (SSE or JSON), POST /v1/chat/completions (passed through),
+GET /v1/models, GET /health, in front of one chat-completions server, async end to end (httpx.AsyncClient upstream,
+Starlette and uvicorn downstream)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 import httpx
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -22,7 +24,7 @@ from starlette.routing import Route
 from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.sse import SseDecoder, SseField
 from pedro.serve.breaker import Breaker
-from pedro.serve.events import ResponseBuilder, UpstreamFault, read_chunk
+from pedro.serve.events import ResponseBuilder, UpstreamFault, fault_code, fault_message, read_chunk, stream_fault
 from pedro.serve.limits import BodyTooLarge, ServeLimits, parse_body, read_body
 from pedro.serve.store import ResponseStore
 from pedro.serve.translate import RequestError, to_chat
@@ -31,6 +33,9 @@ LOG = logging.getLogger("pedro.serve")
 ACCESS = logging.getLogger("pedro.serve.access")
 
 TIMEOUT_KEY = "[backend].request_timeout"
+_FAILED_STATUS = {"upstream_timeout": 504, "context_length_exceeded": 400, "rate_limit_exceeded": 429}
+"""The status of a non-streaming response that failed, by its code (else 502)."""
+ENDPOINTS = "POST /v1/responses, GET /v1/responses/ID, POST /v1/chat/completions, GET /v1/models, GET /health"
 
 
 def create_app(
@@ -78,6 +83,39 @@ def create_app(
             return _error(502, "upstream_error", f"the model server answered {reply.status_code} to /models")
         return JSONResponse(reply.json())
 
+    async def open_upstream(payload: Mapping[str, Any], deadline: float) -> httpx.Response | Response:
+        """The model server's streamed reply to POST /chat/completions, through the circuit breaker; an error
+        response when the circuit is open or the server cannot be reached in time. A reply of status 400 or more
+        is returned open: the caller reads it (`_refusal`)."""
+        wait = circuit.admit()
+        if wait is not None:
+            message = f"the model server at {base} keeps failing; pedro serve pauses requests to it for a while"
+            return _error(503, "upstream_paused", message, retry_after=wait)
+        if circuit.probing:  # this request is the half-open circuit's one trial
+            fault = await _trial(client, base, circuit.probe_timeout_s)
+            if fault is not None:
+                circuit.failed()
+                message = f"the model server at {base} {fault}; pedro serve pauses requests to it for a while"
+                return _error(503, "upstream_paused", message, retry_after=circuit.pause_s)
+            circuit.succeeded()
+        try:
+            async with asyncio.timeout_at(deadline):
+                reply = await client.send(client.build_request("POST", f"{base}/chat/completions", json=payload),
+                                          stream=True)  # fmt: skip
+        except TimeoutError:
+            circuit.failed()
+            message = (f"the model server at {base} did not answer within {limits.request_timeout:g} s "
+                       f"({TIMEOUT_KEY}; raise it for slow models)")  # fmt: skip
+            return _error(504, "upstream_timeout", message)
+        except httpx.HTTPError as exc:
+            circuit.failed()
+            return _error(502, "upstream_unreachable", f"the model server at {base} did not answer ({exc})")
+        if reply.status_code >= 500:
+            circuit.failed()
+        else:
+            circuit.succeeded()
+        return reply
+
     async def responses(request: Request) -> Response:
         if (denied := refused(request)) is not None:
             return denied
@@ -100,43 +138,26 @@ def create_app(
         except (ValueError, RequestError) as exc:
             return _error(400, "invalid_request", str(exc))
         if chat.dropped_tools:
-            LOG.info("built-in tools have no chat equivalent and were left out: %s", ", ".join(chat.dropped_tools))
-        builder = ResponseBuilder(str(chat.body["model"]), chat.tools, chat.custom_tools, body)
-        wait = circuit.admit()
-        if wait is not None:
-            message = f"the model server at {base} keeps failing; pedro serve pauses requests to it for a while"
-            return _error(503, "upstream_paused", message, retry_after=wait)
-        if circuit.probing:  # this request is the half-open circuit's one trial
-            fault = await _trial(client, base, circuit.probe_timeout_s)
-            if fault is not None:
-                circuit.failed()
-                message = f"the model server at {base} {fault}; pedro serve pauses requests to it for a while"
-                return _error(503, "upstream_paused", message, retry_after=circuit.pause_s)
-            circuit.succeeded()
+            LOG.info("tools with no chat equivalent were left out: %s", ", ".join(chat.dropped_tools))
+        builder = ResponseBuilder(str(chat.body["model"]), chat.tools, chat.custom_tools, body, chat.namespaced)
         deadline = asyncio.get_running_loop().time() + limits.request_timeout
-        try:
-            async with asyncio.timeout_at(deadline):
-                upstream_reply = await client.send(
-                    client.build_request("POST", f"{base}/chat/completions", json=chat.body), stream=True
-                )
-        except TimeoutError:
-            circuit.failed()
-            message = (f"the model server at {base} did not answer within {limits.request_timeout:g} s "
-                       f"({TIMEOUT_KEY}; raise it for slow models)")  # fmt: skip
-            return _error(504, "upstream_timeout", message)
-        except httpx.HTTPError as exc:
-            circuit.failed()
-            return _error(502, "upstream_unreachable", f"the model server at {base} did not answer ({exc})")
+        upstream_reply = await open_upstream(chat.body, deadline)
+        if isinstance(upstream_reply, Response):
+            return upstream_reply
         if upstream_reply.status_code >= 400:
-            said = (await upstream_reply.aread()).decode("utf-8", "replace")[:500]
-            await upstream_reply.aclose()
-            if upstream_reply.status_code >= 500:
-                circuit.failed()
-            else:
-                circuit.succeeded()
-            status = upstream_reply.status_code if upstream_reply.status_code < 500 else 502
-            return _error(status, "upstream_error", f"the model server answered {upstream_reply.status_code}: {said}")
-        circuit.succeeded()
+            said = await _refusal(upstream_reply)
+            code = fault_code(said, upstream_reply.status_code)
+            if code is None:
+                status = upstream_reply.status_code if upstream_reply.status_code < 500 else 502
+                return _error(status, "upstream_error", f"the model server answered {upstream_reply.status_code}: "
+                              f"{said}")  # fmt: skip
+            retry = _seconds(upstream_reply.headers.get("retry-after"))
+            message = fault_message(code, said, retry)
+            if body.get("stream"):  # Codex acts on these codes only in response.failed
+                failed = [*builder.start()[:2], *builder.fail(code, message)]
+                return StreamingResponse(_sse(_listed(failed)), media_type="text/event-stream")
+            status = 429 if code == "rate_limit_exceeded" else 400
+            return _error(status, code, message, retry_after=retry if status == 429 else None)
         store = body.get("store", True) is not False
 
         async def events() -> AsyncIterator[dict[str, Any]]:
@@ -155,7 +176,7 @@ def create_app(
                 final = event["response"]
         failure = (final.get("error") or {}).get("code")
         ended = final.get("status") in ("completed", "incomplete")
-        status = 200 if ended else 504 if failure == "upstream_timeout" else 502
+        status = 200 if ended else _FAILED_STATUS.get(str(failure), 502)
         return JSONResponse(final, status_code=status)
 
     async def stored_response(request: Request) -> Response:
@@ -165,6 +186,38 @@ def create_app(
         if found is None:
             return _error(404, "not_found", f"no stored response {request.path_params['response_id']}")
         return JSONResponse(found.response)
+
+    async def chat_completions(request: Request) -> Response:
+        """The request passed to the model server as it is (its model filled in when missing), its answer passed
+        back: streamed when it streams, else one JSON body, an error with the model server's own status."""
+        if (denied := refused(request)) is not None:
+            return denied
+        try:
+            body = parse_body(await read_body(request, limits.max_request_bytes))
+            if not isinstance(body, Mapping):
+                raise RequestError("the request body must be a JSON object")
+        except BodyTooLarge:
+            message = (f"the request body is larger than {limits.max_request_bytes} bytes "
+                       "([serve].max_request_bytes of pedro serve)")  # fmt: skip
+            return _error(413, "request_too_large", message)
+        except (ValueError, RequestError) as exc:
+            return _error(400, "invalid_request", str(exc))
+        payload = {**body, "model": body.get("model") or model}
+        deadline = asyncio.get_running_loop().time() + limits.request_timeout
+        reply = await open_upstream(payload, deadline)
+        if isinstance(reply, Response):
+            return reply
+        kind = reply.headers.get("content-type", "application/json")
+        if reply.status_code >= 400 or not kind.startswith("text/event-stream"):
+            try:
+                async with asyncio.timeout_at(deadline):
+                    content = await reply.aread()
+            except (TimeoutError, httpx.HTTPError) as exc:
+                return _error(502, "upstream_stream_cut", f"the model server's answer broke off ({exc!r})")
+            finally:
+                await reply.aclose()
+            return Response(content, status_code=reply.status_code, media_type=kind)
+        return StreamingResponse(_relay(reply, deadline), status_code=reply.status_code, media_type=kind)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -177,8 +230,10 @@ def create_app(
             Route("/v1/models", models, methods=["GET"]),
             Route("/v1/responses", responses, methods=["POST"]),
             Route("/v1/responses/{response_id}", stored_response, methods=["GET"]),
+            Route("/v1/chat/completions", chat_completions, methods=["POST"]),
         ],
         lifespan=lifespan,
+        exception_handlers={404: _no_endpoint, 405: _no_endpoint},
     )
     app.add_middleware(AccessLog)
     return app
@@ -267,7 +322,7 @@ async def _events(
             yield event
         async for field_name, payload in _server_events(upstream, deadline, guard):
             if field_name == "error":  # llama-server's way to report a failure inside a stream
-                raise UpstreamFault("upstream_error", f"the model server reported an error: {payload[:500]}")
+                raise stream_fault(payload)
             if payload.strip() == "[DONE]":
                 break
             chunk = read_chunk(payload)
@@ -312,6 +367,57 @@ def _added(chunk: Mapping[str, Any]) -> tuple[str, str]:
             text.append(content if isinstance(content, str) else "")
             reasoning.append(thought if isinstance(thought, str) else "")
     return "".join(text), "".join(reasoning)
+
+
+async def _relay(upstream: httpx.Response, deadline: float) -> AsyncIterator[bytes]:
+    """The upstream's stream, byte for byte, each piece awaited no later than `deadline`; a fault ends it with an
+    OpenAI-style `error` event (the status line has gone out already)."""
+    pieces = upstream.aiter_raw()
+    try:
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    piece = await anext(pieces)
+            except StopAsyncIteration:
+                break
+            yield piece
+    except (TimeoutError, httpx.HTTPError) as exc:
+        error = {"error": {"message": f"the model server's stream broke off ({exc!r})", "type": "server_error",
+                           "code": "upstream_stream_cut", "param": None}}  # fmt: skip
+        yield f"\n\ndata: {json.dumps(error)}\n\n".encode()
+    finally:
+        await upstream.aclose()
+
+
+async def _refusal(upstream: httpx.Response) -> str:
+    """What the model server said with its error status (the start of its body), the reply closed after."""
+    try:
+        return (await upstream.aread()).decode("utf-8", "replace")[:500]
+    except httpx.HTTPError as exc:
+        return f"(its answer broke off: {exc})"
+    finally:
+        await upstream.aclose()
+
+
+def _seconds(header: str | None) -> float | None:
+    """A Retry-After header in seconds (an HTTP date is rare from model servers and read as absent)."""
+    try:
+        value = float(header) if header is not None else None
+    except ValueError:
+        return None
+    return value if value is not None and math.isfinite(value) and value >= 0 else None
+
+
+async def _listed(events: list[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+    for event in events:
+        yield event
+
+
+async def _no_endpoint(request: Request, exc: Exception) -> Response:
+    """An unknown path or method gets an OpenAI-style body that lists what pedro serve answers, not a bare text."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 404
+    code = "method_not_allowed" if status == 405 else "not_found"
+    return _error(status, code, f"pedro serve has no {request.method} {request.url.path}; it serves {ENDPOINTS}")
 
 
 async def _sse(events: AsyncIterator[dict[str, Any]]) -> AsyncIterator[bytes]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -14,7 +15,7 @@ from typing import Any
 
 from pedro.backends.openai_wire import parse_usage
 from pedro.messages import Usage
-from pedro.serve.translate import CUSTOM_INPUT
+from pedro.serve.translate import CUSTOM_INPUT, flat_name
 from pedro.toolcalls import StreamExtractor
 
 Event = dict[str, Any]
@@ -27,6 +28,49 @@ class UpstreamFault(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+RATE_LIMIT_RETRY_S = 5
+"""Seconds a client is told to wait on a rate limit when the model server named none (Retry-After)."""
+
+# How servers word a prompt too long for the context: llama-server (exceed_context_size_error, "the request exceeds
+# the available context size"), vLLM ("maximum context length"), OpenAI (context_length_exceeded), LM Studio and
+# Ollama ("context length", "context window").
+_CONTEXT_FULL = re.compile(
+    r"context_length_exceeded|exceed_context_size|exceeds? the (?:available )?context|maximum context length"
+    r"|context (?:length|size|window) (?:of \d+ )?(?:is )?(?:exceeded|too small)|prompt is too long|too many tokens",
+    re.IGNORECASE,
+)
+_RATE_LIMITED = re.compile(r"rate[ _]limit|too many requests", re.IGNORECASE)
+
+
+def fault_code(said: str, status: int | None = None) -> str | None:
+    """The Responses error code a client acts on for what the model server said: `context_length_exceeded` (Codex
+    compacts its history or says the context is full) or `rate_limit_exceeded` (Codex waits and retries); None
+    for any other error."""
+    if _CONTEXT_FULL.search(said):
+        return "context_length_exceeded"
+    if status == 429 or _RATE_LIMITED.search(said):
+        return "rate_limit_exceeded"
+    return None
+
+
+def fault_message(code: str, said: str, retry_after: float | None = None) -> str:
+    """The message of a mapped fault; a rate limit's says when to try again in the words Codex reads
+    ("try again in N s")."""
+    said = said.strip()[:500]
+    if code == "context_length_exceeded":
+        return f"the conversation does not fit the model's context window: the model server said: {said}"
+    if code == "rate_limit_exceeded":
+        wait = max(1, round(retry_after)) if retry_after is not None else RATE_LIMIT_RETRY_S
+        return f"the model server is rate limited; please try again in {wait}s (it said: {said})"
+    return f"the model server reported an error: {said}"
+
+
+def stream_fault(said: str) -> UpstreamFault:
+    """An error the model server reported inside its stream, with the code a client can act on when there is one."""
+    code = fault_code(said) or "upstream_error"
+    return UpstreamFault(code, fault_message(code, said))
 
 
 def read_chunk(payload: str) -> Mapping[str, Any]:
@@ -42,7 +86,7 @@ def read_chunk(payload: str) -> Mapping[str, Any]:
         raise UpstreamFault("upstream_malformed", f"the model server sent a chunk that is not an object: "
                             f"{payload[:200]}")  # fmt: skip
     if "error" in chunk and "choices" not in chunk:
-        raise UpstreamFault("upstream_error", f"the model server reported an error: {_error_text(chunk['error'])}")
+        raise stream_fault(_error_text(chunk["error"]))
     fault = _shape_fault(chunk)
     if fault is not None:
         raise UpstreamFault("upstream_malformed", f"the model server sent a chunk of the wrong shape ({fault}): "
@@ -112,6 +156,8 @@ class ResponseBuilder:
     tools: Sequence[Mapping[str, Any]] = ()
     custom_tools: frozenset[str] = frozenset()
     request: Mapping[str, Any] = field(default_factory=dict)
+    namespaced: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Flattened function name → (namespace, tool): such a call goes back as `tool` with its `namespace`."""
     id: str = field(default_factory=lambda: "resp_" + secrets.token_hex(12))
     created_at: int = field(default_factory=lambda: int(time.time()))
     _seq: int = 0
@@ -122,6 +168,7 @@ class ResponseBuilder:
     _live: dict[int, _LiveCall] = field(default_factory=dict)
     _items: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     _usage: Usage | None = None
+    _reasoning_tokens: int = 0
 
     def __post_init__(self) -> None:
         self._extractor = StreamExtractor(self.tools)
@@ -146,6 +193,7 @@ class ResponseBuilder:
         usage = parse_usage(chunk)
         if usage is not None:
             self._usage = usage
+            self._reasoning_tokens = _reasoning_tokens(chunk)
         events: list[Event] = []
         choices = chunk.get("choices")
         for choice in choices if isinstance(choices, list) else []:
@@ -258,7 +306,7 @@ class ResponseBuilder:
         common = {"item_id": live.item_id, "output_index": live.output_index}
         return [
             self._event("response.output_item.added", output_index=live.output_index, item=item),
-            self._event("response.output_tool_call.begin", **common, call_id=live.call_id, name=live.name),
+            self._event("response.output_tool_call.begin", **common, call_id=live.call_id, name=item["name"]),
         ]
 
     def _pieces(self, live: _LiveCall, piece: str) -> list[Event]:
@@ -278,17 +326,18 @@ class ResponseBuilder:
         common = {"item_id": live.item_id, "output_index": live.output_index}
         return [
             self._event("response.output_tool_call.end", **common, call_id=live.call_id),
-            self._event("response.function_call_arguments.done", **common, arguments=arguments, name=live.name),
+            self._event("response.function_call_arguments.done", **common, arguments=arguments, name=item["name"]),
             self._event("response.output_item.done", output_index=live.output_index, item=item),
         ]
 
-    @staticmethod
-    def _call_item(live: _LiveCall, *, custom: bool, status: str, arguments: str) -> dict[str, Any]:
-        if custom:
-            return {"id": live.item_id, "type": "custom_tool_call", "call_id": live.call_id, "name": live.name,
-                    "input": arguments, "status": status}  # fmt: skip
-        return {"id": live.item_id, "type": "function_call", "call_id": live.call_id, "name": live.name,
-                "arguments": arguments, "status": status}  # fmt: skip
+    def _call_item(self, live: _LiveCall, *, custom: bool, status: str, arguments: str) -> dict[str, Any]:
+        item: dict[str, Any] = {"id": live.item_id, "type": "custom_tool_call" if custom else "function_call",
+                                "call_id": live.call_id, "name": live.name}  # fmt: skip
+        if live.name in self.namespaced:  # a namespace's tool: its own name, and the namespace beside it
+            item["namespace"], item["name"] = self.namespaced[live.name]
+        item["input" if custom else "arguments"] = arguments
+        item["status"] = status
+        return item
 
     # -- text and reasoning ---------------------------------------------------------------------------------------
 
@@ -358,8 +407,9 @@ class ResponseBuilder:
                 arguments = json.dumps({CUSTOM_INPUT: item["input"]})
             else:
                 continue
+            name = flat_name(item["namespace"], item["name"]) if item.get("namespace") else item["name"]
             calls.append({"id": item["call_id"], "type": "function",
-                          "function": {"name": item["name"], "arguments": arguments}})  # fmt: skip
+                          "function": {"name": name, "arguments": arguments}})  # fmt: skip
         if calls:
             message["tool_calls"] = calls
         return message
@@ -394,13 +444,22 @@ class ResponseBuilder:
                 "output_tokens": usage.completion_tokens,
                 "total_tokens": usage.prompt_tokens + usage.completion_tokens,
                 "input_tokens_details": {"cached_tokens": usage.cached_tokens},
-                "output_tokens_details": {"reasoning_tokens": 0},
+                # Codex reads both counts whenever a details object is there: they are always numbers, never null.
+                "output_tokens_details": {"reasoning_tokens": self._reasoning_tokens},
             },
         }
 
     def _event(self, type_: str, **data: Any) -> Event:
         self._seq += 1
         return {"type": type_, "sequence_number": self._seq, **data}
+
+
+def _reasoning_tokens(chunk: Mapping[str, Any]) -> int:
+    """The reasoning tokens a chat usage object reports (`completion_tokens_details.reasoning_tokens`), else 0."""
+    usage = chunk.get("usage")
+    details = usage.get("completion_tokens_details") if isinstance(usage, Mapping) else None
+    count = details.get("reasoning_tokens") if isinstance(details, Mapping) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 0
 
 
 def _custom_input(arguments: str) -> str:

@@ -12,7 +12,7 @@ from pedro.messages import ToolCall
 from pedro.toolcalls import harmony
 from pedro.toolcalls.completion import is_narrated
 from pedro.toolcalls.model import Candidate, Extraction, Found, Issue, Segment
-from pedro.toolcalls.names import Registry
+from pedro.toolcalls.names import Registry, TextFileCheck
 from pedro.toolcalls.native import NativeReply, read_chunks, read_message
 from pedro.toolcalls.problems import render_narrated, render_problem
 from pedro.toolcalls.scanner import new_scan, scan_text
@@ -112,20 +112,31 @@ def finalize(parsed: Parsed, registry: Registry, finish_reason: str | None, *, s
 
 
 def extract_unguarded(
-    payload: str | dict[str, Any] | list[Any], tools: Sequence[Mapping[str, Any]], *, finish_reason: str | None = None
+    payload: str | dict[str, Any] | list[Any],
+    tools: Sequence[Mapping[str, Any]],
+    *,
+    finish_reason: str | None = None,
+    text_file: TextFileCheck | None = None,
 ) -> Extraction:
     """extract() without its safety net; the property tests call this so that a crash cannot hide."""
-    registry = Registry(tools)
+    registry = Registry(tools, text_file)
     parsed, own_reason, structured = _reply(payload, registry)
     return finalize(parsed, registry, finish_reason or own_reason, structured=structured)
 
 
 def extract(
-    payload: str | dict[str, Any] | list[Any], tools: Sequence[Mapping[str, Any]], *, finish_reason: str | None = None
+    payload: str | dict[str, Any] | list[Any],
+    tools: Sequence[Mapping[str, Any]],
+    *,
+    finish_reason: str | None = None,
+    text_file: TextFileCheck | None = None,
 ) -> Extraction:
-    """Calls, visible text and format problems of one assistant reply; never raises (contract §4)."""
+    """Calls, visible text and format problems of one assistant reply; never raises (contract §4).
+
+    `text_file` says whether a path names a text file in the repository; with it, `file PATH` alone in a bash
+    block is a read of PATH (dialect `cli`), without it that line stays a shell command."""
     try:
-        return extract_unguarded(payload, tools, finish_reason=finish_reason)
+        return extract_unguarded(payload, tools, finish_reason=finish_reason, text_file=text_file)
     except Exception:  # noqa: BLE001 - model output must never crash the loop; nothing runs from a failed parse
         # A bug here would look like a model that made no call: the traceback goes to pedro's own log.
         logging.getLogger("pedro").exception("extract() failed on a reply; it was read as text without calls")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pedro.toolcalls import cli
 from pedro.toolcalls.context import Scan, issue, truncated
 from pedro.toolcalls.jsonscan import read_json
 from pedro.toolcalls.model import Found, Segment
@@ -100,6 +101,11 @@ def fence(scan: Scan, start: int, token: str) -> Segment | None:
     if not block.closed and not scan.final:
         return Segment(len(text), role="text", visible=source, incomplete=True, source=source)
     name = block.info
+    if name == "bash" and block.closed:
+        # `search -t X pkg/`, `file a.go`: the Go design's calls, read even where bash itself is not a tool
+        read = cli.read_block(block.body, scan.registry)
+        if read is not None:
+            return Segment(block.end, list(read), role="fence_call", source=source)
     if name == "tool" or name in scan.registry.schemas:
         return _convention(scan, start, block, source)
     if name.lower() in _WRAPPER_INFO and block.body.strip():

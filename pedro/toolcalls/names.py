@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pedro.toolcalls.jsonscan import is_truncated_json, loads_lenient, python_literal
@@ -16,10 +16,17 @@ _INTEGER = re.compile(r"-?\d+")
 _MAX_DECODE_ROUNDS = 3
 
 
-class Registry:
-    """Tool names and parameter schemas taken from OpenAI-style function definitions, garbage skipped."""
+# Whether a path names a text file in the repository: the one question about the files extraction may ask, answered
+# by the caller (the agent loop asks its tool context), so that extraction itself does no I/O.
+TextFileCheck = Callable[[str], bool]
 
-    def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
+
+class Registry:
+    """Tool names and parameter schemas taken from OpenAI-style function definitions, garbage skipped, and the
+    caller's text-file check (None: no repository, so `file PATH` in a bash block stays a shell command)."""
+
+    def __init__(self, tools: Sequence[Mapping[str, Any]], text_file: TextFileCheck | None = None) -> None:
+        self.text_file = text_file
         self.schemas: dict[str, Mapping[str, Any]] = {}
         for tool in tools if isinstance(tools, Sequence) else ():
             if not isinstance(tool, Mapping):

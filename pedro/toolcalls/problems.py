@@ -74,6 +74,7 @@ def render_example(registry: Registry, dialect: str | None, name: str | None = N
     """A minimal correct call in `dialect` for `name` (or the first registered tool)."""
     tool = name if name in registry.schemas else (registry.names[0] if registry.names else "tool_name")
     arguments = example_arguments(registry, tool)
+    dialect = "fenced" if dialect == "cli" else dialect  # a malformed CLI-style call is shown the fence it was in
     style = dialect if dialect and (prompts_dir() / f"feedback/format/examples/{dialect}.md").is_file() else "json"
     if style == "fenced" and tool == "bash":
         command = arguments.get("command")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Literal
 
+from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.base import FileStamp, ToolContext, ToolDeniedError, ToolFailure
 
 Codec = Literal["utf-8", "utf-16-le", "utf-16-be"]
@@ -72,6 +73,19 @@ def sniff_binary(head: bytes) -> str | None:
         if exc.start < len(head) - 4 and sum(b in _CONTROL for b in head) > len(head) // 10:
             return "data"
     return None
+
+
+def is_text_file(ctx: ToolContext, raw: str) -> bool:
+    """Whether `raw` names a regular text file inside the repository, one that is not secret: what `file PATH` in a
+    bash block must name to be read as a file read rather than run as the Unix `file` command."""
+    try:
+        path = ctx.resolve(raw)
+        if not path.is_file() or is_secret_path(ctx.rel(path)):
+            return False
+        with path.open("rb") as handle:
+            return sniff_binary(handle.read(SNIFF_BYTES)) is None
+    except (ToolFailure, OSError, ValueError):
+        return False
 
 
 def summarize_binary(path: Path, rel: str, kind: str) -> str:
