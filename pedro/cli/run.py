@@ -278,17 +278,31 @@ def triage(
         notice(flags, f"no model was asked ({why}): the report holds what pedro read from the log and the code")
         raise typer.Exit(_triage_without_model(root, parsed, report=report, sarif=sarif, quiet_stdout=quiet))
     lines = text.splitlines()[-LOG_TAIL_LINES:]
+    fixed: list[Any] = []
 
     def publish(result: Any, root: Path) -> None:
         from pedro.triage.report import build_report
 
         built = build_report(result.job_id, result.exit_status, parsed, result.summary, root)
+        built.fix = fixed[0] if fixed else None
         _publish_triage(built, report=report, sarif=sarif, quiet_stdout=quiet)
+
+    def try_fix(done: Any) -> None:
+        from pedro.triage.fix import propose_fix
+
+        wanted = parsed is not None and (parsed.failed or parsed.failures)
+        if not wanted or not done.config.repair.enabled or done.config.safety.mode == "read-only" or not done.snapshot:
+            return
+        found = propose_fix(
+            done.root, done.snapshot, config=done.config, backend=done.backend, options=done.options, notice=done.notice
+        )
+        fixed.extend([found] if found is not None else [])
 
     _run(
         "triager",
         flags,
         on_result=publish,
+        after_run=try_fix,
         log="\n".join(lines),
         log_lines=len(lines),
         parsed=_parsed_section(parsed),
@@ -361,11 +375,12 @@ def _run(
     *,
     test_command: str | None = None,
     on_result: Callable[[Any, Path], None] | None = None,
+    after_run: Callable[[Any], None] | None = None,
     **task_vars: Any,
 ) -> None:
     from pedro.cli.session import run_session
 
-    code = run_session(role_name, flags, task_vars, test_command=test_command, on_result=on_result)
+    code = run_session(role_name, flags, task_vars, test_command=test_command, on_result=on_result, after_run=after_run)
     raise typer.Exit(code)
 
 

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ def run_session(
     message: str | None = None,
     config: PedroConfig | None = None,
     follow_up: bool = False,
+    after_run: Callable[[AfterRun], None] | None = None,
 ) -> int:
     """Run one role to the end (or continue the saved job `resume`, with a new user `message` when given) and
     return the process exit code.
@@ -36,11 +38,28 @@ def run_session(
     `on_result` gets the run's result (pedro.agent.RunResult) and the repository root when the job has ended.
     `config` replaces the loaded configuration (a session passes the one of the server it holds); `follow_up`
     (a session's next message to the same job) leaves out the setup notes the person has already read.
+    `after_run` gets the finished job while the model is still up, within the job's time limit (triage's fix).
     """
     root, loaded = load(flags)
     config = config or loaded
     with _second_interrupt_exits(), _run_lock(root, role_name, resume):
-        return _run(role_name, flags, task_vars, root, config, resume, test_command, on_result, message, follow_up)
+        return _run(
+            role_name, flags, task_vars, root, config, resume, test_command, on_result, message, follow_up, after_run
+        )
+
+
+@dataclass(frozen=True)
+class AfterRun:
+    """What a step after the job's loop may use: the result, the model and how it was asked, the job's first
+    snapshot (the checkout as the job found it; None outside git), and the job's notices."""
+
+    result: Any
+    root: Path
+    config: PedroConfig
+    backend: Any
+    options: Any
+    snapshot: str | None
+    notice: Callable[[str], None]
 
 
 def _run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
@@ -66,6 +85,7 @@ def _run(
     on_result: Callable[[Any, Path], None] | None = None,
     message: str | None = None,
     follow_up: bool = False,
+    after_run: Callable[[AfterRun], None] | None = None,
 ) -> int:
     from pedro.agent import Limits, run_agent
     from pedro.backends import get_backend
@@ -198,6 +218,9 @@ def _run(
                         settings=RunSettings.from_config(config),
                         setup=setup,
                     )
+                    if after_run is not None and result.exit_status not in ("backend_error", "interrupted"):
+                        snapshot = protected.get("snapshot")
+                        after_run(AfterRun(result, root, config, backend, options, snapshot, renderer.notice))
             finally:
                 store.close()
             if result.exit_status == "interrupted":

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pedro.controls import neutralise
 from pedro.safety.paths import repository_path
 from pedro.triage.culprit import MAX_CULPRITS, Culprit, find_culprit
+from pedro.triage.fix import VerifiedFix, artifact_changes
 from pedro.triage.logparse import LoggedFailure, ParsedLog
 
 SCHEMA = "pedro.triage/1"
@@ -62,6 +63,8 @@ class TriageReport:
     suggested_fix: Fact | None = None
     culprits: list[Culprit | None] = field(default_factory=list)
     """One for each of the parsed failures, in order (the first MAX_CULPRITS of them)."""
+    fix: VerifiedFix | None = None
+    """A patch the tests confirmed (pedro.triage.fix); an unverified candidate is never one."""
 
     @property
     def model_asked(self) -> bool:
@@ -94,6 +97,7 @@ class TriageReport:
             "suspected_files": [{"file": s.file, "line": s.line, "source": s.source} for s in self.suspected_files],
             "confidence": self.confidence,
             "suggested_fix": self.suggested_fix.to_dict() if self.suggested_fix else None,
+            "verified_fix": self.fix.to_dict() if self.fix else None,
         }
 
 
@@ -205,8 +209,10 @@ def _markdown(report: TriageReport) -> str:
         lines += [f"**Suspected files**: {listed}", ""]
     if report.confidence:
         lines += [f"**Confidence** (model): {report.confidence}", ""]
+    if report.fix:
+        lines += [f"**Verified fix** ({report.fix.verdict}):", "", "```diff", report.fix.diff.rstrip("\n"), "```", ""]
     if report.suggested_fix:
-        lines += [f"**Suggested fix** (model): {report.suggested_fix.text}", ""]
+        lines += [f"**Suggested fix** (model, not verified): {report.suggested_fix.text}", ""]
     if report.model_asked:
         lines.append(f"Job `{report.job_id}` ({report.exit_status}); `pedro jobs show {report.job_id}` has the trace.")
     else:
@@ -233,6 +239,7 @@ def _describe_culprit(culprit: Culprit | None) -> str:
 def to_sarif(report: TriageReport) -> dict[str, Any]:
     """SARIF 2.1.0, one result per failing test, for code-scanning upload."""
     results = []
+    fix_changes = artifact_changes(report.fix.diff) if report.fix is not None else []
     for index, f in enumerate(report.parsed.failures if report.parsed else ()):
         result: dict[str, Any] = {
             "ruleId": "failing-test",
@@ -254,6 +261,10 @@ def to_sarif(report: TriageReport) -> dict[str, Any]:
                     },
                     "message": {"text": _describe_culprit(culprit).replace("`", "")},
                 }
+            ]
+        if report.fix is not None:
+            result["fixes"] = [
+                {"description": {"text": report.fix.verdict.replace("`", "")}, "artifactChanges": fix_changes}
             ]
         results.append(result)
     return {
