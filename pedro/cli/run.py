@@ -226,6 +226,12 @@ def triage(
         typer.Option("--report", help="Write the triage report: JSON for a .json path, Markdown otherwise."),
     ] = None,
     sarif: Annotated[Path | None, typer.Option("--sarif", help="Write the failing tests as SARIF 2.1.0.")] = None,
+    no_model: Annotated[
+        bool,
+        typer.Option(
+            "--no-model", help="Ask no model: report what pedro reads from the log and the repository (exit 5)."
+        ),
+    ] = False,
     description: Annotated[str, typer.Option("--description", "-d", help="Context about the run.")] = "",
     backend: BackendOpt = None,
     base_url: BaseUrlOpt = None,
@@ -247,10 +253,12 @@ def triage(
 ) -> None:
     """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix.
 
-    pedro parses the log itself first (pytest, unittest, go test, jest, vitest, node --test, or --junit XML), so
-    the report has the failing tests even when the model adds nothing. Under GitHub Actions it prints `::error`
-    annotations and appends the Markdown report to $GITHUB_STEP_SUMMARY.
+    pedro parses the log itself first (pytest, unittest, go test, jest, vitest, node --test, or --junit XML) and
+    follows each failure into the code (the function, the last commit that changed it), so the report has all
+    that even with no model (--no-model, or none configured: exit 5 when it found failing tests). Under GitHub
+    Actions it prints `::error` annotations and appends the Markdown report to $GITHUB_STEP_SUMMARY.
     """
+    from pedro.cli.common import load_and_find_server
     from pedro.triage.logparse import parse_log
 
     flags = CommonFlags.from_options(locals())
@@ -263,21 +271,44 @@ def triage(
     junit_text = _read_log(junit) if junit is not None else None
     if not text.strip() and not junit_text:
         raise UsageError("the log is empty; pass the output of the failing run with --log FILE or on stdin")
+    root, config, _, _ = load_and_find_server(flags, find_server=not no_model)
     try:
-        parsed = parse_log(text, junit=junit_text)
+        parsed = parse_log(text, junit=junit_text, root=root)
     except ValueError as exc:
         raise UsageError(
             f"--junit {junit} is not a JUnit XML report ({exc}); pass the XML file the runner wrote"
         ) from exc
+    quiet = flags.json or flags.stream_json
+    if no_model or not (config.backend.model or config.backend.model_file):
+        why = "--no-model" if no_model else "no model is configured; --model NAME or --model-file PATH adds one"
+        notice(flags, f"no model was asked ({why}): the report holds what pedro read from the log and the code")
+        raise typer.Exit(_triage_without_model(root, parsed, report=report, sarif=sarif, quiet_stdout=quiet))
     lines = text.splitlines()[-LOG_TAIL_LINES:]
+    fixed: list[Any] = []
 
     def publish(result: Any, root: Path) -> None:
-        _publish_triage(result, root, parsed, report=report, sarif=sarif)
+        from pedro.triage.report import build_report
+
+        built = build_report(result.job_id, result.exit_status, parsed, result.summary, root)
+        built.fix = fixed[0] if fixed else None
+        _publish_triage(built, report=report, sarif=sarif)
+
+    def try_fix(done: Any) -> None:
+        from pedro.triage.fix import propose_fix
+
+        wanted = parsed is not None and (parsed.failed or parsed.failures)
+        if not wanted or not done.config.repair.enabled or done.config.safety.mode == "read-only" or not done.snapshot:
+            return
+        found = propose_fix(
+            done.root, done.snapshot, config=done.config, backend=done.backend, options=done.options, notice=done.notice
+        )
+        fixed.extend([found] if found is not None else [])
 
     _run(
         "triager",
         flags,
         on_result=publish,
+        after_run=try_fix,
         log="\n".join(lines),
         log_lines=len(lines),
         parsed=_parsed_section(parsed),
@@ -298,14 +329,33 @@ def _parsed_section(parsed: Any) -> str:
     return render_prompt("tasks/sections/triage_parsed.md", runner=parsed.runner, failures=listed).strip()
 
 
-def _publish_triage(result: Any, root: Path, parsed: Any, *, report: Path | None, sarif: Path | None) -> None:
+def _triage_without_model(
+    root: Path, parsed: Any, *, report: Path | None, sarif: Path | None, quiet_stdout: bool
+) -> int:
+    """The report from the log and the repository alone; the exit code says whether it found failing tests: 5 when
+    it did, 0 when the runner's output shows none, 1 when no runner's output was recognised."""
+    import json as json_module
+
+    from pedro.triage.report import FAILURES_REPORTED_EXIT_CODE, NO_MODEL, build_report, to_markdown
+
+    built = build_report(None, NO_MODEL, parsed, "", root)
+    _publish_triage(built, report=report, sarif=sarif)
+    if quiet_stdout:
+        sys.stdout.write(json_module.dumps(built.to_dict()) + "\n")
+    elif report is None and sarif is None:
+        sys.stdout.write(to_markdown(built))
+    if parsed is None:
+        return 1
+    return FAILURES_REPORTED_EXIT_CODE if parsed.failed or parsed.failures else 0
+
+
+def _publish_triage(built: Any, *, report: Path | None, sarif: Path | None) -> None:
     """The report to the files asked for, and to GitHub Actions when running there."""
     import os
 
     from pedro.cli.workflow import command, in_actions
-    from pedro.triage.report import build_report, github_annotations, to_markdown, write_report
+    from pedro.triage.report import github_annotations, to_markdown, write_report
 
-    built = build_report(result.job_id, result.exit_status, parsed, result.summary, root)
     for path in (report, sarif):
         if path is not None:
             try:
@@ -331,11 +381,12 @@ def _run(
     *,
     test_command: str | None = None,
     on_result: Callable[[Any, Path], None] | None = None,
+    after_run: Callable[[Any], None] | None = None,
     **task_vars: Any,
 ) -> None:
     from pedro.cli.session import run_session
 
-    code = run_session(role_name, flags, task_vars, test_command=test_command, on_result=on_result)
+    code = run_session(role_name, flags, task_vars, test_command=test_command, on_result=on_result, after_run=after_run)
     raise typer.Exit(code)
 
 

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ def run_session(
     config: PedroConfig | None = None,
     follow_up: bool = False,
     session: bool = False,
+    after_run: Callable[[AfterRun], None] | None = None,
 ) -> int:
     """Run one role to the end (or continue the saved job `resume`, with a new user `message` when given) and
     return the process exit code.
@@ -47,14 +49,40 @@ def run_session(
     `config` replaces the loaded configuration (a session passes the one of the server it holds); `follow_up`
     (a session's next message to the same job) leaves out the setup notes the person has already read; `session`
     (any turn of an interactive session) shows the turn without the job's header, round lines and resume hint.
+    `after_run` gets the finished job while the model is still up, within the job's time limit (triage's fix).
     """
     root, loaded = load(flags)
     config = config or loaded
     renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json, session=session)
     with _second_interrupt_exits(), _run_lock(root, role_name, resume):
         return _run(
-            role_name, flags, task_vars, root, config, resume, test_command, on_result, message, follow_up, renderer
+            role_name,
+            flags,
+            task_vars,
+            root,
+            config,
+            resume,
+            test_command,
+            on_result,
+            message,
+            follow_up,
+            renderer,
+            after_run,
         )
+
+
+@dataclass(frozen=True)
+class AfterRun:
+    """What a step after the job's loop may use: the result, the model and how it was asked, the job's first
+    snapshot (the checkout as the job found it; None outside git), and the job's notices."""
+
+    result: Any
+    root: Path
+    config: PedroConfig
+    backend: Any
+    options: Any
+    snapshot: str | None
+    notice: Callable[[str], None]
 
 
 def _run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
@@ -81,6 +109,7 @@ def _run(
     message: str | None = None,
     follow_up: bool = False,
     renderer: Any = None,
+    after_run: Callable[[AfterRun], None] | None = None,
 ) -> int:
     from pedro.assembly import JobSlot, RunUI, assemble
     from pedro.debuglog import DEBUG_LOG_NAME, job_log
@@ -124,6 +153,12 @@ def _run(
             try:
                 with _time_limit(run.agent.limits.time_limit_s):
                     result = run.agent.run(task, resume=history, instructions=instructions)
+                    if after_run is not None and result.exit_status not in ("backend_error", "interrupted"):
+                        snapshot = run.workspace.facts.get("snapshot")
+                        done = AfterRun(
+                            result, root, config, run.agent.backend, run.agent.parts.options, snapshot, renderer.notice
+                        )
+                        after_run(done)
             finally:
                 run.agent.close()
             _after_run(root, store, job, role, run.workspace, result, config, flags, renderer, message or str(

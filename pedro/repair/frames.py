@@ -44,17 +44,20 @@ def is_test_file(path: str) -> bool:
 
 def frames_of(text: str, root: Path) -> list[Frame]:
     """The frames of a failure text that lie in files inside `root`, innermost first."""
+    inside = (_in_repository(frame.path, frame.line, frame.function, root) for frame in stack_frames(text))
+    return list(dict.fromkeys(frame for frame in inside if frame is not None))
+
+
+def stack_frames(text: str) -> list[Frame]:
+    """Every frame of a failure text, its path as the runner printed it (absolute or relative), innermost
+    first."""
     frames: list[Frame] = []
     # Python prints the outermost frame first; JavaScript and Go print the innermost first.
     patterns = ((_PYTEST_FRAME, True), (_PYTHON_FRAME, True), (_JS_FRAME, False), (_GO_FRAME, False))
     for pattern, innermost_last in patterns:
-        found = [
-            frame
-            for match in pattern.finditer(text)
-            if (frame := _in_repository(match.group("file"), int(match.group("line")), _func(match), root)) is not None
-        ]
+        found = [Frame(match.group("file"), int(match.group("line")), _func(match)) for match in pattern.finditer(text)]
         frames.extend(reversed(found) if innermost_last else found)
-    return list(dict.fromkeys(frames))
+    return frames
 
 
 def _func(match: re.Match[str]) -> str:

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from pedro.tools.testreport import RunReport, counted_line, failure_line, parse_junit_xml, parse_raw, strip_ansi
+from pedro.tools.testreport import (
+    NODE_RUNNER,
+    FailedTest,
+    RunReport,
+    counted_line,
+    failure_line,
+    parse_go_test_json,
+    parse_junit_xml,
+    parse_raw,
+    strip_ansi,
+)
+from pedro.triage.accounts import Account, account, go_file, message_of, node_failures
 
 _EXCERPT_LINES = 30
 _EXCERPT_CHARS = 3000
@@ -17,7 +30,15 @@ _UNITTEST_RAN = re.compile(r"^Ran (?P<n>\d+) tests? in", re.MULTILINE)
 _UNITTEST_RESULT = re.compile(r"^FAILED \((?P<body>[^)]*)\)", re.MULTILINE)
 _GO_FAIL = re.compile(r"^\s*--- FAIL: (?P<name>\S+)")
 _GO_WHERE = re.compile(r"^\s+(?P<file>[\w./-]+\.go):(?P<line>\d+): (?P<msg>.*)$")
-_JS_WHERE = re.compile(r"(?P<file>[\w./@-]+\.(?:[cm]?[jt]sx?)):(?P<line>\d+):\d+")
+# The line after a go test's account (which holds a panic's unindented lines): the next test's, a package's result,
+# the run's verdict, or where the log reader left lines out.
+_GO_AFTER = re.compile(r"^(?:--- |=== |(?:ok|FAIL|PASS)(?:\s|$)|\[\.\.\. \d+ lines left out \.\.\.\]$)")
+_GO_PACKAGE = re.compile(r"^(?:ok|FAIL)\s+(?P<package>\S+)\s", re.MULTILINE)
+# go test -json: one event object a line (Go 1.24 starts build events with ImportPath, test events with Time).
+_GO_JSON = re.compile(r'^\{"(?:Time|ImportPath)":.*"Action":"\w[\w-]*"', re.MULTILINE)
+_GO_JSON_KEPT = re.compile(r'"Action":"(?:pass|fail|skip)"|"Output":"(?:--- FAIL|panic: |\\t/|\s+[\w./-]+\.go:\d+)')
+_GO_TEST_ID = re.compile(r"^(?P<package>.+?)\.(?P<name>(?:Test|Benchmark|Example|Fuzz).*)$")
+_JEST_HEADER = re.compile(r"^\s*● (?P<name>.+?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -41,16 +62,24 @@ class ParsedLog:
     failures: tuple[LoggedFailure, ...]
 
 
-def parse_log(text: str, *, junit: str | None = None) -> ParsedLog | None:
-    """The failing tests of a log (or of a JUnit XML report), or None when no runner's output is recognised."""
+def parse_log(text: str, *, junit: str | None = None, root: Path | None = None) -> ParsedLog | None:
+    """The failing tests of a log (or of a JUnit XML report), or None when no runner's output is recognised.
+
+    With the repository's `root`, a go test file printed by its name alone is found in its package's folder, and
+    a test's own file is told from the code it calls."""
     text = strip_ansi(text).replace("\r\n", "\n")
     if junit is not None:
-        return _from_report(parse_junit_xml(junit), text)
+        return _from_report(parse_junit_xml(junit), text, root)
+    if _GO_JSON.search(text):
+        return _from_report(parse_go_test_json(text.splitlines()), text, root)
     unittest = _parse_unittest(text)
     if unittest is not None and not _PYTEST_HEADER.search(text):
         return unittest
     raw = parse_raw(text)
-    return _from_report(raw, text) if raw is not None else unittest
+    if raw is not None and raw.runner == NODE_RUNNER:
+        found = node_failures(text)
+        raw.failures = [FailedTest(name, details=block) for name, block in found] or raw.failures
+    return _from_report(raw, text, root) if raw is not None else unittest
 
 
 def block_kind(line: str) -> str | None:
@@ -72,7 +101,7 @@ def block_ends(kind: str, line: str, taken: int) -> bool:
     if kind == "unittest":
         return bool(_UNITTEST_RAN.match(line))
     if kind == "go":
-        return not line.startswith((" ", "\t"))
+        return bool(_GO_AFTER.match(line))
     return taken > _EXCERPT_LINES
 
 
@@ -88,31 +117,40 @@ def kept_line(line: str) -> bool:
         line.startswith("=====")
         or counted_line(line)
         or bool(_UNITTEST_RAN.match(line) or _UNITTEST_RESULT.match(line))
+        or line.startswith('{"')
+        and bool(_GO_JSON_KEPT.search(line))
     )
 
 
-def _from_report(report: RunReport, text: str) -> ParsedLog:
+def _from_report(report: RunReport, text: str, root: Path | None) -> ParsedLog:
     failures = []
     for failure in report.failures:
         name = failure.test_id
-        block = _block_for(name, report.runner, text)
+        block = failure.details or _block_for(name, report.runner, text)
+        told = account(report.runner, block, root) if block else Account()
         file, line = _split_location(failure.location)
-        message = failure.message.strip()
-        where = _where_in_block(block, report.runner)
-        if where is not None:
-            file, line = file or where[0], line or where[1]
-            message = message or where[2]
+        file, line = (told.file, told.line) if told.file else (file, line)
+        if report.runner.startswith("go"):
+            file = go_file(file, _go_package(name, text), root)
         if not file and report.runner == "pytest" and "::" in name:
             file = name.split("::", 1)[0]
-        failures.append(
-            LoggedFailure(name, file, line, message.splitlines()[0] if message else "", _excerpt(block or message))
-        )
+        message = told.message or message_of(failure.message.splitlines())
+        failures.append(LoggedFailure(name, file, line, message, _excerpt(block or failure.message)))
     return ParsedLog(report.runner, report.passed, report.failed + report.errors, tuple(failures))
 
 
+def _go_package(name: str, text: str) -> str:
+    """The package of a go test: in its -json id (`example.com/m/pkg.TestX`), else the `FAIL pkg` line after it."""
+    if (found := _GO_TEST_ID.match(name)) is not None and "/" in found.group("package"):
+        return found.group("package")
+    start = text.find(f"--- FAIL: {name} ")
+    package = _GO_PACKAGE.search(text, start) if start >= 0 else None
+    return package.group("package") if package is not None else ""
+
+
 def _block_for(name: str, runner: str, text: str) -> str:
-    """The part of the log about one failing test: pytest's `___ test ___` section, go's `--- FAIL` lines, else
-    the lines after the first mention of its name."""
+    """The part of the log about one failing test: pytest's `___ test ___` section, go's `--- FAIL` account, jest's
+    `● test` account, else the lines after the first mention of its name."""
     leaf = re.split(r"::|\.|/| > ", name)[-1].strip()
     if runner == "pytest":
         headers = list(_PYTEST_HEADER.finditer(text))
@@ -123,37 +161,30 @@ def _block_for(name: str, runner: str, text: str) -> str:
                 return section.split("\n=====", 1)[0]
         return ""
     lines = text.splitlines()
+    if runner in ("jest", "vitest"):
+        for index, line in enumerate(lines):
+            if (jest := _JEST_HEADER.match(line)) is not None and jest.group("name") == name:
+                return _lines_until(lines, index, _jest_after)
     for index, line in enumerate(lines):
         if runner.startswith("go") and (match := _GO_FAIL.match(line)) and match.group("name").endswith(leaf):
-            taken = [line]
-            for following in lines[index + 1 :]:
-                if not following.startswith((" ", "\t")) or _GO_FAIL.match(following):
-                    break
-                taken.append(following)
-            return "\n".join(taken)
+            return _lines_until(lines, index, lambda after: bool(_GO_AFTER.match(after)))
         if not runner.startswith("go") and leaf and leaf in line:
             return "\n".join(lines[index : index + _EXCERPT_LINES])
     return ""
 
 
-def _where_in_block(block: str, runner: str) -> tuple[str, int, str] | None:
-    if not block:
-        return None
-    if runner == "pytest":
-        found = list(_PYTEST_WHERE.finditer(block))
-        if found:
-            last = found[-1]
-            return last.group("file"), int(last.group("line")), last.group("what").strip()
-        return None
-    if runner.startswith("go"):
-        for line in block.splitlines():
-            if match := _GO_WHERE.match(line):
-                return match.group("file"), int(match.group("line")), match.group("msg").strip()
-        return None
-    for match in _JS_WHERE.finditer(block):
-        if "node_modules" not in match.group("file") and not match.group("file").startswith("node:"):
-            return match.group("file"), int(match.group("line")), ""
-    return None
+def _lines_until(lines: list[str], index: int, ends: Callable[[str], bool]) -> str:
+    """lines[index] and the lines after it up to the first that `ends`."""
+    taken = [lines[index]]
+    for line in lines[index + 1 :]:
+        if ends(line):
+            break
+        taken.append(line)
+    return "\n".join(taken)
+
+
+def _jest_after(line: str) -> bool:
+    return bool(_JEST_HEADER.match(line)) or line.startswith(("Test Suites:", "Tests:"))
 
 
 def _parse_unittest(text: str) -> ParsedLog | None:

@@ -11,9 +11,15 @@ from typing import Any, Literal
 
 from pedro.controls import neutralise
 from pedro.safety.paths import repository_path
+from pedro.triage.culprit import MAX_CULPRITS, Culprit, find_culprit
+from pedro.triage.fix import VerifiedFix, artifact_changes
 from pedro.triage.logparse import LoggedFailure, ParsedLog
 
 SCHEMA = "pedro.triage/1"
+NO_MODEL = "no_model"
+"""The report's exit_status when no model was asked."""
+FAILURES_REPORTED_EXIT_CODE = 5
+"""pedro triage without a model found failing tests and reported them (docs/exit-codes.md)."""
 Source = Literal["parser", "model"]
 _SECTION = re.compile(
     r"^\s*(?:#+\s*|\*\*)?(?P<name>failing tests|probable cause|root cause|suspected files|suggested fix|confidence)"
@@ -47,13 +53,25 @@ class TriageReport:
     """What the triage found: the parsed failing tests, and the model's diagnosis where it gave one. Every file in it
     is a path inside the repository (build_report sees to that), so each output format can take them as they are."""
 
-    job_id: str
+    job_id: str | None
+    """None when no model was asked (no job ran)."""
     exit_status: str
     parsed: ParsedLog | None
     root_cause: Fact | None = None
     suspected_files: list[SuspectedFile] = field(default_factory=list)
     confidence: str | None = None
     suggested_fix: Fact | None = None
+    culprits: list[Culprit | None] = field(default_factory=list)
+    """One for each of the parsed failures, in order (the first MAX_CULPRITS of them)."""
+    fix: VerifiedFix | None = None
+    """A patch the tests confirmed (pedro.triage.fix); an unverified candidate is never one."""
+
+    @property
+    def model_asked(self) -> bool:
+        return self.exit_status != NO_MODEL
+
+    def culprit(self, index: int) -> Culprit | None:
+        return self.culprits[index] if index < len(self.culprits) else None
 
     def to_dict(self) -> dict[str, Any]:
         parsed = self.parsed
@@ -71,24 +89,46 @@ class TriageReport:
                     "message": f.message,
                     "excerpt": f.excerpt,
                     "source": "parser",
+                    **_culprit_dict(self.culprit(index)),
                 }
-                for f in (parsed.failures if parsed else ())
+                for index, f in enumerate(parsed.failures if parsed else ())
             ],
             "root_cause": self.root_cause.to_dict() if self.root_cause else None,
             "suspected_files": [{"file": s.file, "line": s.line, "source": s.source} for s in self.suspected_files],
             "confidence": self.confidence,
             "suggested_fix": self.suggested_fix.to_dict() if self.suggested_fix else None,
+            "verified_fix": self.fix.to_dict() if self.fix else None,
         }
 
 
-def build_report(job_id: str, exit_status: str, parsed: ParsedLog | None, summary: str, root: Path) -> TriageReport:
-    """The report: the parser's failing tests, then what the model's final answer says, read leniently.
+def _culprit_dict(culprit: Culprit | None) -> dict[str, Any]:
+    frame = culprit.frame if culprit else None
+    function = culprit.function if culprit else None
+    change = culprit.change if culprit else None
+    return {
+        "deepest_frame": {"file": frame.path, "line": frame.line} if frame else None,
+        "function": (
+            {"name": function.qualified_name, "file": function.path}
+            | {"start_line": function.start_line, "end_line": function.end_line}
+            if function
+            else None
+        ),
+        "last_change": change.to_dict() if change else None,
+    }
+
+
+def build_report(
+    job_id: str | None, exit_status: str, parsed: ParsedLog | None, summary: str, root: Path
+) -> TriageReport:
+    """The report: the parser's failing tests and where each leads in the code, then what the model's final
+    answer says, read leniently.
 
     The log, a JUnit report and the model may name any file (`../../etc/passwd`, `/etc/shadow`, `file:///…`): a
     path that resolves outside the repository is left out of the finding, which stays."""
     if parsed is not None:
         parsed = replace(parsed, failures=tuple(_inside(failure, root) for failure in parsed.failures))
     report = TriageReport(job_id, exit_status, parsed)
+    report.culprits = [find_culprit(failure, root) for failure in (parsed.failures if parsed else ())[:MAX_CULPRITS]]
     sections = _sections(summary) if exit_status == "completed" else {}
     cause = sections.get("probable cause") or sections.get("root cause")
     if cause:
@@ -98,10 +138,13 @@ def build_report(job_id: str, exit_status: str, parsed: ParsedLog | None, summar
     if confidence := _CONFIDENCE.search(sections.get("confidence", "")):
         report.confidence = confidence.group(1).lower()
     seen: set[tuple[str, int | None]] = set()
-    for failure in parsed.failures if parsed else ():
-        if failure.file and (failure.file, failure.line) not in seen:
-            seen.add((failure.file, failure.line))
-            report.suspected_files.append(SuspectedFile(failure.file, failure.line, "parser"))
+    # Where the failures lead in the code first, then where the tests failed.
+    places = [_culprit_place(culprit) for culprit in report.culprits if culprit is not None]
+    places += [(failure.file, failure.line) for failure in (parsed.failures if parsed else ()) if failure.file]
+    for place in places:
+        if place not in seen:
+            seen.add(place)
+            report.suspected_files.append(SuspectedFile(place[0], place[1], "parser"))
     for match in _PATH_LINE.finditer(sections.get("suspected files", "")):
         file = repository_path(root, match.group("file"))
         key = (file or "", int(match.group("line")))
@@ -110,6 +153,13 @@ def build_report(job_id: str, exit_status: str, parsed: ParsedLog | None, summar
             seen.add(key)
             report.suspected_files.append(SuspectedFile(key[0], key[1], "model"))
     return report
+
+
+def _culprit_place(culprit: Culprit) -> tuple[str, int | None]:
+    if culprit.frame is not None:
+        return culprit.frame.path, culprit.frame.line
+    unit = culprit.function
+    return (unit.path, unit.start_line) if unit is not None else ("", None)
 
 
 def _inside(failure: LoggedFailure, root: Path) -> LoggedFailure:
@@ -143,10 +193,11 @@ def _markdown(report: TriageReport) -> str:
     else:
         lines += [f"{parsed.runner}: {parsed.failed} failing, {parsed.passed} passing.", ""]
         if parsed.failures:
-            lines += ["| test | where | message |", "|---|---|---|"]
-            for f in parsed.failures:
+            lines += ["| test | where | message | leads to |", "|---|---|---|---|"]
+            for index, f in enumerate(parsed.failures):
                 where = f"{f.file}:{f.line}" if f.file and f.line else f.file
-                lines.append(f"| `{_cell(f.name)}` | {_cell(where)} | {_cell(f.message)} |")
+                lead = _describe_culprit(report.culprit(index))
+                lines.append(f"| `{_cell(f.name)}` | {_cell(where)} | {_cell(f.message)} | {_cell(lead)} |")
             lines.append("")
     if report.root_cause:
         lines += [f"**Probable cause** (model): {report.root_cause.text}", ""]
@@ -158,16 +209,38 @@ def _markdown(report: TriageReport) -> str:
         lines += [f"**Suspected files**: {listed}", ""]
     if report.confidence:
         lines += [f"**Confidence** (model): {report.confidence}", ""]
+    if report.fix:
+        lines += [f"**Verified fix** ({report.fix.verdict}):", "", "```diff", report.fix.diff.rstrip("\n"), "```", ""]
     if report.suggested_fix:
-        lines += [f"**Suggested fix** (model): {report.suggested_fix.text}", ""]
-    lines.append(f"Job `{report.job_id}` ({report.exit_status}); `pedro jobs show {report.job_id}` has the trace.")
+        lines += [f"**Suggested fix** (model, not verified): {report.suggested_fix.text}", ""]
+    if report.model_asked:
+        lines.append(f"Job `{report.job_id}` ({report.exit_status}); `pedro jobs show {report.job_id}` has the trace.")
+    else:
+        lines.append("No model was asked: all of this is what pedro read from the log and the repository.")
     return "\n".join(lines) + "\n"
+
+
+def _describe_culprit(culprit: Culprit | None) -> str:
+    """`median` (stats/mean.py:9-11), raised at stats/mean.py:11, last changed in abc1234 (2026-11-24) subject"""
+    if culprit is None:
+        return ""
+    parts = []
+    if culprit.function is not None:
+        unit = culprit.function
+        parts.append(f"`{unit.qualified_name}` ({unit.path}:{unit.start_line}-{unit.end_line})")
+    if culprit.frame is not None:
+        parts.append(f"deepest frame {culprit.frame.path}:{culprit.frame.line}")
+    if culprit.change is not None:
+        change = culprit.change
+        parts.append(f"last changed in `{change.commit[:10]}` ({change.date[:10]}) {change.subject}")
+    return ", ".join(parts)
 
 
 def to_sarif(report: TriageReport) -> dict[str, Any]:
     """SARIF 2.1.0, one result per failing test, for code-scanning upload."""
     results = []
-    for f in report.parsed.failures if report.parsed else ():
+    fix_changes = artifact_changes(report.fix.diff) if report.fix is not None else []
+    for index, f in enumerate(report.parsed.failures if report.parsed else ()):
         result: dict[str, Any] = {
             "ruleId": "failing-test",
             "level": "error",
@@ -176,6 +249,23 @@ def to_sarif(report: TriageReport) -> dict[str, Any]:
         if f.file:
             region = {"region": {"startLine": f.line}} if f.line else {}
             result["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": f.file}, **region}}]
+        culprit = report.culprit(index)
+        if culprit is not None and culprit.function is not None:
+            unit = culprit.function
+            result["relatedLocations"] = [
+                {
+                    "id": 1,
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": unit.path},
+                        "region": {"startLine": unit.start_line, "endLine": unit.end_line},
+                    },
+                    "message": {"text": _describe_culprit(culprit).replace("`", "")},
+                }
+            ]
+        if report.fix is not None:
+            result["fixes"] = [
+                {"description": {"text": report.fix.verdict.replace("`", "")}, "artifactChanges": fix_changes}
+            ]
         results.append(result)
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -189,6 +189,7 @@ def test_paths_outside_the_repository_are_left_out_of_every_output_and_the_findi
     assert [t["file"] for t in data["failing_tests"]] == [None, None, None, "test_calc.py"]
     assert [t["line"] for t in data["failing_tests"]] == [None, None, None, 4]
     assert {(s["file"], s["source"]) for s in data["suspected_files"]} == {
+        ("calc.py", "parser"),  # where the failure leads: add(), which the failing line calls
         ("test_calc.py", "parser"),
         ("calc.py", "model"),
     }

@@ -1,0 +1,164 @@
+"""A verified fix for the triage report: test-driven repair in a throwaway git worktree of the checkout, kept only
+when the tests there confirm it (the failing tests pass, none that passed fails)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pedro import gitlayer
+from pedro.config import PedroConfig
+from pedro.errors import PedroError
+
+Notice = Callable[[str], None]
+_HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,(?P<old_n>\d+))? \+\d+(?:,\d+)? @@")
+# Dependencies the tests need that git does not hold: the worktree borrows them from the checkout.
+_BORROWED = ("node_modules",)
+
+
+@dataclass(frozen=True)
+class VerifiedFix:
+    """A patch the model wrote and the tests confirmed, as a unified diff that `git apply` takes in the checkout."""
+
+    diff: str
+    test_command: str
+    failing_before: int
+    failing_after: int
+
+    @property
+    def verdict(self) -> str:
+        return (
+            f"verified: `{self.test_command}` passes with this patch; "
+            f"{self.failing_before} failing → {self.failing_after}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "diff": self.diff,
+            "test_command": self.test_command,
+            "failing_before": self.failing_before,
+            "failing_after": self.failing_after,
+            "verified": True,
+            "source": "model",
+        }
+
+
+def propose_fix(
+    root: Path, snapshot: str, *, config: PedroConfig, backend: Any, options: Any, notice: Notice
+) -> VerifiedFix | None:
+    """Repair in a worktree of the `snapshot` commit (the checkout as the job found it), then remove the worktree;
+    the fix when the tests confirm it, else None (and a notice says why). The checkout is never written."""
+    from pedro.evidence import ProjectTests, find_test_command
+
+    args = find_test_command(root, None, config.agent.test_command)
+    if args is None:
+        notice("no fix proposed: no test command is known ([agent].test_command or a detected runner)")
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="pedro-triage-fix-"))
+    tree = folder / "tree"
+    added = gitlayer.run(root, "worktree", "add", "--detach", str(tree), snapshot, timeout=120)
+    try:
+        if not added.ok:
+            notice(f"no fix proposed: could not make a worktree to try one in ({added.err.strip()})")
+            return None
+        for name in _BORROWED:
+            if (root / name).is_dir() and not (tree / name).exists():
+                (tree / name).symlink_to(root / name)
+        ctx = _context(tree, config)
+        tests = ProjectTests(args, ctx)
+        return _repair(tree, tests, ctx, config=config, backend=backend, options=options, notice=notice)
+    except KeyboardInterrupt:  # the job's time limit (TimeLimitReached) or Ctrl-C: no fix, the report is written
+        notice("no fix proposed: stopped before a candidate was verified")
+        return None
+    except PedroError as exc:  # the server went away, git refused: the diagnosis stands without a fix
+        notice(f"no fix proposed: {exc}")
+        return None
+    finally:
+        gitlayer.run(root, "worktree", "remove", "--force", str(tree), timeout=120)
+        shutil.rmtree(folder, ignore_errors=True)
+        gitlayer.run(root, "worktree", "prune", timeout=60)
+
+
+def _context(tree: Path, config: PedroConfig) -> Any:
+    from pedro.tools.base import ToolContext
+
+    return ToolContext(root=tree, config=config.tools)
+
+
+def _repair(
+    tree: Path, tests: Any, ctx: Any, *, config: PedroConfig, backend: Any, options: Any, notice: Notice
+) -> VerifiedFix | None:
+    from pedro.dispatch import Dispatcher
+    from pedro.gate import Gate
+    from pedro.repair import Repairer, RepairSettings
+    from pedro.safety.policy import Policy
+    from pedro.safety.sandbox import active_sandbox
+    from pedro.safety.secrets import Redactor, secret_values
+    from pedro.tools import ToolRegistry
+
+    gate = Gate(Policy(mode="workspace-write", approval="never"), sandboxed=active_sandbox().kind != "none")
+    redactor = Redactor(secret_values(os.environ, root=tree))
+    dispatcher = Dispatcher(ToolRegistry.default(("code_edit",)), ctx, redactor=redactor, gate=gate)
+    settings = RepairSettings(
+        candidates=config.repair.candidates,
+        temperature=config.repair.temperature,
+        max_tokens=config.repair.max_tokens,
+        max_units=config.repair.max_functions,
+    )
+    repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, settings=settings, options=options)
+    start = tests.run()
+    if start.passed or not start.failing:
+        notice(f"no fix proposed: {tests.named} does not fail by test name in a clean worktree of this checkout")
+        return None
+    notice(f"trying a fix in a throwaway worktree: {len(start.failing)} failing under {tests.named}")
+    outcome = repairer.run(_quiet, start=start)
+    after = outcome.last_run
+    diff = _diff(tree) if outcome.fixed and after is not None else ""
+    if not diff or after is None:
+        notice(f"no fix proposed: {outcome.summary or 'repair found nothing to change'}")
+        return None
+    fix = VerifiedFix(diff, tests.command, len(start.failing), len(after.failing))
+    notice(fix.verdict)
+    return fix
+
+
+def _quiet(_type: str, *, persist: bool = True, **_data: Any) -> None:
+    """Repair's events: the notices above say what matters; the trace of the triage job ended with its loop."""
+
+
+def _diff(tree: Path) -> str:
+    result = gitlayer.run(
+        tree, "diff", "--no-ext-diff", "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", "HEAD"
+    )
+    return result.out if result.ok else ""
+
+
+def artifact_changes(diff: str) -> list[dict[str, Any]]:
+    """The diff as SARIF artifactChanges: for each hunk, the old lines it replaces and the new lines' text."""
+    changes: dict[str, list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] | None = None
+    new_lines: list[str] = []
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            path = line[4:].removeprefix("b/")
+            current = None if path == "/dev/null" else changes.setdefault(path, [])
+        elif (hunk := _HUNK.match(line)) is not None and current is not None:
+            old, count = int(hunk.group("old")), int(hunk.group("old_n") or "1")
+            new_lines = []
+            start = old if count else old + 1
+            region = {"startLine": start, "startColumn": 1, "endLine": old + count if count else start, "endColumn": 1}
+            current.append({"deletedRegion": region, "insertedContent": {"text": ""}, "_new": new_lines})
+        elif current and line[:1] in (" ", "+"):
+            new_lines.append(line[1:] + "\n")
+    out = []
+    for path, replacements in changes.items():
+        for replacement in replacements:
+            replacement["insertedContent"]["text"] = "".join(replacement.pop("_new"))
+        out.append({"artifactLocation": {"uri": path}, "replacements": replacements})
+    return out

@@ -1,0 +1,108 @@
+"""A verified fix in the triage report: repair in a throwaway worktree, shown only when the tests confirm it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_util import pedro
+from repo_util import git
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef neg(a):\n    return -a\n"
+TESTS = (
+    "from calc import add, neg\n\n\n"
+    "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+    "def test_add_zero():\n    assert add(0, 4) == 4\n\n\n"
+    "def test_neg():\n    assert neg(2) == -2\n"
+)
+DIAGNOSIS = "TASK COMPLETE\nFailing tests: test_add, test_add_zero\nProbable cause: add subtracts."
+RIGHT = "```python\ndef add(a, b):\n    return a + b\n```"
+WRONG = "```python\ndef add(a, b):\n    return a * b\n```"
+
+
+@pytest.fixture
+def failing(repo: Path) -> Path:
+    (repo / "calc.py").write_text(CALC)
+    (repo / "test_calc.py").write_text(TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    return repo
+
+
+def triage(repo: Path, server: Any, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    log = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], cwd=repo, capture_output=True, text=True
+    )
+    return pedro(
+        "triage", "--no-input", "--base-url", f"{server.url}/v1", "--model", "m",
+        "--report", str(tmp_path / "triage.json"), "--sarif", str(tmp_path / "triage.sarif"),
+        env=env, cwd=repo, stdin=log.stdout,
+    )  # fmt: skip
+
+
+def fix_env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    return {
+        **cli_env,
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -m pytest -q -p no:cacheprovider",
+        "PEDRO_REPAIR__CANDIDATES": "1",
+        "PEDRO_REPAIR__MAX_FUNCTIONS": "1",
+    }
+
+
+def checkout_state(repo: Path) -> tuple[str, str, bytes, str]:
+    return (
+        git(repo, "status", "--porcelain", "--untracked-files=all"),
+        git(repo, "branch", "--list"),
+        (repo / "calc.py").read_bytes(),
+        git(repo, "worktree", "list", "--porcelain"),
+    )
+
+
+def test_a_fix_the_tests_confirm_is_in_every_output_and_applies(
+    failing: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    before = checkout_state(failing)
+    server = stub_server([DIAGNOSIS, RIGHT])
+    proc = triage(failing, server, fix_env(cli_env, tmp_path), tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    command = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+    verdict = f"verified: `{command}` passes with this patch; 2 failing → 0"
+    data = json.loads((tmp_path / "triage.json").read_text())
+    fix = data["verified_fix"]
+    assert (fix["failing_before"], fix["failing_after"], fix["test_command"]) == (2, 0, command)
+    assert "-    return a - b\n+    return a + b\n" in fix["diff"] and fix["verified"] is True
+    summary = (tmp_path / "summary.md").read_text()
+    assert verdict in summary and "+    return a + b" in summary
+    assert verdict in proc.stdout
+    sarif = json.loads((tmp_path / "triage.sarif").read_text())
+    (change,) = sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "calc.py"
+    assert "    return a + b\n" in change["replacements"][0]["insertedContent"]["text"]
+    # The checkout, its branches and its worktrees are as they were; the patch applies to it.
+    assert checkout_state(failing) == before
+    patch = tmp_path / "fix.patch"
+    patch.write_text(fix["diff"])
+    subprocess.run(["git", "apply", "--check", str(patch)], cwd=failing, check=True)
+
+
+def test_a_candidate_the_tests_refute_is_never_shown_as_a_fix(
+    failing: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    before = checkout_state(failing)
+    server = stub_server([DIAGNOSIS, WRONG])
+    proc = triage(failing, server, fix_env(cli_env, tmp_path), tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert len(server.requests) == 2  # the diagnosis, then the one candidate [repair] allows
+    data = json.loads((tmp_path / "triage.json").read_text())
+    assert data["verified_fix"] is None
+    summary = (tmp_path / "summary.md").read_text()
+    assert "verified:" not in summary and "a * b" not in summary and "Verified fix" not in summary
+    assert all("fixes" not in r for r in json.loads((tmp_path / "triage.sarif").read_text())["runs"][0]["results"])
+    assert "no fix proposed" in proc.stdout
+    assert checkout_state(failing) == before
