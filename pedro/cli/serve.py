@@ -59,10 +59,10 @@ def serve(
     renderer = make_renderer(json_mode=False, stream_json=False)
     if token is None and not _loopback(host):
         if not allow_unauthenticated:
+            token_flag = "--api-key-env VAR (VAR holds the token every request must carry)"
             raise UsageError(
-                f"--host {host} lets other machines reach pedro serve, and through it the model server, with no "
-                "token: pass --api-key-env VAR (VAR holding the token every request must carry), or "
-                "--allow-unauthenticated if everyone who can reach this address may use the model"
+                f"--host {host} lets other machines reach pedro serve, and the model server behind it, with no "
+                f"token: pass {token_flag}, or --allow-unauthenticated if everyone who can reach {host} may use it"
             )
         renderer.notice(f"pedro serve: listening on {host} without a token (--allow-unauthenticated)")
     # Bound before the model server starts, and handed to uvicorn: a taken port is one line, never its traceback.

@@ -197,7 +197,7 @@ def test_paths_outside_the_repository_are_left_out_of_every_output_and_the_findi
     assert len(results) == 4
     uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for r in results for loc in r.get("locations", [])]
     assert uris == ["test_calc.py"]
-    annotations = [line for line in proc.stdout.splitlines() if line.startswith("::error")]
+    annotations = [line for line in proc.stderr.splitlines() if line.startswith("::error")]  # the runner reads both
     assert len(annotations) == 4
     assert [line.split(",", 1)[0] for line in annotations if "file=" in line] == ["::error file=test_calc.py"]
     rows = [line for line in step_summary.read_text().splitlines() if line.startswith("| `")]

@@ -42,7 +42,7 @@ def test_the_readme_ci_line_reports_without_a_model_server(tmp_path: Path, cli_e
     assert median["function"] == {"name": "median", "file": "stats/mean.py", "start_line": 9, "end_line": 11}
     assert median["last_change"]["subject"] == "Compute the mean and the median"
     title = "title=tests/test_stats.py%3A%3Atest_mean_of_three"
-    assert f"::error file=tests/test_stats.py,line=5,{title}::assert 1.5 == 2%0A+  where 1.5 = mean" in proc.stdout
+    assert f"::error file=tests/test_stats.py,line=5,{title}::assert 1.5 == 2%0A+  where 1.5 = mean" in proc.stderr
     summary = (tmp_path / "summary.md").read_text()
     assert "`median` (stats/mean.py:9-11)" in summary and "Compute the mean and the median" in summary
     assert "No model was asked" in summary
@@ -65,8 +65,8 @@ def test_no_model_annotates_each_runner_with_relative_places_and_the_comparison(
     )  # fmt: skip
     assert proc.returncode == 5, proc.stderr
     assert (proc.stdout + proc.stderr).count(NO_MODEL_SAID) == 1
-    errors = [line for line in proc.stdout.splitlines() if line.startswith("::error ")]
-    assert len(errors) == 2 and str(repo) not in proc.stdout
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("::error ")]  # the runner reads both
+    assert len(errors) == 2 and str(repo) not in proc.stdout + proc.stderr
     expected = {
         "jest": ("file=test/math.test.js,line=5,", "Expected: 2%0AReceived: 1.5"),
         "node --test tap": ("file=test/math.test.js,line=7,", "1.5 !== 2"),
