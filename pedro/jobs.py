@@ -16,6 +16,7 @@ from pedro.errors import JobNotFoundError, PedroError, UsageError
 from pedro.messages import EXIT_CODES, Event, Message
 from pedro.safety.journal import another_pedro_alive
 from pedro.safety.secrets import Redactor
+from pedro.workspace import exclude_from_git
 
 
 @dataclass
@@ -213,20 +214,3 @@ class JobStore:
     def _prepare(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         exclude_from_git(self.repo)
-
-
-def exclude_from_git(repo: Path) -> None:
-    """Add .pedro/ to .git/info/exclude so pedro's files are never committed."""
-    git_dir = repo / ".git"
-    if not git_dir.is_dir():
-        return
-    exclude = git_dir / "info" / "exclude"
-    try:
-        text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
-        if ".pedro/" in text.splitlines():
-            return
-        exclude.parent.mkdir(parents=True, exist_ok=True)
-        with exclude.open("a", encoding="utf-8") as fh:
-            fh.write(("" if not text or text.endswith("\n") else "\n") + ".pedro/\n")
-    except OSError:
-        return

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pedro.errors import UsageError
+from pedro.workspace import exclude_from_git
 
 LOCK_NAME = "run.lock"
 
@@ -27,6 +28,7 @@ def hold_run_lock(root: Path, what: str) -> Iterator[None]:
     """
     folder = root / ".pedro"
     folder.mkdir(mode=0o700, exist_ok=True)
+    exclude_from_git(root)  # the lock must not show in `git status`, even when the job never starts
     path = folder / LOCK_NAME
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:

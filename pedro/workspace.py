@@ -88,3 +88,20 @@ def _tree_fingerprint(root: Path) -> str:
             except OSError:
                 continue
     return digest.hexdigest()
+
+
+def exclude_from_git(repo: Path) -> None:
+    """Add .pedro/ to .git/info/exclude so pedro's files are never committed."""
+    git_dir = repo / ".git"
+    if not git_dir.is_dir():
+        return
+    exclude = git_dir / "info" / "exclude"
+    try:
+        text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
+        if ".pedro/" in text.splitlines():
+            return
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        with exclude.open("a", encoding="utf-8") as fh:
+            fh.write(("" if not text or text.endswith("\n") else "\n") + ".pedro/\n")
+    except OSError:
+        return

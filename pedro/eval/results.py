@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from pedro.eval.records import RunRecord
 from pedro.eval.summary import summarize, summarize_by_scenario
-from pedro.jobs import exclude_from_git
+from pedro.workspace import exclude_from_git
 
 EVALS_DIR: Final = Path(".pedro") / "evals"
 SUMMARY: Final = "summary.json"
