@@ -720,9 +720,7 @@ def test_json_job_started_names_the_model_server_sandbox_snapshot_and_branch(
 
 def test_a_usage_error_leaves_nothing_git_status_shows(calc_repo: Path, cli_env: dict[str, str]) -> None:
     """The run lock is taken before the flags are all checked: its folder must not show up as untracked."""
-    proc = pedro(
-        "build", "-d", "x", "--model-file", "/nowhere/m.gguf", "--no-input", env=cli_env, cwd=calc_repo
-    )
+    proc = pedro("build", "-d", "x", "--model-file", "/nowhere/m.gguf", "--no-input", env=cli_env, cwd=calc_repo)
     assert proc.returncode == 2 and "does not exist" in proc.stderr
     assert (calc_repo / ".pedro" / "run.lock").exists()
     assert git(calc_repo, "status", "--porcelain") == ""
