@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from pedro.agent import Agent, AgentParts, Limits
+from pedro.assembly import SMALL_WINDOW_TOKENS
 from pedro.backends.base import GenerationOptions
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer, find_llama_server, find_smollm2_gguf
-from pedro.cli.session import SMALL_WINDOW_TOKENS
 from pedro.dispatch import Dispatcher
 from pedro.messages import Completion, Event, Message
 from pedro.roles import get_role
