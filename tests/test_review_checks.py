@@ -12,39 +12,14 @@ from typing import Any
 
 import pytest
 from cli_util import pedro
-from repo_util import git
+from repo_util import git, review_change
 
-BASE_CALC = "def add(a, b):\n    return a + b\n\n\ndef is_none(x):\n    return x == None\n"
-# add() now subtracts (line 2, breaks test_add); is_empty() adds a `== None` on line 10, while line 6 had one before.
-CHANGED_CALC = BASE_CALC.replace("a + b", "a - b") + "\n\ndef is_empty(x):\n    return x == None\n"
-TESTS = "from calc import add, is_none\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_none():\n"
-TESTS += "    assert is_none(None)\n"
-CONFIG = '[tool.ruff.lint]\nselect = ["E711"]\n\n[tool.mypy]\nignore_missing_imports = true\n'
-TYPED = "def half(n: int) -> int:\n    return n / 2\n"
 NO_MODEL_SAID = "no model was asked"
 
 
 @pytest.fixture
 def change(tmp_path: Path) -> Path:
-    """main: calc.py with a `== None` on line 6, its passing tests, ruff and mypy configured, eslint declared in
-    package.json; the feature branch breaks add(), adds a `== None` on line 10 and a mistyped half()."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "dev@example.com")
-    git(repo, "config", "user.name", "Dev")
-    (repo / "pyproject.toml").write_text(CONFIG)
-    (repo / "package.json").write_text(json.dumps({"name": "calc", "devDependencies": {"eslint": "^9.0.0"}}))
-    (repo / "calc.py").write_text(BASE_CALC)
-    (repo / "test_calc.py").write_text(TESTS)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "calc")
-    git(repo, "switch", "-q", "-c", "feature")
-    (repo / "calc.py").write_text(CHANGED_CALC)
-    (repo / "typed.py").write_text(TYPED)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "is_empty and half")
-    return repo
+    return review_change(tmp_path)
 
 
 @pytest.fixture

@@ -93,13 +93,13 @@ class Conversation:
             location=finding.location or "(no file named)",
             text=finding.text,
         ).strip()
-        role, aim, test_command = "builder", None, None
+        role, task_vars, aim, test_command = "builder", {"description": request}, None, None
         if finding.test:
-            role, aim = "debugger", Aim(repair_targets=frozenset({finding.test}))
             test_command = self.checks.test_command if self.checks is not None else None
-        result = self._run(
-            role, {"description": request}, asked=f"/fix {finding.number}", aim=aim, test_command=test_command
-        )
+            section = render_prompt("tasks/sections/test_command.md", command=test_command) if test_command else ""
+            role, aim = "debugger", Aim(repair_targets=frozenset({finding.test}))
+            task_vars.update(test_section=section, log_section="")
+        result = self._run(role, task_vars, asked=f"/fix {finding.number}", aim=aim, test_command=test_command)
         if result is not None:
             self.fixes.append((finding.number, result.job_id))
             self.console.print(
