@@ -113,7 +113,8 @@ def _test_findings(root: Path, base: str, config: PedroConfig, ctx: ToolContext,
         if before.passed and not after.passed:
             notice(f"checks: {now.named} passes at the base and fails on the change")
             return [_command_finding(now.command, after)]
-        notice(f"checks: {now.named} {'passes' if after.passed else 'fails'} on the change and names no tests")
+        state = "passes" if after.passed else "fails"
+        notice(f"checks: {now.named} {state} on the change; it names no tests, so none is compared with the base")
         return []
     verdict = compare(was, is_)
     broken, added = verdict.named("broken"), verdict.named("added_failing")

@@ -118,3 +118,26 @@ def test_an_unanchored_model_finding_is_marked_in_the_printed_list(
     )
     assert "5. **major** `calc.py:2` — add() subtracts; return a + b _(model)_" in proc.stdout
     assert "use `is None`" not in proc.stdout
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go vet needs go")
+def test_go_vet_reports_only_on_the_lines_the_change_adds(tmp_path: Path, env: dict[str, str]) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "dev@example.com")
+    git(repo, "config", "user.name", "Dev")
+    (repo / "go.mod").write_text("module example.com/m\n\ngo 1.21\n")
+    wrong = 'func {name}(s string) string {{\n\treturn fmt.Sprintf("%d", s)\n}}\n'
+    (repo / "m.go").write_text('package m\n\nimport "fmt"\n\n' + wrong.format(name="Old"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Old")
+    git(repo, "switch", "-q", "-c", "feature")
+    with (repo / "m.go").open("a") as source:
+        source.write("\n" + wrong.format(name="New"))
+    git(repo, "commit", "-q", "-am", "New")
+    proc = pedro("review", "--no-model", "--base", "main", env=env, cwd=repo, stdin="")
+    assert proc.returncode == 0, proc.stderr
+    assert "`m.go:10` — fmt.Sprintf format %d has arg s of wrong type string _(go vet)_" in proc.stdout
+    assert "m.go:6" not in proc.stdout
+    _untouched(repo)
