@@ -30,7 +30,7 @@ from pedro.endings import Counters, Ending, Evidence, RepairStep
 from pedro.endings import Limits as Limits
 from pedro.errors import TERMINATED_EXIT_CODE, BackendError
 from pedro.evidence import TestEvidence, TestStates, describe_test_run
-from pedro.findings import parse_findings
+from pedro.findings import Finding, parse_findings
 from pedro.jobs import Job, JobStore
 from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, ToolResult, Usage
 from pedro.modelcall import complete, usage_dict
@@ -99,6 +99,8 @@ class AgentParts:
     """Small windows get short tool descriptions; either way the list is fixed for the whole job."""
     setup: Mapping[str, Any] = field(default_factory=dict)
     """What the caller arranged (model, server, sandbox, snapshot, branch), for `job.started`."""
+    read_findings: Callable[[str], list[Finding]] = parse_findings
+    """A reviewer's answer as findings (review holds them to its change and adds its checks' own)."""
 
 
 @dataclass
@@ -519,7 +521,7 @@ class Agent:
         report = _evidence_report(self.evidence)
         extra: dict[str, Any] = {"evidence": report} if report else {}
         if self.role.reports_findings:
-            extra["findings"] = [finding.to_dict() for finding in parse_findings(ending.summary)]
+            extra["findings"] = [finding.to_dict() for finding in self.parts.read_findings(ending.summary)]
         self.emitter.emit(
             "job.finished",
             exit_status=ending.status,

@@ -15,10 +15,11 @@ from pedro.backends.base import Backend, GenerationOptions
 from pedro.config import PedroConfig
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence, TestStates, find_test_command
+from pedro.findings import Finding, parse_findings
 from pedro.gate import Gate
 from pedro.jobs import Job, JobStore
 from pedro.messages import Event
-from pedro.repair import Repairer, RepairSettings
+from pedro.repair import Repairer, RepairOutcome, RepairSettings
 from pedro.roles import Role
 from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
 from pedro.safety.jobbranch import ensure_job_branch, job_branch
@@ -30,6 +31,7 @@ from pedro.safety.snapshots import current_branch, head_commit, shorten
 from pedro.settings import RunSettings
 from pedro.tools import ToolRegistry
 from pedro.tools.base import Approver, Asker, ToolContext
+from pedro.tools.test import TestRun
 from pedro.workspace import is_git_repo
 
 SMALL_WINDOW_TOKENS = 8192
@@ -59,6 +61,10 @@ class JobSlot:
     resumed: bool = False
     test_command: str | None = None
     """`debug --test CMD`; else the job's own, [agent].test_command, or the detected runner."""
+    repair_targets: frozenset[str] | None = None
+    """The failing tests repair works on (a review finding's test); None for every failing test."""
+    read_findings: Callable[[str], list[Finding]] | None = None
+    """How a reviewer's answer becomes findings, when not read as written (pedro review's checks)."""
 
 
 @dataclass(frozen=True)
@@ -134,9 +140,12 @@ def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend
         store=store,
         job=job,
         guard=workspace.guard,
-        repair=repairer(role, config, backend, dispatcher, tests, options, workspace.guard),
+        repair=_aimed(
+            repairer(role, config, backend, dispatcher, tests, options, workspace.guard), slot.repair_targets
+        ),
         tests=tests,
         short_tools=job.short_tools,
+        read_findings=slot.read_findings or parse_findings,
         setup={
             "model": config.backend.model,
             "server": config.resolved_base_url(),
@@ -229,6 +238,23 @@ def repairer(
     return Repairer(
         backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options, guard=guard
     )
+
+
+@dataclass(frozen=True)
+class AimedRepair:
+    """Repair held to some failing tests (a review finding's), whichever the caller asks about."""
+
+    repairer: Repairer
+    targets: frozenset[str]
+
+    def run(
+        self, emit: Callable[..., None], *, start: TestRun | None = None, targets: frozenset[str] | None = None
+    ) -> RepairOutcome:
+        return self.repairer.run(emit, start=start, targets=targets or self.targets)
+
+
+def _aimed(repair: Repairer | None, targets: frozenset[str] | None) -> Repairer | AimedRepair | None:
+    return AimedRepair(repair, targets) if repair is not None and targets else repair
 
 
 def protect_work(

@@ -8,6 +8,9 @@ from typing import Any, Literal
 
 Severity = Literal["critical", "major", "minor", "nit", "note"]
 SEVERITIES: tuple[Severity, ...] = ("critical", "major", "minor", "nit", "note")
+Origin = Literal["tool", "model"]
+"""Who found it: a check pedro ran (a failing test, a linter's message) or the model's answer."""
+MODEL_SOURCE = "model"
 
 # Small models write the convention the reviewer prompt asks for loosely: "- [major] a.py:3 — text",
 # "1. **Major** `a.py:3`: text", "* (nit) a.py line 3 - text". The severity and the location are each optional.
@@ -38,6 +41,23 @@ class Finding:
     text: str
     path: str = ""
     line: int | None = None
+    origin: Origin = "model"
+    source: str = MODEL_SOURCE
+    """What reported it: `ruff E711`, `mypy arg-type`, a test id (`tests/test_x.py::test_y`), or `model`."""
+    anchored: bool = False
+    """Its file:line is a line of the change (a check's own location always is): pedro looked, the model's word is
+    not enough."""
+    note: str = ""
+    """Why a model's finding is not anchored: the line does not exist, or the change does not touch it."""
+    test: str = ""
+    """The failing test behind it, when a test run reported it (/fix then starts with test-driven repair)."""
+
+    @property
+    def label(self) -> str:
+        """Where it comes from, for a reader: `ruff E711`, `model`, `model, not anchored: calc.py has no line 99`."""
+        if self.origin == "tool" or self.anchored:
+            return self.source
+        return f"{self.source}, not anchored: {self.note}" if self.note else f"{self.source}, not anchored"
 
     @property
     def location(self) -> str:
@@ -83,5 +103,5 @@ def findings_markdown(findings: list[Finding]) -> str:
     lines = []
     for finding in findings:
         where = f" `{finding.location}`" if finding.location else ""
-        lines.append(f"{finding.number}. **{finding.severity}**{where} — {finding.text}")
+        lines.append(f"{finding.number}. **{finding.severity}**{where} — {finding.text} _({finding.label})_")
     return "\n".join(lines) + "\n"

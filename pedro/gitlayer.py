@@ -7,6 +7,7 @@ whose output the model reads, as an exact argv and environment for pedro.process
 from __future__ import annotations
 
 import contextlib
+import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -160,6 +161,28 @@ def version() -> str | None:
     return result.out.strip() or None if result.ok else None
 
 
+@contextlib.contextmanager
+def scratch_worktree(root: Path, commit: str, *, borrow: tuple[str, ...] = ()) -> Iterator[Path]:
+    """A detached worktree of `commit` in a temporary folder, removed and pruned afterwards: where pedro runs what
+    must not touch the person's checkout or branch. `borrow` names untracked folders of the checkout the tree links
+    to (what the tests need and git does not hold). Raises GitError when git cannot make it."""
+    folder = Path(tempfile.mkdtemp(prefix="pedro-worktree-"))
+    tree = folder / "tree"
+    try:
+        added = run(root, "worktree", "add", "--detach", str(tree), commit, timeout=120)
+        if not added.ok:
+            said = added.err.strip() or f"exit status {added.code}"
+            raise GitError(f"could not make a worktree of {commit[:12]} to run in ({said})")
+        for name in borrow:
+            if (root / name).is_dir() and not (tree / name).exists():
+                (tree / name).symlink_to(root / name)
+        yield tree
+    finally:
+        run(root, "worktree", "remove", "--force", str(tree), timeout=120)
+        shutil.rmtree(folder, ignore_errors=True)
+        run(root, "worktree", "prune", timeout=60)
+
+
 def _neutral_env(publish: bool) -> dict[str, str]:
     env = dict(_NEUTRAL_ENV)
     if publish:
@@ -189,6 +212,7 @@ __all__ = [
     "environment",
     "output",
     "run",
+    "scratch_worktree",
     "toplevel",
     "version",
 ]

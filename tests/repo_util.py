@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -9,3 +10,35 @@ from pathlib import Path
 def git(repo: Path, *args: str) -> str:
     """Run git in `repo` and return its stdout."""
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+REVIEW_BASE_CALC = "def add(a, b):\n    return a + b\n\n\ndef is_none(x):\n    return x == None\n"
+# add() now subtracts (line 2, breaks test_add); is_empty() adds a `== None` on line 10, while line 6 had one before.
+REVIEW_CHANGED_CALC = REVIEW_BASE_CALC.replace("a + b", "a - b") + "\n\ndef is_empty(x):\n    return x == None\n"
+_REVIEW_TESTS = (
+    "from calc import add, is_none\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_none():\n"
+    "    assert is_none(None)\n"
+)
+_REVIEW_CONFIG = '[tool.ruff.lint]\nselect = ["E711"]\n\n[tool.mypy]\nignore_missing_imports = true\n'
+
+
+def review_change(tmp_path: Path) -> Path:
+    """main: calc.py with a `== None` on line 6, its passing tests, ruff and mypy configured, eslint declared in
+    package.json; the feature branch breaks add(), adds a `== None` on line 10 and a mistyped half() in typed.py."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "dev@example.com")
+    git(repo, "config", "user.name", "Dev")
+    (repo / "pyproject.toml").write_text(_REVIEW_CONFIG)
+    (repo / "package.json").write_text(json.dumps({"name": "calc", "devDependencies": {"eslint": "^9.0.0"}}))
+    (repo / "calc.py").write_text(REVIEW_BASE_CALC)
+    (repo / "test_calc.py").write_text(_REVIEW_TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "calc")
+    git(repo, "switch", "-q", "-c", "feature")
+    (repo / "calc.py").write_text(REVIEW_CHANGED_CALC)
+    (repo / "typed.py").write_text("def half(n: int) -> int:\n    return n / 2\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "is_empty and half")
+    return repo

@@ -104,7 +104,8 @@ def test_a_review_redirected_to_a_file_writes_the_findings_alone(
     done = _into_file(args, branch_repo, cli_env, out)
     assert done.returncode == 0, done.stderr
     assert out.read_text() == (
-        "1. **major** `calc.py:2` — add() subtracts; return a + b\n2. **nit** `calc.py:5` — mul() has no docstring\n"
+        "1. **major** `calc.py:2` — add() subtracts; return a + b _(model, not anchored: the change does not touch "
+        "calc.py:2)_\n2. **nit** `calc.py:5` — mul() has no docstring _(model)_\n"
     )
     # Progress, notes and the raw reply went to stderr.
     for said in ("note: reviewing HEAD against main", "--- round 1", "TASK COMPLETE", "=== completed (exit 0)"):

@@ -36,7 +36,9 @@ def test_other_severity_words_map_onto_the_four_and_a_bare_location_is_a_note() 
 
 
 def test_markdown_numbers_the_findings() -> None:
-    assert findings_markdown(parse_findings("- [major] a.py:1 — x")) == "1. **major** `a.py:1` — x\n"
+    # Read as written, not yet held to a change: the model's word, and said to be.
+    said = findings_markdown(parse_findings("- [major] a.py:1 — x"))
+    assert said == "1. **major** `a.py:1` — x _(model, not anchored)_\n"
     assert findings_markdown([]) == "No findings.\n"
 
 
@@ -67,13 +69,20 @@ def test_review_json_carries_the_findings_in_job_finished(
     assert proc.returncode == 0, proc.stderr
     finished = json.loads(proc.stdout.splitlines()[-1])
     assert finished["type"] == "job.finished"
+    # The branch adds mul() (lines 3-6): add()'s line 2 is not part of the change, so that finding says so.
     assert finished["findings"][0] == {
         "number": 1,
         "severity": "major",
         "text": "add() subtracts; return a + b",
         "path": "calc.py",
         "line": 2,
+        "origin": "model",
+        "source": "model",
+        "anchored": False,
+        "note": "the change does not touch calc.py:2",
+        "test": "",
     }
+    assert finished["findings"][1]["anchored"] is True and finished["findings"][1]["note"] == ""
     assert [f["number"] for f in finished["findings"]] == [1, 2]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 from cli_util import fenced
-from repo_util import git
+from repo_util import git, review_change
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux drives the terminal session")
 
@@ -216,3 +217,30 @@ def test_a_review_session_shows_each_answer_once_without_the_jobs_machinery(
     assert "**You:** why is finding 1 a problem?" in text and "TASK COMPLETE" not in text
     term.send("C-d")
     assert "EXITED 0" in term.wait_for("EXITED")
+
+
+def test_fix_on_a_finding_a_failing_test_backs_starts_with_repair_on_that_test(
+    tmp_path: Path, stub_server: Any, terminal: Callable[..., Terminal], cli_env: dict[str, str]
+) -> None:
+    repo = review_change(tmp_path)
+    # The review's model adds nothing; its findings are the checks': 1 is the test the change broke.
+    repaired = "```python\ndef add(a, b):\n    return a + b\n```"
+    server = stub_server(["TASK COMPLETE\nNothing beyond what the checks found.", repaired])
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # pytest on PATH
+    term = terminal(["env", f"PATH={path}", *_review(server)], repo)
+    screen = term.wait_for(at_prompt, limit_s=120)
+    assert "3 findings" in screen
+
+    term.send("/fix 1", "Enter")
+    screen = term.wait_for("finding 1: job", limit_s=120)
+    # The model was asked for one function by test-driven repair, on the failing test, not for a builder's turn.
+    asked = server.requests[1]["messages"][-1]["content"]
+    assert "A test fails:" in asked and "test_add" in asked and "This is the function add in calc.py" in asked
+    assert "tools" not in server.requests[1]
+    assert "return a + b" in (repo / "calc.py").read_text()
+    assert git(repo, "branch", "--show-current").strip().startswith("pedro/")
+    assert len(server.requests) == 2
+
+    term.send("C-d")
+    screen = term.wait_for("EXITED")
+    assert "EXITED 0" in screen and "Traceback" not in screen

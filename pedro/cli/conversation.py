@@ -6,12 +6,16 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pedro.cli.common import CommonFlags
+from pedro.cli.session import Aim
 from pedro.config import PedroConfig
 from pedro.errors import PedroError
 from pedro.findings import Finding, findings_markdown, parse_findings
+
+if TYPE_CHECKING:
+    from pedro.reviewchecks import ReviewChecks
 
 HISTORY_NAME = "session-history"
 """Under the repository's .pedro/: what was typed at the session prompt, for the up arrow."""
@@ -48,6 +52,8 @@ class Conversation:
     """(finding number, the builder job that fixed it), in order."""
     read: Reader | None = None
     """The prompt, once the session reads from one: /save asks there before writing outside the repository."""
+    checks: ReviewChecks | None = None
+    """A review's own checks: their findings come first, and the model's are held to the same change."""
 
     @property
     def reviews(self) -> bool:
@@ -58,11 +64,16 @@ class Conversation:
 
     def start(self, task_vars: dict[str, Any], asked: str) -> None:
         """The session's first job (the review itself, or chat's first request)."""
-        result = self._run(self.role, task_vars, asked=asked, by_user=not self.reviews)
+        aim = Aim(read_findings=self._read_findings) if self.checks is not None else None
+        result = self._run(self.role, task_vars, asked=asked, by_user=not self.reviews, aim=aim)
         if result is not None:
             self.job_id = result.job_id
             if self.reviews:
-                self.findings = parse_findings(result.summary)
+                self.findings = self._read_findings(result.summary)
+
+    def _read_findings(self, answer: str) -> list[Finding]:
+        found = parse_findings(answer)
+        return self.checks.merge(found) if self.checks is not None else found
 
     def ask(self, text: str) -> None:
         """A follow-up in the same conversation: the session's job continues with the new message."""
@@ -72,7 +83,8 @@ class Conversation:
         self._run(self.role, {}, asked=text, resume=self.job_id, message=text, follow_up=True)
 
     def fix(self, finding: Finding) -> None:
-        """Hand one finding to the builder, on its own job branch with the usual snapshots, then come back."""
+        """Hand one finding to the builder, on its own job branch with the usual snapshots, then come back. A finding
+        a failing test backs goes to the debugger instead, whose test-driven repair starts on that test."""
         from pedro.prompts import render_prompt
 
         request = render_prompt(
@@ -81,7 +93,13 @@ class Conversation:
             location=finding.location or "(no file named)",
             text=finding.text,
         ).strip()
-        result = self._run("builder", {"description": request}, asked=f"/fix {finding.number}")
+        role, task_vars, aim, test_command = "builder", {"description": request}, None, None
+        if finding.test:
+            test_command = self.checks.test_command if self.checks is not None else None
+            section = render_prompt("tasks/sections/test_command.md", command=test_command) if test_command else ""
+            role, aim = "debugger", Aim(repair_targets=frozenset({finding.test}))
+            task_vars.update(test_section=section, log_section="")
+        result = self._run(role, task_vars, asked=f"/fix {finding.number}", aim=aim, test_command=test_command)
         if result is not None:
             self.fixes.append((finding.number, result.job_id))
             self.console.print(
@@ -130,7 +148,8 @@ class Conversation:
         return "\n".join(parts).rstrip() + "\n"
 
     def _run(self, role: str, task_vars: dict[str, Any], *, asked: str, by_user: bool = True, **resume: Any) -> Any:
-        """One job run through the same runner as every command; its result, or None when it could not run."""
+        """One job run through the same runner as every command; its result, or None when it could not run.
+        `resume` carries run_session's other keywords (the job to continue, an aim, a test command)."""
         from pedro.cli.session import run_session
 
         results: list[Any] = []
@@ -195,16 +214,18 @@ def _help(session: Conversation, _argument: str) -> bool:
 
 
 def _findings(session: Conversation, _argument: str) -> bool:
+    from rich.markup import escape
     from rich.table import Table
 
     if not session.findings:
         session.console.print("the review reported no findings")
         return False
-    table = Table("#", "severity", "where", "finding", show_lines=False)
+    table = Table("#", "severity", "where", "finding", "from", show_lines=False)
     colours = {"critical": "bold red", "major": "red", "minor": "yellow", "nit": "dim", "note": "cyan"}
     for finding in session.findings:
         style = colours[finding.severity]
-        table.add_row(str(finding.number), f"[{style}]{finding.severity}[/]", finding.location, finding.text)
+        row = (finding.location, finding.text, finding.label)
+        table.add_row(str(finding.number), f"[{style}]{finding.severity}[/]", *(escape(part) for part in row))
     session.console.print(table)
     return False
 
@@ -412,8 +433,11 @@ def held_server(config: PedroConfig) -> Iterator[PedroConfig]:
         yield held
 
 
-def open_session(role: str, flags: CommonFlags, task_vars: dict[str, Any] | None, *, asked: str) -> int:
-    """Run the first job (when there is one) and converse until the user leaves; exit 0."""
+def open_session(
+    role: str, flags: CommonFlags, task_vars: dict[str, Any] | None, *, asked: str, checks: ReviewChecks | None = None
+) -> int:
+    """Run the first job (when there is one) and converse until the user leaves; exit 0. A review's `checks` are the
+    findings pedro's own checks made, which the model's are merged with."""
     from rich.console import Console
 
     from pedro.cli.common import load
@@ -421,7 +445,7 @@ def open_session(role: str, flags: CommonFlags, task_vars: dict[str, Any] | None
     root, config = load(flags)
     console = Console(highlight=False)
     with held_server(config) as running:
-        session = Conversation(role, flags, root, running, console)
+        session = Conversation(role, flags, root, running, console, checks=checks)
         if task_vars is not None:
             session.start(task_vars, asked=asked)
             if session.job_id is None:

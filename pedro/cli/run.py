@@ -30,7 +30,6 @@ from pedro.cli.common import (
     TimeLimitOpt,
     ToolUseModeOpt,
     VerboseOpt,
-    load,
     notice,
 )
 from pedro.errors import UsageError
@@ -141,6 +140,10 @@ def review(
         ),
     ] = None,
     description: Annotated[str, typer.Option("--description", "-d", help="What to focus on.")] = "",
+    no_model: Annotated[
+        bool,
+        typer.Option("--no-model", help="Ask no model: report what the project's tests and linters find (exit 0)."),
+    ] = False,
     backend: BackendOpt = None,
     base_url: BaseUrlOpt = None,
     model: ModelOpt = None,
@@ -159,11 +162,19 @@ def review(
     sampling_profile: SamplingProfileOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Review a branch or diff and report findings with file:line and severity."""
+    """Review a branch or diff and report findings with file:line and severity.
+
+    pedro first runs the project's own checks on the change: its tests at the base and now (tests the change
+    broke are findings) and the linters and type checkers the repository configures and has installed, keeping
+    their messages on changed lines. The model's findings are added, each held to the change. With --no-model,
+    or no model configured, the checks' findings alone.
+    """
+    from pedro.cli.common import load_and_find_server
     from pedro.reviewbase import find_review_base
+    from pedro.reviewchecks import run_checks
 
     flags = CommonFlags.from_options(locals())
-    root, _ = load(flags, find_server=False)
+    root, config, _, _ = load_and_find_server(flags, find_server=not no_model)
     compared = find_review_base(root, base)
     stat = _git(root, "diff", "--stat", "--no-ext-diff", "--no-textconv", compared.commit, "--")
     if not stat.strip():
@@ -173,17 +184,57 @@ def review(
         )
     files = stat.strip().splitlines()[-1].strip()
     notice(flags, compared.describe())
+    checks = run_checks(root, compared.commit, config, lambda said: notice(flags, said))
+    if no_model or not (config.backend.model or config.backend.model_file):
+        why = "--no-model" if no_model else "no model is configured; --model NAME or --model-file PATH adds one"
+        notice(flags, f"no model was asked ({why}): the findings are the checks' alone")
+        _print_findings(checks.findings, flags)
+        raise typer.Exit(0)
     task_vars: dict[str, Any] = {
         "base": compared.commit,
         "files_changed": files,
         "diff_stat": stat.rstrip(),
         "description": description.strip() or "Report every real problem you find.",
+        "checks": _checks_section(checks.findings),
     }
     from pedro.cli.conversation import can_converse, open_session
+    from pedro.cli.session import Aim
+    from pedro.findings import parse_findings
 
     if can_converse(flags):
-        raise typer.Exit(open_session("reviewer", flags, task_vars, asked=compared.describe()))
-    _run("reviewer", flags, **task_vars)
+        raise typer.Exit(open_session("reviewer", flags, task_vars, asked=compared.describe(), checks=checks))
+    _run("reviewer", flags, aim=Aim(read_findings=lambda text: checks.merge(parse_findings(text))), **task_vars)
+
+
+def _checks_section(findings: list[Any]) -> str:
+    """What the checks found, for the model to build on rather than repeat."""
+    if not findings:
+        return render_prompt("tasks/sections/review_checks_none.md").strip()
+    from pedro.findings import findings_markdown
+
+    return render_prompt("tasks/sections/review_checks.md", findings=findings_markdown(findings).rstrip()).strip()
+
+
+def _print_findings(findings: list[Any], flags: CommonFlags) -> None:
+    """Review without a model: the findings on stdout, as Markdown, or as a `job.finished` event with --json."""
+    import json as json_module
+
+    from pedro.findings import findings_markdown
+    from pedro.messages import Event
+
+    if flags.json or flags.stream_json:
+        data = {
+            "exit_status": "no_model",
+            "exit_code": 0,
+            "reason": "no_model",
+            "summary": "",
+            "findings": [finding.to_dict() for finding in findings],
+        }
+        line = Event("job.finished", "", 1, data).to_dict()
+        sys.stdout.write(json_module.dumps(line, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(findings_markdown(findings))
+    sys.stdout.flush()
 
 
 def chat(
@@ -382,11 +433,14 @@ def _run(
     test_command: str | None = None,
     on_result: Callable[[Any, Path], None] | None = None,
     after_run: Callable[[Any], None] | None = None,
+    aim: Any = None,
     **task_vars: Any,
 ) -> None:
     from pedro.cli.session import run_session
 
-    code = run_session(role_name, flags, task_vars, test_command=test_command, on_result=on_result, after_run=after_run)
+    code = run_session(
+        role_name, flags, task_vars, test_command=test_command, on_result=on_result, after_run=after_run, aim=aim
+    )
     raise typer.Exit(code)
 
 

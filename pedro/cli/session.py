@@ -40,6 +40,7 @@ def run_session(
     follow_up: bool = False,
     session: bool = False,
     after_run: Callable[[AfterRun], None] | None = None,
+    aim: Aim | None = None,
 ) -> int:
     """Run one role to the end (or continue the saved job `resume`, with a new user `message` when given) and
     return the process exit code.
@@ -50,6 +51,7 @@ def run_session(
     (a session's next message to the same job) leaves out the setup notes the person has already read; `session`
     (any turn of an interactive session) shows the turn without the job's header, round lines and resume hint.
     `after_run` gets the finished job while the model is still up, within the job's time limit (triage's fix).
+    `aim` holds repair to some tests and says how a reviewer's answer becomes findings (pedro review).
     """
     root, loaded = load(flags)
     config = config or loaded
@@ -68,7 +70,16 @@ def run_session(
             follow_up,
             renderer,
             after_run,
+            aim or Aim(),
         )
+
+
+@dataclass(frozen=True)
+class Aim:
+    """What review gives the jobs it starts: the failing tests a /fix repairs, how the answer becomes findings."""
+
+    repair_targets: frozenset[str] | None = None
+    read_findings: Callable[[str], list[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,7 @@ def _run(
     follow_up: bool = False,
     renderer: Any = None,
     after_run: Callable[[AfterRun], None] | None = None,
+    aim: Aim | None = None,
 ) -> int:
     from pedro.assembly import JobSlot, RunUI, assemble
     from pedro.debuglog import DEBUG_LOG_NAME, job_log
@@ -148,7 +160,15 @@ def _run(
             quiet=follow_up,
         )
         with job_log(store.job_dir(job.id) / DEBUG_LOG_NAME, verbose=flags.verbose):
-            slot = JobSlot(store, job, resumed=saved is not None, test_command=test_command)
+            aim = aim or Aim()
+            slot = JobSlot(
+                store,
+                job,
+                resumed=saved is not None,
+                test_command=test_command,
+                repair_targets=aim.repair_targets,
+                read_findings=aim.read_findings,
+            )
             run = assemble(config, role, slot, ui)
             try:
                 with _time_limit(run.agent.limits.time_limit_s):

@@ -61,6 +61,9 @@ _FRAMEWORK_ALIASES: dict[str, Framework] = {
     "pnpm": "npm",
 }
 _NPM_PLACEHOLDER = "no test specified"
+_VENVS = (".venv", "venv", "env")
+TEST_DEPENDENCIES = ("node_modules", *_VENVS)
+"""Untracked folders the tests need and git does not hold: a throwaway worktree links them from the checkout."""
 _SHELL_META = re.compile(r"[;&|<>$`()\n\\*?{}\[\]]")
 
 
@@ -379,7 +382,7 @@ def _junit_options(report: Path) -> tuple[str, ...]:
 def _python_runner(project: Path, root: Path, env: dict[str, str]) -> tuple[str, ...]:
     """The project's own virtualenv first, then pytest on PATH, then python3 -m pytest."""
     for base in dict.fromkeys((project, root)):
-        for venv in (".venv", "venv", "env"):
+        for venv in _VENVS:
             python = base / venv / "bin" / "python"
             if python.is_file():
                 return (str(python), "-m", "pytest")

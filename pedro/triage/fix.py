@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,11 +13,10 @@ from typing import Any
 from pedro import gitlayer
 from pedro.config import PedroConfig
 from pedro.errors import PedroError
+from pedro.tools.test import TEST_DEPENDENCIES
 
 Notice = Callable[[str], None]
 _HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,(?P<old_n>\d+))? \+\d+(?:,\d+)? @@")
-# Dependencies the tests need that git does not hold: the worktree borrows them from the checkout.
-_BORROWED = ("node_modules",)
 
 
 @dataclass(frozen=True)
@@ -60,29 +57,17 @@ def propose_fix(
     if args is None:
         notice("no fix proposed: no test command is known ([agent].test_command or a detected runner)")
         return None
-    folder = Path(tempfile.mkdtemp(prefix="pedro-triage-fix-"))
-    tree = folder / "tree"
-    added = gitlayer.run(root, "worktree", "add", "--detach", str(tree), snapshot, timeout=120)
     try:
-        if not added.ok:
-            notice(f"no fix proposed: could not make a worktree to try one in ({added.err.strip()})")
-            return None
-        for name in _BORROWED:
-            if (root / name).is_dir() and not (tree / name).exists():
-                (tree / name).symlink_to(root / name)
-        ctx = _context(tree, config)
-        tests = ProjectTests(args, ctx)
-        return _repair(tree, tests, ctx, config=config, backend=backend, options=options, notice=notice)
+        with gitlayer.scratch_worktree(root, snapshot, borrow=TEST_DEPENDENCIES) as tree:
+            ctx = _context(tree, config)
+            tests = ProjectTests(args, ctx)
+            return _repair(tree, tests, ctx, config=config, backend=backend, options=options, notice=notice)
     except KeyboardInterrupt:  # the job's time limit (TimeLimitReached) or Ctrl-C: no fix, the report is written
         notice("no fix proposed: stopped before a candidate was verified")
         return None
     except PedroError as exc:  # the server went away, git refused: the diagnosis stands without a fix
         notice(f"no fix proposed: {exc}")
         return None
-    finally:
-        gitlayer.run(root, "worktree", "remove", "--force", str(tree), timeout=120)
-        shutil.rmtree(folder, ignore_errors=True)
-        gitlayer.run(root, "worktree", "prune", timeout=60)
 
 
 def _context(tree: Path, config: PedroConfig) -> Any:
