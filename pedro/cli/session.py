@@ -242,6 +242,7 @@ def _repairer(
         temperature=config.repair.temperature,
         max_tokens=config.repair.max_tokens,
         max_units=config.repair.max_functions,
+        coverage=config.repair.coverage,
     )
     return Repairer(
         backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options, guard=guard
