@@ -3,11 +3,12 @@
 # Ochiai (Abreu et al. 2007): suspiciousness(line) = ef / sqrt(F * (ef + ep)), where ef and ep count the failing and
 # passing tests that execute the line and F is the number of failing tests. The tests run once, with line coverage,
 # through the test tool's own runner and sandbox (an instrument changes the planned run): coverage.py inside pytest
-# records each test's lines; `go test -coverprofile` records a run's, so Go runs the failing tests and the passing
-# ones as two groups.
+# records each test's lines; `go test -coverprofile` and node's NODE_V8_COVERAGE record a run's, so Go and
+# `node --test` run the failing tests and the passing ones as two groups.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -22,6 +23,7 @@ from pedro.evidence import ProjectTests
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit, enclosing_unit
 from pedro.tools.test import RunPlan, TestRun
+from pedro.tools.testreport import NODE_RUNNER
 
 _PLUGIN = "pedro_spectrum_plugin"
 _PLUGIN_SOURCE = Path(__file__).with_name("pytest_spectrum.py")
@@ -197,6 +199,55 @@ def _block_lines(source: list[str], block: re.Match[str]) -> list[int]:
     return lines
 
 
+@dataclass
+class NodeRecorder:
+    """An instrument for a `node --test` run: V8's block coverage (NODE_V8_COVERAGE) of the tests `names` selects."""
+
+    root: Path
+    names: list[str]
+    lines: set[Line] = field(default_factory=set)
+
+    def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
+        argv = list(plan.command.argv)
+        tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
+        pattern = "^(" + "|".join(re.escape(name) for name in self.names) + ")$"
+        tokens = [tokens[0], f"--test-name-pattern={pattern}", *tokens[1:]]
+        new_argv = (*argv[:2], shlex.join(tokens)) if argv[:2] == ["bash", "-c"] else tuple(tokens)
+        env = {**plan.command.env, "NODE_V8_COVERAGE": str(workdir / "v8")}
+        return replace(plan, command=replace(plan.command, argv=new_argv, env=env))
+
+    def collect(self, plan: RunPlan, workdir: Path) -> None:
+        root = self.root.resolve()
+        for report in sorted((workdir / "v8").glob("*.json")):
+            try:
+                scripts = json.loads(report.read_text(encoding="utf-8")).get("result", [])
+            except (OSError, ValueError, AttributeError):
+                continue
+            for script in scripts if isinstance(scripts, list) else []:
+                url = str(script.get("url", ""))
+                rel = _relative(url.removeprefix("file://"), root) if url.startswith("file://") else None
+                if rel is None or is_test_file(rel) or "node_modules/" in rel:
+                    continue
+                source = (root / rel).read_text(encoding="utf-8", errors="replace")
+                ranges = [r for f in script.get("functions", []) for r in f.get("ranges", [])]
+                self.lines.update((rel, line) for line in _executed_lines(source, ranges))
+
+
+def _executed_lines(source: str, ranges: list[dict[str, int]]) -> list[int]:
+    """The lines whose first code character lies in a range V8 counted as run (the innermost range decides)."""
+    executed: list[int] = []
+    offset = 0
+    for number, line in enumerate(source.splitlines(keepends=True), start=1):
+        code = line.strip()
+        if code and code.strip("{}();"):
+            at = offset + len(line) - len(line.lstrip())
+            inside = [r for r in ranges if r.get("startOffset", 0) <= at < r.get("endOffset", 0)]
+            if inside and min(inside, key=lambda r: r["endOffset"] - r["startOffset"]).get("count", 0) > 0:
+                executed.append(number)
+        offset += len(line)
+    return executed
+
+
 def _relative(file: str, root: Path) -> str | None:
     try:
         path = Path(file).resolve()
@@ -233,20 +284,20 @@ def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spe
             if test is not None:
                 covered.setdefault(test, set()).update(lines)
         runs = 1
-    elif report.runner == "go test":
+    elif report.runner in ("go test", NODE_RUNNER):
         runs = 0
-        for group, ids in (("failing", failing), ("passing", report.passing)):
-            names = go_names(ids)
-            if names:
-                go = GoRecorder(root, names)
-                tests.run(instrument=go)
-                covered[group] = go.lines
+        for group, ids in (("failing", failing), ("passing", frozenset(report.passing))):
+            recorder = (
+                GoRecorder(root, go_names(ids)) if report.runner == "go test" else NodeRecorder(root, sorted(ids))
+            )
+            if recorder.names:
+                tests.run(instrument=recorder)
+                covered[group] = recorder.lines
                 runs += 1
         failing = frozenset({"failing"})
-        report_passing: Iterable[str] = ["passing"]
     else:
         return None
-    passing = report_passing if report.runner == "go test" else report.passing
+    passing = report.passing if report.runner == "pytest" else ["passing"]
     scores = ochiai(covered, failing, passing)
     if not any(scores.values()):
         return None

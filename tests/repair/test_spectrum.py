@@ -268,3 +268,31 @@ def test_progress_that_only_fails_closer_is_taken_back_when_no_fix_follows(repo:
     assert [e.data["n"] for e in events if e.type == "repair.restored"] == [kept]
     assert (repo / "calc.py").read_text() == calc and git(repo, "status", "--porcelain").strip() == ""
     assert outcome.last_run is not None and outcome.last_run.failing == {"test_calc.py::test_add"}
+
+
+def test_node_coverage_ranks_the_buggy_branch(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    repo = tmp_path / "rates"
+    repo.mkdir()
+    (repo / "rates.js").write_text(
+        'function rate(region) {\n  if (region === "eu") {\n    return 0.2;\n  }\n  if (region === "uk") {\n'
+        "    return 0.02;\n  }\n  return 0;\n}\nmodule.exports = { rate };\n"
+    )
+    (repo / "rates.test.js").write_text(
+        'const test = require("node:test");\nconst assert = require("node:assert");\n'
+        'const { rate } = require("./rates.js");\n'
+        'test("eu", () => { assert.strictEqual(rate("eu"), 0.2); });\n'
+        'test("uk", () => { assert.strictEqual(rate("uk"), 0.2); });\n'
+    )
+    tests = ProjectTests(RunTestsArgs(command="node --test"), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing == {"uk"}
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and spectrum.runs == 2
+    # The failing group alone runs the "uk" branch; both run the function's first lines; no test file is ranked.
+    assert {line for path, line, score in spectrum.ranked() if score == 1.0} == {5, 6}
+    assert 0 < spectrum.score("rates.js", 2) < 1.0
+    assert all(path == "rates.js" for path, _, _ in spectrum.ranked())
