@@ -299,7 +299,7 @@ class Repairer:
         index = outcome.candidates
         path = self.dispatcher.ctx.resolve(unit.path)
         label = {"unit": _describe(unit), "question": attempt.kind, **({"line": attempt.line} if attempt.line else {})}
-        if path not in self.dispatcher.ctx.read_stamps:
+        if number == 0:
             # As if the model had read the file: an edit by anyone else from now on is noticed, never overwritten.
             self.dispatcher.ctx.read_stamps[path] = stamp_file(path)
         failing = [f for f in (run.report.failures if run.report else []) if f.test_id in unit.tests] or (
