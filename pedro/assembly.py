@@ -234,6 +234,7 @@ def repairer(
         temperature=config.repair.temperature,
         max_tokens=config.repair.max_tokens,
         max_units=config.repair.max_functions,
+        coverage=config.repair.coverage,
     )
     return Repairer(
         backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options, guard=guard

@@ -151,6 +151,9 @@ class RepairConfig(_Section):
     """Most tokens of one answer (one function)."""
     max_functions: int = Field(default=4, ge=1, le=10)
     """Functions tried, taking turns: the ones the failures point at first, then the functions they call."""
+    coverage: bool = True
+    """Rank lines by the tests' line coverage (one or two extra test runs per repair) before asking, else by the
+    traceback alone."""
 
 
 class ToolsConfig(_Section):

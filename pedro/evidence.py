@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pedro.process import ChildResult
 from pedro.tools.base import ToolContext, ToolFailure
-from pedro.tools.test import RunTestsArgs, TestRun, detect_framework, run_tests
+from pedro.tools.test import RunInstrument, RunTestsArgs, TestRun, detect_framework, run_tests
 
 TestState = Literal["passing", "fixed", "broken", "still_failing", "added_passing", "added_failing", "gone"]
 """A test's verdict against the baseline: it passed then and now, failed then and passes now, passed then and fails
@@ -39,10 +39,11 @@ class ProjectTests:
         """The command for a sentence: `make test` in backticks as written, or "pytest, detected" as it is."""
         return f"`{self.args.command}`" if self.args.command else self.command
 
-    def run(self) -> TestRun:
-        """One run in the sandbox, without the network; a command that cannot start is a failed run, never a crash."""
+    def run(self, *, instrument: RunInstrument | None = None) -> TestRun:
+        """One run in the sandbox, without the network; a command that cannot start is a failed run, never a crash.
+        `instrument` changes the run and reads what it left (repair's line coverage)."""
         try:
-            return run_tests(self.args, self.ctx)
+            return run_tests(self.args, self.ctx, instrument=instrument)
         except ToolFailure as exc:
             result = ChildResult(
                 outcome="exited", exit_code=None, output="", total_bytes=0, cut_bytes=0, duration_s=0.0

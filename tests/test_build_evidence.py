@@ -157,9 +157,10 @@ def test_a_debug_job_ends_soon_after_a_failed_repair_when_the_model_cannot_drive
     (repo / "test_calc.py").write_text("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "calc")
-    wrong = "```python\ndef add(a, b):\n    return a * b\n```"
+    wrong = "```python\ndef add(a, b):\n    return a - b - 10\n```"  # further from 5: no progress
     server = stub_server([wrong, "I think the bug is in add.", "Maybe add is wrong.", "It could be add."])
-    env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "1"}
+    # One whole-function question, one answer: this test is about the loop after repair.
+    env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__COVERAGE": "false"}
     proc = pedro(
         "debug", "--test", PYTEST, "-d", "add() is wrong", "--backend", "openai", "--base-url", f"{server.url}/v1",
         "--model", "m", "--no-input", "--json", env=env, cwd=repo,

@@ -15,7 +15,7 @@ from pedro.eval.tasks import load_suite, load_task
 
 SUITE = Path(__file__).resolve().parents[1] / "evals" / "tasks"
 FIX = '```python\ndef add(a, b):\n    """Return the sum of a and b."""\n    return a + b\n```'
-WRONG = "```python\ndef add(a, b):\n    return a * b\n```"
+WRONG = "```python\ndef add(a, b):\n    return a - b - 10\n```"  # every actual value moves away: no progress
 
 
 def env_for(cli_env: dict[str, str]) -> dict[str, str]:
@@ -56,7 +56,7 @@ def test_pedro_runs_on_a_task_and_is_scored(
     server = stub_server(replies + ["TASK COMPLETE"] * 3)
     task = load_task(SUITE / "py-add-sign")
     backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", "m"]
-    env = {**env_for(cli_env), "PEDRO_REPAIR__CANDIDATES": "1"}
+    env = {**env_for(cli_env), "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__COVERAGE": "false"}
     run = run_task(task, tmp_path, backend_args=backend, env=env, max_rounds=2, time_limit_s=120)
     result = run.result
     assert run.outcome.finished and '"type": "job.finished"' in run.stdout

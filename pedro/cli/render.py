@@ -135,9 +135,15 @@ def describe_progress(event: Event) -> str | None:
         return f"repair: asking the model for a corrected {units[0]}" + (
             f" (then {', '.join(units[1:])})" if units[1:] else ""
         )
+    if event.type == "repair.spectrum":
+        lines = ", ".join(str(line) for line in data.get("lines") or [])
+        return f"repair: line coverage in {data.get('seconds')} s ranks {lines}"
     if event.type == "repair.candidate":
         reason = f": {data.get('reason')}" if data.get("reason") else ""
-        return f"candidate {data.get('n')} for {data.get('unit')}: {data.get('status')}{reason}"
+        where = f" line {data['line']}" if data.get("line") else ""
+        return f"candidate {data.get('n')} for {data.get('unit')}{where}: {data.get('status')}{reason}"
+    if event.type == "repair.kept":
+        return f"repair keeps candidate {data.get('n')} and goes on: {' → '.join(map(str, data.get('chain') or []))}"
     if event.type == "repair.restored":
         if data.get("ok"):
             return f"candidate {data.get('n')} taken back: {data.get('path')} is as it was"

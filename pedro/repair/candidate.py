@@ -41,8 +41,9 @@ class Candidate:
     problem: str = ""
 
 
-def read_candidate(reply: str, unit: Unit, file_text: str) -> Candidate:
-    """The unit's replacement in `reply`; `file_text` is the whole file, which must still parse afterwards."""
+def read_candidate(reply: str, unit: Unit, file_text: str, *, bodies: bool = True) -> Candidate:
+    """The unit's replacement in `reply`; `file_text` is the whole file, which must still parse afterwards.
+    `bodies`: code that only makes sense as the function's body is read as its new body."""
     codes = [
         textwrap.dedent(code.expandtabs(4) if unit.language == "python" else code).strip("\n")
         for code in _code_pieces(reply, unit.language)
@@ -53,7 +54,7 @@ def read_candidate(reply: str, unit: Unit, file_text: str) -> Candidate:
     # A block that defines the function wins over one that only uses it; a body alone is the last resort, and
     # no resort at all when the answer did define the function (then the other blocks are examples or tests).
     for whole in (True, False):
-        if not whole and any(p != _NO_DEFINITION for p in problems):
+        if not whole and (not bodies or any(p != _NO_DEFINITION for p in problems)):
             break
         for code in codes:
             text, problem = _fit(code, unit, file_text, whole=whole)
@@ -188,3 +189,86 @@ def parses(text: str, language: LanguageName) -> bool:
 def _replace_lines(file_text: str, unit: Unit, new: str) -> str:
     lines = file_text.splitlines()
     return "\n".join([*lines[: unit.start_line - 1], new, *lines[unit.end_line :]]) + "\n"
+
+
+def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Candidate:
+    """The unit with its line `line` (a file line) replaced by the line (or expression) in `reply`; an answer that
+    defines the whole function is read as one, since small models often give it anyway."""
+    whole = read_candidate(reply, unit, file_text, bodies=False)
+    if whole.text is not None:
+        return whole
+    lines = unit.text.splitlines()
+    original = lines[line - unit.start_line]
+    answer = _line_answer(reply, unit.language)
+    if not answer:
+        return Candidate(None, "the answer holds no line of code")
+    indent = re.match(r"[ \t]*", original).group(0)  # type: ignore[union-attr]
+    problem = ""
+    for new in _line_readings(answer, original, unit.language):
+        fitted = "\n".join([*lines[: line - unit.start_line], indent + new, *lines[line - unit.start_line + 1 :]])
+        if fitted.strip() == unit.text.strip():
+            problem = "the answer repeats the original line unchanged"
+            break
+        if parses(_replace_lines(file_text, unit, fitted), unit.language):
+            return Candidate(fitted, "")
+        problem = f"with the answer in place of line {line}, {unit.path} is not valid {unit.language} code"
+    return Candidate(None, problem)
+
+
+def _line_answer(reply: str, language: LanguageName) -> str:
+    """The one line an answer gives: its first fenced block's first code line, else its first line that is not
+    prose, without the marker pedro put on the line."""
+    blocks = [match.group("body") for match in _FENCE.finditer(reply) if match.group("body").strip()]
+    text = blocks[0] if blocks else reply
+    comment = "#" if language == "python" else "//"
+    for raw in text.splitlines():
+        code = raw.split(f"{comment} {LINE_MARKER}")[0].strip()
+        if code and not code.startswith(("```", comment)):
+            # Outside a fence, prose is no answer: the line must read as code on its own (or open a block).
+            return code if blocks or code.endswith((":", "{")) or parses(code, language) else ""
+    return ""
+
+
+def _line_readings(answer: str, original: str, language: LanguageName) -> list[str]:
+    """The answer as the whole line, then, when the original line is `return x`, `y = x` or `if x:` and the answer
+    is only an expression, the original's head around it."""
+    readings = [answer]
+    head = _LINE_HEAD.match(original.strip())
+    if head is not None and _LINE_HEAD.match(answer) is None:
+        tail = ":" if language == "python" and original.rstrip().endswith(":") and not answer.endswith(":") else ""
+        brace = " {" if language != "python" and original.rstrip().endswith("{") and not answer.endswith("{") else ""
+        readings.insert(0, f"{head.group('head')}{answer}{tail}{brace}")
+    return readings
+
+
+LINE_MARKER = "<-- this line"
+"""How a line question marks its line (after the language's comment sign)."""
+_LINE_HEAD = re.compile(
+    r"^(?P<head>return\s+|(?:if|elif|while)\s+|(?:const |let |var )?[\w.\[\]]+\s*(?::=|[-+*/%]?=(?!=))\s*)"
+)
+
+
+def special_cases(text: str, unit: Unit, failure_text: str) -> str:
+    """Why a candidate special-cases the failing tests' own values, or "": a new comparison with, or a new return
+    of, a literal the failing assertion holds that the original code does not."""
+    literals = set(_LITERAL.findall(failure_text)) - set(_LITERAL.findall(unit.text)) - _TRIVIAL
+    if not literals:
+        return ""
+    old = {line.strip() for line in unit.text.splitlines()}
+    for line in (line.strip() for line in text.splitlines()):
+        if line in old:
+            continue
+        compared = _COMPARED.search(line)
+        if compared and compared.group("value") in literals:
+            return f"it compares with {compared.group('value')}, a value from the failing test"
+        returned = _RETURNED.match(line)
+        if returned and returned.group("value") in literals:
+            return f"it returns {returned.group('value')}, the value the failing test expects"
+    return ""
+
+
+_LITERAL = re.compile(r"""-?\b\d+(?:\.\d+)?\b|"[^"\n]*"|'[^'\n]*'""")
+_TRIVIAL = frozenset({"0", "1", "-1", "''", '""'})
+_VALUE = r"""(?P<value>-?\b\d+(?:\.\d+)?\b|"[^"\n]*"|'[^'\n]*')"""
+_COMPARED = re.compile(rf"\b(?:if|elif|case)\b.*(?:===?|!==?|<=|>=)\s*{_VALUE}")
+_RETURNED = re.compile(rf"^return\s+{_VALUE}\s*;?$")

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.dispatch import Dispatcher
@@ -18,8 +18,10 @@ from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.modelcall import complete
 from pedro.prompts import render_prompt
-from pedro.repair.candidate import read_candidate
+from pedro.repair.candidate import LINE_MARKER, Candidate, read_candidate, read_line_candidate, special_cases
 from pedro.repair.locate import Unit, failing_test, locate
+from pedro.repair.progress import closer
+from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
 from pedro.safety.guard import record_snapshot
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
@@ -35,6 +37,7 @@ _MAX_FAILURES_SHOWN = 2
 _MAX_TEST_LINES = 30
 _ANSWER_SLACK_TOKENS = 96
 _MAX_TEMPERATURE = 1.5
+_SPECTRUM_SHOWN = 5
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
@@ -59,6 +62,10 @@ class RepairSettings:
     max_tokens: int = 512
     max_units: int = 4
     """Functions asked for, taking turns; all of them together get at most candidates × max_units answers."""
+    coverage: bool = True
+    """Rank lines by the tests' line coverage (once per repair) before asking; else by the traceback alone."""
+    max_pairs: int = 6
+    """Pairs of earlier candidates (at two locations) tried together before repair gives up."""
 
 
 @dataclass
@@ -83,15 +90,44 @@ class RepairOutcome:
     """The tests as repair leaves the code: after the last kept candidate, else where it started."""
 
 
+Question = Literal["line", "function"]
+
+
 @dataclass
 class _Try:
-    """The state of one unit's attempts."""
+    """The state of one question's attempts: a whole unit, or one line of it."""
 
     unit: Unit
+    kind: Question = "function"
+    line: int = 0
+    """The file line a line question marks (0 for a function question)."""
     asked: int = 0
     """Answers asked for so far: the first is greedy."""
     tried: set[str] = field(default_factory=set)
+    """The unit texts tried for this version of the unit, by any question about it."""
     last_problem: str = ""
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A candidate kept for its progress: its edits, the run before it, and whether fewer wanted tests fail (else
+    one only fails closer to passing, which is kept only while it leads to a fix)."""
+
+    n: int
+    edits: list[tuple[Unit, str]]
+    before: TestRun
+    fewer_failing: bool
+
+
+@dataclass(frozen=True)
+class _Tested:
+    """A candidate that was applied, tested and undone: material for a pair."""
+
+    n: int
+    unit: Unit
+    text: str
+    kind: Question
+    line: int
 
 
 class Repairer:
@@ -118,10 +154,11 @@ class Repairer:
 
     def run(self, emit: Emit, *, start: TestRun | None = None, targets: frozenset[str] | None = None) -> RepairOutcome:
         """From the tests as they are (`start`, else a fresh run), while `targets` (else every failing test) fail and
-        the budget lasts, ask for one unit at a time and keep what helps without breaking a passing test.
+        the budget lasts, ask one question at a time and keep what helps without breaking a passing test.
 
-        The located units take turns: each gets its greedy answer before any gets a sample, since the function
-        a test points at first is often not the one with the bug (a caller before its helper).
+        The questions follow the ranking (line coverage, then the traceback): for each unit, its most suspicious
+        line, then the whole function, then its next line. They take turns: each gets its greedy answer before any
+        gets a sample, since the function a test points at first is often not the one with the bug.
         """
         outcome = RepairOutcome()
         run = start if start is not None else self._test(emit, "baseline")
@@ -130,7 +167,9 @@ class Repairer:
         if run.passed or (targets is not None and not wanted & run.failing):
             outcome.summary = "the tests already pass"
             return outcome
-        units = locate(self._failures(run, wanted), self.root, limit=self.settings.max_units)
+        spectrum = self._spectrum(run, wanted, emit)
+        ranked = self._suspects(run, wanted, spectrum)
+        units = [suspect.unit for suspect in ranked]
         emit("repair.started", command=self.tests.command, units=[_describe(u) for u in units])
         if not units:
             outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
@@ -140,27 +179,61 @@ class Repairer:
             effects = [self.dispatcher.effects(ToolCall("code_edit", {"action": "replace", "path": units[0].path}))]
             record_snapshot(emit, self.guard.open_step, "repair", effects)
         try:
-            run = self._attempts(units, run, wanted, outcome, emit)
+            run = self._attempts(ranked, run, wanted, outcome, emit, spectrum)
         finally:
             if self.guard is not None:
                 record_snapshot(emit, self.guard.close_step)
         emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
         return outcome
 
+    def _spectrum(self, run: TestRun, wanted: frozenset[str], emit: Emit) -> Spectrum | None:
+        """The tests' line coverage ranked, measured once per repair; None when off or not measurable."""
+        if not self.settings.coverage:
+            return None
+        spectrum = measure(self.tests, run, wanted & run.failing)
+        if spectrum is not None:
+            top = [f"{path}:{line} {score:.2f}" for path, line, score in spectrum.ranked()[:_SPECTRUM_SHOWN]]
+            emit(
+                "repair.spectrum",
+                seconds=round(spectrum.seconds, 3),
+                runs=spectrum.runs,
+                failing=spectrum.failing,
+                passing=spectrum.passing,
+                lines=top,
+            )
+        return spectrum
+
+    def _suspects(self, run: TestRun, wanted: frozenset[str], spectrum: Spectrum | None) -> list[Suspect]:
+        located = locate(self._failures(run, wanted), self.root, limit=self.settings.max_units)
+        return suspects(spectrum, located, self.root, sorted(wanted & run.failing), self.settings.max_units)
+
     def _attempts(
-        self, units: list[Unit], start: TestRun, wanted: frozenset[str], outcome: RepairOutcome, emit: Emit
+        self,
+        ranked: list[Suspect],
+        start: TestRun,
+        wanted: frozenset[str],
+        outcome: RepairOutcome,
+        emit: Emit,
+        spectrum: Spectrum | None,
     ) -> TestRun:
-        """Candidates for the units in turn until the wanted tests pass or the budget is spent; the last kept run."""
+        """Questions in turn until the wanted tests pass or the budget is spent, then pairs of earlier candidates;
+        the last kept run."""
         run, last = start, ""
-        # One attempt per version of a unit, (path, name, text): a unit whose code changed (a kept candidate made
+        # One attempt per question about a version of a unit: a unit whose code changed (a kept candidate made
         # progress) starts afresh, one that did not keeps what it has spent.
-        attempts: dict[tuple[str, str, str], _Try] = {}
+        attempts: dict[tuple[str, str, str, str, int], _Try] = {}
+        seen: dict[tuple[str, str, str], set[str]] = {}
         asked: dict[str, None] = {}
-        turns = deque(_attempt(attempts, unit) for unit in units)
-        while turns and outcome.candidates < self.settings.candidates * self.settings.max_units:
+        tested: list[_Tested] = []
+        kept: list[_Kept] = []
+        chain: list[str] = []
+        turns = deque(_attempt(attempts, seen, question) for question in _questions(ranked))
+        # candidates × units answers in all, and every first question at least its greedy answer.
+        budget = max(self.settings.candidates * self.settings.max_units, len(turns))
+        while turns and outcome.candidates < budget:
             attempt = turns.popleft()
             asked[_describe(attempt.unit)] = None
-            result = self._candidate(attempt, run, wanted, outcome, emit)
+            result = self._candidate(attempt, run, wanted, outcome, emit, tested)
             last = attempt.last_problem or last
             if outcome.stopped:
                 last = outcome.stopped
@@ -169,17 +242,33 @@ class Repairer:
                 if attempt.asked < self.settings.candidates:
                     turns.append(attempt)
                 continue
-            run, outcome.changed, outcome.last_run = result, True, result
+            after, new_text = result
+            unit = attempt.unit
+            kept.append(
+                _Kept(outcome.candidates, [(unit, new_text)], run, wanted & after.failing < wanted & run.failing)
+            )
+            run, outcome.changed, outcome.last_run = after, True, after
             if not wanted & run.failing and _verdict_fixed(run):
                 outcome.fixed = True
                 break
-            # Progress without a full pass: look again from what still fails.
-            located = locate(self._failures(run, wanted), self.root, limit=self.settings.max_units)
+            chain.append(f"{outcome.candidates}: {_describe(unit)}{_line_label(attempt)}")
+            emit("repair.kept", n=outcome.candidates, unit=_describe(unit), reason=attempt.last_problem, chain=chain)
+            if spectrum is not None:
+                spectrum = spectrum.shifted(unit.path, unit.start_line, unit.end_line, len(new_text.splitlines()))
+            # Progress without a full pass: the kept change stays while the next location is asked about.
             turns = deque(
                 attempt
-                for attempt in (_attempt(attempts, unit) for unit in located)
+                for attempt in (
+                    _attempt(attempts, seen, question) for question in _questions(self._suspects(run, wanted, spectrum))
+                )
                 if attempt.asked < self.settings.candidates
             )
+        if not outcome.fixed and not outcome.stopped:
+            run, paired, pair = self._pairs(tested, run, wanted, outcome, emit)
+            last = paired or last
+            kept.extend([pair] if pair is not None else [])
+        if not outcome.fixed and not outcome.stopped:
+            run = self._take_back_tentative(kept, run, outcome, emit)
         outcome.summary = self._summary(outcome, start, run, wanted)
         if not outcome.fixed:
             outcome.handover = self._handover(start, outcome, list(asked), last)
@@ -191,12 +280,19 @@ class Repairer:
         return [failure for failure in failures if failure.test_id in wanted] or failures[: 1 if not wanted else 0]
 
     def _candidate(
-        self, attempt: _Try, run: TestRun, wanted: frozenset[str], outcome: RepairOutcome, emit: Emit
-    ) -> TestRun | None:
-        """Ask for, apply and test one candidate for the attempt's unit: the test run when it helped, else None.
+        self,
+        attempt: _Try,
+        run: TestRun,
+        wanted: frozenset[str],
+        outcome: RepairOutcome,
+        emit: Emit,
+        tested: list[_Tested],
+    ) -> tuple[TestRun, str] | None:
+        """Ask for, apply and test one candidate for the attempt's question: the test run and the unit's new text
+        when it helped, else None.
 
-        A candidate that does not help is undone; `attempt.last_problem` says why it failed, and
-        `outcome.stopped` is set when a file changed under repair.
+        A candidate that does not help is undone (and kept in `tested` for pairs); `attempt.last_problem` says why
+        it failed, and `outcome.stopped` is set when a file changed under repair.
         """
         unit = attempt.unit
         number = attempt.asked
@@ -204,6 +300,7 @@ class Repairer:
         outcome.candidates += 1
         index = outcome.candidates
         path = self.dispatcher.ctx.resolve(unit.path)
+        label = {"unit": _describe(unit), "question": attempt.kind, **({"line": attempt.line} if attempt.line else {})}
         if number == 0:
             # As if the model had read the file: an edit by anyone else from now on is noticed, never overwritten.
             self.dispatcher.ctx.read_stamps[path] = stamp_file(path)
@@ -215,56 +312,144 @@ class Repairer:
         except OSError as exc:
             outcome.stopped = f"{unit.path} cannot be read any more ({exc.strerror})"
             return None
-        reply = self._ask(unit, failing, attempt.last_problem, number, outcome, emit)
-        candidate = read_candidate(reply, unit, file_text)
+        reply = self._ask(attempt, failing, number, outcome, emit)
+        candidate = (
+            read_line_candidate(reply, unit, attempt.line, file_text)
+            if attempt.kind == "line"
+            else read_candidate(reply, unit, file_text)
+        )
+        candidate = self._screened(candidate, unit, failing)
         if candidate.text is None or candidate.text in attempt.tried:
             attempt.last_problem = candidate.problem or "the same answer as before"
-            status = "unusable" if candidate.text is None else "duplicate"
-            emit("repair.candidate", n=index, unit=_describe(unit), status=status, reason=attempt.last_problem)
+            status = (
+                "duplicate"
+                if candidate.text is not None
+                else "overfits"
+                if candidate.problem.startswith("it ")
+                else "unusable"
+            )
+            emit("repair.candidate", n=index, status=status, reason=attempt.last_problem, **label)
             return None
         attempt.tried.add(candidate.text)
         if self._changed_by_someone(path):
             outcome.stopped = f"{unit.path} changed while pedro was repairing it; it is left as you made it"
-            emit("repair.candidate", n=index, unit=_describe(unit), status="stopped", reason=outcome.stopped)
+            emit("repair.candidate", n=index, status="stopped", reason=outcome.stopped, **label)
             return None
-        applied = self._edit(emit, outcome, unit, unit.text, candidate.text)
-        if not applied.ok:
-            attempt.last_problem = _first_line(applied.output)
-            emit("repair.candidate", n=index, unit=_describe(unit), status="rejected", reason=attempt.last_problem)
-            return None
+        verdict, problem, after = self._try_edits([(unit, candidate.text)], index, run, wanted, outcome, emit, label)
+        attempt.last_problem = problem
+        if after is not None:
+            return after, candidate.text
+        if verdict == "fails":
+            tested.append(_Tested(index, unit, candidate.text, attempt.kind, attempt.line))
+        return None
+
+    def _screened(self, candidate: Candidate, unit: Unit, failing: list[FailedTest]) -> Candidate:
+        """The candidate, or none when it special-cases the failing tests' own values (it would not generalise)."""
+        if candidate.text is None:
+            return candidate
+        why = special_cases(candidate.text, unit, "\n".join(f.message + "\n" + f.details for f in failing))
+        return Candidate(None, why) if why else candidate
+
+    def _try_edits(
+        self,
+        edits: list[tuple[Unit, str]],
+        index: int,
+        run: TestRun,
+        wanted: frozenset[str],
+        outcome: RepairOutcome,
+        emit: Emit,
+        label: dict[str, Any],
+    ) -> tuple[str, str, TestRun | None]:
+        """Apply the edits, test, and keep them when they fixed the wanted tests or made progress, else undo them:
+        (verdict, why, the run when kept)."""
+        applied: list[tuple[Unit, str]] = []
+        for unit, new in edits:
+            result = self._edit(emit, outcome, unit, unit.text, new)
+            if not result.ok:
+                problem = _first_line(result.output)
+                emit("repair.candidate", n=index, status="rejected", reason=problem, **label)
+                self._undo(applied, index, outcome, emit)
+                return "rejected", problem, None
+            applied.append((unit, new))
         try:
             after = self._test(emit, "candidate", candidate=index)
         except BaseException:
             # Interrupted (Ctrl-C) or failed while testing: an unconfirmed candidate never stays in the file.
-            if not self._changed_by_someone(path):
-                self._restore(emit, outcome, index, unit, candidate.text)
+            for unit, new in reversed(applied):
+                if not self._changed_by_someone(self.dispatcher.ctx.resolve(unit.path)):
+                    self._restore(emit, outcome, index, unit, new)
             raise
         verdict, problem = _judge(run, after, wanted)
-        emit("repair.candidate", n=index, unit=_describe(unit), status=verdict, reason=problem)
+        emit("repair.candidate", n=index, status=verdict, reason=problem, **label)
         if verdict in ("fixed", "progress"):
-            attempt.last_problem = problem
-            return after
-        attempt.last_problem = problem
-        if self._changed_by_someone(path) or not self._restore(emit, outcome, index, unit, candidate.text).ok:
-            outcome.stopped = (
-                f"{unit.path} changed while candidate {index} was being tested, so pedro did not put the old "
-                f"code back; the file keeps candidate {index} and your change"
-            )
-            emit("notice", message=outcome.stopped)
-        return None
+            return verdict, problem, after
+        self._undo(applied, index, outcome, emit)
+        return verdict, problem, None
 
-    def _ask(
-        self, unit: Unit, failing: list[FailedTest], problem: str, number: int, outcome: RepairOutcome, emit: Emit
-    ) -> str:
-        """One fresh request for the unit: greedy first, then sampled with a new seed each time."""
+    def _undo(self, applied: list[tuple[Unit, str]], index: int, outcome: RepairOutcome, emit: Emit) -> None:
+        for unit, new in reversed(applied):
+            path = self.dispatcher.ctx.resolve(unit.path)
+            if self._changed_by_someone(path) or not self._restore(emit, outcome, index, unit, new).ok:
+                outcome.stopped = (
+                    f"{unit.path} changed while candidate {index} was being tested, so pedro did not put the old "
+                    f"code back; the file keeps candidate {index} and your change"
+                )
+                emit("notice", message=outcome.stopped)
+                return
+
+    def _take_back_tentative(self, kept: list[_Kept], run: TestRun, outcome: RepairOutcome, emit: Emit) -> TestRun:
+        """When repair ends unfixed, the kept candidates whose only progress was a failure closer to passing are
+        undone, with everything kept after them: they were kept only to reach a fix. The run the code is left at."""
+        while any(not step.fewer_failing for step in kept) and not outcome.stopped:
+            step = kept.pop()
+            self._undo(step.edits, step.n, outcome, emit)
+            run = step.before
+        outcome.changed, outcome.last_run = bool(kept) or bool(outcome.stopped), run
+        return run
+
+    def _pairs(
+        self, tested: list[_Tested], run: TestRun, wanted: frozenset[str], outcome: RepairOutcome, emit: Emit
+    ) -> tuple[TestRun, str, _Kept | None]:
+        """Before giving up: earlier candidates at two different locations, applied together (a bug that needs two
+        edits shows nothing for either alone). The run when a pair helped, the last pair's problem, and the pair
+        when it was kept."""
+        last = ""
+        for first, second, edits in _pairings(tested, self.settings.max_pairs):
+            outcome.candidates += 1
+            index = outcome.candidates
+            label = {"unit": _describe(first.unit), "question": "pair", "combines": [first.n, second.n]}
+            verdict, last, after = self._try_edits(edits, index, run, wanted, outcome, emit, label)
+            if outcome.stopped:
+                return run, outcome.stopped, None
+            if after is not None:
+                outcome.changed, outcome.last_run = True, after
+                outcome.fixed = not wanted & after.failing and _verdict_fixed(after)
+                emit(
+                    "repair.kept", n=index, unit=_describe(first.unit), reason=last, chain=[str(first.n), str(second.n)]
+                )
+                return after, last, _Kept(index, edits, run, wanted & after.failing < wanted & run.failing)
+        return run, last, None
+
+    def _ask(self, attempt: _Try, failing: list[FailedTest], number: int, outcome: RepairOutcome, emit: Emit) -> str:
+        """One fresh request for the question: greedy first, then sampled with a new seed each time."""
+        unit, problem = attempt.unit, attempt.last_problem
         retry = "\n" + render_prompt("repair/retry.md", reason=problem).strip() if number and problem else ""
+        code, template, marker = unit.text, "repair/fix.md", ""
+        if attempt.kind == "line":
+            comment = "#" if unit.language == "python" else "//"
+            marker = f"{comment} {LINE_MARKER}"
+            lines = unit.text.splitlines()
+            at = attempt.line - unit.start_line
+            lines[at] = f"{lines[at]}  {marker}"
+            code, template = "\n".join(lines), "repair/line.md"
         prompt = render_prompt(
-            "repair/fix.md",
+            template,
             failure="\n\n".join(self._with_test_source(f) for f in failing[:_MAX_FAILURES_SHOWN]),
             name=unit.name,
             path=unit.path,
             fence=_FENCE_NAMES[unit.language],
-            code=unit.text,
+            code=code,
+            marker=marker,
             retry=retry,
         )
         # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
@@ -347,17 +532,77 @@ class Repairer:
         )
 
 
-def _attempt(attempts: dict[tuple[str, str, str], _Try], unit: Unit) -> _Try:
-    """The attempt for this version of `unit`, with the unit as located now (its lines may have moved)."""
-    key = (unit.path, unit.qualified_name, unit.text)
-    attempt = attempts.setdefault(key, _Try(unit))
-    attempt.unit = unit
+def _attempt(
+    attempts: dict[tuple[str, str, str, str, int], _Try],
+    seen: dict[tuple[str, str, str], set[str]],
+    question: tuple[Unit, Question, int],
+) -> _Try:
+    """The attempt for this question about this version of the unit, with the unit as located now (its lines may
+    have moved); every question about one version shares what was tried."""
+    unit, kind, line = question
+    version = (unit.path, unit.qualified_name, unit.text)
+    offset = line - unit.start_line if line else 0
+    attempt = attempts.setdefault(
+        (*version, kind, offset), _Try(unit, kind, line, tried=seen.setdefault(version, set()))
+    )
+    attempt.unit, attempt.line = unit, line
     return attempt
 
 
+def _questions(ranked: list[Suspect]) -> list[tuple[Unit, Question, int]]:
+    """For each unit in rank order: its most suspicious line, the whole function, then its next line."""
+    questions: list[tuple[Unit, Question, int]] = []
+    for suspect in ranked:
+        lines = [line for line in suspect.lines if suspect.unit.start_line <= line <= suspect.unit.end_line]
+        questions.extend((suspect.unit, "line", line) for line in lines[:1])
+        questions.append((suspect.unit, "function", 0))
+        questions.extend((suspect.unit, "line", line) for line in lines[1:])
+    return questions
+
+
+def _pairings(tested: list[_Tested], limit: int) -> list[tuple[_Tested, _Tested, list[tuple[Unit, str]]]]:
+    """Pairs of tested candidates at two different locations, earliest first, as the edits that apply both: two
+    units' replacements, or one unit with both candidates' changed lines when they touch different lines."""
+    pairs: list[tuple[_Tested, _Tested, list[tuple[Unit, str]]]] = []
+    for k, first in enumerate(tested):
+        for second in tested[k + 1 :]:
+            if len(pairs) >= limit:
+                return pairs
+            if first.unit.key != second.unit.key:
+                if first.unit.path != second.unit.path or _apart(first.unit, second.unit):
+                    pairs.append((first, second, [(first.unit, first.text), (second.unit, second.text)]))
+                continue
+            merged = _merge_lines(first.unit.text, first.text, second.text)
+            if merged is not None:
+                pairs.append((first, second, [(first.unit, merged)]))
+    return pairs
+
+
+def _apart(one: Unit, other: Unit) -> bool:
+    return one.end_line < other.start_line or other.end_line < one.start_line
+
+
+def _merge_lines(original: str, one: str, other: str) -> str | None:
+    """`original` with the lines `one` changed and the lines `other` changed, when each changed different lines of
+    the same count; else None."""
+    base, a, b = original.splitlines(), one.splitlines(), other.splitlines()
+    if not len(base) == len(a) == len(b):
+        return None
+    changed_a = {i for i, (x, y) in enumerate(zip(base, a, strict=True)) if x != y}
+    changed_b = {i for i, (x, y) in enumerate(zip(base, b, strict=True)) if x != y}
+    if not changed_a or not changed_b or changed_a & changed_b:
+        return None
+    return "\n".join(b[i] if i in changed_b else a[i] for i in range(len(base)))
+
+
+def _line_label(attempt: _Try) -> str:
+    return f" line {attempt.line}" if attempt.kind == "line" else ""
+
+
 def _judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[str, str]:
-    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, none new), breaks (a test that
-    passed now fails) or fails."""
+    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, or one fails closer to passing:
+    a later assertion, an actual value nearer the expected one; none new fails), breaks (a test that passed now
+    fails) or fails."""
     if after.passed:
         return "fixed", ""
     if after.report is None or (not after.failing and after.report.total == 0):
@@ -370,6 +615,15 @@ def _judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[str
     if wanted & after.failing < wanted & before.failing:
         gained = len(wanted & before.failing) - len(wanted & after.failing)
         return "progress", f"{count(gained, 'failing test')} now {'passes' if gained == 1 else 'pass'}"
+    if before.report is not None and wanted & after.failing == wanted & before.failing:
+        earlier = {f.test_id: f for f in before.report.failures}
+        moves = [
+            (failure.test_id, *closer(earlier[failure.test_id], failure))
+            for failure in after.report.failures
+            if failure.test_id in wanted and failure.test_id in earlier
+        ]
+        if any(sign > 0 for _, sign, _ in moves) and not any(sign < 0 for _, sign, _ in moves):
+            return "progress", "; ".join(f"{test}: {why}" for test, sign, why in moves if sign > 0)
     failure = next(iter(after.report.failures), None)
     return "fails", describe_failure(failure, short=True) if failure else _first_line(after.summary)
 

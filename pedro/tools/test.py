@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import Field, model_validator
 
@@ -145,6 +145,15 @@ class TestRun:
         return frozenset(f.test_id for f in self.report.failures) if self.report is not None else frozenset()
 
 
+class RunInstrument(Protocol):
+    """Changes a planned run before it starts and reads what it left in the run's folder before that folder is
+    removed: how repair's fault localisation records line coverage without a runner of its own."""
+
+    def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan: ...
+
+    def collect(self, plan: RunPlan, workdir: Path) -> None: ...
+
+
 class TestTool:
     """Runs tests and answers with counts, each failure's id, location and message, then a raw tail."""
 
@@ -170,17 +179,21 @@ class TestTool:
         return summary
 
 
-def run_tests(args: RunTestsArgs, ctx: ToolContext) -> TestRun:
+def run_tests(args: RunTestsArgs, ctx: ToolContext, *, instrument: RunInstrument | None = None) -> TestRun:
     """Run the tests as the test tool does, without the network, for pedro's own decisions (repair, evidence)."""
     timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)
-    return _run_once(args, ctx, timeout, network=False)[0]
+    return _run_once(args, ctx, timeout, network=False, instrument=instrument)[0]
 
 
-def _run_once(args: RunTestsArgs, ctx: ToolContext, timeout: float, *, network: bool) -> tuple[TestRun, str | None]:
+def _run_once(
+    args: RunTestsArgs, ctx: ToolContext, timeout: float, *, network: bool, instrument: RunInstrument | None = None
+) -> tuple[TestRun, str | None]:
     """One run, and the sign that it lacked the network (or None)."""
     with tempfile.TemporaryDirectory(prefix="pedro-test-") as tmp:
         workdir = Path(tmp)
         plan = plan_test_run(args, ctx, workdir)
+        if instrument is not None:
+            plan = instrument.prepare(plan, workdir)
         log_path = workdir / "output.log"
         limits = OutputLimits(head_bytes=0, tail_bytes=_RAW_TAIL_BYTES, hard_cap_bytes=_HARD_CAP_BYTES)
         # The report lands in `workdir`, outside the repository, so the sandbox must let the runner write there.
@@ -195,6 +208,8 @@ def _run_once(args: RunTestsArgs, ctx: ToolContext, timeout: float, *, network: 
                 '`command` with the test command to use, e.g. {"command": "make test"}'
             ) from exc
         report = read_report(plan, log_path)
+        if instrument is not None:
+            instrument.collect(plan, workdir)
         raw_tail = _raw_tail(plan, log_path, result)
         evidence = None
         if not network and result.outcome == "exited" and result.exit_code != 0 and sandbox_blocks_network():

@@ -36,8 +36,8 @@ TESTS = (
     "def test_square():\n    assert square(3) == 9\n"
 )
 FIX = "```python\ndef add(a, b):\n    return a + b\n```"
-BREAKS = "```python\ndef add(a, b):\n    return 5\n```"  # passes test_add, breaks test_add_zero
-WRONG = "```python\ndef add(a, b):\n    return a * b\n```"
+BREAKS = "```python\ndef add(a, b):\n    return a + b + (a == 0)\n```"  # passes test_add, breaks test_add_zero
+WRONG = "```python\ndef add(a, b):\n    return a - b - 1\n```"  # the actual value moves away from the expected
 BROKEN = "```python\ndef add(a, b):\n    return a +\n```"
 
 
@@ -51,8 +51,9 @@ def calc(repo: Path) -> Path:
 
 
 def repair(
-    repo: Path, replies: Any, *, candidates: int = 8, guard: SnapshotGuard | None = None
+    repo: Path, replies: Any, *, candidates: int = 8, guard: SnapshotGuard | None = None, coverage: bool = False
 ) -> tuple[Any, ScriptedBackend, list[Event]]:
+    """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`."""
     backend = ScriptedBackend(replies)
     ctx = ToolContext(root=repo)
     dispatcher = Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx)
@@ -65,7 +66,7 @@ def repair(
         backend=backend,
         dispatcher=dispatcher,
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=candidates),
+        settings=RepairSettings(candidates=candidates, coverage=coverage),
         options=GenerationOptions(temperature=0.2, max_tokens=2048),
         guard=guard,
     )
@@ -120,7 +121,7 @@ def test_the_code_is_restored_between_candidates(calc: Path) -> None:
 
     def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
         contents.append((calc / "calc.py").read_text())
-        return [WRONG, BREAKS][len(contents) - 1] if len(contents) <= 2 else WRONG.replace("*", "**")
+        return [WRONG, BREAKS][len(contents) - 1] if len(contents) <= 2 else WRONG.replace("- 1", "- 2")
 
     outcome, _, events = repair(calc, answer, candidates=3, guard=guard)
     assert not outcome.fixed and outcome.candidates == 3
@@ -153,7 +154,7 @@ def test_a_file_changed_by_the_user_between_tries_is_left_alone(calc: Path) -> N
 
 def test_duplicate_answers_are_not_tested_twice(calc: Path) -> None:
     outcome, _, events = repair(calc, [WRONG, WRONG, FIX])
-    assert outcome.fixed and statuses(events) == ["fails", "duplicate", "fixed"]
+    assert outcome.fixed and statuses(events) == ["breaks", "duplicate", "fixed"]
     assert len([e for e in events if e.type == "tests.run"]) == 3
 
 
@@ -185,8 +186,8 @@ def test_after_progress_the_other_failing_function_is_still_asked_for(calc: Path
 
 def test_every_located_function_gets_its_greedy_answer_before_any_is_sampled(calc: Path) -> None:
     (calc / "test_calc.py").write_text("from calc import double\n\n\ndef test_double():\n    assert double(4) == 8\n")
-    caller = "```python\ndef double(n):\n    return add(n, n) + {}\n```"
-    answers = iter([caller.format(0), "```python\ndef add(a, b):\n    return a * b\n```", caller.format(1), FIX])
+    caller = "```python\ndef double(n):\n    return add(n, n) - {}\n```"
+    answers = iter([caller.format(1), "```python\ndef add(a, b):\n    return a * b\n```", caller.format(2), FIX])
     outcome, backend, events = repair(calc, lambda _m, _t: next(answers), candidates=3)
     assert outcome.fixed and outcome.candidates == 4
     units = [e.data["unit"] for e in events if e.type == "repair.candidate"]
@@ -212,7 +213,7 @@ def run_job(
             backend=backend,
             dispatcher=dispatcher,
             tests=tests,
-            settings=RepairSettings(candidates=1),
+            settings=RepairSettings(candidates=1, coverage=False),
             options=GenerationOptions(),
         )
         if with_repair

@@ -1,0 +1,338 @@
+"""Spectrum-based fault localisation: the lines the failing tests execute and the passing ones do not, ranked."""
+
+# Ochiai (Abreu et al. 2007): suspiciousness(line) = ef / sqrt(F * (ef + ep)), where ef and ep count the failing and
+# passing tests that execute the line and F is the number of failing tests. The tests run once, with line coverage,
+# through the test tool's own runner and sandbox (an instrument changes the planned run): coverage.py inside pytest
+# records each test's lines; `go test -coverprofile` and node's NODE_V8_COVERAGE record a run's, so Go and
+# `node --test` run the failing tests and the passing ones as two groups.
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pedro.evidence import ProjectTests
+from pedro.repair.frames import is_test_file
+from pedro.repair.locate import Unit, enclosing_unit
+from pedro.tools.test import RunPlan, TestRun
+from pedro.tools.testreport import NODE_RUNNER
+
+_PLUGIN = "pedro_spectrum_plugin"
+_PLUGIN_SOURCE = Path(__file__).with_name("pytest_spectrum.py")
+_GO_PROFILE = re.compile(
+    r"^(?P<file>.+\.go):(?P<start>\d+)\.(?P<scol>\d+),(?P<end>\d+)\.(?P<ecol>\d+) \d+ (?P<count>\d+)$"
+)
+_MAX_GO_NAMES = 200
+# A Go test id is `import/path.TestName` or `import/path.TestName/subtest`.
+_GO_TEST_NAME = re.compile(r"(?:^|\.)((?:Test|Example|Fuzz)\w*)(?:/|$)")
+_MAX_RANKED_LINES = 60
+_LINES_PER_UNIT = 2
+# The traceback's say, on Ochiai's scale: enough to order units coverage ties, not to outrank a clearly worse line.
+_FIRST_FRAME_BONUS = 0.1
+_FRAME_BONUS = 0.05
+
+Line = tuple[str, int]
+"""A repository path (relative to the root) and a 1-based line."""
+
+
+@dataclass(frozen=True)
+class Spectrum:
+    """Each executed line's suspiciousness, and what measuring it cost."""
+
+    scores: dict[Line, float]
+    failing: int
+    """Failing tests (or groups of them) whose lines were recorded."""
+    passing: int
+    seconds: float
+    runs: int
+    """Test runs it took: one for pytest, two for go test."""
+
+    def ranked(self) -> list[tuple[str, int, float]]:
+        """Lines a failing test executes, most suspicious first (ties in file order)."""
+        lines = [(path, line, score) for (path, line), score in self.scores.items() if score > 0]
+        return sorted(lines, key=lambda item: (-item[2], item[0], item[1]))
+
+    def score(self, path: str, line: int) -> float:
+        return self.scores.get((path, line), 0.0)
+
+    def shifted(self, path: str, start: int, end: int, count: int) -> Spectrum:
+        """The spectrum after lines start..end of `path` became `count` lines: later lines move, the replaced ones
+        keep their scores while they still exist."""
+        delta = count - (end - start + 1)
+        if not delta:
+            return self
+        scores: dict[Line, float] = {}
+        for (file, line), score in self.scores.items():
+            if file != path or line < start:
+                scores[(file, line)] = score
+            elif line > end:
+                scores[(file, line + delta)] = score
+            elif line < start + count:
+                scores[(file, line)] = score
+        return replace(self, scores=scores)
+
+
+def ochiai(covered: Mapping[str, Iterable[Line]], failing: Iterable[str], passing: Iterable[str]) -> dict[Line, float]:
+    """Every covered line's Ochiai score, from the lines each test (or group) executed."""
+    failed, passed = set(failing) & set(covered), set(passing) & set(covered)
+    ef: dict[Line, int] = {}
+    ep: dict[Line, int] = {}
+    for test, lines in covered.items():
+        counts = ef if test in failed else ep if test in passed else None
+        if counts is not None:
+            for line in set(lines):
+                counts[line] = counts.get(line, 0) + 1
+    total = len(failed)
+    scores: dict[Line, float] = {}
+    for line in set(ef) | set(ep):
+        hits = ef.get(line, 0)
+        scores[line] = hits / math.sqrt(total * (hits + ep.get(line, 0))) if total and hits else 0.0
+    return scores
+
+
+@dataclass
+class PytestRecorder:
+    """An instrument for a pytest run: coverage.py, per test, through a plugin on the run's PYTHONPATH."""
+
+    root: Path
+    covered: dict[str, set[Line]] = field(default_factory=dict)
+
+    def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
+        import coverage
+
+        folder = workdir / "spectrum"
+        # A copy, not a link: the project's interpreter may not see where pedro is installed (a hidden home).
+        shutil.copytree(
+            Path(coverage.__file__).parent,
+            folder / "coverage",
+            ignore=shutil.ignore_patterns("__pycache__", "htmlfiles"),
+        )
+        shutil.copyfile(_PLUGIN_SOURCE, folder / f"{_PLUGIN}.py")
+        env = dict(plan.command.env)
+        path = env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = f"{folder}{os.pathsep}{path}" if path else str(folder)
+        env["PYTEST_ADDOPTS"] = f"{env.get('PYTEST_ADDOPTS', '')} -p {_PLUGIN}".strip()
+        env["PEDRO_SPECTRUM_DATA"] = str(workdir / "spectrum.data")
+        env["PEDRO_SPECTRUM_ROOT"] = str(self.root.resolve())
+        return replace(plan, command=replace(plan.command, env=env))
+
+    def collect(self, plan: RunPlan, workdir: Path) -> None:
+        from coverage import CoverageData
+
+        data_file = workdir / "spectrum.data"
+        if not data_file.is_file():
+            return
+        data = CoverageData(basename=str(data_file))
+        data.read()
+        root = self.root.resolve()
+        for measured in data.measured_files():
+            rel = _relative(measured, root)
+            if rel is None or is_test_file(rel):
+                continue
+            for line, contexts in data.contexts_by_lineno(measured).items():
+                for context in contexts:
+                    if context:
+                        self.covered.setdefault(context, set()).add((rel, line))
+
+
+@dataclass
+class GoRecorder:
+    """An instrument for a go test run: one coverage profile for the tests `names` selects (top-level names)."""
+
+    root: Path
+    names: list[str]
+    lines: set[Line] = field(default_factory=set)
+
+    def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
+        argv = list(plan.command.argv)
+        explicit = argv[:2] == ["bash", "-c"]
+        tokens = shlex.split(argv[2]) if explicit else argv
+        pattern = "^(" + "|".join(re.escape(name) for name in self.names) + ")$"
+        flags = [f"-coverprofile={workdir / 'cover.out'}", "-coverpkg=./...", "-run", pattern]
+        at = tokens.index("test") + 1
+        tokens = [*tokens[:at], *flags, *tokens[at:]]
+        new_argv = (*argv[:2], shlex.join(tokens)) if explicit else tuple(tokens)
+        return replace(plan, command=replace(plan.command, argv=new_argv))
+
+    def collect(self, plan: RunPlan, workdir: Path) -> None:
+        profile = workdir / "cover.out"
+        if not profile.is_file():
+            return
+        project = plan.command.cwd.resolve()
+        root = self.root.resolve()
+        sources: dict[str, list[str]] = {}
+        for raw in profile.read_text(encoding="utf-8", errors="replace").splitlines():
+            match = _GO_PROFILE.match(raw)
+            if match is None or match.group("count") == "0":
+                continue
+            file = match.group("file")
+            local = file[len(plan.module) + 1 :] if plan.module and file.startswith(plan.module + "/") else file
+            rel = _relative(str(project / local), root)
+            if rel is None or is_test_file(rel):
+                continue
+            if rel not in sources:
+                sources[rel] = (root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+            self.lines.update((rel, line) for line in _block_lines(sources[rel], match))
+
+
+def _block_lines(source: list[str], block: re.Match[str]) -> list[int]:
+    """The lines a profile block executes: its first line only when code follows the block's start there (not a
+    lone `{`), its last only when code precedes its end (not a lone `}`)."""
+    start, end = int(block.group("start")), int(block.group("end"))
+    lines = list(range(start, end + 1))
+
+    def text(line: int) -> str:
+        return source[line - 1] if 0 < line <= len(source) else ""
+
+    if start < end and not text(start)[int(block.group("scol")) - 1 :].strip(" \t{"):
+        lines.remove(start)
+    if start < end and not text(end)[: int(block.group("ecol")) - 1].strip(" \t}"):
+        lines.remove(end)
+    return lines
+
+
+@dataclass
+class NodeRecorder:
+    """An instrument for a `node --test` run: V8's block coverage (NODE_V8_COVERAGE) of the tests `names` selects."""
+
+    root: Path
+    names: list[str]
+    lines: set[Line] = field(default_factory=set)
+
+    def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
+        argv = list(plan.command.argv)
+        tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
+        pattern = "^(" + "|".join(re.escape(name) for name in self.names) + ")$"
+        tokens = [tokens[0], f"--test-name-pattern={pattern}", *tokens[1:]]
+        new_argv = (*argv[:2], shlex.join(tokens)) if argv[:2] == ["bash", "-c"] else tuple(tokens)
+        env = {**plan.command.env, "NODE_V8_COVERAGE": str(workdir / "v8")}
+        return replace(plan, command=replace(plan.command, argv=new_argv, env=env))
+
+    def collect(self, plan: RunPlan, workdir: Path) -> None:
+        root = self.root.resolve()
+        for report in sorted((workdir / "v8").glob("*.json")):
+            try:
+                scripts = json.loads(report.read_text(encoding="utf-8")).get("result", [])
+            except (OSError, ValueError, AttributeError):
+                continue
+            for script in scripts if isinstance(scripts, list) else []:
+                url = str(script.get("url", ""))
+                rel = _relative(url.removeprefix("file://"), root) if url.startswith("file://") else None
+                if rel is None or is_test_file(rel) or "node_modules/" in rel:
+                    continue
+                source = (root / rel).read_text(encoding="utf-8", errors="replace")
+                ranges = [r for f in script.get("functions", []) for r in f.get("ranges", [])]
+                self.lines.update((rel, line) for line in _executed_lines(source, ranges))
+
+
+def _executed_lines(source: str, ranges: list[dict[str, int]]) -> list[int]:
+    """The lines whose first code character lies in a range V8 counted as run (the innermost range decides)."""
+    executed: list[int] = []
+    offset = 0
+    for number, line in enumerate(source.splitlines(keepends=True), start=1):
+        code = line.strip()
+        if code and code.strip("{}();"):
+            at = offset + len(line) - len(line.lstrip())
+            inside = [r for r in ranges if r.get("startOffset", 0) <= at < r.get("endOffset", 0)]
+            if inside and min(inside, key=lambda r: r["endOffset"] - r["startOffset"]).get("count", 0) > 0:
+                executed.append(number)
+        offset += len(line)
+    return executed
+
+
+def _relative(file: str, root: Path) -> str | None:
+    try:
+        path = Path(file).resolve()
+    except (OSError, ValueError):
+        return None
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else None
+
+
+def go_names(test_ids: Iterable[str]) -> list[str]:
+    """The top-level Go test names of report ids (`pkg.TestName/sub` → `TestName`)."""
+    names = (_GO_TEST_NAME.search(test_id) for test_id in test_ids)
+    return sorted({name.group(1) for name in names if name is not None})[:_MAX_GO_NAMES]
+
+
+def matches(context: str, test_id: str) -> bool:
+    """Whether a recorded context (pytest's node id) is the report's test id, allowing for a different rootdir."""
+    return context == test_id or context.endswith("/" + test_id) or test_id.endswith("/" + context)
+
+
+def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spectrum | None:
+    """The spectrum of the tests `start` ran, with `failing` as the failing ones; None when the runner is one pedro
+    cannot record coverage for, or nothing was recorded."""
+    report = start.report
+    if report is None or not failing or not report.names_tests:
+        return None
+    began = time.monotonic()
+    root = tests.ctx.root
+    covered: dict[str, set[Line]] = {}
+    if report.runner == "pytest":
+        python = PytestRecorder(root)
+        tests.run(instrument=python)
+        for context, lines in python.covered.items():
+            test = next((t for t in (*failing, *report.passing) if matches(context, t)), None)
+            if test is not None:
+                covered.setdefault(test, set()).update(lines)
+        runs = 1
+    elif report.runner in ("go test", NODE_RUNNER):
+        runs = 0
+        for group, ids in (("failing", failing), ("passing", frozenset(report.passing))):
+            recorder = (
+                GoRecorder(root, go_names(ids)) if report.runner == "go test" else NodeRecorder(root, sorted(ids))
+            )
+            if recorder.names:
+                tests.run(instrument=recorder)
+                covered[group] = recorder.lines
+                runs += 1
+        failing = frozenset({"failing"})
+    else:
+        return None
+    passing = report.passing if report.runner == "pytest" else ["passing"]
+    scores = ochiai(covered, failing, passing)
+    if not any(scores.values()):
+        return None
+    failed = len(set(failing) & set(covered))
+    return Spectrum(scores, failed, len(covered) - failed, time.monotonic() - began, runs)
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """A unit to ask about, its most suspicious lines (file lines, best first) and its rank score."""
+
+    unit: Unit
+    lines: tuple[int, ...]
+    score: float
+
+
+def suspects(
+    spectrum: Spectrum | None, located: list[Unit], root: Path, tests: Iterable[str], limit: int
+) -> list[Suspect]:
+    """The units to ask about, best first: the functions around the top-ranked lines, across files, with the units
+    the traceback points at raised a little (the deepest frame most), then the traceback's units coverage missed."""
+    found: dict[tuple[str, str, int], Suspect] = {}
+    wanted = tuple(tests)
+    for path, line, score in (spectrum.ranked() if spectrum is not None else [])[:_MAX_RANKED_LINES]:
+        unit = enclosing_unit(root, path, line)
+        if unit is None:
+            continue  # a module-level line: nothing to ask for
+        held = found.get(unit.key)
+        if held is None:
+            found[unit.key] = Suspect(replace(unit, tests=wanted), (line,), score)
+        elif len(held.lines) < _LINES_PER_UNIT:
+            found[unit.key] = replace(held, lines=(*held.lines, line))
+    for rank, unit in enumerate(located):
+        bonus = _FIRST_FRAME_BONUS if rank == 0 else _FRAME_BONUS
+        held = found.get(unit.key)
+        found[unit.key] = replace(held, score=held.score + bonus) if held else Suspect(unit, (), bonus - 1)
+    ranked = sorted(found.values(), key=lambda suspect: -suspect.score)
+    return ranked[:limit]

@@ -1,0 +1,298 @@
+"""Coverage-guided repair on real repositories: the ranking, line questions, progress kept, pairs, overfitting."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from repo_util import git
+
+from pedro.backends.base import GenerationOptions
+from pedro.backends.scripted import ScriptedBackend
+from pedro.dispatch import Dispatcher
+from pedro.evidence import ProjectTests
+from pedro.messages import Event, Message
+from pedro.repair import Repairer, RepairSettings
+from pedro.repair.locate import locate
+from pedro.repair.spectrum import measure, ochiai, suspects
+from pedro.roles import get_role
+from pedro.tools import ToolRegistry
+from pedro.tools.base import ToolContext
+from pedro.tools.test import RunTestsArgs
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+# Three modules: the test imports app, app imports pricing, pricing imports rates, where the bug is.
+SHOP = {
+    "rates.py": (
+        'def tax_rate(region):\n    if region == "eu":\n        return 0.2\n'
+        '    if region == "uk":\n        return 0.02\n    return 0.0\n'
+    ),
+    "pricing.py": (
+        "from rates import tax_rate\n\n\ndef with_tax(amount, region):\n    return amount * (1 + tax_rate(region))\n"
+    ),
+    "app.py": (
+        "from pricing import with_tax\n\n\n"
+        "def total(items, region):\n    return round(sum(with_tax(price, region) for price in items), 2)\n"
+    ),
+    "test_app.py": (
+        "from app import total\n\n\n"
+        'def test_total_eu():\n    assert total([10, 20], "eu") == 36.0\n\n\n'
+        'def test_total_us():\n    assert total([10], "us") == 10.0\n\n\n'
+        'def test_total_uk():\n    assert total([10, 20], "uk") == 36.0\n'
+    ),
+}
+MARK = "  # <-- this line"
+
+
+def make_repo(repo: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    return repo
+
+
+def repair(repo: Path, replies: Any, *, candidates: int = 1) -> tuple[Any, ScriptedBackend, list[Event]]:
+    backend = ScriptedBackend(replies)
+    ctx = ToolContext(root=repo)
+    events: list[Event] = []
+
+    def emit(type_: str, **data: Any) -> None:
+        events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
+
+    repairer = Repairer(
+        backend=backend,
+        dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
+        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
+        settings=RepairSettings(candidates=candidates),
+        options=GenerationOptions(),
+    )
+    return repairer.run(emit), backend, events
+
+
+def answering(fixes: dict[str, str]) -> Any:
+    """A model that answers a line question about a line it knows with that line's fix, and nothing else usefully."""
+
+    def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        prompt = messages[0].content
+        for marked, fix in fixes.items():
+            if f"{marked}{MARK}" in prompt:
+                return f"```python\n{fix}\n```"
+        return "I am not sure."
+
+    return answer
+
+
+def candidates(events: list[Event]) -> list[dict[str, Any]]:
+    return [dict(e.data) for e in events if e.type == "repair.candidate"]
+
+
+def test_coverage_ranks_the_helper_the_test_never_names_first(repo: Path) -> None:
+    make_repo(repo, SHOP)
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing == {"test_app.py::test_total_uk"}
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and spectrum.runs == 1 and (spectrum.failing, spectrum.passing) == (1, 2)
+    # Only the failing test returns 0.02; every test runs app.py and pricing.py.
+    assert spectrum.ranked()[0] == ("rates.py", 5, 1.0)
+    assert spectrum.score("app.py", 5) < spectrum.score("rates.py", 4) < 1.0
+    located = locate(run.report.failures if run.report else [], repo, limit=4)
+    assert "tax_rate" not in [unit.name for unit in located]  # the traceback alone never reaches it
+    ranked = suspects(spectrum, located, repo, sorted(run.failing), 4)
+    assert (ranked[0].unit.path, ranked[0].unit.name, ranked[0].lines[0]) == ("rates.py", "tax_rate", 5)
+
+
+def test_ochiai_scores_lines_only_failing_tests_run_highest() -> None:
+    covered = {"f": [("a.py", 1), ("a.py", 2)], "p": [("a.py", 1)], "q": [("a.py", 3)]}
+    scores = ochiai(covered, ["f"], ["p", "q"])
+    assert scores[("a.py", 2)] == 1.0 and 0 < scores[("a.py", 1)] < 1.0 and scores[("a.py", 3)] == 0.0
+
+
+def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
+    make_repo(repo, SHOP)
+    outcome, backend, events = repair(repo, answering({"        return 0.02": "return 0.2"}))
+    assert outcome.fixed and outcome.candidates == 1, outcome.summary
+    assert "        return 0.2\n" in (repo / "rates.py").read_text()
+    prompt = backend.requests[0][0][0].content
+    assert f"return 0.02{MARK}" in prompt and "Write only the corrected line" in prompt
+    spectrum = next(e for e in events if e.type == "repair.spectrum")
+    assert spectrum.data["runs"] == 1 and spectrum.data["lines"][0].startswith("rates.py:5 ")
+    assert candidates(events)[0]["question"] == "line" and candidates(events)[0]["line"] == 5
+
+
+def test_a_one_token_bug_is_fixed_by_an_expression_for_its_line(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "temps.py": "def to_fahrenheit(celsius):\n    return celsius * 5 / 9 + 32\n",
+            "test_temps.py": (
+                "from temps import to_fahrenheit\n\n\ndef test_freezing():\n    assert to_fahrenheit(0) == 32\n\n\n"
+                "def test_boiling():\n    assert to_fahrenheit(100) == 212\n"
+            ),
+        },
+    )
+    # The answer is only the expression: pedro puts it back in its `return`, and the file still parses.
+    outcome, _, _ = repair(repo, answering({"    return celsius * 5 / 9 + 32": "celsius * 9 / 5 + 32"}))
+    assert outcome.fixed and outcome.candidates == 1, outcome.summary
+    assert (repo / "temps.py").read_text() == "def to_fahrenheit(celsius):\n    return celsius * 9 / 5 + 32\n"
+
+
+def test_answers_that_repeat_the_line_or_do_not_parse_cost_no_test_run(repo: Path) -> None:
+    make_repo(repo, SHOP)
+    replies = iter(["```python\nreturn 0.02\n```", "```python\nreturn 0.2 +\n```", "```python\nreturn 0.2\n```"])
+
+    def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        return next(replies) if f"return 0.02{MARK}" in messages[0].content else "I am not sure."
+
+    outcome, _, events = repair(repo, answer, candidates=8)
+    assert outcome.fixed
+    line_five = [c for c in candidates(events) if (c["unit"], c.get("line")) == ("rates.py:1 tax_rate", 5)]
+    assert [c["status"] for c in line_five] == ["unusable", "unusable", "fixed"], line_five
+    assert "repeats the original line" in line_five[0]["reason"] and "not valid python" in line_five[1]["reason"]
+    assert len([e for e in events if e.type == "tests.run"]) == 2  # the baseline and the fix
+
+
+GEO = {
+    "geo.py": (
+        "def area(w, h):\n    return w - h\n\n\ndef scale(n):\n    return n + 10\n\n\n"
+        "def total(w, h):\n    return scale(area(w, h))\n"
+    ),
+    "test_geo.py": "from geo import total\n\n\ndef test_total():\n    assert total(2, 3) == 12\n",
+}
+
+
+def test_a_bug_that_needs_two_edits_is_fixed_by_a_pair(repo: Path) -> None:
+    make_repo(repo, GEO)
+    # Either fix alone moves the value away from 12 (16, -2): neither is progress, both are kept for pairing.
+    fixes = {"    return w - h": "return w * h", "    return n + 10": "return n * 2"}
+    outcome, _, events = repair(repo, answering(fixes))
+    assert outcome.fixed, outcome.summary
+    assert (repo / "geo.py").read_text() == GEO["geo.py"].replace("w - h", "w * h").replace("n + 10", "n * 2")
+    tried = candidates(events)
+    singles = {c["n"]: c for c in tried if c["status"] == "fails"}
+    pair = tried[-1]
+    assert pair["question"] == "pair" and pair["status"] == "fixed" and set(pair["combines"]) <= set(singles)
+    kept = [e.data for e in events if e.type == "repair.kept"]
+    assert kept and kept[-1]["chain"] == [str(n) for n in pair["combines"]]
+
+
+def test_progress_toward_the_expected_value_is_kept_while_the_next_line_is_fixed(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "geo.py": (
+                "def area(w, h):\n    return w + h\n\n\ndef double(n):\n    return n + 2\n\n\n"
+                "def total(w, h):\n    return double(area(w, h))\n"
+            ),
+            "test_geo.py": "from geo import total\n\n\ndef test_total():\n    assert total(2, 3) == 12\n",
+        },
+    )
+    fixes = {"    return w + h": "return w * h", "    return n + 2": "return n * 2"}
+    outcome, _, events = repair(repo, answering(fixes))
+    assert outcome.fixed, outcome.summary
+    statuses = [c["status"] for c in candidates(events) if c["status"] != "unusable"]
+    assert statuses == ["progress", "fixed"]
+    progress = next(c for c in candidates(events) if c["status"] == "progress")
+    assert "nearer the expected 12" in progress["reason"]
+    kept = next(e.data for e in events if e.type == "repair.kept")
+    assert kept["chain"] == [f"{progress['n']}: geo.py:1 area line 2"]
+
+
+def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "calc.py": "def add(a, b):\n    return a - b\n",
+            "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+        },
+    )
+    special = "```python\ndef add(a, b):\n    if a == 2:\n        return 5\n    return a - b\n```"
+    constant = "```python\ndef add(a, b):\n    return 5\n```"
+    fix = "```python\ndef add(a, b):\n    return a + b\n```"
+    outcome, _, events = repair(repo, [special, constant, fix], candidates=3)
+    assert outcome.fixed
+    tried = candidates(events)
+    assert [c["status"] for c in tried] == ["overfits", "overfits", "fixed"]
+    assert "a value from the failing test" in tried[0]["reason"] and "expects" in tried[1]["reason"]
+    assert len([e for e in events if e.type == "tests.run"]) == 2
+
+
+@pytest.mark.parametrize("name", ["go"])
+def test_go_coverage_ranks_the_buggy_branch(tmp_path: Path, name: str) -> None:
+    import shutil
+
+    if shutil.which(name) is None:
+        pytest.skip("go is not installed")
+    repo = tmp_path / "rates"
+    repo.mkdir()
+    files = {
+        "go.mod": "module example.com/rates\n\ngo 1.19\n",
+        "rates.go": (
+            'package rates\n\nfunc Rate(region string) float64 {\n\tif region == "eu" {\n\t\treturn 0.2\n\t}\n'
+            '\tif region == "uk" {\n\t\treturn 0.02\n\t}\n\treturn 0\n}\n'
+        ),
+        "rates_test.go": (
+            'package rates\n\nimport "testing"\n\n'
+            'func TestEU(t *testing.T) {\n\tif got := Rate("eu"); got != 0.2 {\n'
+            '\t\tt.Errorf("got %v, want 0.2", got)\n\t}\n}\n\n'
+            'func TestUK(t *testing.T) {\n\tif got := Rate("uk"); got != 0.2 {\n'
+            '\t\tt.Errorf("got %v, want 0.2", got)\n\t}\n}\n'
+        ),
+    }
+    for file, text in files.items():
+        (repo / file).write_text(text)
+    tests = ProjectTests(RunTestsArgs(command="go test ./..."), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing and all(test.endswith("TestUK") for test in run.failing)
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and spectrum.runs == 2
+    # Only the failing test reaches the "uk" branch; both take the function's first lines.
+    assert {line for path, line, score in spectrum.ranked() if score == 1.0} == {7, 8}
+    assert 0 < spectrum.score("rates.go", 4) < 1.0
+
+
+def test_progress_that_only_fails_closer_is_taken_back_when_no_fix_follows(repo: Path) -> None:
+    calc = "def add(a, b):\n    return a - b\n"
+    make_repo(
+        repo,
+        {"calc.py": calc, "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"},
+    )
+    # 6 is nearer 5 than -1 was: kept while repair goes on, then undone, since nothing after it fixed the test.
+    outcome, _, events = repair(repo, answering({"    return a - b": "return a * b"}))
+    assert not outcome.fixed and not outcome.changed
+    assert [c["status"] for c in candidates(events) if c["status"] != "unusable"] == ["progress"]
+    kept = next(e.data["n"] for e in events if e.type == "repair.kept")
+    assert [e.data["n"] for e in events if e.type == "repair.restored"] == [kept]
+    assert (repo / "calc.py").read_text() == calc and git(repo, "status", "--porcelain").strip() == ""
+    assert outcome.last_run is not None and outcome.last_run.failing == {"test_calc.py::test_add"}
+
+
+def test_node_coverage_ranks_the_buggy_branch(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    repo = tmp_path / "rates"
+    repo.mkdir()
+    (repo / "rates.js").write_text(
+        'function rate(region) {\n  if (region === "eu") {\n    return 0.2;\n  }\n  if (region === "uk") {\n'
+        "    return 0.02;\n  }\n  return 0;\n}\nmodule.exports = { rate };\n"
+    )
+    (repo / "rates.test.js").write_text(
+        'const test = require("node:test");\nconst assert = require("node:assert");\n'
+        'const { rate } = require("./rates.js");\n'
+        'test("eu", () => { assert.strictEqual(rate("eu"), 0.2); });\n'
+        'test("uk", () => { assert.strictEqual(rate("uk"), 0.2); });\n'
+    )
+    tests = ProjectTests(RunTestsArgs(command="node --test"), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing == {"uk"}
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and spectrum.runs == 2
+    # The failing group alone runs the "uk" branch; both run the function's first lines; no test file is ranked.
+    assert {line for path, line, score in spectrum.ranked() if score == 1.0} == {5, 6}
+    assert 0 < spectrum.score("rates.js", 2) < 1.0
+    assert all(path == "rates.js" for path, _, _ in spectrum.ranked())
