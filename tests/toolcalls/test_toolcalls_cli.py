@@ -159,7 +159,7 @@ def test_what_counts_as_a_text_file_of_the_repository(repo: Path, tmp_path: Path
 
 
 def test_the_loop_reads_file_lines_against_the_repository(repo: Path) -> None:
-    from pedro.agent import Limits, run_agent
+    from pedro.agent import Agent, AgentParts, Limits
     from pedro.backends.base import GenerationOptions
     from pedro.backends.scripted import ScriptedBackend
     from pedro.dispatch import Dispatcher
@@ -174,15 +174,16 @@ def test_the_loop_reads_file_lines_against_the_repository(repo: Path) -> None:
     events: list[Event] = []
     role = get_role("builder")
     backend = ScriptedBackend([bash("file calc.py"), bash("file nope.py"), "TASK COMPLETE\nRead it."])
-    run_agent(
-        "Read calc.py",
-        role=role,
-        backend=backend,
-        dispatcher=Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=repo)),
-        limits=Limits(max_rounds=4, max_idle_replies=2),
-        options=GenerationOptions(),
+    Agent(
+        AgentParts(
+            role=role,
+            backend=backend,
+            dispatcher=Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=repo)),
+            limits=Limits(max_rounds=4, max_idle_replies=2),
+            options=GenerationOptions(),
+        ),
         on_event=events.append,
-    )
+    ).run("Read calc.py")
     started = [(e.data["name"], e.data["arguments"]) for e in events if e.type == "tool_call.started"]
     assert started[:2] == [("file", {"action": "read", "path": "calc.py"}), ("bash", {"command": "file nope.py"})]
     finished = [e.data for e in events if e.type == "tool_call.finished"]
