@@ -99,6 +99,12 @@ class AgentParts:
     """Small windows get short tool descriptions; either way the list is fixed for the whole job."""
     setup: Mapping[str, Any] = field(default_factory=dict)
     """What the caller arranged (model, server, sandbox, snapshot, branch), for `job.started`."""
+    toolsets: tuple[Closeable, ...] = ()
+    """Other programs the run started for their tools (the MCP servers of [mcp.servers]); closed with the agent."""
+
+
+class Closeable(Protocol):
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -209,10 +215,17 @@ class Agent:
         self.system: dict[bool, str] = {}
 
     def close(self) -> None:
-        """Let go of the backend's connections and the job's open files."""
+        """Let go of the backend's connections, the tools' servers and the job's open files."""
+        for toolset in self.parts.toolsets:
+            toolset.close()
         self.backend.close()
         if self.parts.store is not None:
             self.parts.store.close()
+
+    def _offered(self) -> list[dict[str, Any]]:
+        """The tools sent with a request: the job's fixed list, less those of an MCP server that has stopped."""
+        allowed = set(self.dispatcher.allowed)
+        return [tool for tool in self.tools if tool["function"]["name"] in allowed]
 
     # -- a whole run ---------------------------------------------------------------------------------------------
 
@@ -322,7 +335,7 @@ class Agent:
         _follow_tool_mode(self.history, self.system, native)
         # The finalisation request goes without tools unless fix_empty_final_with_tools says otherwise.
         finalising, state.finalising = state.finalising, False
-        offered = [] if finalising and not self.settings.calling.fix_empty_final_with_tools else self.tools
+        offered = [] if finalising and not self.settings.calling.fix_empty_final_with_tools else self._offered()
         # Only natively sent tools are part of the prompt; in text mode the system prompt describes them.
         in_prompt = offered if native else []
         request = budget.prepare(self.history, in_prompt, options, state.task, state.rounds)
