@@ -21,8 +21,8 @@ class Effects:
     """It changes the repository's state through git (commit, checkout, branch, push)."""
     network: bool = False
     external: str = ""
-    """The tool is another program's (an MCP server's), named here: pedro cannot know what it does, so the policy
-    decides the call as such (approval, refused where nobody can answer) unless the user vouched for it."""
+    # Another program's tool (an MCP server's), by name: pedro cannot know what it does, so the policy decides the
+    # call as such (approval; refused where nobody can answer).
 
     @property
     def changes_files(self) -> bool:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import fnmatch
 import json
 import os
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, ClassVar, TextIO, cast
@@ -209,10 +210,7 @@ class McpHub:
             if not value:
                 raise ToolFailure(f"its header {header} comes from ${variable}, which is not set; export {variable}")
             headers[header] = value
-        from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
-
-        return streamable_http_client(config.url, http_client=create_mcp_http_client(headers=headers))
+        return _http(config.url, headers)
 
     def _log(self, name: str) -> IO[str]:
         """Where a stdio server's stderr goes: the job's mcp-NAME.log (never the terminal or pedro's stdout)."""
@@ -308,6 +306,19 @@ class McpHub:
                 tasks.append(server.task)
         if tasks:
             await asyncio.wait(tasks, timeout=8)
+
+
+@contextlib.asynccontextmanager
+async def _http(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
+    """Streamable HTTP with the configured headers, its HTTP client closed with it."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
 
 
 def _stdio(parameters: Any, errlog: IO[str]) -> Any:

@@ -103,3 +103,17 @@ def test_the_policy_decides_a_call_in_doubt_by_mode_and_approval() -> None:
     assert Policy(approval="never").decide(call).verdict == "deny"
     assert Policy(mode="read-only").decide(call).verdict == "deny"
     assert Policy(mode="full-access").decide(call).verdict == "allow"
+
+
+def test_a_url_server_whose_header_variable_is_unset_is_a_notice(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    cli_env.pop("TRACKER_AUTH", None)
+    user_config(
+        cli_env,
+        '[mcp.servers.tracker]\nurl = "http://127.0.0.1:9/mcp"\nheaders_env = { Authorization = "TRACKER_AUTH" }\n',
+    )
+    server = stub_server(["TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    assert "MCP server tracker is not available" in done.stderr and "export TRACKER_AUTH" in done.stderr
+    assert "Traceback" not in done.stderr
