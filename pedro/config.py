@@ -722,7 +722,8 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
         names[(section, key)] = name
     _refuse_moved(layer, "the environment (PEDRO_*)")
     for section, values in layer.items():
-        _check_variables(section, values, names)
+        # Keys no variable may set are refused next (config_layers), by name, rather than for their type.
+        _check_variables(section, {k: v for k, v in values.items() if (section, k) not in _NEVER_FROM_ENV}, names)
     return layer
 
 

@@ -117,3 +117,11 @@ def test_a_url_server_whose_header_variable_is_unset_is_a_notice(
     done = build(server, repo, cli_env)
     assert "MCP server tracker is not available" in done.stderr and "export TRACKER_AUTH" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_environment_cannot_start_mcp_servers(tmp_path: Path) -> None:
+    from pedro.config import load_config
+    from pedro.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="mcp.servers may only be set in your user config file"):
+        load_config(None, env={"PEDRO_MCP__SERVERS": "{}"}, user_file=tmp_path / "none.toml")
