@@ -21,8 +21,9 @@ from mcp_types import ToolAnnotations
 
 from pedro.cli.common import CommonFlags
 from pedro.config import PedroConfig
-from pedro.errors import PedroError, Terminated
+from pedro.errors import InterruptedRunError, PedroError, Terminated
 from pedro.messages import Event
+from pedro.runlock import RepositoryBusyError
 
 POLL_S = 0.2
 """How often a tool call looks for its job's progress and end."""
@@ -73,10 +74,6 @@ class McpReport:
         return None
 
 
-class BusyError(PedroError):
-    """pedro mcp is running a job already."""
-
-
 class JobRunner:
     """Runs the jobs the tools ask for, one at a time, on the main thread, as the CLI runs one: with the run lock,
     the job's time limit (an alarm) and Ctrl-C; a client's cancellation is a Ctrl-C sent to the running job."""
@@ -91,11 +88,11 @@ class JobRunner:
         self._main = threading.main_thread().ident
 
     def submit(self, request: JobRequest) -> None:
-        """Queue the job; BusyError when one is running (one job at a time, as the run lock has it)."""
+        """Queue the job; RepositoryBusyError when one is running (one job at a time, as the run lock has it)."""
         with self._lock:
             if self._current is not None:
                 running = self._current
-                raise BusyError(
+                raise RepositoryBusyError(
                     f"pedro mcp is running job {running.job_id or '(starting)'} ({running.role}) and runs one job at "
                     "a time: wait for its answer, or cancel that call, then call again"
                 )
@@ -166,7 +163,7 @@ class JobRunner:
                     self._cancel_pending = False
             request.answer.set_result(self._answer(request, result))
         except KeyboardInterrupt:
-            request.answer.set_exception(BusyError("the job was cancelled"))
+            request.answer.set_exception(InterruptedRunError("the job was cancelled"))
         except Exception as exc:  # noqa: BLE001 - a job's failure is the call's error, never the server's end
             request.answer.set_exception(exc)
         finally:
@@ -227,7 +224,7 @@ def create_server(runner: JobRunner) -> MCPServer[Any]:
 
         try:
             runner.submit(request)
-        except BusyError as exc:
+        except RepositoryBusyError as exc:
             raise ToolError(str(exc)) from None
         step = 0
         try:
