@@ -22,7 +22,7 @@ from pedro.cli.common import (
     RepoOpt,
     TimeLimitOpt,
     VerboseOpt,
-    load,
+    load_and_find_server,
 )
 from pedro.errors import UsageError
 
@@ -66,7 +66,10 @@ def mcp(
     from pedro.mcp.server import JobRunner, create_server
 
     flags = CommonFlags.from_options({**locals(), "no_input": True})
-    root, config = load(flags)
+    root, config, found, sole = load_and_find_server(flags)
+    for said in (found, sole):  # on stderr: under stdio, stdout is the protocol's
+        if said is not None:
+            _notice(f"pedro mcp: {said.describe()}")
     if not (config.backend.model or config.backend.model_file):
         raise UsageError("no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL)")
     runner = JobRunner(root, config, flags)

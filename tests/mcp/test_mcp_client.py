@@ -125,3 +125,20 @@ def test_the_environment_cannot_start_mcp_servers(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="mcp.servers may only be set in your user config file"):
         load_config(None, env={"PEDRO_MCP__SERVERS": "{}"}, user_file=tmp_path / "none.toml")
+
+
+def test_mcp_roles_picks_a_roles_tools_and_prompt_tokens_bounds_them(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    user_config(cli_env, notes_server() + '\n[mcp]\nroles = { builder = ["notes__l*", "notes__show_env"] }\n')
+    server = stub_server(["TASK COMPLETE", "TASK COMPLETE"])
+    build(server, repo, cli_env)
+    offered = {tool["function"]["name"] for tool in server.requests[0].get("tools", [])}
+    assert {"notes__lookup", "notes__show_env"} <= offered and "notes__write_note" not in offered
+
+    user_config(cli_env, notes_server() + "\n[mcp]\nprompt_tokens = 0\n")
+    server = stub_server(["TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    offered = {tool["function"]["name"] for tool in server.requests[0].get("tools", [])}
+    assert "file" in offered and not any(name.startswith("notes__") for name in offered)
+    assert "would pass [mcp].prompt_tokens (0): notes__lookup, notes__write_note" in done.stderr
