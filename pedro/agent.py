@@ -77,6 +77,10 @@ class RunResult:
         return TERMINATED_EXIT_CODE if self.reason == "terminated" else EXIT_CODES[self.exit_status]
 
 
+class Closeable(Protocol):
+    def close(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class AgentParts:
     """Everything a run uses, complete when it is made (pedro.assembly.assemble builds it for every front end)."""
@@ -101,6 +105,8 @@ class AgentParts:
     """What the caller arranged (model, server, sandbox, snapshot, branch), for `job.started`."""
     read_findings: Callable[[str], list[Finding]] = parse_findings
     """A reviewer's answer as findings (review holds them to its change and adds its checks' own)."""
+    toolsets: tuple[Closeable, ...] = ()
+    """Other programs the run started for their tools (the MCP servers of [mcp.servers]); closed with the agent."""
 
 
 @dataclass
@@ -211,10 +217,17 @@ class Agent:
         self.system: dict[bool, str] = {}
 
     def close(self) -> None:
-        """Let go of the backend's connections and the job's open files."""
+        """Let go of the backend's connections, the tools' servers and the job's open files."""
+        for toolset in self.parts.toolsets:
+            toolset.close()
         self.backend.close()
         if self.parts.store is not None:
             self.parts.store.close()
+
+    def _offered(self) -> list[dict[str, Any]]:
+        """The tools sent with a request: the job's fixed list, less those of an MCP server that has stopped."""
+        allowed = set(self.dispatcher.allowed)
+        return [tool for tool in self.tools if tool["function"]["name"] in allowed]
 
     # -- a whole run ---------------------------------------------------------------------------------------------
 
@@ -324,7 +337,7 @@ class Agent:
         _follow_tool_mode(self.history, self.system, native)
         # The finalisation request goes without tools unless fix_empty_final_with_tools says otherwise.
         finalising, state.finalising = state.finalising, False
-        offered = [] if finalising and not self.settings.calling.fix_empty_final_with_tools else self.tools
+        offered = [] if finalising and not self.settings.calling.fix_empty_final_with_tools else self._offered()
         # Only natively sent tools are part of the prompt; in text mode the system prompt describes them.
         in_prompt = offered if native else []
         request = budget.prepare(self.history, in_prompt, options, state.task, state.rounds)

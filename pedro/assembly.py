@@ -120,8 +120,33 @@ def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend
     journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
     with store.ending_on_error(job):
         workspace = protect_work(root, job.id, role, ui, journal=journal, resumed=slot.resumed)
+    toolsets = mcp_servers(config, role, ui, root, store.job_dir(job.id))
+    try:
+        return _parts(config, role, slot, ui, backend, ctx, sandbox, journal, workspace, toolsets)
+    except BaseException:
+        for toolset in toolsets:
+            toolset.close()
+        raise
+
+
+def _parts(
+    config: PedroConfig,
+    role: Role,
+    slot: JobSlot,
+    ui: RunUI,
+    backend: Backend,
+    ctx: ToolContext,
+    sandbox: Any,
+    journal: Journal,
+    workspace: Workspace,
+    toolsets: list[Any],
+) -> Assembled:
+    store, job = slot.store, slot.job
+    registry = ToolRegistry.default(role.tools)
+    for toolset in toolsets:
+        registry = registry.joined(toolset.tools)
     dispatcher = Dispatcher(
-        ToolRegistry.default(role.tools),
+        registry,
         ctx,
         redactor=store.redactor,
         gate=Gate(policy(config, interactive=ui.interactive), sandboxed=sandbox.kind != "none"),
@@ -152,8 +177,27 @@ def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend
             "sandbox": describe_sandbox(sandbox),
             **workspace.facts,
         },
+        toolsets=tuple(toolsets),
     )
     return Assembled(Agent(parts, ui.on_event), workspace)
+
+
+def mcp_servers(config: PedroConfig, role: Role, ui: RunUI, root: Path, job_dir: Path) -> list[Any]:
+    """The MCP servers of [mcp.servers] started for this job with the tools the role gets (pedro.mcp.client);
+    none when there are none, or when the run calls no tools."""
+    if not config.mcp.servers or config.tool_calling.tool_use_mode == "disabled":
+        return []
+    from pedro.mcp.client import McpHub
+
+    hub = McpHub(config.mcp, root=root, notice=ui.notice, log_dir=job_dir)
+    try:
+        hub.tools = hub.start(role.name)
+    except BaseException:
+        hub.close()
+        raise
+    if hub.tools and not ui.quiet:
+        ui.notice(f"MCP tools: {', '.join(tool.name for tool in hub.tools)}")
+    return [hub]
 
 
 def build_backend(config: PedroConfig, ui: RunUI) -> Backend:

@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from pedro.errors import ConfigError
-from pedro.messages import ToolName
+from pedro.messages import RoleName, ToolName
 from pedro.presets import BUILTIN_PROFILES, DEFAULT_PROFILE, SAMPLING_KEYS, match_preset, profile_values
 
 BackendKind = Literal["ollama", "openai", "llamacpp"]
@@ -264,6 +264,62 @@ class ServeConfig(_Section):
     """Most bytes the stored responses (previous_response_id) may take; the oldest go first."""
 
 
+MCP_NAME = re.compile(r"[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*")
+"""A server's name under [mcp.servers]: it prefixes its tools as NAME__tool, so it holds no double underscore."""
+
+
+class McpServerConfig(_Section):
+    """One MCP server whose tools join the agent's, [mcp.servers.NAME]: a command pedro starts, or a URL."""
+
+    command: str = ""
+    """The program that serves MCP on its stdin and stdout (stdio)."""
+    args: list[str] = Field(default_factory=list)
+    """Its arguments."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Variables set for it, on top of a minimal environment (PATH, HOME, ...): pedro's own secrets stay out."""
+    url: str = ""
+    """A Streamable HTTP endpoint instead of a command (http://host:port/mcp)."""
+    headers_env: dict[str, str] = Field(default_factory=dict)
+    """Headers sent to the URL, each value read from the environment variable named here (Authorization = "VAR")."""
+    read_only: bool = False
+    """You vouch that its tools change nothing: they run without approval. Otherwise every call is in doubt and
+    asks (refused where nobody can answer)."""
+    timeout_s: float = Field(default=120.0, gt=0)
+    """Most seconds one call may take."""
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServerConfig:
+        if bool(self.command) == bool(self.url):
+            raise ValueError("give either command (a program serving MCP on stdio) or url (Streamable HTTP), not both")
+        if self.url and not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"url {self.url!r} is not an http(s) URL: start it with http:// or https://")
+        return self
+
+
+class McpConfig(_Section):
+    """pedro as an MCP client: the servers whose tools the agent may call (your user config file only)."""
+
+    servers: dict[str, McpServerConfig] = Field(default_factory=dict)
+    """[mcp.servers.NAME]: their tools reach the model as NAME__tool."""
+    roles: dict[RoleName, list[str]] = Field(default_factory=dict)
+    """Which MCP tools a role gets, by name or glob (docs__*); a role not listed gets every one."""
+    startup_timeout_s: float = Field(default=30.0, gt=0)
+    """Most seconds a server may take to start and list its tools; then it is left out with a notice."""
+    prompt_tokens: int = Field(default=1500, ge=0)
+    """Most tokens the MCP tools' descriptions may add to every request; tools past it are left out, named."""
+
+    @field_validator("servers")
+    @classmethod
+    def _names(cls, value: dict[str, McpServerConfig]) -> dict[str, McpServerConfig]:
+        for name in value:
+            if not MCP_NAME.fullmatch(name):
+                raise ValueError(
+                    f"[mcp.servers.{name}]: a server's name is letters, digits, - and single _ (it prefixes its "
+                    "tools as NAME__tool); rename the table"
+                )
+        return value
+
+
 class PedroConfig(_Section):
     """Every setting pedro reads."""
 
@@ -274,6 +330,7 @@ class PedroConfig(_Section):
     repair: RepairConfig = Field(default_factory=RepairConfig)
     tool_calling: ToolCallingConfig = Field(default_factory=ToolCallingConfig)
     serve: ServeConfig = Field(default_factory=ServeConfig)
+    mcp: McpConfig = Field(default_factory=McpConfig)
     sampling_profiles: dict[str, SamplingProfileConfig] = Field(default_factory=dict)
     """User-defined sampling profiles by name; one named like a built-in replaces it."""
     models: dict[str, ModelPresetConfig] = Field(default_factory=dict)
@@ -456,7 +513,7 @@ def config_layers(
         layers.append((str(repo_file), _only_tightening(repo_layer, user_safety)))
     env_layer = _env_layer(env)
     _refuse_full_access(env_layer, "the environment (PEDRO_SAFETY__MODE)")
-    _refuse_user_only(env_layer, "the environment (PEDRO_SAFETY__READ_ROOTS)", user_file, _NEVER_FROM_ENV)
+    _refuse_user_only(env_layer, "the environment (PEDRO_*)", user_file, _NEVER_FROM_ENV)
     upper = [
         ("the environment (PEDRO_*)", env_layer),
         ("the command-line flags", {k: dict(v) for k, v in (flags or {}).items() if v}),
@@ -601,6 +658,8 @@ def _refuse_full_access(layer: Mapping[str, Any], source: str) -> None:
         )
 
 
+_MCP_KEYS = (("mcp", "servers"), ("mcp", "roles"))
+
 # Keys only the user may set, never a repository's .pedro.toml: where your code and credentials are sent
 # (kind picks the default URL), what runs on your machine, what may be read outside the repository, and what
 # the request carries beyond pedro's typed settings: any body key (a grammar, a JSON schema, max_tokens = 1) or
@@ -614,9 +673,12 @@ _USER_ONLY: dict[tuple[str, str], str] = {
     ("backend", "constrain_calls"): "PEDRO_BACKEND__CONSTRAIN_CALLS",
     ("tool_calling", "request_overrides"): "PEDRO_TOOL_CALLING__REQUEST_OVERRIDES",
     ("safety", "read_roots"): "--read-root on the command line",
+    # Which programs pedro starts, which servers it sends the model's calls to, and which tools each role gets.
+    ("mcp", "servers"): "",
+    ("mcp", "roles"): "",
 }
-# An inherited environment variable must not widen what the tools may read either.
-_NEVER_FROM_ENV = {key: how for key, how in _USER_ONLY.items() if key == ("safety", "read_roots")}
+# An inherited environment variable must not widen what the tools may read, nor start programs, either.
+_NEVER_FROM_ENV = {key: how for key, how in _USER_ONLY.items() if key in (("safety", "read_roots"), *_MCP_KEYS)}
 
 
 def _refuse_user_only(
@@ -626,9 +688,10 @@ def _refuse_user_only(
     for (section, key), elsewhere in keys.items():
         values = layer.get(section)
         if isinstance(values, Mapping) and key in values:
+            also = f" or with {elsewhere}" if elsewhere else ""
             raise ConfigError(
-                f"{source}: {section}.{key} may only be set in your user config file ({user_file}) "
-                f"or with {elsewhere}; remove it there"
+                f"{source}: {section}.{key} may only be set in your user config file ({user_file}){also}; "
+                "remove it there"
             )
     # A model preset sets [backend] keys too: the user-only ones among them are the user's alone there as well.
     for pattern, preset in _table(layer, "models").items():
@@ -662,7 +725,8 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
         names[(section, key)] = name
     _refuse_moved(layer, "the environment (PEDRO_*)")
     for section, values in layer.items():
-        _check_variables(section, values, names)
+        # Keys no variable may set are refused next (config_layers), by name, rather than for their type.
+        _check_variables(section, {k: v for k, v in values.items() if (section, k) not in _NEVER_FROM_ENV}, names)
     return layer
 
 

@@ -77,12 +77,15 @@ class Dispatcher:
 
     @property
     def allowed(self) -> tuple[str, ...]:
-        """The tools offered to the model and allowed to run: the registry less [tool_calling]'s masks."""
+        """The tools offered to the model and allowed to run: the registry less [tool_calling]'s masks and the tools
+        of an MCP server that has stopped."""
         calling = self.ctx.calling
         return tuple(
-            name
-            for name in self.registry.names()
-            if (not calling.allow_tools or name in calling.allow_tools) and name not in calling.deny_tools
+            tool.name
+            for tool in self.registry
+            if (not calling.allow_tools or tool.name in calling.allow_tools)
+            and tool.name not in calling.deny_tools
+            and getattr(tool, "available", True)
         )
 
     def specs(self, *, short: bool = False) -> list[dict[str, Any]]:

@@ -20,6 +20,9 @@ class Effects:
     changes_git: bool = False
     """It changes the repository's state through git (commit, checkout, branch, push)."""
     network: bool = False
+    external: str = ""
+    # Another program's tool (an MCP server's), by name: pedro cannot know what it does, so the policy decides the
+    # call as such (approval; refused where nobody can answer).
 
     @property
     def changes_files(self) -> bool:
@@ -36,3 +39,8 @@ NONE = Effects()
 
 IN_DOUBT = Effects(runs_commands=True)
 """What a call is taken to do when its tool cannot say: anything (Codex's is_mutating: true if in doubt)."""
+
+
+def external(name: str) -> Effects:
+    """A call to `name`, a tool of another program that cannot say what it does: in doubt, and put to the policy."""
+    return Effects(runs_commands=True, external=name)

@@ -12,6 +12,7 @@ from pedro.safety.policy import (
     Action,
     BashCommand,
     Decision,
+    ExternalTool,
     FileDelete,
     FileRead,
     FileWrite,
@@ -101,6 +102,8 @@ class Gate:
     def _action(self, effects: Effects, ctx: ToolContext) -> Action | None:
         """The policy's view of a call: the command it runs, else the file it deletes or writes, else an outside
         read."""
+        if effects.external:
+            return ExternalTool(effects.external)
         if effects.command is not None:
             credentials = "" if self.sandboxed else credential_read(effects.command, root=ctx.root, env=ctx.env)
             return BashCommand(effects.command, sandboxed=self.sandboxed, reads_credentials=credentials or "")
@@ -127,6 +130,8 @@ def _subject(action: Action) -> str:
         return action.command
     if isinstance(action, NetworkAccess):
         return action.what
+    if isinstance(action, ExternalTool):
+        return action.name
     return getattr(action, "path", "")
 
 

@@ -7,7 +7,7 @@ import sys
 import typer
 
 from pedro import __version__
-from pedro.cli import config_cmd, doctor, eval_cmd, jobs, run, serve, tools, undo
+from pedro.cli import config_cmd, doctor, eval_cmd, jobs, mcp_cmd, run, serve, tools, undo
 
 app = typer.Typer(
     name="pedro",
@@ -40,5 +40,6 @@ app.add_typer(tools.app, name="tools")
 app.command("doctor")(doctor.doctor)
 app.command("undo")(undo.undo)
 app.command("serve")(serve.serve)
+app.command("mcp")(mcp_cmd.mcp)
 app.command("config")(config_cmd.config)
 app.command("eval")(eval_cmd.eval_command)

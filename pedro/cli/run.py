@@ -118,16 +118,16 @@ def debug(
         raise UsageError(
             'debug needs something to go on: the symptom ("pedro debug TEXT"), --test CMD and/or --log FILE'
         )
-    test_section = render_prompt("tasks/sections/test_command.md", command=test) if test else ""
-    log_section = _log_section(_stream_log(log)) if log else ""
-    _run(
-        "debugger",
-        flags,
-        test_command=test,
-        description=description.strip() or "Make the failing check pass.",
-        test_section=test_section,
-        log_section=log_section,
-    )
+    _run("debugger", flags, test_command=test, **debug_task(description, test, _stream_log(log) if log else ""))
+
+
+def debug_task(description: str, test: str | None, log: str) -> dict[str, Any]:
+    """The debugger's task variables: the symptom, the command that reproduces it, the log's end."""
+    return {
+        "description": description.strip() or "Make the failing check pass.",
+        "test_section": render_prompt("tasks/sections/test_command.md", command=test) if test else "",
+        "log_section": _log_section(log) if log else "",
+    }
 
 
 def review(
@@ -176,13 +176,7 @@ def review(
     flags = CommonFlags.from_options(locals())
     root, config, _, _ = load_and_find_server(flags, find_server=not no_model)
     compared = find_review_base(root, base)
-    stat = _git(root, "diff", "--stat", "--no-ext-diff", "--no-textconv", compared.commit, "--")
-    if not stat.strip():
-        raise UsageError(
-            f"there is nothing to review: no difference between {compared.ref} ({compared.commit[:7]}) and the "
-            "working tree; pass --base REF to choose another base"
-        )
-    files = stat.strip().splitlines()[-1].strip()
+    task_vars = review_task(root, compared, description)
     notice(flags, compared.describe())
     checks = run_checks(root, compared.commit, config, lambda said: notice(flags, said))
     if no_model or not (config.backend.model or config.backend.model_file):
@@ -190,13 +184,7 @@ def review(
         notice(flags, f"no model was asked ({why}): the findings are the checks' alone")
         _print_findings(checks.findings, flags)
         raise typer.Exit(0)
-    task_vars: dict[str, Any] = {
-        "base": compared.commit,
-        "files_changed": files,
-        "diff_stat": stat.rstrip(),
-        "description": description.strip() or "Report every real problem you find.",
-        "checks": _checks_section(checks.findings),
-    }
+    task_vars["checks"] = _checks_section(checks.findings)
     from pedro.cli.conversation import can_converse, open_session
     from pedro.cli.session import Aim
     from pedro.findings import parse_findings
@@ -204,6 +192,24 @@ def review(
     if can_converse(flags):
         raise typer.Exit(open_session("reviewer", flags, task_vars, asked=compared.describe(), checks=checks))
     _run("reviewer", flags, aim=Aim(read_findings=lambda text: checks.merge(parse_findings(text))), **task_vars)
+
+
+def review_task(root: Path, compared: Any, description: str) -> dict[str, Any]:
+    """The reviewer's task variables for the changes since `compared` (pedro.reviewbase.find_review_base); a
+    UsageError when there is nothing to review. Its checks' section says none ran until review sets it."""
+    stat = _git(root, "diff", "--stat", "--no-ext-diff", "--no-textconv", compared.commit, "--")
+    if not stat.strip():
+        raise UsageError(
+            f"there is nothing to review: no difference between {compared.ref} ({compared.commit[:7]}) and the "
+            "working tree; pass --base REF to choose another base"
+        )
+    return {
+        "base": compared.commit,
+        "files_changed": stat.strip().splitlines()[-1].strip(),
+        "diff_stat": stat.rstrip(),
+        "description": description.strip() or "Report every real problem you find.",
+        "checks": _checks_section([]),
+    }
 
 
 def _checks_section(findings: list[Any]) -> str:
@@ -334,7 +340,6 @@ def triage(
         why = "--no-model" if no_model else "no model is configured; --model NAME or --model-file PATH adds one"
         notice(flags, f"no model was asked ({why}): the report holds what pedro read from the log and the code")
         raise typer.Exit(_triage_without_model(root, parsed, report=report, sarif=sarif, quiet_stdout=quiet))
-    lines = text.splitlines()[-LOG_TAIL_LINES:]
     fixed: list[Any] = []
 
     def publish(result: Any, root: Path) -> None:
@@ -355,16 +360,18 @@ def triage(
         )
         fixed.extend([found] if found is not None else [])
 
-    _run(
-        "triager",
-        flags,
-        on_result=publish,
-        after_run=try_fix,
-        log="\n".join(lines),
-        log_lines=len(lines),
-        parsed=_parsed_section(parsed),
-        description=description.strip() or "The log below is from a failing run.",
-    )
+    _run("triager", flags, on_result=publish, after_run=try_fix, **triage_task(text, parsed, description))
+
+
+def triage_task(log: str, parsed: Any, description: str) -> dict[str, Any]:
+    """The triager's task variables: the log's end and what pedro read from it (pedro.triage.logparse)."""
+    lines = log.splitlines()[-LOG_TAIL_LINES:]
+    return {
+        "log": "\n".join(lines),
+        "log_lines": len(lines),
+        "parsed": _parsed_section(parsed),
+        "description": description.strip() or "The log below is from a failing run.",
+    }
 
 
 def _parsed_section(parsed: Any) -> str:

@@ -8,6 +8,7 @@ import logging
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -51,22 +52,12 @@ def serve(
 
     flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=Path())
     _, config = load(flags, need_git=False)
-    token = None
-    if api_key_env:
-        token = os.environ.get(api_key_env, "").strip()
-        if not token:
-            raise UsageError(f"--api-key-env names {api_key_env}, which is not set; export {api_key_env}=<token>")
     renderer = make_renderer(json_mode=False, stream_json=False)
-    if token is None and not _loopback(host):
-        if not allow_unauthenticated:
-            token_flag = "--api-key-env VAR (VAR holds the token every request must carry)"
-            raise UsageError(
-                f"--host {host} lets other machines reach pedro serve, and the model server behind it, with no "
-                f"token: pass {token_flag}, or --allow-unauthenticated if everyone who can reach {host} may use it"
-            )
-        renderer.notice(f"pedro serve: listening on {host} without a token (--allow-unauthenticated)")
+    token = bearer_token(
+        host, api_key_env, allow_unauthenticated, "pedro serve, and the model server behind it,", renderer.notice
+    )
     # Bound before the model server starts, and handed to uvicorn: a taken port is one line, never its traceback.
-    listener = _listen(host, port)
+    listener = listen(host, port)
     with listener, managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError("no model given: pass --model NAME (the name the model server knows)")
@@ -88,7 +79,28 @@ def serve(
         server.run(sockets=[listener])
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def bearer_token(
+    host: str, api_key_env: str | None, allow_unauthenticated: bool, what: str, notice: Callable[[str], None]
+) -> str | None:
+    """The token every request must carry (from --api-key-env); None without one, which only a loopback --host or
+    --allow-unauthenticated allows (pedro serve and pedro mcp --http share the rule)."""
+    token = None
+    if api_key_env:
+        token = os.environ.get(api_key_env, "").strip()
+        if not token:
+            raise UsageError(f"--api-key-env names {api_key_env}, which is not set; export {api_key_env}=<token>")
+    if token is None and not _loopback(host):
+        if not allow_unauthenticated:
+            token_flag = "--api-key-env VAR (VAR holds the token every request must carry)"
+            raise UsageError(
+                f"--host {host} lets other machines reach {what} with no token: pass {token_flag}, or "
+                f"--allow-unauthenticated if everyone who can reach {host} may use it"
+            )
+        notice(f"{what.split(',')[0]}: listening on {host} without a token (--allow-unauthenticated)")
+    return token
+
+
+def listen(host: str, port: int) -> socket.socket:
     """A socket listening on host:port; UsageError (exit 2) naming --port or --host when that cannot be."""
     try:
         family = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0][0]

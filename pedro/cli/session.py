@@ -56,8 +56,8 @@ def run_session(
     root, loaded = load(flags)
     config = config or loaded
     renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json, session=session)
-    with _second_interrupt_exits(), _run_lock(root, role_name, resume):
-        return _run(
+    with _second_interrupt_exits(), run_lock(root, role_name, resume):
+        return run_job(
             role_name,
             flags,
             task_vars,
@@ -71,7 +71,7 @@ def run_session(
             renderer,
             after_run,
             aim or Aim(),
-        )
+        ).exit_code
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class AfterRun:
     notice: Callable[[str], None]
 
 
-def _run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
+def run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
     """Builder and debugger (and any resumed job, whose role is only known later) hold the repository's run lock."""
     from pedro.roles import get_role
     from pedro.runlock import hold_run_lock
@@ -108,7 +108,7 @@ def _run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.Abst
     return hold_run_lock(root, f"job {resume}" if resume else f"pedro {role_name}")
 
 
-def _run(
+def run_job(
     role_name: str,
     flags: CommonFlags,
     task_vars: dict[str, Any],
@@ -119,10 +119,13 @@ def _run(
     on_result: Callable[[Any, Path], None] | None = None,
     message: str | None = None,
     follow_up: bool = False,
-    renderer: Any = None,
+    renderer: Renderer | None = None,
     after_run: Callable[[AfterRun], None] | None = None,
     aim: Aim | None = None,
-) -> int:
+) -> RunResult:
+    """The part every front end shares: the job opened (new or resumed), assemble(), Agent.run(), then the commit
+    and the job branch; events, notices and questions go to `renderer` (the terminal's by default; pedro mcp
+    passes its own). The caller holds the run lock (run_lock) and decides what Ctrl-C does."""
     from pedro.assembly import JobSlot, RunUI, assemble
     from pedro.debuglog import DEBUG_LOG_NAME, job_log
     from pedro.jobs import JobStore
@@ -187,7 +190,7 @@ def _run(
     renderer.close()
     if on_result is not None:
         on_result(result, root)
-    return result.exit_code
+    return result
 
 
 def _open_job(

@@ -14,7 +14,7 @@ from pedro.safety.secretfiles import is_secret_path
 
 ApprovalMode = Literal["ask", "never"]
 Verdict = Literal["allow", "ask", "deny"]
-RuleKind = Literal["read", "write", "delete", "bash", "git", "network"]
+RuleKind = Literal["read", "write", "delete", "bash", "git", "network", "tool"]
 
 _MODE_ORDER: dict[str, int] = {"read-only": 0, "workspace-write": 1, "full-access": 2}
 _VERDICT_ORDER: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
@@ -70,7 +70,14 @@ class NetworkAccess:
     what: str
 
 
-Action = FileRead | FileWrite | FileDelete | BashCommand | GitAction | NetworkAccess
+@dataclass(frozen=True)
+class ExternalTool:
+    """Call a tool of another program (an MCP server's, NAME__tool), which cannot say what it does."""
+
+    name: str
+
+
+Action = FileRead | FileWrite | FileDelete | BashCommand | GitAction | NetworkAccess | ExternalTool
 
 
 @dataclass(frozen=True)
@@ -196,6 +203,8 @@ class Policy:
         if isinstance(action, GitAction):
             decision, hard = self._git(action)
             return decision, " ".join(action.args), hard
+        if isinstance(action, ExternalTool):
+            return self._external(action), action.name, False
         return self._network(action), action.what, False
 
     def _read(self, action: FileRead) -> Decision:
@@ -309,6 +318,17 @@ class Policy:
             return Decision("allow", "full-access mode allows the network", "network.full_access", key)
         return Decision("ask", f"{action.what} needs the network, which is off by default", "network.ask", key)
 
+    def _external(self, action: ExternalTool) -> Decision:
+        key = f"tool:{action.name}"
+        unknown = f"{action.name} is a tool of an MCP server, and pedro cannot know what it changes"
+        if self.mode == "read-only":
+            return Decision("deny", f"read-only mode: {unknown}", "mode.read_only")
+        if self.mode == "full-access":
+            return Decision("allow", f"full-access mode: {unknown}", "tool.full_access", key)
+        return Decision(
+            "ask", f"{unknown} (mark the server read_only = true if it changes nothing)", "tool.in_doubt", key
+        )
+
     # -- configured rules -----------------------------------------------------------------------------------------
 
     def _apply_rules(self, base: Decision, action: Action, subject: str, hard: bool) -> Decision:
@@ -341,6 +361,7 @@ def _rule_kind(action: Action) -> RuleKind:
         BashCommand: "bash",
         GitAction: "git",
         NetworkAccess: "network",
+        ExternalTool: "tool",
     }
     return kinds[type(action)]
 

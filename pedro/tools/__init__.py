@@ -45,6 +45,10 @@ class ToolRegistry:
         wanted = set(names)
         return ToolRegistry(tool for name, tool in self._tools.items() if name in wanted)
 
+    def joined(self, tools: Iterable[Tool]) -> ToolRegistry:
+        """These tools after this registry's (other programs' tools after pedro's own, [mcp.servers])."""
+        return ToolRegistry([*self._tools.values(), *tools])
+
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 

@@ -256,6 +256,10 @@ def tool_spec(tool: Tool, *, short: bool = False) -> dict[str, Any]:
     """
     from pedro.prompts import load_prompt
 
+    own = getattr(tool, "spec", None)
+    if callable(own):  # another program's tool (an MCP server's) brings its own schema and description
+        spec: dict[str, Any] = own(short=short)
+        return spec
     schema = tool.Args.model_json_schema()
     keep = tool.Args.short_keys if short else ()
     properties = {

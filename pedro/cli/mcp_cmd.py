@@ -1,0 +1,142 @@
+"""`pedro mcp`: pedro's agents as the tools of an MCP client, over stdio or Streamable HTTP (pedro/mcp/server.py)."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import threading
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pedro.cli.common import (
+    AllowOutsideGitOpt,
+    BackendOpt,
+    BaseUrlOpt,
+    CommonFlags,
+    MaxRoundsOpt,
+    ModelFileOpt,
+    ModelOpt,
+    ReadOnlyOpt,
+    RepoOpt,
+    TimeLimitOpt,
+    VerboseOpt,
+    load_and_find_server,
+)
+from pedro.errors import UsageError
+
+
+def mcp(
+    http: Annotated[
+        bool, typer.Option("--http", help="Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio.")
+    ] = False,
+    host: Annotated[str, typer.Option("--host", help="With --http: the address (127.0.0.1: this machine only).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option("--port", help="With --http: the port.", min=1, max=65535)] = 8788,
+    api_key_env: Annotated[
+        str | None,
+        typer.Option(
+            "--api-key-env", help="With --http: a variable holding the bearer token every request must carry."
+        ),
+    ] = None,
+    allow_unauthenticated: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unauthenticated",
+            help="With --http: listen beyond this machine without a token: anyone who reaches the port runs jobs.",
+        ),
+    ] = False,
+    backend: BackendOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    model_file: ModelFileOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    time_limit: TimeLimitOpt = None,
+    repo: RepoOpt = Path(),
+    allow_outside_git: AllowOutsideGitOpt = False,
+    read_only: ReadOnlyOpt = False,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Serve pedro's agents over MCP: build, debug, review and triage each run a job (as --no-input: whatever needs
+    approval is refused) and answer with its status, summary, evidence, diff and id; jobs_list and job_show read
+    the recorded jobs. One job at a time; a client's cancellation stops the job as Ctrl-C does."""
+    from pedro.cli.serve import bearer_token, listen
+    from pedro.mcp.server import JobRunner, create_server
+
+    flags = CommonFlags.from_options({**locals(), "no_input": True})
+    root, config, found, sole = load_and_find_server(flags)
+    for said in (found, sole):  # on stderr: under stdio, stdout is the protocol's
+        if said is not None:
+            _notice(f"pedro mcp: {said.describe()}")
+    if not (config.backend.model or config.backend.model_file):
+        raise UsageError("no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL)")
+    runner = JobRunner(root, config, flags)
+    server = create_server(runner)
+    if not http:
+        _serve_beside(runner, lambda: _stdio(server))
+        return
+    token = bearer_token(host, api_key_env, allow_unauthenticated, "pedro mcp --http", _notice)
+    listener = listen(host, port)  # bound first: a taken port is one line naming --port
+    app = _with_token(server.streamable_http_app(host=host), token)
+    _notice(f"pedro mcp: http://{host}:{port}/mcp (repository {root})")
+    import uvicorn
+
+    web = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+    try:
+        _serve_beside(runner, lambda: web.run(sockets=[listener]), stop=lambda: setattr(web, "should_exit", True))
+    finally:
+        listener.close()
+
+
+def _serve_beside(runner: Any, protocol: Any, stop: Any = None) -> None:
+    """The protocol in a thread, the jobs on the main thread; when the protocol ends (the client closed stdin), the
+    runner stops, and when the runner ends (Ctrl-C with no job running), so does the protocol."""
+
+    def speak() -> None:
+        try:
+            protocol()
+        finally:
+            runner.stop()
+
+    thread = threading.Thread(target=speak, name="pedro-mcp-protocol", daemon=True)
+    thread.start()
+    try:
+        runner.serve()
+    finally:
+        if stop is not None:
+            stop()
+            thread.join(timeout=10)
+
+
+def _stdio(server: Any) -> None:
+    import anyio
+
+    anyio.run(server.run_stdio_async)
+
+
+def _with_token(app: Any, token: str | None) -> Any:
+    """The app behind a bearer-token check, when there is a token."""
+    if token is None:
+        return app
+    from starlette.responses import JSONResponse
+
+    expected = f"Bearer {token}".encode()
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not secrets.compare_digest(given, expected):
+                response = JSONResponse(
+                    {"error": "missing or wrong bearer token (pedro mcp --api-key-env)"}, status_code=401
+                )
+                await response(scope, receive, send)
+                return
+        await app(scope, receive, send)
+
+    return guarded
+
+
+def _notice(message: str) -> None:
+    sys.stderr.write(f"{message}\n")

@@ -1,0 +1,320 @@
+"""pedro as an MCP server: build, debug, review and triage as tools that each run one job through the CLI's own
+run_job (so assemble() and the one loop), on the main thread where Ctrl-C and the time limit act; jobs_list and
+job_show read the recorded jobs. The protocol (stdio or Streamable HTTP) runs in a thread beside it."""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer  # this module loads only when pedro mcp runs
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+
+from pedro.cli.common import CommonFlags
+from pedro.config import PedroConfig
+from pedro.errors import InterruptedRunError, PedroError, Terminated
+from pedro.messages import Event
+from pedro.runlock import RepositoryBusyError
+
+POLL_S = 0.2
+"""How often a tool call looks for its job's progress and end."""
+
+
+@dataclass
+class JobRequest:
+    """One tool call's job: what to run, what it reports on the way, and its answer."""
+
+    role: str
+    task_vars: dict[str, Any]
+    test_command: str | None = None
+    progress: collections.deque[str] = field(default_factory=collections.deque)
+    notices: list[str] = field(default_factory=list)
+    answer: concurrent.futures.Future[dict[str, Any]] = field(default_factory=concurrent.futures.Future)
+    job_id: str = ""
+    on_result: Callable[[Any, Path], None] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """What a role adds to the answer (triage's failures read from the log)."""
+
+
+class McpReport:
+    """The renderer of a job nobody watches at a terminal: rounds become progress notifications, notices go to
+    stderr and into the answer, and every question is answered no (--no-input)."""
+
+    def __init__(self, request: JobRequest) -> None:
+        self.request = request
+
+    def handle(self, event: Event) -> None:
+        self.request.job_id = self.request.job_id or event.job_id
+        if event.type == "round.started":
+            self.request.progress.append(f"job {event.job_id}: round {event.data.get('round')}")
+        elif event.type == "tool_call.finished":
+            status = "ok" if event.data.get("ok") else f"failed ({event.data.get('error_kind')})"
+            self.request.progress.append(f"job {event.job_id}: {event.data.get('name')} {status}")
+
+    def notice(self, message: str) -> None:
+        self.request.notices.append(message)
+        sys.stderr.write(f"pedro mcp: {message}\n")
+
+    def approver(self, interactive: bool) -> Callable[[str], bool]:
+        return lambda _question: False
+
+    def asker(self, interactive: bool) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class JobRunner:
+    """Runs the jobs the tools ask for, one at a time, on the main thread, as the CLI runs one: with the run lock,
+    the job's time limit (an alarm) and Ctrl-C; a client's cancellation is a Ctrl-C sent to the running job."""
+
+    def __init__(self, root: Path, config: PedroConfig, flags: CommonFlags) -> None:
+        self.root, self.config, self.flags = root, config, flags
+        self._queue: queue.Queue[JobRequest | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._current: JobRequest | None = None
+        self._in_run = False
+        self._cancel_pending = False
+        self._main = threading.main_thread().ident
+
+    def submit(self, request: JobRequest) -> None:
+        """Queue the job; RepositoryBusyError when one is running (one job at a time, as the run lock has it)."""
+        with self._lock:
+            if self._current is not None:
+                running = self._current
+                raise RepositoryBusyError(
+                    f"pedro mcp is running job {running.job_id or '(starting)'} ({running.role}) and runs one job at "
+                    "a time: wait for its answer, or cancel that call, then call again"
+                )
+            self._current = request
+        self._queue.put(request)
+
+    def cancel(self, request: JobRequest) -> None:
+        """Stop the request's job as Ctrl-C stops one: the job ends interrupted, its work saved."""
+        with self._lock:
+            if self._current is not request:
+                return
+            if not self._in_run:
+                request.answer.cancel()
+                return
+            self._cancel_pending = True
+        if self._main is not None:
+            signal.pthread_kill(self._main, signal.SIGINT)
+
+    def stop(self) -> None:
+        """No more jobs: the one running is cancelled and serve() returns."""
+        with self._lock:
+            current = self._current
+        if current is not None:
+            self.cancel(current)
+        self._queue.put(None)
+
+    def serve(self) -> None:
+        """Run jobs until stop(); on the main thread. Ctrl-C stops the running job; with none, it ends pedro mcp."""
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            while (request := self._queue.get()) is not None:
+                if not request.answer.set_running_or_notify_cancel():
+                    self._done()
+                    continue
+                self._run(request)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def _on_signal(self, signum: int, _frame: Any) -> None:
+        if self._cancel_pending:
+            self._cancel_pending = False
+            if self._in_run:
+                raise KeyboardInterrupt  # the client cancelled: the job stops as Ctrl-C stops it
+            return  # the job had already ended
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+    def _run(self, request: JobRequest) -> None:
+        from pedro.cli.session import run_job, run_lock
+
+        try:
+            with run_lock(self.root, request.role, None):
+                self._in_run = True
+                try:
+                    result = run_job(
+                        request.role,
+                        self.flags,
+                        request.task_vars,
+                        self.root,
+                        self.config,
+                        None,
+                        request.test_command,
+                        on_result=request.on_result,
+                        renderer=McpReport(request),
+                    )
+                finally:
+                    self._in_run = False
+                    self._cancel_pending = False
+            request.answer.set_result(self._answer(request, result))
+        except KeyboardInterrupt:
+            request.answer.set_exception(InterruptedRunError("the job was cancelled"))
+        except Exception as exc:  # noqa: BLE001 - a job's failure is the call's error, never the server's end
+            request.answer.set_exception(exc)
+        finally:
+            self._done()
+
+    def _done(self) -> None:
+        with self._lock:
+            self._current = None
+
+    def _answer(self, request: JobRequest, result: Any) -> dict[str, Any]:
+        """The job's answer: status, summary, evidence, diff and id (and a reviewer's findings)."""
+        facts, finished = job_record(self.root, result.job_id)
+        return {
+            "id": result.job_id,
+            "status": result.exit_status,
+            "reason": result.reason,
+            "exit_code": result.exit_code,
+            "summary": result.summary,
+            "evidence": finished.get("evidence"),
+            "findings": finished.get("findings"),
+            "changed_files": facts["changed_files"],
+            "diff": facts["diff"],
+            "branch": facts["branch"],
+            "rounds": result.rounds,
+            "notices": request.notices,
+            **request.extra,
+        }
+
+
+def job_record(root: Path, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One job's facts (cli/jobfacts.py, as `pedro jobs show --json`) and its job.finished event."""
+    from pedro.cli.jobfacts import job_facts
+    from pedro.jobs import JobStore
+
+    store = JobStore(root)
+    job = store.load(job_id)
+    events = store.events(job.id)
+    finished: dict[str, Any] = next((e for e in reversed(events) if e.get("type") == "job.finished"), {})
+    return job_facts(root, store, job, events), finished
+
+
+def create_server(runner: JobRunner) -> MCPServer[Any]:
+    """The MCP server with pedro's six tools; each job tool waits for its job, reporting progress per round."""
+    from pedro import __version__
+    from pedro.prompts import load_prompt
+
+    def said(name: str) -> str:
+        return load_prompt(f"mcp/{name}.md").strip()
+
+    server: MCPServer[Any] = MCPServer(
+        "pedro", instructions=said("instructions"), version=__version__, log_level="WARNING"
+    )
+    reads = ToolAnnotations(read_only_hint=True)
+    changes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+    async def run(request: JobRequest, ctx: Context) -> dict[str, Any]:
+        import anyio
+
+        try:
+            runner.submit(request)
+        except RepositoryBusyError as exc:
+            raise ToolError(str(exc)) from None
+        step = 0
+        try:
+            while True:
+                done = request.answer.done()
+                while request.progress:
+                    step += 1
+                    await ctx.report_progress(step, None, request.progress.popleft())
+                if done:
+                    break
+                await anyio.sleep(POLL_S)
+        except BaseException:
+            runner.cancel(request)  # the client cancelled the call (or went away): the job stops as on Ctrl-C
+            raise
+        try:
+            return request.answer.result()
+        except concurrent.futures.CancelledError:
+            raise ToolError("the job was cancelled before it started") from None
+        except PedroError as exc:
+            raise ToolError(str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - reported to the client, never a traceback on its screen
+            raise ToolError(f"the job failed: {type(exc).__name__}: {exc}") from None
+
+    def refused(exc: PedroError) -> ToolError:
+        return ToolError(str(exc))
+
+    @server.tool(description=said("build"), annotations=changes)
+    async def build(description: str, ctx: Context) -> dict[str, Any]:
+        if not description.strip():
+            raise ToolError("say what to build in description, e.g. 'Fix add() in calc.py'")
+        return await run(JobRequest("builder", {"description": description.strip()}), ctx)
+
+    @server.tool(description=said("debug"), annotations=changes)
+    async def debug(ctx: Context, description: str = "", test: str = "", log: str = "") -> dict[str, Any]:
+        from pedro.cli.run import debug_task
+
+        if not (description.strip() or test.strip() or log.strip()):
+            raise ToolError("debug needs something to go on: description (the symptom), test and/or log")
+        task = debug_task(description, test.strip() or None, log)
+        return await run(JobRequest("debugger", task, test_command=test.strip() or None), ctx)
+
+    @server.tool(description=said("review"), annotations=reads)
+    async def review(ctx: Context, base: str = "", description: str = "") -> dict[str, Any]:
+        from pedro.cli.run import review_task
+        from pedro.reviewbase import find_review_base
+
+        try:
+            task = review_task(runner.root, find_review_base(runner.root, base or None), description)
+        except PedroError as exc:
+            raise refused(exc) from None
+        return await run(JobRequest("reviewer", task), ctx)
+
+    @server.tool(description=said("triage"), annotations=reads)
+    async def triage(log: str, ctx: Context, description: str = "") -> dict[str, Any]:
+        from pedro.cli.run import triage_task
+        from pedro.triage.logparse import parse_log
+
+        if not log.strip():
+            raise ToolError("log is empty: pass the output of the failing run")
+        parsed = parse_log(log, root=runner.root)
+        failures = [
+            {"name": f.name, "file": f.file, "line": f.line, "message": f.message}
+            for f in (parsed.failures if parsed is not None else [])
+        ]
+        request = JobRequest("triager", triage_task(log, parsed, description), extra={"failures": failures})
+        return await run(request, ctx)
+
+    @server.tool(description=said("jobs_list"), annotations=reads)
+    def jobs_list() -> dict[str, Any]:
+        from pedro.jobs import JobStore
+
+        jobs = JobStore(runner.root).all()
+        listed = [
+            {
+                "id": job.id,
+                "role": job.role,
+                "status": job.status,
+                "started_at": job.started_at,
+                "task": job.task.strip().splitlines()[0] if job.task.strip() else "",
+            }
+            for job in jobs
+        ]
+        return {"jobs": listed}
+
+    @server.tool(description=said("job_show"), annotations=reads)
+    def job_show(job_id: str) -> dict[str, Any]:
+        try:
+            facts, finished = job_record(runner.root, job_id)
+        except PedroError as exc:
+            raise refused(exc) from None
+        return {**facts, "summary": finished.get("summary") or "", "evidence": finished.get("evidence")}
+
+    return server

@@ -1,0 +1,144 @@
+"""pedro as an MCP client: a real stdio MCP server (tests/fixtures/mcp_server.py, the official SDK) configured in the
+user's file, its tools called by the real `pedro build` through the dispatcher and the policy."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_util import build, fenced
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "mcp_server.py"
+
+
+def user_config(env: dict[str, str], body: str) -> None:
+    path = Path(env["XDG_CONFIG_HOME"]) / "pedro" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+
+
+def notes_server(*, read_only: bool = False, command: str = sys.executable) -> str:
+    return (
+        f"[mcp.servers.notes]\ncommand = {json.dumps(command)}\nargs = [{json.dumps(str(FIXTURE))}]\n"
+        f"read_only = {str(read_only).lower()}\n"
+    )
+
+
+def tool_results(server: Any) -> str:
+    """Everything pedro sent the model after its first reply (tool results and feedback)."""
+    return "\n".join(json.dumps(request["messages"][2:]) for request in server.requests[1:])
+
+
+WRITE = fenced("notes__write_note", {"path": "note.txt", "text": "from the server"})
+
+
+def test_a_tool_of_an_mcp_server_is_in_doubt_and_refused_under_no_input(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    user_config(cli_env, notes_server())
+    server = stub_server([WRITE, "TASK COMPLETE", "TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    offered = [tool["function"]["name"] for tool in server.requests[0].get("tools", [])]
+    assert {"notes__lookup", "notes__write_note", "file"} <= set(offered), offered
+    assert not (repo / "note.txt").exists()
+    said = tool_results(server)
+    assert "notes__write_note is a tool of an MCP server" in said and "nobody can approve" in said, said
+    assert "MCP tools: notes__lookup" in done.stderr
+
+
+def test_a_read_only_server_runs_without_approval(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    user_config(cli_env, notes_server(read_only=True))
+    server = stub_server([fenced("notes__lookup", {"word": "pedro"}), WRITE, "TASK COMPLETE", "TASK COMPLETE"])
+    build(server, repo, cli_env)
+    said = tool_results(server)
+    assert "pedro: a word the glossary knows" in said, said
+    assert (repo / "note.txt").read_text() == "from the server"
+
+
+def test_a_server_that_stops_is_a_notice_and_the_job_goes_on(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    user_config(cli_env, notes_server(read_only=True))
+    calls = [fenced("notes__stop", {}), fenced("file", {"action": "read", "path": "README.md"}), "TASK COMPLETE"]
+    server = stub_server([*calls, "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    assert "MCP server notes is not available" in done.stderr
+    assert "# sample" in tool_results(server)  # the job went on with its own tools
+    offered = [tool["function"]["name"] for tool in server.requests[-1].get("tools", [])]
+    assert "file" in offered and not any(name.startswith("notes__") for name in offered)
+
+
+def test_a_server_that_cannot_start_is_a_notice(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    user_config(cli_env, notes_server(command=str(repo / "no-such-program")))
+    server = stub_server([fenced("file", {"action": "read", "path": "README.md"}), "TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    assert "MCP server notes is not available" in done.stderr
+    assert "# sample" in tool_results(server)
+
+
+def test_the_server_sees_no_secret_of_pedros_environment(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    user_config(cli_env, notes_server(read_only=True))
+    cli_env["PEDRO_TEST_SECRET_TOKEN"] = "s3cr3t-value-123"
+    server = stub_server([fenced("notes__show_env", {}), "TASK COMPLETE", "TASK COMPLETE"])
+    build(server, repo, cli_env)
+    assert "leaked=absent" in tool_results(server)
+
+
+@pytest.mark.parametrize("table", ["[mcp.servers.x]\ncommand = 'sh'\n", "[mcp.roles]\nbuilder = ['x__*']\n"])
+def test_a_repository_cannot_configure_mcp(repo: Path, stub_server: Any, cli_env: dict[str, str], table: str) -> None:
+    (repo / ".pedro.toml").write_text(table)
+    done = build(stub_server(["TASK COMPLETE"]), repo, cli_env)
+    assert done.returncode == 2, done.stderr
+    assert "may only be set in your user config file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_policy_decides_a_call_in_doubt_by_mode_and_approval() -> None:
+    from pedro.safety.policy import ExternalTool, Policy
+
+    call = ExternalTool("notes__write_note")
+    assert Policy().decide(call).verdict == "ask"
+    assert Policy(approval="never").decide(call).verdict == "deny"
+    assert Policy(mode="read-only").decide(call).verdict == "deny"
+    assert Policy(mode="full-access").decide(call).verdict == "allow"
+
+
+def test_a_url_server_whose_header_variable_is_unset_is_a_notice(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    cli_env.pop("TRACKER_AUTH", None)
+    user_config(
+        cli_env,
+        '[mcp.servers.tracker]\nurl = "http://127.0.0.1:9/mcp"\nheaders_env = { Authorization = "TRACKER_AUTH" }\n',
+    )
+    server = stub_server(["TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    assert "MCP server tracker is not available" in done.stderr and "export TRACKER_AUTH" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_environment_cannot_start_mcp_servers(tmp_path: Path) -> None:
+    from pedro.config import load_config
+    from pedro.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="mcp.servers may only be set in your user config file"):
+        load_config(None, env={"PEDRO_MCP__SERVERS": "{}"}, user_file=tmp_path / "none.toml")
+
+
+def test_mcp_roles_picks_a_roles_tools_and_prompt_tokens_bounds_them(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    user_config(cli_env, notes_server() + '\n[mcp]\nroles = { builder = ["notes__l*", "notes__show_env"] }\n')
+    server = stub_server(["TASK COMPLETE", "TASK COMPLETE"])
+    build(server, repo, cli_env)
+    offered = {tool["function"]["name"] for tool in server.requests[0].get("tools", [])}
+    assert {"notes__lookup", "notes__show_env"} <= offered and "notes__write_note" not in offered
+
+    user_config(cli_env, notes_server() + "\n[mcp]\nprompt_tokens = 0\n")
+    server = stub_server(["TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    offered = {tool["function"]["name"] for tool in server.requests[0].get("tools", [])}
+    assert "file" in offered and not any(name.startswith("notes__") for name in offered)
+    assert "would pass [mcp].prompt_tokens (0): notes__lookup, notes__write_note" in done.stderr

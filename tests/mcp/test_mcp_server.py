@@ -1,0 +1,176 @@
+"""pedro as an MCP server, called by the official SDK's own client: `pedro mcp` over stdio and `pedro mcp --http`
+over Streamable HTTP on 127.0.0.1, against a stub model server; every wait is bounded."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from cli_util import fenced, pedro
+from mcp import Client, StdioServerParameters
+
+JOB_TOOLS = {"build", "debug", "review", "triage", "jobs_list", "job_show"}
+LIMIT_S = 120
+
+
+def model_flags(server: Any) -> list[str]:
+    return ["--backend", "openai", "--base-url", f"{server.url}/v1", "--model", "m"]
+
+
+def stdio(repo: Path, server: Any, env: dict[str, str]) -> StdioServerParameters:
+    command = ["-m", "pedro", "mcp", "--repo", str(repo), *model_flags(server)]
+    return StdioServerParameters(command=sys.executable, args=command, env=env, cwd=str(repo))
+
+
+def answer(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    data: dict[str, Any] = result.structured_content
+    return data.get("result", data) if set(data) == {"result"} else data
+
+
+def test_stdio_lists_the_tools_and_a_build_answers_with_its_job(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    replies = [
+        fenced("file", {"action": "write", "path": ".github/workflows/x.yml", "content": "on: push\n"}),
+        fenced("file", {"action": "write", "path": "hello.txt", "content": "hello\n"}),
+        "TASK COMPLETE",
+    ]
+    model = stub_server(replies)
+    progress: list[str] = []
+
+    async def progressed(_done: float, _total: float | None, message: str | None) -> None:
+        progress.append(message or "")
+
+    async def session() -> tuple[set[str], dict[str, Any], dict[str, Any], dict[str, Any]]:
+        with anyio.fail_after(LIMIT_S):
+            async with Client(stdio(repo, model, cli_env)) as client:
+                names = {tool.name for tool in (await client.list_tools()).tools}
+                built = answer(await client.call_tool("build", {"description": "Add hello.txt"}, None, progressed))
+                listed = answer(await client.call_tool("jobs_list", {}))
+                shown = answer(await client.call_tool("job_show", {"job_id": built["id"]}))
+                return names, built, listed, shown
+
+    names, built, listed, shown = anyio.run(session)
+    assert names == JOB_TOOLS
+    assert built["status"] == "completed", built
+    assert "hello.txt" in built["diff"] and built["changed_files"] == ["hello.txt"]
+    assert built["branch"] == f"pedro/{built['id']}"
+    assert any("round 1" in line for line in progress), progress
+    # Under MCP nobody can approve: the protected write was refused, as under --no-input.
+    said = json.dumps(model.requests[1]["messages"])
+    assert "nobody can approve" in said and not (repo / ".github" / "workflows" / "x.yml").exists()
+    assert [job["id"] for job in listed["jobs"]] == [built["id"]]
+    assert shown["id"] == built["id"] and shown["status"] == "completed" and "hello.txt" in shown["diff"]
+
+
+def test_a_cancelled_call_stops_its_job_as_ctrl_c_does_and_one_job_runs_at_a_time(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    thinking = threading.Event()
+    # The model never answers the first request (until the test ends): the job waits on it when it is cancelled.
+    model = stub_server(["TASK COMPLETE"], on_request=lambda n: thinking.wait(LIMIT_S) if n == 1 else None)
+
+    async def session() -> tuple[Any, dict[str, Any]]:
+        with anyio.fail_after(LIMIT_S):
+            async with Client(stdio(repo, model, cli_env)) as client:
+                started = anyio.Event()
+
+                async def progressed(_done: float, _total: float | None, message: str | None) -> None:
+                    if "round 1" in (message or ""):
+                        started.set()
+
+                async with anyio.create_task_group() as group:
+
+                    async def first() -> None:
+                        await client.call_tool("build", {"description": "Loop"}, None, progressed)
+
+                    group.start_soon(first)
+                    await started.wait()
+                    second = await client.call_tool("build", {"description": "Another"})
+                    group.cancel_scope.cancel()
+                while True:  # the job saves itself and ends; then the next call is taken
+                    listed = answer(await client.call_tool("jobs_list", {}))
+                    if listed["jobs"] and listed["jobs"][0]["status"] != "running":
+                        return second, listed["jobs"][0]
+                    await anyio.sleep(0.2)
+
+    try:
+        second, job = anyio.run(session)
+    finally:
+        thinking.set()
+    assert second.is_error and "one job at a time" in second.content[0].text
+    assert job["status"] == "interrupted", job
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def http_server(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> Iterator[tuple[str, Any]]:
+    model = stub_server(["TASK COMPLETE"])
+    port = free_port()
+    env = {**cli_env, "PEDRO_MCP_TOKEN": "t0ken-for-tests"}
+    command = [sys.executable, "-m", "pedro", "mcp", "--http", "--port", str(port), "--api-key-env", "PEDRO_MCP_TOKEN"]
+    process = subprocess.Popen(
+        [*command, *model_flags(model)], cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + LIMIT_S
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/mcp", model
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        assert process.stderr is not None
+        process.stderr.close()
+
+
+def test_http_needs_the_bearer_token_and_serves_the_sdk_client(http_server: tuple[str, Any]) -> None:
+    import httpx
+
+    url, _model = http_server
+    refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, timeout=30)
+    assert refused.status_code == 401
+
+    async def session() -> tuple[set[str], dict[str, Any]]:
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        headers = {"Authorization": "Bearer t0ken-for-tests"}
+        with anyio.fail_after(LIMIT_S):
+            async with (
+                create_mcp_http_client(headers=headers) as client_http,
+                Client(streamable_http_client(url, http_client=client_http)) as client,
+            ):
+                names = {tool.name for tool in (await client.list_tools()).tools}
+                return names, answer(await client.call_tool("jobs_list", {}))
+
+    names, listed = anyio.run(session)
+    assert names == JOB_TOOLS and listed == {"jobs": []}
+
+
+def test_http_beyond_loopback_without_a_token_is_refused(repo: Path, cli_env: dict[str, str]) -> None:
+    flags = ["--backend", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    done = pedro("mcp", "--http", "--host", "0.0.0.0", *flags, env=cli_env, cwd=repo)
+    assert done.returncode == 2, done.stderr
+    assert "--api-key-env" in done.stderr and "Traceback" not in done.stderr
+    assert not os.environ.get("PEDRO_MCP_TOKEN")
