@@ -52,6 +52,8 @@ def fix_env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
         "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -m pytest -q -p no:cacheprovider",
         "PEDRO_REPAIR__CANDIDATES": "1",
         "PEDRO_REPAIR__MAX_FUNCTIONS": "1",
+        # One question, the whole function: coverage would add a one-line question before it.
+        "PEDRO_REPAIR__COVERAGE": "false",
     }
 
 
