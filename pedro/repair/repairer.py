@@ -550,13 +550,16 @@ def _attempt(
 
 
 def _questions(ranked: list[Suspect]) -> list[tuple[Unit, Question, int]]:
-    """For each unit in rank order: its most suspicious line, the whole function, then its next line."""
+    """For each unit in rank order: the whole function, then its suspicious lines from the most suspicious down.
+
+    The function comes first because that is the question small models answer best when it is asked greedily: on
+    the task suite, SmolLM2-135M's greedy answers to line questions were mostly prose or another language, and a
+    line question first cost the bugs its greedy function answer fixes (py-add-sign)."""
     questions: list[tuple[Unit, Question, int]] = []
     for suspect in ranked:
         lines = [line for line in suspect.lines if suspect.unit.start_line <= line <= suspect.unit.end_line]
-        questions.extend((suspect.unit, "line", line) for line in lines[:1])
         questions.append((suspect.unit, "function", 0))
-        questions.extend((suspect.unit, "line", line) for line in lines[1:])
+        questions.extend((suspect.unit, "line", line) for line in lines)
     return questions
 
 

@@ -114,13 +114,16 @@ def test_ochiai_scores_lines_only_failing_tests_run_highest() -> None:
 def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
     make_repo(repo, SHOP)
     outcome, backend, events = repair(repo, answering({"        return 0.02": "return 0.2"}))
-    assert outcome.fixed and outcome.candidates == 1, outcome.summary
+    # The whole function is asked first (this model has no answer to it), then the most suspicious line.
+    assert outcome.fixed and outcome.candidates == 2, outcome.summary
     assert "        return 0.2\n" in (repo / "rates.py").read_text()
-    prompt = backend.requests[0][0][0].content
+    assert "Write the corrected" in backend.requests[0][0][0].content
+    prompt = backend.requests[1][0][0].content
     assert f"return 0.02{MARK}" in prompt and "Write only the corrected line" in prompt
     spectrum = next(e for e in events if e.type == "repair.spectrum")
     assert spectrum.data["runs"] == 1 and spectrum.data["lines"][0].startswith("rates.py:5 ")
-    assert candidates(events)[0]["question"] == "line" and candidates(events)[0]["line"] == 5
+    asked = [(c["question"], c.get("line")) for c in candidates(events)]
+    assert asked == [("function", None), ("line", 5)]
 
 
 def test_a_one_token_bug_is_fixed_by_an_expression_for_its_line(repo: Path) -> None:
@@ -136,7 +139,7 @@ def test_a_one_token_bug_is_fixed_by_an_expression_for_its_line(repo: Path) -> N
     )
     # The answer is only the expression: pedro puts it back in its `return`, and the file still parses.
     outcome, _, _ = repair(repo, answering({"    return celsius * 5 / 9 + 32": "celsius * 9 / 5 + 32"}))
-    assert outcome.fixed and outcome.candidates == 1, outcome.summary
+    assert outcome.fixed and outcome.candidates == 2, outcome.summary  # the function question, then the line
     assert (repo / "temps.py").read_text() == "def to_fahrenheit(celsius):\n    return celsius * 9 / 5 + 32\n"
 
 
@@ -191,7 +194,8 @@ def test_progress_toward_the_expected_value_is_kept_while_the_next_line_is_fixed
         },
     )
     fixes = {"    return w + h": "return w * h", "    return n + 2": "return n * 2"}
-    outcome, _, events = repair(repo, answering(fixes))
+    # Room for each function's question before its lines' (this model answers only the lines).
+    outcome, _, events = repair(repo, answering(fixes), candidates=4)
     assert outcome.fixed, outcome.summary
     statuses = [c["status"] for c in candidates(events) if c["status"] != "unusable"]
     assert statuses == ["progress", "fixed"]
