@@ -11,11 +11,12 @@ import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Literal, TypeVar
 
 # Set in every child so leftovers can be found (tests, `pedro doctor`); the run id finds one run's escapees.
 CHILD_MARKER = "PEDRO_CHILD"
@@ -41,6 +42,12 @@ _ESCAPEE_SCANS = 5
 _PR_SET_CHILD_SUBREAPER = 36
 
 Outcome = Literal["exited", "timeout", "overflow"]
+_Started = TypeVar("_Started", bound="subprocess.Popen[Any]")
+
+_LEADERS_LOCK = threading.Lock()
+_LEADERS: set[int] = set()
+"""Process-group leaders pedro started itself and has not reaped yet (commands, eval runs, llama-server). As a
+subreaper pedro adopts orphans; these are its own children, started by other threads, and never taken for orphans."""
 
 
 @dataclass(frozen=True)
@@ -160,18 +167,20 @@ def run_child(
     run_id = secrets.token_hex(8)
     env = {**command.env, RUN_ID_VAR: run_id}
     adopter = _become_subreaper()
-    known_children = set(_children()) if adopter else set()
+    known_children = set(_children_with_groups()) if adopter else set()
     started = time.monotonic()
-    proc = subprocess.Popen(
-        list(command.argv),
-        cwd=command.cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        close_fds=True,
-        preexec_fn=command.preexec,
+    proc = start_leader(
+        lambda: subprocess.Popen(
+            list(command.argv),
+            cwd=command.cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=command.preexec,
+        )
     )
     assert proc.stdout is not None
     reader = _PipeReader(proc.stdout, OutputCapture(limits.head_bytes, limits.tail_bytes), tee)
@@ -184,6 +193,7 @@ def run_child(
         if proc.returncode is None:
             _signal_group(proc.pid, signal.SIGKILL)
             proc.wait()
+        release_leader(proc)
         if adopter:
             leftovers = _kill_adopted(known_children | {proc.pid}) or leftovers
     capture = reader.capture
@@ -285,6 +295,21 @@ def _finish(proc: subprocess.Popen[bytes], reader: _PipeReader, outcome: Outcome
     return leftovers
 
 
+def start_leader(start: Callable[[], _Started]) -> _Started:
+    """Start a process-group leader with `start` (a Popen call) and record it as pedro's own until
+    `release_leader`; under the lock, so no scan for adopted orphans sees it unrecorded."""
+    with _LEADERS_LOCK:
+        process = start()
+        _LEADERS.add(process.pid)
+    return process
+
+
+def release_leader(process: subprocess.Popen[Any]) -> None:
+    """Forget a leader started by `start_leader`, once its owner has reaped it."""
+    with _LEADERS_LOCK:
+        _LEADERS.discard(process.pid)
+
+
 def _has_exited(proc: subprocess.Popen[bytes]) -> bool:
     """True once the main process has exited, without reaping it, so its group id cannot be reused yet."""
     if proc.returncode is not None:
@@ -344,10 +369,10 @@ def _become_subreaper() -> bool:
         return False
 
 
-def _children() -> dict[int, bool]:
-    """The processes whose parent is this process, each with whether it is still running (not a zombie)."""
+def _children_with_groups() -> dict[int, tuple[bool, int]]:
+    """The processes whose parent is this process: whether each is still running, and its process group."""
     me = str(os.getpid())
-    found: dict[int, bool] = {}
+    found: dict[int, tuple[bool, int]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -355,9 +380,21 @@ def _children() -> dict[int, bool]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if len(fields) > 1 and fields[1] == me:
-            found[int(entry.name)] = fields[0] != "Z"
+        if len(fields) > 2 and fields[1] == me:
+            found[int(entry.name)] = (fields[0] != "Z", int(fields[2]))
     return found
+
+
+def _adopted(known: set[int]) -> dict[int, bool]:
+    """Children this process adopted (each with whether it still runs), never one another thread started: those
+    are recorded leaders, or stayed in pedro's own process group (git, ripgrep), which no command's descendant can
+    join, since every command starts in a session of its own. Call with _LEADERS_LOCK held."""
+    own_group = os.getpgrp()
+    return {
+        pid: running
+        for pid, (running, group) in _children_with_groups().items()
+        if pid not in known and pid not in _LEADERS and group != own_group
+    }
 
 
 def _kill_adopted(known: set[int]) -> bool:
@@ -367,22 +404,23 @@ def _kill_adopted(known: set[int]) -> bool:
     Killing one may orphan its own children onto this process, so the scan repeats while it finds some.
     """
     found = False
-    for _attempt in range(_ESCAPEE_SCANS):
-        adopted = {pid: running for pid, running in _children().items() if pid not in known}
-        if not adopted:
-            break
-        for pid, running in adopted.items():
-            if running:
-                found = True
+    with _LEADERS_LOCK:
+        for _attempt in range(_ESCAPEE_SCANS):
+            adopted = _adopted(known)
+            if not adopted:
+                break
+            for pid, running in adopted.items():
+                if running:
+                    found = True
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            for pid in adopted:
                 try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
+                    os.waitpid(pid, 0)  # they are this process's children now: reap them, or they stay zombies
+                except ChildProcessError:
                     pass
-        for pid in adopted:
-            try:
-                os.waitpid(pid, 0)  # they are this process's children now: reap them, or they stay zombies
-            except ChildProcessError:
-                pass
     return found
 
 

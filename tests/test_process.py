@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import resource
+import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -18,8 +20,10 @@ from pedro.process import (
     child_env,
     clean_output,
     describe_exit,
+    release_leader,
     run_child,
     shell_command,
+    start_leader,
 )
 
 
@@ -185,6 +189,29 @@ def test_an_escapee_that_scrubs_its_environment_is_still_ended(tmp_path: Path) -
     while (left := sleeping(nonce)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left
+
+
+def test_a_command_ending_leaves_the_children_other_threads_started(tmp_path: Path) -> None:
+    # A run in one thread while another thread starts git (pedro's own process group) and an eval run (a group
+    # leader of its own): neither is an orphan the finishing run may kill or reap.
+    command = ChildCommand(argv=("sleep", "0.5"), cwd=tmp_path, env=child_env(os.environ))
+    results = []
+    runner = threading.Thread(target=lambda: results.append(run_child(command, timeout=10)))
+    runner.start()
+    time.sleep(0.1)
+    plain = subprocess.Popen(["sh", "-c", "sleep 1; exit 3"])
+    leader = start_leader(lambda: subprocess.Popen(["sh", "-c", "sleep 1; exit 4"], start_new_session=True))
+    try:
+        runner.join(timeout=10)
+        assert results and results[0].exit_code == 0
+        assert plain.wait(timeout=10) == 3
+        assert leader.wait(timeout=10) == 4
+    finally:
+        release_leader(leader)
+        for process in (plain, leader):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
 
 
 def sleeping(nonce: str) -> list[int]:

@@ -25,6 +25,7 @@ import httpx
 from pedro.backends.chat_templates import template_file, template_name
 from pedro.backends.ggufmeta import read_gguf_metadata
 from pedro.errors import BackendError
+from pedro.process import release_leader, start_leader
 
 if TYPE_CHECKING:
     from pedro.config import PedroConfig
@@ -328,14 +329,16 @@ class ManagedLlamaServer:
     def _spawn(self, binary: Path, port: int) -> None:
         log_path = self._log_path if self._log_path is not None else Path(os.devnull)
         with log_path.open("ab") as log:
-            self._process = subprocess.Popen(
-                self.command(binary, port),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                # preexec_fn, not start_new_session: PR_SET_PDEATHSIG can only be set from inside the child.
-                preexec_fn=make_child_setup(os.getpid()),
-                close_fds=True,
+            self._process = start_leader(
+                lambda: subprocess.Popen(
+                    self.command(binary, port),
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    # preexec_fn, not start_new_session: PR_SET_PDEATHSIG can only be set from inside the child.
+                    preexec_fn=make_child_setup(os.getpid()),
+                    close_fds=True,
+                )
             )
         self._port = port
 
@@ -446,6 +449,7 @@ def stop_process_group(process: subprocess.Popen[bytes], timeout: float) -> None
         os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=timeout)
+    release_leader(process)
 
 
 __all__ = [

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from pedro.process import release_leader, start_leader
+
 STOP_GRACE_S: Final = 15.0
 """How long a run that got SIGINT may take to save its job before its whole process group is killed."""
 
@@ -69,15 +71,17 @@ def run_pedro(
     if cancel.fired:
         return Launched(stdout="", exit_code=None, timed_out=False, interrupted=True, wall_s=0.0)
     started = time.monotonic()
-    process = subprocess.Popen(
-        pedro_argv(*args),
-        cwd=cwd,
-        env=dict(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
+    process = start_leader(
+        lambda: subprocess.Popen(
+            pedro_argv(*args),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,
+        )
     )
     if not cancel._enter(process):
         _signal_group(process, signal.SIGINT)
@@ -96,6 +100,7 @@ def run_pedro(
                 stdout, _ = process.communicate()
     finally:
         cancel._leave(process)
+        release_leader(process)
     return Launched(
         stdout=stdout or "",
         exit_code=process.returncode,
