@@ -48,11 +48,17 @@ def bare_json(scan: Scan, start: int, token: str) -> Segment | None:
     at = start + 1 if text[start] == "\n" else start
     if _PYTHONIC_START.match(text, at):
         return pythonic(scan, at, "pythonic", None)
-    response = _RESPONSE_START.match(text, at)
+    response = _RESPONSE_START.match(text, at) is not None
     if not _CALL_START.match(text, at) and not response:
         if not scan.final and "\n" not in text[at:] and len(text) - at < 24:
             return Segment(len(text), role="text", incomplete=True)  # too short to tell yet
         return None
+    return _json_calls(scan, at, response)
+
+
+def _json_calls(scan: Scan, at: int, response: bool) -> Segment | None:
+    """The JSON call values that follow one another from `at`; `response` when it opens `{"response":`."""
+    text = scan.text
     whole = scan.whole or scan.at_start(at)
     found: list[Found] = []
     pos = at
@@ -64,25 +70,48 @@ def bare_json(scan: Scan, start: int, token: str) -> Segment | None:
             if whole and not found:
                 return Segment(read.end, [issue("invalid_json", "json", text[at : read.end], error=read.error)])
             break
-        if response and isinstance(read.value, dict) and set(read.value) == {"response"} and not found:
-            if isinstance(read.value["response"], str) and whole and _rest_is_empty(text[read.end :]):
-                return Segment(read.end, role="text", visible=read.value["response"])
-            return None
-        if not _call_shaped(read.value):
-            break
-        calls = calls_from_value(read.value, _dialect(read.value), text[pos : read.end])
-        known = all(scan.registry.resolve(c.name)[1] is None for c in calls if isinstance(c, Candidate))
-        if not (known or (whole and _rest_is_empty(text[read.end :]))):
+        if response and not found and _is_response(read.value):
+            return _response_text(scan, read.value["response"], read.end, whole)
+        calls = _calls_taken(scan, read.value, text[pos : read.end], read.end, whole)
+        if calls is None:
             break
         found.extend(calls)
         pos = read.end
-        nxt = scan.skip_ws(pos)
-        if text.startswith(";", nxt):  # Llama separates parallel calls with "; "
-            nxt = scan.skip_ws(nxt + 1)
-        if not _CALL_START.match(text, nxt):
+        nxt = _next_call(scan, pos)
+        if nxt is None:
             break
         pos = nxt
     return Segment(pos, found) if found else None
+
+
+def _is_response(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"response"}
+
+
+def _response_text(scan: Scan, response: Any, end: int, whole: bool) -> Segment | None:
+    """`{"response": "…"}` is how Llama answers in words: as the whole reply it is text, anywhere else nothing."""
+    if isinstance(response, str) and whole and _rest_is_empty(scan.text[end:]):
+        return Segment(end, role="text", visible=response)
+    return None
+
+
+def _calls_taken(scan: Scan, value: Any, raw: str, end: int, whole: bool) -> list[Found] | None:
+    """The calls in a call-shaped value that names registered tools or is all the reply holds; else None."""
+    if not _call_shaped(value):
+        return None
+    calls = calls_from_value(value, _dialect(value), raw)
+    known = all(scan.registry.resolve(c.name)[1] is None for c in calls if isinstance(c, Candidate))
+    if not (known or (whole and _rest_is_empty(scan.text[end:]))):
+        return None
+    return calls
+
+
+def _next_call(scan: Scan, pos: int) -> int | None:
+    """Where a further call value starts after `pos`, or None when none follows."""
+    nxt = scan.skip_ws(pos)
+    if scan.text.startswith(";", nxt):  # Llama separates parallel calls with "; "
+        nxt = scan.skip_ws(nxt + 1)
+    return nxt if _CALL_START.match(scan.text, nxt) else None
 
 
 def _dialect(value: Any) -> str:

@@ -37,39 +37,50 @@ class _Reader:
         if depth > 64:
             raise _Bad
         self.skip()
-        text = self.text
-        if self.pos >= len(text):
+        if self.pos >= len(self.text):
             raise _Cut
-        if text.startswith(self.delim, self.pos):
-            end = text.find(self.delim, self.pos + len(self.delim))
-            if end == -1:
-                raise _Cut
-            value = text[self.pos + len(self.delim) : end]
-            self.pos = end + len(self.delim)
-            return value
-        if text[self.pos] == "{":
+        if self.text.startswith(self.delim, self.pos):
+            return self.string()
+        if self.text[self.pos] == "{":
             self.pos += 1
             return self.members(depth + 1)
-        if text[self.pos] == "[":
+        if self.text[self.pos] == "[":
             self.pos += 1
-            items: list[Any] = []
-            while True:
-                self.skip()
-                if self.pos >= len(text):
-                    raise _Cut
-                if text[self.pos] == "]":
-                    self.pos += 1
-                    return items
-                items.append(self.value(depth + 1))
-                self.skip()
-                if text.startswith(",", self.pos):
-                    self.pos += 1
-                elif not text.startswith("]", self.pos):
-                    raise _Cut if self.pos >= len(text) else _Bad
-        match = _BARE.match(text, self.pos)
+            return self.items(depth + 1)
+        return self.bare()
+
+    def string(self) -> str:
+        """A delimited string, taken verbatim."""
+        end = self.text.find(self.delim, self.pos + len(self.delim))
+        if end == -1:
+            raise _Cut
+        value = self.text[self.pos + len(self.delim) : end]
+        self.pos = end + len(self.delim)
+        return value
+
+    def items(self, depth: int) -> list[Any]:
+        """The rest of a list whose `[` was read."""
+        items: list[Any] = []
+        while True:
+            self.skip()
+            if self.pos >= len(self.text):
+                raise _Cut
+            if self.text[self.pos] == "]":
+                self.pos += 1
+                return items
+            items.append(self.value(depth))
+            self.skip()
+            if self.text.startswith(",", self.pos):
+                self.pos += 1
+            elif not self.text.startswith("]", self.pos):
+                raise _Cut if self.pos >= len(self.text) else _Bad
+
+    def bare(self) -> Any:
+        """An unquoted value: a JSON literal (number, true, null) or else the text itself."""
+        match = _BARE.match(self.text, self.pos)
         raw = match.group(1).strip() if match else ""
         self.pos = match.end() if match else self.pos
-        if self.pos >= len(text):
+        if self.pos >= len(self.text):
             raise _Cut
         try:
             return json.loads(raw)

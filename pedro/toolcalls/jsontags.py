@@ -82,17 +82,11 @@ def read_json_calls(
             end = len(text) if close_at == -1 else close_at + len(closer or "")
             break
         if text[pos] in "{[":
-            read = read_json(text, pos, stops)
-            if read.status == "truncated":
+            value = _json_value(scan, pos, stops, dialect, short_form)
+            if value is None:
                 return truncated(scan, start, dialect, extra=found)
-            raw = text[pos : read.end]
-            if read.status == "invalid":
-                found.append(issue("invalid_json", dialect, raw, name=_guess_name(raw), error=read.error))
-            else:
-                found.extend(calls_from_value(read.value, dialect, raw, short_form=short_form))
-            pos = scan.skip_ws(read.end)
-            while pos < len(text) and text[pos] in "}]":  # an extra closing brace after a complete object
-                pos = scan.skip_ws(pos + 1)
+            found.extend(value[0])
+            pos = value[1]
             continue
         close_at = text.find(closer, pos) if closer else -1
         if close_at >= 0 and not found:
@@ -104,6 +98,26 @@ def read_json_calls(
     if not found:
         return Segment(end, [issue("missing_name", dialect, text[start:end], error="no_name")])
     return Segment(end, found)
+
+
+def _json_value(
+    scan: Scan, pos: int, stops: tuple[str, ...], dialect: str, short_form: bool
+) -> tuple[list[Found], int] | None:
+    """The calls in the JSON value at `pos` and where the scan goes on; None when the value is cut off."""
+    text = scan.text
+    read = read_json(text, pos, stops)
+    if read.status == "truncated":
+        return None
+    raw = text[pos : read.end]
+    found: list[Found]
+    if read.status == "invalid":
+        found = [issue("invalid_json", dialect, raw, name=_guess_name(raw), error=read.error)]
+    else:
+        found = calls_from_value(read.value, dialect, raw, short_form=short_form)
+    pos = scan.skip_ws(read.end)
+    while pos < len(text) and text[pos] in "}]":  # an extra closing brace after a complete object
+        pos = scan.skip_ws(pos + 1)
+    return found, pos
 
 
 def _guess_name(raw: str) -> str:

@@ -87,67 +87,88 @@ def _text(text: str, end: int) -> Segment:
     return Segment(end, role="text", visible=text, source=text)
 
 
+class _Openers:
+    """Where each opener next occurs, nearest first and, at one position, longest first."""
+
+    def __init__(self, scan: Scan, tokens: tuple[str, ...]) -> None:
+        self.text = scan.text
+        self.heap: list[tuple[int, int, str]] = []
+        present: dict[str, bool] = {}
+        for token in tokens:
+            # one membership test per two-character prefix spares dozens of full-text searches for absent families
+            key = token[:2]
+            if key not in present:
+                present[key] = key in self.text
+            if present[key]:
+                self.find(token, -len(token), 0)
+        first = len(self.text) - len(self.text.lstrip())
+        if self.text[first : first + 1] in ("{", "[") and not scan.mid_line:
+            # a reply that starts with JSON is at a line start too
+            heapq.heappush(self.heap, (first, 0, "\n" + self.text[first]))
+
+    def __bool__(self) -> bool:
+        return bool(self.heap)
+
+    def pop(self) -> tuple[int, int, str]:
+        return heapq.heappop(self.heap)
+
+    def find(self, token: str, rank: int, start: int) -> None:
+        """Queue the next occurrence of `token` at or after `start`, if any."""
+        at = self.text.find(token, start)
+        if at != -1:
+            heapq.heappush(self.heap, (at, rank, token))
+
+
+def _segment_at(scan: Scan, at: int, token: str, seen_reasoning: bool) -> Segment | None:
+    """The span the opener at `at` starts, or None when it starts none."""
+    text = scan.text
+    if token in reasoning.CLOSERS:
+        if seen_reasoning:
+            return Segment(at + len(token), role="text")
+        # forced-open thinking: the template opened <think>, so all before the closer is reasoning
+        return Segment(at + len(token), role="reasoning", reasoning=text[:at])
+    segment = handlers()[token](scan, at, token)
+    if segment is None and not scan.final and len(text) - at - len(token) < UNSETTLED:
+        # a stream: the body after a complete opener may still grow into a call (`<minimax:tool_call>\n<inv`)
+        segment = Segment(len(text), role="text", visible=text[at:], incomplete=True)
+    return segment
+
+
+def _stays_text(text: str, at: int, segment: Segment) -> bool:
+    """Inline code or an illustrative fence: plain text the scan only skips."""
+    return segment.role == "text" and not segment.incomplete and segment.visible == text[at : segment.end]
+
+
 def scan_text(scan: Scan) -> list[Segment]:
     """Cut the text into segments: visible text, reasoning, calls and fence calls, in order."""
     text = scan.text
-    table = handlers()
-    heap: list[tuple[int, int, str]] = []
-    present: dict[str, bool] = {}
-    for token in (*table, *reasoning.CLOSERS):
-        # one membership test per two-character prefix spares dozens of full-text searches for absent families
-        key = token[:2]
-        if key not in present:
-            present[key] = key in text
-        at = text.find(token) if present[key] else -1
-        if at != -1:
-            heap.append((at, -len(token), token))
-    first = len(text) - len(text.lstrip())
-    if text[first : first + 1] in ("{", "[") and not scan.mid_line:
-        heap.append((first, 0, "\n" + text[first]))  # a reply that starts with JSON is at a line start too
-    heapq.heapify(heap)
+    openers = _Openers(scan, (*handlers(), *reasoning.CLOSERS))
     segments: list[Segment] = []
     pos = plain = 0
     seen_reasoning = False
-    while heap:
-        at, rank, token = heapq.heappop(heap)
-        if at < pos:
-            again = text.find(token, pos)
-            if again != -1:
-                heapq.heappush(heap, (again, rank, token))
+    while openers:
+        at, rank, token = openers.pop()
+        if at < pos:  # inside a span already consumed
+            openers.find(token, rank, pos)
             continue
-        if token in reasoning.CLOSERS:
-            segment: Segment | None = Segment(at + len(token), role="text")
-            if not seen_reasoning:
-                # forced-open thinking: the template opened <think>, so all before the closer is reasoning
-                segments, plain = [], at
-                segment = Segment(at + len(token), role="reasoning", reasoning=text[:at])
-        else:
-            segment = table[token](scan, at, token)
-        if segment is None and not scan.final and len(text) - at - len(token) < UNSETTLED:
-            # a stream: the body after a complete opener may still grow into a call (`<minimax:tool_call>\n<inv`)
-            segment = Segment(len(text), role="text", visible=text[at:], incomplete=True)
+        segment = _segment_at(scan, at, token, seen_reasoning)
         if segment is None:
-            again = text.find(token, at + 1)
-            if again != -1:
-                heapq.heappush(heap, (again, rank, token))
+            openers.find(token, rank, at + 1)
             continue
         segment.end = max(segment.end, at + 1)
-        if segment.role == "text" and not segment.incomplete and segment.visible == text[at : segment.end]:
-            pos = segment.end  # inline code or an illustrative fence: stays plain text, only skipped by the scan
-            again = text.find(token, pos)
-            if again != -1:
-                heapq.heappush(heap, (again, rank, token))
+        if _stays_text(text, at, segment):
+            pos = segment.end
+            openers.find(token, rank, pos)
             continue
+        if segment.role == "reasoning" and token in reasoning.CLOSERS:
+            segments, plain = [], at  # forced-open reasoning takes in everything before its closer
         if at > plain:
             segments.append(_text(text[plain:at], at))
-        if not segment.source:
-            segment.source = text[at : segment.end]
+        segment.source = segment.source or text[at : segment.end]
         segments.append(segment)
         seen_reasoning = seen_reasoning or segment.role == "reasoning"
         pos = plain = segment.end
-        again = text.find(token, pos)
-        if again != -1:
-            heapq.heappush(heap, (again, rank, token))
+        openers.find(token, rank, pos)
     if plain < len(text):
         segments.append(_text(text[plain:], len(text)))
     return segments

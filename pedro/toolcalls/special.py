@@ -76,51 +76,81 @@ def deepseek(scan: Scan, start: int, token: str) -> Segment | None:
         pos = scan.skip_ws(pos)
         if too_many(found):
             return Segment(len(text), found)
-        match = _DS_TOKEN.match(text, pos)
-        if match is None:
-            if pos >= len(text) and not found:
-                return truncated(scan, start, "deepseek")
-            return Segment(pos, found)
-        kind = _ds_kind(match)
-        if kind == "calls_end":
-            return Segment(match.end(), found)
-        if kind != "call_begin":
-            return Segment(pos, [*found, issue("invalid_arguments", "deepseek", text[pos : pos + 200])])
-        sep = _DS_TOKEN.search(text, match.end())
-        if sep is None or _ds_kind(sep) != "sep":
+        match = _ds_next_call(scan, start, pos, found)
+        if isinstance(match, Segment):
+            return match
+        named = _ds_name(scan, match)
+        if named is None:
             return truncated(scan, start, "deepseek", extra=found)
-        name = text[match.end() : sep.start()].strip()
-        args_at = sep.end()
-        if name == "function":  # V3/R1: the name follows the separator, then a ```json block
-            eol = text.find("\n", args_at)
-            if eol == -1:
-                return truncated(scan, start, "deepseek", extra=found)
-            name, args_at = text[args_at:eol].strip(), eol + 1
-        args_at = scan.skip_ws(args_at)
-        if text.startswith("```", args_at):
-            eol = text.find("\n", args_at)
-            args_at = scan.skip_ws(len(text) if eol == -1 else eol + 1)
-        read = read_json(text, args_at) if text[args_at : args_at + 1] in ("{", "[") else None
-        if read is None or read.status == "truncated":
-            if read is None and args_at < len(text):
-                end = _DS_TOKEN.search(text, args_at)
-                stop = end.start() if end else len(text)
-                found.append(issue("not_json", "deepseek", text[args_at:stop], name, "arguments_plain_text"))
-                pos = stop
-                continue
-            return truncated(scan, start, "deepseek", name, extra=found)
-        pos = scan.skip_ws(read.end)
-        if text.startswith("```", pos):
-            pos += 3
-        raw = text[match.start() : pos]
-        if read.status == "invalid":
-            found.append(issue("invalid_json", "deepseek", raw, name, read.error))
-        else:
-            found.append(make_found(name, read.value, "deepseek", raw))
-        pos = scan.skip_ws(pos)
-        close = _DS_TOKEN.match(text, pos)
-        if close is not None and _ds_kind(close) == "call_end":
-            pos = close.end()
+        call = _ds_call(scan, match, *named)
+        if call is None:
+            return truncated(scan, start, "deepseek", named[0], extra=found)
+        found.append(call[0])
+        pos = call[1]
+
+
+def _ds_next_call(scan: Scan, start: int, pos: int, found: list[Found]) -> re.Match[str] | Segment:
+    """The call-begin token at `pos`, or the segment that ends the block there."""
+    text = scan.text
+    match = _DS_TOKEN.match(text, pos)
+    if match is None:
+        if pos >= len(text) and not found:
+            return truncated(scan, start, "deepseek")
+        return Segment(pos, found)
+    kind = _ds_kind(match)
+    if kind == "calls_end":
+        return Segment(match.end(), found)
+    if kind != "call_begin":
+        return Segment(pos, [*found, issue("invalid_arguments", "deepseek", text[pos : pos + 200])])
+    return match
+
+
+def _ds_name(scan: Scan, begin: re.Match[str]) -> tuple[str, int] | None:
+    """The call's name and where its arguments start; None when the text ends before them."""
+    text = scan.text
+    sep = _DS_TOKEN.search(text, begin.end())
+    if sep is None or _ds_kind(sep) != "sep":
+        return None
+    name = text[begin.end() : sep.start()].strip()
+    args_at = sep.end()
+    if name == "function":  # V3/R1: the name follows the separator, then a ```json block
+        eol = text.find("\n", args_at)
+        if eol == -1:
+            return None
+        name, args_at = text[args_at:eol].strip(), eol + 1
+    args_at = scan.skip_ws(args_at)
+    if text.startswith("```", args_at):
+        eol = text.find("\n", args_at)
+        args_at = scan.skip_ws(len(text) if eol == -1 else eol + 1)
+    return name, args_at
+
+
+def _ds_call(scan: Scan, begin: re.Match[str], name: str, args_at: int) -> tuple[Found, int] | None:
+    """The call (or its problem) and where the scan goes on; None when the arguments are cut off."""
+    text = scan.text
+    if text[args_at : args_at + 1] not in ("{", "["):
+        if args_at >= len(text):
+            return None
+        end = _DS_TOKEN.search(text, args_at)
+        stop = end.start() if end else len(text)
+        return issue("not_json", "deepseek", text[args_at:stop], name, "arguments_plain_text"), stop
+    read = read_json(text, args_at)
+    if read.status == "truncated":
+        return None
+    pos = scan.skip_ws(read.end)
+    if text.startswith("```", pos):
+        pos += 3
+    raw = text[begin.start() : pos]
+    found: Found
+    if read.status == "invalid":
+        found = issue("invalid_json", "deepseek", raw, name, read.error)
+    else:
+        found = make_found(name, read.value, "deepseek", raw)
+    pos = scan.skip_ws(pos)
+    close = _DS_TOKEN.match(text, pos)
+    if close is not None and _ds_kind(close) == "call_end":
+        pos = close.end()
+    return found, pos
 
 
 def kimi(scan: Scan, start: int, token: str) -> Segment | None:

@@ -70,16 +70,8 @@ def qwen_function(scan: Scan, at: int, dialect: str) -> tuple[list[Found], int] 
     name = text[at + len("<function=") : gt]
     raw_start, pos = at, gt + 1
     body = scan.skip_ws(pos)
-    if text.startswith("{", body):  # Functionary v3.1: <function=NAME>{json}</function>
-        read = read_json(text, body, ("</function>",))
-        if read.status == "truncated":
-            return None
-        end = scan.skip_ws(read.end)
-        end = end + len("</function>") if text.startswith("</function>", end) else read.end
-        raw = text[raw_start:end]
-        if read.status == "invalid":
-            return [issue("invalid_json", "functionary", raw, name=name, error=read.error)], end
-        return [make_found(name, read.value, "functionary", raw)], end
+    if text.startswith("{", body):
+        return _json_function(scan, raw_start, body, name)
     arguments: dict[str, Any] = {}
     while True:
         pos = scan.skip_ws(pos)
@@ -107,6 +99,20 @@ def qwen_function(scan: Scan, at: int, dialect: str) -> tuple[list[Found], int] 
             if nxt == -1:
                 return None
             pos = nxt
+
+
+def _json_function(scan: Scan, at: int, body: int, name: str) -> tuple[list[Found], int] | None:
+    """Functionary v3.1's `<function=NAME>{json}</function>`; None when it is cut off."""
+    text = scan.text
+    read = read_json(text, body, ("</function>",))
+    if read.status == "truncated":
+        return None
+    end = scan.skip_ws(read.end)
+    end = end + len("</function>") if text.startswith("</function>", end) else read.end
+    raw = text[at:end]
+    if read.status == "invalid":
+        return [issue("invalid_json", "functionary", raw, name=name, error=read.error)], end
+    return [make_found(name, read.value, "functionary", raw)], end
 
 
 def qwen_block(scan: Scan, start: int, body: int, closer: str, dialect: str) -> Segment:
