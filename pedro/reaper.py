@@ -135,15 +135,70 @@ def hide_processes(libc: ctypes.CDLL, top_names: list[str]) -> None:
         os.close(ruleset)
 
 
-def main(argv: list[str]) -> int:
+def _parse(argv: list[str]) -> tuple[int, list[str], list[str] | None] | None:
+    """PARENT_PID, the command and the entries of / (when /proc is to be hidden); None for a bad command line."""
     top_names: list[str] | None = None
     if len(argv) > 2 and argv[1] == "--hide-proc":
         top_names = [name for name in argv[2].split("/") if name]
         argv = [argv[0], *argv[3:]]
     if len(argv) < 3 or argv[1] != "--" or not argv[0].isdigit():
+        return None
+    return int(argv[0]), argv[2:], top_names
+
+
+def _exec_command(libc: ctypes.CDLL, command: list[str], top_names: list[str] | None) -> None:
+    """In the forked child: restore default signal handling, confine, and become the command; never returns."""
+    # Typed None, not NoReturn: importing typing would slow every command's start.
+    # Python ignores SIGPIPE and SIGXFSZ; the command gets the defaults, as subprocess would give it.
+    for sig in (*_ENDING, signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
+    if top_names is not None:
+        try:
+            hide_processes(libc, top_names)
+        except OSError as exc:
+            sys.stderr.write(f"pedro: the Landlock sandbox could not be set up ({exc}); command not run\n")
+            os._exit(126)
+    try:
+        os.execvp(command[0], command)
+    except OSError as exc:
+        sys.stderr.write(f"{command[0]}: {exc.strerror}\n")
+    os._exit(127)
+
+
+def _wait_for(pid: int, me: int, ending: list[int]) -> int:
+    """Reap children until the command ends (its exit code) or an ending signal arrives (all descendants ended)."""
+    while True:
+        try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
+            if ending:
+                raise _Ending
+            done, status = os.waitpid(-1, 0)
+        except _Ending:
+            end_all(me)
+            return 128 + ending[0]
+        except ChildProcessError:
+            return 1
+        if done == pid:
+            return _exit_like(me, status)
+
+
+def _exit_like(me: int, status: int) -> int:
+    """The command's exit code; a command killed by a signal kills this process with the same signal."""
+    if os.WIFSIGNALED(status):
+        # Die the same way, so pedro reads the signal (SIGXFSZ, SIGKILL) as it would from the command.
+        died_of = os.WTERMSIG(status)
+        signal.signal(died_of, signal.SIG_DFL)
+        os.kill(me, died_of)
+    return os.waitstatus_to_exitcode(status)
+
+
+def main(argv: list[str]) -> int:
+    parsed = _parse(argv)
+    if parsed is None:
         sys.stderr.write("usage: reaper.py PARENT_PID [--hide-proc NAMES] -- COMMAND [ARG...]\n")
         return 2
-    parent, command = int(argv[0]), argv[2:]
+    parent, command, top_names = parsed
     me = os.getpid()
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -163,39 +218,8 @@ def main(argv: list[str]) -> int:
         return 128 + signal.SIGTERM
     pid = os.fork()
     if pid == 0:
-        # Python ignores SIGPIPE and SIGXFSZ; the command gets the defaults, as subprocess would give it.
-        for sig in (*_ENDING, signal.SIGPIPE, signal.SIGXFSZ):
-            signal.signal(sig, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
-        if top_names is not None:
-            try:
-                hide_processes(libc, top_names)
-            except OSError as exc:
-                sys.stderr.write(f"pedro: the Landlock sandbox could not be set up ({exc}); command not run\n")
-                os._exit(126)
-        try:
-            os.execvp(command[0], command)
-        except OSError as exc:
-            sys.stderr.write(f"{command[0]}: {exc.strerror}\n")
-            os._exit(127)
-    while True:
-        try:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
-            if ending:
-                raise _Ending
-            done, status = os.waitpid(-1, 0)
-        except _Ending:
-            end_all(me)
-            return 128 + ending[0]
-        except ChildProcessError:
-            return 1
-        if done == pid:
-            if os.WIFSIGNALED(status):
-                # Die the same way, so pedro reads the signal (SIGXFSZ, SIGKILL) as it would from the command.
-                died_of = os.WTERMSIG(status)
-                signal.signal(died_of, signal.SIG_DFL)
-                os.kill(me, died_of)
-            return os.waitstatus_to_exitcode(status)
+        _exec_command(libc, command, top_names)
+    return _wait_for(pid, me, ending)
 
 
 if __name__ == "__main__":

@@ -182,10 +182,7 @@ def _bwrap_argv(
     _require_program(command)
     home = _home_of(env)
     if home is not None:
-        # Go's module cache is read-only input (no network to fill it anyway); the build cache must be writable.
-        modcache = Path(env.get("GOMODCACHE") or home / "go" / "pkg" / "mod")
-        if modcache.is_dir():
-            env["GOMODCACHE"] = str(modcache)
+        _keep_go_modcache(env, home)
     args: list[str] = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     for toolchain in sorted(_tmp_toolchains(env)):
         args += ["--ro-bind", str(toolchain), str(toolchain)]
@@ -202,11 +199,7 @@ def _bwrap_argv(
     for extra in writable:
         args += ["--bind", str(extra), str(extra)]
     if kind == "git" and home is not None:
-        # The git tool's git keeps the user's own git configuration (identity, excludes, the filters git-lfs and
-        # the like define), read-only; its argv is pedro's, so the model never reads that file through it.
-        for config in (home / ".gitconfig", home / ".config" / "git"):
-            if config.exists() and not config.is_symlink():
-                args += ["--ro-bind", str(config), str(config)]
+        args += _git_config_binds(home)
     # Last, so no later mount uncovers them: credential stores that the mounts above left in view.
     shown = [root, *writable, *_tmp_toolchains(env)]
     private = [Path("/tmp")]
@@ -225,6 +218,23 @@ def _bwrap_argv(
     args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]
     return tuple(args), env
+
+
+def _keep_go_modcache(env: dict[str, str], home: Path) -> None:
+    """Go's module cache is read-only input (no network to fill it anyway); the build cache must be writable."""
+    modcache = Path(env.get("GOMODCACHE") or home / "go" / "pkg" / "mod")
+    if modcache.is_dir():
+        env["GOMODCACHE"] = str(modcache)
+
+
+def _git_config_binds(home: Path) -> list[str]:
+    """The git tool's git keeps the user's own git configuration (identity, excludes, the filters git-lfs and the
+    like define), read-only; its argv is pedro's, so the model never reads that file through it."""
+    args: list[str] = []
+    for config in (home / ".gitconfig", home / ".config" / "git"):
+        if config.exists() and not config.is_symlink():
+            args += ["--ro-bind", str(config), str(config)]
+    return args
 
 
 def _cache_env(folder: str) -> dict[str, str]:
