@@ -50,6 +50,9 @@ class Backend(Protocol):
     """A model server behind one wire protocol; streaming is internal and the Completion is final."""
 
     name: str
+    continues_answers: bool
+    """Whether a conversation ending in an assistant message has that message continued (llama-server, Ollama),
+    so pedro can write the first words of an answer; other servers answer it with a new turn."""
 
     def complete(
         self,

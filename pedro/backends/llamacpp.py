@@ -38,6 +38,7 @@ class LlamaCppBackend(OpenAICompatBackend):
     """llama-server at its root URL; chat goes to /v1/chat/completions and every reply's `timings` is kept."""
 
     name = "llamacpp"
+    continues_answers = True
     server = "llama-server"
     chat_path = "/v1/chat/completions"
     sampling_keys: tuple[SamplingKey, ...] = EXTRA_SAMPLING_KEYS

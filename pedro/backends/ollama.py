@@ -60,6 +60,7 @@ class OllamaBackend:
     """An Ollama server at its root URL; num_ctx is sized once from /api/show and never changed mid-job."""
 
     name = "ollama"
+    continues_answers = True
     server = "Ollama server"
 
     def __init__(

@@ -97,6 +97,7 @@ class OpenAICompatBackend:
     """The OpenAI chat wire with SSE streaming, native tools when the server takes them, text mode otherwise."""
 
     name = "openai"
+    continues_answers = False
     server = "OpenAI-compatible server"
     chat_path = "/chat/completions"
     # The OpenAI API defines top_p; servers that follow it strictly refuse top_k, min_p and repeat_penalty.

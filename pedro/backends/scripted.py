@@ -18,6 +18,7 @@ class ScriptedBackend:
     """Replays scripted replies and records every request, so the agent loop can be tested without a server."""
 
     name = "scripted"
+    continues_answers = False
 
     def __init__(
         self,

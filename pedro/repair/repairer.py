@@ -20,6 +20,7 @@ from pedro.modelcall import complete
 from pedro.prompts import render_prompt
 from pedro.repair.candidate import LINE_MARKER, Candidate, read_candidate, read_line_candidate, special_cases
 from pedro.repair.locate import Unit, failing_test, locate
+from pedro.repair.opening import answer_opening, with_opening
 from pedro.repair.progress import closer
 from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
 from pedro.safety.guard import record_snapshot
@@ -459,11 +460,13 @@ class Repairer:
         room = min(self.settings.max_tokens, len(unit.text) + _ANSWER_SLACK_TOKENS)
         options = replace(self.options, temperature=temperature, seed=number or None, max_tokens=room)
 
-        completion = complete(
-            self.backend, [Message("user", prompt)], [], options, emit, purpose="repair", temperature=temperature
-        )
+        messages = [Message("user", prompt)]
+        opening = answer_opening(unit, _FENCE_NAMES[unit.language], whole_function=attempt.kind != "line")
+        if self.backend.continues_answers:
+            messages.append(Message("assistant", opening))
+        completion = complete(self.backend, messages, [], options, emit, purpose="repair", temperature=temperature)
         outcome.usage += completion.usage
-        return completion.text
+        return with_opening(completion.text, opening) if self.backend.continues_answers else completion.text
 
     def _with_test_source(self, failure: FailedTest) -> str:
         """The failure, and the test's own code when the runner's text does not show it (go test, node --test)."""

@@ -1,0 +1,31 @@
+"""The first words of a repair answer, written by pedro: a small model that starts inside the code block finishes it.
+
+Asked for a corrected function, Gemma-3-270M greedily echoes the question back and repeats its last line; started
+with the fence and the function's own signature up to its name, it writes the function. pedro sends the opening as
+an unfinished assistant turn, which llama-server and Ollama continue instead of answering.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from pedro.repair.locate import Unit
+
+
+def answer_opening(unit: Unit, fence: str, *, whole_function: bool) -> str:
+    """The opening of the answer: the code fence, and for a whole function its definition up to its name."""
+    opening = f"```{fence}\n"
+    if not whole_function:
+        return opening
+    name = re.compile(rf"\b{re.escape(unit.name)}\b")
+    for line in textwrap.dedent(unit.text).splitlines():
+        found = name.search(line)
+        if found and not line.lstrip().startswith(("@", "#", "//")):
+            return opening + line[: found.end()]
+    return opening
+
+
+def with_opening(reply: str, opening: str) -> str:
+    """The whole answer: llama-server sends the opening back with the continuation, Ollama only the continuation."""
+    return reply if reply.startswith(opening) else opening + reply
