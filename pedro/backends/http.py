@@ -1,4 +1,4 @@
-"""HttpTransport: one injected httpx client, timeouts, retries and status mapping shared by the HTTP backends."""
+"""HttpTransport: a Connection's client, timeouts, retries and status mapping, shared by the HTTP backends."""
 
 from __future__ import annotations
 
@@ -16,14 +16,13 @@ from pedro.backends.base import (
     BASE_URL_HINT,
     BackendHttpError,
     Notify,
-    RetryPolicy,
     StreamCutError,
-    build_timeout,
     decode_json_object,
     map_http_errors,
     run_with_retries,
     status_error,
 )
+from pedro.backends.connection import Connection
 from pedro.backends.replyguard import ReplyGuard, non_streamed_timeout_message
 from pedro.errors import BackendError
 
@@ -52,28 +51,15 @@ StatusHook = Callable[[int, str, str], BackendError | None]
 class HttpTransport:
     """Sends JSON requests with bounded retries; every failure leaves as a BackendError naming the URL."""
 
-    def __init__(
-        self,
-        *,
-        server: str,
-        client: httpx.Client | None,
-        connect_timeout: float,
-        read_timeout: float,
-        retry: RetryPolicy,
-        request_timeout: float = 1800.0,
-        reply_time_limit: float | None = None,
-        headers: Mapping[str, str] | None = None,
-        explain_status: StatusHook | None = None,
-    ) -> None:
+    def __init__(self, connection: Connection, *, server: str, explain_status: StatusHook | None = None) -> None:
+        self.connection = connection
         self.server = server
-        self.retry = retry
-        self.timeout = build_timeout(connect_timeout, read_timeout)
-        self.request_timeout = request_timeout
-        self.reply_time_limit = reply_time_limit
-        """Most seconds one model reply may stream ([backend].reply_time_limit_s); None or 0 sets no limit."""
-        self._owns_client = client is None
-        self._client = client if client is not None else httpx.Client(timeout=self.timeout)
-        self._headers = dict(headers or {})
+        self.retry = connection.retry
+        self.timeout = connection.timeout
+        self.request_timeout = connection.request_timeout
+        self.reply_time_limit = connection.reply_time_limit
+        self._client, self._owns_client = connection.open_client()
+        self._headers = connection.headers
         self._explain_status = explain_status
 
     def close(self) -> None:
