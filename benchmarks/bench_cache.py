@@ -16,6 +16,7 @@ from typing import Any
 from pedro.agent import Agent, AgentParts, Limits
 from pedro.assembly import SMALL_WINDOW_TOKENS
 from pedro.backends.base import GenerationOptions
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer, find_llama_server, find_smollm2_gguf
 from pedro.dispatch import Dispatcher
@@ -165,7 +166,7 @@ def _run_mode(server: ManagedLlamaServer, rebuild: bool) -> dict[str, Any]:
         replies = _make_repo(root)
         role = get_role("reviewer")
         backend = _ScriptedCalls(
-            _FixedLengthBackend(server.base_url, server.model_alias, read_timeout=600), replies, rebuild
+            _FixedLengthBackend(Connection(server.base_url, read_timeout=600), server.model_alias), replies, rebuild
         )
         dispatcher = Dispatcher(ToolRegistry.default(role.tools), ToolContext(root=root, read_only=True))
         start = time.perf_counter()

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from pedro.backends.base import GenerationOptions
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer
 from pedro.context import build_system_prompt
@@ -107,7 +108,7 @@ def run(server: ManagedLlamaServer) -> dict[str, Any]:
     tools = ToolRegistry.default(role.tools).specs(short=True)
     paths = corpus()
     truth = _Truth(server.base_url)
-    backend = LlamaCppBackend(server.base_url, server.model_alias)
+    backend = LlamaCppBackend(Connection(server.base_url), server.model_alias)
     try:
         # As in a job: the tool list counts only when the request carries it natively (not in text mode), and the
         # system prompt describes the tools only in text mode.

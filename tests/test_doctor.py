@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 import pytest
 from cli_util import pedro as run_pedro
 
+from pedro.backends.base import RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.managed import SMOKE_MARKER, cpu_identity
 from pedro.backends.ollama import OllamaBackend
@@ -52,6 +54,8 @@ OLLAMA_CALL = {
 # Recorded from real servers: llama-server started with --no-jinja, and Ollama with a model lacking tool support.
 LLAMA_NO_JINJA = (500, "tools param requires --jinja flag")
 OLLAMA_NO_TOOLS = (400, "registry.ollama.ai/library/gemma2:2b does not support tools")
+
+NO_RETRIES = RetryPolicy(max_retries=0)
 
 
 B = TypeVar("B", OpenAICompatBackend, OllamaBackend, LlamaCppBackend)
@@ -104,7 +108,7 @@ def executable(path: Path, script: str) -> Path:
 
 def test_openai_native_call_is_reported_native(stub_server: Any, own: Any) -> None:
     server = stub_server([OPENAI_CALL])
-    backend = own(OpenAICompatBackend(server.url + "/v1", "m", max_retries=0))
+    backend = own(OpenAICompatBackend(Connection(server.url + "/v1", retry=NO_RETRIES), "m"))
     probe = probe_tool_calls(backend)
     assert probe.verdict == "native"
     assert [(call.name, call.arguments) for call in probe.calls] == [("echo", {"word": "ready"})]
@@ -115,14 +119,14 @@ def test_openai_native_call_is_reported_native(stub_server: Any, own: Any) -> No
 
 def test_ollama_native_call_is_reported_native(stub_server: Any, own: Any) -> None:
     server = stub_server([OLLAMA_CALL])
-    probe = probe_tool_calls(own(OllamaBackend(server.url, "m", max_retries=0)))
+    probe = probe_tool_calls(own(OllamaBackend(Connection(server.url, retry=NO_RETRIES), "m")))
     assert probe.verdict == "native" and probe.calls[0].arguments == {"word": "ready"}
     assert server.requests[0]["options"]["num_predict"] == PROBE_MAX_TOKENS
 
 
 def test_llama_server_without_jinja_is_text_only(stub_server: Any, own: Any) -> None:
     server = stub_server(["ready"], reject_tools=LLAMA_NO_JINJA)
-    probe = probe_tool_calls(own(LlamaCppBackend(server.url, "m", max_retries=0)))
+    probe = probe_tool_calls(own(LlamaCppBackend(Connection(server.url, retry=NO_RETRIES), "m")))
     assert probe.verdict == "text_only"
     assert probe.detail == "tools param requires --jinja flag"
     # The rejection is followed by one plain request that proves text mode can generate.
@@ -132,26 +136,26 @@ def test_llama_server_without_jinja_is_text_only(stub_server: Any, own: Any) -> 
 
 def test_ollama_model_without_tools_is_text_only(stub_server: Any, own: Any) -> None:
     server = stub_server(["ready"], reject_tools=OLLAMA_NO_TOOLS)
-    probe = probe_tool_calls(own(OllamaBackend(server.url, "m", max_retries=0)))
+    probe = probe_tool_calls(own(OllamaBackend(Connection(server.url, retry=NO_RETRIES), "m")))
     assert probe.verdict == "text_only" and "does not support tools" in probe.detail
 
 
 def test_text_reply_with_a_readable_call(stub_server: Any, own: Any) -> None:
     server = stub_server(['```echo\n{"word": "ready"}\n```'])
-    probe = probe_tool_calls(own(OpenAICompatBackend(server.url + "/v1", "m", max_retries=0)))
+    probe = probe_tool_calls(own(OpenAICompatBackend(Connection(server.url + "/v1", retry=NO_RETRIES), "m")))
     assert probe.verdict == "text_reply" and probe.text_call
     assert "in the reply text" in probe.detail
 
 
 def test_text_reply_without_a_call(stub_server: Any, own: Any) -> None:
     server = stub_server(["I cannot call tools, sorry."])
-    probe = probe_tool_calls(own(OpenAICompatBackend(server.url + "/v1", "m", max_retries=0)))
+    probe = probe_tool_calls(own(OpenAICompatBackend(Connection(server.url + "/v1", retry=NO_RETRIES), "m")))
     assert probe.verdict == "text_reply" and not probe.text_call and probe.reply == "I cannot call tools, sorry."
 
 
 def test_a_failing_generation_is_failed_not_raised(stub_server: Any, own: Any) -> None:
     server = stub_server([], reject_tools=(500, "CUDA out of memory"))
-    probe = probe_tool_calls(own(OpenAICompatBackend(server.url + "/v1", "m", max_retries=0)))
+    probe = probe_tool_calls(own(OpenAICompatBackend(Connection(server.url + "/v1", retry=NO_RETRIES), "m")))
     assert probe.verdict == "failed" and "CUDA out of memory" in probe.detail
 
 
@@ -161,9 +165,9 @@ def test_a_failing_generation_is_failed_not_raised(stub_server: Any, own: Any) -
 def test_unreachable_server_names_the_url(own: Any) -> None:
     url = f"http://127.0.0.1:{closed_port()}"
     for backend in (
-        own(OllamaBackend(url, "m", max_retries=0)),
-        own(OpenAICompatBackend(url + "/v1", "m", max_retries=0)),
-        own(LlamaCppBackend(url, "m", max_retries=0)),
+        own(OllamaBackend(Connection(url, retry=NO_RETRIES), "m")),
+        own(OpenAICompatBackend(Connection(url + "/v1", retry=NO_RETRIES), "m")),
+        own(LlamaCppBackend(Connection(url, retry=NO_RETRIES), "m")),
     ):
         server = probe_server(backend)
         assert not server.reachable and url in server.error and "connection refused" in server.error
@@ -171,32 +175,32 @@ def test_unreachable_server_names_the_url(own: Any) -> None:
 
 def test_server_versions(stub_server: Any, own: Any) -> None:
     server = stub_server([])
-    assert probe_server(own(OllamaBackend(server.url, "m"))).version == "0.0.0-stub"
-    assert probe_server(own(LlamaCppBackend(server.url, "m"))).reachable
+    assert probe_server(own(OllamaBackend(Connection(server.url), "m"))).version == "0.0.0-stub"
+    assert probe_server(own(LlamaCppBackend(Connection(server.url), "m"))).reachable
 
 
 def test_openai_model_present_and_absent(stub_server: Any, own: Any) -> None:
     server = stub_server([], models=("qwen2.5-coder:7b", "llama3.1:8b"))
-    present = probe_model(own(OpenAICompatBackend(server.url + "/v1", "llama3.1:8b")))
+    present = probe_model(own(OpenAICompatBackend(Connection(server.url + "/v1"), "llama3.1:8b")))
     assert present.present is True
-    absent = probe_model(own(OpenAICompatBackend(server.url + "/v1", "gpt-4o")))
+    absent = probe_model(own(OpenAICompatBackend(Connection(server.url + "/v1"), "gpt-4o")))
     assert absent.present is False and absent.available == ("qwen2.5-coder:7b", "llama3.1:8b")
 
 
 def test_single_model_llama_server_answers_any_name(stub_server: Any, own: Any) -> None:
     server = stub_server([], models=("/models/Qwen3-8B-Q4_K_M.gguf",), owned_by="llamacpp")
-    by_stem = probe_model(own(OpenAICompatBackend(server.url + "/v1", "Qwen3-8B-Q4_K_M")))
+    by_stem = probe_model(own(OpenAICompatBackend(Connection(server.url + "/v1"), "Qwen3-8B-Q4_K_M")))
     assert by_stem.present is True and not by_stem.serves_any_name
-    other = probe_model(own(LlamaCppBackend(server.url, "whatever")))
+    other = probe_model(own(LlamaCppBackend(Connection(server.url), "whatever")))
     assert other.present is True and other.serves_any_name and "Qwen3-8B-Q4_K_M.gguf" in other.detail
 
 
 def test_ollama_model_tags(stub_server: Any, own: Any) -> None:
     server = stub_server([], models=("llama3.2:latest", "qwen3:8b"), strict_models=True)
-    assert probe_model(own(OllamaBackend(server.url, "llama3.2"))).present is True
-    missing = probe_model(own(OllamaBackend(server.url, "mistral")))
+    assert probe_model(own(OllamaBackend(Connection(server.url), "llama3.2"))).present is True
+    missing = probe_model(own(OllamaBackend(Connection(server.url), "mistral")))
     assert missing.present is False and "mistral" in missing.detail
-    unnamed = probe_model(own(OllamaBackend(server.url, "")))
+    unnamed = probe_model(own(OllamaBackend(Connection(server.url), "")))
     assert unnamed.present is False and unnamed.available == ("llama3.2:latest", "qwen3:8b")
 
 
@@ -204,10 +208,10 @@ def test_template_caps(stub_server: Any, own: Any) -> None:
     yes = stub_server([], template_caps={"supports_tool_calls": True, "supports_tools": True})
     no = stub_server([], template_caps={"supports_tool_calls": False, "supports_tools": False})
     silent = stub_server([])
-    assert probe_template(own(LlamaCppBackend(yes.url, "m"))).supports_tools is True  # type: ignore[union-attr]
-    assert probe_template(own(LlamaCppBackend(no.url, "m"))).supports_tools is False  # type: ignore[union-attr]
-    assert probe_template(own(LlamaCppBackend(silent.url, "m"))).supports_tools is None  # type: ignore[union-attr]
-    assert probe_template(own(OpenAICompatBackend(yes.url + "/v1", "m"))) is None
+    assert probe_template(own(LlamaCppBackend(Connection(yes.url), "m"))).supports_tools is True  # type: ignore[union-attr]
+    assert probe_template(own(LlamaCppBackend(Connection(no.url), "m"))).supports_tools is False  # type: ignore[union-attr]
+    assert probe_template(own(LlamaCppBackend(Connection(silent.url), "m"))).supports_tools is None  # type: ignore[union-attr]
+    assert probe_template(own(OpenAICompatBackend(Connection(yes.url + "/v1"), "m"))) is None
 
 
 # -- the command ----------------------------------------------------------------------------------------------------
@@ -240,7 +244,7 @@ def test_the_window_a_llama_server_lists_is_the_window_pedro_uses(
     code, report = doctor_json(*args, env=cli_env, cwd=tmp_path)
     context = by_key(report)["context"]
     assert (code, context["status"], context["detail"]) == (0, "ok", "4096 tokens"), context
-    backend = OpenAICompatBackend(server.url + "/v1", "a-name-it-ignores")
+    backend = OpenAICompatBackend(Connection(server.url + "/v1"), "a-name-it-ignores")
     try:
         assert backend.context_window() == 4096  # one llama-server model serves any name
     finally:
@@ -534,16 +538,16 @@ def test_a_template_less_model_on_the_chatml_fallback_is_named_with_the_fix(
     gemma = tmp_path / "gemma.gguf"
     gemma.write_bytes(gguf_bytes([("general.architecture", 8, "gemma3")]))
     server = stub_server([], props={"model_path": str(gemma), "chat_template": chatml})
-    missing = missing_template(own(LlamaCppBackend(server.url, "m", max_retries=0)))
+    missing = missing_template(own(LlamaCppBackend(Connection(server.url, retry=NO_RETRIES), "m")))
     assert missing == (str(gemma), "gemma")
     problem, fix = describe_missing_template(*missing)
     assert "has no chat template" in problem and "--chat-template-file" in fix and "gemma.jinja" in fix
     # Served with a template of its own, or the model's file carries one, or a file pedro cannot see: nothing to say.
     pedros = stub_server([], props={"model_path": str(gemma), "chat_template": "<start_of_turn>user"})
-    assert missing_template(own(LlamaCppBackend(pedros.url, "m", max_retries=0))) is None
+    assert missing_template(own(LlamaCppBackend(Connection(pedros.url, retry=NO_RETRIES), "m"))) is None
     own_template = tmp_path / "own.gguf"
     own_template.write_bytes(gguf_bytes([("general.architecture", 8, "gemma3"), ("tokenizer.chat_template", 8, "x")]))
     with_own = stub_server([], props={"model_path": str(own_template), "chat_template": chatml})
-    assert missing_template(own(LlamaCppBackend(with_own.url, "m", max_retries=0))) is None
+    assert missing_template(own(LlamaCppBackend(Connection(with_own.url, retry=NO_RETRIES), "m"))) is None
     remote = stub_server([], props={"model_path": "/models/elsewhere.gguf", "chat_template": chatml})
-    assert missing_template(own(LlamaCppBackend(remote.url, "m", max_retries=0))) is None
+    assert missing_template(own(LlamaCppBackend(Connection(remote.url, retry=NO_RETRIES), "m"))) is None

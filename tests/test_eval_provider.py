@@ -9,7 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
 from pedro.errors import BackendError
@@ -68,7 +69,7 @@ def test_a_whole_reply_has_the_layout_llama_server_sends() -> None:
 def test_pedros_backend_reads_native_calls_and_text(stream: bool) -> None:
     replies = {"any": [NATIVE_REPLY, {"role": "assistant", "content": "TASK COMPLETE"}]}
     with ScriptedProvider(replies) as provider:
-        backend = OpenAICompatBackend(f"{provider.url}/v1", "scripted")
+        backend = OpenAICompatBackend(Connection(f"{provider.url}/v1"), "scripted")
         options = GenerationOptions(stream=stream)
         first = backend.complete(HELLO, tools=TOOLS, options=options)
         second = backend.complete(HELLO, tools=TOOLS, options=options)
@@ -87,8 +88,8 @@ def test_each_call_format_takes_replies_from_its_own_queue() -> None:
         "grammar": [{"role": "assistant", "content": "grammar reply"}],
     }
     with ScriptedProvider(replies) as provider:
-        constrained = LlamaCppBackend(provider.url, "scripted", constrain_calls=True)
-        plain = LlamaCppBackend(provider.url, "scripted")
+        constrained = LlamaCppBackend(Connection(provider.url), "scripted", constrain_calls=True)
+        plain = LlamaCppBackend(Connection(provider.url), "scripted")
         grammar = constrained.complete(HELLO, tools=TOOLS, options=GenerationOptions(tool_mode="text"))
         text = plain.complete(HELLO, tools=TOOLS, options=GenerationOptions(tool_mode="text"))
         native = plain.complete(HELLO, tools=TOOLS, options=GenerationOptions(tool_mode="native"))
@@ -101,7 +102,7 @@ def test_each_call_format_takes_replies_from_its_own_queue() -> None:
 
 def test_a_script_that_ran_out_is_an_error_naming_the_fix() -> None:
     with ScriptedProvider({"any": [{"role": "assistant", "content": "only one"}]}) as provider:
-        backend = OpenAICompatBackend(f"{provider.url}/v1", "scripted", max_retries=0)
+        backend = OpenAICompatBackend(Connection(f"{provider.url}/v1", retry=RetryPolicy(max_retries=0)), "scripted")
         backend.complete(HELLO, tools=TOOLS, options=GenerationOptions())
         with pytest.raises(BackendError, match="no reply left for request 2 .*give the scenario more replies"):
             backend.complete(HELLO, tools=TOOLS, options=GenerationOptions())

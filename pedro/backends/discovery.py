@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import httpx
 
 from pedro.backends.base import RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.http import HttpTransport
 from pedro.config import DEFAULT_BASE_URLS, PedroConfig, ollama_host_url
 from pedro.errors import BackendError, PedroError
@@ -52,13 +53,14 @@ def find_server(
     """Ollama, when nothing answers at the OpenAI-compatible default and Ollama answers at OLLAMA_HOST (or its own
     default); None otherwise, so the default stands and its errors name it."""
     env = os.environ if env is None else env
-    transport = HttpTransport(
-        server="model server",
-        client=client,
+    probe = Connection(
+        openai_url,
         connect_timeout=PROBE_CONNECT_TIMEOUT,
         read_timeout=PROBE_READ_TIMEOUT,
         retry=RetryPolicy(max_retries=0),
+        client=client,
     )
+    transport = HttpTransport(probe, server="model server")
     try:
         if _answers(transport, openai_url + "/models"):
             return None

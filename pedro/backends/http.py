@@ -1,4 +1,4 @@
-"""HttpTransport: one injected httpx client, timeouts, retries and status mapping shared by the HTTP backends."""
+"""HttpTransport: a Connection's client, timeouts, retries and status mapping, shared by the HTTP backends."""
 
 from __future__ import annotations
 
@@ -16,14 +16,13 @@ from pedro.backends.base import (
     BASE_URL_HINT,
     BackendHttpError,
     Notify,
-    RetryPolicy,
     StreamCutError,
-    build_timeout,
     decode_json_object,
     map_http_errors,
     run_with_retries,
     status_error,
 )
+from pedro.backends.connection import Connection
 from pedro.backends.replyguard import ReplyGuard, non_streamed_timeout_message
 from pedro.errors import BackendError
 
@@ -52,28 +51,15 @@ StatusHook = Callable[[int, str, str], BackendError | None]
 class HttpTransport:
     """Sends JSON requests with bounded retries; every failure leaves as a BackendError naming the URL."""
 
-    def __init__(
-        self,
-        *,
-        server: str,
-        client: httpx.Client | None,
-        connect_timeout: float,
-        read_timeout: float,
-        retry: RetryPolicy,
-        request_timeout: float = 1800.0,
-        reply_time_limit: float | None = None,
-        headers: Mapping[str, str] | None = None,
-        explain_status: StatusHook | None = None,
-    ) -> None:
+    def __init__(self, connection: Connection, *, server: str, explain_status: StatusHook | None = None) -> None:
+        self.connection = connection
         self.server = server
-        self.retry = retry
-        self.timeout = build_timeout(connect_timeout, read_timeout)
-        self.request_timeout = request_timeout
-        self.reply_time_limit = reply_time_limit
-        """Most seconds one model reply may stream ([backend].reply_time_limit_s); None or 0 sets no limit."""
-        self._owns_client = client is None
-        self._client = client if client is not None else httpx.Client(timeout=self.timeout)
-        self._headers = dict(headers or {})
+        self.retry = connection.retry
+        self.timeout = connection.timeout
+        self.request_timeout = connection.request_timeout
+        self.reply_time_limit = connection.reply_time_limit
+        self._client, self._owns_client = connection.open_client()
+        self._headers = connection.headers
         self._explain_status = explain_status
 
     def close(self) -> None:
@@ -103,7 +89,7 @@ class HttpTransport:
 
     def get_status(self, url: str) -> tuple[int, str]:
         """GET once without retries and return (status, body text); used for health polling."""
-        with map_http_errors(url, self.server):
+        with self._failures(url):
             response = self._client.get(url, headers=self._headers, timeout=self.timeout)
             return response.status_code, response.text
 
@@ -136,8 +122,7 @@ class HttpTransport:
 
             try:
                 with (
-                    map_http_errors(url, self.server),
-                    clock.enforce(),
+                    self._failures(url, clock),
                     self._client.stream(
                         "POST", url, json=dict(body), headers=self._headers, timeout=clock.timeout
                     ) as response,
@@ -208,9 +193,7 @@ class HttpTransport:
             read_limit = None
         payload = dict(body) if body is not None else None
         with (
-            map_http_errors(url, self.server),
-            clock.enforce(),
-            _reply_read_limit(read_limit, url, self.server),
+            self._failures(url, clock, read_limit),
             self._client.stream(method, url, json=payload, headers=self._headers, timeout=timeout) as response,
         ):
             if response.status_code >= 400:
@@ -222,7 +205,22 @@ class HttpTransport:
             raise not_a_model_reply(url, self.server, media, text, expected="a JSON reply")
         return decode_json_object(text, url=url, server=self.server, what="reply")
 
+    @contextmanager
+    def _failures(self, url: str, clock: RequestClock | None = None, read_limit: float | None = None) -> Iterator[None]:
+        """The one place an exchange's httpx failures become BackendErrors: a read timeout that was the reply's time
+        limit (`read_limit`) or the request's own clock says so; everything else is map_http_errors' to name."""
+        with map_http_errors(url, self.server):
+            try:
+                yield
+            except httpx.ReadTimeout as exc:
+                if read_limit is not None:
+                    raise BackendHttpError(non_streamed_timeout_message(self.server, url, read_limit)) from exc
+                if clock is not None and clock.read_is_limit:
+                    raise clock.error() from exc
+                raise
+
     def _status_error(self, response: httpx.Response, url: str, *, sent_tools: bool) -> BackendError:
+        """The one place a status of 400 or more becomes a BackendError, in the backend's own words if it has them."""
         error = status_error(response, url, self.server, sent_tools=sent_tools)
         if self._explain_status is not None and isinstance(error, BackendHttpError) and error.status is not None:
             explained = self._explain_status(error.status, error.detail, url)
@@ -250,7 +248,8 @@ class RequestClock:
         self._deadline = time.monotonic() + limit
         read = timeout.read if timeout.read is not None else limit
         # A server silent for the whole limit is caught by the read timeout, so that timeout is never longer.
-        self._read_is_limit = limit <= read
+        self.read_is_limit = limit <= read
+        """Whether a read timeout is this limit running out (it was the shorter of the two)."""
         self.timeout = httpx.Timeout(**{**timeout.as_dict(), "read": min(read, limit)})
 
     def chunks(self, response: httpx.Response) -> Iterator[str]:
@@ -272,27 +271,6 @@ class RequestClock:
             f"Raise {_REQUEST_TIMEOUT_KEY} (PEDRO_BACKEND__REQUEST_TIMEOUT) if the model really needs longer, "
             "or lower [backend].max_tokens"
         )
-
-    @contextmanager
-    def enforce(self) -> Iterator[None]:
-        """Report a read timeout as this limit when the limit was the shorter of the two."""
-        try:
-            yield
-        except httpx.ReadTimeout as exc:
-            if self._read_is_limit:
-                raise self.error() from exc
-            raise
-
-
-@contextmanager
-def _reply_read_limit(limit: float | None, url: str, server: str) -> Iterator[None]:
-    """A non-streamed reply that took longer than the reply time limit (its read timeout) is said to have."""
-    try:
-        yield
-    except httpx.ReadTimeout as exc:
-        if limit is not None:
-            raise BackendHttpError(non_streamed_timeout_message(server, url, limit)) from exc
-        raise
 
 
 def split_lines(chunks: Iterable[str]) -> Iterator[str]:

@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import httpx
-
 from pedro.backends.base import LOAD_TIMEOUT_KEY, GenerationOptions, Notify, run_with_retries
+from pedro.backends.connection import Connection
 from pedro.backends.extras import EXTRA_SAMPLING_KEYS, BodyExtras
 from pedro.backends.grammar import build_call_grammar
 from pedro.backends.openai_compat import OpenAICompatBackend, ToolChoice
@@ -45,46 +43,28 @@ class LlamaCppBackend(OpenAICompatBackend):
 
     def __init__(
         self,
-        base_url: str,
+        connection: Connection,
         model: str,
         *,
-        client: httpx.Client | None = None,
-        api_key: str | None = None,
-        connect_timeout: float = 5.0,
-        read_timeout: float = 600.0,
-        request_timeout: float = 1800.0,
-        reply_time_limit: float | None = None,
-        max_retries: int = 3,
-        sleep: Callable[[float], None] = time.sleep,
         tool_choice: ToolChoice | None = None,
         parallel_tool_calls: bool | None = None,
         context_window: int = 0,
         extras: BodyExtras | None = None,
         slot: int | None = None,
-        load_timeout: float = 300.0,
         health_poll_interval: float = 1.0,
         constrain_calls: bool = False,
     ) -> None:
         super().__init__(
-            base_url,
+            connection,
             model,
-            client=client,
-            api_key=api_key,
-            connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
-            request_timeout=request_timeout,
-            reply_time_limit=reply_time_limit,
-            max_retries=max_retries,
-            sleep=sleep,
             tool_choice=tool_choice,
             parallel_tool_calls=parallel_tool_calls,
             context_window=context_window,
             extras=extras,
-            load_timeout=load_timeout,
         )
-        self._sleep = sleep
+        self._sleep = connection.retry.sleep
         self._slot = slot
-        self._health_timeout = load_timeout
+        self._health_timeout = connection.retry.load_timeout
         self._poll_interval = health_poll_interval
         self._ready = False
         self._props: dict[str, Any] | None = None

@@ -6,7 +6,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -16,14 +16,14 @@ from pedro.backends.base import (
     BackendHttpError,
     GenerationOptions,
     Notify,
-    RetryPolicy,
     ToolsRejectedError,
     iter_ndjson,
 )
+from pedro.backends.connection import Connection
 from pedro.backends.extras import EXTRA_SAMPLING_KEYS, BodyExtras
 from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
 from pedro.backends.ollama_context import choose_num_ctx
-from pedro.backends.openai_compat import CUT_NOTICE, NO_STREAM_NOTICE, read_api_key
+from pedro.backends.openai_compat import CUT_NOTICE, NO_STREAM_NOTICE
 from pedro.backends.openai_wire import parse_arguments
 from pedro.backends.replyguard import ReplyGuard
 from pedro.config import PedroConfig
@@ -65,24 +65,16 @@ class OllamaBackend:
 
     def __init__(
         self,
-        base_url: str,
+        connection: Connection,
         model: str,
         *,
-        client: httpx.Client | None = None,
-        api_key: str | None = None,
-        connect_timeout: float = 5.0,
-        read_timeout: float = 600.0,
-        request_timeout: float = 1800.0,
-        reply_time_limit: float | None = None,
-        max_retries: int = 3,
-        sleep: Callable[[float], None] = time.sleep,
         context_window: int = 0,
         keep_alive: str = "30m",
         available_memory: Callable[[str], int | None] | None = None,
         extras: BodyExtras | None = None,
-        load_timeout: float = 300.0,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.connection = connection
+        self.base_url = connection.base_url
         self.model = model
         self.keep_alive = keep_alive
         # Ollama takes every sampling key, in the request's "options".
@@ -94,18 +86,7 @@ class OllamaBackend:
         self._text_mode = False
         self._announced_no_tools = False
         self._told_no_stream = False
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.transport = HttpTransport(
-            server=self.server,
-            client=client,
-            connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
-            request_timeout=request_timeout,
-            reply_time_limit=reply_time_limit,
-            retry=RetryPolicy(max_retries=max_retries, sleep=sleep, load_timeout=load_timeout),
-            headers=headers,
-            explain_status=self._explain_status,
-        )
+        self.transport = HttpTransport(connection, server=self.server, explain_status=self._explain_status)
 
     @classmethod
     def from_config(
@@ -114,20 +95,11 @@ class OllamaBackend:
         """A backend built from [backend]; OLLAMA_HOST is already folded into resolved_base_url()."""
         backend = config.backend
         return cls(
-            config.resolved_base_url(),
+            Connection.from_config(config, client=client, sleep=sleep),
             backend.model,
-            client=client,
-            api_key=read_api_key(config),
-            connect_timeout=backend.connect_timeout,
-            read_timeout=backend.read_timeout,
-            request_timeout=backend.request_timeout,
-            reply_time_limit=backend.reply_time_limit_s,
-            max_retries=backend.max_retries,
-            sleep=sleep,
             context_window=backend.context_window,
             keep_alive=backend.keep_alive,
             extras=BodyExtras.from_config(config, accepted=EXTRA_SAMPLING_KEYS, server=cls.server),
-            load_timeout=backend.load_timeout,
         )
 
     @property
@@ -294,9 +266,7 @@ class OllamaBackend:
         emit: Callable[[str], None] | None = None,
         guard: ReplyGuard | None = None,
     ) -> Completion:
-        text: list[str] = []
-        thinking: list[str] = []
-        wire_calls: list[dict[str, Any]] = []
+        reply = _Reply()
         final: dict[str, Any] | None = None
         for item in objects:
             if "error" in item:
@@ -304,22 +274,7 @@ class OllamaBackend:
                     f"the Ollama server at {self.chat_url} reported an error: {item['error']}. "
                     "Run `ollama ps` and check the server log"
                 )
-            message = item.get("message")
-            content = thought = ""
-            if isinstance(message, Mapping):
-                given = message.get("content")
-                content = given if isinstance(given, str) else ""
-                if content:
-                    text.append(content)
-                    if emit is not None:
-                        emit(content)
-                if isinstance(message.get("thinking"), str):
-                    thought = message["thinking"]
-                    thinking.append(thought)
-                calls = message.get("tool_calls")
-                if isinstance(calls, list):
-                    # Ollama sends each call whole, once; later chunks add calls rather than fragments.
-                    wire_calls.extend(dict(call) for call in calls if isinstance(call, Mapping))
+            content, thought = reply.add(item.get("message"), emit)
             if item.get("done") is True:
                 final = item
                 break
@@ -329,29 +284,7 @@ class OllamaBackend:
             if guard is None or guard.cut is None:
                 raise stream_cut(self.chat_url, self.server)
             final = {}  # cut by pedro: what arrived is the reply
-        # Ollama gives calls no ids; number them so each result can be matched to its call.
-        for position, call in enumerate(wire_calls):
-            if not isinstance(call.get("id"), str) or not call.get("id"):
-                call["id"] = f"call_{position}"
-        tool_calls = tuple(call for call in (_to_tool_call(c) for c in wire_calls) if call is not None)
-        joined = "".join(text)
-        raw_message: dict[str, Any] = {"role": "assistant", "content": joined}
-        if wire_calls:
-            raw_message["tool_calls"] = wire_calls
-        if thinking:
-            raw_message["thinking"] = "".join(thinking)
-        completion = Completion(
-            text=joined,
-            tool_calls=tool_calls,
-            reasoning="".join(thinking),
-            usage=Usage(
-                prompt_tokens=_count(final.get("prompt_eval_count")),
-                completion_tokens=_count(final.get("eval_count")),
-            ),
-            timings={key: final[key] for key in _TIMING_KEYS if key in final},
-            finish_reason=final.get("done_reason") if isinstance(final.get("done_reason"), str) else None,
-            raw={"message": raw_message, "final": final},
-        )
+        completion = reply.completion(final)
         return guard.finish(completion) if guard is not None else completion
 
     def _explain_status(self, status: int, detail: str, url: str) -> BackendError | None:
@@ -363,6 +296,62 @@ class OllamaBackend:
                 "or pick an installed one (`ollama list`) with --model / [backend].model"
             )
         return None
+
+
+@dataclass
+class _Reply:
+    """What the chunks of one /api/chat reply have said so far: its text, its thinking and its calls."""
+
+    text: list[str] = field(default_factory=list)
+    thinking: list[str] = field(default_factory=list)
+    wire_calls: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, message: Any, emit: Callable[[str], None] | None) -> tuple[str, str]:
+        """Take one chunk's message; return the text and the thinking it adds."""
+        if not isinstance(message, Mapping):
+            return "", ""
+        given = message.get("content")
+        content = given if isinstance(given, str) else ""
+        if content:
+            self.text.append(content)
+            if emit is not None:
+                emit(content)
+        thought = ""
+        if isinstance(message.get("thinking"), str):
+            thought = message["thinking"]
+            self.thinking.append(thought)
+        calls = message.get("tool_calls")
+        if isinstance(calls, list):
+            # Ollama sends each call whole, once; later chunks add calls rather than fragments.
+            self.wire_calls.extend(dict(call) for call in calls if isinstance(call, Mapping))
+        return content, thought
+
+    def completion(self, final: Mapping[str, Any]) -> Completion:
+        """The Completion of the reply, with the usage and timings of its final chunk."""
+        # Ollama gives calls no ids; number them so each result can be matched to its call.
+        for position, call in enumerate(self.wire_calls):
+            if not isinstance(call.get("id"), str) or not call.get("id"):
+                call["id"] = f"call_{position}"
+        tool_calls = tuple(call for call in (_to_tool_call(c) for c in self.wire_calls) if call is not None)
+        joined = "".join(self.text)
+        raw_message: dict[str, Any] = {"role": "assistant", "content": joined}
+        if self.wire_calls:
+            raw_message["tool_calls"] = self.wire_calls
+        if self.thinking:
+            raw_message["thinking"] = "".join(self.thinking)
+        reason = final.get("done_reason")
+        return Completion(
+            text=joined,
+            tool_calls=tool_calls,
+            reasoning="".join(self.thinking),
+            usage=Usage(
+                prompt_tokens=_count(final.get("prompt_eval_count")),
+                completion_tokens=_count(final.get("eval_count")),
+            ),
+            timings={key: final[key] for key in _TIMING_KEYS if key in final},
+            finish_reason=reason if isinstance(reason, str) else None,
+            raw={"message": raw_message, "final": final},
+        )
 
 
 def _to_tool_call(wire: Mapping[str, Any]) -> ToolCall | None:

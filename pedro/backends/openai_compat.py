@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -16,10 +15,11 @@ from pedro.backends.base import (
     BackendHttpError,
     GenerationOptions,
     Notify,
-    RetryPolicy,
     ToolsRejectedError,
     decode_json_object,
 )
+from pedro.backends.connection import Connection
+from pedro.backends.connection import read_api_key as read_api_key  # where the CLI has long imported it
 from pedro.backends.extras import BodyExtras
 from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
 from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
@@ -37,26 +37,6 @@ NO_STREAM_NOTICE = (
     "the server sent one whole reply although pedro asked for a stream, and pedro used it. This server does not "
     "stream: set [backend].stream = false"
 )
-
-
-def read_api_key(config: PedroConfig) -> str | None:
-    """The bearer token from the environment variable named by [backend].api_key_env, if one is named; else
-    OPENAI_API_KEY when the server is the one OPENAI_BASE_URL names (the pair the OpenAI SDKs read)."""
-    name = config.backend.api_key_env
-    if not name:
-        paired = (
-            config.backend.kind == "openai"
-            and not config.backend.base_url
-            and os.environ.get("OPENAI_BASE_URL", "").strip()
-        )
-        return (os.environ.get("OPENAI_API_KEY", "").strip() or None) if paired else None
-    value = os.environ.get(name, "").strip()
-    if not value:
-        raise BackendError(
-            f"[backend].api_key_env names the environment variable {name}, but it is not set; "
-            f"export {name}=<key> or clear api_key_env"
-        )
-    return value
 
 
 LLAMA_SERVER_OWNER: Final = "llamacpp"
@@ -105,24 +85,16 @@ class OpenAICompatBackend:
 
     def __init__(
         self,
-        base_url: str,
+        connection: Connection,
         model: str,
         *,
-        client: httpx.Client | None = None,
-        api_key: str | None = None,
-        connect_timeout: float = 5.0,
-        read_timeout: float = 600.0,
-        request_timeout: float = 1800.0,
-        reply_time_limit: float | None = None,
-        max_retries: int = 3,
-        sleep: Callable[[float], None] = time.sleep,
         tool_choice: ToolChoice | None = None,
         parallel_tool_calls: bool | None = None,
         context_window: int = 0,
         extras: BodyExtras | None = None,
-        load_timeout: float = 300.0,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.connection = connection
+        self.base_url = connection.base_url
         self.model = model
         self.tool_choice = tool_choice
         self.parallel_tool_calls = parallel_tool_calls
@@ -131,40 +103,21 @@ class OpenAICompatBackend:
         self._listed_window: int | None = None
         self._text_mode = False
         self._told_no_stream = False
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.transport = HttpTransport(
-            server=self.server,
-            client=client,
-            connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
-            request_timeout=request_timeout,
-            reply_time_limit=reply_time_limit,
-            retry=RetryPolicy(max_retries=max_retries, sleep=sleep, load_timeout=load_timeout),
-            headers=headers,
-            explain_status=self._explain_status,
-        )
+        self.transport = HttpTransport(connection, server=self.server, explain_status=self._explain_status)
 
     @classmethod
     def from_config(
         cls, config: PedroConfig, *, client: httpx.Client | None = None, sleep: Callable[[float], None] = time.sleep
     ) -> Self:
         """A backend built from [backend]."""
-        return cls(
-            config.resolved_base_url(), config.backend.model, client=client, sleep=sleep, **cls.config_kwargs(config)
-        )
+        connection = Connection.from_config(config, client=client, sleep=sleep)
+        return cls(connection, config.backend.model, **cls.config_kwargs(config))
 
     @classmethod
     def config_kwargs(cls, config: PedroConfig) -> dict[str, Any]:
-        """The constructor's keyword arguments that [backend] sets; subclasses add their own keys."""
+        """The keyword arguments [backend] sets beside the connection; subclasses add their own keys."""
         backend = config.backend
         return {
-            "api_key": read_api_key(config),
-            "connect_timeout": backend.connect_timeout,
-            "read_timeout": backend.read_timeout,
-            "request_timeout": backend.request_timeout,
-            "reply_time_limit": backend.reply_time_limit_s,
-            "max_retries": backend.max_retries,
-            "load_timeout": backend.load_timeout,
             "context_window": backend.context_window,
             "tool_choice": backend.tool_choice or None,
             "parallel_tool_calls": {"true": True, "false": False}.get(backend.parallel_tool_calls),

@@ -133,68 +133,78 @@ def usage_of(body: Mapping[str, Any], reply: Mapping[str, Any]) -> tuple[dict[st
 
 
 def _handler(provider: ScriptedProvider) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    """A request handler class that answers for `provider`."""
+    return type("Handler", (_Handler,), {"provider": provider})
 
-        def log_message(self, *_: Any) -> None:
+
+class _Handler(BaseHTTPRequestHandler):
+    """llama-server's endpoints as the scripted provider answers them: /health, /props, the model list and chat."""
+
+    protocol_version = "HTTP/1.1"
+    provider: ScriptedProvider
+
+    def log_message(self, *_: Any) -> None:
+        return
+
+    def do_GET(self) -> None:
+        if self.path == "/health":
+            self._json({"status": "ok"})
+        elif self.path == "/props":
+            self._json(self.provider.props())
+        elif self.path in ("/v1/models", "/models"):
+            self._json(self.provider.models())
+        else:
+            self._json(wire.error_body(404, "File Not Found", "not_found_error"), status=404)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            self._json(wire.error_body(400, "invalid JSON in the request body", "invalid_request_error"), 400)
             return
+        if self.path not in CHAT_PATHS or not isinstance(body, dict):
+            self._json(wire.error_body(404, "File Not Found", "not_found_error"), status=404)
+            return
+        self._chat(body)
 
-        def do_GET(self) -> None:
-            if self.path == "/health":
-                self._json({"status": "ok"})
-            elif self.path == "/props":
-                self._json(provider.props())
-            elif self.path in ("/v1/models", "/models"):
-                self._json(provider.models())
-            else:
-                self._json(wire.error_body(404, "File Not Found", "not_found_error"), status=404)
+    def _chat(self, body: dict[str, Any]) -> None:
+        """The next scripted reply to a chat request, streamed when it asks for a stream."""
+        provider = self.provider
+        number, reply, kind = provider.next_reply(body)
+        if reply is None:
+            message = (
+                f"the scripted model has no reply left for request {number} ({kind} calls); "
+                "give the scenario more replies"
+            )
+            self._json(wire.error_body(400, message, "invalid_request_error"), status=400)
+            return
+        usage, timings = usage_of(body, reply)
+        reply_args: dict[str, Any] = {
+            "model": provider.model,
+            "usage": usage,
+            "timings": timings,
+            "reply_id": f"chatcmpl-scripted-{number}",
+        }
+        if body.get("stream"):
+            self._sse(wire.sse_events(wire.stream_chunks(reply, **reply_args)))
+        else:
+            self._json(wire.completion_body(reply, **reply_args))
 
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                self._json(wire.error_body(400, "invalid JSON in the request body", "invalid_request_error"), 400)
-                return
-            if self.path not in CHAT_PATHS or not isinstance(body, dict):
-                self._json(wire.error_body(404, "File Not Found", "not_found_error"), status=404)
-                return
-            number, reply, kind = provider.next_reply(body)
-            if reply is None:
-                message = (
-                    f"the scripted model has no reply left for request {number} ({kind} calls); "
-                    "give the scenario more replies"
-                )
-                self._json(wire.error_body(400, message, "invalid_request_error"), status=400)
-                return
-            usage, timings = usage_of(body, reply)
-            reply_args: dict[str, Any] = {
-                "model": provider.model,
-                "usage": usage,
-                "timings": timings,
-                "reply_id": f"chatcmpl-scripted-{number}",
-            }
-            if body.get("stream"):
-                self._sse(wire.sse_events(wire.stream_chunks(reply, **reply_args)))
-            else:
-                self._json(wire.completion_body(reply, **reply_args))
+    def _json(self, payload: Any, status: int = 200) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
-        def _json(self, payload: Any, status: int = 200) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def _sse(self, events: Any) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            for event in events:
-                self.wfile.write(event)
-                self.wfile.flush()
-            self.close_connection = True
-
-    return Handler
+    def _sse(self, events: Any) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        for event in events:
+            self.wfile.write(event)
+            self.wfile.flush()
+        self.close_connection = True

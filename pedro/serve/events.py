@@ -111,23 +111,29 @@ def _shape_fault(chunk: Mapping[str, Any]) -> str | None:
         if not isinstance(choice, Mapping):
             return f"choices[{n}] is {_shown(choice)}, not an object"
         for key in ("delta", "message"):
-            delta = choice.get(key)
-            where = f"choices[{n}].{key}"
-            if delta is None:
-                continue
-            if not isinstance(delta, Mapping):
-                return f"{where} is {_shown(delta)}, not an object"
-            for text_key in ("content", "reasoning_content", "reasoning"):
-                if delta.get(text_key) is not None and not isinstance(delta[text_key], str):
-                    return f"{where}.{text_key} is {_shown(delta[text_key])}, not a string"
-            calls = delta.get("tool_calls")
-            if calls is not None and not isinstance(calls, list):
-                return f"{where}.tool_calls is {_shown(calls)}, not a list"
-            for m, call in enumerate(calls or []):
-                if not isinstance(call, Mapping):
-                    return f"{where}.tool_calls[{m}] is {_shown(call)}, not an object"
-                if call.get("function") is not None and not isinstance(call["function"], Mapping):
-                    return f"{where}.tool_calls[{m}].function is {_shown(call['function'])}, not an object"
+            fault = _delta_fault(choice.get(key), f"choices[{n}].{key}")
+            if fault is not None:
+                return fault
+    return None
+
+
+def _delta_fault(delta: Any, where: str) -> str | None:
+    """What in one choice's delta (or message) at `where` has the wrong type, or None."""
+    if delta is None:
+        return None
+    if not isinstance(delta, Mapping):
+        return f"{where} is {_shown(delta)}, not an object"
+    for text_key in ("content", "reasoning_content", "reasoning"):
+        if delta.get(text_key) is not None and not isinstance(delta[text_key], str):
+            return f"{where}.{text_key} is {_shown(delta[text_key])}, not a string"
+    calls = delta.get("tool_calls")
+    if calls is not None and not isinstance(calls, list):
+        return f"{where}.tool_calls is {_shown(calls)}, not a list"
+    for m, call in enumerate(calls or []):
+        if not isinstance(call, Mapping):
+            return f"{where}.tool_calls[{m}] is {_shown(call)}, not an object"
+        if call.get("function") is not None and not isinstance(call["function"], Mapping):
+            return f"{where}.tool_calls[{m}].function is {_shown(call['function'])}, not an object"
     return None
 
 

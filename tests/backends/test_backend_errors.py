@@ -15,6 +15,7 @@ from pedro.backends.base import (
     RetryPolicy,
     extract_error_detail,
 )
+from pedro.backends.connection import Connection
 from pedro.backends.http import split_lines
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
@@ -48,7 +49,9 @@ def closed_port() -> int:
 def test_connection_refused_names_the_url_and_the_fix() -> None:
     sleeps: list[float] = []
     base = f"http://127.0.0.1:{closed_port()}/v1"
-    backend = OpenAICompatBackend(base, "m", sleep=sleeps.append, max_retries=2, connect_timeout=1.0)
+    backend = OpenAICompatBackend(
+        Connection(base, connect_timeout=1.0, retry=RetryPolicy(max_retries=2, sleep=sleeps.append)), "m"
+    )
     with pytest.raises(BackendError) as caught:
         backend.complete(HELLO, tools=[], options=GenerationOptions())
     message = str(caught.value)
@@ -60,14 +63,19 @@ def test_connection_refused_names_the_url_and_the_fix() -> None:
 
 
 def test_connection_refused_for_ollama_show() -> None:
-    backend = OllamaBackend(f"http://127.0.0.1:{closed_port()}", "m", sleep=lambda _: None, max_retries=0)
+    backend = OllamaBackend(
+        Connection(f"http://127.0.0.1:{closed_port()}", retry=RetryPolicy(max_retries=0, sleep=lambda _: None)), "m"
+    )
     with pytest.raises(BackendError, match=r"cannot reach the Ollama server at .*/api/show: connection refused"):
         backend.complete(HELLO, tools=[], options=GenerationOptions())
     backend.close()
 
 
-def make(server: WireServer, sleeps: list[float], **kwargs: Any) -> OpenAICompatBackend:
-    return OpenAICompatBackend("http://127.0.0.1:8080/v1", "m", client=server.client(), sleep=sleeps.append, **kwargs)
+def make(server: WireServer, sleeps: list[float], max_retries: int = 3, **kwargs: Any) -> OpenAICompatBackend:
+    retry = RetryPolicy(max_retries=max_retries, sleep=sleeps.append)
+    return OpenAICompatBackend(
+        Connection("http://127.0.0.1:8080/v1", client=server.client(), retry=retry), "m", **kwargs
+    )
 
 
 def test_5xx_is_retried_with_exponential_backoff_then_succeeds(server: WireServer, sleeps: list[float]) -> None:
@@ -131,7 +139,9 @@ def test_timeouts_are_short_to_connect_and_long_to_read() -> None:
         return httpx.Response(200, json={"choices": [{"message": {"content": "x"}, "finish_reason": "stop"}]})
 
     client = httpx.Client(transport=httpx.MockTransport(handler))
-    backend = OpenAICompatBackend("http://127.0.0.1:1/v1", "m", client=client, connect_timeout=3.0, read_timeout=900.0)
+    backend = OpenAICompatBackend(
+        Connection("http://127.0.0.1:1/v1", connect_timeout=3.0, read_timeout=900.0, client=client), "m"
+    )
     backend.complete(HELLO, tools=[], options=GenerationOptions(stream=False))
     assert seen[0]["connect"] == 3.0
     assert seen[0]["read"] == 900.0

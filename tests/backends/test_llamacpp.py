@@ -9,7 +9,8 @@ import pytest
 from wire_server import WireServer, json_reply, read_fixture, sse
 
 from pedro.backends import get_backend
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.grammar import build_call_grammar
 from pedro.backends.llamacpp import (
     CONSTRAIN_IGNORED_NOTICE,
@@ -41,8 +42,9 @@ def sleeps() -> list[float]:
     return []
 
 
-def make(server: WireServer, sleeps: list[float], **kwargs: Any) -> LlamaCppBackend:
-    return LlamaCppBackend(ROOT, "local", client=server.client(), sleep=sleeps.append, **kwargs)
+def make(server: WireServer, sleeps: list[float], load_timeout: float = 300.0, **kwargs: Any) -> LlamaCppBackend:
+    retry = RetryPolicy(sleep=sleeps.append, load_timeout=load_timeout)
+    return LlamaCppBackend(Connection(ROOT, client=server.client(), retry=retry), "local", **kwargs)
 
 
 def ready(server: WireServer, props: str = "llamacpp/props.json") -> WireServer:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from wire_server import Reply, WireServer, json_reply, read_fixture, sse
 
 from pedro.agent import Agent, AgentParts, Limits
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
 from pedro.config import PedroConfig
@@ -30,8 +30,11 @@ def loading(headers: dict[str, str] | None = None) -> Reply:
     return json_reply(read_fixture("recorded/llamacpp/health_loading.json"), status=503, headers=headers)
 
 
-def make(server: WireServer, sleeps: list[float], **kwargs: Any) -> OpenAICompatBackend:
-    return OpenAICompatBackend("http://127.0.0.1:8080/v1", "m", client=server.client(), sleep=sleeps.append, **kwargs)
+def make(
+    server: WireServer, sleeps: list[float], max_retries: int = 3, load_timeout: float = 300.0
+) -> OpenAICompatBackend:
+    retry = RetryPolicy(max_retries=max_retries, sleep=sleeps.append, load_timeout=load_timeout)
+    return OpenAICompatBackend(Connection("http://127.0.0.1:8080/v1", client=server.client(), retry=retry), "m")
 
 
 def test_loading_is_waited_out_past_the_retry_budget() -> None:
@@ -100,7 +103,12 @@ def test_llama_server_health_wait_tells_the_person_and_honours_the_load_timeout(
     )
     server.on("GET", "/props", json_reply(read_fixture("recorded/llamacpp/props.json")))
     server.on("POST", CHAT, json_reply(ANSWER))
-    backend = LlamaCppBackend("http://127.0.0.1:8080", "m", client=server.client(), sleep=sleeps.append, load_timeout=9)
+    backend = LlamaCppBackend(
+        Connection(
+            "http://127.0.0.1:8080", client=server.client(), retry=RetryPolicy(sleep=sleeps.append, load_timeout=9)
+        ),
+        "m",
+    )
     backend.complete(HELLO, tools=[], options=GenerationOptions(stream=False), on_notice=notices.append)
     assert notices == ["waiting for llama-server to load the model (up to 9 s, [backend].load_timeout)"]
     assert sleeps == [1.0, 1.0]

@@ -10,7 +10,8 @@ import pytest
 from cli_util import build, fenced
 from wire_server import Reply, WireServer, json_reply, read_fixture
 
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import NO_STREAM_NOTICE, OpenAICompatBackend
 from pedro.errors import BackendError
@@ -32,14 +33,17 @@ def server() -> WireServer:
     return WireServer()
 
 
+NO_SLEEP = RetryPolicy(sleep=lambda _: None)
+
+
 def openai(server: WireServer) -> OpenAICompatBackend:
-    return OpenAICompatBackend("http://127.0.0.1:8080/v1", "m", client=server.client(), sleep=lambda _: None)
+    return OpenAICompatBackend(Connection("http://127.0.0.1:8080/v1", client=server.client(), retry=NO_SLEEP), "m")
 
 
 def ollama(server: WireServer) -> OllamaBackend:
     server.on("POST", "/api/show", json_reply(read_fixture("ollama/show.json")))
     return OllamaBackend(
-        "http://127.0.0.1:11434", "qwen3:8b", client=server.client(), sleep=lambda _: None, context_window=8192
+        Connection("http://127.0.0.1:11434", client=server.client(), retry=NO_SLEEP), "qwen3:8b", context_window=8192
     )
 
 

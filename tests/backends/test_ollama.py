@@ -9,7 +9,8 @@ import pytest
 from wire_server import Reply, WireServer, json_reply, ndjson, read_fixture
 
 from pedro.backends import ollama_context
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import CUT_NOTICE
 from pedro.config import PedroConfig
@@ -33,9 +34,10 @@ def sleeps() -> list[float]:
     return []
 
 
-def make(server: WireServer, sleeps: list[float], **kwargs: Any) -> OllamaBackend:
+def make(server: WireServer, sleeps: list[float], max_retries: int = 3, **kwargs: Any) -> OllamaBackend:
     kwargs.setdefault("available_memory", lambda _url: None)  # a remote server: no memory budget to size by
-    return OllamaBackend(ROOT, "qwen3:8b", client=server.client(), sleep=sleeps.append, **kwargs)
+    retry = RetryPolicy(max_retries=max_retries, sleep=sleeps.append)
+    return OllamaBackend(Connection(ROOT, client=server.client(), retry=retry), "qwen3:8b", **kwargs)
 
 
 def shown(server: WireServer, fixture: str = "ollama/show.json") -> WireServer:

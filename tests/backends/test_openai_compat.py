@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from wire_server import Reply, WireServer, json_reply, read_fixture, sse
 
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.openai_compat import CUT_NOTICE, OpenAICompatBackend
 from pedro.backends.openai_wire import ToolCallAccumulator, _repair_name
 from pedro.config import PedroConfig
@@ -42,9 +43,12 @@ TOOLS = [tool(n) for n in ("file", "code_edit", "search", "navigate", "git", "ba
 HELLO = [Message(role="system", content="You are pedro."), Message(role="user", content="Read README.md")]
 
 
-def make(server: WireServer, sleeps: list[float] | None = None, **kwargs: Any) -> OpenAICompatBackend:
+def make(
+    server: WireServer, sleeps: list[float] | None = None, max_retries: int = 3, **kwargs: Any
+) -> OpenAICompatBackend:
     record = sleeps if sleeps is not None else []
-    return OpenAICompatBackend(BASE, "qwen", client=server.client(), sleep=record.append, **kwargs)
+    retry = RetryPolicy(max_retries=max_retries, sleep=record.append)
+    return OpenAICompatBackend(Connection(BASE, client=server.client(), retry=retry), "qwen", **kwargs)
 
 
 def run(backend: OpenAICompatBackend, **options: Any) -> Any:
@@ -290,7 +294,7 @@ def test_in_stream_error_event_is_reported(server: WireServer) -> None:
 
 def test_missing_v1_gets_a_hint(server: WireServer) -> None:
     server.on("POST", "/chat/completions", json_reply({"detail": "Not Found"}, status=404))
-    backend = OpenAICompatBackend("http://127.0.0.1:8080", "qwen", client=server.client())
+    backend = OpenAICompatBackend(Connection("http://127.0.0.1:8080", client=server.client()), "qwen")
     with pytest.raises(BackendError, match="ends in /v1"):
         backend.complete(HELLO, tools=TOOLS, options=GenerationOptions())
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from wire_server import WireServer, json_reply, read_fixture, sse
 
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.messages import Message
 
@@ -42,7 +43,7 @@ def sse_content(name: str) -> tuple[str, dict[str, Any]]:
 
 def test_recorded_stream_assembles_text_usage_and_timings() -> None:
     server = recorded_server().on("POST", CHAT, sse(f"{REC}/chat_stream.sse"))
-    backend = LlamaCppBackend(ROOT, "m", client=server.client())
+    backend = LlamaCppBackend(Connection(ROOT, client=server.client()), "m")
     shown: list[str] = []
     completion = backend.complete(HELLO, tools=[], options=GenerationOptions(stream=True), on_token=shown.append)
     expected_text, final = sse_content("chat_stream.sse")
@@ -58,7 +59,7 @@ def test_recorded_stream_assembles_text_usage_and_timings() -> None:
 def test_recorded_json_reply_keeps_timings() -> None:
     recorded = json.loads(read_fixture(f"{REC}/chat.json"))
     server = recorded_server().on("POST", CHAT, json_reply(recorded))
-    backend = LlamaCppBackend(ROOT, "m", client=server.client())
+    backend = LlamaCppBackend(Connection(ROOT, client=server.client()), "m")
     completion = backend.complete(HELLO, tools=[], options=GenerationOptions(stream=False))
     assert completion.text == recorded["choices"][0]["message"]["content"]
     assert completion.timings == recorded["timings"]
@@ -67,7 +68,7 @@ def test_recorded_json_reply_keeps_timings() -> None:
 
 def test_recorded_template_without_tools_starts_in_text_mode() -> None:
     server = recorded_server().on("POST", CHAT, sse(f"{REC}/chat_stream.sse"))
-    backend = LlamaCppBackend(ROOT, "m", client=server.client())
+    backend = LlamaCppBackend(Connection(ROOT, client=server.client()), "m")
     completion = backend.complete(HELLO, tools=TOOLS, options=GenerationOptions(stream=True))
     assert completion.notices
     assert all("tools" not in json.loads(r.content) for r in server.requests if r.url.path == CHAT)
@@ -77,7 +78,7 @@ def test_recorded_no_jinja_refusal_switches_to_text_mode() -> None:
     refusal = json_reply(read_fixture(f"{REC}/chat_tools_no_jinja.json"), status=500)
     # props of a template that claims tool support, so pedro tries native tools and meets the real refusal
     server = recorded_server("llamacpp/props.json").on("POST", CHAT, refusal, sse(f"{REC}/chat_stream.sse"))
-    backend = LlamaCppBackend(ROOT, "m", client=server.client(), sleep=lambda _s: None)
+    backend = LlamaCppBackend(Connection(ROOT, client=server.client(), retry=RetryPolicy(sleep=lambda _s: None)), "m")
     completion = backend.complete(HELLO, tools=TOOLS, options=GenerationOptions(stream=True))
     assert completion.text == sse_content("chat_stream.sse")[0]
     assert any("text mode" in notice for notice in completion.notices)
@@ -88,7 +89,7 @@ def test_recorded_no_jinja_refusal_switches_to_text_mode() -> None:
 def test_recorded_props_and_tokenize() -> None:
     props = json.loads(read_fixture(f"{REC}/props.json"))
     server = recorded_server().on("POST", "/tokenize", json_reply(read_fixture(f"{REC}/tokenize.json")))
-    backend = LlamaCppBackend(ROOT, "m", client=server.client())
+    backend = LlamaCppBackend(Connection(ROOT, client=server.client()), "m")
     assert backend.context_window() == props["default_generation_settings"]["n_ctx"]
     tokens = json.loads(read_fixture(f"{REC}/tokenize.json"))["tokens"]
     assert backend.count_tokens("anything") == len(tokens)

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from endless_server import EndlessServer
 
-from pedro.backends.base import GenerationOptions
+from pedro.backends.base import GenerationOptions, RetryPolicy
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
@@ -21,6 +22,7 @@ from pedro.messages import Completion, Message
 HELLO = [Message(role="user", content="hi")]
 SENTENCE = "I will look at the file to see what is wrong with it. "
 OLLAMA_SHOW = {"model_info": {"general.architecture": "llama", "llama.context_length": 8192}}
+NO_RETRIES = RetryPolicy(max_retries=0)
 # The servers would go on for this long; every test ends far sooner, so none waits it out.
 GIVE_UP = 60.0
 
@@ -69,7 +71,7 @@ def assert_cut_as_repetition(completion: Completion, tokens: list[str]) -> None:
 
 def test_openai_stream_repeating_one_sentence_is_cut_as_repetition(endless: Any) -> None:
     server = endless(beat=sse(SENTENCE), interval=0.001)
-    completion, tokens = complete(OpenAICompatBackend(server.url + "/v1", "m"))
+    completion, tokens = complete(OpenAICompatBackend(Connection(server.url + "/v1"), "m"))
     assert_cut_as_repetition(completion, tokens)
     assert server.requests.count("POST /v1/chat/completions") == 1, "a cut reply is not asked for again"
 
@@ -77,7 +79,7 @@ def test_openai_stream_repeating_one_sentence_is_cut_as_repetition(endless: Any)
 def test_llamacpp_stream_repeating_one_line_is_cut_as_repetition(endless: Any) -> None:
     line = "Let me run the tests again now.\n"
     server = endless(beat=sse(line), interval=0.001, answers={"/health": {"status": "ok"}, "/props": {}})
-    completion, tokens = complete(LlamaCppBackend(server.url, "m"))
+    completion, tokens = complete(LlamaCppBackend(Connection(server.url), "m"))
     assert completion.finish_reason == REPETITION and len(tokens) == 5
     assert completion.text == line
 
@@ -86,13 +88,13 @@ def test_ollama_stream_repeating_one_sentence_is_cut_as_repetition(endless: Any)
     server = endless(
         content_type="application/x-ndjson", beat=ndjson(SENTENCE), interval=0.001, answers={"/api/show": OLLAMA_SHOW}
     )
-    completion, tokens = complete(OllamaBackend(server.url, "m", context_window=4096))
+    completion, tokens = complete(OllamaBackend(Connection(server.url), "m", context_window=4096))
     assert_cut_as_repetition(completion, tokens)
 
 
 def test_reasoning_that_repeats_itself_is_cut_too(endless: Any) -> None:
     server = endless(beat=sse(reasoning=SENTENCE), interval=0.001)
-    completion, _ = complete(OpenAICompatBackend(server.url + "/v1", "m"))
+    completion, _ = complete(OpenAICompatBackend(Connection(server.url + "/v1"), "m"))
     assert completion.finish_reason == REPETITION and completion.reasoning == SENTENCE
     assert any("in its reasoning" in notice for notice in completion.notices)
 
@@ -103,7 +105,7 @@ def distinct_words(n: int) -> bytes:
 
 def test_openai_stream_past_the_reply_time_limit_is_cut_with_what_arrived(endless: Any) -> None:
     server = endless(beats=distinct_words, interval=0.05)
-    backend = OpenAICompatBackend(server.url + "/v1", "m", reply_time_limit=0.5)
+    backend = OpenAICompatBackend(Connection(server.url + "/v1", reply_time_limit=0.5), "m")
     completion, tokens = complete(backend)
     assert completion.finish_reason == TIME_LIMIT
     assert tokens and completion.text == "".join(tokens)
@@ -118,13 +120,13 @@ def test_ollama_stream_past_the_reply_time_limit_is_cut(endless: Any) -> None:
         interval=0.05,
         answers={"/api/show": OLLAMA_SHOW},
     )
-    completion, tokens = complete(OllamaBackend(server.url, "m", context_window=4096, reply_time_limit=0.5))
+    completion, tokens = complete(OllamaBackend(Connection(server.url, reply_time_limit=0.5), "m", context_window=4096))
     assert completion.finish_reason == TIME_LIMIT and completion.text == "".join(tokens)
 
 
 def test_a_non_streamed_reply_is_bounded_by_the_reply_time_limit(endless: Any) -> None:
     server = endless(content_type="application/json", beat=b"", interval=0.05)
-    backend = OpenAICompatBackend(server.url + "/v1", "m", reply_time_limit=0.5, max_retries=0)
+    backend = OpenAICompatBackend(Connection(server.url + "/v1", reply_time_limit=0.5, retry=NO_RETRIES), "m")
     with pytest.raises(BackendError) as caught:
         backend.complete(HELLO, tools=[], options=GenerationOptions(stream=False))
     backend.close()
@@ -135,6 +137,6 @@ def test_a_non_streamed_reply_is_bounded_by_the_reply_time_limit(endless: Any) -
 
 def test_a_reply_limit_of_zero_sets_none(endless: Any) -> None:
     server = endless(beats=distinct_words, interval=0.001, give_up=0.3)
-    backend = OpenAICompatBackend(server.url + "/v1", "m", reply_time_limit=0, max_retries=0)
+    backend = OpenAICompatBackend(Connection(server.url + "/v1", reply_time_limit=0, retry=NO_RETRIES), "m")
     with pytest.raises(BackendError, match="ended before the server said it was done"):
         complete(backend)

@@ -14,6 +14,7 @@ from endless_server import EndlessServer
 
 from pedro.backends import get_backend
 from pedro.backends.base import GenerationOptions
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.ollama import OllamaBackend
 from pedro.backends.openai_compat import OpenAICompatBackend
@@ -56,32 +57,32 @@ def assert_stopped_at_the_limit(backend: Any, server: EndlessServer, chat: str, 
 
 def test_openai_stream_of_keep_alive_comments_stops_at_the_limit(endless: Any) -> None:
     server = endless()
-    backend = OpenAICompatBackend(server.url + "/v1", "m", request_timeout=LIMIT)
+    backend = OpenAICompatBackend(Connection(server.url + "/v1", request_timeout=LIMIT), "m")
     assert_stopped_at_the_limit(backend, server, "/v1/chat/completions")
 
 
 def test_llamacpp_stream_stops_at_the_limit_even_after_some_text(endless: Any) -> None:
     head = b'data: {"choices":[{"index":0,"delta":{"content":"Thinking"},"finish_reason":null}]}\n\n'
     server = endless(head=head, answers={"/health": {"status": "ok"}, "/props": {}})
-    backend = LlamaCppBackend(server.url, "m", request_timeout=LIMIT)
+    backend = LlamaCppBackend(Connection(server.url, request_timeout=LIMIT), "m")
     assert_stopped_at_the_limit(backend, server, "/v1/chat/completions")
 
 
 def test_ollama_ndjson_of_blank_lines_stops_at_the_limit(endless: Any) -> None:
     server = endless(content_type="application/x-ndjson", beat=b"\n", answers={"/api/show": OLLAMA_SHOW})
-    backend = OllamaBackend(server.url, "m", request_timeout=LIMIT, context_window=4096)
+    backend = OllamaBackend(Connection(server.url, request_timeout=LIMIT), "m", context_window=4096)
     assert_stopped_at_the_limit(backend, server, "/api/chat")
 
 
 def test_non_streamed_reply_padded_with_whitespace_stops_at_the_limit(endless: Any) -> None:
     server = endless(content_type="application/json", beat=b" ")
-    backend = OpenAICompatBackend(server.url + "/v1", "m", request_timeout=LIMIT)
+    backend = OpenAICompatBackend(Connection(server.url + "/v1", request_timeout=LIMIT), "m")
     assert_stopped_at_the_limit(backend, server, "/v1/chat/completions", stream=False)
 
 
 def test_a_silent_server_is_stopped_at_the_limit_when_that_is_shorter_than_the_read_timeout(endless: Any) -> None:
     server = endless(interval=60.0, beat=b"")
-    backend = OpenAICompatBackend(server.url + "/v1", "m", request_timeout=LIMIT, read_timeout=600.0)
+    backend = OpenAICompatBackend(Connection(server.url + "/v1", request_timeout=LIMIT, read_timeout=600.0), "m")
     assert_stopped_at_the_limit(backend, server, "/v1/chat/completions")
 
 

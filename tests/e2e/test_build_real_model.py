@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from pedro.backends.base import GenerationOptions
+from pedro.backends.connection import Connection
 from pedro.backends.grammar import build_call_grammar
 from pedro.backends.llamacpp import CONSTRAINED_NOTICE, LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer, find_llama_server
@@ -72,7 +73,9 @@ def test_builder_grammar_is_accepted_and_replies_parse_into_calls(llama_server: 
     role = get_role("builder")
     tools = ToolRegistry.default(role.tools).specs()
     system = build_system_prompt(role, tools, repo_name="calc", native=False)  # constrained calls are text mode
-    backend = LlamaCppBackend(llama_server.base_url, llama_server.model_alias, read_timeout=300, constrain_calls=True)
+    backend = LlamaCppBackend(
+        Connection(llama_server.base_url, read_timeout=300), llama_server.model_alias, constrain_calls=True
+    )
     try:
         completion = backend.complete(
             [Message("system", system), Message("user", TASK)],

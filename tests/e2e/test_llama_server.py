@@ -10,6 +10,7 @@ import pytest
 from record_fixtures import CHAT_REQUESTS, MESSAGES, TOOLS
 
 from pedro.backends.base import GenerationOptions
+from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import NO_TOOL_TEMPLATE_NOTICE, LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer
 from pedro.messages import Message
@@ -80,7 +81,7 @@ def test_tokenize_counts_the_tokens_of_a_text(llama_server: ManagedLlamaServer) 
 
 
 def test_pedro_llamacpp_backend_completes_against_the_real_server(llama_server: ManagedLlamaServer) -> None:
-    backend = LlamaCppBackend(llama_server.base_url, llama_server.model_alias, read_timeout=120)
+    backend = LlamaCppBackend(Connection(llama_server.base_url, read_timeout=120), llama_server.model_alias)
     streamed: list[str] = []
     try:
         completion = backend.complete(
