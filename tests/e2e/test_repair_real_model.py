@@ -68,3 +68,18 @@ def test_smollm2_fixes_the_demo_bug_and_the_record_shows_how(smollm2_gguf: Path,
     assert answers and all(e["purpose"] == "repair" and e["usage"]["completion_tokens"] > 0 for e in answers)
     finished = events[-1]
     assert (finished["type"], finished["exit_status"], finished["reason"]) == ("job.finished", "completed", "repaired")
+
+
+def test_gemma_fixes_the_demo_bug_once_pedro_opens_its_answer(gemma3_gguf: Path, tmp_path: Path) -> None:
+    # Asked the bare question, Gemma-3-270M echoes it back; given the opening `def add` it writes the fix.
+    repo = git_repo(ROOT / "examples" / "calc", tmp_path / "calc")
+    run = debug(repo, gemma3_gguf, "--description", "add() returns the wrong result")
+    assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert run.returncode == 0, run.stderr[-3000:]
+    check = subprocess.run(TESTS.split(), cwd=repo, capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout
+    events = read_events(next((repo / ".pedro" / "jobs").iterdir()))
+    candidates = [e for e in events if e["type"] == "repair.candidate"]
+    assert candidates and candidates[-1]["status"] == "fixed", candidates
+    answers = [e for e in events if e["type"] == "model.completed"]
+    assert answers[-1]["text"].startswith("```python\ndef add(")
