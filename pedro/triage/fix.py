@@ -4,7 +4,6 @@ when the tests there confirm it (the failing tests pass, none that passed fails)
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,6 @@ from pedro.errors import PedroError
 from pedro.tools.test import TEST_DEPENDENCIES
 
 Notice = Callable[[str], None]
-_HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,(?P<old_n>\d+))? \+\d+(?:,\d+)? @@")
 
 
 @dataclass(frozen=True)
@@ -122,28 +120,3 @@ def _diff(tree: Path) -> str:
         tree, "diff", "--no-ext-diff", "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", "HEAD"
     )
     return result.out if result.ok else ""
-
-
-def artifact_changes(diff: str) -> list[dict[str, Any]]:
-    """The diff as SARIF artifactChanges: for each hunk, the old lines it replaces and the new lines' text."""
-    changes: dict[str, list[dict[str, Any]]] = {}
-    current: list[dict[str, Any]] | None = None
-    new_lines: list[str] = []
-    for line in diff.splitlines():
-        if line.startswith("+++ "):
-            path = line[4:].removeprefix("b/")
-            current = None if path == "/dev/null" else changes.setdefault(path, [])
-        elif (hunk := _HUNK.match(line)) is not None and current is not None:
-            old, count = int(hunk.group("old")), int(hunk.group("old_n") or "1")
-            new_lines = []
-            start = old if count else old + 1
-            region = {"startLine": start, "startColumn": 1, "endLine": old + count if count else start, "endColumn": 1}
-            current.append({"deletedRegion": region, "insertedContent": {"text": ""}, "_new": new_lines})
-        elif current and line[:1] in (" ", "+"):
-            new_lines.append(line[1:] + "\n")
-    out = []
-    for path, replacements in changes.items():
-        for replacement in replacements:
-            replacement["insertedContent"]["text"] = "".join(replacement.pop("_new"))
-        out.append({"artifactLocation": {"uri": path}, "replacements": replacements})
-    return out

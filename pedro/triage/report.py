@@ -8,11 +8,14 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import quote
 
+from pedro import __version__
+from pedro.changedlines import _unquote as unquote_git_path
 from pedro.controls import neutralise
 from pedro.safety.paths import repository_path
 from pedro.triage.culprit import MAX_CULPRITS, Culprit, find_culprit
-from pedro.triage.fix import VerifiedFix, artifact_changes
+from pedro.triage.fix import VerifiedFix
 from pedro.triage.logparse import LoggedFailure, ParsedLog
 
 SCHEMA = "pedro.triage/1"
@@ -28,6 +31,7 @@ _SECTION = re.compile(
 )
 _PATH_LINE = re.compile(r"(?P<file>[\w./-]+\.[A-Za-z]\w*):(?P<line>\d+)")
 _CONFIDENCE = re.compile(r"\b(low|medium|high)\b", re.IGNORECASE)
+_HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,(?P<old_n>\d+))? \+\d+(?:,\d+)? @@")
 
 
 @dataclass(frozen=True)
@@ -248,7 +252,7 @@ def to_sarif(report: TriageReport) -> dict[str, Any]:
         }
         if f.file:
             region = {"region": {"startLine": f.line}} if f.line else {}
-            result["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": f.file}, **region}}]
+            result["locations"] = [{"physicalLocation": {"artifactLocation": _artifact(f.file), **region}}]
         culprit = report.culprit(index)
         if culprit is not None and culprit.function is not None:
             unit = culprit.function
@@ -256,7 +260,7 @@ def to_sarif(report: TriageReport) -> dict[str, Any]:
                 {
                     "id": 1,
                     "physicalLocation": {
-                        "artifactLocation": {"uri": unit.path},
+                        "artifactLocation": _artifact(unit.path),
                         "region": {"startLine": unit.start_line, "endLine": unit.end_line},
                     },
                     "message": {"text": _describe_culprit(culprit).replace("`", "")},
@@ -275,7 +279,7 @@ def to_sarif(report: TriageReport) -> dict[str, Any]:
                 "tool": {
                     "driver": {
                         "name": "pedro triage",
-                        "informationUri": "https://github.com/",
+                        "version": __version__,
                         "rules": [{"id": "failing-test", "shortDescription": {"text": "A test failed in CI"}}],
                     }
                 },
@@ -283,6 +287,38 @@ def to_sarif(report: TriageReport) -> dict[str, Any]:
             }
         ],
     }
+
+
+def _artifact(path: str) -> dict[str, str]:
+    """A repository path as SARIF's artifactLocation: a relative URI reference, so a space, `#`, `%` or a colon in
+    the first segment (which would read as a scheme) is percent-encoded; the path is already inside the repository."""
+    return {"uri": quote(path, safe="/")}
+
+
+def artifact_changes(diff: str) -> list[dict[str, Any]]:
+    """The diff as SARIF artifactChanges: for each hunk, the old lines it replaces and the new lines' text."""
+    changes: dict[str, list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] | None = None
+    new_lines: list[str] = []
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            # git quotes a path with a `"`, a backslash or a control character, and ends one with a space in a tab.
+            path = unquote_git_path(line[4:].rstrip("\t"))
+            current = None if path == "/dev/null" else changes.setdefault(path.removeprefix("b/"), [])
+        elif (hunk := _HUNK.match(line)) is not None and current is not None:
+            old, count = int(hunk.group("old")), int(hunk.group("old_n") or "1")
+            new_lines = []
+            start = old if count else old + 1
+            region = {"startLine": start, "startColumn": 1, "endLine": old + count if count else start, "endColumn": 1}
+            current.append({"deletedRegion": region, "insertedContent": {"text": ""}, "_new": new_lines})
+        elif current and line[:1] in (" ", "+"):
+            new_lines.append(line[1:] + "\n")
+    out = []
+    for path, replacements in changes.items():
+        for replacement in replacements:
+            replacement["insertedContent"]["text"] = "".join(replacement.pop("_new"))
+        out.append({"artifactLocation": _artifact(path), "replacements": replacements})
+    return out
 
 
 def github_annotations(report: TriageReport) -> list[str]:
