@@ -34,10 +34,12 @@ format: $(STAMP) ## Format the code
 typecheck: $(STAMP) ## mypy --strict on pedro/
 	$(VENV)/bin/mypy
 
-e2e: $(STAMP) ## Real llama-server + real SmolLM2-135M model: the whole product against reality
+e2e: $(STAMP) ## Real llama-server + real SmolLM2-135M model (and Codex CLI from npm): the whole product against reality
 	PYTHON=$(PY) scripts/install-model -q >/dev/null
 	PYTHON=$(PY) scripts/install-model -q --model gemma3 >/dev/null
-	server="$$(PYTHON=$(PY) scripts/install-llama-server)" && PATH="$$(dirname "$$server"):$$PATH" \
+	@# Codex CLI from npm, for the tests that drive it; without npm they skip, and this line says why.
+	codex="$$(scripts/install-codex -q)" || true; \
+	server="$$(PYTHON=$(PY) scripts/install-llama-server)" && PATH="$$(dirname "$$server"):$$PATH" PEDRO_CODEX="$$codex" \
 		$(PY) -m pytest -m e2e tests/e2e tests/backends/test_managed.py -p no:cacheprovider
 
 bench: $(STAMP) ## Performance measurements; prints ratios, saves JSON under benchmarks/results/

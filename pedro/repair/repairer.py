@@ -177,7 +177,9 @@ class Repairer:
             return outcome
         outcome.ran = True
         if self.guard is not None:
-            effects = [self.dispatcher.effects(ToolCall("code_edit", {"action": "replace", "path": units[0].path}))]
+            # The call as _edit() makes it: arguments that validate, or the tool declares nothing and no step opens.
+            edit = {"action": "replace", "path": units[0].path, "old": units[0].text, "new": units[0].text}
+            effects = [self.dispatcher.effects(ToolCall("code_edit", edit))]
             record_snapshot(emit, self.guard.open_step, "repair", effects)
         try:
             run = self._attempts(ranked, run, wanted, outcome, emit, spectrum)

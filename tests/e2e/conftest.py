@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +32,24 @@ def gemma3_gguf() -> Path:
     if not model.is_file():
         pytest.skip(f"{model} is not assembled; run scripts/install-model --model gemma3")
     return model
+
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+@pytest.fixture(scope="session")
+def codex() -> Path:
+    """Codex CLI as scripts/install-codex installs it (npm, cached); skipped with the script's reason without npm."""
+    given = os.environ.get("PEDRO_CODEX")  # make e2e installs it first and says where
+    if given and Path(given).is_file():
+        return Path(given)
+    done = subprocess.run(
+        ["bash", str(SCRIPTS / "install-codex"), "-q"], capture_output=True, text=True, timeout=600, check=False
+    )
+    binary = Path(done.stdout.strip() or "missing")
+    if done.returncode != 0 or not binary.is_file():
+        pytest.skip(f"Codex CLI is not installed: {done.stderr.strip()[-300:]}")
+    return binary
 
 
 @pytest.fixture(scope="session")

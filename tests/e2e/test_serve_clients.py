@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,31 +15,12 @@ from serve_util import serving
 from pedro.backends.managed import ManagedLlamaServer
 
 pytestmark = pytest.mark.e2e
-CODEX_VERSION = "0.169.0"
 
 
 @pytest.fixture
 def serve() -> Iterator[Any]:
     with serving() as start:
         yield start
-
-
-@pytest.fixture(scope="session")
-def codex() -> Path:
-    """Codex CLI from the npm registry, installed once under ~/.cache/pedro/codex."""
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed (Debian: apt-get install npm)")
-    prefix = Path.home() / ".cache" / "pedro" / "codex"
-    binary = prefix / "node_modules" / ".bin" / "codex"
-    if not binary.exists():
-        done = subprocess.run(
-            [npm, "install", "--prefix", str(prefix), f"@openai/codex@{CODEX_VERSION}"],
-            capture_output=True, text=True, timeout=600, check=False,
-        )  # fmt: skip
-        if done.returncode != 0 or not binary.exists():
-            pytest.skip(f"could not install Codex CLI from npm: {done.stderr[-300:]}")
-    return binary
 
 
 def test_codex_exec_runs_the_shell_call_a_model_wrote_in_its_text(

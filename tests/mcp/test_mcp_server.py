@@ -18,6 +18,7 @@ import anyio
 import pytest
 from cli_util import fenced, pedro
 from mcp import Client, StdioServerParameters
+from repo_util import git
 
 JOB_TOOLS = {"build", "debug", "review", "triage", "jobs_list", "job_show"}
 LIMIT_S = 120
@@ -72,6 +73,26 @@ def test_stdio_lists_the_tools_and_a_build_answers_with_its_job(
     assert "nobody can approve" in said and not (repo / ".github" / "workflows" / "x.yml").exists()
     assert [job["id"] for job in listed["jobs"]] == [built["id"]]
     assert shown["id"] == built["id"] and shown["status"] == "completed" and "hello.txt" in shown["diff"]
+
+
+def test_a_debug_call_answers_with_the_fix_repair_made(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    (repo / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (repo / "test_calc.py").write_text("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
+    (repo / ".gitignore").write_text("__pycache__/\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "calc")
+    model = stub_server(["```python\ndef add(a, b):\n    return a + b\n```"])
+    tests = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+
+    async def session() -> dict[str, Any]:
+        with anyio.fail_after(LIMIT_S):
+            async with Client(stdio(repo, model, cli_env)) as client:
+                return answer(await client.call_tool("debug", {"description": "add is wrong", "test": tests}))
+
+    debugged = anyio.run(session)
+    # What the client reads is the fix itself: the file and its diff, not an empty change.
+    assert (debugged["status"], debugged["reason"]) == ("completed", "repaired"), debugged
+    assert debugged["changed_files"] == ["calc.py"] and "+    return a + b" in debugged["diff"]
 
 
 def test_a_cancelled_call_stops_its_job_as_ctrl_c_does_and_one_job_runs_at_a_time(

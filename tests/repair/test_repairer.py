@@ -13,6 +13,7 @@ from repo_util import git
 from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
+from pedro.cli.jobfacts import changed_files, job_diff
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence
 from pedro.jobs import JobStore
@@ -132,6 +133,18 @@ def test_the_code_is_restored_between_candidates(calc: Path) -> None:
     labels = [s.label for s in list_snapshots(calc, "job1")]
     assert labels == ["job start"]
     assert outcome.handover and "calc.py:1 add" in outcome.handover
+
+
+def test_a_kept_fix_is_pedros_step_and_counts_as_the_jobs_change(calc: Path) -> None:
+    guard = SnapshotGuard(calc, "job1")
+    guard.start()
+    outcome, _, _ = repair(calc, [FIX], guard=guard)
+    guard.finish()
+    assert outcome.fixed
+    # The fix is repair's own step, never a change the user made before the job ended.
+    shots = list_snapshots(calc, "job1")
+    assert [(s.label, s.changes_by) for s in shots] == [("job start", None), ("after repair", "pedro")]
+    assert changed_files(calc, shots) == ["calc.py"] and "+    return a + b" in job_diff(calc, shots, ["calc.py"])
 
 
 def test_a_file_changed_by_the_user_between_tries_is_left_alone(calc: Path) -> None:
