@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import get_args
 
 from pedro.backends import BACKENDS
-from pedro.cli.common import BackendChoice
+from pedro.cli.flags import BackendChoice
 from pedro.config import BackendKind
 from pedro.messages import TOOL_NAMES, RoleName
 from pedro.roles import ALL_TOOLS, ROLES

@@ -19,7 +19,7 @@ from mcp.server.mcpserver import Context, MCPServer  # this module loads only wh
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
-from pedro.cli.common import CommonFlags
+from pedro.cli.flags import CommonFlags
 from pedro.config import PedroConfig
 from pedro.errors import InterruptedRunError, PedroError, Terminated
 from pedro.messages import Event
