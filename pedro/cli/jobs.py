@@ -47,7 +47,8 @@ def show_job(
     """Show one job: its facts (role, status, model, branch, times, rounds, tokens, snapshots), what it changed
     (a diff), then each round's tool calls."""
     from pedro.cli.jobfacts import job_facts, print_facts
-    from pedro.cli.render import describe_progress
+    from pedro.cli.render import call_effects, describe_progress, shows_edit
+    from pedro.effects import NONE as NO_EFFECTS
     from pedro.jobs import JobStore
     from pedro.messages import Event
 
@@ -62,8 +63,11 @@ def show_job(
     out = sys.stdout
     print_facts(facts, out)
     out.write("\nrounds\n")
+    effects = NO_EFFECTS
     for event in events:
         kind = event.get("type")
+        if kind == "tool_call.started":
+            effects = call_effects(str(event.get("name")), event.get("arguments") or {})
         if kind == "round.started":
             out.write(f"round {event.get('round')}\n")
         elif kind == "repair.started":
@@ -71,7 +75,7 @@ def show_job(
         elif kind == "tool_call.finished":
             status = "ok" if event.get("ok") else f"error ({event.get('error_kind')})"
             out.write(f"  {event.get('name')}: {status}, {event.get('duration_ms')} ms\n")
-            if event.get("name") == "code_edit" and event.get("ok"):
+            if shows_edit(event, effects):
                 # The edit's diff: what a candidate (or any edit) changed, as it was applied.
                 out.writelines(f"    {line}\n" for line in str(event.get("output", "")).splitlines()[1:])
         elif kind == "format.problem":
