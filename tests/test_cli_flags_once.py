@@ -103,6 +103,8 @@ def test_a_command_gets_the_flags_it_names_as_one_object() -> None:
     result = CliRunner().invoke(probe, ["x", "--model", "m", "--stream-json", "--read-root", "/a"])
     assert result.exit_code == 0, result.output
     assert seen == [CommonFlags(model="m", stream_json=True, json=True, read_roots=(Path("/a"),))]
+    run("x", model="n")  # called as a function, as /undo calls pedro undo's command
+    assert seen[-1] == CommonFlags(model="n")
 
 
 def _long(flag: Any) -> str:

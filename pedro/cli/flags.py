@@ -190,9 +190,9 @@ def takes(*names: str, json_prints: str = "") -> Callable[[Callable[..., Any]], 
                                             annotation=annotation))  # fmt: skip
 
         @functools.wraps(command)
-        def run(**given: Any) -> Any:
+        def run(*args: Any, **given: Any) -> Any:
             shared = {name: given.pop(name) for name in chosen if name in given}
-            return command(**given, flags=CommonFlags.from_options(shared))
+            return command(*args, **given, flags=CommonFlags.from_options(shared))
 
         # Typer reads the parameters from the signature (and the hints), so the shared ones show as the command's.
         run.__signature__ = own.replace(parameters=params)  # type: ignore[attr-defined]
