@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pedro.cli.common import BackendChoice, CommonFlags
+from pedro.cli.flags import BackendChoice, CommonFlags
 
 
 def test_the_common_flags_are_picked_out_of_a_commands_parameters() -> None:
@@ -28,8 +28,8 @@ def test_the_common_flags_are_picked_out_of_a_commands_parameters() -> None:
     )
 
 
-def test_jobs_resume_spells_json_differently() -> None:
-    assert CommonFlags.from_options({"json_out": True, "read_root": None}).json is True
+def test_stream_json_alone_means_json_too() -> None:
+    assert CommonFlags.from_options({"stream_json": True, "read_root": None}).json is True
     assert CommonFlags.from_options({}).read_roots == ()
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from pedro.cli.render import PlainRenderer, command_failed
+import pytest
+
+from pedro.cli.render import PlainRenderer, call_effects, command_failed
 from pedro.messages import Event
 
 
@@ -14,27 +16,54 @@ def finished(name: str, output: str, ok: bool = True) -> Event:
     return Event(type="tool_call.finished", job_id="j", seq=1, data=data)
 
 
+def call(renderer: PlainRenderer, name: str, arguments: dict[str, Any], output: str) -> None:
+    """A call as the dispatcher reports it: started with its arguments, then finished with its output."""
+    started = {"name": name, "arguments": arguments, "id": "c1"}
+    renderer.handle(Event(type="tool_call.started", job_id="j", seq=1, data=started))
+    renderer.handle(finished(name, output))
+
+
+def results(out: io.StringIO) -> list[str]:
+    return [line for line in out.getvalue().splitlines() if line.startswith("←")]
+
+
 def test_a_command_that_exits_non_zero_is_shown_as_failed() -> None:
     out = io.StringIO()
     renderer = PlainRenderer(out)
-    renderer.handle(finished("bash", "exit code 1\nboom"))
-    renderer.handle(finished("bash", "exit code 0\nfine"))
-    renderer.handle(finished("test", "pytest FAILED: passed 1, failed 1, skipped 0 (exit code 1)\n- t"))
-    renderer.handle(finished("test", "pytest passed: 3 passed"))
-    lines = out.getvalue().splitlines()
-    assert lines == [
+    call(renderer, "bash", {"command": "false"}, "exit code 1\nboom")
+    call(renderer, "bash", {"command": "true"}, "exit code 0\nfine")
+    call(renderer, "test", {}, "pytest FAILED: passed 1, failed 1, skipped 0 (exit code 1)\n- t")
+    call(renderer, "test", {}, "pytest passed: 3 passed")
+    call(renderer, "file", {"action": "read", "path": "log.txt"}, "exit code 1")
+    assert results(out) == [
         "← bash: exit code 1 in 5 ms",
         "← bash: ok in 5 ms",
         "← test: tests failed in 5 ms",
         "← test: ok in 5 ms",
+        "← file: ok in 5 ms",
     ]
 
 
-def test_only_bash_and_test_have_commands_to_fail() -> None:
-    assert command_failed(finished("file", "exit code 1").data) == ""
-    assert command_failed(finished("test", "go test: exit code 1; no test report could be read").data) == (
-        "tests failed"
+def test_only_calls_that_run_commands_have_commands_to_fail() -> None:
+    assert command_failed(finished("file", "exit code 1").data, ran_commands=False) == ""
+    failed = finished("test", "go test: exit code 1; no test report could be read").data
+    assert command_failed(failed, ran_commands=True) == "tests failed"
+
+
+def test_the_tool_declares_that_it_runs_commands_not_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new tool that runs commands (eighth_tool, registered by its one registry line) shows a failed command as
+    failed; the renderer asks its Effects, never its name."""
+    from pedro.tools import TOOL_CLASSES
+
+    monkeypatch.setitem(TOOL_CLASSES, "shell", "eighth_tool:ShellTool")
+    assert (
+        call_effects("shell", {"line": "make"}).runs_commands and call_effects("bash", {"command": "ls"}).runs_commands
     )
+    assert not call_effects("file", {"action": "read", "path": "a"}).runs_commands
+    assert not call_effects("srv__run", {}).runs_commands
+    out = io.StringIO()
+    call(PlainRenderer(out), "shell", {"line": "make"}, "exit code 2\nmake: *** [all] Error 2")
+    assert results(out) == ["← shell: exit code 2 in 5 ms"]
 
 
 def test_a_long_edit_preview_keeps_every_added_line() -> None:
@@ -108,3 +137,13 @@ def test_a_repaired_jobs_summary_is_not_repeated_after_the_repair_line() -> None
     finished = {"exit_status": "completed", "exit_code": 0, "summary": said, "totals": {}}
     renderer.handle(Event(type="job.finished", job_id="j", seq=2, data=finished))
     assert out.getvalue().count(said) == 1
+
+
+def test_an_edit_is_previewed_because_it_wrote_a_file_not_because_of_its_name() -> None:
+    diff = "edited a.py: replaced\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-old\n+new"
+    out = io.StringIO()
+    renderer = PlainRenderer(out)
+    call(renderer, "code_edit", {"path": "a.py", "old": "old", "new": "new"}, diff)
+    call(renderer, "file", {"action": "read", "path": "patch.txt"}, diff)
+    assert out.getvalue().splitlines()[1:5] == ["← code_edit: ok in 5 ms", "  @@ -1 +1 @@", "  -old", "  +new"]
+    assert out.getvalue().splitlines()[5:] == ["→ file read patch.txt", "← file: ok in 5 ms"]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from pedro.cli.common import CommonFlags
 from pedro.cli.conversation import COMMANDS, Conversation, Exchange
+from pedro.cli.flags import CommonFlags
 from pedro.config import PedroConfig
 
 

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 
 import typer
 
 from pedro import __version__
 from pedro.cli import config_cmd, doctor, eval_cmd, jobs, mcp_cmd, run, serve, tools, undo
+from pedro.messages import TOOL_NAMES
+from pedro.roles import ROLES
+
+
+def _listed(names: Iterable[str]) -> str:
+    *most, last = names
+    return f"{', '.join(most)} and {last}"
+
 
 app = typer.Typer(
     name="pedro",
-    help="A coding agent for local models: builder, debugger, reviewer and triager roles over file, code_edit, "
-    "search, navigate, git, bash and test tools.",
+    help=f"A coding agent for local models: {_listed(ROLES)} roles over {_listed(TOOL_NAMES)} tools.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,

@@ -5,22 +5,24 @@ from __future__ import annotations
 import json
 import sys
 from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from pedro.cli.common import RepoOpt, json_flag
+from pedro.cli.flags import CommonFlags, takes
 
 
+@takes(
+    "repo",
+    "json",
+    json_prints="Print the configuration as one JSON object: each key's value and the layer that set it.",
+)
 def config(
     example: Annotated[
         bool, typer.Option("--example", help="Print the example configuration: every key, its default, its meaning.")
     ] = False,
-    repo: RepoOpt = Path(),
-    json_out: Annotated[
-        bool, json_flag("Print the configuration as one JSON object: each key's value and the layer that set it.")
-    ] = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Show the effective configuration here, each key with the layer that set it (default, your config file,
     the repository's .pedro.toml, PEDRO_* variables)."""
@@ -30,10 +32,10 @@ def config(
     from pedro.config import config_layers, key_sources, load_config
     from pedro.workspace import find_repo_root
 
-    root = find_repo_root(repo, allow_outside_git=True)
+    root = find_repo_root(flags.repo, allow_outside_git=True)
     effective = load_config(root).model_dump(mode="json")
     sources = key_sources(config_layers(root))
-    if json_out:
+    if flags.json:
         rows = {
             section: {key: {"value": value, "from": sources.get((section, key), "default")}
                       for key, value in keys.items()}

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pedro.cli.common import CommonFlags
+from pedro.cli.flags import CommonFlags
 from pedro.cli.session import Aim
 from pedro.config import PedroConfig
 from pedro.errors import PedroError

@@ -15,15 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from pedro.cli.common import (
-    BackendOpt,
-    BaseUrlOpt,
-    CommonFlags,
-    ModelFileOpt,
-    ModelOpt,
-    RepoOpt,
-    load_and_find_server,
-)
+from pedro.cli.common import load_and_find_server
+from pedro.cli.flags import SERVER, CommonFlags, takes
 from pedro.errors import PedroError
 
 if TYPE_CHECKING:
@@ -58,7 +51,6 @@ _LANDLOCK_CREATE_RULESET_VERSION = 1
 _MARKS: dict[CheckStatus, str] = {"ok": "ok", "warn": "warn", "fail": "FAIL", "skip": "skip"}
 _STYLES: dict[CheckStatus, str] = {"ok": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print the checks as one JSON object.")]
 NoProbeFlag = Annotated[bool, typer.Option("--no-probe", help="Skip the generation request that tests tool calls.")]
 
 
@@ -104,20 +96,12 @@ class Report:
         }
 
 
-def doctor(
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    repo: RepoOpt = Path(),
-    json_output: JsonFlag = False,
-    no_probe: NoProbeFlag = False,
-) -> None:
+@takes(*SERVER, "repo", "json", json_prints="Print the checks as one JSON object.")
+def doctor(no_probe: NoProbeFlag = False, *, flags: CommonFlags) -> None:
     """Check the backend and the local tools pedro relies on; exit 3 when the backend is unusable."""
-    flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=repo)
     _, config, found, sole = load_and_find_server(flags, need_git=False)
     report = diagnose(config, probe=not no_probe, found=found, sole=sole)
-    if json_output:
+    if flags.json:
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     elif sys.stdout.isatty():
         _print_table(report)

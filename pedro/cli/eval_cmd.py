@@ -7,14 +7,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pedro.cli.common import BackendOpt, BaseUrlOpt, CommonFlags, ModelOpt, RepoOpt, load
+from pedro.cli.common import load
+from pedro.cli.flags import CommonFlags, takes
 from pedro.errors import UsageError
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class Limits:
         return asdict(self)
 
 
+@takes("backend", "base_url", "model", "repo")
 def eval_command(
     suite: Annotated[
         SuiteChoice | None,
@@ -64,9 +66,6 @@ def eval_command(
             help="A .gguf file pedro serves with llama-server (repeat for several models).",
         ),
     ] = None,
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
     profiles: Annotated[
         str, typer.Option("--profiles", metavar="NAME,...", help="Sampling profiles to run (default: default).")
     ] = "",
@@ -90,11 +89,12 @@ def eval_command(
         Path | None, typer.Option("--tasks-dir", help="The task suite's folder (default: evals/tasks here).")
     ] = None,
     list_only: Annotated[bool, typer.Option("--list", help="List the scenarios or tasks and exit.")] = False,
-    repo: RepoOpt = Path(),
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Measure pedro: the offline suite (scripted replies, no model), the task suite against real models
     (models × profiles × modes × trials), or --autotune a model's call format and sampling profile."""
-    flags = CommonFlags(backend=backend, base_url=base_url, model=model, repo=repo, no_input=True)
+    flags = replace(flags, no_input=True)  # nobody answers during a measurement
     # Autotune measures a model, so it runs the real tasks unless told otherwise; scripted replies would be the
     # same whatever the model (with --suite offline it only checks the tuning itself).
     suite = suite or (SuiteChoice.tasks if autotune else SuiteChoice.offline)

@@ -6,45 +6,24 @@ import json
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
-from typing import Annotated
 
 import typer
 
-from pedro.cli.common import (
-    BackendOpt,
-    BaseUrlOpt,
-    CommonFlags,
-    FullAccessOpt,
-    JsonOpt,
-    MaxRoundsOpt,
-    ModelFileOpt,
-    ModelOpt,
-    NoInputOpt,
-    ReadOnlyOpt,
-    ReadRootOpt,
-    RepoOpt,
-    StreamJsonOpt,
-    TimeLimitOpt,
-    VerboseOpt,
-    json_flag,
-    load,
-)
+from pedro.cli.common import load
+from pedro.cli.flags import LIMITS, OUTPUT, SERVER, CommonFlags, takes
 
 app = typer.Typer(help="Inspect recorded jobs.", no_args_is_help=True)
 
 
 @app.command("list")
-def list_jobs(
-    repo: RepoOpt = Path(),
-    json_out: Annotated[bool, json_flag("Print each job's record as one JSON object, a line each.")] = False,
-) -> None:
+@takes("repo", "json", json_prints="Print each job's record as one JSON object, a line each.")
+def list_jobs(*, flags: CommonFlags) -> None:
     """List this repository's jobs, newest first."""
     from pedro.jobs import JobStore
 
-    root, _ = load(CommonFlags(repo=repo), need_git=False, find_server=False)
+    root, _ = load(flags, need_git=False, find_server=False)
     jobs = JobStore(root).all()
-    if json_out:
+    if flags.json:
         for job in jobs:
             sys.stdout.write(json.dumps(job.__dict__, default=str) + "\n")
         return
@@ -59,33 +38,36 @@ def list_jobs(
 
 
 @app.command("show")
+@takes("repo", "json", json_prints="Print the job's facts, its record and its events as one JSON object.")
 def show_job(
     job_id: str = typer.Argument(..., help="A job id (or a unique prefix)."),
-    repo: RepoOpt = Path(),
-    json_out: Annotated[
-        bool, json_flag("Print the job's facts, its record and its events as one JSON object.")
-    ] = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Show one job: its facts (role, status, model, branch, times, rounds, tokens, snapshots), what it changed
     (a diff), then each round's tool calls."""
     from pedro.cli.jobfacts import job_facts, print_facts
-    from pedro.cli.render import describe_progress
+    from pedro.cli.render import call_effects, describe_progress, shows_edit
+    from pedro.effects import NONE as NO_EFFECTS
     from pedro.jobs import JobStore
     from pedro.messages import Event
 
-    root, _ = load(CommonFlags(repo=repo), need_git=False, find_server=False)
+    root, _ = load(flags, need_git=False, find_server=False)
     store = JobStore(root)
     job = store.load(job_id)
     events = store.events(job.id)
     facts = job_facts(root, store, job, events)
-    if json_out:
+    if flags.json:
         sys.stdout.write(json.dumps({**facts, "job": job.__dict__, "events": events}, default=str) + "\n")
         return
     out = sys.stdout
     print_facts(facts, out)
     out.write("\nrounds\n")
+    effects = NO_EFFECTS
     for event in events:
         kind = event.get("type")
+        if kind == "tool_call.started":
+            effects = call_effects(str(event.get("name")), event.get("arguments") or {})
         if kind == "round.started":
             out.write(f"round {event.get('round')}\n")
         elif kind == "repair.started":
@@ -93,7 +75,7 @@ def show_job(
         elif kind == "tool_call.finished":
             status = "ok" if event.get("ok") else f"error ({event.get('error_kind')})"
             out.write(f"  {event.get('name')}: {status}, {event.get('duration_ms')} ms\n")
-            if event.get("name") == "code_edit" and event.get("ok"):
+            if shows_edit(event, effects):
                 # The edit's diff: what a candidate (or any edit) changed, as it was applied.
                 out.writelines(f"    {line}\n" for line in str(event.get("output", "")).splitlines()[1:])
         elif kind == "format.problem":
@@ -113,26 +95,15 @@ _PROGRESS_EVENTS = frozenset({"tests.run", "repair.started", "repair.candidate",
 
 
 @app.command("resume")
+@takes(*SERVER, *LIMITS, "repo", *OUTPUT, "full_access", "read_only", "read_root", "verbose")
 def resume_job(
     job_id: str | None = typer.Argument(None, help="The job to continue (an id or a unique prefix)."),
     message: str | None = typer.Option(
         None, "--message", "-m", help="A new request for the model; also continues a completed job."
     ),
     last: bool = typer.Option(False, "--last", help="Continue the most recent job."),
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    time_limit: TimeLimitOpt = None,
-    repo: RepoOpt = Path(),
-    no_input: NoInputOpt = False,
-    json_out: JsonOpt = False,
-    stream_json: StreamJsonOpt = False,
-    full_access: FullAccessOpt = False,
-    read_only: ReadOnlyOpt = False,
-    read_root: ReadRootOpt = None,
-    verbose: VerboseOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Continue a job from its saved conversation (on the same backend by default): an interrupted or stopped one
     as it was, any one with a new request (-m)."""
@@ -140,7 +111,7 @@ def resume_job(
     from pedro.errors import UsageError
     from pedro.jobs import JobStore
 
-    flags = replace(CommonFlags.from_options(locals()), continues_job=True)
+    flags = replace(flags, continues_job=True)
     if last == (job_id is not None):
         raise UsageError("name the job to continue (pedro jobs resume ID) or pass --last, not both")
     if last:
@@ -154,12 +125,14 @@ def resume_job(
 
 
 @app.command("clean")
+@takes("repo")
 def clean_jobs(
     older_than: float = typer.Option(
         14.0, "--older-than", min=0, help="Remove the snapshots of jobs finished more than this many days ago."
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Say what would go, remove nothing."),
-    repo: RepoOpt = Path(),
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Remove finished jobs' pedro/<job> branches (only those whose commits another branch holds) and the snapshot
     refs of old finished jobs (`pedro undo` can no longer step back through those jobs)."""
@@ -167,7 +140,7 @@ def clean_jobs(
     from pedro.runlock import hold_run_lock
     from pedro.safety.cleanup import clean
 
-    root, _ = load(CommonFlags(repo=repo), find_server=False)
+    root, _ = load(flags, find_server=False)
     store = JobStore(root)
     store.settle_abandoned()
     finished = {job.id: job.finished_at or job.started_at for job in store.all() if job.status != "running"}

@@ -5,28 +5,17 @@ from __future__ import annotations
 import secrets
 import sys
 import threading
-from pathlib import Path
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
 
-from pedro.cli.common import (
-    AllowOutsideGitOpt,
-    BackendOpt,
-    BaseUrlOpt,
-    CommonFlags,
-    MaxRoundsOpt,
-    ModelFileOpt,
-    ModelOpt,
-    ReadOnlyOpt,
-    RepoOpt,
-    TimeLimitOpt,
-    VerboseOpt,
-    load_and_find_server,
-)
+from pedro.cli.common import load_and_find_server
+from pedro.cli.flags import LIMITS, SERVER, CommonFlags, takes
 from pedro.errors import UsageError
 
 
+@takes(*SERVER, *LIMITS, "repo", "allow_outside_git", "read_only", "verbose")
 def mcp(
     http: Annotated[
         bool, typer.Option("--http", help="Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio.")
@@ -48,16 +37,8 @@ def mcp(
             help="With --http: listen beyond this machine without a token: anyone who reaches the port runs jobs.",
         ),
     ] = False,
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    time_limit: TimeLimitOpt = None,
-    repo: RepoOpt = Path(),
-    allow_outside_git: AllowOutsideGitOpt = False,
-    read_only: ReadOnlyOpt = False,
-    verbose: VerboseOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Serve pedro's agents over MCP: build, debug, review and triage each run a job (as --no-input: whatever needs
     approval is refused) and answer with its status, summary, evidence, diff and id; jobs_list and job_show read
@@ -65,7 +46,7 @@ def mcp(
     from pedro.cli.serve import bearer_token, listen
     from pedro.mcp.server import JobRunner, create_server
 
-    flags = CommonFlags.from_options({**locals(), "no_input": True})
+    flags = replace(flags, no_input=True)
     root, config, found, sole = load_and_find_server(flags)
     for said in (found, sole):  # on stderr: under stdio, stdout is the protocol's
         if said is not None:

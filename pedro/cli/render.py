@@ -11,6 +11,8 @@ from typing import Any, Protocol, TextIO
 
 from pedro.cli.approval import TerminalApprover, refuse_all
 from pedro.controls import neutralise
+from pedro.effects import NONE as NO_EFFECTS
+from pedro.effects import Effects
 from pedro.messages import Event
 from pedro.tools.base import ApprovalAnswer, ApprovalRequest
 
@@ -23,19 +25,39 @@ _EXIT_LINE = re.compile(r"^exit code (?P<code>-?\d+)\b")
 _TEST_FAILED = re.compile(r"^\S.* FAILED\b|^\S.*: exit code [1-9]")
 
 
-def command_failed(data: dict[str, Any]) -> str:
-    """For a bash or test call that ran but whose command failed: how ("exit code 1", "tests failed"); else ""."""
-    if not data.get("ok") or data.get("name") not in ("bash", "test"):
+def call_effects(name: str, arguments: dict[str, Any]) -> Effects:
+    """What a reported call did, as its tool declares it (tool_call.started carries the name and arguments). None
+    for another program's tool (an MCP server's): pedro cannot read its output as a command's or an edit's."""
+    from pedro.tools import TOOL_CLASSES, load_tool
+
+    if name not in TOOL_CLASSES:
+        return NO_EFFECTS
+    tool = load_tool(name)
+    try:
+        return tool.effects(tool.Args.model_validate(arguments))
+    except Exception:  # noqa: BLE001 - only what is shown depends on it: a call its tool cannot describe did nothing
+        return NO_EFFECTS
+
+
+def shows_edit(data: dict[str, Any], effects: Effects) -> bool:
+    """Whether a finished call is an edit worth previewing: it wrote files and answered with the diff it applied."""
+    lines = str(data.get("output", "")).splitlines()
+    return bool(data.get("ok")) and bool(effects.writes) and any(line.startswith("--- a/") for line in lines[1:3])
+
+
+def command_failed(data: dict[str, Any], *, ran_commands: bool) -> str:
+    """For a call that ran commands (`ran_commands`: runs_commands of its tool_call.started) and whose command
+    failed: how, as its output's first line says ("exit code 1", "tests failed"); else ""."""
+    if not data.get("ok") or not ran_commands:
         return ""
     first = next((line for line in str(data.get("output", "")).splitlines() if line.strip()), "")
-    if data.get("name") == "bash":
-        match = _EXIT_LINE.match(first)
-        return f"exit code {match.group('code')}" if match and match.group("code") != "0" else ""
+    if match := _EXIT_LINE.match(first):
+        return f"exit code {match.group('code')}" if match.group("code") != "0" else ""
     return "tests failed" if _TEST_FAILED.match(first) else ""
 
 
 def edit_preview(output: str, limit: int = _MAX_SHOWN_DIFF_LINES) -> list[str]:
-    """The lines of a code_edit result worth showing: its diff without the file headers, and when that is too long,
+    """The lines of an edit's result worth showing: its diff without the file headers, and when that is too long,
     every added line first (what the edit wrote), with removed and unchanged lines counted instead of shown."""
     rows = output.rstrip().splitlines()[1:]
     diff = [row for row in rows if not row.startswith(("--- a/", "+++ b/"))]
@@ -219,46 +241,73 @@ class PlainRenderer:
         self.result = result or out
         self._mid_line = False
         self._reply = ""
+        self._effects = NO_EFFECTS
 
     def handle(self, event: Event) -> None:
+        shown = {
+            "job.started": self._job_started,
+            "round.started": self._round_started,
+            "model.delta": self._delta,
+            "tool_call.started": self._tool_started,
+            "tool_call.finished": self._tool_finished,
+            "format.problem": self._format_problem,
+            "tool_calls.ignored": self._ignored,
+            "job.finished": self._job_finished,
+        }.get(event.type, self._other)
+        shown(event)
+
+    def _job_started(self, event: Event) -> None:
         data = event.data
-        if event.type == "job.started":
-            self._line(f"pedro {data.get('role')} · job {event.job_id} · backend {data.get('backend')}")
-        elif event.type == "round.started":
-            self._line(f"--- round {data.get('round')}")
-            self._reply = ""
-        elif event.type == "model.delta":
-            text = neutralise(str(data.get("text", "")))
-            self._reply += text
-            self.out.write(text)
-            self._mid_line = not text.endswith("\n")
-            self.out.flush()
-        elif event.type == "tool_call.started":
-            self._line(f"→ {describe_call(str(data.get('name')), data.get('arguments') or {})}")
-        elif event.type == "tool_call.finished":
-            failed = command_failed(data)
-            status = failed if failed else "ok" if data.get("ok") else f"error ({_error_name(data)})"
-            self._line(f"← {data.get('name')}: {status} in {data.get('duration_ms')} ms")
-            if not data.get("ok"):
-                self._line("  " + str(data.get("output", "")).splitlines()[0][:200] if data.get("output") else "")
-            elif data.get("name") == "code_edit":
-                for line in edit_preview(str(data.get("output", ""))):
-                    self._line(f"  {line}")
-        elif event.type == "format.problem":
-            self._line(f"! call format problem ({data.get('kind')}): fed back to the model")
-        elif event.type == "tool_calls.ignored":
-            self._line(f"note: {ignored_calls(data)}")
-        elif (progress := describe_progress(event)) is not None:
+        self._line(f"pedro {data.get('role')} · job {event.job_id} · backend {data.get('backend')}")
+
+    def _round_started(self, event: Event) -> None:
+        self._line(f"--- round {event.data.get('round')}")
+        self._reply = ""
+
+    def _delta(self, event: Event) -> None:
+        text = neutralise(str(event.data.get("text", "")))
+        self._reply += text
+        self.out.write(text)
+        self._mid_line = not text.endswith("\n")
+        self.out.flush()
+
+    def _tool_started(self, event: Event) -> None:
+        name, arguments = str(event.data.get("name")), event.data.get("arguments") or {}
+        self._effects = call_effects(name, arguments)
+        self._line(f"→ {describe_call(name, arguments)}")
+
+    def _tool_finished(self, event: Event) -> None:
+        data = event.data
+        effects, self._effects = self._effects, NO_EFFECTS
+        failed = command_failed(data, ran_commands=effects.runs_commands)
+        status = failed if failed else "ok" if data.get("ok") else f"error ({_error_name(data)})"
+        self._line(f"← {data.get('name')}: {status} in {data.get('duration_ms')} ms")
+        if not data.get("ok"):
+            self._line("  " + str(data.get("output", "")).splitlines()[0][:200] if data.get("output") else "")
+        elif shows_edit(data, effects):
+            for line in edit_preview(str(data.get("output", ""))):
+                self._line(f"  {line}")
+
+    def _format_problem(self, event: Event) -> None:
+        self._line(f"! call format problem ({event.data.get('kind')}): fed back to the model")
+
+    def _ignored(self, event: Event) -> None:
+        self._line(f"note: {ignored_calls(event.data)}")
+
+    def _other(self, event: Event) -> None:
+        if (progress := describe_progress(event)) is not None:
             self._line(progress)
             if event.type == "repair.finished":
                 self._reply = progress  # a repaired job's summary is this line: not shown twice
         elif event.type in ("notice", "context.compacted", "context.truncated"):
-            self._line(f"note: {data.get('message')}")
-        elif event.type == "job.finished":
-            self._line(f"=== {_summary_line(data)}")
-            _write_summary(data, self._result_line, shown=self._reply if self.result is self.out else "")
-            if hint := resume_hint(event.job_id, data):
-                self._line(hint)
+            self._line(f"note: {event.data.get('message')}")
+
+    def _job_finished(self, event: Event) -> None:
+        data = event.data
+        self._line(f"=== {_summary_line(data)}")
+        _write_summary(data, self._result_line, shown=self._reply if self.result is self.out else "")
+        if hint := resume_hint(event.job_id, data):
+            self._line(hint)
 
     def notice(self, message: str) -> None:
         self._line(f"note: {message}")
@@ -391,52 +440,80 @@ class RichRenderer:
         self._label = ""
         self._reply = ""
         self._held = ""
+        self._effects = NO_EFFECTS
 
     def handle(self, event: Event) -> None:
+        if self._held and event.type not in ("model.delta", "round.finished", "job.finished"):
+            self._show_held()
+        shown = {
+            "job.started": self._job_started,
+            "round.started": self._round_started,
+            "model.delta": self._delta,
+            "model.completed": self._completed,
+            "tool_call.started": self._tool_started,
+            "tool_call.finished": self._tool_finished,
+            "format.problem": self._format_problem,
+            "tool_calls.ignored": self._ignored,
+            "job.finished": self._job_finished,
+        }.get(event.type, self._other)
+        shown(event)
+
+    def _job_started(self, event: Event) -> None:
+        if not self.session:
+            data = event.data
+            self._line(f"[bold]pedro {data.get('role')}[/] · job {event.job_id} · {data.get('backend')}")
+
+    def _round_started(self, event: Event) -> None:
+        if not self.session:
+            self._line(f"[dim]── round {event.data.get('round')}[/]")
+        self._reply = ""
+        self._wait("waiting for the model")
+
+    def _delta(self, event: Event) -> None:
+        text = neutralise(str(event.data.get("text", "")))
+        self._reply += text
+        if self._waiting is None:
+            self._wait("the model is writing")
+        assert self._waiting is not None
+        self._waiting.add(text)
+
+    def _completed(self, event: Event) -> None:
+        from pedro.toolcalls.completion import find_completion, without_marker
+
+        self._stop_status()
+        text = str(event.data.get("text") or "") or self._reply
+        reply = neutralise(without_marker(text))
+        self._reply = reply
+        if find_completion(text) is not None:
+            self._held = reply
+        elif reply:
+            self._markdown(reply)
+
+    def _tool_started(self, event: Event) -> None:
+        from rich.markup import escape
+
+        self._stop_status()
+        name, arguments = str(event.data.get("name")), event.data.get("arguments") or {}
+        self._effects = call_effects(name, arguments)
+        self._label = escape(describe_call(name, arguments))
+        self._status = self.console.status(f"[cyan]{self._label}[/]")
+        self._status.start()
+
+    def _format_problem(self, event: Event) -> None:
+        from rich.markup import escape
+
+        self._line(f"[yellow]! call format problem ({escape(str(event.data.get('kind')))}), fed back to the model[/]")
+
+    def _ignored(self, event: Event) -> None:
+        from rich.markup import escape
+
+        self._line(f"[yellow]note:[/] {escape(ignored_calls(event.data))}")
+
+    def _other(self, event: Event) -> None:
         from rich.markup import escape
 
         data = event.data
-        if self._held and event.type not in ("model.delta", "round.finished", "job.finished"):
-            self._show_held()
-        if event.type == "job.started":
-            if not self.session:
-                self._line(f"[bold]pedro {data.get('role')}[/] · job {event.job_id} · {data.get('backend')}")
-        elif event.type == "round.started":
-            if not self.session:
-                self._line(f"[dim]── round {data.get('round')}[/]")
-            self._reply = ""
-            self._wait("waiting for the model")
-        elif event.type == "model.delta":
-            text = neutralise(str(data.get("text", "")))
-            self._reply += text
-            if self._waiting is None:
-                self._wait("the model is writing")
-            assert self._waiting is not None
-            self._waiting.add(text)
-        elif event.type == "model.completed":
-            from pedro.toolcalls.completion import find_completion, without_marker
-
-            self._stop_status()
-            text = str(data.get("text") or "") or self._reply
-            reply = neutralise(without_marker(text))
-            self._reply = reply
-            if find_completion(text) is not None:
-                self._held = reply
-            elif reply:
-                self._markdown(reply)
-        elif event.type == "tool_call.started":
-            self._stop_status()
-            self._label = escape(describe_call(str(data.get("name")), data.get("arguments") or {}))
-            self._status = self.console.status(f"[cyan]{self._label}[/]")
-            self._status.start()
-        elif event.type == "tool_call.finished":
-            self._stop_status()
-            self._tool_finished(data)
-        elif event.type == "format.problem":
-            self._line(f"[yellow]! call format problem ({escape(str(data.get('kind')))}), fed back to the model[/]")
-        elif event.type == "tool_calls.ignored":
-            self._line(f"[yellow]note:[/] {escape(ignored_calls(data))}")
-        elif (progress := describe_progress(event)) is not None:
+        if (progress := describe_progress(event)) is not None:
             good = event.type == "tests.run" and data.get("passed") or data.get("status") == "fixed"
             quiet = event.type == "repair.restored" and data.get("ok")
             self._line(f"[{'green' if good else 'dim' if quiet else 'cyan'}]{escape(progress)}[/]")
@@ -446,20 +523,22 @@ class RichRenderer:
                 self._wait("waiting for the model")
         elif event.type in ("notice", "context.compacted", "context.truncated"):
             self._line(f"[yellow]note:[/] {escape(str(data.get('message')))}")
-        elif event.type == "job.finished":
-            self._stop_status()
-            done = data.get("exit_code") == 0
-            if self._held and not (done and data.get("findings")):
-                self._show_held()
-            self._held = ""
-            if not (self.session and done):
-                self._line(f"\n[bold {'green' if done else 'red'}]{escape(_summary_line(data))}[/]")
-            separate = self.result is not None
-            _write_summary(
-                data, self._result_text if separate else self._markdown, shown="" if separate else self._reply
-            )
-            if not self.session and (hint := resume_hint(event.job_id, data)):
-                self._line(f"[yellow]{escape(hint)}[/]")
+
+    def _job_finished(self, event: Event) -> None:
+        from rich.markup import escape
+
+        data = event.data
+        self._stop_status()
+        done = data.get("exit_code") == 0
+        if self._held and not (done and data.get("findings")):
+            self._show_held()
+        self._held = ""
+        if not (self.session and done):
+            self._line(f"\n[bold {'green' if done else 'red'}]{escape(_summary_line(data))}[/]")
+        separate = self.result is not None
+        _write_summary(data, self._result_text if separate else self._markdown, shown="" if separate else self._reply)
+        if not self.session and (hint := resume_hint(event.job_id, data)):
+            self._line(f"[yellow]{escape(hint)}[/]")
 
     def _show_held(self) -> None:
         held, self._held = self._held, ""
@@ -471,10 +550,13 @@ class RichRenderer:
         self.result.write(neutralise(text) + "\n")
         self.result.flush()
 
-    def _tool_finished(self, data: dict[str, Any]) -> None:
+    def _tool_finished(self, event: Event) -> None:
         from rich.markup import escape
 
-        failed = command_failed(data)
+        self._stop_status()
+        data = event.data
+        effects, self._effects = self._effects, NO_EFFECTS
+        failed = command_failed(data, ran_commands=effects.runs_commands)
         mark = (
             f"[red]✗ {failed}[/]"
             if failed
@@ -485,7 +567,7 @@ class RichRenderer:
         label = self._label or escape(str(data.get("name")))
         self._line(f"{mark} {label} [dim]{data.get('duration_ms')} ms[/]")
         output = str(data.get("output", ""))
-        if data.get("name") == "code_edit" and data.get("ok"):
+        if shows_edit(data, effects):
             # An edit's diff is what a person wants to see: what it added above all.
             for line in edit_preview(output):
                 style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"

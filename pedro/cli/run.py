@@ -9,29 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from pedro.cli.common import (
-    AllowOutsideGitOpt,
-    BackendOpt,
-    BaseUrlOpt,
-    CommonFlags,
-    FullAccessOpt,
-    JsonOpt,
-    MaxRoundsOpt,
-    ModelFileOpt,
-    ModelOpt,
-    NoCommitOpt,
-    NoInputOpt,
-    PrOpt,
-    ReadOnlyOpt,
-    ReadRootOpt,
-    RepoOpt,
-    SamplingProfileOpt,
-    StreamJsonOpt,
-    TimeLimitOpt,
-    ToolUseModeOpt,
-    VerboseOpt,
-    notice,
-)
+from pedro.cli.common import notice
+from pedro.cli.flags import COMMITTING, JOB, OUTPUT, CommonFlags, takes
 from pedro.errors import UsageError
 from pedro.prompts import render_prompt
 
@@ -47,31 +26,14 @@ def register(app: typer.Typer) -> None:
     app.command("chat")(chat)
 
 
+@takes(*COMMITTING)
 def build(
     prompt: Annotated[str | None, typer.Argument(help="What to build or change (or use --description).")] = None,
     description: Annotated[str, typer.Option("--description", "-d", help="What to build or change.")] = "",
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    time_limit: TimeLimitOpt = None,
-    tool_use_mode: ToolUseModeOpt = None,
-    sampling_profile: SamplingProfileOpt = None,
-    repo: RepoOpt = Path(),
-    no_input: NoInputOpt = False,
-    json: JsonOpt = False,
-    stream_json: StreamJsonOpt = False,
-    allow_outside_git: AllowOutsideGitOpt = False,
-    full_access: FullAccessOpt = False,
-    read_only: ReadOnlyOpt = False,
-    read_root: ReadRootOpt = None,
-    no_commit: NoCommitOpt = False,
-    pr: PrOpt = False,
-    verbose: VerboseOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Implement a change described in plain words: `pedro build "Fix add() in calc.py"`."""
-    flags = CommonFlags.from_options(locals())
     wanted = _one_prompt(prompt, description)
     if not wanted:
         raise UsageError('say what to build, e.g. pedro build "Fix add() in calc.py" (or --description TEXT)')
@@ -86,33 +48,16 @@ def _one_prompt(positional: str | None, option: str) -> str:
     return given[0] if given else ""
 
 
+@takes(*COMMITTING)
 def debug(
     prompt: Annotated[str | None, typer.Argument(help="The symptom (or use --description).")] = None,
     description: Annotated[str, typer.Option("--description", "-d", help="The symptom.")] = "",
     test: Annotated[str | None, typer.Option("--test", help="A command that reproduces the failure.")] = None,
     log: Annotated[Path | None, typer.Option("--log", help="A log file of the failure.")] = None,
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    time_limit: TimeLimitOpt = None,
-    tool_use_mode: ToolUseModeOpt = None,
-    sampling_profile: SamplingProfileOpt = None,
-    repo: RepoOpt = Path(),
-    no_input: NoInputOpt = False,
-    json: JsonOpt = False,
-    stream_json: StreamJsonOpt = False,
-    allow_outside_git: AllowOutsideGitOpt = False,
-    full_access: FullAccessOpt = False,
-    read_only: ReadOnlyOpt = False,
-    read_root: ReadRootOpt = None,
-    no_commit: NoCommitOpt = False,
-    pr: PrOpt = False,
-    verbose: VerboseOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Find and fix the cause of a failing test or a logged failure."""
-    flags = CommonFlags.from_options(locals())
     description = _one_prompt(prompt, description)
     if not (description or test or log):
         raise UsageError(
@@ -130,6 +75,7 @@ def debug_task(description: str, test: str | None, log: str) -> dict[str, Any]:
     }
 
 
+@takes(*JOB)
 def review(
     base: Annotated[
         str | None,
@@ -144,23 +90,8 @@ def review(
         bool,
         typer.Option("--no-model", help="Ask no model: report what the project's tests and linters find (exit 0)."),
     ] = False,
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    time_limit: TimeLimitOpt = None,
-    repo: RepoOpt = Path(),
-    no_input: NoInputOpt = False,
-    json: JsonOpt = False,
-    stream_json: StreamJsonOpt = False,
-    allow_outside_git: AllowOutsideGitOpt = False,
-    full_access: FullAccessOpt = False,
-    read_only: ReadOnlyOpt = False,
-    read_root: ReadRootOpt = None,
-    tool_use_mode: ToolUseModeOpt = None,
-    sampling_profile: SamplingProfileOpt = None,
-    verbose: VerboseOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Review a branch or diff and report findings with file:line and severity.
 
@@ -173,7 +104,6 @@ def review(
     from pedro.reviewbase import find_review_base
     from pedro.reviewchecks import run_checks
 
-    flags = CommonFlags.from_options(locals())
     root, config, _, _ = load_and_find_server(flags, find_server=not no_model)
     compared = find_review_base(root, base)
     task_vars = review_task(root, compared, description)
@@ -243,27 +173,15 @@ def _print_findings(findings: list[Any], flags: CommonFlags) -> None:
     sys.stdout.flush()
 
 
+@takes(*(name for name in JOB if name not in OUTPUT))
 def chat(
     prompt: Annotated[str | None, typer.Argument(help="The first request (or type it at the prompt).")] = None,
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    time_limit: TimeLimitOpt = None,
-    repo: RepoOpt = Path(),
-    allow_outside_git: AllowOutsideGitOpt = False,
-    full_access: FullAccessOpt = False,
-    read_only: ReadOnlyOpt = False,
-    read_root: ReadRootOpt = None,
-    tool_use_mode: ToolUseModeOpt = None,
-    sampling_profile: SamplingProfileOpt = None,
-    verbose: VerboseOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Work with the builder in a conversation: each message continues the same job (/diff, /undo, /save, /help)."""
     from pedro.cli.conversation import can_converse, open_session
 
-    flags = CommonFlags.from_options(locals())
     if not can_converse(flags):
         raise UsageError(
             'pedro chat needs a terminal to talk at; for one request without one use pedro build "TEXT" '
@@ -273,6 +191,7 @@ def chat(
     raise typer.Exit(open_session("builder", flags, {"description": first} if first else None, asked=first))
 
 
+@takes(*JOB)
 def triage(
     log: Annotated[Path | None, typer.Option("--log", help="The failing run's log (default: read stdin).")] = None,
     junit: Annotated[
@@ -290,23 +209,8 @@ def triage(
         ),
     ] = False,
     description: Annotated[str, typer.Option("--description", "-d", help="Context about the run.")] = "",
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    time_limit: TimeLimitOpt = None,
-    tool_use_mode: ToolUseModeOpt = None,
-    sampling_profile: SamplingProfileOpt = None,
-    repo: RepoOpt = Path(),
-    no_input: NoInputOpt = False,
-    json: JsonOpt = False,
-    stream_json: StreamJsonOpt = False,
-    allow_outside_git: AllowOutsideGitOpt = False,
-    full_access: FullAccessOpt = False,
-    read_only: ReadOnlyOpt = False,
-    read_root: ReadRootOpt = None,
-    verbose: VerboseOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Diagnose a failing run from its log: failing tests, probable cause, suspected files, suggested fix.
 
@@ -318,7 +222,6 @@ def triage(
     from pedro.cli.common import load_and_find_server
     from pedro.triage.logparse import parse_log
 
-    flags = CommonFlags.from_options(locals())
     if log is not None:
         text = _stream_log(log)
     elif not sys.stdin.isatty():

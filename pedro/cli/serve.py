@@ -9,15 +9,16 @@ import os
 import socket
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pedro.cli.common import BackendOpt, BaseUrlOpt, CommonFlags, ModelFileOpt, ModelOpt, load
+from pedro.cli.common import load
+from pedro.cli.flags import SERVER, CommonFlags, takes
 from pedro.errors import UsageError
 
 
+@takes(*SERVER)
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = (
         "127.0.0.1"
@@ -34,10 +35,8 @@ def serve(
             help="Listen beyond this machine (--host) without a token: anyone who reaches the port uses the model.",
         ),
     ] = False,
-    backend: BackendOpt = None,
-    base_url: BaseUrlOpt = None,
-    model: ModelOpt = None,
-    model_file: ModelFileOpt = None,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Serve the OpenAI Responses API (POST /v1/responses, GET /v1/models, GET /health) for Codex CLI and the
     OpenAI SDKs, translating to the model server's chat completions and reading calls from the model's text;
@@ -50,7 +49,6 @@ def serve(
     from pedro.serve.app import create_app
     from pedro.serve.limits import ServeLimits
 
-    flags = CommonFlags(backend=backend, base_url=base_url, model=model, model_file=model_file, repo=Path())
     _, config = load(flags, need_git=False)
     renderer = make_renderer(json_mode=False, stream_json=False)
     token = bearer_token(

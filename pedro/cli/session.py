@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pedro.cli.common import CommonFlags, load
+from pedro.cli.common import load
+from pedro.cli.flags import CommonFlags
 from pedro.cli.render import make_renderer
 from pedro.config import PedroConfig
 from pedro.errors import TERMINATED_EXIT_CODE, Terminated, UsageError

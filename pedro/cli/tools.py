@@ -4,26 +4,25 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pedro.cli.common import AllowOutsideGitOpt, CommonFlags, NoInputOpt, RepoOpt, json_flag, load
+from pedro.cli.common import load
+from pedro.cli.flags import CommonFlags, takes
 from pedro.errors import UsageError
 
 app = typer.Typer(help="List the tools or run one by hand.", no_args_is_help=True)
 
 
 @app.command("list")
-def list_tools(
-    json_out: Annotated[bool, json_flag("Print the tools' schemas as one JSON array.")] = False,
-) -> None:
+@takes("json", json_prints="Print the tools' schemas as one JSON array.")
+def list_tools(*, flags: CommonFlags) -> None:
     """Print each tool with its description and JSON schema."""
     from pedro.tools import ToolRegistry
 
     specs = ToolRegistry.default().specs()
-    if json_out:
+    if flags.json:
         sys.stdout.write(json.dumps(specs, indent=2) + "\n")
         return
     for spec in specs:
@@ -33,13 +32,18 @@ def list_tools(
 
 
 @app.command("run")
+@takes(
+    "repo",
+    "no_input",
+    "json",
+    "allow_outside_git",
+    json_prints="Print the result as one JSON object (output, ok, error code).",
+)
 def run_tool(
     name: Annotated[str, typer.Argument(help="Tool name, e.g. file.")],
     arguments: Annotated[str, typer.Argument(help='JSON object of arguments, e.g. \'{"action": "read", ...}\'.')],
-    repo: RepoOpt = Path(),
-    json_out: Annotated[bool, json_flag("Print the result as one JSON object (output, ok, error code).")] = False,
-    no_input: NoInputOpt = False,
-    allow_outside_git: AllowOutsideGitOpt = False,
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Run one tool in the repository and print its result."""
     from pedro.dispatch import Dispatcher
@@ -58,7 +62,6 @@ def run_tool(
         ) from exc
     if not isinstance(parsed, dict):
         raise UsageError('the arguments must be a JSON object, e.g. \'{"action": "status"}\'')
-    flags = CommonFlags(repo=repo, no_input=no_input, allow_outside_git=allow_outside_git)
     root, config = load(flags, find_server=False)
     from pedro.cli.render import PlainRenderer
 
@@ -70,7 +73,7 @@ def run_tool(
         read_only=config.safety.mode == "read-only",
     )
     result = Dispatcher(ToolRegistry.default([name]), ctx).run(ToolCall(name=name, arguments=parsed, id="cli"))
-    if json_out:
+    if flags.json:
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
     else:
         stream = sys.stdout if result.ok else sys.stderr

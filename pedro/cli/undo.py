@@ -8,10 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
-from pedro.cli.common import CommonFlags, RepoOpt, load
+from pedro.cli.common import load
+from pedro.cli.flags import CommonFlags, takes
 from pedro.errors import UsageError
 
 
+@takes("repo")
 def undo(
     job_id: Annotated[str | None, typer.Argument(help="The job (default: the latest job that changed files).")] = None,
     start: Annotated[bool, typer.Option("--start", help="Return to the job's first snapshot.")] = False,
@@ -21,7 +23,8 @@ def undo(
             "--force", help="Go back even over files you changed that the job changed too (kept in a backup)."
         ),
     ] = False,
-    repo: RepoOpt = Path(),
+    *,
+    flags: CommonFlags,
 ) -> None:
     """Put back the files a job changed, one step back (or to where it started); files only you changed stay, and
     your branch never moves."""
@@ -31,7 +34,7 @@ def undo(
     from pedro.safety.undo import NothingToUndo, plan_undo
     from pedro.safety.undo import undo as carry_out
 
-    root, _ = load(CommonFlags(repo=repo), find_server=False)
+    root, _ = load(flags, find_server=False)
     store = JobStore(root)
     picked = ""
     if job_id is None:

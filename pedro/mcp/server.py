@@ -19,7 +19,7 @@ from mcp.server.mcpserver import Context, MCPServer  # this module loads only wh
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
-from pedro.cli.common import CommonFlags
+from pedro.cli.flags import CommonFlags
 from pedro.config import PedroConfig
 from pedro.errors import InterruptedRunError, PedroError, Terminated
 from pedro.messages import Event
@@ -208,65 +208,81 @@ def job_record(root: Path, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]
 def create_server(runner: JobRunner) -> MCPServer[Any]:
     """The MCP server with pedro's six tools; each job tool waits for its job, reporting progress per round."""
     from pedro import __version__
-    from pedro.prompts import load_prompt
-
-    def said(name: str) -> str:
-        return load_prompt(f"mcp/{name}.md").strip()
 
     server: MCPServer[Any] = MCPServer(
-        "pedro", instructions=said("instructions"), version=__version__, log_level="WARNING"
+        "pedro", instructions=_said("instructions"), version=__version__, log_level="WARNING"
     )
-    reads = ToolAnnotations(read_only_hint=True)
-    changes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+    _job_tools(server, runner)
+    _record_tools(server, runner)
+    return server
 
-    async def run(request: JobRequest, ctx: Context) -> dict[str, Any]:
-        import anyio
 
-        try:
-            runner.submit(request)
-        except RepositoryBusyError as exc:
-            raise ToolError(str(exc)) from None
-        step = 0
-        try:
-            while True:
-                done = request.answer.done()
-                while request.progress:
-                    step += 1
-                    await ctx.report_progress(step, None, request.progress.popleft())
-                if done:
-                    break
-                await anyio.sleep(POLL_S)
-        except BaseException:
-            runner.cancel(request)  # the client cancelled the call (or went away): the job stops as on Ctrl-C
-            raise
-        try:
-            return request.answer.result()
-        except concurrent.futures.CancelledError:
-            raise ToolError("the job was cancelled before it started") from None
-        except PedroError as exc:
-            raise ToolError(str(exc)) from None
-        except Exception as exc:  # noqa: BLE001 - reported to the client, never a traceback on its screen
-            raise ToolError(f"the job failed: {type(exc).__name__}: {exc}") from None
+def _said(name: str) -> str:
+    """A tool's description (or the server's instructions), from prompts/mcp/."""
+    from pedro.prompts import load_prompt
 
-    def refused(exc: PedroError) -> ToolError:
-        return ToolError(str(exc))
+    return load_prompt(f"mcp/{name}.md").strip()
 
-    @server.tool(description=said("build"), annotations=changes)
+
+_READS = ToolAnnotations(read_only_hint=True)
+_CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+
+async def _run(runner: JobRunner, request: JobRequest, ctx: Context) -> dict[str, Any]:
+    """Submit the job, report its rounds as progress until it ends, and answer with its result."""
+    import anyio
+
+    try:
+        runner.submit(request)
+    except RepositoryBusyError as exc:
+        raise ToolError(str(exc)) from None
+    step = 0
+    try:
+        while True:
+            done = request.answer.done()
+            while request.progress:
+                step += 1
+                await ctx.report_progress(step, None, request.progress.popleft())
+            if done:
+                break
+            await anyio.sleep(POLL_S)
+    except BaseException:
+        runner.cancel(request)  # the client cancelled the call (or went away): the job stops as on Ctrl-C
+        raise
+    return _answer(request)
+
+
+def _answer(request: JobRequest) -> dict[str, Any]:
+    """The finished job's answer, or a ToolError saying why there is none."""
+    try:
+        return request.answer.result()
+    except concurrent.futures.CancelledError:
+        raise ToolError("the job was cancelled before it started") from None
+    except PedroError as exc:
+        raise ToolError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - reported to the client, never a traceback on its screen
+        raise ToolError(f"the job failed: {type(exc).__name__}: {exc}") from None
+
+
+def _job_tools(server: MCPServer[Any], runner: JobRunner) -> None:
+    """build, debug, review and triage: each runs a job."""
+
+    @server.tool(description=_said("build"), annotations=_CHANGES)
     async def build(description: str, ctx: Context) -> dict[str, Any]:
         if not description.strip():
             raise ToolError("say what to build in description, e.g. 'Fix add() in calc.py'")
-        return await run(JobRequest("builder", {"description": description.strip()}), ctx)
+        return await _run(runner, JobRequest("builder", {"description": description.strip()}), ctx)
 
-    @server.tool(description=said("debug"), annotations=changes)
+    @server.tool(description=_said("debug"), annotations=_CHANGES)
     async def debug(ctx: Context, description: str = "", test: str = "", log: str = "") -> dict[str, Any]:
         from pedro.cli.run import debug_task
 
         if not (description.strip() or test.strip() or log.strip()):
             raise ToolError("debug needs something to go on: description (the symptom), test and/or log")
         task = debug_task(description, test.strip() or None, log)
-        return await run(JobRequest("debugger", task, test_command=test.strip() or None), ctx)
+        return await _run(runner, JobRequest("debugger", task, test_command=test.strip() or None), ctx)
 
-    @server.tool(description=said("review"), annotations=reads)
+    @server.tool(description=_said("review"), annotations=_READS)
     async def review(ctx: Context, base: str = "", description: str = "") -> dict[str, Any]:
         from pedro.cli.run import review_task
         from pedro.reviewbase import find_review_base
@@ -274,10 +290,10 @@ def create_server(runner: JobRunner) -> MCPServer[Any]:
         try:
             task = review_task(runner.root, find_review_base(runner.root, base or None), description)
         except PedroError as exc:
-            raise refused(exc) from None
-        return await run(JobRequest("reviewer", task), ctx)
+            raise ToolError(str(exc)) from None
+        return await _run(runner, JobRequest("reviewer", task), ctx)
 
-    @server.tool(description=said("triage"), annotations=reads)
+    @server.tool(description=_said("triage"), annotations=_READS)
     async def triage(log: str, ctx: Context, description: str = "") -> dict[str, Any]:
         from pedro.cli.run import triage_task
         from pedro.triage.logparse import parse_log
@@ -290,9 +306,13 @@ def create_server(runner: JobRunner) -> MCPServer[Any]:
             for f in (parsed.failures if parsed is not None else [])
         ]
         request = JobRequest("triager", triage_task(log, parsed, description), extra={"failures": failures})
-        return await run(request, ctx)
+        return await _run(runner, request, ctx)
 
-    @server.tool(description=said("jobs_list"), annotations=reads)
+
+def _record_tools(server: MCPServer[Any], runner: JobRunner) -> None:
+    """jobs_list and job_show: what the recorded jobs hold."""
+
+    @server.tool(description=_said("jobs_list"), annotations=_READS)
     def jobs_list() -> dict[str, Any]:
         from pedro.jobs import JobStore
 
@@ -309,12 +329,10 @@ def create_server(runner: JobRunner) -> MCPServer[Any]:
         ]
         return {"jobs": listed}
 
-    @server.tool(description=said("job_show"), annotations=reads)
+    @server.tool(description=_said("job_show"), annotations=_READS)
     def job_show(job_id: str) -> dict[str, Any]:
         try:
             facts, finished = job_record(runner.root, job_id)
         except PedroError as exc:
-            raise refused(exc) from None
+            raise ToolError(str(exc)) from None
         return {**facts, "summary": finished.get("summary") or "", "evidence": finished.get("evidence")}
-
-    return server
