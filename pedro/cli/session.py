@@ -8,7 +8,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,24 +55,11 @@ def run_session(
     `aim` holds repair to some tests and says how a reviewer's answer becomes findings (pedro review).
     """
     root, loaded = load(flags)
-    config = config or loaded
     renderer = make_renderer(json_mode=flags.json, stream_json=flags.stream_json, session=session)
+    spec = JobSpec(role_name, task_vars, resume, test_command, message, follow_up, aim or Aim())
+    hooks = JobHooks(renderer, on_result, after_run)
     with _second_interrupt_exits(), run_lock(root, role_name, resume):
-        return run_job(
-            role_name,
-            flags,
-            task_vars,
-            root,
-            config,
-            resume,
-            test_command,
-            on_result,
-            message,
-            follow_up,
-            renderer,
-            after_run,
-            aim or Aim(),
-        ).exit_code
+        return run_job(spec, flags, root, config or loaded, hooks).exit_code
 
 
 @dataclass(frozen=True)
@@ -81,6 +68,30 @@ class Aim:
 
     repair_targets: frozenset[str] | None = None
     read_findings: Callable[[str], list[Any]] | None = None
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """What a front end asks of one job: the role and its task, or the saved job to resume with a new message."""
+
+    role_name: str
+    task_vars: dict[str, Any]
+    resume: str | None = None
+    test_command: str | None = None
+    message: str | None = None
+    follow_up: bool = False
+    """A session's next message to the same job: the setup notes the person has read are left out."""
+    aim: Aim = field(default_factory=Aim)
+
+
+@dataclass(frozen=True)
+class JobHooks:
+    """Where a job's events go (the terminal's renderer by default; pedro mcp passes its own) and who is told
+    when its loop has ended (`after_run`, the model still up) and when the job has (`on_result`)."""
+
+    renderer: Renderer | None = None
+    on_result: Callable[[Any, Path], None] | None = None
+    after_run: Callable[[AfterRun], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,18 @@ class AfterRun:
     notice: Callable[[str], None]
 
 
+@dataclass(frozen=True)
+class _Opened:
+    """A job open in its store, with what its run needs."""
+
+    root: Path
+    store: JobStore
+    job: Job
+    role: Role
+    history: list[Message]
+    task: str
+
+
 def run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.AbstractContextManager[None]:
     """Builder and debugger (and any resumed job, whose role is only known later) hold the repository's run lock."""
     from pedro.roles import get_role
@@ -109,36 +132,20 @@ def run_lock(root: Path, role_name: str, resume: str | None) -> contextlib.Abstr
     return hold_run_lock(root, f"job {resume}" if resume else f"pedro {role_name}")
 
 
-def run_job(
-    role_name: str,
-    flags: CommonFlags,
-    task_vars: dict[str, Any],
-    root: Path,
-    config: PedroConfig,
-    resume: str | None,
-    test_command: str | None,
-    on_result: Callable[[Any, Path], None] | None = None,
-    message: str | None = None,
-    follow_up: bool = False,
-    renderer: Renderer | None = None,
-    after_run: Callable[[AfterRun], None] | None = None,
-    aim: Aim | None = None,
-) -> RunResult:
+def run_job(spec: JobSpec, flags: CommonFlags, root: Path, config: PedroConfig, hooks: JobHooks) -> RunResult:
     """The part every front end shares: the job opened (new or resumed), assemble(), Agent.run(), then the commit
-    and the job branch; events, notices and questions go to `renderer` (the terminal's by default; pedro mcp
-    passes its own). The caller holds the run lock (run_lock) and decides what Ctrl-C does."""
-    from pedro.assembly import JobSlot, RunUI, assemble
-    from pedro.debuglog import DEBUG_LOG_NAME, job_log
+    and the job branch. The caller holds the run lock (run_lock) and decides what Ctrl-C does."""
     from pedro.jobs import JobStore
     from pedro.roles import get_role
     from pedro.safety.secrets import Redactor, secret_values
 
-    saved = _saved_job(root, resume, flags, with_message=bool(message)) if resume is not None else None
+    saved = _saved_job(root, spec.resume, flags, with_message=bool(spec.message)) if spec.resume is not None else None
+    role_name = spec.role_name
     if saved is not None:
         config = _with_job_backend(config, saved[0], flags)
         role_name = saved[0].role
     role = get_role(role_name)
-    renderer = renderer or make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
+    renderer = hooks.renderer or make_renderer(json_mode=flags.json, stream_json=flags.stream_json)
     _report_interrupted_jobs(root, renderer)
     for abandoned in JobStore(root).settle_abandoned():
         renderer.notice(f"job {abandoned.id} was left running by a pedro process that is gone: marked interrupted")
@@ -150,58 +157,78 @@ def run_job(
             )
         redactor = Redactor(secret_values(os.environ, root=root))
         store = JobStore(root, redactor=redactor)
-        job, history, task = _open_job(store, role, config, saved, task_vars, test_command, message)
-        if saved is not None and not follow_up:
+        job, history, task = _open_job(store, role, config, saved, spec)
+        if saved is not None and not spec.follow_up:
             replies = sum(m.role == "assistant" for m in history)
             renderer.notice(f"resuming job {job.id} after {replies} replies")
         instructions = _instructions(root, config, redactor, renderer) if saved is None else ""
-        ui = RunUI(
-            on_event=renderer.handle,
-            notice=renderer.notice,
-            approve=renderer.approver(flags.interactive),
-            ask=renderer.asker(flags.interactive),
-            interactive=flags.interactive,
-            quiet=follow_up,
-        )
-        with job_log(store.job_dir(job.id) / DEBUG_LOG_NAME, verbose=flags.verbose):
-            aim = aim or Aim()
-            slot = JobSlot(
-                store,
-                job,
-                resumed=saved is not None,
-                test_command=test_command,
-                repair_targets=aim.repair_targets,
-                read_findings=aim.read_findings,
-            )
-            run = assemble(config, role, slot, ui)
-            try:
-                with _time_limit(run.agent.limits.time_limit_s):
-                    result = run.agent.run(task, resume=history, instructions=instructions)
-                    if after_run is not None and result.exit_status not in ("backend_error", "interrupted"):
-                        snapshot = run.workspace.facts.get("snapshot")
-                        done = AfterRun(
-                            result, root, config, run.agent.backend, run.agent.parts.options, snapshot, renderer.notice
-                        )
-                        after_run(done)
-            finally:
-                run.agent.close()
-            _after_run(root, store, job, role, run.workspace, result, config, flags, renderer, message or str(
-                task_vars.get("description") or ""
-            ))  # fmt: skip
+        opened = _Opened(root, store, job, role, history, task)
+        result = _run_opened(opened, spec, flags, config, replace(hooks, renderer=renderer), instructions)
     renderer.close()
-    if on_result is not None:
-        on_result(result, root)
+    if hooks.on_result is not None:
+        hooks.on_result(result, root)
     return result
 
 
+def _run_opened(
+    opened: _Opened, spec: JobSpec, flags: CommonFlags, config: PedroConfig, hooks: JobHooks, instructions: str
+) -> RunResult:
+    """Assemble the agent for an open job, run it within the job's time limit, and settle what it leaves."""
+    from pedro.assembly import JobSlot, RunUI, assemble
+    from pedro.debuglog import DEBUG_LOG_NAME, job_log
+
+    renderer = hooks.renderer
+    assert renderer is not None
+    ui = RunUI(
+        on_event=renderer.handle,
+        notice=renderer.notice,
+        approve=renderer.approver(flags.interactive),
+        ask=renderer.asker(flags.interactive),
+        interactive=flags.interactive,
+        quiet=spec.follow_up,
+    )
+    store, job = opened.store, opened.job
+    with job_log(store.job_dir(job.id) / DEBUG_LOG_NAME, verbose=flags.verbose):
+        slot = JobSlot(
+            store,
+            job,
+            resumed=spec.resume is not None,
+            test_command=spec.test_command,
+            repair_targets=spec.aim.repair_targets,
+            read_findings=spec.aim.read_findings,
+        )
+        run = assemble(config, opened.role, slot, ui)
+        try:
+            with _time_limit(run.agent.limits.time_limit_s):
+                result = run.agent.run(opened.task, resume=opened.history, instructions=instructions)
+                if hooks.after_run is not None and result.exit_status not in ("backend_error", "interrupted"):
+                    snapshot = run.workspace.facts.get("snapshot")
+                    parts = run.agent.parts
+                    hooks.after_run(
+                        AfterRun(
+                            result, opened.root, config, run.agent.backend, parts.options, snapshot, renderer.notice
+                        )
+                    )
+        finally:
+            run.agent.close()
+        request = spec.message or str(spec.task_vars.get("description") or "")
+        _after_run(opened, run.workspace, result, _Settling(config, flags, renderer, request))
+    return result
+
+
+@dataclass(frozen=True)
+class _Settling:
+    """What settling a finished job needs beside the job: how pedro was configured and asked, where it reports."""
+
+    config: PedroConfig
+    flags: CommonFlags
+    renderer: Renderer
+    request: str
+    """What the person asked for, the commit message's subject."""
+
+
 def _open_job(
-    store: JobStore,
-    role: Role,
-    config: PedroConfig,
-    saved: tuple[Job, list[Message]] | None,
-    task_vars: dict[str, Any],
-    test_command: str | None,
-    message: str | None,
+    store: JobStore, role: Role, config: PedroConfig, saved: tuple[Job, list[Message]] | None, spec: JobSpec
 ) -> tuple[Job, list[Message], str]:
     """The job this run works on, its saved conversation (with the new message) and its task: a new job recorded
     in the store, or the saved one marked running again."""
@@ -209,16 +236,16 @@ def _open_job(
     from pedro.messages import Message
 
     if saved is None:
-        task = render_task(role, **task_vars)
+        task = render_task(role, **spec.task_vars)
         job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
-        job.base_url, job.test_command = config.resolved_base_url(), test_command or ""
+        job.base_url, job.test_command = config.resolved_base_url(), spec.test_command or ""
         store.save(job)
         return job, [], task
     job, history = saved
     job.status, job.pid = "running", os.getpid()
     store.save(job)
-    if message:
-        history = [*history, Message("user", message)]
+    if spec.message:
+        history = [*history, Message("user", spec.message)]
         store.append_message(job.id, history[-1])
     return job, history, job.task
 
@@ -235,31 +262,21 @@ def _instructions(root: Path, config: PedroConfig, redactor: Redactor, renderer:
     return redactor.redact(found.text)
 
 
-def _after_run(
-    root: Path,
-    store: JobStore,
-    job: Job,
-    role: Role,
-    workspace: Workspace,
-    result: RunResult,
-    config: PedroConfig,
-    flags: CommonFlags,
-    renderer: Renderer,
-    request: str,
-) -> None:
+def _after_run(opened: _Opened, workspace: Workspace, result: RunResult, settling: _Settling) -> None:
     """What a finished job leaves: the interrupted round named, a completed change committed on the job branch,
     the user back where they were when nothing changed, and the pull request when asked for."""
+    root, store, job, role, renderer = opened.root, opened.store, opened.job, opened.role, settling.renderer
     if result.exit_status == "interrupted":
         _report_interrupted_round(workspace.journal, job.id, renderer, workspace.guard)
     committed = None
-    if role.evidence == "changes" and result.exit_status == "completed" and config.agent.commit:
-        committed = _commit_job(root, store, job.id, workspace.guard, result, request or job.task, renderer)
+    if role.evidence == "changes" and result.exit_status == "completed" and settling.config.agent.commit:
+        committed = _commit_job(root, store, job.id, workspace.guard, result, settling.request or job.task, renderer)
     if workspace.branch is not None:
         _settle_branch(root, job.id, workspace.guard, workspace.branch, renderer, committed)
-    if flags.pr and role.evidence == "changes":
+    if settling.flags.pr and role.evidence == "changes":
         from pedro.cli.pullrequest import open_pull_request
 
-        open_pull_request(root, store, job.id, committed, flags, renderer)
+        open_pull_request(root, store, job.id, committed, settling.flags, renderer)
 
 
 @contextlib.contextmanager

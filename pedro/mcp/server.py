@@ -141,23 +141,15 @@ class JobRunner:
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     def _run(self, request: JobRequest) -> None:
-        from pedro.cli.session import run_job, run_lock
+        from pedro.cli.session import JobHooks, JobSpec, run_job, run_lock
 
         try:
             with run_lock(self.root, request.role, None):
                 self._in_run = True
                 try:
-                    result = run_job(
-                        request.role,
-                        self.flags,
-                        request.task_vars,
-                        self.root,
-                        self.config,
-                        None,
-                        request.test_command,
-                        on_result=request.on_result,
-                        renderer=McpReport(request),
-                    )
+                    spec = JobSpec(request.role, request.task_vars, test_command=request.test_command)
+                    hooks = JobHooks(renderer=McpReport(request), on_result=request.on_result)
+                    result = run_job(spec, self.flags, self.root, self.config, hooks)
                 finally:
                     self._in_run = False
                     self._cancel_pending = False
