@@ -534,7 +534,7 @@ class Agent:
         report = _evidence_report(self.evidence)
         extra: dict[str, Any] = {"evidence": report} if report else {}
         if self.role.reports_findings:
-            extra["findings"] = [finding.to_dict() for finding in self.parts.read_findings(ending.summary)]
+            extra["findings"] = [finding.to_dict() for finding in self.parts.read_findings(self._review(ending))]
         self.emitter.emit(
             "job.finished",
             exit_status=ending.status,
@@ -550,6 +550,13 @@ class Agent:
             job.evidence = report or job.evidence
             store.save(job)
         return result
+
+    def _review(self, ending: Ending) -> str:
+        """The reviewer's answer, read for findings: its completion summary, or, when the job ended otherwise (a small
+        model seldom writes the completion marker), its last reply, whose findings are the model's word like any."""
+        if ending.status == "completed":
+            return ending.summary
+        return next((message.content for message in reversed(self.history) if message.role == "assistant"), "")
 
 
 def _evidence_report(evidence: Evidence) -> dict[str, Any]:

@@ -25,6 +25,9 @@ _LOCATION = re.compile(
     r"\s*[:\-–—,]?\s*",
     re.IGNORECASE,
 )
+# The source pedro writes after a finding (`_(ruff E711)_`): small models copy the checks' list, label and all, and
+# a model's finding must not read as a check's.
+_LABEL = re.compile(r"\s*_\([^()]*\)_\s*$")
 # Every severity word the pattern accepts, as one of the five.
 _SEVERITY_WORDS: dict[str, Severity] = {
     **{severity: severity for severity in SEVERITIES},
@@ -71,7 +74,8 @@ class Finding:
 
 
 def parse_findings(text: str) -> list[Finding]:
-    """The list items of `text` that carry a severity or a file location, numbered from 1 in order."""
+    """The list items of `text` that carry a severity or a file location and say what is wrong, numbered from 1 in
+    order."""
     found: list[Finding] = []
     for raw in text.splitlines():
         item = _ITEM.match(raw)
@@ -91,9 +95,21 @@ def parse_findings(text: str) -> list[Finding]:
             body = body[location.end() :]
         if severity_match is None and not path:
             continue
-        text_part = body.strip().strip("`").strip() or "(no description)"
+        text_part = _description(body)
+        if not text_part:
+            continue  # a place without a word on what is wrong there: a reply cut mid-item, nothing to report
         found.append(Finding(len(found) + 1, severity, text_part, path, line))
     return found
+
+
+def _description(body: str) -> str:
+    """What is wrong, as written after the severity and the place: without a copied source label, and without the
+    backticks of a place or text in one code span, while a code span that ends the text keeps its own."""
+    text = _LABEL.sub("", body).strip()
+    ticks = text.count("`")
+    if ticks % 2 or (ticks == 2 and text.startswith("`") and text.endswith("`")):
+        text = text.strip("`").strip()
+    return text
 
 
 def findings_markdown(findings: list[Finding]) -> str:

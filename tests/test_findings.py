@@ -35,6 +35,30 @@ def test_other_severity_words_map_onto_the_four_and_a_bare_location_is_a_note() 
     assert [(f.severity, f.location) for f in found] == [("major", "a.py:1"), ("nit", "b.py"), ("note", "c/d.go:7")]
 
 
+# SmolLM2-135M's review of a branch, as it answered: the checks' list copied with pedro's labels, and its reply cut
+# by [backend].reply_time_limit_s in the middle of an item.
+SMOLLM2_REVIEW = (
+    "The changes are:\n\n"
+    "1. **major** `test_calc.py:5` — test_calc.py::test_add passes at the base and fails on the change: assert -1 == 5"
+    " _(test_calc.py::test_add)_\n"
+    "2. **minor** `calc.py:"
+)
+
+
+def test_a_copied_source_label_is_not_kept_and_a_cut_item_is_no_finding() -> None:
+    assert parse_findings(SMOLLM2_REVIEW) == [
+        Finding(
+            1, "major", "test_calc.py::test_add passes at the base and fails on the change: assert -1 == 5",
+            "test_calc.py", 5,
+        ),
+    ]  # fmt: skip
+    # A place and a severity say nothing on what is wrong there, whether cut or written so.
+    assert parse_findings("- [major] calc.py:2\n- [nit] b.py — y _(ruff E711)_") == [Finding(1, "nit", "y", "b.py")]
+    # A code span that ends the text keeps its closing backtick.
+    said = parse_findings("- [minor] `calc.py:10` — comparison to `None` should be `cond is None` _(ruff E711)_")
+    assert said[0].text == "comparison to `None` should be `cond is None`"
+
+
 def test_markdown_numbers_the_findings() -> None:
     # Read as written, not yet held to a change: the model's word, and said to be.
     said = findings_markdown(parse_findings("- [major] a.py:1 — x"))

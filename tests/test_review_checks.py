@@ -141,3 +141,33 @@ def test_go_vet_reports_only_on_the_lines_the_change_adds(tmp_path: Path, env: d
     assert "`m.go:10` — fmt.Sprintf format %d has arg s of wrong type string _(go vet)_" in proc.stdout
     assert "m.go:6" not in proc.stdout
     _untouched(repo)
+
+
+# SmolLM2-135M's two replies to the review of a branch whose checks found a broken test_add and a ruff E711 (make e2e,
+# tests/e2e/test_review_real_model.py): the checks' list copied, labels and all, without the completion marker, each
+# cut by the reply time limit in the middle of an item.
+SMOLLM2_REPLIES = [
+    "The changes are:\n\n1. **major** `test_calc.py:5` — test_calc.py::test_add passes at the base and fails on the "
+    "change: assert -1 == 5 _(test_calc.py::test_add)_\n2. **minor** `calc.py:10` — comparison to `None` should be "
+    "`cond is None` _(ruff E711)_\n\nThe changes are:\n\n1. **major** `test_calc.",
+    "The changes are:\n\n1. **major** `test_calc.py:5` — test_calc.py::test_add passes at the base and fails on the "
+    "change: assert -1 == 5 _(test_calc.py::test_add)_\n2. **minor** `calc.py:10` — comparison to `None` should be "
+    "`cond is None` _(ruff E711)_\n\nThe changes are:\n\n1. **major** `test_calc.py:5` — test_calc.py::test_add "
+    "passes at the",
+]
+
+
+def test_a_review_that_ends_without_the_marker_keeps_the_models_findings_as_the_models(
+    branch_repo: Path, cli_env: dict[str, str], stub_server: Any
+) -> None:
+    # The checks find nothing here (no tests, no linter): what the model wrote is all there is, and it is the model's.
+    server = stub_server(SMOLLM2_REPLIES)
+    args = ["review", "--base", "main", "--backend", "openai", "--base-url", f"{server.url}/v1", "--model", "m"]
+    proc = pedro(*args, "--max-rounds", "2", env=cli_env, cwd=branch_repo, stdin="")
+    assert proc.returncode == 4 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "1. **major** `test_calc.py:5` — test_calc.py::test_add passes at the base and fails on the change: assert -1 "
+        "== 5 _(model, not anchored: test_calc.py is not a file of the repository)_",
+        "2. **minor** `calc.py:10` — comparison to `None` should be `cond is None` _(model, not anchored: calc.py has "
+        "no line 10; it has 6)_",
+    ]
