@@ -25,7 +25,6 @@ from pedro.context import (
 from pedro.cutreply import cut_reply, was_cut
 from pedro.debuglog import LOGGER
 from pedro.dispatch import Dispatcher
-from pedro.effects import Effects
 from pedro.endings import Counters, Ending, Evidence, RepairStep
 from pedro.endings import Limits as Limits
 from pedro.errors import TERMINATED_EXIT_CODE, BackendError
@@ -36,7 +35,6 @@ from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus,
 from pedro.modelcall import complete, usage_dict
 from pedro.repair import RepairOutcome
 from pedro.roles import Role
-from pedro.safety.guard import record_snapshot
 from pedro.settings import RunSettings
 from pedro.tokens import TokenLedger
 from pedro.toolcalls import Extraction, extract
@@ -45,14 +43,6 @@ from pedro.window import ContextBudget, ContextFullError
 from pedro.workspace import fingerprint
 
 EventHandler = Callable[[Event], None]
-
-
-class ChangeGuard(Protocol):
-    """Keeps the user's work recoverable while the job changes files (see pedro.safety.guard)."""
-
-    def before(self, step: int | str, calls: Sequence[Effects]) -> dict[str, Any] | None: ...
-
-    def finish(self) -> dict[str, Any] | None: ...
 
 
 def _ignore(_: Event) -> None:
@@ -95,7 +85,6 @@ class AgentParts:
     must agree: the dispatcher enforces the limits and masks the loop follows)."""
     store: JobStore | None = None
     job: Job | None = None
-    guard: ChangeGuard | None = None
     repair: RepairStep | None = None
     """Test-driven repair; the role says when it runs (Role.repair)."""
     tests: TestEvidence | None = None
@@ -397,8 +386,8 @@ class Agent:
         """Run the calls in order, each answered; Ctrl-C answers the rest as interrupted, so a resumed conversation
         is well-formed."""
         effects = [self.dispatcher.effects(call) for call in calls]
-        if calls and self.parts.guard is not None:
-            record_snapshot(self.emitter.emit, self.parts.guard.before, self.state.rounds, effects)
+        if calls:
+            self.dispatcher.snapshots.before(self.emitter.emit, self.state.rounds, effects)
         results: list[ToolResult] = []
         try:
             for call, effect in zip(calls, effects, strict=True):
@@ -524,8 +513,7 @@ class Agent:
     def _finish(self, ending: Ending, duration_s: float) -> RunResult:
         """The job's last snapshot, `job.finished` and the saved job record: always, whatever ended the run."""
         job, store, state = self.parts.job, self.parts.store, self.state
-        if self.parts.guard is not None:
-            record_snapshot(self.emitter.emit, self.parts.guard.finish)
+        self.dispatcher.snapshots.finish(self.emitter.emit)
         result = RunResult(
             self.job_id, ending.status, ending.reason, ending.summary, state.rounds, state.tool_calls, state.usage,
             duration_s,
@@ -632,4 +620,4 @@ def _totals(result: RunResult, state: _RunState, evidence: Evidence) -> dict[str
     return totals
 
 
-__all__ = ["Agent", "AgentParts", "ChangeGuard", "EventHandler", "Limits", "RepairOutcome", "RunResult"]
+__all__ = ["Agent", "AgentParts", "EventHandler", "Limits", "RepairOutcome", "RunResult"]

@@ -151,7 +151,7 @@ def _parts(
         redactor=store.redactor,
         gate=Gate(policy(config, interactive=ui.interactive), sandboxed=sandbox.kind != "none"),
         journal=journal,
-        after_call=workspace.guard.after_call,
+        guard=workspace.guard,
     )
     options = generation_options(config)
     tests = job_tests(role, ctx, config, slot.test_command or job.test_command or None, job)
@@ -164,10 +164,7 @@ def _parts(
         settings=RunSettings.from_config(config),
         store=store,
         job=job,
-        guard=workspace.guard,
-        repair=_aimed(
-            repairer(role, config, backend, dispatcher, tests, options, workspace.guard), slot.repair_targets
-        ),
+        repair=_aimed(repairer(role, config, backend, dispatcher, tests, options), slot.repair_targets),
         tests=tests,
         short_tools=job.short_tools,
         read_findings=slot.read_findings or parse_findings,
@@ -267,7 +264,6 @@ def repairer(
     dispatcher: Dispatcher,
     tests: TestEvidence | None,
     options: GenerationOptions,
-    guard: SnapshotGuard | JournalOnlyGuard,
 ) -> Repairer | None:
     """Test-driven repair, for roles that use it (before the loop or as a finisher), when tests are known and it may
     edit."""
@@ -280,9 +276,7 @@ def repairer(
         max_units=config.repair.max_functions,
         coverage=config.repair.coverage,
     )
-    return Repairer(
-        backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options, guard=guard
-    )
+    return Repairer(backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options)
 
 
 @dataclass(frozen=True)

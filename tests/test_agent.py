@@ -287,12 +287,11 @@ def test_a_fault_in_pedro_still_finishes_the_job_with_its_last_snapshot(calc: Pa
             AgentParts(
                 role=chosen,
                 backend=ScriptedBackend(answer),
-                dispatcher=Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=calc)),
+                dispatcher=Dispatcher(ToolRegistry.default(chosen.tools), ToolContext(root=calc), guard=guard),
                 limits=Limits(max_rounds=3),
                 options=GenerationOptions(),
                 store=store,
                 job=job,
-                guard=guard,
             )
         ).run("Fix add() in calc.py")
     finished = [e for e in store.events(job.id) if e["type"] == "job.finished"]

@@ -69,8 +69,8 @@ def _edits() -> list[dict[str, Any]]:
 WRITING_CALLS = [("file", args) for args in _file_writes()] + _deletes() + [("code_edit", args) for args in _edits()]
 
 
-def dispatcher_for(repo: Path) -> Dispatcher:
-    return Dispatcher(ToolRegistry.default(get_role("builder").tools), ToolContext(root=repo))
+def dispatcher_for(repo: Path, guard: SnapshotGuard | None = None) -> Dispatcher:
+    return Dispatcher(ToolRegistry.default(get_role("builder").tools), ToolContext(root=repo), guard=guard)
 
 
 @pytest.fixture
@@ -87,8 +87,7 @@ def test_every_spelling_of_a_write_is_snapshotted_before_it_runs(
 ) -> None:
     guard = SnapshotGuard(calc, "job")
     guard.start()
-    dispatcher = dispatcher_for(calc)
-    dispatcher.after_call = guard.after_call
+    dispatcher = dispatcher_for(calc, guard)
     reply = f"```{tool}\n{json.dumps(arguments)}\n```"
 
     def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
@@ -105,7 +104,6 @@ def test_every_spelling_of_a_write_is_snapshotted_before_it_runs(
             dispatcher=dispatcher,
             limits=Limits(max_rounds=3),
             options=GenerationOptions(),
-            guard=guard,
         ),
         on_event=events.append,
     ).run("edit calc.py")

@@ -9,11 +9,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.dispatch import Dispatcher
-from pedro.effects import Effects
 from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.modelcall import complete
@@ -23,7 +22,6 @@ from pedro.repair.locate import Unit, failing_test, locate
 from pedro.repair.opening import answer_opening, with_opening
 from pedro.repair.progress import closer
 from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
-from pedro.safety.guard import record_snapshot
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 from pedro.tools.textfile import stamp_file
@@ -41,15 +39,6 @@ _MAX_TEMPERATURE = 1.5
 _SPECTRUM_SHOWN = 5
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
-
-
-class ChangeGuard(Protocol):
-    """Takes a snapshot before repair changes files and one after it (pedro.safety.guard.SnapshotGuard): the
-    candidates it tries and the restores between them are never undo steps."""
-
-    def open_step(self, step: str, calls: list[Effects]) -> dict[str, Any] | None: ...
-
-    def close_step(self) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
@@ -142,7 +131,6 @@ class Repairer:
         tests: ProjectTests,
         settings: RepairSettings,
         options: GenerationOptions,
-        guard: ChangeGuard | None = None,
     ) -> None:
         self.backend = backend
         self.dispatcher = dispatcher
@@ -150,7 +138,6 @@ class Repairer:
         self.settings = settings
         # Repair asks for code, not tool calls: plain text replies, no tools, no call grammar.
         self.options = replace(options, tool_mode="text", max_tokens=settings.max_tokens)
-        self.guard = guard
         self.root: Path = dispatcher.ctx.root
 
     def run(self, emit: Emit, *, start: TestRun | None = None, targets: frozenset[str] | None = None) -> RepairOutcome:
@@ -176,16 +163,13 @@ class Repairer:
             outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
             return outcome
         outcome.ran = True
-        if self.guard is not None:
-            # The call as _edit() makes it: arguments that validate, or the tool declares nothing and no step opens.
-            edit = {"action": "replace", "path": units[0].path, "old": units[0].text, "new": units[0].text}
-            effects = [self.dispatcher.effects(ToolCall("code_edit", edit))]
-            record_snapshot(emit, self.guard.open_step, "repair", effects)
+        # One snapshot step around every candidate and restore: the states in between are never undo steps. The
+        # step is opened with what the edits declare, as the loop's rounds are.
+        self.dispatcher.snapshots.open_step(emit, "repair", [self.dispatcher.effects(_edit(u, u.text)) for u in units])
         try:
             run = self._attempts(ranked, run, wanted, outcome, emit, spectrum)
         finally:
-            if self.guard is not None:
-                record_snapshot(emit, self.guard.close_step)
+            self.dispatcher.snapshots.close_step(emit)
         emit("repair.finished", fixed=outcome.fixed, candidates=outcome.candidates, summary=outcome.summary)
         return outcome
 
@@ -482,17 +466,14 @@ class Repairer:
 
     def _edit(self, emit: Emit, outcome: RepairOutcome, unit: Unit, old: str, new: str) -> ToolResult:
         """Replace `old` by `new` in the unit's file through the dispatcher: the gate, journal and checks apply."""
-        call = ToolCall("code_edit", {"action": "replace", "path": unit.path, "old": old, "new": new}, id=None)
         outcome.tool_calls += 1
-        return self.dispatcher.run_reported(call, emit)
+        return self.dispatcher.run_reported(_edit(unit, new, old=old), emit)
 
     def _restore(self, emit: Emit, outcome: RepairOutcome, index: int, unit: Unit, candidate: str) -> ToolResult:
         """Put the unit's code back after a rejected candidate: through the dispatcher like any edit, but reported
         as one quiet line (`repair.restored`), not as an edit of the model's."""
-        arguments = {"action": "replace", "path": unit.path, "old": candidate, "new": unit.text}
-        call = ToolCall("code_edit", arguments, id=None)
         outcome.tool_calls += 1
-        result = self.dispatcher.run(call)
+        result = self.dispatcher.run(_edit(unit, unit.text, old=candidate))
         emit("repair.restored", n=index, path=unit.path, ok=result.ok, output="" if result.ok else result.output)
         return result
 
@@ -535,6 +516,12 @@ class Repairer:
             units=", ".join(units) or "no function",
             last=last or "no usable answer",
         )
+
+
+def _edit(unit: Unit, new: str, *, old: str | None = None) -> ToolCall:
+    """The code_edit call that replaces the unit's text (or `old`, a candidate in its place) by `new`."""
+    arguments = {"action": "replace", "path": unit.path, "old": unit.text if old is None else old, "new": new}
+    return ToolCall("code_edit", arguments, id=None)
 
 
 def _attempt(

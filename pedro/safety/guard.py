@@ -3,13 +3,12 @@ end. What changed between a round's two snapshots is pedro's; what changed betwe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pedro.effects import Effects
-from pedro.errors import PedroError
 from pedro.messages import ToolCall
 from pedro.safety.journal import Journal
 from pedro.safety.snapshots import (
@@ -28,8 +27,9 @@ from pedro.safety.snapshots import (
 class SnapshotGuard:
     """Keeps the user's work recoverable: `pedro undo` walks back through what this records.
 
-    The Dispatcher reports each call it ran (`after_call`); after a round's last call the guard snapshots what the
-    round left, so what changes before the next round's snapshot was changed by the user, whose edits undo keeps.
+    The Dispatcher's snapshot layer reports each call it ran (`after_call`); after a round's last call the guard
+    snapshots what the round left, so what changes before the next round's snapshot was changed by the user, whose
+    edits undo keeps.
     """
 
     root: Path
@@ -149,18 +149,6 @@ class JournalOnlyGuard:
         return None
 
 
-def record_snapshot(emit: Callable[..., None], take: Callable[..., dict[str, Any] | None], *args: Any) -> None:
-    """Take a snapshot (`take(*args)`) and record it as `snapshot.taken`; a failure is a notice, and the job goes on
-    with the snapshots it has. The loop, the dispatcher and repair all snapshot through this."""
-    try:
-        taken = take(*args)
-    except PedroError as exc:
-        emit("notice", message=f"could not snapshot the working tree: {exc}")
-        return
-    if taken is not None:
-        emit("snapshot.taken", **taken)
-
-
 def settle_interrupted(root: Path, job_id: str) -> Snapshot | None:
     """Snapshot what a job that died mid-round left behind, so `pedro undo JOB` can walk back over that round."""
     snapshots = list_snapshots(root, job_id)
@@ -174,4 +162,4 @@ def describe(snapshot: Snapshot) -> dict[str, Any]:
     return {"n": snapshot.n, "ref": snapshot.ref, "label": snapshot.label, "commit": snapshot.commit[:12]}
 
 
-__all__ = ["SnapshotError", "SnapshotGuard", "describe", "record_snapshot", "settle_interrupted"]
+__all__ = ["SnapshotError", "SnapshotGuard", "describe", "settle_interrupted"]

@@ -189,7 +189,7 @@ def run_case(
         redactor=redactor,
         gate=gate,
         journal=journal,
-        after_call=guard.after_call,
+        guard=guard,
     )
     events: list[Event] = []
     try:
@@ -202,7 +202,6 @@ def run_case(
                 options=GenerationOptions(),
                 store=store,
                 job=job,
-                guard=guard,
             ),
             on_event=events.append,
         ).run(task)

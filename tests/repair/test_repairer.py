@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,7 @@ def repair(
     """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`."""
     backend = ScriptedBackend(replies)
     ctx = ToolContext(root=repo)
-    dispatcher = Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx)
+    dispatcher = Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx, guard=guard)
     events: list[Event] = []
 
     def emit(type_: str, **data: Any) -> None:
@@ -69,7 +70,6 @@ def repair(
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
         settings=RepairSettings(candidates=candidates, coverage=coverage),
         options=GenerationOptions(temperature=0.2, max_tokens=2048),
-        guard=guard,
     )
     return repairer.run(emit), backend, events
 
@@ -347,3 +347,14 @@ def test_a_function_that_made_progress_is_asked_for_again(calc: Path) -> None:
     assert outcome.fixed and statuses(events) == ["progress", "fixed"]
     # The second request shows the function as the first answer left it.
     assert "return a - b\n" in backend.requests[1][0][0].content and "+ 1" not in backend.requests[1][0][0].content
+
+
+def test_a_snapshot_that_fails_during_repair_is_a_notice_and_the_repair_goes_on(calc: Path) -> None:
+    guard = SnapshotGuard(calc, "job-broken")
+    guard.start()
+    shutil.rmtree(calc / ".git")  # git is gone mid-job: no snapshot can be taken any more
+    outcome, _, events = repair(calc, [FIX], candidates=1, guard=guard)
+    assert outcome.fixed and "return a + b" in (calc / "calc.py").read_text()
+    notices = [str(e.data["message"]) for e in events if e.type == "notice"]
+    assert notices and all("could not snapshot the working tree" in n for n in notices)
+    assert not [e for e in events if e.type == "snapshot.taken"]
