@@ -33,7 +33,7 @@ _READ_SIZE = 1 << 20
 _PIPE_BYTES = 1 << 20
 _DEFAULT_PIPE_BYTES = 64 * 1024
 # ...and drained this often while ripgrep runs, so that reading costs a few wake-ups, not one per file.
-_DRAIN_SECONDS = 0.01
+_DRAIN_SECONDS = 0.005
 # Bytes of ripgrep's stderr kept for error messages.
 _STDERR_KEPT = 64 * 1024
 
@@ -300,8 +300,9 @@ def _pump(pid: int, fd: int, on_chunk: Callable[[bytes], None], deadline: float)
             got = _drain(fd, on_chunk, capacity)
             if got is None:
                 return True
-            # Once ripgrep has exited, or while it outpaces the drains, every write is worth a wake-up.
-            busy = exit_fd is None or got >= capacity // 2
+            # Once ripgrep has exited, or while it writes more than an eighth of the pipe between drains (it would
+            # soon wait for the reader), every write is worth a wake-up.
+            busy = exit_fd is None or got >= capacity // 8
             if busy != watching:
                 if busy:
                     poller.register(fd, select.POLLIN)

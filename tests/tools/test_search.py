@@ -395,7 +395,7 @@ def test_a_burst_of_small_writes_is_read_in_a_few_pieces_without_a_thread(tmp_pa
     outcome = stream_rg([sys.executable, "-c", script], cwd=tmp_path, env={}, on_chunk=take, timeout=60)
     assert outcome.returncode == 0
     assert b"".join(chunks) == "".join(f"{n}\n" for n in range(5000)).encode()
-    assert len(chunks) < 25, len(chunks)  # one wake-up per write would be thousands
+    assert len(chunks) < 100, len(chunks)  # one wake-up per write would be thousands
     assert threads == {before}  # no watchdog thread per search: the time limit is kept by the reading loop
 
 
