@@ -399,6 +399,24 @@ def test_a_burst_of_small_writes_is_read_in_a_few_pieces_without_a_thread(tmp_pa
     assert threads == {before}  # no watchdog thread per search: the time limit is kept by the reading loop
 
 
+def test_without_pidfd_every_write_is_read_and_the_time_limit_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr("os.pidfd_open")  # an old kernel, or a seccomp filter that refuses it
+    chunks: list[bytes] = []
+    script = "import sys\nfor n in range(300):\n    sys.stdout.write(f'{n}\\n'); sys.stdout.flush()\n"
+    stream_rg([sys.executable, "-c", script], cwd=tmp_path, env={}, on_chunk=chunks.append, timeout=60)
+    assert b"".join(chunks) == "".join(f"{n}\n" for n in range(300)).encode()
+    with pytest.raises(ToolFailure, match="longer than"):
+        stream_rg(
+            [sys.executable, "-c", "import time; time.sleep(30)"],
+            cwd=tmp_path,
+            env={},
+            on_chunk=lambda _: None,
+            timeout=0.3,
+        )
+
+
 def test_a_flood_on_stderr_cannot_stall_the_run(tmp_path: Path) -> None:
     script = "import sys; sys.stderr.write('w' * 2_000_000); sys.stdout.write('done\\n'); sys.exit(2)"
     chunks: list[bytes] = []
