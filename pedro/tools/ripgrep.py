@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import base64
 import bisect
+import fcntl
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
-import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import translate
@@ -25,8 +27,13 @@ from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
 
 # Seconds one ripgrep run may take before it is stopped; a search that takes longer needs a narrower path.
 RG_TIMEOUT = 60.0
-# Bytes asked of the pipe per read; a pipe holds 64 KiB, so one read drains whatever is there.
+# Bytes asked of the pipe per read: as much as the widened pipe holds, so one read drains whatever is there.
 _READ_SIZE = 1 << 20
+# The pipe ripgrep writes to is widened to this (Linux's default limit for unprivileged users)...
+_PIPE_BYTES = 1 << 20
+_DEFAULT_PIPE_BYTES = 64 * 1024
+# ...and drained this often while ripgrep runs, so that reading costs a few wake-ups, not one per file.
+_DRAIN_SECONDS = 0.005
 # Bytes of ripgrep's stderr kept for error messages.
 _STDERR_KEPT = 64 * 1024
 
@@ -233,8 +240,7 @@ def stream_rg(
 
     Pieces are handed over as they come so a search with a million matches never sits in memory whole; they
     are raw pipe reads, not lines, because a Python call per line costs more than ripgrep's whole search.
-    Blocking reads with a watchdog timer cost less CPU than polling before each read, and stderr goes to a
-    file, so a flood of warnings can never fill a pipe and stall ripgrep.
+    stderr goes to a file, so a flood of warnings can never fill a pipe and stall ripgrep.
     """
     with tempfile.TemporaryFile() as err_file:
         try:
@@ -249,28 +255,15 @@ def stream_rg(
             )
         except OSError as exc:
             raise ToolFailure(f"{_INSTALL_HINT} ({exc.strerror or exc})") from exc
-        timed_out = threading.Event()
-
-        def stop() -> None:
-            timed_out.set()
-            proc.kill()
-
-        timer = threading.Timer(timeout, stop)
-        timer.start()
+        assert proc.stdout is not None
         try:
-            assert proc.stdout is not None
-            fd = proc.stdout.fileno()
-            while chunk := os.read(fd, _READ_SIZE):
-                on_chunk(chunk)
-            returncode = proc.wait()
+            ended = _pump(proc.pid, proc.stdout.fileno(), on_chunk, time.monotonic() + timeout)
         finally:
-            timer.cancel()
             if proc.poll() is None:
                 proc.kill()
-                proc.wait()
-            if proc.stdout is not None:
-                proc.stdout.close()
-        if timed_out.is_set():
+            returncode = proc.wait()
+            proc.stdout.close()
+        if not ended:
             raise ToolTimeoutError(
                 f"the search ran longer than {timeout:.0f} seconds and was stopped; "
                 'give a narrower `path` or a `glob` such as "*.py"'
@@ -278,6 +271,93 @@ def stream_rg(
         err_file.seek(0)
         stderr = err_file.read(_STDERR_KEPT).decode("utf-8", errors="replace")
     return RgOutcome(returncode=returncode, stderr=stderr)
+
+
+def _pump(pid: int, fd: int, on_chunk: Callable[[bytes], None], deadline: float) -> bool:
+    """Hand the pipe's bytes to `on_chunk` until it ends (True) or the deadline passes (False).
+
+    ripgrep writes each file's rows apart, so a reader that wakes on every write wakes hundreds of times per
+    search, and on a busy machine each wake-up waits for a core. With the pipe widened to hold a typical
+    search's output, the reader sleeps until ripgrep exits and drains the pipe only every _DRAIN_SECONDS on
+    the way; while ripgrep fills the pipe faster than that, the reader wakes on every write again.
+    """
+    capacity = _widen(fd)
+    os.set_blocking(fd, False)
+    poller = select.poll()
+    exit_fd = _exit_fd(pid)
+    if exit_fd is not None:
+        poller.register(exit_fd, select.POLLIN)
+    watching = exit_fd is None
+    if watching:
+        poller.register(fd, select.POLLIN)
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            ready = poller.poll(1000 * (left if watching else min(left, _DRAIN_SECONDS)))
+            if exit_fd is not None and any(ready_fd == exit_fd for ready_fd, _ in ready):
+                poller.unregister(exit_fd)
+                os.close(exit_fd)
+                exit_fd = None
+            got = _drain(fd, on_chunk, capacity)
+            if got is None:
+                return True
+            # Once ripgrep has exited, or while it writes more than an eighth of the pipe between drains (it would
+            # soon wait for the reader), every write is worth a wake-up.
+            busy = exit_fd is None or got >= capacity // 8
+            if busy != watching:
+                if busy:
+                    poller.register(fd, select.POLLIN)
+                else:
+                    poller.unregister(fd)
+                watching = busy
+        return False
+    finally:
+        if exit_fd is not None:
+            os.close(exit_fd)
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """proc.wait(timeout) that returns as the process ends: Popen polls with sleeps of up to 50 ms instead."""
+    exit_fd = _exit_fd(proc.pid)
+    if exit_fd is not None:
+        try:
+            poller = select.poll()
+            poller.register(exit_fd, select.POLLIN)
+            if not poller.poll(1000 * timeout):
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+        finally:
+            os.close(exit_fd)
+    return proc.wait(timeout)
+
+
+def _drain(fd: int, on_chunk: Callable[[bytes], None], most: int) -> int | None:
+    """Hand over what the pipe holds now, up to about `most` bytes; the bytes read, or None once it has ended."""
+    got = 0
+    while got < most:
+        try:
+            chunk = os.read(fd, _READ_SIZE)
+        except BlockingIOError:
+            break
+        if not chunk:
+            return None
+        on_chunk(chunk)
+        got += len(chunk)
+    return got
+
+
+def _widen(fd: int) -> int:
+    """Grow the pipe to _PIPE_BYTES where the system allows it; the size it has."""
+    try:
+        return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+    except (AttributeError, OSError):
+        return _DEFAULT_PIPE_BYTES  # the system's limit or a platform without resizable pipes
+
+
+def _exit_fd(pid: int) -> int | None:
+    """A descriptor that turns readable when the process ends (Linux's pidfd), or None where there is none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None  # no pidfd (an old kernel, a seccomp filter, not Linux): wake on every write instead
 
 
 def collect_lines(
@@ -393,7 +473,7 @@ class FileListing:
     def paths(self, timeout: float = RG_TIMEOUT) -> list[str]:
         """The listing's sorted repo-relative paths, as all_files gives them, once ripgrep has finished."""
         try:
-            returncode = self._proc.wait(timeout)
+            returncode = _wait(self._proc, timeout)
         except subprocess.TimeoutExpired as exc:
             raise ToolTimeoutError(
                 f"listing files ran longer than {timeout:.0f} seconds and was stopped; give a narrower `path`"

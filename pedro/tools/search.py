@@ -96,26 +96,13 @@ class SearchArgs(ToolArgs):
     def _infer(cls, data: Any) -> Any:
         if not isinstance(data, dict):
             return data
-        data = dict(data)
-        for key, aliases in _KEY_ALIASES.items():
-            for alias in aliases:
-                if data.get(key) is None and data.get(alias) is not None:
-                    data[key] = data[alias]
-        for key in ("pattern", "name"):
-            # A model searching for 404 or 3.14 sends a number; it means the text.
-            if isinstance(data.get(key), int | float) and not isinstance(data.get(key), bool):
-                data[key] = str(data[key])
+        data = _with_contract_keys(data)
         action = data.get("action")
         if isinstance(action, str):
             normalized = action.strip().lower().replace("-", "_").replace(" ", "_")
             data["action"] = _ACTION_ALIASES.get(normalized, action)
         elif action is None:
-            if data.get("name") is not None and data.get("pattern") is None:
-                data["action"] = "find_definition"
-            elif data.get("pattern") is not None:
-                data["action"] = "grep"
-            elif data.get("glob") is not None:
-                data["action"], data["pattern"] = "find_files", data["glob"]
+            _infer_action(data)
         if data.get("action") == "find_files" and data.get("pattern") is None and data.get("glob") is not None:
             data["pattern"] = data["glob"]
         if data.get("action") == "find_definition" and data.get("name") is None:
@@ -130,6 +117,30 @@ class SearchArgs(ToolArgs):
         if self.action == "find_definition" and not (self.name and self.name.strip()):
             raise ValueError('search find_definition needs `name`, e.g. {"action": "find_definition", "name": "mul"}')
         return self
+
+
+def _with_contract_keys(data: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the arguments with the contract's keys filled from their aliases, and numbers searched as text."""
+    data = dict(data)
+    for key, aliases in _KEY_ALIASES.items():
+        for alias in aliases:
+            if data.get(key) is None and data.get(alias) is not None:
+                data[key] = data[alias]
+    for key in ("pattern", "name"):
+        # A model searching for 404 or 3.14 sends a number; it means the text.
+        if isinstance(data.get(key), int | float) and not isinstance(data.get(key), bool):
+            data[key] = str(data[key])
+    return data
+
+
+def _infer_action(data: dict[str, Any]) -> None:
+    """The action a call without one means: a name alone is a definition, a pattern a grep, a glob a listing."""
+    if data.get("name") is not None and data.get("pattern") is None:
+        data["action"] = "find_definition"
+    elif data.get("pattern") is not None:
+        data["action"] = "grep"
+    elif data.get("glob") is not None:
+        data["action"], data["pattern"] = "find_files", data["glob"]
 
 
 class SearchTool:

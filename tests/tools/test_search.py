@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -378,6 +379,42 @@ def test_a_run_past_its_time_limit_is_stopped(tmp_path: Path) -> None:
             timeout=0.3,
         )
     assert time.monotonic() - started < 10
+
+
+def test_a_burst_of_small_writes_is_read_in_a_few_pieces_without_a_thread(tmp_path: Path) -> None:
+    # ripgrep writes each file's rows apart; a reader woken by every write spends more than ripgrep's search.
+    script = "import sys\nfor n in range(5000):\n    sys.stdout.write(f'{n}\\n'); sys.stdout.flush()\n"
+    chunks: list[bytes] = []
+    threads: set[int] = set()
+
+    def take(chunk: bytes) -> None:
+        chunks.append(chunk)
+        threads.add(threading.active_count())
+
+    before = threading.active_count()
+    outcome = stream_rg([sys.executable, "-c", script], cwd=tmp_path, env={}, on_chunk=take, timeout=60)
+    assert outcome.returncode == 0
+    assert b"".join(chunks) == "".join(f"{n}\n" for n in range(5000)).encode()
+    assert len(chunks) < 100, len(chunks)  # one wake-up per write would be thousands
+    assert threads == {before}  # no watchdog thread per search: the time limit is kept by the reading loop
+
+
+def test_without_pidfd_every_write_is_read_and_the_time_limit_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr("os.pidfd_open")  # an old kernel, or a seccomp filter that refuses it
+    chunks: list[bytes] = []
+    script = "import sys\nfor n in range(300):\n    sys.stdout.write(f'{n}\\n'); sys.stdout.flush()\n"
+    stream_rg([sys.executable, "-c", script], cwd=tmp_path, env={}, on_chunk=chunks.append, timeout=60)
+    assert b"".join(chunks) == "".join(f"{n}\n" for n in range(300)).encode()
+    with pytest.raises(ToolFailure, match="longer than"):
+        stream_rg(
+            [sys.executable, "-c", "import time; time.sleep(30)"],
+            cwd=tmp_path,
+            env={},
+            on_chunk=lambda _: None,
+            timeout=0.3,
+        )
 
 
 def test_a_flood_on_stderr_cannot_stall_the_run(tmp_path: Path) -> None:
