@@ -269,13 +269,7 @@ def repairer(
     edit."""
     if role.repair == "never" or not config.repair.enabled or tests is None or dispatcher.ctx.read_only:
         return None
-    settings = RepairSettings(
-        candidates=config.repair.candidates,
-        temperature=config.repair.temperature,
-        max_tokens=config.repair.max_tokens,
-        max_units=config.repair.max_functions,
-        coverage=config.repair.coverage,
-    )
+    settings = RepairSettings.from_config(config.repair)
     return Repairer(backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options)
 
 

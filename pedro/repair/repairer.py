@@ -3,13 +3,15 @@ code_edit, run the tests again, and sample more candidates until one passes or t
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.dispatch import Dispatcher
@@ -25,6 +27,9 @@ from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 from pedro.tools.textfile import stamp_file
+
+if TYPE_CHECKING:
+    from pedro.config import RepairConfig
 
 Emit = Callable[..., None]
 """The job's event emitter: emit(type, **data)."""
@@ -56,6 +61,20 @@ class RepairSettings:
     """Rank lines by the tests' line coverage (once per repair) before asking; else by the traceback alone."""
     max_pairs: int = 6
     """Pairs of earlier candidates (at two locations) tried together before repair gives up."""
+    time_budget_s: float | None = None
+    """Seconds one repair may take; no new question once they are spent (None: only the count bounds it)."""
+
+    @classmethod
+    def from_config(cls, repair: RepairConfig) -> RepairSettings:
+        """The settings [repair] gives."""
+        return cls(
+            candidates=repair.candidates,
+            temperature=repair.temperature,
+            max_tokens=repair.max_tokens,
+            max_units=repair.max_functions,
+            coverage=repair.coverage,
+            time_budget_s=repair.time_budget_s,
+        )
 
 
 @dataclass
@@ -74,6 +93,8 @@ class RepairOutcome:
     """Edits pedro made through the dispatcher: each candidate and each undo of one."""
     stopped: str = ""
     """Why repair stopped early (a file changed under it), or empty."""
+    out_of_time: bool = False
+    """The time budget ran out before the wanted tests passed."""
     changed: bool = False
     """A candidate was kept: the code differs from where repair started."""
     last_run: TestRun | None = None
@@ -136,6 +157,8 @@ class Repairer:
         self.dispatcher = dispatcher
         self.tests = tests
         self.settings = settings
+        self._deadline = math.inf
+        """When the running repair's time budget ends (time.monotonic())."""
         # Repair asks for code, not tool calls: plain text replies, no tools, no call grammar.
         self.options = replace(options, tool_mode="text", max_tokens=settings.max_tokens)
         self.root: Path = dispatcher.ctx.root
@@ -149,6 +172,8 @@ class Repairer:
         gets a sample, since the function a test points at first is often not the one with the bug.
         """
         outcome = RepairOutcome()
+        budget = self.settings.time_budget_s
+        self._deadline = time.monotonic() + budget if budget is not None else math.inf
         run = start if start is not None else self._test(emit, "baseline")
         outcome.last_run = run
         wanted = targets if targets is not None else run.failing
@@ -218,6 +243,10 @@ class Repairer:
         # candidates × units answers in all, and every first question at least its greedy answer.
         budget = max(self.settings.candidates * self.settings.max_units, len(turns))
         while turns and outcome.candidates < budget:
+            if outcome.candidates and time.monotonic() >= self._deadline:
+                outcome.out_of_time = True
+                last = f"its time budget of {self.settings.time_budget_s:g} s ([repair].time_budget_s) was spent"
+                break
             attempt = turns.popleft()
             asked[_describe(attempt.unit)] = None
             result = self._candidate(attempt, run, wanted, outcome, emit, tested)
@@ -250,7 +279,7 @@ class Repairer:
                 )
                 if attempt.asked < self.settings.candidates
             )
-        if not outcome.fixed and not outcome.stopped:
+        if not outcome.fixed and not outcome.stopped and not outcome.out_of_time:
             run, paired, pair = self._pairs(tested, run, wanted, outcome, emit)
             last = paired or last
             kept.extend([pair] if pair is not None else [])
@@ -501,7 +530,8 @@ class Repairer:
             return f"repair stopped after {tries}: {outcome.stopped}"
         left = len(wanted & run.failing) if run.report is not None else before
         verb = "fails" if left == 1 else "fail"
-        return f"repair tried {tries}; {left} of {count(before, 'failing test')} still {verb}"
+        spent = f" in its time budget of {self.settings.time_budget_s:g} s" if outcome.out_of_time else ""
+        return f"repair tried {tries}{spent}; {left} of {count(before, 'failing test')} still {verb}"
 
     def _handover(self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str) -> str:
         report = run.report

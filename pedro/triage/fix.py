@@ -88,12 +88,7 @@ def _repair(
     gate = Gate(Policy(mode="workspace-write", approval="never"), sandboxed=active_sandbox().kind != "none")
     redactor = Redactor(secret_values(os.environ, root=tree))
     dispatcher = Dispatcher(ToolRegistry.default(("code_edit",)), ctx, redactor=redactor, gate=gate)
-    settings = RepairSettings(
-        candidates=config.repair.candidates,
-        temperature=config.repair.temperature,
-        max_tokens=config.repair.max_tokens,
-        max_units=config.repair.max_functions,
-    )
+    settings = RepairSettings.from_config(config.repair)
     repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, settings=settings, options=options)
     start = tests.run()
     if start.passed or not start.failing:

@@ -53,7 +53,13 @@ def calc(repo: Path) -> Path:
 
 
 def repair(
-    repo: Path, replies: Any, *, candidates: int = 8, guard: SnapshotGuard | None = None, coverage: bool = False
+    repo: Path,
+    replies: Any,
+    *,
+    candidates: int = 8,
+    guard: SnapshotGuard | None = None,
+    coverage: bool = False,
+    time_budget_s: float | None = None,
 ) -> tuple[Any, ScriptedBackend, list[Event]]:
     """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`."""
     backend = ScriptedBackend(replies)
@@ -68,7 +74,7 @@ def repair(
         backend=backend,
         dispatcher=dispatcher,
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=candidates, coverage=coverage),
+        settings=RepairSettings(candidates=candidates, coverage=coverage, time_budget_s=time_budget_s),
         options=GenerationOptions(temperature=0.2, max_tokens=2048),
     )
     return repairer.run(emit), backend, events
@@ -358,3 +364,27 @@ def test_a_snapshot_that_fails_during_repair_is_a_notice_and_the_repair_goes_on(
     notices = [str(e.data["message"]) for e in events if e.type == "notice"]
     assert notices and all("could not snapshot the working tree" in n for n in notices)
     assert not [e for e in events if e.type == "snapshot.taken"]
+
+
+def test_no_question_is_asked_once_the_time_budget_is_spent(calc: Path) -> None:
+    # A budget shorter than any answer and its test run: the first answer is tried, and no other is asked for.
+    outcome, backend, events = repair(calc, [WRONG, WRONG, FIX], time_budget_s=0.001)
+    assert not outcome.fixed and outcome.out_of_time
+    assert len(backend.requests) == 1
+    assert len(statuses(events)) == 1
+    assert "in its time budget of 0.001 s" in outcome.summary
+    assert "[repair].time_budget_s" in outcome.handover
+
+
+def test_within_its_time_budget_repair_asks_until_the_tests_pass(calc: Path) -> None:
+    outcome, backend, _ = repair(calc, [WRONG, WRONG, FIX], time_budget_s=3600)
+    assert outcome.fixed and not outcome.out_of_time
+    assert len(backend.requests) == 3
+
+
+def test_the_settings_are_read_from_repair_config_in_one_place() -> None:
+    from pedro.config import RepairConfig
+
+    config = RepairConfig(candidates=3, max_functions=2, time_budget_s=42, coverage=False)
+    settings = RepairSettings.from_config(config)
+    assert (settings.candidates, settings.max_units, settings.time_budget_s, settings.coverage) == (3, 2, 42, False)
