@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends import get_backend
@@ -25,14 +25,17 @@ from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
 from pedro.safety.jobbranch import ensure_job_branch, job_branch
 from pedro.safety.journal import JOURNAL_NAME, Journal
 from pedro.safety.policy import Policy
-from pedro.safety.sandbox import active_sandbox
+from pedro.safety.sandbox import SandboxInfo, active_sandbox
 from pedro.safety.sandbox import describe as describe_sandbox
 from pedro.safety.snapshots import current_branch, head_commit, shorten
 from pedro.settings import RunSettings
 from pedro.tools import ToolRegistry
-from pedro.tools.base import Approver, Asker, ToolContext
+from pedro.tools.base import Approver, Asker, Tool, ToolContext
 from pedro.tools.test import TestRun
 from pedro.workspace import is_git_repo
+
+if TYPE_CHECKING:  # MCP loads only when [mcp.servers] names a server
+    from pedro.mcp.client import McpHub
 
 SMALL_WINDOW_TOKENS = 8192
 """A model window below this gets the short tool descriptions."""
@@ -122,29 +125,40 @@ def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend
         workspace = protect_work(root, job.id, role, ui, journal=journal, resumed=slot.resumed)
     toolsets = mcp_servers(config, role, ui, root, store.job_dir(job.id))
     try:
-        return _parts(config, role, slot, ui, backend, ctx, sandbox, journal, workspace, toolsets)
+        return _parts(config, role, slot, ui, _Ground(backend, ctx, sandbox, journal, workspace, toolsets))
     except BaseException:
         for toolset in toolsets:
             toolset.close()
         raise
 
 
-def _parts(
-    config: PedroConfig,
-    role: Role,
-    slot: JobSlot,
-    ui: RunUI,
-    backend: Backend,
-    ctx: ToolContext,
-    sandbox: Any,
-    journal: Journal,
-    workspace: Workspace,
-    toolsets: list[Any],
-) -> Assembled:
+@dataclass(frozen=True)
+class _Ground:
+    """What a run stands on once its workspace is protected: the model, the tools' context and sandbox, the journal
+    and guard, and the MCP servers started for it."""
+
+    backend: Backend
+    ctx: ToolContext
+    sandbox: SandboxInfo
+    journal: Journal
+    workspace: Workspace
+    toolsets: list[McpHub]
+
+
+def _parts(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, ground: _Ground) -> Assembled:
     store, job = slot.store, slot.job
+    backend, ctx, sandbox, journal, workspace, toolsets = (
+        ground.backend,
+        ground.ctx,
+        ground.sandbox,
+        ground.journal,
+        ground.workspace,
+        ground.toolsets,
+    )
     registry = ToolRegistry.default(role.tools)
     for toolset in toolsets:
-        registry = registry.joined(toolset.tools)
+        # An MCP tool's name is its instance's, which the Tool protocol's class-level name cannot say; it is one.
+        registry = registry.joined(cast("list[Tool]", toolset.tools))
     dispatcher = Dispatcher(
         registry,
         ctx,
@@ -179,7 +193,7 @@ def _parts(
     return Assembled(Agent(parts, ui.on_event), workspace)
 
 
-def mcp_servers(config: PedroConfig, role: Role, ui: RunUI, root: Path, job_dir: Path) -> list[Any]:
+def mcp_servers(config: PedroConfig, role: Role, ui: RunUI, root: Path, job_dir: Path) -> list[McpHub]:
     """The MCP servers of [mcp.servers] started for this job with the tools the role gets (pedro.mcp.client);
     none when there are none, or when the run calls no tools."""
     if not config.mcp.servers or config.tool_calling.tool_use_mode == "disabled":
