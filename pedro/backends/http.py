@@ -8,7 +8,8 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Literal, TypeVar
+from dataclasses import replace
+from typing import Any, Final, Literal, TypeVar
 
 import httpx
 
@@ -25,6 +26,7 @@ from pedro.backends.base import (
 from pedro.backends.connection import Connection
 from pedro.backends.replyguard import ReplyGuard, non_streamed_timeout_message
 from pedro.errors import BackendError
+from pedro.messages import Completion
 
 T = TypeVar("T")
 
@@ -305,3 +307,34 @@ def not_a_model_reply(url: str, server: str, media: str, text: str, *, expected:
         f"{text.strip()[:160]!r}. That is not a model server's reply: a proxy (HTTP_PROXY / HTTPS_PROXY / NO_PROXY), "
         f"a login page or another web service answered. {BASE_URL_HINT}"
     )
+
+
+CUT_NOTICE: Final = "the connection was cut mid-reply and pedro asked again; text shown before the cut may repeat"
+
+
+class ShownText:
+    """The reply's text deltas passed on as they stream, remembering whether any were: when a cut stream is asked
+    again, the person is told that what they saw before the cut may repeat."""
+
+    def __init__(self, on_token: Callable[[str], None] | None) -> None:
+        self._on_token = on_token
+        self._shown = False
+        self._cut = False
+
+    def emit(self, text: str) -> None:
+        self._shown = True
+        if self._on_token is not None:
+            self._on_token(text)
+
+    def note_retry(self, _error: BackendHttpError) -> None:
+        self._cut = self._cut or self._shown
+
+    def whole(self, completion: Completion) -> Completion:
+        """A reply that came as one object: its text shown at once."""
+        if self._on_token is not None and completion.text:
+            self._on_token(completion.text)
+        return completion
+
+    def finished(self, completion: Completion) -> Completion:
+        """The streamed reply, with the notice when text shown before a cut may repeat."""
+        return replace(completion, notices=(*completion.notices, CUT_NOTICE)) if self._cut else completion

@@ -13,7 +13,6 @@ import httpx
 
 from pedro.backends import ollama_context
 from pedro.backends.base import (
-    BackendHttpError,
     GenerationOptions,
     Notify,
     ToolsRejectedError,
@@ -21,9 +20,9 @@ from pedro.backends.base import (
 )
 from pedro.backends.connection import Connection
 from pedro.backends.extras import EXTRA_SAMPLING_KEYS, BodyExtras
-from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
+from pedro.backends.http import HttpTransport, ShownText, not_a_model_reply, stream_cut
 from pedro.backends.ollama_context import choose_num_ctx
-from pedro.backends.openai_compat import CUT_NOTICE, NO_STREAM_NOTICE
+from pedro.backends.openai_compat import NO_STREAM_NOTICE
 from pedro.backends.openai_wire import parse_arguments
 from pedro.backends.replyguard import ReplyGuard
 from pedro.config import PedroConfig
@@ -212,28 +211,14 @@ class OllamaBackend:
             payload = self.transport.post_json(
                 self.chat_url, body, sent_tools=bool(tools), on_notice=on_notice, reply=True
             )
-            completion = self._assemble(iter([payload]))
-            if on_token is not None and completion.text:
-                on_token(completion.text)
-            return completion
-        shown = False
-        cut = False
-
-        def emit(text: str) -> None:
-            nonlocal shown
-            shown = True
-            if on_token is not None:
-                on_token(text)
-
-        def note_retry(error: BackendHttpError) -> None:
-            nonlocal cut
-            cut = cut or shown
+            return ShownText(on_token).whole(self._assemble(iter([payload])))
+        shown = ShownText(on_token)
 
         def consume(lines: Iterator[str], guard: ReplyGuard) -> Completion:
-            return self._assemble(iter_ndjson(lines, url=self.chat_url, server=self.server), emit, guard)
+            return self._assemble(iter_ndjson(lines, url=self.chat_url, server=self.server), shown.emit, guard)
 
         def whole(payload: dict[str, Any]) -> Completion:
-            return self._whole_reply(payload, emit)
+            return self._whole_reply(payload, shown.emit)
 
         completion = self.transport.stream_lines(
             self.chat_url,
@@ -242,12 +227,10 @@ class OllamaBackend:
             stream_format="ndjson",
             whole=whole,
             sent_tools=bool(tools),
-            on_retry=note_retry,
+            on_retry=shown.note_retry,
             on_notice=on_notice,
         )
-        if cut:
-            completion = replace(completion, notices=(*completion.notices, CUT_NOTICE))
-        return completion
+        return shown.finished(completion)
 
     def _whole_reply(self, payload: dict[str, Any], emit: Callable[[str], None]) -> Completion:
         """A server that ignores `stream: true` sent its whole reply as one JSON object: use it as such."""

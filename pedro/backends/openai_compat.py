@@ -12,7 +12,6 @@ from typing import Any, Final, Literal, Self
 import httpx
 
 from pedro.backends.base import (
-    BackendHttpError,
     GenerationOptions,
     Notify,
     ToolsRejectedError,
@@ -21,7 +20,7 @@ from pedro.backends.base import (
 from pedro.backends.connection import Connection
 from pedro.backends.connection import read_api_key as read_api_key  # where the CLI has long imported it
 from pedro.backends.extras import BodyExtras
-from pedro.backends.http import HttpTransport, not_a_model_reply, stream_cut
+from pedro.backends.http import HttpTransport, ShownText, not_a_model_reply, stream_cut
 from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
 from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.sse import iter_sse_events
@@ -32,7 +31,6 @@ from pedro.presets import SamplingKey
 
 ToolChoice = Literal["auto", "required", "none"]
 
-CUT_NOTICE = "the connection was cut mid-reply and pedro asked again; text shown before the cut may repeat"
 NO_STREAM_NOTICE = (
     "the server sent one whole reply although pedro asked for a stream, and pedro used it. This server does not "
     "stream: set [backend].stream = false"
@@ -237,29 +235,15 @@ class OpenAICompatBackend:
                 self.chat_url, body, sent_tools=bool(tools), on_notice=on_notice, reply=True
             )
             self._raise_embedded_error(payload)
-            completion = parse_chat_response(payload, names)
-            if on_token is not None and completion.text:
-                on_token(completion.text)
-            return completion
-        shown = False
-        cut = False
-
-        def emit(text: str) -> None:
-            nonlocal shown
-            shown = True
-            if on_token is not None:
-                on_token(text)
-
-        def note_retry(error: BackendHttpError) -> None:
-            nonlocal cut
-            cut = cut or shown
+            return ShownText(on_token).whole(parse_chat_response(payload, names))
+        shown = ShownText(on_token)
 
         def consume(lines: Iterator[str], guard: ReplyGuard) -> Completion:
             # A fresh assembler per attempt: a retried stream never mixes text from the attempt that was cut.
-            return self._assemble_stream(lines, emit, names, guard)
+            return self._assemble_stream(lines, shown.emit, names, guard)
 
         def whole(payload: dict[str, Any]) -> Completion:
-            return self._whole_reply(payload, emit, names)
+            return self._whole_reply(payload, shown.emit, names)
 
         completion = self.transport.stream_lines(
             self.chat_url,
@@ -268,12 +252,10 @@ class OpenAICompatBackend:
             stream_format="sse",
             whole=whole,
             sent_tools=bool(tools),
-            on_retry=note_retry,
+            on_retry=shown.note_retry,
             on_notice=on_notice,
         )
-        if cut:
-            completion = replace(completion, notices=(*completion.notices, CUT_NOTICE))
-        return completion
+        return shown.finished(completion)
 
     def _assemble_stream(
         self, lines: Iterator[str], emit: Callable[[str], None], names: Sequence[str], guard: ReplyGuard

@@ -11,8 +11,8 @@ from wire_server import Reply, WireServer, json_reply, ndjson, read_fixture
 from pedro.backends import ollama_context
 from pedro.backends.base import GenerationOptions, RetryPolicy
 from pedro.backends.connection import Connection
+from pedro.backends.http import CUT_NOTICE
 from pedro.backends.ollama import OllamaBackend
-from pedro.backends.openai_compat import CUT_NOTICE
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Message, ToolCall

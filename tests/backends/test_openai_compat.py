@@ -10,7 +10,8 @@ from wire_server import Reply, WireServer, json_reply, read_fixture, sse
 
 from pedro.backends.base import GenerationOptions, RetryPolicy
 from pedro.backends.connection import Connection
-from pedro.backends.openai_compat import CUT_NOTICE, OpenAICompatBackend
+from pedro.backends.http import CUT_NOTICE
+from pedro.backends.openai_compat import OpenAICompatBackend
 from pedro.backends.openai_wire import ToolCallAccumulator, _repair_name
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
