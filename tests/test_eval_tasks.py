@@ -1,5 +1,6 @@
 """The eval task suite (evals/tasks, format in evals/README.md): every task is well formed, its check fails on the
-repository as shipped, and its reference solution makes the check pass."""
+repository as shipped, its reference solution makes the check pass, and an overfit fix, where a task keeps one, passes
+the visible tests and fails the check."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ DEFAULT_TIMEOUT_S = 120
 PREFIX = {"python": "py", "javascript": "js", "go": "go"}
 TOOL = {"python": None, "javascript": "node", "go": "go"}
 MIN_LANGUAGES = {"python": 15, "javascript": 6, "go": 5}
-MIN_TIERS = {"one-function": 12, "find-file": 5, "two-edits": 4, "feature": 4}
-MIN_TASKS = 26
+MIN_TIERS = {"one-function": 12, "find-file": 9, "two-edits": 8, "feature": 4}
+MIN_TASKS = 34
+# Tasks whose overfit/ shows that the hidden tests reject a fix that special-cases the visible tests' inputs.
+MIN_OVERFIT = 6
 CACHES = ("__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", "node_modules")  # left by local runs
 BUG_TIERS = {"one-function", "find-file", "two-edits"}
 # The one-function Python tasks the suite must hold, each with the function its bug sits in.
@@ -124,7 +127,10 @@ def test_task_toml_is_valid(task_id: str) -> None:
     assert task_id.startswith(PREFIX[task["language"]] + "-")
     assert files_under(folder / "repo"), "repo/ is empty"
     assert files_under(folder / "solution"), "solution/ is empty"
-    assert {path.name for path in folder.iterdir()} <= {"task.toml", "repo", "hidden", "solution"}
+    assert {path.name for path in folder.iterdir()} <= {"task.toml", "repo", "hidden", "solution", "overfit"}
+    if files_under(folder / "overfit"):
+        assert task["tier"] in BUG_TIERS, "overfit/ is a wrong fix of a bug"
+        assert files_under(folder / "hidden"), "overfit/ needs hidden tests that reject it"
     if task["tier"] == "feature":
         assert files_under(folder / "hidden"), "a feature task's hidden/ holds the tests of the feature"
     if task["language"] == "go":
@@ -136,7 +142,7 @@ def test_fix_is_not_shipped(task_id: str) -> None:
     folder = TASKS_DIR / task_id
     repo = files_under(folder / "repo")
     shipped = set(repo.values())
-    for layer in ("solution", "hidden"):
+    for layer in ("solution", "hidden", "overfit"):
         for rel, content in files_under(folder / layer).items():
             assert content != repo.get(rel), f"{layer}/{rel} is the same as repo/{rel}"
             assert content not in shipped, f"{layer}/{rel} is a copy of a file in repo/"
@@ -163,6 +169,33 @@ def test_task_fails_as_shipped_and_passes_with_its_solution(
 
     solved = run(task["check"], checkout(task_id, tmp_path / "solved", "solution", "hidden"), task_env, timeout)
     assert solved.returncode == 0, f"`{task['check']}` fails with the solution:\n{output(solved)}"
+
+
+def overfit_tasks() -> list[str]:
+    return [task_id for task_id in TASK_IDS if files_under(TASKS_DIR / task_id / "overfit")]
+
+
+@pytest.mark.parametrize("task_id", overfit_tasks())
+def test_overfit_fix_passes_the_tests_and_fails_the_check(
+    task_id: str, task_env: dict[str, str], tmp_path: Path
+) -> None:
+    task = load(task_id)
+    tool = TOOL[task["language"]]
+    if tool and shutil.which(tool) is None:
+        pytest.skip(f"{task['language']} task needs `{tool}`, which is not installed")
+    timeout = task.get("timeout_s", DEFAULT_TIMEOUT_S)
+
+    visible = run(task["test"], checkout(task_id, tmp_path / "visible", "overfit"), task_env, timeout)
+    assert visible.returncode == 0, f"the overfit fix fails `{task['test']}`:\n{output(visible)}"
+
+    checked = run(task["check"], checkout(task_id, tmp_path / "checked", "overfit", "hidden"), task_env, timeout)
+    assert checked.returncode != 0, f"the hidden tests accept the overfit fix:\n{output(checked)}"
+
+
+def test_enough_tasks_show_their_hidden_tests_reject_an_overfit_fix() -> None:
+    tasks = overfit_tasks()
+    assert len(tasks) >= MIN_OVERFIT, f"only {tasks} keep an overfit/ fix, want at least {MIN_OVERFIT}"
+    assert {load(task_id)["language"] for task_id in tasks} == set(PREFIX), "every language has one"
 
 
 def is_test_file(path: str) -> bool:

@@ -1,0 +1,1 @@
+"""A table of contents for Markdown documents."""

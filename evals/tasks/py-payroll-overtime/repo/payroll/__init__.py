@@ -1,0 +1,1 @@
+"""Weekly pay from timesheets."""

@@ -1,0 +1,19 @@
+"""Trip lengths written as "2 km" or "500 m"."""
+
+UNITS = {"km": 1000, "m": 1}
+
+
+def parse_distance(text):
+    """Return the distance in text, such as "2 km" or "500 m", in metres."""
+    number, unit = text.split()
+    return float(number) * UNITS[unit]
+
+
+def format_km(metres):
+    """Return metres as kilometres with one decimal, such as "2.5 km"."""
+    return f"{metres / 1000:.1f} km"
+
+
+def trip_total(legs):
+    """Return the length of a trip made of legs, such as ["2 km", "500 m"], in kilometres."""
+    return format_km(sum(parse_distance(leg) for leg in legs))
