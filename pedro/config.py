@@ -155,8 +155,7 @@ class RepairConfig(_Section):
     """Rank lines by the tests' line coverage (one or two extra test runs per repair) before asking, else by the
     traceback alone."""
     time_budget_s: float = Field(default=300.0, gt=0)
-    """Seconds one repair may take, its test runs included: no new question is asked once they are spent, and the
-    job goes on from what repair kept. The job's own time limit ([agent].time_limit_s) still bounds everything."""
+    """Seconds one repair may take, its test runs included: no new question once they are spent."""
 
 
 class ToolsConfig(_Section):

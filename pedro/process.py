@@ -44,10 +44,10 @@ _PR_SET_CHILD_SUBREAPER = 36
 Outcome = Literal["exited", "timeout", "overflow"]
 _Started = TypeVar("_Started", bound="subprocess.Popen[Any]")
 
+# Process-group leaders pedro started itself and has not reaped yet (commands, eval runs, llama-server). As a
+# subreaper pedro adopts orphans; these are its own children, started by other threads, never taken for orphans.
 _LEADERS_LOCK = threading.Lock()
 _LEADERS: set[int] = set()
-"""Process-group leaders pedro started itself and has not reaped yet (commands, eval runs, llama-server). As a
-subreaper pedro adopts orphans; these are its own children, started by other threads, and never taken for orphans."""
 
 
 @dataclass(frozen=True)
