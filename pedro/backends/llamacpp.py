@@ -1,10 +1,9 @@
-"""LlamaCppBackend: llama-server's OpenAI wire plus prompt caching, a fixed slot, /health, /props and /tokenize."""
+"""LlamaCppBackend: llama-server's OpenAI wire plus prompt caching, /health, /props and /tokenize."""
 
 from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -132,11 +131,10 @@ class LlamaCppBackend(OpenAICompatBackend):
         if self._ready:
             return []
         self.wait_until_ready(on_notice)
-        props = self.props()
-        if self._slot is None:
-            total = props.get("total_slots")
-            # One slot per job keeps its prompt cache warm; the pid spreads concurrent jobs over the slots.
-            self._slot = os.getpid() % total if isinstance(total, int) and total > 0 else 0
+        # No slot is pinned unless asked for: the server gives each request an idle slot, the one whose cached
+        # prompt is most like it (its own job's, round after round). Two jobs pinned to one slot wait on each
+        # other while another slot idles, and llama-server has sent one slot's tokens to both requests.
+        self.props()
         self._ready = True
         if options.tool_mode == "auto" and self.template_supports_tools() is False:
             self._text_mode = True
@@ -184,7 +182,7 @@ class LlamaCppBackend(OpenAICompatBackend):
 
     @property
     def slot(self) -> int | None:
-        """The id_slot this job is pinned to (chosen before the first request)."""
+        """The id_slot this job is pinned to, when it was given one; else the server picks an idle slot."""
         return self._slot
 
     def context_window(self) -> int | None:

@@ -53,7 +53,7 @@ def test_recorded_stream_assembles_text_usage_and_timings() -> None:
     assert completion.timings["prompt_n"] == final["timings"]["prompt_n"]
     assert completion.timings["predicted_n"] == final["timings"]["predicted_n"]
     body = json.loads(server.requests[-1].content)
-    assert body["cache_prompt"] is True and "id_slot" in body
+    assert body["cache_prompt"] is True and "id_slot" not in body
 
 
 def test_recorded_json_reply_keeps_timings() -> None:
