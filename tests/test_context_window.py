@@ -122,7 +122,7 @@ def test_llama_server_re_evaluates_only_what_was_appended(
     proc = build(server, repo, cli_env, description="Read every part.", backend="llamacpp")
     assert "Traceback" not in proc.stderr
     assert len(server.requests) >= ROUNDS
-    assert {r.get("id_slot") for r in server.requests} == {server.requests[0]["id_slot"]}
+    assert not any("id_slot" in r for r in server.requests)  # the server gives the job an idle slot, its own cache
     assert all(r.get("cache_prompt") is True for r in server.requests)
     appended = sum(b - a for a, b in zip(server.prompt_tokens, server.prompt_tokens[1:], strict=False))
     re_evaluated = sum(t["prompt_n"] for t in server.timings[1:])
