@@ -23,6 +23,7 @@ import bench_cache  # noqa: E402
 import bench_extract  # noqa: E402
 import bench_extract_accuracy  # noqa: E402
 import bench_prompt  # noqa: E402
+import bench_repair_cache  # noqa: E402
 import bench_search  # noqa: E402
 import bench_serve  # noqa: E402
 import bench_snapshot  # noqa: E402
@@ -226,13 +227,25 @@ def _cache_rows(cache: dict[str, Any]) -> list[Row]:
     ]
 
 
+def _repair_cache_rows(repair: dict[str, Any]) -> list[Row]:
+    """Prompt-cache reuse across one repair's questions: the tokens the server evaluated of those pedro sent."""
+    ratio, goal = repair["ratio"], bench_repair_cache.GOAL
+    evaluated = f"{repair['prompt_n']} ÷ {repair['prompt_tokens']}"
+    label = f"repair, {repair['requests']} questions: Σ prompt_n ÷ Σ prompt tokens ({evaluated})"
+    return [_row(label, ratio, f"≤ {goal}", ratio <= goal)]
+
+
 def _real_model(results: dict[str, Any]) -> None:
     """The measurements that need llama-server and the SmolLM2 GGUF; recorded as skipped or failed, never fatal."""
     reason = bench_cache.missing()
     if reason is not None:
-        results["tokens"] = results["cache"] = {"skipped": reason}
+        results["tokens"] = results["cache"] = results["repair_cache"] = {"skipped": reason}
         return
-    for name, measure in (("tokens", _measure_tokens), ("cache", bench_cache.run)):
+    for name, measure in (
+        ("tokens", _measure_tokens),
+        ("cache", bench_cache.run),
+        ("repair_cache", bench_repair_cache.run),
+    ):
         try:
             results[name] = measure()
         except (PedroError, httpx.HTTPError, RuntimeError) as exc:
@@ -257,7 +270,7 @@ def main() -> int:
     }
     _real_model(results)
     rows, notes = [*_local_rows(results), *_prompt_rows(results["prompt"])], []
-    for name, build_rows in (("tokens", _token_rows), ("cache", _cache_rows)):
+    for name, build_rows in (("tokens", _token_rows), ("cache", _cache_rows), ("repair_cache", _repair_cache_rows)):
         outcome = results[name]
         for word in ("skipped", "failed"):
             if word in outcome:
@@ -274,7 +287,7 @@ def main() -> int:
     out = HERE / "results" / time.strftime("bench-%Y%m%d-%H%M%S.json")
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"saved {out.relative_to(HERE.parent)}")
-    return 1 if any("failed" in results[name] for name in ("tokens", "cache")) else 0
+    return 1 if any("failed" in results[name] for name in ("tokens", "cache", "repair_cache")) else 0
 
 
 if __name__ == "__main__":

@@ -217,12 +217,12 @@ def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Ca
 
 def _line_answer(reply: str, language: LanguageName) -> str:
     """The one line an answer gives: its first fenced block's first code line, else its first line that is not
-    prose, without the marker pedro put on the line."""
+    prose."""
     blocks = [match.group("body") for match in _FENCE.finditer(reply) if match.group("body").strip()]
     text = blocks[0] if blocks else reply
     comment = "#" if language == "python" else "//"
     for raw in text.splitlines():
-        code = raw.split(f"{comment} {LINE_MARKER}")[0].strip()
+        code = raw.strip()
         if code and not code.startswith(("```", comment)):
             # Outside a fence, prose is no answer: the line must read as code on its own (or open a block).
             return code if blocks or code.endswith((":", "{")) or parses(code, language) else ""
@@ -241,8 +241,6 @@ def _line_readings(answer: str, original: str, language: LanguageName) -> list[s
     return readings
 
 
-LINE_MARKER = "<-- this line"
-"""How a line question marks its line (after the language's comment sign)."""
 _LINE_HEAD = re.compile(
     r"^(?P<head>return\s+|(?:if|elif|while)\s+|(?:const |let |var )?[\w.\[\]]+\s*(?::=|[-+*/%]?=(?!=))\s*)"
 )

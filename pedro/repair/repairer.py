@@ -19,7 +19,7 @@ from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.modelcall import complete
 from pedro.prompts import render_prompt
-from pedro.repair.candidate import LINE_MARKER, Candidate, read_candidate, read_line_candidate, special_cases
+from pedro.repair.candidate import Candidate, read_candidate, read_line_candidate, special_cases
 from pedro.repair.locate import Unit, failing_test, locate
 from pedro.repair.opening import answer_opening, with_opening
 from pedro.repair.progress import closer
@@ -450,22 +450,19 @@ class Repairer:
         """One fresh request for the question: greedy first, then sampled with a new seed each time."""
         unit, problem = attempt.unit, attempt.last_problem
         retry = "\n" + render_prompt("repair/retry.md", reason=problem).strip() if number and problem else ""
-        code, template, marker = unit.text, "repair/fix.md", ""
+        # Every question about a unit shows the same failure and code first and differs only at its end, so the
+        # server's prompt cache holds everything but the question when repair turns from one to the next.
+        template, line = "repair/fix.md", ""
         if attempt.kind == "line":
-            comment = "#" if unit.language == "python" else "//"
-            marker = f"{comment} {LINE_MARKER}"
-            lines = unit.text.splitlines()
-            at = attempt.line - unit.start_line
-            lines[at] = f"{lines[at]}  {marker}"
-            code, template = "\n".join(lines), "repair/line.md"
+            template, line = "repair/line.md", unit.text.splitlines()[attempt.line - unit.start_line].strip()
         prompt = render_prompt(
             template,
             failure="\n\n".join(self._with_test_source(f) for f in failing[:_MAX_FAILURES_SHOWN]),
             name=unit.name,
             path=unit.path,
             fence=_FENCE_NAMES[unit.language],
-            code=code,
-            marker=marker,
+            code=unit.text,
+            line=line,
             retry=retry,
         )
         # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,11 @@ SHOP = {
         'def test_total_uk():\n    assert total([10, 20], "uk") == 36.0\n'
     ),
 }
-MARK = "  # <-- this line"
+
+
+def asks_for_line(prompt: str, line: str) -> bool:
+    """Whether the prompt is a line question about `line` (as the file has it, indented or not)."""
+    return f"most likely to be wrong is this one:\n\n```python\n{line.strip()}\n```" in prompt
 
 
 def make_repo(repo: Path, files: dict[str, str]) -> Path:
@@ -78,7 +83,7 @@ def answering(fixes: dict[str, str]) -> Any:
     def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
         prompt = messages[0].content
         for marked, fix in fixes.items():
-            if f"{marked}{MARK}" in prompt:
+            if asks_for_line(prompt, marked):
                 return f"```python\n{fix}\n```"
         return "I am not sure."
 
@@ -119,11 +124,17 @@ def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
     assert "        return 0.2\n" in (repo / "rates.py").read_text()
     assert "Write the corrected" in backend.requests[0][0][0].content
     prompt = backend.requests[1][0][0].content
-    assert f"return 0.02{MARK}" in prompt and "Write only the corrected line" in prompt
+    assert asks_for_line(prompt, "return 0.02") and "Write only the corrected line" in prompt
     spectrum = next(e for e in events if e.type == "repair.spectrum")
     assert spectrum.data["runs"] == 1 and spectrum.data["lines"][0].startswith("rates.py:5 ")
     asked = [(c["question"], c.get("line")) for c in candidates(events)]
     assert asked == [("function", None), ("line", 5)]
+    # Both questions show the failure and the function alike and differ only after them, so llama-server's prompt
+    # cache keeps all of it from one question to the next.
+    function_prompt = backend.requests[0][0][0].content
+    shared = len(os.path.commonprefix([function_prompt, prompt]))
+    code_block_end = function_prompt.index("```\n", function_prompt.index("```python\n")) + 4
+    assert shared >= code_block_end, function_prompt[shared:]
 
 
 def test_a_one_token_bug_is_fixed_by_an_expression_for_its_line(repo: Path) -> None:
@@ -148,7 +159,7 @@ def test_answers_that_repeat_the_line_or_do_not_parse_cost_no_test_run(repo: Pat
     replies = iter(["```python\nreturn 0.02\n```", "```python\nreturn 0.2 +\n```", "```python\nreturn 0.2\n```"])
 
     def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
-        return next(replies) if f"return 0.02{MARK}" in messages[0].content else "I am not sure."
+        return next(replies) if asks_for_line(messages[0].content, "return 0.02") else "I am not sure."
 
     outcome, _, events = repair(repo, answer, candidates=8)
     assert outcome.fixed
