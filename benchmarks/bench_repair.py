@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +100,10 @@ def run_peer_suite(
     into its own environment under $PEDRO_PEERS_CACHE (default ~/.cache/pedro/peers)."""
     import peers  # type: ignore[import-not-found]
 
-    rows = []
-    for task in tasks:
+    cache_dir = Path(os.environ.get("PEDRO_PEERS_CACHE") or Path.home() / ".cache" / "pedro" / "peers")
+    peers.ensure_peer(peer, cache_dir)  # once, before the runs that share it start
+
+    def run(task: Task) -> dict[str, Any]:
         result = peers.run_peer(
             peer,
             task.path,
@@ -108,13 +111,17 @@ def run_peer_suite(
             model=model,
             time_limit_s=args.time_limit,
             workdir=work / peer / task.id,
-            cache_dir=Path(os.environ.get("PEDRO_PEERS_CACHE") or Path.home() / ".cache" / "pedro" / "peers"),
+            cache_dir=cache_dir,
         )
-        rows.append(vars(result))
         print(
             f"  {peer:22} {task.id:28} {'SOLVED' if result.solved else 'failed':7} {result.wall_s:6.1f}s {result.note}",
             flush=True,
         )
+        return vars(result)
+
+    # As many runs at once as pedro's (--jobs), each on a server slot of its own.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = list(pool.map(run, tasks))
     return {"solved": sum(bool(r["solved"]) for r in rows), "total": len(rows), "tasks": rows}
 
 
@@ -178,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in nicknames if split(args.peers) else ():
             if binary is None:
                 raise SystemExit("llama-server is not installed: run scripts/install-llama-server")
-            with ManagedLlamaServer(ggufs[name], binary=binary, ctx_size=8192) as server:
+            slots = max(1, args.jobs)
+            with ManagedLlamaServer(ggufs[name], binary=binary, ctx_size=8192 * slots, parallel=slots) as server:
                 report["peers"][name] = {
                     peer: run_peer_suite(peer, tasks, server.base_url + "/v1", server.model_alias, work, args)
                     for peer in split(args.peers)

@@ -156,6 +156,9 @@ class RepairConfig(_Section):
     traceback alone."""
     time_budget_s: float = Field(default=300.0, gt=0)
     """Seconds one repair may take, its test runs included: no new question once they are spent."""
+    rivals: int = Field(default=2, ge=0, le=8)
+    """Answers asked after the first fix to check it: when several pass, the one whose outputs on inputs beyond the
+    tests' own agree with the most others is kept (pytest projects); 0 keeps the first fix."""
 
 
 class ToolsConfig(_Section):

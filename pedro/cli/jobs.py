@@ -91,7 +91,7 @@ def show_job(
         out.write(f"\nsummary\n{job.summary.strip()}\n")
 
 
-_PROGRESS_EVENTS = frozenset({"tests.run", "repair.started", "repair.candidate", "repair.finished"})
+_PROGRESS_EVENTS = frozenset({"tests.run", "repair.started", "repair.candidate", "repair.chosen", "repair.finished"})
 
 
 @app.command("resume")

@@ -163,7 +163,14 @@ def describe_progress(event: Event) -> str | None:
     if event.type == "repair.candidate":
         reason = f": {data.get('reason')}" if data.get("reason") else ""
         where = f" line {data['line']}" if data.get("line") else ""
-        return f"candidate {data.get('n')} for {data.get('unit')}{where}: {data.get('status')}{reason}"
+        checks = f", checking candidate {data['rival_of']}" if data.get("rival_of") else ""
+        return f"candidate {data.get('n')} for {data.get('unit')}{where}{checks}: {data.get('status')}{reason}"
+    if event.type == "repair.chosen":
+        passing = ", ".join(map(str, data.get("candidates") or []))
+        return (
+            f"repair keeps candidate {data.get('n')} of the passing {passing}: its outputs on {data.get('probes')} "
+            "inputs beyond the tests' agree most with the others'"
+        )
     if event.type == "repair.kept":
         return f"repair keeps candidate {data.get('n')} and goes on: {' → '.join(map(str, data.get('chain') or []))}"
     if event.type == "repair.restored":

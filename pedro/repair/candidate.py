@@ -233,17 +233,18 @@ def _line_readings(answer: str, original: str, language: LanguageName) -> list[s
     """The answer as the whole line, then, when the original line is `return x`, `y = x` or `if x:` and the answer
     is only an expression, the original's head around it."""
     readings = [answer]
-    head = _LINE_HEAD.match(original.strip())
-    if head is not None and _LINE_HEAD.match(answer) is None:
+    head = LINE_HEAD.match(original.strip())
+    if head is not None and LINE_HEAD.match(answer) is None:
         tail = ":" if language == "python" and original.rstrip().endswith(":") and not answer.endswith(":") else ""
         brace = " {" if language != "python" and original.rstrip().endswith("{") and not answer.endswith("{") else ""
         readings.insert(0, f"{head.group('head')}{answer}{tail}{brace}")
     return readings
 
 
-_LINE_HEAD = re.compile(
+LINE_HEAD = re.compile(
     r"^(?P<head>return\s+|(?:if|elif|while)\s+|(?:const |let |var )?[\w.\[\]]+\s*(?::=|[-+*/%]?=(?!=))\s*)"
 )
+"""What starts a line whose expression an answer may give alone: `return `, `if `, `total = `, `x := `."""
 
 
 def special_cases(text: str, unit: Unit, failure_text: str) -> str:
@@ -262,6 +263,11 @@ def special_cases(text: str, unit: Unit, failure_text: str) -> str:
         returned = _RETURNED.match(line)
         if returned and returned.group("value") in literals:
             return f"it returns {returned.group('value')}, the value the failing test expects"
+        constant = _RETURNED_EXPRESSION.match(line)
+        if constant and not _NAME.search(constant.group("expression")):
+            used = sorted(set(_LITERAL.findall(constant.group("expression"))) & literals)
+            if used:
+                return f"it returns a constant made of {', '.join(used)}, values from the failing test"
     return ""
 
 
@@ -270,3 +276,5 @@ _TRIVIAL = frozenset({"0", "1", "-1", "''", '""'})
 _VALUE = r"""(?P<value>-?\b\d+(?:\.\d+)?\b|"[^"\n]*"|'[^'\n]*')"""
 _COMPARED = re.compile(rf"\b(?:if|elif|case)\b.*(?:===?|!==?|<=|>=)\s*{_VALUE}")
 _RETURNED = re.compile(rf"^return\s+{_VALUE}\s*;?$")
+_RETURNED_EXPRESSION = re.compile(r"^return\s+(?P<expression>[^;]+?)\s*;?$")
+_NAME = re.compile(r"[A-Za-z_]")

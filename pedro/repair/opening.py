@@ -10,14 +10,17 @@ from __future__ import annotations
 import re
 import textwrap
 
+from pedro.repair.candidate import LINE_HEAD
 from pedro.repair.locate import Unit
 
 
-def answer_opening(unit: Unit, fence: str, *, whole_function: bool) -> str:
-    """The opening of the answer: the code fence, and for a whole function its definition up to its name."""
+def answer_opening(unit: Unit, fence: str, *, whole_function: bool, line: str = "") -> str:
+    """The opening of the answer: the code fence, and for a whole function its definition up to its name, for a
+    line its head (`return `, `if `, `total = `), so that what is left to write is the expression."""
     opening = f"```{fence}\n"
     if not whole_function:
-        return opening
+        head = LINE_HEAD.match(line.strip())
+        return opening + (head.group("head") if head is not None else "")
     name = re.compile(rf"\b{re.escape(unit.name)}\b")
     for line in textwrap.dedent(unit.text).splitlines():
         found = name.search(line)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.dispatch import Dispatcher
+from pedro.errors import BackendError
 from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.modelcall import complete
@@ -22,6 +23,7 @@ from pedro.prompts import render_prompt
 from pedro.repair.candidate import Candidate, read_candidate, read_line_candidate, special_cases
 from pedro.repair.locate import Unit, failing_test, locate
 from pedro.repair.opening import answer_opening, with_opening
+from pedro.repair.probes import Passing, ProbeRecorder, ProbeSpec, agreement, changed_lines, choose, probe_spec
 from pedro.repair.progress import closer
 from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
 from pedro.tools.test import TestRun
@@ -63,6 +65,8 @@ class RepairSettings:
     """Pairs of earlier candidates (at two locations) tried together before repair gives up."""
     time_budget_s: float | None = None
     """Seconds one repair may take; no new question once they are spent (None: only the count bounds it)."""
+    rivals: int = 2
+    """Answers asked after the first fix to check it against (probes.py); 0 keeps the first fix."""
 
     @classmethod
     def from_config(cls, repair: RepairConfig) -> RepairSettings:
@@ -74,6 +78,7 @@ class RepairSettings:
             max_units=repair.max_functions,
             coverage=repair.coverage,
             time_budget_s=repair.time_budget_s,
+            rivals=repair.rivals,
         )
 
 
@@ -131,6 +136,17 @@ class _Kept:
 
 
 @dataclass(frozen=True)
+class _Helped:
+    """A candidate the tests confirmed (a fix or progress): the run after it, the unit's new text, the file as it was
+    before, and the candidate's outputs on the probes (None without probes)."""
+
+    run: TestRun
+    text: str
+    file_text: str
+    outputs: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
 class _Tested:
     """A candidate that was applied, tested and undone: material for a pair."""
 
@@ -162,6 +178,9 @@ class Repairer:
         # Repair asks for code, not tool calls: plain text replies, no tools, no call grammar.
         self.options = replace(options, tool_mode="text", max_tokens=settings.max_tokens)
         self.root: Path = dispatcher.ctx.root
+        self._runner = ""
+        """The test runner the running repair's baseline named (probes need pytest)."""
+        self._probe_specs: dict[tuple[str, str, int], ProbeSpec | None] = {}
 
     def run(self, emit: Emit, *, start: TestRun | None = None, targets: frozenset[str] | None = None) -> RepairOutcome:
         """From the tests as they are (`start`, else a fresh run), while `targets` (else every failing test) fail and
@@ -176,6 +195,7 @@ class Repairer:
         self._deadline = time.monotonic() + budget if budget is not None else math.inf
         run = start if start is not None else self._test(emit, "baseline")
         outcome.last_run = run
+        self._runner = run.report.runner if run.report is not None else ""
         wanted = targets if targets is not None else run.failing
         if run.passed or (targets is not None and not wanted & run.failing):
             outcome.summary = "the tests already pass"
@@ -258,7 +278,7 @@ class Repairer:
                 if attempt.asked < self.settings.candidates:
                     turns.append(attempt)
                 continue
-            after, new_text = result
+            after, new_text = result.run, result.text
             unit = attempt.unit
             kept.append(
                 _Kept(outcome.candidates, [(unit, new_text)], run, wanted & after.failing < wanted & run.failing)
@@ -266,6 +286,7 @@ class Repairer:
             run, outcome.changed, outcome.last_run = after, True, after
             if not wanted & run.failing and _verdict_fixed(run):
                 outcome.fixed = True
+                run = outcome.last_run = self._rivals(attempt, result, kept[-1].before, wanted, outcome, emit)
                 break
             chain.append(f"{outcome.candidates}: {_describe(unit)}{_line_label(attempt)}")
             emit("repair.kept", n=outcome.candidates, unit=_describe(unit), reason=attempt.last_problem, chain=chain)
@@ -303,9 +324,9 @@ class Repairer:
         outcome: RepairOutcome,
         emit: Emit,
         tested: list[_Tested],
-    ) -> tuple[TestRun, str] | None:
-        """Ask for, apply and test one candidate for the attempt's question: the test run and the unit's new text
-        when it helped, else None.
+    ) -> _Helped | None:
+        """Ask for, apply and test one candidate for the attempt's question: what it achieved when it helped, else
+        None.
 
         A candidate that does not help is undone (and kept in `tested` for pairs); `attempt.last_problem` says why
         it failed, and `outcome.stopped` is set when a file changed under repair.
@@ -320,9 +341,7 @@ class Repairer:
         if number == 0:
             # As if the model had read the file: an edit by anyone else from now on is noticed, never overwritten.
             self.dispatcher.ctx.read_stamps[path] = stamp_file(path)
-        failing = [f for f in (run.report.failures if run.report else []) if f.test_id in unit.tests] or (
-            run.report.failures[:1] if run.report else []
-        )
+        failing = _shown_failures(run, unit)
         try:
             file_text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
@@ -335,6 +354,32 @@ class Repairer:
             else read_candidate(reply, unit, file_text)
         )
         candidate = self._screened(candidate, unit, failing)
+        if not self._usable(candidate, attempt, path, index, label, outcome, emit):
+            return None
+        assert candidate.text is not None
+        probe = self._probe(unit)
+        edits = [(unit, candidate.text)]
+        verdict, problem, after = self._try_edits(edits, index, run, wanted, outcome, emit, label, probe=probe)
+        attempt.last_problem = problem
+        if after is not None:
+            outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
+            return _Helped(after, candidate.text, file_text, outputs)
+        if verdict == "fails":
+            tested.append(_Tested(index, unit, candidate.text, attempt.kind, attempt.line))
+        return None
+
+    def _usable(
+        self,
+        candidate: Candidate,
+        attempt: _Try,
+        path: Path,
+        index: int,
+        label: dict[str, Any],
+        outcome: RepairOutcome,
+        emit: Emit,
+    ) -> bool:
+        """Whether the candidate is worth a test run: it was read, is new for this unit, and nobody else has changed
+        the file (else `outcome.stopped` says so). An unusable one is reported and costs no run."""
         if candidate.text is None or candidate.text in attempt.tried:
             attempt.last_problem = candidate.problem or "the same answer as before"
             status = (
@@ -345,19 +390,107 @@ class Repairer:
                 else "unusable"
             )
             emit("repair.candidate", n=index, status=status, reason=attempt.last_problem, **label)
-            return None
+            return False
         attempt.tried.add(candidate.text)
         if self._changed_by_someone(path):
-            outcome.stopped = f"{unit.path} changed while pedro was repairing it; it is left as you made it"
+            outcome.stopped = f"{attempt.unit.path} changed while pedro was repairing it; it is left as you made it"
             emit("repair.candidate", n=index, status="stopped", reason=outcome.stopped, **label)
+            return False
+        return True
+
+    def _probe(self, unit: Unit) -> ProbeRecorder | None:
+        """A recorder of the unit's outputs on inputs beyond the tests' own, when rivals are asked and pytest runs the
+        tests of a module-level Python function; the inputs are found once per unit."""
+        if not self.settings.rivals or self._runner != "pytest":
             return None
-        verdict, problem, after = self._try_edits([(unit, candidate.text)], index, run, wanted, outcome, emit, label)
-        attempt.last_problem = problem
-        if after is not None:
-            return after, candidate.text
-        if verdict == "fails":
-            tested.append(_Tested(index, unit, candidate.text, attempt.kind, attempt.line))
-        return None
+        if unit.key not in self._probe_specs:
+            self._probe_specs[unit.key] = probe_spec(unit, self.root)
+        spec = self._probe_specs[unit.key]
+        return ProbeRecorder(spec) if spec is not None else None
+
+    def _rivals(
+        self, attempt: _Try, fix: _Helped, before: TestRun, wanted: frozenset[str], outcome: RepairOutcome, emit: Emit
+    ) -> TestRun:
+        """After a fix: up to `rivals` more answers to the question that gave it, each tested in its place. When more
+        than one passes, the one whose outputs on the probes agree with the most others stays (probes.choose). The
+        run the code is left at."""
+        if fix.outputs is None:
+            return fix.run
+        unit, first = attempt.unit, outcome.candidates
+        pool = [Passing(first, fix.text, fix.outputs, changed_lines(unit.text, fix.text))]
+        runs = {first: fix.run}
+        current = replace(unit, text=fix.text)  # the unit as the file holds it now
+        failing = _shown_failures(before, unit)
+        for _ in range(self.settings.rivals):
+            if time.monotonic() >= self._deadline or outcome.stopped:
+                break
+            try:
+                rival = self._rival(attempt, current, fix, first, failing, wanted, outcome, emit)
+            except BackendError as exc:
+                # The fix is confirmed already: a server that fails now costs only the check.
+                emit("notice", message=f"repair keeps candidate {first} unchecked: {exc}")
+                break
+            if rival is not None:
+                pool.append(rival[0])
+                runs[rival[0].n] = rival[1]
+        if len(pool) < 2 or outcome.stopped:
+            return fix.run
+        best = pool[choose(pool)]
+        emit(
+            "repair.chosen",
+            n=best.n,
+            unit=_describe(unit),
+            candidates=[passing.n for passing in pool],
+            agreement=agreement(pool),
+            probes=len(fix.outputs),
+        )
+        if best.n == first:
+            return fix.run
+        if not self._edit(emit, outcome, unit, fix.text, best.text).ok:
+            emit("notice", message=f"candidate {best.n} could not replace candidate {first}, which stays")
+            return fix.run
+        return runs[best.n]
+
+    def _rival(
+        self,
+        attempt: _Try,
+        current: Unit,
+        fix: _Helped,
+        first: int,
+        failing: list[FailedTest],
+        wanted: frozenset[str],
+        outcome: RepairOutcome,
+        emit: Emit,
+    ) -> tuple[Passing, TestRun] | None:
+        """One more answer to the question of the fix, tested in the fix's place and taken back: it and its run when
+        it passes too, else None."""
+        unit = attempt.unit
+        number = attempt.asked
+        attempt.asked += 1
+        outcome.candidates += 1
+        index = outcome.candidates
+        label = {"unit": _describe(unit), "question": attempt.kind, "rival_of": first}
+        label |= {"line": attempt.line} if attempt.line else {}
+        reply = self._ask(attempt, failing, number, outcome, emit)
+        candidate = (
+            read_line_candidate(reply, unit, attempt.line, fix.file_text)
+            if attempt.kind == "line"
+            else read_candidate(reply, unit, fix.file_text)
+        )
+        candidate = self._screened(candidate, unit, failing)
+        path = self.dispatcher.ctx.resolve(unit.path)
+        if not self._usable(candidate, attempt, path, index, label, outcome, emit):
+            return None
+        assert candidate.text is not None
+        probe = self._probe(unit)
+        edits = [(current, candidate.text)]
+        verdict, _, after = self._try_edits(edits, index, fix.run, wanted, outcome, emit, label, probe=probe)
+        if after is None:
+            return None
+        self._undo(edits, index, outcome, emit)  # the fix stays in place while the rivals are tried
+        if verdict != "fixed" or probe is None or probe.outputs is None or outcome.stopped:
+            return None
+        return Passing(index, candidate.text, tuple(probe.outputs), changed_lines(unit.text, candidate.text)), after
 
     def _screened(self, candidate: Candidate, unit: Unit, failing: list[FailedTest]) -> Candidate:
         """The candidate, or none when it special-cases the failing tests' own values (it would not generalise)."""
@@ -375,9 +508,11 @@ class Repairer:
         outcome: RepairOutcome,
         emit: Emit,
         label: dict[str, Any],
+        *,
+        probe: ProbeRecorder | None = None,
     ) -> tuple[str, str, TestRun | None]:
-        """Apply the edits, test, and keep them when they fixed the wanted tests or made progress, else undo them:
-        (verdict, why, the run when kept)."""
+        """Apply the edits, test (the probe, if any, records the candidate's outputs in the same run), and keep them
+        when they fixed the wanted tests or made progress, else undo them: (verdict, why, the run when kept)."""
         applied: list[tuple[Unit, str]] = []
         for unit, new in edits:
             result = self._edit(emit, outcome, unit, unit.text, new)
@@ -388,7 +523,7 @@ class Repairer:
                 return "rejected", problem, None
             applied.append((unit, new))
         try:
-            after = self._test(emit, "candidate", candidate=index)
+            after = self._test(emit, "candidate", instrument=probe, candidate=index)
         except BaseException:
             # Interrupted (Ctrl-C) or failed while testing: an unconfirmed candidate never stays in the file.
             for unit, new in reversed(applied):
@@ -473,7 +608,7 @@ class Repairer:
         options = replace(self.options, temperature=temperature, seed=number or None, max_tokens=room)
 
         messages = [Message("user", prompt)]
-        opening = answer_opening(unit, _FENCE_NAMES[unit.language], whole_function=attempt.kind != "line")
+        opening = answer_opening(unit, _FENCE_NAMES[unit.language], whole_function=attempt.kind != "line", line=line)
         if self.backend.continues_answers:
             messages.append(Message("assistant", opening))
         completion = complete(self.backend, messages, [], options, emit, purpose="repair", temperature=temperature)
@@ -512,8 +647,8 @@ class Repairer:
             return True
         return seen is None or (seen.size, seen.sha256) != (now.size, now.sha256)
 
-    def _test(self, emit: Emit, phase: str, **extra: Any) -> TestRun:
-        run = self.tests.run()
+    def _test(self, emit: Emit, phase: str, *, instrument: ProbeRecorder | None = None, **extra: Any) -> TestRun:
+        run = self.tests.run(instrument=instrument)
         emit("tests.run", **describe_test_run(run, phase, self.tests.command), **extra)
         return run
 
@@ -543,6 +678,12 @@ class Repairer:
             units=", ".join(units) or "no function",
             last=last or "no usable answer",
         )
+
+
+def _shown_failures(run: TestRun, unit: Unit) -> list[FailedTest]:
+    """The failures a question about the unit shows: its own tests', else the run's first."""
+    failures = run.report.failures if run.report is not None else []
+    return [failure for failure in failures if failure.test_id in unit.tests] or failures[:1]
 
 
 def _edit(unit: Unit, new: str, *, old: str | None = None) -> ToolCall:

@@ -24,6 +24,26 @@ def read_events(job_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (job_dir / "events.jsonl").read_text(encoding="utf-8").splitlines() if line]
 
 
+def kept_fix(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The candidate that fixed the tests and stayed: the one repair chose among passing rivals, else the first fix."""
+    candidates = {e["n"]: e for e in events if e["type"] == "repair.candidate"}
+    chosen = [e for e in events if e["type"] == "repair.chosen"]
+    if chosen:
+        return candidates[chosen[-1]["n"]]
+    return next(c for c in candidates.values() if c["status"] == "fixed" and not c.get("rival_of"))
+
+
+def answer_of(events: list[dict[str, Any]], n: int) -> str:
+    """The model's answer that candidate `n` was read from."""
+    answer = ""
+    for event in events:
+        if event["type"] == "model.completed":
+            answer = event["text"]
+        elif event["type"] == "repair.candidate" and event["n"] == n:
+            return answer
+    raise AssertionError(f"no candidate {n}")
+
+
 def git_repo(source: Path, dest: Path) -> Path:
     shutil.copytree(source, dest)
     git = ["git", "-c", "user.email=e2e@example.com", "-c", "user.name=e2e"]
@@ -61,9 +81,9 @@ def test_smollm2_fixes_the_demo_bug_and_the_record_shows_how(smollm2_gguf: Path,
     runs = [e for e in events if e["type"] == "tests.run"]
     assert runs[0]["phase"] == "baseline" and not runs[0]["passed"]
     assert runs[0]["failing"] == ["test_calc.py::test_add"]
-    assert runs[-1]["phase"] == "candidate" and runs[-1]["passed"]
-    candidates = [e for e in events if e["type"] == "repair.candidate"]
-    assert candidates and candidates[-1]["status"] == "fixed" and candidates[-1]["unit"] == "calc.py:4 add"
+    fix = kept_fix(events)
+    assert fix["status"] == "fixed" and fix["unit"] == "calc.py:4 add"
+    assert [run["passed"] for run in runs if run.get("candidate") == fix["n"]] == [True]
     answers = [e for e in events if e["type"] == "model.completed"]
     assert answers and all(e["purpose"] == "repair" and e["usage"]["completion_tokens"] > 0 for e in answers)
     finished = events[-1]
@@ -79,7 +99,6 @@ def test_gemma_fixes_the_demo_bug_once_pedro_opens_its_answer(gemma3_gguf: Path,
     check = subprocess.run(TESTS.split(), cwd=repo, capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stdout
     events = read_events(next((repo / ".pedro" / "jobs").iterdir()))
-    candidates = [e for e in events if e["type"] == "repair.candidate"]
-    assert candidates and candidates[-1]["status"] == "fixed", candidates
-    answers = [e for e in events if e["type"] == "model.completed"]
-    assert answers[-1]["text"].startswith("```python\ndef add(")
+    fix = kept_fix(events)
+    assert fix["status"] == "fixed", fix
+    assert answer_of(events, fix["n"]).startswith("```python\ndef add(")

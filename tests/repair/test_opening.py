@@ -37,10 +37,19 @@ def test_a_whole_function_answer_opens_with_the_definition_up_to_its_name(
     assert answer_opening(unit(text, name, language), fence, whole_function=True) == opening
 
 
-def test_a_line_answer_opens_with_the_fence_only() -> None:
-    assert answer_opening(unit("def add(a, b):\n    return a - b\n", "add"), "python", whole_function=False) == (
-        "```python\n"
-    )
+@pytest.mark.parametrize(
+    ("line", "opening"),
+    [
+        ("    return a - b", "```python\nreturn "),
+        ("    total = total + price * 2", "```python\ntotal = "),
+        ("    if n > 0:", "```python\nif "),
+        ("    print(a)", "```python\n"),
+        ("", "```python\n"),
+    ],
+)
+def test_a_line_answer_opens_with_the_lines_head_so_only_the_expression_is_left(line: str, opening: str) -> None:
+    code = "def add(a, b):\n    return a - b\n"
+    assert answer_opening(unit(code, "add"), "python", whole_function=False, line=line) == opening
 
 
 def test_the_answer_is_whole_whether_the_server_sends_the_opening_back_or_not() -> None:

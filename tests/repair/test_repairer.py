@@ -60,8 +60,10 @@ def repair(
     guard: SnapshotGuard | None = None,
     coverage: bool = False,
     time_budget_s: float | None = None,
+    rivals: int = 0,
 ) -> tuple[Any, ScriptedBackend, list[Event]]:
-    """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`."""
+    """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`, and
+    keeping the first fix unless `rivals` (tests/repair/test_probes.py checks fixes against rivals)."""
     backend = ScriptedBackend(replies)
     ctx = ToolContext(root=repo)
     dispatcher = Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx, guard=guard)
@@ -74,7 +76,7 @@ def repair(
         backend=backend,
         dispatcher=dispatcher,
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=candidates, coverage=coverage, time_budget_s=time_budget_s),
+        settings=RepairSettings(candidates=candidates, coverage=coverage, time_budget_s=time_budget_s, rivals=rivals),
         options=GenerationOptions(temperature=0.2, max_tokens=2048),
     )
     return repairer.run(emit), backend, events
@@ -232,7 +234,7 @@ def run_job(
             backend=backend,
             dispatcher=dispatcher,
             tests=tests,
-            settings=RepairSettings(candidates=1, coverage=False),
+            settings=RepairSettings(candidates=1, coverage=False, rivals=0),
             options=GenerationOptions(),
         )
         if with_repair
@@ -385,6 +387,7 @@ def test_within_its_time_budget_repair_asks_until_the_tests_pass(calc: Path) -> 
 def test_the_settings_are_read_from_repair_config_in_one_place() -> None:
     from pedro.config import RepairConfig
 
-    config = RepairConfig(candidates=3, max_functions=2, time_budget_s=42, coverage=False)
+    config = RepairConfig(candidates=3, max_functions=2, time_budget_s=42, coverage=False, rivals=5)
     settings = RepairSettings.from_config(config)
-    assert (settings.candidates, settings.max_units, settings.time_budget_s, settings.coverage) == (3, 2, 42, False)
+    read = (settings.candidates, settings.max_units, settings.time_budget_s, settings.coverage, settings.rivals)
+    assert read == (3, 2, 42, False, 5)

@@ -71,7 +71,7 @@ def repair(repo: Path, replies: Any, *, candidates: int = 1) -> tuple[Any, Scrip
         backend=backend,
         dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=candidates),
+        settings=RepairSettings(candidates=candidates, rivals=0),
         options=GenerationOptions(),
     )
     return repairer.run(emit), backend, events
@@ -226,12 +226,15 @@ def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(re
     )
     special = "```python\ndef add(a, b):\n    if a == 2:\n        return 5\n    return a - b\n```"
     constant = "```python\ndef add(a, b):\n    return 5\n```"
+    # A small model's answer to a line question: arithmetic on the failing assertion's own numbers.
+    arithmetic = "```python\ndef add(a, b):\n    return 2 + 3\n```"
     fix = "```python\ndef add(a, b):\n    return a + b\n```"
-    outcome, _, events = repair(repo, [special, constant, fix], candidates=3)
+    outcome, _, events = repair(repo, [special, constant, arithmetic, fix], candidates=4)
     assert outcome.fixed
     tried = candidates(events)
-    assert [c["status"] for c in tried] == ["overfits", "overfits", "fixed"]
+    assert [c["status"] for c in tried] == ["overfits", "overfits", "overfits", "fixed"]
     assert "a value from the failing test" in tried[0]["reason"] and "expects" in tried[1]["reason"]
+    assert "a constant made of 2, 3" in tried[2]["reason"]
     assert len([e for e in events if e.type == "tests.run"]) == 2
 
 

@@ -1,0 +1,207 @@
+"""Self-consistency: passing candidates called on inputs beyond the tests' own; the one most others agree with wins.
+
+A fix that passes the visible tests may still compute something else (a different statistic that agrees on the
+tests' inputs, a special case). As CodeT-style selection does, pedro compares the passing candidates on more inputs:
+the calls the tests make to the function, and neighbours of their arguments (one more, one less, empty, reversed).
+Each candidate's outputs are recorded inside its own test run by a pytest plugin (pytest_probes.py), so comparing
+costs no extra run. The candidate whose outputs agree with the most others' wins; ties go to the smallest change.
+Python functions at module level only: a method needs an instance the tests' calls do not show.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pedro.repair.frames import is_test_file
+from pedro.repair.locate import Unit
+from pedro.tools.test import RunPlan
+
+_PLUGIN = "pedro_probe_plugin"
+_PLUGIN_SOURCE = Path(__file__).with_name("pytest_probes.py")
+MAX_INPUTS = 24
+_MAX_TEST_FILES = 20
+_MAX_TEST_BYTES = 200_000
+
+
+@dataclass(frozen=True)
+class ProbeSpec:
+    """What to call: the module the tests import the function from, its name, and the inputs as Python literals."""
+
+    module: str
+    function: str
+    inputs: tuple[str, ...]
+
+
+def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
+    """The probes for a module-level Python function that the tests call with literal arguments, else None."""
+    if unit.language != "python" or "." in unit.qualified_name:
+        return None
+    module = ""
+    seeds: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    for tree in _test_trees(unit, root):
+        module = module or _imported_from(tree, unit.name)
+        seeds.extend(_literal_calls(tree, unit.name))
+    module = module or unit.path.removesuffix(".py").replace("/", ".")
+    inputs = _inputs(seeds)
+    return ProbeSpec(module, unit.name, tuple(inputs)) if inputs else None
+
+
+def _test_trees(unit: Unit, root: Path) -> Iterator[ast.Module]:
+    """The parsed test files of the tests that lead to the unit, else every test file that names the function."""
+    named = sorted({test.split("::")[0] for test in unit.tests if test.endswith(".py") or "::" in test})
+    paths = [root / path for path in named if is_test_file(path)]
+    if not paths:
+        paths = [path for path in sorted(root.rglob("test*.py")) if ".pedro" not in path.parts][:_MAX_TEST_FILES]
+    for path in paths:
+        try:
+            if path.stat().st_size > _MAX_TEST_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if unit.name in text:
+            try:
+                yield ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+
+
+def _imported_from(tree: ast.Module, name: str) -> str:
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.module or node.level:
+            continue
+        if any(alias.name == name for alias in node.names):
+            return node.module
+    return ""
+
+
+def _literal_calls(tree: ast.Module, name: str) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The argument values of every call of `name` whose arguments are all literals."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if called != name or any(isinstance(arg, ast.Starred) for arg in node.args):
+            continue
+        if any(keyword.arg is None for keyword in node.keywords):
+            continue
+        try:
+            args = tuple(ast.literal_eval(arg) for arg in node.args)
+            kwargs = {str(keyword.arg): ast.literal_eval(keyword.value) for keyword in node.keywords}
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        yield args, kwargs
+
+
+def _inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> list[str]:
+    """The tests' own calls first, then each argument's neighbours in turn, as Python literals, at most MAX_INPUTS."""
+    found: dict[str, None] = {}
+
+    def add(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        text = repr((args, kwargs))
+        try:
+            same = ast.literal_eval(text) == (args, kwargs)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            same = False
+        if same and len(found) < MAX_INPUTS:
+            found.setdefault(text, None)
+
+    for args, kwargs in seeds:
+        add(args, kwargs)
+    for args, kwargs in seeds:
+        for at, value in enumerate(args):
+            for other in neighbours(value):
+                add((*args[:at], other, *args[at + 1 :]), kwargs)
+    return list(found)
+
+
+def neighbours(value: Any) -> list[Any]:
+    """Values near `value` of the same type: where a general fix and one fitted to the tests' inputs part."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return [value + 1, value - 1, -value, value * 3 + 2]
+    if isinstance(value, float):
+        return [value + 0.5, value * 2.5, -value]
+    if isinstance(value, str):
+        return [value[::-1], value.upper(), value + " x", ""]
+    if isinstance(value, list):
+        return [value[::-1], value[1:], [*value, value[0]]] if value else []
+    if isinstance(value, tuple):
+        return [value[::-1], value[1:], (*value, value[0])] if value else []
+    return []
+
+
+@dataclass
+class ProbeRecorder:
+    """An instrument for a pytest run: after the tests, the function is called on every input of `spec`."""
+
+    spec: ProbeSpec
+    outputs: list[str] | None = None
+
+    def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
+        folder = workdir / "probes"
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(_PLUGIN_SOURCE, folder / f"{_PLUGIN}.py")
+        spec_file = workdir / "probes.json"
+        spec = {"module": self.spec.module, "function": self.spec.function, "inputs": list(self.spec.inputs)}
+        spec_file.write_text(json.dumps(spec), encoding="utf-8")
+        env = dict(plan.command.env)
+        path = env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = f"{folder}{os.pathsep}{path}" if path else str(folder)
+        env["PYTEST_ADDOPTS"] = f"{env.get('PYTEST_ADDOPTS', '')} -p {_PLUGIN}".strip()
+        env["PEDRO_PROBE_SPEC"] = str(spec_file)
+        env["PEDRO_PROBE_OUT"] = str(workdir / "probes.out.json")
+        return replace(plan, command=replace(plan.command, env=env))
+
+    def collect(self, plan: RunPlan, workdir: Path) -> None:
+        try:
+            outputs = json.loads((workdir / "probes.out.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(outputs, list) and len(outputs) == len(self.spec.inputs):
+            self.outputs = [str(output) for output in outputs]
+
+
+@dataclass(frozen=True)
+class Passing:
+    """A candidate that passed the tests: its number, the unit's new text, and its outputs on the probes."""
+
+    n: int
+    text: str
+    outputs: tuple[str, ...]
+    change: int = field(default=0)
+    """Lines it changes against the original unit: the smaller, the likelier to be the fix."""
+
+
+def changed_lines(original: str, new: str) -> int:
+    """How many lines differ between the two texts (removed plus added)."""
+    diff = difflib.ndiff(original.splitlines(), new.splitlines())
+    return sum(1 for line in diff if line.startswith(("- ", "+ ")))
+
+
+def agreement(pool: Sequence[Passing]) -> list[int]:
+    """For each candidate, on how many probe inputs its output equals another candidate's, summed over the others."""
+    return [
+        sum(
+            sum(1 for mine, theirs in zip(one.outputs, other.outputs, strict=True) if mine == theirs)
+            for k, other in enumerate(pool)
+            if k != i
+        )
+        for i, one in enumerate(pool)
+    ]
+
+
+def choose(pool: Sequence[Passing]) -> int:
+    """The index of the candidate most others agree with; ties go to the smallest change, then the earliest."""
+    scores = agreement(pool)
+    return min(range(len(pool)), key=lambda i: (-scores[i], pool[i].change, i))

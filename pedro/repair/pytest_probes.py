@@ -1,0 +1,64 @@
+"""A pytest plugin pedro loads into a candidate's own test run (-p) to call the repaired function on extra inputs."""
+
+# Copied into a folder on the run's PYTHONPATH; it imports nothing of pedro's, since it runs in the project's
+# interpreter, inside the sandbox the tests run in. It runs after the tests, so it never changes their outcome, and
+# every failure of its own is recorded as data, never raised.
+
+from __future__ import annotations
+
+import ast
+import copy
+import importlib
+import json
+import os
+import signal
+from typing import Any
+
+_MAX_REPR = 200
+_SECONDS_PER_CALL = 1.0
+
+
+class _Slow(Exception):
+    pass
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise _Slow
+
+
+def _call(function: Any, args: list[Any], kwargs: dict[str, Any]) -> str:
+    """What one call gives: the repr of its result, or the name of the exception it raised."""
+    signal.setitimer(signal.ITIMER_REAL, _SECONDS_PER_CALL)
+    try:
+        return "= " + repr(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))[:_MAX_REPR]
+    except _Slow:
+        return "! too slow"
+    except BaseException as exc:  # noqa: BLE001 (a probe's failure is its answer)
+        return f"! {type(exc).__name__}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+    spec_file, out_file = os.environ.get("PEDRO_PROBE_SPEC"), os.environ.get("PEDRO_PROBE_OUT")
+    if not spec_file or not out_file or hasattr(session.config, "workerinput"):
+        return
+    try:
+        with open(spec_file, encoding="utf-8") as file:
+            spec = json.load(file)
+        function: Any = importlib.import_module(spec["module"])
+        for part in spec["function"].split("."):
+            function = getattr(function, part)
+    except BaseException as exc:  # noqa: BLE001
+        outputs = [f"! cannot load: {type(exc).__name__}"]
+    else:
+        previous = signal.signal(signal.SIGALRM, _stop)
+        try:
+            outputs = []
+            for call in spec["inputs"]:
+                args, kwargs = ast.literal_eval(call)
+                outputs.append(_call(function, list(args), dict(kwargs)))
+        finally:
+            signal.signal(signal.SIGALRM, previous)
+    with open(out_file, "w", encoding="utf-8") as file:
+        json.dump(outputs, file)

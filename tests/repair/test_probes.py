@@ -1,0 +1,159 @@
+"""Self-consistency: a fix that passes is checked against rivals on inputs beyond the tests' own, in real test runs."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from repo_util import git
+
+from pedro.backends.base import GenerationOptions
+from pedro.backends.scripted import ScriptedBackend
+from pedro.dispatch import Dispatcher
+from pedro.evidence import ProjectTests
+from pedro.messages import Event
+from pedro.repair import Repairer, RepairSettings
+from pedro.repair.locate import Unit
+from pedro.repair.probes import MAX_INPUTS, Passing, agreement, changed_lines, choose, neighbours, probe_spec
+from pedro.roles import get_role
+from pedro.tools import ToolRegistry
+from pedro.tools.base import ToolContext
+from pedro.tools.test import RunTestsArgs
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+# The middle value of a list, which forgets to sort first. The visible test's input is one where the mean is the
+# middle value too, so "return the mean" passes it: the held-out kind of wrong fix.
+STATS = "def middle(values):\n    return values[len(values) // 2]\n"
+TESTS = "from stats import middle\n\n\ndef test_middle():\n    assert middle([3, 1, 2]) == 2\n"
+MEAN = "```python\ndef middle(values):\n    return sum(values) / len(values)\n```"
+MEDIAN = "```python\ndef middle(values):\n    return sorted(values)[len(values) // 2]\n```"
+MEDIAN_TOO = "```python\ndef middle(values):\n    ordered = sorted(values)\n    return ordered[len(ordered) // 2]\n```"
+STILL_WRONG = "```python\ndef middle(values):\n    return values[0]\n```"
+
+
+@pytest.fixture
+def stats(repo: Path) -> Path:
+    (repo / "stats.py").write_text(STATS)
+    (repo / "test_stats.py").write_text(TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "stats")
+    return repo
+
+
+def repair(repo: Path, replies: Any, *, rivals: int = 2) -> tuple[Any, ScriptedBackend, list[Event]]:
+    backend = ScriptedBackend(replies)
+    ctx = ToolContext(root=repo)
+    events: list[Event] = []
+
+    def emit(type_: str, **data: Any) -> None:
+        events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
+
+    repairer = Repairer(
+        backend=backend,
+        dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
+        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
+        settings=RepairSettings(candidates=4, coverage=False, rivals=rivals),
+        options=GenerationOptions(),
+    )
+    return repairer.run(emit), backend, events
+
+
+def of_type(events: list[Event], kind: str) -> list[dict[str, Any]]:
+    return [dict(e.data) for e in events if e.type == kind]
+
+
+def test_a_fix_that_only_agrees_on_the_tests_inputs_loses_to_two_rivals_that_agree(stats: Path) -> None:
+    outcome, backend, events = repair(stats, [MEAN, MEDIAN, MEDIAN_TOO])
+    assert outcome.fixed and outcome.candidates == 3, outcome.summary
+    # The rivals were sampled answers to the same question, tested in the fix's place and taken back.
+    assert [o.temperature for o in backend.options] == [0.0, 0.8, 0.9]
+    candidates = of_type(events, "repair.candidate")
+    assert [(c["n"], c["status"], c.get("rival_of")) for c in candidates] == [
+        (1, "fixed", None),
+        (2, "fixed", 1),
+        (3, "fixed", 1),
+    ]
+    chosen = of_type(events, "repair.chosen")
+    assert len(chosen) == 1 and chosen[0]["n"] == 2 and chosen[0]["candidates"] == [1, 2, 3]
+    # Both medians agree on every input; the mean only on some.
+    scores = chosen[0]["agreement"]
+    assert scores[1] == scores[2] > scores[0] and chosen[0]["probes"] > 1
+    # The file holds the kept rival, the smaller of the two, and the tests pass with it.
+    assert (stats / "stats.py").read_text() == "def middle(values):\n    return sorted(values)[len(values) // 2]\n"
+    assert outcome.last_run is not None and outcome.last_run.passed
+    assert ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=stats)).run().passed
+
+
+def test_rivals_that_fail_or_repeat_the_fix_leave_it_in_place(stats: Path) -> None:
+    outcome, _, events = repair(stats, [MEDIAN, STILL_WRONG, MEDIAN])
+    assert outcome.fixed
+    statuses = [(c["status"], c.get("rival_of")) for c in of_type(events, "repair.candidate")]
+    assert statuses == [("fixed", None), ("breaks", 1), ("duplicate", 1)]
+    assert not of_type(events, "repair.chosen")
+    # The fix's own run, the failing rival's: a duplicate costs no run.
+    assert [e["phase"] for e in of_type(events, "tests.run")] == ["baseline", "candidate", "candidate"]
+    assert "sorted(values)" in (stats / "stats.py").read_text()
+    assert outcome.last_run is not None and outcome.last_run.passed
+
+
+def test_a_server_that_fails_while_rivals_are_asked_keeps_the_checked_fix(stats: Path) -> None:
+    outcome, _, events = repair(stats, [MEDIAN])  # the scripted server has nothing more to say
+    assert outcome.fixed and "sorted(values)" in (stats / "stats.py").read_text()
+    notices = [n["message"] for n in of_type(events, "notice")]
+    assert any("keeps candidate 1 unchecked" in n for n in notices), notices
+
+
+def test_without_rivals_the_first_fix_stays(stats: Path) -> None:
+    outcome, backend, events = repair(stats, [MEAN], rivals=0)
+    assert outcome.fixed and len(backend.requests) == 1 and not of_type(events, "repair.chosen")
+    assert "sum(values)" in (stats / "stats.py").read_text()
+
+
+def unit(path: str, name: str, qualified: str | None = None, tests: tuple[str, ...] = ()) -> Unit:
+    return Unit(path, name, qualified or name, "python", 1, 2, "", tests)
+
+
+def test_probes_are_the_tests_literal_calls_then_neighbours_of_each_argument(repo: Path) -> None:
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "text.py").write_text("def clip(word, size=3):\n    return word[:size]\n")
+    (repo / "tests").mkdir()
+    (repo / "tests" / "test_text.py").write_text(
+        "from pkg.text import clip\n\nWORD = 'x'\n\n\n"
+        "def test_clip():\n    assert clip('hello', size=2) == 'he'\n    assert clip(3) is None or True\n"
+        "    assert clip(WORD) == 'x'\n"
+    )
+    spec = probe_spec(unit("pkg/text.py", "clip", tests=("tests/test_text.py::test_clip",)), repo)
+    assert spec is not None and (spec.module, spec.function) == ("pkg.text", "clip")
+    calls = [ast.literal_eval(text) for text in spec.inputs]
+    # The tests' own calls first (the one with a name, not a literal, is left out), then the neighbours.
+    assert calls[:2] == [(("hello",), {"size": 2}), ((3,), {})]
+    assert (("olleh",), {"size": 2}) in calls and ((4,), {}) in calls and (("",), {"size": 2}) in calls
+    assert len(calls) == len(set(spec.inputs)) <= MAX_INPUTS
+
+
+def test_a_method_or_a_function_the_tests_never_call_with_literals_has_no_probes(repo: Path) -> None:
+    (repo / "shop.py").write_text(
+        "class Cart:\n    def total(self):\n        return 0\n\n\ndef tax(x):\n    return x\n"
+    )
+    (repo / "test_shop.py").write_text("from shop import Cart, tax\n\n\ndef test_tax():\n    assert tax(Cart())\n")
+    assert probe_spec(unit("shop.py", "total", "Cart.total"), repo) is None
+    assert probe_spec(unit("shop.py", "tax"), repo) is None
+
+
+def test_neighbours_keep_the_type_and_stay_near() -> None:
+    assert neighbours(5) == [6, 4, -5, 17] and neighbours(True) == [False]
+    assert neighbours("ab") == ["ba", "AB", "ab x", ""] and neighbours([1, 2]) == [[2, 1], [2], [1, 2, 1]]
+    assert neighbours(None) == [] and neighbours([]) == []
+
+
+def test_the_candidate_most_others_agree_with_wins_and_ties_go_to_the_smallest_change() -> None:
+    right = Passing(1, "a", ("= 2", "= 3", "= 1"), change=4)
+    also_right = Passing(2, "b", ("= 2", "= 3", "= 1"), change=2)
+    fitted = Passing(3, "c", ("= 2", "= 2.5", "! ZeroDivisionError"), change=1)
+    assert agreement([right, also_right, fitted]) == [4, 4, 2]
+    assert choose([right, also_right, fitted]) == 1  # the two agree; the smaller change of them
+    assert choose([fitted, right]) == 0  # two that disagree: the smaller change
+    assert changed_lines("a\nb\nc", "a\nB\nc") == 2
