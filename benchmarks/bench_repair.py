@@ -110,7 +110,7 @@ def run_peer_suite(
             base_url=base_url,
             model=model,
             time_limit_s=args.time_limit,
-            workdir=work / peer / task.id,
+            workdir=work / peer / task.id,  # `work` is the model's own folder
             cache_dir=cache_dir,
         )
         print(
@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             slots = max(1, args.jobs)
             with ManagedLlamaServer(ggufs[name], binary=binary, ctx_size=8192 * slots, parallel=slots) as server:
                 report["peers"][name] = {
-                    peer: run_peer_suite(peer, tasks, server.base_url + "/v1", server.model_alias, work, args)
+                    peer: run_peer_suite(peer, tasks, server.base_url + "/v1", server.model_alias, work / name, args)
                     for peer in split(args.peers)
                 }
             # Saved after every model, so a long run stopped half way still leaves what it measured.

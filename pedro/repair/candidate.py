@@ -263,11 +263,23 @@ def special_cases(text: str, unit: Unit, failure_text: str) -> str:
         returned = _RETURNED.match(line)
         if returned and returned.group("value") in literals:
             return f"it returns {returned.group('value')}, the value the failing test expects"
-        constant = _RETURNED_EXPRESSION.match(line)
-        if constant and not _NAME.search(constant.group("expression")):
-            used = sorted(set(_LITERAL.findall(constant.group("expression"))) & literals)
-            if used:
-                return f"it returns a constant made of {', '.join(used)}, values from the failing test"
+        why = _constant_from(line, literals)
+        if why:
+            return why
+    return ""
+
+
+def _constant_from(line: str, literals: set[str]) -> str:
+    """Why a line returns or assigns a constant made of the failing test's values (`return 2 + 3`, `average =
+    6.50`), or "": it makes the test's own numbers pass, not the code."""
+    for pattern, verb in ((_RETURNED_EXPRESSION, "returns"), (_ASSIGNED, "sets {target} to")):
+        found = pattern.match(line)
+        if found is None or _NAME.search(found.group("expression")):
+            continue
+        used = sorted(set(_LITERAL.findall(found.group("expression"))) & literals)
+        if used:
+            target = found.groupdict().get("target", "")
+            return f"it {verb.format(target=target)} a constant made of {', '.join(used)}, values from the failing test"
     return ""
 
 
@@ -277,4 +289,7 @@ _VALUE = r"""(?P<value>-?\b\d+(?:\.\d+)?\b|"[^"\n]*"|'[^'\n]*')"""
 _COMPARED = re.compile(rf"\b(?:if|elif|case)\b.*(?:===?|!==?|<=|>=)\s*{_VALUE}")
 _RETURNED = re.compile(rf"^return\s+{_VALUE}\s*;?$")
 _RETURNED_EXPRESSION = re.compile(r"^return\s+(?P<expression>[^;]+?)\s*;?$")
+_ASSIGNED = re.compile(
+    r"^(?:const |let |var )?(?P<target>[\w.\[\]]+)\s*(?::=|[-+*/%]?=(?!=))\s*(?P<expression>[^;]+?)\s*;?$"
+)
 _NAME = re.compile(r"[A-Za-z_]")

@@ -229,12 +229,15 @@ def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(re
     # A small model's answer to a line question: arithmetic on the failing assertion's own numbers.
     arithmetic = "```python\ndef add(a, b):\n    return 2 + 3\n```"
     fix = "```python\ndef add(a, b):\n    return a + b\n```"
-    outcome, _, events = repair(repo, [special, constant, arithmetic, fix], candidates=4)
+    # And a line answer that stores the expected number, which made one test of a task pass as "progress".
+    stored = "```python\ndef add(a, b):\n    total = 5\n    return total\n```"
+    outcome, _, events = repair(repo, [special, constant, arithmetic, stored, fix], candidates=5)
     assert outcome.fixed
     tried = candidates(events)
-    assert [c["status"] for c in tried] == ["overfits", "overfits", "overfits", "fixed"]
+    assert [c["status"] for c in tried] == ["overfits", "overfits", "overfits", "overfits", "fixed"]
     assert "a value from the failing test" in tried[0]["reason"] and "expects" in tried[1]["reason"]
-    assert "a constant made of 2, 3" in tried[2]["reason"]
+    assert "returns a constant made of 2, 3" in tried[2]["reason"]
+    assert "sets total to a constant made of 5" in tried[3]["reason"]
     assert len([e for e in events if e.type == "tests.run"]) == 2
 
 
