@@ -140,6 +140,7 @@ class _Helped:
     """A candidate the tests confirmed (a fix or progress): the run after it, the unit's new text, the file as it was
     before, and the candidate's outputs on the probes (None without probes)."""
 
+    n: int
     run: TestRun
     text: str
     file_text: str
@@ -363,7 +364,7 @@ class Repairer:
         attempt.last_problem = problem
         if after is not None:
             outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
-            return _Helped(after, candidate.text, file_text, outputs)
+            return _Helped(index, after, candidate.text, file_text, outputs)
         if verdict == "fails":
             tested.append(_Tested(index, unit, candidate.text, attempt.kind, attempt.line))
         return None
@@ -416,7 +417,7 @@ class Repairer:
         run the code is left at."""
         if fix.outputs is None:
             return fix.run
-        unit, first = attempt.unit, outcome.candidates
+        unit, first = attempt.unit, fix.n
         pool = [Passing(first, fix.text, fix.outputs, changed_lines(unit.text, fix.text))]
         runs = {first: fix.run}
         current = replace(unit, text=fix.text)  # the unit as the file holds it now
@@ -425,7 +426,7 @@ class Repairer:
             if time.monotonic() >= self._deadline or outcome.stopped:
                 break
             try:
-                rival = self._rival(attempt, current, fix, first, failing, wanted, outcome, emit)
+                rival = self._rival(attempt, current, fix, failing, wanted, outcome, emit)
             except BackendError as exc:
                 # The fix is confirmed already: a server that fails now costs only the check.
                 emit("notice", message=f"repair keeps candidate {first} unchecked: {exc}")
@@ -456,7 +457,6 @@ class Repairer:
         attempt: _Try,
         current: Unit,
         fix: _Helped,
-        first: int,
         failing: list[FailedTest],
         wanted: frozenset[str],
         outcome: RepairOutcome,
@@ -469,7 +469,7 @@ class Repairer:
         attempt.asked += 1
         outcome.candidates += 1
         index = outcome.candidates
-        label = {"unit": _describe(unit), "question": attempt.kind, "rival_of": first}
+        label = {"unit": _describe(unit), "question": attempt.kind, "rival_of": fix.n}
         label |= {"line": attempt.line} if attempt.line else {}
         reply = self._ask(attempt, failing, number, outcome, emit)
         candidate = (

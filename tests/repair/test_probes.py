@@ -9,17 +9,13 @@ from typing import Any
 
 import pytest
 from repo_util import git
+from test_repairer import repair as repair_with
 
-from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
-from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests
 from pedro.messages import Event
-from pedro.repair import Repairer, RepairSettings
 from pedro.repair.locate import Unit
 from pedro.repair.probes import MAX_INPUTS, Passing, agreement, changed_lines, choose, neighbours, probe_spec
-from pedro.roles import get_role
-from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
@@ -44,21 +40,8 @@ def stats(repo: Path) -> Path:
 
 
 def repair(repo: Path, replies: Any, *, rivals: int = 2) -> tuple[Any, ScriptedBackend, list[Event]]:
-    backend = ScriptedBackend(replies)
-    ctx = ToolContext(root=repo)
-    events: list[Event] = []
-
-    def emit(type_: str, **data: Any) -> None:
-        events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
-
-    repairer = Repairer(
-        backend=backend,
-        dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
-        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=4, coverage=False, rivals=rivals),
-        options=GenerationOptions(),
-    )
-    return repairer.run(emit), backend, events
+    """test_repairer's repair, by the traceback alone, with rivals asked after a fix unless told otherwise."""
+    return repair_with(repo, replies, candidates=4, rivals=rivals)
 
 
 def of_type(events: list[Event], kind: str) -> list[dict[str, Any]]:
