@@ -45,6 +45,7 @@ EventType = Literal[
     "repair.started",
     "repair.candidate",
     "repair.kept",
+    "repair.dropped",
     "repair.chosen",
     "repair.restored",
     "repair.finished",

@@ -93,6 +93,7 @@ def test_a_build_that_breaks_a_passing_test_is_finished_by_repair_then_claimed_a
     )})  # fmt: skip
     fix_add = "```python\ndef add(a, b):\n    return a + b\n```"
     server = stub_server([breaks_add, DONE, fix_add, DONE])
+    env = {**env, "PEDRO_REPAIR__MUTANTS": "0"}  # the model's answer finishes the build, not a one-token variant
     proc = build(server, mul_repo, env, "--json", description="Add a function sub(a, b) to calc.py")
     assert proc.returncode == 0, proc.stderr
     events = events_of(proc.stdout)
@@ -160,7 +161,7 @@ def test_a_debug_job_ends_soon_after_a_failed_repair_when_the_model_cannot_drive
     wrong = "```python\ndef add(a, b):\n    return a - b - 10\n```"  # further from 5: no progress
     server = stub_server([wrong, "I think the bug is in add.", "Maybe add is wrong.", "It could be add."])
     # One whole-function question, one answer: this test is about the loop after repair.
-    env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__COVERAGE": "false"}
+    env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__COVERAGE": "false", "PEDRO_REPAIR__MUTANTS": "0"}
     proc = pedro(
         "debug", "--test", PYTEST, "-d", "add() is wrong", "--backend", "openai", "--base-url", f"{server.url}/v1",
         "--model", "m", "--no-input", "--json", env=env, cwd=repo,

@@ -27,6 +27,7 @@ def test_a_small_matrix_runs_concurrently_and_is_summarised(
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{cli_env.get('PATH', '')}",
         "PEDRO_REPAIR__CANDIDATES": "1",
         "PEDRO_REPAIR__RIVALS": "0",  # one answer per run: the four runs share the stub's four replies
+        "PEDRO_REPAIR__MUTANTS": "0",  # and the answer, not a one-token variant, fixes the bug
     }
     args = ["eval", "--suite", "tasks", "--tasks-dir", str(SUITE), "--tasks", "py-add-sign"]
     args += ["--backend", "openai", "--base-url", f"{server.url}/v1", "--model", "m"]

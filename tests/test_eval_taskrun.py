@@ -58,6 +58,7 @@ def test_pedro_runs_on_a_task_and_is_scored(
     backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", "m"]
     env = {**env_for(cli_env), "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__COVERAGE": "false"}
     env["PEDRO_REPAIR__RIVALS"] = "0"  # the fix stays unchecked: one answer, then the loop's replies
+    env["PEDRO_REPAIR__MUTANTS"] = "0"  # and the scripted answer is asked for at once
     run = run_task(task, tmp_path, backend_args=backend, env=env, max_rounds=2, time_limit_s=120)
     result = run.result
     assert run.outcome.finished and '"type": "job.finished"' in run.stdout

@@ -228,7 +228,8 @@ def test_fix_on_a_finding_a_failing_test_backs_starts_with_repair_on_that_test(
     server = stub_server(["TASK COMPLETE\nNothing beyond what the checks found.", repaired])
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # pytest on PATH
     # One answer for the fix: repair keeps it unchecked (no rivals asked), so the stub's two replies suffice.
-    term = terminal(["env", f"PATH={path}", "PEDRO_REPAIR__RIVALS=0", *_review(server)], repo)
+    settings = ["PEDRO_REPAIR__RIVALS=0", "PEDRO_REPAIR__MUTANTS=0"]  # and the answer, not a variant, fixes it
+    term = terminal(["env", f"PATH={path}", *settings, *_review(server)], repo)
     screen = term.wait_for(at_prompt, limit_s=120)
     assert "3 findings" in screen
 

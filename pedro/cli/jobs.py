@@ -91,7 +91,9 @@ def show_job(
         out.write(f"\nsummary\n{job.summary.strip()}\n")
 
 
-_PROGRESS_EVENTS = frozenset({"tests.run", "repair.started", "repair.candidate", "repair.chosen", "repair.finished"})
+_PROGRESS_EVENTS = frozenset(
+    {"tests.run", "repair.started", "repair.candidate", "repair.chosen", "repair.dropped", "repair.finished"}
+)
 
 
 @app.command("resume")

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
 from pedro.cli.approval import TerminalApprover, refuse_all
@@ -137,49 +138,69 @@ def describe_call(name: str, arguments: dict[str, Any]) -> str:
 
 def describe_progress(event: Event) -> str | None:
     """One line for the test runs and repair steps pedro takes itself; None for other events."""
-    data = event.data
-    if event.type == "tests.run":
-        counts = data.get("counts") or {}
-        verdict = "pass" if data.get("passed") else "FAIL"
-        failing = list(data.get("failing") or [])
-        shown = f" · failing: {', '.join(failing[:3])}{' …' if len(failing) > 3 else ''}" if failing else ""
-        phase = str(data.get("phase"))
-        if data.get("candidate"):
-            phase += f" {data['candidate']}"
-        return (
-            f"tests ({phase}): {verdict} · passed {counts.get('passed', 0)}, failed "
-            f"{counts.get('failed', 0) + counts.get('errors', 0)}{shown}"
-        )
-    if event.type == "repair.started":
-        units = list(data.get("units") or [])
-        if not units:
-            return "repair: no function to ask for could be found from the failures"
-        return f"repair: asking the model for a corrected {units[0]}" + (
-            f" (then {', '.join(units[1:])})" if units[1:] else ""
-        )
-    if event.type == "repair.spectrum":
-        lines = ", ".join(str(line) for line in data.get("lines") or [])
-        return f"repair: line coverage in {data.get('seconds')} s ranks {lines}"
-    if event.type == "repair.candidate":
-        reason = f": {data.get('reason')}" if data.get("reason") else ""
-        where = f" line {data['line']}" if data.get("line") else ""
-        checks = f", checking candidate {data['rival_of']}" if data.get("rival_of") else ""
-        return f"candidate {data.get('n')} for {data.get('unit')}{where}{checks}: {data.get('status')}{reason}"
-    if event.type == "repair.chosen":
-        passing = ", ".join(map(str, data.get("candidates") or []))
-        return (
-            f"repair keeps candidate {data.get('n')} of the passing {passing}: its outputs on {data.get('probes')} "
-            "inputs beyond the tests' agree most with the others'"
-        )
-    if event.type == "repair.kept":
-        return f"repair keeps candidate {data.get('n')} and goes on: {' → '.join(map(str, data.get('chain') or []))}"
-    if event.type == "repair.restored":
-        if data.get("ok"):
-            return f"candidate {data.get('n')} taken back: {data.get('path')} is as it was"
-        return f"candidate {data.get('n')} could not be taken back from {data.get('path')}: {data.get('output')}"
-    if event.type == "repair.finished":
-        return f"repair: {data.get('summary')}"
-    return None
+    describe = _PROGRESS.get(event.type)
+    return describe(event.data) if describe is not None else None
+
+
+def _tests_run(data: dict[str, Any]) -> str:
+    counts = data.get("counts") or {}
+    verdict = "pass" if data.get("passed") else "FAIL"
+    failing = list(data.get("failing") or [])
+    shown = f" · failing: {', '.join(failing[:3])}{' …' if len(failing) > 3 else ''}" if failing else ""
+    phase = str(data.get("phase"))
+    if data.get("candidate"):
+        phase += f" {data['candidate']}"
+    elif data.get("dropped"):
+        phase += f" {', '.join(map(str, data['dropped']))} taken back"
+    return (
+        f"tests ({phase}): {verdict} · passed {counts.get('passed', 0)}, failed "
+        f"{counts.get('failed', 0) + counts.get('errors', 0)}{shown}"
+    )
+
+
+def _repair_started(data: dict[str, Any]) -> str:
+    units = list(data.get("units") or [])
+    if not units:
+        return "repair: no function to ask for could be found from the failures"
+    then = f" (then {', '.join(units[1:])})" if units[1:] else ""
+    return f"repair: asking the model for a corrected {units[0]}{then}"
+
+
+def _repair_candidate(data: dict[str, Any]) -> str:
+    reason = f": {data.get('reason')}" if data.get("reason") else ""
+    where = f" line {data['line']}" if data.get("line") else ""
+    where += f" ({data['change']})" if data.get("change") else ""
+    checks = f", checking candidate {data['rival_of']}" if data.get("rival_of") else ""
+    return f"candidate {data.get('n')} for {data.get('unit')}{where}{checks}: {data.get('status')}{reason}"
+
+
+def _repair_restored(data: dict[str, Any]) -> str:
+    if data.get("ok"):
+        return f"candidate {data.get('n')} taken back: {data.get('path')} is as it was"
+    return f"candidate {data.get('n')} could not be taken back from {data.get('path')}: {data.get('output')}"
+
+
+_PROGRESS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "tests.run": _tests_run,
+    "repair.started": _repair_started,
+    "repair.spectrum": lambda data: (
+        f"repair: line coverage in {data.get('seconds')} s ranks {', '.join(map(str, data.get('lines') or []))}"
+    ),
+    "repair.candidate": _repair_candidate,
+    "repair.chosen": lambda data: (
+        f"repair keeps candidate {data.get('n')} of the passing {', '.join(map(str, data.get('candidates') or []))}: "
+        f"its outputs on {data.get('probes')} inputs beyond the tests' agree most with the others'"
+    ),
+    "repair.kept": lambda data: (
+        f"repair keeps candidate {data.get('n')} and goes on: {' → '.join(map(str, data.get('chain') or []))}"
+    ),
+    "repair.dropped": lambda data: (
+        f"repair takes back candidate {', '.join(map(str, data.get('n') or []))} in {data.get('unit')}: "
+        f"{data.get('reason')}"
+    ),
+    "repair.restored": _repair_restored,
+    "repair.finished": lambda data: f"repair: {data.get('summary')}",
+}
 
 
 def _summary_line(data: dict[str, Any]) -> str:

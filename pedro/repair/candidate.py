@@ -215,6 +215,15 @@ def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Ca
     return Candidate(None, problem)
 
 
+def mutant_candidate(unit: Unit, line: int, new_line: str, file_text: str) -> Candidate:
+    """The unit with its line `line` (a file line) replaced by `new_line`, when the file still parses."""
+    lines = unit.text.splitlines()
+    fitted = "\n".join([*lines[: line - unit.start_line], new_line, *lines[line - unit.start_line + 1 :]])
+    if parses(_replace_lines(file_text, unit, fitted), unit.language):
+        return Candidate(fitted, "")
+    return Candidate(None, f"with the variant in place of line {line}, {unit.path} is not valid {unit.language} code")
+
+
 def _line_answer(reply: str, language: LanguageName) -> str:
     """The one line an answer gives: its first fenced block's first code line, else its first line that is not
     prose."""
@@ -250,7 +259,7 @@ LINE_HEAD = re.compile(
 def special_cases(text: str, unit: Unit, failure_text: str) -> str:
     """Why a candidate special-cases the failing tests' own values, or "": a new comparison with, or a new return
     of, a literal the failing assertion holds that the original code does not."""
-    literals = set(_LITERAL.findall(failure_text)) - set(_LITERAL.findall(unit.text)) - _TRIVIAL
+    literals = _values(failure_text) - _values(unit.text) - _TRIVIAL
     if not literals:
         return ""
     old = {line.strip() for line in unit.text.splitlines()}
@@ -258,10 +267,10 @@ def special_cases(text: str, unit: Unit, failure_text: str) -> str:
         if line in old:
             continue
         compared = _COMPARED.search(line)
-        if compared and compared.group("value") in literals:
+        if compared and _value(compared.group("value")) in literals:
             return f"it compares with {compared.group('value')}, a value from the failing test"
         returned = _RETURNED.match(line)
-        if returned and returned.group("value") in literals:
+        if returned and _value(returned.group("value")) in literals:
             return f"it returns {returned.group('value')}, the value the failing test expects"
         why = _constant_from(line, literals)
         if why:
@@ -276,15 +285,27 @@ def _constant_from(line: str, literals: set[str]) -> str:
         found = pattern.match(line)
         if found is None or _NAME.search(found.group("expression")):
             continue
-        used = sorted(set(_LITERAL.findall(found.group("expression"))) & literals)
+        used = sorted(literal for literal in _LITERAL.findall(found.group("expression")) if _value(literal) in literals)
         if used:
             target = found.groupdict().get("target", "")
             return f"it {verb.format(target=target)} a constant made of {', '.join(used)}, values from the failing test"
     return ""
 
 
+def _values(text: str) -> set[str]:
+    return {_value(literal) for literal in _LITERAL.findall(text)}
+
+
+def _value(literal: str) -> str:
+    """A literal as the value it stands for: 6.5 and 6.50 (or 2 and 2.0) are one number."""
+    try:
+        return repr(float(literal))
+    except ValueError:
+        return literal
+
+
 _LITERAL = re.compile(r"""-?\b\d+(?:\.\d+)?\b|"[^"\n]*"|'[^'\n]*'""")
-_TRIVIAL = frozenset({"0", "1", "-1", "''", '""'})
+_TRIVIAL = frozenset({"0.0", "1.0", "-1.0", "''", '""'})
 _VALUE = r"""(?P<value>-?\b\d+(?:\.\d+)?\b|"[^"\n]*"|'[^'\n]*')"""
 _COMPARED = re.compile(rf"\b(?:if|elif|case)\b.*(?:===?|!==?|<=|>=)\s*{_VALUE}")
 _RETURNED = re.compile(rf"^return\s+{_VALUE}\s*;?$")

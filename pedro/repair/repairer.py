@@ -20,8 +20,9 @@ from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Message, ToolCall, ToolResult, Usage
 from pedro.modelcall import complete
 from pedro.prompts import render_prompt
-from pedro.repair.candidate import Candidate, read_candidate, read_line_candidate, special_cases
+from pedro.repair.candidate import Candidate, mutant_candidate, read_candidate, read_line_candidate, special_cases
 from pedro.repair.locate import Unit, failing_test, locate
+from pedro.repair.mutants import Mutant, line_mutants
 from pedro.repair.opening import answer_opening, with_opening
 from pedro.repair.probes import Passing, ProbeRecorder, ProbeSpec, agreement, changed_lines, choose, probe_spec
 from pedro.repair.progress import closer
@@ -44,6 +45,8 @@ _MAX_TEST_LINES = 30
 _ANSWER_SLACK_TOKENS = 96
 _MAX_TEMPERATURE = 1.5
 _SPECTRUM_SHOWN = 5
+# Lines of a unit's body whose variants are tried beside the ones coverage ranks first: a small function's whole.
+_BODY_LINES_MUTATED = 12
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
@@ -67,6 +70,8 @@ class RepairSettings:
     """Seconds one repair may take; no new question once they are spent (None: only the count bounds it)."""
     rivals: int = 2
     """Answers asked after the first fix to check it against (probes.py); 0 keeps the first fix."""
+    mutants: int = 24
+    """One-token variants of the most suspicious lines (mutants.py) tried before the model is asked; 0 asks at once."""
 
     @classmethod
     def from_config(cls, repair: RepairConfig) -> RepairSettings:
@@ -79,6 +84,7 @@ class RepairSettings:
             coverage=repair.coverage,
             time_budget_s=repair.time_budget_s,
             rivals=repair.rivals,
+            mutants=repair.mutants,
         )
 
 
@@ -106,7 +112,7 @@ class RepairOutcome:
     """The tests as repair leaves the code: after the last kept candidate, else where it started."""
 
 
-Question = Literal["line", "function"]
+Question = Literal["line", "function", "mutation"]
 
 
 @dataclass
@@ -122,6 +128,8 @@ class _Try:
     tried: set[str] = field(default_factory=set)
     """The unit texts tried for this version of the unit, by any question about it."""
     last_problem: str = ""
+    mutants: list[Mutant] | None = None
+    """A mutation question's variants of its line not tried yet (None until they are made)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +164,47 @@ class _Tested:
     text: str
     kind: Question
     line: int
+
+
+@dataclass
+class _Plan:
+    """What repair tries next: mutation questions first while variants are allowed (each costs a test run and no
+    answer; every line's likeliest variant before any line's second), then the model's questions in turn.
+
+    One attempt per question about a version of a unit: a unit whose code changed (a kept candidate made progress)
+    starts afresh, one that did not keeps what it has spent.
+    """
+
+    settings: RepairSettings
+    attempts: dict[tuple[str, str, str, str, int], _Try] = field(default_factory=dict)
+    seen: dict[tuple[str, str, str], set[str]] = field(default_factory=dict)
+    turns: deque[_Try] = field(default_factory=deque)
+    mutations: deque[_Try] = field(default_factory=deque)
+    mutants_tried: int = 0
+
+    def follow(self, ranked: list[Suspect]) -> None:
+        """Line up the questions about the ranked units, with what each has already spent."""
+        questions = (_attempt(self.attempts, self.seen, question) for question in _questions(ranked))
+        self.turns = deque(attempt for attempt in questions if attempt.asked < self.settings.candidates)
+        mutations = _mutation_attempts(ranked, self.attempts, self.seen) if self.settings.mutants else []
+        self.mutations = deque(mutations)
+
+    def next(self) -> _Try | None:
+        """The attempt to take a turn now, out of its queue; None when nothing is left."""
+        if self.mutations and self.mutants_tried < self.settings.mutants:
+            self.mutants_tried += 1
+            best = min(self.mutations, key=lambda attempt: attempt.mutants[0].tier if attempt.mutants else math.inf)
+            self.mutations.remove(best)
+            return best
+        return self.turns.popleft() if self.turns else None
+
+    def again(self, attempt: _Try) -> None:
+        """An attempt whose candidate did not help goes back in line while it has more to try."""
+        if attempt.kind == "mutation":
+            if attempt.mutants:
+                self.mutations.append(attempt)
+        elif attempt.asked < self.settings.candidates:
+            self.turns.append(attempt)
 
 
 class Repairer:
@@ -252,55 +301,45 @@ class Repairer:
         """Questions in turn until the wanted tests pass or the budget is spent, then pairs of earlier candidates;
         the last kept run."""
         run, last = start, ""
-        # One attempt per question about a version of a unit: a unit whose code changed (a kept candidate made
-        # progress) starts afresh, one that did not keeps what it has spent.
-        attempts: dict[tuple[str, str, str, str, int], _Try] = {}
-        seen: dict[tuple[str, str, str], set[str]] = {}
         asked: dict[str, None] = {}
         tested: list[_Tested] = []
         kept: list[_Kept] = []
         chain: list[str] = []
-        turns = deque(_attempt(attempts, seen, question) for question in _questions(ranked))
+        plan = _Plan(self.settings)
+        plan.follow(ranked)
         # candidates × units answers in all, and every first question at least its greedy answer.
-        budget = max(self.settings.candidates * self.settings.max_units, len(turns))
-        while turns and outcome.candidates < budget:
-            if outcome.candidates and time.monotonic() >= self._deadline:
-                outcome.out_of_time = True
-                last = f"its time budget of {self.settings.time_budget_s:g} s ([repair].time_budget_s) was spent"
+        budget = max(self.settings.candidates * self.settings.max_units, len(plan.turns)) + self.settings.mutants
+        while outcome.candidates < budget and not self._out_of_time(outcome):
+            attempt = plan.next()
+            if attempt is None:
                 break
-            attempt = turns.popleft()
             asked[_describe(attempt.unit)] = None
             result = self._candidate(attempt, run, wanted, outcome, emit, tested)
-            last = attempt.last_problem or last
+            last = outcome.stopped or attempt.last_problem or last
             if outcome.stopped:
-                last = outcome.stopped
                 break
             if result is None:
-                if attempt.asked < self.settings.candidates:
-                    turns.append(attempt)
+                plan.again(attempt)
                 continue
-            after, new_text = result.run, result.text
             unit = attempt.unit
-            kept.append(
-                _Kept(outcome.candidates, [(unit, new_text)], run, wanted & after.failing < wanted & run.failing)
-            )
-            run, outcome.changed, outcome.last_run = after, True, after
+            fewer = len(wanted & result.run.failing) < len(wanted & run.failing)
+            kept.append(_Kept(outcome.candidates, [(unit, result.text)], run, fewer))
+            run = outcome.last_run = result.run
+            outcome.changed = True
             if not wanted & run.failing and _verdict_fixed(run):
                 outcome.fixed = True
-                run = outcome.last_run = self._rivals(attempt, result, kept[-1].before, wanted, outcome, emit)
+                run = outcome.last_run = self._without_needless(kept, run, outcome, emit)
+                if attempt.kind != "mutation":  # a one-token change is the smallest there is
+                    run = outcome.last_run = self._rivals(attempt, result, kept[-1].before, wanted, outcome, emit)
                 break
             chain.append(f"{outcome.candidates}: {_describe(unit)}{_line_label(attempt)}")
             emit("repair.kept", n=outcome.candidates, unit=_describe(unit), reason=attempt.last_problem, chain=chain)
             if spectrum is not None:
-                spectrum = spectrum.shifted(unit.path, unit.start_line, unit.end_line, len(new_text.splitlines()))
+                spectrum = spectrum.shifted(unit.path, unit.start_line, unit.end_line, len(result.text.splitlines()))
             # Progress without a full pass: the kept change stays while the next location is asked about.
-            turns = deque(
-                attempt
-                for attempt in (
-                    _attempt(attempts, seen, question) for question in _questions(self._suspects(run, wanted, spectrum))
-                )
-                if attempt.asked < self.settings.candidates
-            )
+            plan.follow(self._suspects(run, wanted, spectrum))
+        if outcome.out_of_time:
+            last = f"its time budget of {self.settings.time_budget_s:g} s ([repair].time_budget_s) was spent"
         if not outcome.fixed and not outcome.stopped and not outcome.out_of_time:
             run, paired, pair = self._pairs(tested, run, wanted, outcome, emit)
             last = paired or last
@@ -311,6 +350,11 @@ class Repairer:
         if not outcome.fixed:
             outcome.handover = self._handover(start, outcome, list(asked), last)
         return run
+
+    def _out_of_time(self, outcome: RepairOutcome) -> bool:
+        """Whether the time budget is spent (after at least one candidate); `outcome.out_of_time` records it."""
+        outcome.out_of_time = bool(outcome.candidates) and time.monotonic() >= self._deadline
+        return outcome.out_of_time
 
     @staticmethod
     def _failures(run: TestRun, wanted: frozenset[str]) -> list[FailedTest]:
@@ -348,19 +392,27 @@ class Repairer:
         except OSError as exc:
             outcome.stopped = f"{unit.path} cannot be read any more ({exc.strerror})"
             return None
-        reply = self._ask(attempt, failing, number, outcome, emit)
-        candidate = (
-            read_line_candidate(reply, unit, attempt.line, file_text)
-            if attempt.kind == "line"
-            else read_candidate(reply, unit, file_text)
-        )
+        if attempt.kind == "mutation" and attempt.mutants:
+            mutant = attempt.mutants.pop(0)
+            label["change"] = mutant.change
+            candidate = mutant_candidate(unit, attempt.line, mutant.line, file_text)
+        else:
+            reply = self._ask(attempt, failing, number, outcome, emit)
+            candidate = (
+                read_line_candidate(reply, unit, attempt.line, file_text)
+                if attempt.kind == "line"
+                else read_candidate(reply, unit, file_text)
+            )
         candidate = self._screened(candidate, unit, failing)
         if not self._usable(candidate, attempt, path, index, label, outcome, emit):
             return None
         assert candidate.text is not None
         probe = self._probe(unit)
         edits = [(unit, candidate.text)]
-        verdict, problem, after = self._try_edits(edits, index, run, wanted, outcome, emit, label, probe=probe)
+        # Nearly every variant moves a value; only a test that passes is progress worth building on.
+        verdict, problem, after = self._try_edits(
+            edits, index, run, wanted, outcome, emit, label, probe=probe, nearer_counts=attempt.kind != "mutation"
+        )
         attempt.last_problem = problem
         if after is not None:
             outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
@@ -510,9 +562,11 @@ class Repairer:
         label: dict[str, Any],
         *,
         probe: ProbeRecorder | None = None,
+        nearer_counts: bool = True,
     ) -> tuple[str, str, TestRun | None]:
         """Apply the edits, test (the probe, if any, records the candidate's outputs in the same run), and keep them
-        when they fixed the wanted tests or made progress, else undo them: (verdict, why, the run when kept)."""
+        when they fixed the wanted tests or made progress (with `nearer_counts`, a failure closer to passing counts),
+        else undo them: (verdict, why, the run when kept)."""
         applied: list[tuple[Unit, str]] = []
         for unit, new in edits:
             result = self._edit(emit, outcome, unit, unit.text, new)
@@ -530,7 +584,7 @@ class Repairer:
                 if not self._changed_by_someone(self.dispatcher.ctx.resolve(unit.path)):
                     self._restore(emit, outcome, index, unit, new)
             raise
-        verdict, problem = _judge(run, after, wanted)
+        verdict, problem = _judge(run, after, wanted, nearer_counts=nearer_counts)
         emit("repair.candidate", n=index, status=verdict, reason=problem, **label)
         if verdict in ("fixed", "progress"):
             return verdict, problem, after
@@ -547,6 +601,24 @@ class Repairer:
                 )
                 emit("notice", message=outcome.stopped)
                 return
+
+    def _without_needless(self, kept: list[_Kept], run: TestRun, outcome: RepairOutcome, emit: Emit) -> TestRun:
+        """Once the tests pass after candidates kept in several units, each is put back as it was before repair if
+        the tests pass without its change too: a kept change can have bent a caller to fit a bug
+        that a later candidate fixed where it was. The run the code is left at."""
+        changed = _changed_units(kept)
+        for original, current, numbers in changed if len(changed) > 1 else []:
+            if outcome.stopped or self._changed_by_someone(self.dispatcher.ctx.resolve(original.path)):
+                break
+            if not self._edit(emit, outcome, original, current, original.text).ok:
+                continue
+            after = self._test(emit, "candidate", dropped=numbers)
+            if _judge(run, after, frozenset(), nearer_counts=False)[0] == "fixed":
+                emit("repair.dropped", n=numbers, unit=_describe(original), reason="the tests pass without it")
+                run = after
+            else:
+                self._restore(emit, outcome, numbers[-1], original, original.text, current)
+        return run
 
     def _take_back_tentative(self, kept: list[_Kept], run: TestRun, outcome: RepairOutcome, emit: Emit) -> TestRun:
         """When repair ends unfixed, the kept candidates whose only progress was a failure closer to passing are
@@ -630,11 +702,13 @@ class Repairer:
         outcome.tool_calls += 1
         return self.dispatcher.run_reported(_edit(unit, new, old=old), emit)
 
-    def _restore(self, emit: Emit, outcome: RepairOutcome, index: int, unit: Unit, candidate: str) -> ToolResult:
-        """Put the unit's code back after a rejected candidate: through the dispatcher like any edit, but reported
-        as one quiet line (`repair.restored`), not as an edit of the model's."""
+    def _restore(
+        self, emit: Emit, outcome: RepairOutcome, index: int, unit: Unit, candidate: str, text: str | None = None
+    ) -> ToolResult:
+        """Put the unit's code (or `text`) back in place of a rejected candidate: through the dispatcher like any
+        edit, but reported as one quiet line (`repair.restored`), not as an edit of the model's."""
         outcome.tool_calls += 1
-        result = self.dispatcher.run(_edit(unit, unit.text, old=candidate))
+        result = self.dispatcher.run(_edit(unit, unit.text if text is None else text, old=candidate))
         emit("repair.restored", n=index, path=unit.path, ok=result.ok, output="" if result.ok else result.output)
         return result
 
@@ -723,6 +797,39 @@ def _questions(ranked: list[Suspect]) -> list[tuple[Unit, Question, int]]:
     return questions
 
 
+def _mutation_attempts(
+    ranked: list[Suspect],
+    attempts: dict[tuple[str, str, str, str, int], _Try],
+    seen: dict[tuple[str, str, str], set[str]],
+) -> list[_Try]:
+    """A mutation question for each line of the ranked units, their suspicious lines first, then the rest of a small
+    function's body (coverage often ranks a whole body alike, and the variants' tiers order the lines then), with its
+    variants made once; only those with variants left."""
+    found: list[_Try] = []
+    for suspect in ranked:
+        unit = suspect.unit
+        body = range(unit.start_line + 1, min(unit.end_line, unit.start_line + _BODY_LINES_MUTATED) + 1)
+        lines = dict.fromkeys([line for line in suspect.lines if unit.start_line < line <= unit.end_line] + [*body])
+        for line in lines:
+            attempt = _attempt(attempts, seen, (unit, "mutation", line))
+            if attempt.mutants is None:
+                attempt.mutants = line_mutants(unit.text.splitlines()[line - unit.start_line], unit.language)
+            if attempt.mutants:
+                found.append(attempt)
+    return found
+
+
+def _changed_units(kept: list[_Kept]) -> list[tuple[Unit, str, list[int]]]:
+    """Each unit the kept candidates changed, in the order they first did: the unit as it was before repair, its
+    text now, and the candidates that changed it."""
+    units: dict[tuple[str, str], tuple[Unit, str, list[int]]] = {}
+    for step in kept:
+        for unit, new in step.edits:
+            first, _, numbers = units.get((unit.path, unit.qualified_name), (unit, "", []))
+            units[(unit.path, unit.qualified_name)] = (first, new, [*numbers, step.n])
+    return list(units.values())
+
+
 def _pairings(tested: list[_Tested], limit: int) -> list[tuple[_Tested, _Tested, list[tuple[Unit, str]]]]:
     """Pairs of tested candidates at two different locations, earliest first, as the edits that apply both: two
     units' replacements, or one unit with both candidates' changed lines when they touch different lines."""
@@ -759,26 +866,29 @@ def _merge_lines(original: str, one: str, other: str) -> str | None:
 
 
 def _line_label(attempt: _Try) -> str:
-    return f" line {attempt.line}" if attempt.kind == "line" else ""
+    return f" line {attempt.line}" if attempt.line else ""
 
 
-def _judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[str, str]:
-    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, or one fails closer to passing:
-    a later assertion, an actual value nearer the expected one; none new fails), breaks (a test that passed now
-    fails) or fails."""
+def _judge(before: TestRun, after: TestRun, wanted: frozenset[str], *, nearer_counts: bool = True) -> tuple[str, str]:
+    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, or with `nearer_counts` one fails
+    closer to passing: a later assertion, an actual value nearer the expected one; none new fails), breaks (a test
+    that passed before repair now fails) or fails.
+
+    A wanted test that passes only thanks to a kept candidate may fail again when more of them pass: a kept change
+    can be wrong in a way the next one shows (a caller bent to fit a buggy callee)."""
     if after.passed:
         return "fixed", ""
     if after.report is None or (not after.failing and after.report.total == 0):
         return "fails", _first_line(after.summary)
-    newly = sorted(after.failing - before.failing)
+    newly = sorted(after.failing - before.failing - wanted)
     if newly:
         return "breaks", f"it broke {', '.join(newly[:3])}"
     if not wanted & after.failing and _verdict_fixed(after):
         return "fixed", ""
-    if wanted & after.failing < wanted & before.failing:
+    if len(wanted & after.failing) < len(wanted & before.failing):
         gained = len(wanted & before.failing) - len(wanted & after.failing)
         return "progress", f"{count(gained, 'failing test')} now {'passes' if gained == 1 else 'pass'}"
-    if before.report is not None and wanted & after.failing == wanted & before.failing:
+    if nearer_counts and before.report is not None and wanted & after.failing == wanted & before.failing:
         earlier = {f.test_id: f for f in before.report.failures}
         moves = [
             (failure.test_id, *closer(earlier[failure.test_id], failure))

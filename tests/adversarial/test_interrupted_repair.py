@@ -63,7 +63,7 @@ def test_undo_after_ctrl_c_during_the_third_candidate_returns_to_the_start(
     before, status_before = files_of(root), git(root, "status", "--porcelain")
 
     server = stub_server(CANDIDATES)
-    env = {**cli_env, "HOME": str(arena.home)}
+    env = {**cli_env, "HOME": str(arena.home), "PEDRO_REPAIR__MUTANTS": "0"}  # the candidates are the model's
     test_command = f"{sys.executable} -m pytest -q -p no:cacheprovider"
     argv = [sys.executable, "-m", "pedro", "debug", "total() is off by one", "--test", test_command]
     argv += ["--base-url", f"{server.url}/v1", "--model", "m", "--no-input"]

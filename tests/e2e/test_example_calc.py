@@ -31,7 +31,7 @@ def test_calc_example_fails_on_add_only_and_passes_when_fixed(tmp_path: Path) ->
     calc = repo / "calc.py"
     source = calc.read_text()
     docstring = '"""Return the sum of a and b."""\n    return '
-    fixed = source.replace(docstring + "a - b", docstring + "a + b")
+    fixed = source.replace(docstring + "a\n", docstring + "a + b\n")
     assert fixed != source
     calc.write_text(fixed)
     assert run_pytest(repo).returncode == 0

@@ -80,7 +80,7 @@ def test_llama_server_is_given_the_opening_and_its_continuation_is_read_as_the_a
 ) -> None:
     # The stub continues the turn the way Ollama does (the continuation alone); llama-server sends the opening back.
     server = stub_server(["(a, b):\n    return a + b\n```"])
-    env = {**cli_env, "PEDRO_REPAIR__COVERAGE": "false"}
+    env = {**cli_env, "PEDRO_REPAIR__COVERAGE": "false", "PEDRO_REPAIR__MUTANTS": "0"}
     proc = debug(server, bug, env, "llamacpp")
     assert proc.returncode == 0, proc.stderr
     ends = [json.loads(line) for line in proc.stdout.splitlines() if '"job.finished"' in line]
@@ -94,7 +94,7 @@ def test_a_server_that_would_answer_the_opening_with_a_new_turn_is_not_given_one
     bug: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
     server = stub_server(["```python\ndef add(a, b):\n    return a + b\n```"])
-    env = {**cli_env, "PEDRO_REPAIR__COVERAGE": "false"}
+    env = {**cli_env, "PEDRO_REPAIR__COVERAGE": "false", "PEDRO_REPAIR__MUTANTS": "0"}
     proc = debug(server, bug, env, "openai")
     assert proc.returncode == 0, proc.stderr
     assert server.requests[0]["messages"][-1]["role"] == "user"

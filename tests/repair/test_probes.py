@@ -74,7 +74,7 @@ def test_rivals_that_fail_or_repeat_the_fix_leave_it_in_place(stats: Path) -> No
     outcome, _, events = repair(stats, [MEDIAN, STILL_WRONG, MEDIAN])
     assert outcome.fixed
     statuses = [(c["status"], c.get("rival_of")) for c in of_type(events, "repair.candidate")]
-    assert statuses == [("fixed", None), ("breaks", 1), ("duplicate", 1)]
+    assert statuses == [("fixed", None), ("fails", 1), ("duplicate", 1)]
     assert not of_type(events, "repair.chosen")
     # The fix's own run, the failing rival's: a duplicate costs no run.
     assert [e["phase"] for e in of_type(events, "tests.run")] == ["baseline", "candidate", "candidate"]

@@ -61,9 +61,12 @@ def repair(
     coverage: bool = False,
     time_budget_s: float | None = None,
     rivals: int = 0,
+    mutants: int = 0,
+    command: str = PYTEST,
 ) -> tuple[Any, ScriptedBackend, list[Event]]:
-    """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`, and
-    keeping the first fix unless `rivals` (tests/repair/test_probes.py checks fixes against rivals)."""
+    """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`,
+    keeping the first fix unless `rivals` (tests/repair/test_probes.py checks fixes against rivals), and asking the
+    model at once unless `mutants` (tests/repair/test_mutants.py tries one-token variants first)."""
     backend = ScriptedBackend(replies)
     ctx = ToolContext(root=repo)
     dispatcher = Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx, guard=guard)
@@ -75,8 +78,10 @@ def repair(
     repairer = Repairer(
         backend=backend,
         dispatcher=dispatcher,
-        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=candidates, coverage=coverage, time_budget_s=time_budget_s, rivals=rivals),
+        tests=ProjectTests(RunTestsArgs(command=command), ctx),
+        settings=RepairSettings(
+            candidates=candidates, coverage=coverage, time_budget_s=time_budget_s, rivals=rivals, mutants=mutants
+        ),
         options=GenerationOptions(temperature=0.2, max_tokens=2048),
     )
     return repairer.run(emit), backend, events
@@ -234,7 +239,7 @@ def run_job(
             backend=backend,
             dispatcher=dispatcher,
             tests=tests,
-            settings=RepairSettings(candidates=1, coverage=False, rivals=0),
+            settings=RepairSettings(candidates=1, coverage=False, rivals=0, mutants=0),
             options=GenerationOptions(),
         )
         if with_repair
@@ -338,7 +343,7 @@ def test_the_prompt_shows_the_test_when_the_runner_does_not(tmp_path: Path) -> N
         backend=backend,
         dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
         tests=ProjectTests(RunTestsArgs(command="go test ./..."), ctx),
-        settings=RepairSettings(candidates=1),
+        settings=RepairSettings(candidates=1, mutants=0),
         options=GenerationOptions(),
     )
     assert repairer.run(lambda *_a, **_k: None).fixed
@@ -387,7 +392,14 @@ def test_within_its_time_budget_repair_asks_until_the_tests_pass(calc: Path) -> 
 def test_the_settings_are_read_from_repair_config_in_one_place() -> None:
     from pedro.config import RepairConfig
 
-    config = RepairConfig(candidates=3, max_functions=2, time_budget_s=42, coverage=False, rivals=5)
+    config = RepairConfig(candidates=3, max_functions=2, time_budget_s=42, coverage=False, rivals=5, mutants=7)
     settings = RepairSettings.from_config(config)
-    read = (settings.candidates, settings.max_units, settings.time_budget_s, settings.coverage, settings.rivals)
-    assert read == (3, 2, 42, False, 5)
+    read = (
+        settings.candidates,
+        settings.max_units,
+        settings.time_budget_s,
+        settings.coverage,
+        settings.rivals,
+        settings.mutants,
+    )
+    assert read == (3, 2, 42, False, 5, 7)

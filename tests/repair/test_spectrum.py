@@ -71,7 +71,7 @@ def repair(repo: Path, replies: Any, *, candidates: int = 1) -> tuple[Any, Scrip
         backend=backend,
         dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=candidates, rivals=0),
+        settings=RepairSettings(candidates=candidates, rivals=0, mutants=0),
         options=GenerationOptions(),
     )
     return repairer.run(emit), backend, events
@@ -231,13 +231,16 @@ def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(re
     fix = "```python\ndef add(a, b):\n    return a + b\n```"
     # And a line answer that stores the expected number, which made one test of a task pass as "progress".
     stored = "```python\ndef add(a, b):\n    total = 5\n    return total\n```"
-    outcome, _, events = repair(repo, [special, constant, arithmetic, stored, fix], candidates=5)
+    # The same number written another way (6.5 where the test expects "6.50") is the same special case.
+    written = "```python\ndef add(a, b):\n    total = 5.00\n    return total\n```"
+    outcome, _, events = repair(repo, [special, constant, arithmetic, stored, written, fix], candidates=6)
     assert outcome.fixed
     tried = candidates(events)
-    assert [c["status"] for c in tried] == ["overfits", "overfits", "overfits", "overfits", "fixed"]
+    assert [c["status"] for c in tried] == ["overfits", "overfits", "overfits", "overfits", "overfits", "fixed"]
     assert "a value from the failing test" in tried[0]["reason"] and "expects" in tried[1]["reason"]
     assert "returns a constant made of 2, 3" in tried[2]["reason"]
     assert "sets total to a constant made of 5" in tried[3]["reason"]
+    assert "sets total to a constant made of 5.00" in tried[4]["reason"]
     assert len([e for e in events if e.type == "tests.run"]) == 2
 
 

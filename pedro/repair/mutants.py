@@ -1,0 +1,230 @@
+"""One-token variants of a suspicious line (a flipped comparison, a number off by one, two names swapped): fixes
+that cost a test run and no model answer.
+
+Most one-line bugs in small programs are one of a few slips (an operator, a bound, an argument order), as the
+mutation-based repair literature found; trying those variants of the top-ranked lines first fixes them in a second
+each, where a small model rewrites the line wrongly. Variants come in tiers, likeliest first; string literals and
+comments are never touched.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pedro.tools.symbols import LanguageName
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A variant of one line: the new line (indent included), what changed, and its tier (1 likeliest)."""
+
+    line: str
+    change: str
+    tier: int
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+_STRING = r"""(?P<string>[rRbBfFuU]{0,2}(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?)|`(?:\\.|[^`\\])*`?)"""
+# Longest first, so that `<=` is never read as `<` and `=`, nor `+=` as `+`.
+_OPERATORS = (
+    "//=", "**=", ">>=", "<<=", "===", "!==", "...", "&^=",
+    "//", "**", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "=>", "->", ":=", "<<", ">>",
+    "++", "--", "<-", "&^",
+    "+", "-", "*", "/", "%", "<", ">", "=", "!", "&", "|", "^", "~",
+)  # fmt: skip
+_OPERATOR = "|".join(re.escape(op) for op in _OPERATORS)
+_TOKEN_RE = {
+    "python": re.compile(rf"{_STRING}|(?P<comment>#.*)|(?P<number>\d[\d_]*(?:\.\d+)?)|(?P<name>[A-Za-z_]\w*)|"
+                         rf"(?P<op>{_OPERATOR})|(?P<other>\S)"),
+    "other": re.compile(rf"{_STRING}|(?P<comment>//.*|/\*.*?(?:\*/|$))|(?P<number>\d[\d_]*(?:\.\d+)?)|"
+                        rf"(?P<name>[A-Za-z_$][\w$]*)|(?P<op>{_OPERATOR})|(?P<other>\S)"),
+}  # fmt: skip
+
+# What a slip in an operator most often was, likeliest first.
+_SWAPS: dict[str, tuple[str, ...]] = {
+    "<": ("<=", ">"),
+    "<=": ("<", ">="),
+    ">": (">=", "<"),
+    ">=": (">", "<="),
+    "==": ("!=",),
+    "!=": ("==",),
+    "===": ("!==",),
+    "!==": ("===",),
+    "+": ("-", "*"),
+    "-": ("+",),
+    "*": ("/", "+"),
+    "/": ("*",),
+    "//": ("/",),
+    "&&": ("||",),
+    "||": ("&&",),
+}
+_PYTHON_ONLY = {"//"}
+_WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true"}
+_STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
+_OPERAND_END = frozenset({"number", "name", "string"})
+_ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**="})
+# Words after which an operator is unary (`return -x`, `if not -1 < x`), not the middle of two operands.
+_OPENING_WORDS = frozenset(
+    {"return", "if", "elif", "while", "for", "in", "not", "and", "or", "else", "case", "yield", "await", "throw",
+     "typeof", "new", "lambda", "is", "assert", "del", "print"}
+)  # fmt: skip
+_KEYWORDS = frozenset(
+    {*keyword.kwlist, "func", "var", "const", "let", "function", "new", "typeof", "null", "undefined", "nil",
+     "this", "self", "range", "len", "package", "import", "go", "defer", "chan", "map", "struct", "true", "false"}
+)  # fmt: skip
+
+
+def line_mutants(line: str, language: LanguageName) -> list[Mutant]:
+    """The line's one-token variants, likeliest first; none for a line that only declares, opens or comments."""
+    tokens = _tokens(line, language)
+    code = [token for token in tokens if token.kind != "comment"]
+    if not code or code[0].text in {"def", "func", "function", "class", "import", "from", "package"}:
+        return []
+    seen: set[str] = {line}
+    mutants: list[Mutant] = []
+    for mutant in sorted(_variants(line, code, language), key=lambda m: m.tier):
+        if mutant.line not in seen:
+            seen.add(mutant.line)
+            mutants.append(mutant)
+    return mutants
+
+
+def _tokens(line: str, language: LanguageName) -> list[_Token]:
+    pattern = _TOKEN_RE["python" if language == "python" else "other"]
+    return [
+        _Token(match.lastgroup or "other", match.group(0), match.start(), match.end())
+        for match in pattern.finditer(line)
+    ]
+
+
+def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator[Mutant]:
+    """Every variant, in no order: the caller sorts them by tier."""
+    for k, token in enumerate(code):
+        if token.kind == "op" and token.text in _SWAPS and _binary(code, k):
+            yield from _operator_variants(line, code, k, language)
+        elif token.kind == "name" and token.text in _WORD_SWAPS:
+            yield _swap(line, token, _WORD_SWAPS[token.text], 1)
+        elif token.kind == "number" and token.text.isdigit():
+            yield from _number_variants(line, token)
+        elif token.kind == "string" and token.text in _STRING_SWAPS:
+            yield _swap(line, token, _STRING_SWAPS[token.text], 3)
+    yield from _name_variants(line, code)
+
+
+def _swap(line: str, token: _Token, new: str, tier: int) -> Mutant:
+    return Mutant(line[: token.start] + new + line[token.end :], f"`{token.text}` → `{new}`", tier)
+
+
+def _binary(code: list[_Token], k: int) -> bool:
+    """Whether the operator at `k` stands between two operands (not a sign, as in `return -x`)."""
+    before = code[k - 1] if k else None
+    return before is not None and (
+        (before.kind in _OPERAND_END and before.text not in _OPENING_WORDS) or before.text in {")", "]"}
+    )
+
+
+def _operator_variants(line: str, code: list[_Token], k: int, language: LanguageName) -> Iterator[Mutant]:
+    """Another operator in its place, its `± 1` dropped, or its two operands swapped."""
+    token, before = code[k], code[k - 1]
+    after = code[k + 1] if k + 1 < len(code) else None
+    if token.text == "+" and "string" in {before.kind, after.kind if after else ""}:
+        return  # joining text: another operator would not fix it
+    for new in _SWAPS[token.text]:
+        if language == "python" or new not in _PYTHON_ONLY:
+            yield _swap(line, token, new, 1)
+    if token.text in {"+", "-"} and after is not None and after.text == "1" and _ends_operand(code, k + 1):
+        # `n - 1` where `n` was meant: the bound is off by one.
+        yield Mutant(line[: before.end] + line[after.end :], f"`{token.text} 1` dropped", 2)
+    if after is not None and token.text in {"/", "-"} and _swappable(code, k, tighter=token.text == "-"):
+        swapped = line[: before.start] + after.text + line[before.end : after.start] + before.text
+        yield Mutant(swapped + line[after.end :], f"`{before.text}` and `{after.text}` swapped", 1)
+
+
+def _number_variants(line: str, token: _Token) -> Iterator[Mutant]:
+    """An integer one more or less, or ten times more or less."""
+    value = int(token.text)
+    yield _swap(line, token, str(value + 1), 2)
+    if value > 0:
+        yield _swap(line, token, str(value - 1), 2)
+    if value >= 10 and value % 10 == 0:
+        yield _swap(line, token, str(value // 10), 3)
+    if value >= 10:
+        yield _swap(line, token, str(value * 10), 3)
+
+
+def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """A variable off by one (`last` → `last + 1`), and two variables swapped (`ratio(whole, part)`)."""
+    variables: list[tuple[int, _Token]] = []
+    # What an assignment stores into (`top, score = best(pairs)`) is not a value the line computes.
+    stored = next((k for k, token in enumerate(code) if token.text in _ASSIGNMENTS), -1)
+    for k, token in enumerate(code):
+        if token.kind != "name" or token.text in _KEYWORDS or token.text in _WORD_SWAPS or token.text == "_":
+            continue
+        if k < stored:
+            continue
+        before = code[k - 1] if k else None
+        after = code[k + 1] if k + 1 < len(code) else None
+        if (before is not None and before.text == ".") or (after is not None and after.text in {"(", ".", "="}):
+            continue  # a call, an attribute, an object or an assignment's target: not a value to shift
+        if after is not None and after.text in {":=", "+=", "-=", "*=", "/=", "++", "--"}:
+            continue
+        variables.append((k, token))
+    for k, token in variables:
+        before, after = code[k - 1] if k else None, code[k + 1] if k + 1 < len(code) else None
+        alone = before is not None and before.text in {"(", ",", "["} and after is not None and after.text in {
+            ")", ",", "]", ":",
+        }  # fmt: skip
+        for sign in ("+", "-"):
+            shifted = f"{token.text} {sign} 1" if alone else f"({token.text} {sign} 1)"
+            yield Mutant(line[: token.start] + shifted + line[token.end :], f"`{token.text}` → `{shifted}`", 3)
+    names = list(dict.fromkeys(token.text for _, token in variables))
+    for i, one in enumerate(names):
+        for other in names[i + 1 :]:
+            swapped = "".join(
+                other if token.text == one else one if token.text == other else token.text
+                for token in _spans(line, code, {one, other}, [t for _, t in variables])
+            )
+            yield Mutant(swapped, f"`{one}` and `{other}` swapped", 2)
+
+
+def _spans(line: str, code: list[_Token], names: set[str], variables: list[_Token]) -> Iterator[_Token]:
+    """The line cut into the variables named in `names` and the text between them."""
+    at = 0
+    for token in variables:
+        if token.text in names:
+            yield _Token("text", line[at : token.start], at, token.start)
+            yield token
+            at = token.end
+    yield _Token("text", line[at:], at, len(line))
+
+
+def _swappable(code: list[_Token], k: int, *, tighter: bool) -> bool:
+    """Whether the operator at `k` has a plain name or number on each side, neither part of a longer operand
+    (`xs.length`, `f(x)`); for `-`, also none bound tighter to a neighbour (in `9 / 5 - 32`, 5 is not an operand)."""
+    if k < 1 or k + 1 >= len(code):
+        return False
+    before, after = code[k - 1], code[k + 1]
+    outer_before = code[k - 2].text if k >= 2 else ""
+    outer_after = code[k + 2].text if k + 2 < len(code) else ""
+    binding = {".", "(", "[", "**"} | ({"*", "/", "//", "%"} if tighter else set())
+    return (
+        all(token.kind in {"name", "number"} and token.text not in _KEYWORDS for token in (before, after))
+        and outer_before not in binding - {"(", "["}
+        and outer_after not in binding
+    )
+
+
+def _ends_operand(code: list[_Token], k: int) -> bool:
+    """Whether the token at `k` ends an operand: nothing binds tighter after it (so `n - 1` can lose `- 1`)."""
+    after = code[k + 1] if k + 1 < len(code) else None
+    return after is None or after.text in {")", "]", ",", ":", ";", "{", "+", "-"} or after.kind == "comment"

@@ -1,0 +1,178 @@
+"""One-token variants of suspicious lines: how they are made, and repair fixing real bugs with them, unasked."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from repo_util import git
+from test_repairer import FIX, calc, repair, statuses
+
+from pedro.messages import Event
+from pedro.repair.mutants import line_mutants
+
+
+def changes(line: str, language: str = "python") -> list[str]:
+    return [mutant.line.strip() for mutant in line_mutants(line, language)]  # type: ignore[arg-type]
+
+
+def test_the_likeliest_slips_come_first() -> None:
+    assert changes("    return sum(values) // len(values)")[0] == "return sum(values) / len(values)"
+    assert changes("        if item < best:")[:2] == ["if item <= best:", "if item > best:"]
+    # An off-by-one bound: a variable shifted inside the call, without needless brackets.
+    assert "return list(range(first, last + 1))" in changes("    return list(range(first, last))")
+    # Two operands of a division swapped: 9 / 5 where 5 / 9 was meant.
+    assert "return (f - 32) * 5 / 9" in changes("    return (f - 32) * 9 / 5")
+    assert "return Math.min(max, Math.max(min, value));" in changes(
+        "  return Math.min(min, Math.max(max, value));", "javascript"
+    )
+    assert "for i := len(fields) - 1; i >= 0; i-- {" in changes("\tfor i := len(fields) - 1; i > 0; i-- {", "go")
+    tiers = [mutant.tier for mutant in line_mutants("    return (f - 32) * 9 / 5", "python")]
+    assert tiers == sorted(tiers)
+
+
+def test_text_comments_declarations_and_assignment_targets_are_left_alone() -> None:
+    assert all('"a < b"' in line for line in changes('    message = "a < b" + name'))
+    assert all("# a - b" in line for line in changes("    total = x  # a - b"))
+    assert changes("def add(a, b):") == [] and changes("func Add(a, b int) int {", "go") == []
+    assert changes('    """Return a - b."""') == []
+    assert all(line.startswith("top, n = f(") for line in changes("    top, n = f(x)"))
+    assert all(line.startswith("fields = line.split(") for line in changes("    fields = line.split(sep)"))
+    # A `-` that opens an operand is a sign, not an operator to flip.
+    assert "return +x" not in changes("    return -x")
+
+
+def rounding_repo(repo: Path) -> Path:
+    """A three-module project whose test never names the module with the bug: `//` for `/` in stats.mean."""
+    (repo / "stats.py").write_text(
+        'def mean(values):\n    """The arithmetic mean, 0.0 for no values."""\n    if not values:\n'
+        "        return 0.0\n    return sum(values) // len(values)\n"
+    )
+    (repo / "report.py").write_text(
+        "from stats import mean\n\n\ndef summary(scores):\n    average = mean(scores)\n"
+        '    return f"{len(scores)} scores, mean {average:.2f}"\n'
+    )
+    (repo / "test_report.py").write_text(
+        "from report import summary\n\n\n"
+        'def test_summary():\n    assert summary([3, 2]) == "2 scores, mean 2.50"\n\n\n'
+        'def test_no_scores():\n    assert summary([]) == "0 scores, mean 0.00"\n'
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "report")
+    return repo
+
+
+def test_a_one_token_bug_in_a_module_the_test_never_names_is_fixed_without_asking(repo: Path) -> None:
+    outcome, backend, events = repair(rounding_repo(repo), [], coverage=True, mutants=24)
+    assert outcome.fixed and backend.requests == []
+    assert "return sum(values) / len(values)" in (repo / "stats.py").read_text()
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert fixed == [
+        {"n": fixed[0]["n"], "status": "fixed", "reason": "", "unit": "stats.py:1 mean", "question": "mutation",
+         "line": 5, "change": "`//` → `/`"}
+    ]  # fmt: skip
+    assert "test_report.py" not in outcome.summary and "passes" in outcome.summary
+
+
+def temperature_repo(repo: Path) -> Path:
+    """A bug that needs two edits, one in each function: neither alone makes both tests pass."""
+    (repo / "temperature.py").write_text(
+        "def to_fahrenheit(celsius):\n    return celsius * 9 / 5 - 32\n\n\n"
+        "def to_celsius(fahrenheit):\n    return (fahrenheit - 32) * 9 / 5\n"
+    )
+    (repo / "test_temperature.py").write_text(
+        "from temperature import to_celsius, to_fahrenheit\n\n\n"
+        "def test_to_fahrenheit():\n    assert to_fahrenheit(100) == 212\n\n\n"
+        "def test_to_celsius():\n    assert to_celsius(212) == 100\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "temperature")
+    return repo
+
+
+def test_two_one_token_slips_are_fixed_one_after_the_other(repo: Path) -> None:
+    outcome, backend, events = repair(temperature_repo(repo), [], coverage=True, mutants=24)
+    assert outcome.fixed and backend.requests == []
+    text = (repo / "temperature.py").read_text()
+    assert "celsius * 9 / 5 + 32" in text and "(fahrenheit - 32) * 5 / 9" in text
+    kept = [e.data for e in events if e.type == "repair.kept"]
+    assert len(kept) == 1  # the first slip fixed one test and stayed while the second was looked for
+    assert "progress" in statuses(events) and statuses(events)[-1] == "fixed"
+
+
+def test_variants_that_do_not_parse_cost_no_test_run(repo: Path) -> None:
+    (repo / "pages.py").write_text("def pages(first, last):\n    out = []\n    for page in range(first, last):\n"
+                                   "        out.append(page)\n    return out\n")  # fmt: skip
+    (repo / "test_pages.py").write_text("from pages import pages\n\n\ndef test_pages():\n"
+                                        "    assert pages(1, 3) == [1, 2, 3]\n")  # fmt: skip
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "pages")
+    outcome, _, events = repair(repo, [], coverage=True, mutants=24)
+    assert outcome.fixed and "range(first, last + 1)" in (repo / "pages.py").read_text()
+    unusable = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "unusable"]
+    assert unusable and all("not valid python" in str(data["reason"]) for data in unusable)  # `for (i + 1) in …`
+    runs = [e for e in events if e.type == "tests.run" and e.data.get("phase") == "candidate"]
+    tried = [e for e in events if e.type == "repair.candidate"]
+    assert len(runs) == len(tried) - len(unusable)
+
+
+__all__ = ["calc"]  # the fixture
+
+
+def test_when_no_variant_fixes_it_the_model_is_asked(calc: Path) -> None:
+    # `a - b` for `a + b`: with only two variants allowed and neither the fix, the model's answer fixes it.
+    (calc / "calc.py").write_text((calc / "calc.py").read_text().replace("return a - b", "return a * b - b"))
+    git(calc, "commit", "-qam", "a slip no single token undoes")
+    outcome, backend, events = repair(calc, [FIX], mutants=2)
+    assert outcome.fixed and len(backend.requests) == 1
+    questions = [e.data["question"] for e in events if e.type == "repair.candidate"]
+    assert questions == ["mutation", "mutation", "function"]
+
+
+def _go_repo(repo: Path) -> Path:
+    (repo / "go.mod").write_text("module example.com/count\n\ngo 1.19\n")
+    (repo / "count.go").write_text(
+        "package count\n\n// Above counts the values over limit.\nfunc Above(values []int, limit int) int {\n"
+        "\tn := 0\n\tfor _, v := range values {\n\t\tif v >= limit {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n"
+    )
+    (repo / "count_test.go").write_text(
+        'package count\n\nimport "testing"\n\nfunc TestAbove(t *testing.T) {\n'
+        '\tif got := Above([]int{1, 5, 7}, 5); got != 1 {\n\t\tt.Errorf("Above = %d, want 1", got)\n\t}\n}\n'
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "count")
+    return repo
+
+
+def test_a_go_comparison_slip_is_fixed_by_a_variant(repo: Path) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    outcome, backend, events = repair(_go_repo(repo), [], command="go test ./...", mutants=24)
+    assert outcome.fixed and backend.requests == []
+    assert "\t\tif v > limit {" in (repo / "count.go").read_text()
+    assert any(isinstance(e, Event) and e.data.get("change") == "`>=` → `>`" for e in events)
+
+
+def test_a_caller_bent_to_fit_a_buggy_callee_is_put_back_once_the_callee_is_fixed(repo: Path) -> None:
+    # `* 255` → `+ 255` makes to_byte's test pass on the buggy clamp and is kept; once swapping clamp's bounds
+    # fixes clamp, the tests pass without the change to to_byte, so it is taken back.
+    (repo / "shade.py").write_text(
+        "def clamp(value, low, high):\n    return min(low, max(high, value))\n\n\n"
+        "def to_byte(fraction):\n    return round(clamp(fraction, 0, 1) * 255)\n"
+    )
+    (repo / "test_shade.py").write_text(
+        "from shade import clamp, to_byte\n\n\n"
+        "def test_clamp_inside():\n    assert clamp(5, 0, 10) == 5\n\n\n"
+        "def test_clamp_outside():\n    assert clamp(-1, 0, 10) == 0\n    assert clamp(11, 0, 10) == 10\n\n\n"
+        "def test_to_byte():\n    assert to_byte(1) == 255\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "shade")
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=24)
+    assert outcome.fixed and backend.requests == []
+    text = (repo / "shade.py").read_text()
+    assert "return min(high, max(low, value))" in text
+    assert "return round(clamp(fraction, 0, 1) * 255)" in text  # as it was
+    dropped = [e.data for e in events if e.type == "repair.dropped"]
+    assert [d["unit"] for d in dropped] == ["shade.py:5 to_byte"]
