@@ -327,10 +327,7 @@ class Repairer:
             run = outcome.last_run = result.run
             outcome.changed = True
             if not wanted & run.failing and _verdict_fixed(run):
-                outcome.fixed = True
-                run = outcome.last_run = self._without_needless(kept, run, outcome, emit)
-                if attempt.kind != "mutation":  # a one-token change is the smallest there is
-                    run = outcome.last_run = self._rivals(attempt, result, kept[-1].before, wanted, outcome, emit)
+                run = self._settle(attempt, result, kept, wanted, outcome, emit)
                 break
             chain.append(f"{outcome.candidates}: {_describe(unit)}{_line_label(attempt)}")
             emit("repair.kept", n=outcome.candidates, unit=_describe(unit), reason=attempt.last_problem, chain=chain)
@@ -349,6 +346,18 @@ class Repairer:
         outcome.summary = self._summary(outcome, start, run, wanted)
         if not outcome.fixed:
             outcome.handover = self._handover(start, outcome, list(asked), last)
+        return run
+
+    def _settle(
+        self, attempt: _Try, fix: _Helped, kept: list[_Kept], wanted: frozenset[str], outcome: RepairOutcome, emit: Emit
+    ) -> TestRun:
+        """The tests pass: drop kept changes the fix does not need, check an answer against rivals (a one-token
+        variant is the smallest change there is), and return the run the code is left at."""
+        outcome.fixed = True
+        run = outcome.last_run = self._without_needless(kept, fix.run, outcome, emit)
+        if attempt.kind != "mutation":
+            settled = replace(fix, run=run)
+            run = outcome.last_run = self._rivals(attempt, settled, kept[-1].before, wanted, outcome, emit)
         return run
 
     def _out_of_time(self, outcome: RepairOutcome) -> bool:
@@ -409,10 +418,7 @@ class Repairer:
         assert candidate.text is not None
         probe = self._probe(unit)
         edits = [(unit, candidate.text)]
-        # Nearly every variant moves a value; only a test that passes is progress worth building on.
-        verdict, problem, after = self._try_edits(
-            edits, index, run, wanted, outcome, emit, label, probe=probe, nearer_counts=attempt.kind != "mutation"
-        )
+        verdict, problem, after = self._try_edits(edits, index, run, wanted, outcome, emit, label, probe=probe)
         attempt.last_problem = problem
         if after is not None:
             outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
@@ -562,11 +568,12 @@ class Repairer:
         label: dict[str, Any],
         *,
         probe: ProbeRecorder | None = None,
-        nearer_counts: bool = True,
     ) -> tuple[str, str, TestRun | None]:
         """Apply the edits, test (the probe, if any, records the candidate's outputs in the same run), and keep them
-        when they fixed the wanted tests or made progress (with `nearer_counts`, a failure closer to passing counts),
-        else undo them: (verdict, why, the run when kept)."""
+        when they fixed the wanted tests or made progress, else undo them: (verdict, why, the run when kept).
+
+        A variant (`question: mutation` in the label) makes progress only when a failing test passes: nearly every
+        variant moves a value, so a value nearer the expected one says nothing about it."""
         applied: list[tuple[Unit, str]] = []
         for unit, new in edits:
             result = self._edit(emit, outcome, unit, unit.text, new)
@@ -584,7 +591,7 @@ class Repairer:
                 if not self._changed_by_someone(self.dispatcher.ctx.resolve(unit.path)):
                     self._restore(emit, outcome, index, unit, new)
             raise
-        verdict, problem = _judge(run, after, wanted, nearer_counts=nearer_counts)
+        verdict, problem = _judge(run, after, wanted, nearer_counts=label.get("question") != "mutation")
         emit("repair.candidate", n=index, status=verdict, reason=problem, **label)
         if verdict in ("fixed", "progress"):
             return verdict, problem, after
