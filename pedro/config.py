@@ -160,8 +160,8 @@ class RepairConfig(_Section):
     """Answers asked after the first fix to check it: when several pass, the one whose outputs on inputs beyond the
     tests' own agree with the most others is kept (pytest projects); 0 keeps the first fix."""
     mutants: int = Field(default=24, ge=0, le=200)
-    """One-token variants of the most suspicious lines (a flipped comparison, a number off by one, two names
-    swapped) tried before the model is asked: each costs a test run and no answer; 0 asks the model at once."""
+    """One-token variants of the ranked lines (`>` for `>=`, a number off by one) tried before the model is
+    asked; each costs a test run. 0 asks at once."""
 
 
 class ToolsConfig(_Section):

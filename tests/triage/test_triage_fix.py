@@ -96,7 +96,9 @@ def test_a_candidate_the_tests_refute_is_never_shown_as_a_fix(
 ) -> None:
     before = checkout_state(failing)
     server = stub_server([DIAGNOSIS, WRONG])
-    proc = triage(failing, server, fix_env(cli_env, tmp_path), tmp_path)
+    # The model's candidates only: a one-token variant would fix this bug before any question.
+    env = {**fix_env(cli_env, tmp_path), "PEDRO_REPAIR__MUTANTS": "0"}
+    proc = triage(failing, server, env, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # The diagnosis, then the questions [repair] allows (a line, then the whole function), each answered wrongly.
     assert len(server.requests) >= 2
