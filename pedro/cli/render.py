@@ -163,7 +163,7 @@ def _repair_started(data: dict[str, Any]) -> str:
     if not units:
         return "repair: no function to ask for could be found from the failures"
     then = f" (then {', '.join(units[1:])})" if units[1:] else ""
-    return f"repair: asking the model for a corrected {units[0]}{then}"
+    return f"repair: looking for a fix in {units[0]}{then}"
 
 
 def _repair_candidate(data: dict[str, Any]) -> str:
