@@ -205,7 +205,7 @@ def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Ca
     indent = re.match(r"[ \t]*", original).group(0)  # type: ignore[union-attr]
     problem = ""
     for new in _line_readings(answer, original, unit.language):
-        fitted = "\n".join([*lines[: line - unit.start_line], indent + new, *lines[line - unit.start_line + 1 :]])
+        fitted = _with_line(unit, line, indent + new)
         if fitted.strip() == unit.text.strip():
             problem = "the answer repeats the original line unchanged"
             break
@@ -217,11 +217,16 @@ def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Ca
 
 def mutant_candidate(unit: Unit, line: int, new_line: str, file_text: str) -> Candidate:
     """The unit with its line `line` (a file line) replaced by `new_line`, when the file still parses."""
-    lines = unit.text.splitlines()
-    fitted = "\n".join([*lines[: line - unit.start_line], new_line, *lines[line - unit.start_line + 1 :]])
+    fitted = _with_line(unit, line, new_line)
     if parses(_replace_lines(file_text, unit, fitted), unit.language):
         return Candidate(fitted, "")
     return Candidate(None, f"with the variant in place of line {line}, {unit.path} is not valid {unit.language} code")
+
+
+def _with_line(unit: Unit, line: int, new_line: str) -> str:
+    """The unit's text with its file line `line` replaced by `new_line`."""
+    lines = unit.text.splitlines()
+    return "\n".join([*lines[: line - unit.start_line], new_line, *lines[line - unit.start_line + 1 :]])
 
 
 def _line_answer(reply: str, language: LanguageName) -> str:

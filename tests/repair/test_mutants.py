@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from repo_util import git
 from test_repairer import FIX, calc, repair, statuses
+from test_spectrum import make_repo
 
 from pedro.messages import Event
 from pedro.repair.mutants import line_mutants
@@ -45,22 +46,24 @@ def test_text_comments_declarations_and_assignment_targets_are_left_alone() -> N
 
 def rounding_repo(repo: Path) -> Path:
     """A three-module project whose test never names the module with the bug: `//` for `/` in stats.mean."""
-    (repo / "stats.py").write_text(
-        'def mean(values):\n    """The arithmetic mean, 0.0 for no values."""\n    if not values:\n'
-        "        return 0.0\n    return sum(values) // len(values)\n"
+    return make_repo(
+        repo,
+        {
+            "stats.py": (
+                'def mean(values):\n    """The arithmetic mean, 0.0 for no values."""\n    if not values:\n'
+                "        return 0.0\n    return sum(values) // len(values)\n"
+            ),
+            "report.py": (
+                "from stats import mean\n\n\ndef summary(scores):\n    average = mean(scores)\n"
+                '    return f"{len(scores)} scores, mean {average:.2f}"\n'
+            ),
+            "test_report.py": (
+                "from report import summary\n\n\n"
+                'def test_summary():\n    assert summary([3, 2]) == "2 scores, mean 2.50"\n\n\n'
+                'def test_no_scores():\n    assert summary([]) == "0 scores, mean 0.00"\n'
+            ),
+        },
     )
-    (repo / "report.py").write_text(
-        "from stats import mean\n\n\ndef summary(scores):\n    average = mean(scores)\n"
-        '    return f"{len(scores)} scores, mean {average:.2f}"\n'
-    )
-    (repo / "test_report.py").write_text(
-        "from report import summary\n\n\n"
-        'def test_summary():\n    assert summary([3, 2]) == "2 scores, mean 2.50"\n\n\n'
-        'def test_no_scores():\n    assert summary([]) == "0 scores, mean 0.00"\n'
-    )
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "report")
-    return repo
 
 
 def test_a_one_token_bug_in_a_module_the_test_never_names_is_fixed_without_asking(repo: Path) -> None:
@@ -77,18 +80,20 @@ def test_a_one_token_bug_in_a_module_the_test_never_names_is_fixed_without_askin
 
 def temperature_repo(repo: Path) -> Path:
     """A bug that needs two edits, one in each function: neither alone makes both tests pass."""
-    (repo / "temperature.py").write_text(
-        "def to_fahrenheit(celsius):\n    return celsius * 9 / 5 - 32\n\n\n"
-        "def to_celsius(fahrenheit):\n    return (fahrenheit - 32) * 9 / 5\n"
+    return make_repo(
+        repo,
+        {
+            "temperature.py": (
+                "def to_fahrenheit(celsius):\n    return celsius * 9 / 5 - 32\n\n\n"
+                "def to_celsius(fahrenheit):\n    return (fahrenheit - 32) * 9 / 5\n"
+            ),
+            "test_temperature.py": (
+                "from temperature import to_celsius, to_fahrenheit\n\n\n"
+                "def test_to_fahrenheit():\n    assert to_fahrenheit(100) == 212\n\n\n"
+                "def test_to_celsius():\n    assert to_celsius(212) == 100\n"
+            ),
+        },
     )
-    (repo / "test_temperature.py").write_text(
-        "from temperature import to_celsius, to_fahrenheit\n\n\n"
-        "def test_to_fahrenheit():\n    assert to_fahrenheit(100) == 212\n\n\n"
-        "def test_to_celsius():\n    assert to_celsius(212) == 100\n"
-    )
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "temperature")
-    return repo
 
 
 def test_two_one_token_slips_are_fixed_one_after_the_other(repo: Path) -> None:
