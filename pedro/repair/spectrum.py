@@ -320,16 +320,21 @@ def suspects(
     """The units to ask about, best first: the functions around the top-ranked lines, across files, with the units
     the traceback points at raised a little (the deepest frame most), then the traceback's units coverage missed."""
     found: dict[tuple[str, str, int], Suspect] = {}
+    scored: dict[tuple[str, str, int], list[tuple[float, int]]] = {}
     wanted = tuple(tests)
     for path, line, score in (spectrum.ranked() if spectrum is not None else [])[:_MAX_RANKED_LINES]:
         unit = enclosing_unit(root, path, line)
         if unit is None:
             continue  # a module-level line: nothing to ask for
-        held = found.get(unit.key)
-        if held is None:
-            found[unit.key] = Suspect(replace(unit, tests=wanted), (line,), score)
-        elif len(held.lines) < _LINES_PER_UNIT:
-            found[unit.key] = replace(held, lines=(*held.lines, line))
+        if unit.key not in found:
+            found[unit.key] = Suspect(replace(unit, tests=wanted), (), score)
+        scored.setdefault(unit.key, []).append((score, line))
+    for key, lines in scored.items():
+        # Coverage scores a straight run of lines alike. Of tied lines the later come first: a wrong value is most
+        # often made where the result is put together, at the end of the run, while a slip in a guard at its start
+        # is the kind of one-token change the variants try on every line anyway.
+        best = sorted(lines, key=lambda item: (-item[0], -item[1]))[:_LINES_PER_UNIT]
+        found[key] = replace(found[key], lines=tuple(line for _, line in best))
     for rank, unit in enumerate(located):
         bonus = _FIRST_FRAME_BONUS if rank == 0 else _FRAME_BONUS
         held = found.get(unit.key)

@@ -94,6 +94,53 @@ def test_smollm2_fixes_the_demo_bug_and_the_record_shows_how(smollm2_gguf: Path,
     assert (finished["type"], finished["exit_status"], finished["reason"]) == ("job.finished", "completed", "repaired")
 
 
+SCORES = {
+    "stats.py": (
+        "def summarize(scores):\n"
+        '    """The lowest, highest and mean score of a non-empty list."""\n'
+        "    if not scores:\n"
+        '        raise ValueError("no scores")\n'
+        "    lowest = min(scores)\n"
+        "    highest = max(scores)\n"
+        "    mean = sum(scores)\n"
+        '    return {"min": lowest, "max": highest, "mean": mean}\n'
+    ),
+    "test_stats.py": (
+        "import pytest\n\nfrom stats import summarize\n\n\n"
+        "def test_summary_of_three_scores():\n"
+        '    assert summarize([1, 2, 6]) == {"min": 1, "max": 6, "mean": 3}\n\n\n'
+        "def test_no_scores():\n"
+        "    with pytest.raises(ValueError):\n"
+        "        summarize([])\n"
+    ),
+}
+
+
+def test_smollm2_fixes_a_wrong_mean_with_a_one_line_answer(smollm2_gguf: Path, tmp_path: Path) -> None:
+    # The mean forgets to divide: no one-token variant fixes that, and SmolLM2's rewrites of the whole function
+    # fail, but one of its answers for the single line that builds the result divides by len(scores).
+    source = tmp_path / "scores-source"
+    source.mkdir()
+    for name, text in SCORES.items():
+        (source / name).write_text(text)
+    repo = git_repo(source, tmp_path / "scores")
+    run = debug(repo, smollm2_gguf, "--description", "summarize() reports the wrong mean")
+    assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert run.returncode == 0, run.stderr[-3000:]
+    check = subprocess.run(TESTS.split(), cwd=repo, capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout
+    events = read_events(next((repo / ".pedro" / "jobs").iterdir()))
+    fix = kept_fix(events)
+    assert fix["status"] == "fixed" and fix["unit"] == "stats.py:1 summarize" and fix["question"] == "line", fix
+    # The answer replaced the marked line in place: every other line of the function is as it was.
+    before, after = SCORES["stats.py"].splitlines(), (repo / "stats.py").read_text().splitlines()
+    assert len(after) == len(before)
+    assert [n + 1 for n, (old, new) in enumerate(zip(before, after, strict=True)) if old != new] == [fix["line"]]
+    # The fix is the mean, not the test's numbers: it holds for lists the test never tried.
+    held_out = "from stats import summarize; assert summarize([2, 4])['mean'] == 3 and summarize([5])['mean'] == 5"
+    assert subprocess.run([sys.executable, "-c", held_out], cwd=repo, timeout=60).returncode == 0
+
+
 def test_gemma_fixes_the_demo_bug_once_pedro_opens_its_answer(gemma3_gguf: Path, tmp_path: Path) -> None:
     # Asked the bare question, Gemma-3-270M echoes it back; given the opening `def add` it writes the fix.
     repo = git_repo(ROOT / "examples" / "calc", tmp_path / "calc")

@@ -110,6 +110,26 @@ def test_coverage_ranks_the_helper_the_test_never_names_first(repo: Path) -> Non
     assert (ranked[0].unit.path, ranked[0].unit.name, ranked[0].lines[0]) == ("rates.py", "tax_rate", 5)
 
 
+def test_lines_coverage_ties_are_asked_about_from_the_end_of_the_run(repo: Path) -> None:
+    # Every line of the body runs in the one failing test alone: coverage ties them all. The mean is made on the
+    # function's last lines, and those are the two asked about.
+    stats = (
+        "def summarize(scores):\n"
+        "    lowest = min(scores)\n"
+        "    highest = max(scores)\n"
+        "    mean = sum(scores)\n"
+        '    return {"min": lowest, "max": highest, "mean": mean}\n'
+    )
+    test = "from stats import summarize\n\n\ndef test_mean():\n    assert summarize([1, 5])['mean'] == 3\n"
+    make_repo(repo, {"stats.py": stats, "test_stats.py": test})
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    run = tests.run()
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and {spectrum.score("stats.py", line) for line in (2, 3, 4, 5)} == {1.0}
+    ranked = suspects(spectrum, [], repo, sorted(run.failing), 4)
+    assert [(suspect.unit.name, suspect.lines) for suspect in ranked] == [("summarize", (5, 4))]
+
+
 def test_ochiai_scores_lines_only_failing_tests_run_highest() -> None:
     covered = {"f": [("a.py", 1), ("a.py", 2)], "p": [("a.py", 1)], "q": [("a.py", 3)]}
     scores = ochiai(covered, ["f"], ["p", "q"])
