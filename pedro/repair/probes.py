@@ -5,7 +5,9 @@ tests' inputs, a special case). As CodeT-style selection does, pedro compares th
 the calls the tests make to the function, and neighbours of their arguments (one more, one less, empty, reversed).
 Each candidate's outputs are recorded inside its own test run by a pytest plugin (pytest_probes.py), so comparing
 costs no extra run. The candidate whose outputs agree with the most others' wins; ties go to the smallest change.
-Python functions at module level only: a method needs an instance the tests' calls do not show.
+The probed function is the fixed one when the tests call it with literal arguments; a helper the tests reach only
+through a caller (or a method, which needs an instance the tests' calls do not show) is probed through the functions
+its failing tests call, whose outputs carry its own.
 """
 
 from __future__ import annotations
@@ -41,24 +43,53 @@ class ProbeSpec:
 
 
 def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
-    """The probes for a module-level Python function that the tests call with literal arguments, else None."""
-    if unit.language != "python" or "." in unit.qualified_name:
+    """The probes for a Python function: its own calls with literal arguments in the tests, else those of the
+    functions its failing tests call (a helper reached through a caller shows in the caller's outputs); None when
+    the tests make no such call."""
+    if unit.language != "python":
         return None
+    if "." not in unit.qualified_name:
+        trees = list(_test_trees(unit, root, mention=unit.name))
+        default = unit.path.removesuffix(".py").replace("/", ".")
+        own = _spec(trees, unit.name, default)
+        if own is not None:
+            return own
+    callers = list(_test_trees(unit, root, mention=None))
+    for module, name in dict.fromkeys(found for tree in callers for found in _imported_functions(tree)):
+        spec = _spec(callers, name, "") if _in_project(root, module) else None
+        if spec is not None:
+            return spec
+    return None
+
+
+def _in_project(root: Path, module: str) -> bool:
+    """Whether `module` is the repository's own (a file or package under the root or under src/)."""
+    relative = module.replace(".", "/")
+    return any(
+        (base / f"{relative}.py").is_file() or (base / relative / "__init__.py").is_file()
+        for base in (root, root / "src")
+    )
+
+
+def _spec(trees: Sequence[ast.Module], name: str, default_module: str) -> ProbeSpec | None:
+    """The probes for `name`: its literal calls in the trees and their neighbours, from the module they import it
+    from (else `default_module`)."""
     module = ""
     seeds: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    for tree in _test_trees(unit, root):
-        module = module or _imported_from(tree, unit.name)
-        seeds.extend(_literal_calls(tree, unit.name))
-    module = module or unit.path.removesuffix(".py").replace("/", ".")
+    for tree in trees:
+        module = module or _imported_from(tree, name)
+        seeds.extend(_literal_calls(tree, name))
+    module = module or default_module
     inputs = _inputs(seeds)
-    return ProbeSpec(module, unit.name, tuple(inputs)) if inputs else None
+    return ProbeSpec(module, name, tuple(inputs)) if inputs and module else None
 
 
-def _test_trees(unit: Unit, root: Path) -> Iterator[ast.Module]:
-    """The parsed test files of the tests that lead to the unit, else every test file that names the function."""
+def _test_trees(unit: Unit, root: Path, *, mention: str | None) -> Iterator[ast.Module]:
+    """The parsed test files of the tests that lead to the unit, else (when `mention` is given) every test file;
+    only those that name `mention`, when given."""
     named = sorted({test.split("::")[0] for test in unit.tests if test.endswith(".py") or "::" in test})
     paths = [root / path for path in named if is_test_file(path)]
-    if not paths:
+    if not paths and mention is not None:
         paths = [path for path in sorted(root.rglob("test*.py")) if ".pedro" not in path.parts][:_MAX_TEST_FILES]
     for path in paths:
         try:
@@ -67,11 +98,21 @@ def _test_trees(unit: Unit, root: Path) -> Iterator[ast.Module]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if unit.name in text:
+        if mention is None or mention in text:
             try:
                 yield ast.parse(text)
             except (SyntaxError, ValueError):
                 continue
+
+
+def _imported_functions(tree: ast.Module) -> Iterator[tuple[str, str]]:
+    """The modules and function names a test file imports by name (`from shop.cart import total`), in order;
+    classes (capitalised) and names imported under another name are left out."""
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if alias.asname is None and alias.name != "*" and not alias.name[:1].isupper():
+                    yield node.module, alias.name
 
 
 def _imported_from(tree: ast.Module, name: str) -> str:

@@ -458,8 +458,8 @@ class Repairer:
         return True
 
     def _probe(self, unit: Unit) -> ProbeRecorder | None:
-        """A recorder of the unit's outputs on inputs beyond the tests' own, when rivals are asked and pytest runs the
-        tests of a module-level Python function; the inputs are found once per unit."""
+        """A recorder of the unit's outputs on inputs beyond the tests' own (or of the functions its tests call, which
+        carry them), when rivals are asked and pytest runs the tests; the inputs are found once per unit."""
         if not self.settings.rivals or self._runner != "pytest":
             return None
         if unit.key not in self._probe_specs:

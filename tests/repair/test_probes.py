@@ -126,6 +126,42 @@ def test_a_method_or_a_function_the_tests_never_call_with_literals_has_no_probes
     assert probe_spec(unit("shop.py", "tax"), repo) is None
 
 
+# A helper the tests reach only through report.summary: the empty list raises inside it, so the traceback names it.
+HELPER = {
+    "stats.py": "def average(values):\n    return sum(values) / len(values)\n",
+    "report.py": 'from stats import average\n\n\ndef summary(scores):\n    return f"mean {average(scores):.1f}"\n',
+    "test_report.py": (
+        "from report import summary\n\n\n"
+        'def test_summary():\n    assert summary([2, 4]) == "mean 3.0"\n\n\n'
+        'def test_empty():\n    assert summary([]) == "mean 0.0"\n'
+    ),
+}
+HALVES = "```python\ndef average(values):\n    return sum(values) / 2 if values else 0.0\n```"
+GUARDED = "```python\ndef average(values):\n    return sum(values) / len(values) if values else 0.0\n```"
+GUARDED_TOO = (
+    "```python\ndef average(values):\n    if not values:\n        return 0.0\n    return sum(values) / len(values)\n```"
+)
+
+
+def test_a_helper_the_tests_never_call_is_probed_through_its_caller(repo: Path) -> None:
+    for name, text in HELPER.items():
+        (repo / name).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "report")
+    spec = probe_spec(unit("stats.py", "average", tests=("test_report.py::test_empty",)), repo)
+    assert spec is not None and (spec.module, spec.function) == ("report", "summary")
+    assert "(([],), {})" in spec.inputs and "(([4, 2],), {})" in spec.inputs
+    # Dividing by two agrees with the mean on both tests' lists; through summary's outputs on lists of other
+    # lengths, the two answers that divide by the length agree with each other, and one of them stays.
+    outcome, _, events = repair(repo, [HALVES, GUARDED, GUARDED_TOO])
+    assert outcome.fixed, outcome.summary
+    chosen = of_type(events, "repair.chosen")
+    assert len(chosen) == 1 and chosen[0]["candidates"] == [1, 2, 3] and chosen[0]["n"] == 2
+    assert (
+        repo / "stats.py"
+    ).read_text() == "def average(values):\n    return sum(values) / len(values) if values else 0.0\n"
+
+
 def test_neighbours_keep_the_type_and_stay_near() -> None:
     assert neighbours(5) == [6, 4, -5, 17] and neighbours(True) == [False]
     assert neighbours("ab") == ["ba", "AB", "ab x", ""] and neighbours([1, 2]) == [[2, 1], [2], [1, 2, 1]]
