@@ -10,6 +10,7 @@ import warnings
 from dataclasses import dataclass
 
 from pedro.repair.locate import Unit
+from pedro.repair.mutants import without_comment
 from pedro.tools.symbols import LanguageName, extract_symbols, parse_root
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(?P<body>.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
@@ -267,8 +268,9 @@ def special_cases(text: str, unit: Unit, failure_text: str) -> str:
     literals = _values(failure_text) - _values(unit.text) - _TRIVIAL
     if not literals:
         return ""
-    old = {line.strip() for line in unit.text.splitlines()}
-    for line in (line.strip() for line in text.splitlines()):
+    # A comment says nothing of what the line does, and small models write prose there (`mean = 3.0  # not 9.0`).
+    old = {without_comment(line, unit.language).strip() for line in unit.text.splitlines()}
+    for line in (without_comment(line, unit.language).strip() for line in text.splitlines()):
         if line in old:
             continue
         compared = _COMPARED.search(line)

@@ -99,6 +99,12 @@ def line_mutants(line: str, language: LanguageName) -> list[Mutant]:
     return mutants
 
 
+def without_comment(line: str, language: LanguageName) -> str:
+    """The line without its trailing comment (a `#` or `//` inside a string stays)."""
+    comment = next((token for token in _tokens(line, language) if token.kind == "comment"), None)
+    return line if comment is None else line[: comment.start].rstrip()
+
+
 def _tokens(line: str, language: LanguageName) -> list[_Token]:
     pattern = _TOKEN_RE["python" if language == "python" else "other"]
     return [

@@ -253,14 +253,18 @@ def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(re
     stored = "```python\ndef add(a, b):\n    total = 5\n    return total\n```"
     # The same number written another way (6.5 where the test expects "6.50") is the same special case.
     written = "```python\ndef add(a, b):\n    total = 5.00\n    return total\n```"
-    outcome, _, events = repair(repo, [special, constant, arithmetic, stored, written, fix], candidates=6)
+    # Prose in a comment is no code: SmolLM2 kept the expected mean this way, `mean = 3.0  # Replace with 9.0, ...`.
+    commented = "```python\ndef add(a, b):\n    total = 5.0  # Replace with 9.0, float('nan')\n    return total\n```"
+    replies = [special, constant, arithmetic, stored, written, commented, fix]
+    outcome, _, events = repair(repo, replies, candidates=7)
     assert outcome.fixed
     tried = candidates(events)
-    assert [c["status"] for c in tried] == ["overfits", "overfits", "overfits", "overfits", "overfits", "fixed"]
+    assert [c["status"] for c in tried] == ["overfits"] * 6 + ["fixed"]
     assert "a value from the failing test" in tried[0]["reason"] and "expects" in tried[1]["reason"]
     assert "returns a constant made of 2, 3" in tried[2]["reason"]
     assert "sets total to a constant made of 5" in tried[3]["reason"]
     assert "sets total to a constant made of 5.00" in tried[4]["reason"]
+    assert "sets total to a constant made of 5.0," in tried[5]["reason"]
     assert len([e for e in events if e.type == "tests.run"]) == 2
 
 
