@@ -100,8 +100,14 @@ def base_argv(
     argv.append("--glob=!.git")
     if hide_secrets:
         # After the caller's filters: for file types as for globs, the later match wins.
-        argv.extend(_secret_filters())
+        argv.extend(_secret_filters(overridden=_lets_files_in(argv)))
     return argv
+
+
+def _lets_files_in(argv: Sequence[str]) -> bool:
+    """Whether an argv has a glob that selects files (--glob=X, not --glob=!X): ripgrep's overrides, which decide
+    over a file alone once one matches it, file types unasked."""
+    return any(arg.partition("=")[2][:1] != "!" for arg in argv if arg.startswith(("--glob=", "--iglob=")))
 
 
 @dataclass(frozen=True)
@@ -185,18 +191,26 @@ _SECRET_HINTS: tuple[str, ...] = (
 )
 
 
-@lru_cache(maxsize=1)
-def _secret_filters() -> tuple[str, ...]:
+@lru_cache(maxsize=2)
+def _secret_filters(*, overridden: bool) -> tuple[str, ...]:
     """ripgrep flags that leave out what secretfiles.is_secret_path calls secret, decided by path alone.
 
     Names go in as a negated file type, which matches file names only, so a directory named like a key
     (id_tools/) is still searched. Credential stores go in as one glob (one regex for ripgrep to try on
     each path, where a glob per store cost it a tenth more time); it leaves out the store's directory, so a
     walk must not start inside one (secretfiles.in_credential_store).
+
+    When the caller's globs let files in (`overridden`), ripgrep never asks file types about a file such a glob
+    matches, so the names also go in as globs after them, and a second glob lets directories of those names back
+    in (a trailing / matches directories only).
     """
     names = [f"--type-add=pedrosecret:{_fold_case(glob)}" for glob in _SECRET_NAME_GLOBS]
     stores = ",".join(_GLOB_ESCAPE.sub(r"\\\g<0>", entry) for entry in HOME_SECRETS)
-    return (*names, "--type-not=pedrosecret", f"--iglob=!**/{{{stores}}}")
+    name_globs: tuple[str, ...] = ()
+    if overridden:
+        joined = ",".join(_SECRET_NAME_GLOBS)
+        name_globs = (f"--iglob=!**/{{{joined}}}", f"--iglob=**/{{{joined}}}/")
+    return (*names, "--type-not=pedrosecret", *name_globs, f"--iglob=!**/{{{stores}}}")
 
 
 def left_out_by_secret_filters(paths: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -76,3 +76,21 @@ def test_hole_5_search_never_shows_envrc_contents(arena: Arena) -> None:
     assert "src/settings.py:1:" in run.answer(0), run.answer(0)
     assert "not searched" in run.answer(0), "the result says that a secret file was skipped"
     check_invariants(run)
+
+
+def test_a_glob_with_a_wildcard_folder_never_searches_a_key(arena: Arena) -> None:
+    """Such a glob reaches ripgrep as an override, which lets a file in without asking the secret file types."""
+    (arena.root / "deploy").mkdir()
+    (arena.root / "deploy" / "server.key").write_text(f"{KEY_MATERIAL}\n")
+    (arena.root / "deploy" / "notes.txt").write_text("the key material lives in server.key\n")
+    searches = [
+        {"action": "grep", "pattern": "material", "glob": "*/*"},
+        {"action": "grep", "pattern": "planted", "glob": "**/deploy/*.key"},
+    ]
+    run = run_case(arena, [call("search", body) for body in searches])
+
+    assert KEY_MATERIAL not in run.everything_sent()
+    assert "deploy/notes.txt:1:" in run.answer(0), run.answer(0)
+    for index in range(len(searches)):
+        assert "1 file that may hold secrets was not searched" in run.answer(index), run.answer(index)
+    check_invariants(run)

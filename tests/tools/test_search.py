@@ -297,6 +297,24 @@ def test_names_shaped_like_secrets_are_searched_in_path_order_and_counted(projec
     assert out[5].startswith("note: 2 files that may hold secrets were not searched")
 
 
+def test_globs_ripgrep_takes_as_overrides_still_leave_secret_files_out(project: Path, ctx: ToolContext) -> None:
+    # "*/*" and "lib/*/*.py" reach ripgrep as --glob, which lets a file in without asking file types.
+    _write(
+        project,
+        {
+            "cfg/.env": "needle=secret\n",
+            "cfg/ID_RSA": "needle key\n",
+            "cfg/.env.example": "needle=x\n",
+            "cfg/ok.txt": "needle ok\n",
+            "lib/id_tools/x.py": "needle tool\n",
+        },
+    )
+    out = _run(ctx, pattern="needle", glob="*/*").splitlines()
+    assert out[:2] == ["cfg/.env.example:1: needle=x", "cfg/ok.txt:1: needle ok"]
+    assert out[2].startswith("note: 2 files that may hold secrets were not searched")
+    assert _run(ctx, pattern="needle", glob="lib/*/*.py") == "lib/id_tools/x.py:1: needle tool"
+
+
 def test_a_search_inside_a_credential_store_reads_nothing_of_it(project: Path, ctx: ToolContext) -> None:
     _write(project, {"infra/.aws/credentials": "needle=key\n", "infra/.AWS/sub/config": "needle\n"})
     for path in ("infra/.aws", "infra/.AWS/sub"):
