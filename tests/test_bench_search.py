@@ -30,3 +30,5 @@ def test_bench_prints_grep_against_plain_rg_n_for_def_init(tmp_path: Path, monke
     assert row[2] == "≤ 1.2"
     [cpu_row] = [row for row in rows if "'def __init__' CPU time ÷ plain rg -n CPU time" in row[0]]
     assert float(cpu_row[1]) == pytest.approx(results["grep_init_plain_cpu_ratio"], abs=0.01)
+    [first_row] = [row for row in rows if "'def __init__', a tree's first search" in row[0]]
+    assert float(first_row[1]) == pytest.approx(results["grep_init_first_plain_ratio"], abs=0.01)

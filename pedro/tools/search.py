@@ -14,10 +14,10 @@ from pydantic.json_schema import SkipJsonSchema
 from pedro.effects import Effects
 from pedro.safety.secretfiles import in_credential_store, is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
+from pedro.tools.census import SecretCensus
 from pedro.tools.ripgrep import (
     GREP_JSON_FLAGS,
     GREP_OUTPUT_FLAGS,
-    FileListing,
     GlobScope,
     GrepHits,
     RgOutcome,
@@ -252,19 +252,22 @@ def _run_grep(
         hits, note = _grep_scope(search, [ctx.rel(scope.under)], scope.filters, hide_secrets=False)
         return hits, note, 0
     rel = ctx.rel(scope.under)
-    # Anywhere else ripgrep leaves secret files out by name, so none is ever read; the listing that counts
-    # them (and finds the few non-secret files the names catch too) runs beside the search.
-    with FileListing(ctx, scope.under, filters=scope.filters) as listing:
+    prefix = "./" if rel == "." else ""  # as ripgrep prints paths, so that the rows sort together
+    # Anywhere else ripgrep leaves secret files out by name, so none is ever read; the census that counts
+    # them (and finds the few non-secret files the names catch too) is remembered, or taken beside the search.
+    with SecretCensus(ctx, scope.under, filters=scope.filters) as census:
+        # A remembered census names the spared files before the search starts: ripgrep searches a file it is
+        # given whatever its filters say, so they ride along instead of costing a second run.
+        along = [prefix + path for path in census.result().spared] if census.remembered else []
         if in_credential_store(rel):
             hits, note = GrepHits(limit=limit), ""  # every file in a credential store is secret
         else:
-            hits, note = _grep_scope(search, [rel], scope.filters, hide_secrets=True)
-        secret, spared = left_out_by_secret_filters(listing.paths())
-    if spared:
-        prefix = "./" if rel == "." else ""  # as ripgrep prints them, so that the rows sort together
-        more, _ = _grep_scope(search, [prefix + path for path in spared], (), hide_secrets=False)
+            hits, note = _grep_scope(search, [rel, *along], scope.filters, hide_secrets=True)
+        left_out = census.result()
+    if left_out.spared and not census.remembered:
+        more, _ = _grep_scope(search, [prefix + path for path in left_out.spared], (), hide_secrets=False)
         hits.absorb(more)
-    return hits, note, len(secret)
+    return hits, note, len(left_out.secret)
 
 
 @dataclass
@@ -389,8 +392,9 @@ def _list_matching(ctx: ToolContext, glob: str, target: Path, *, ignore_case: bo
     if scope.under is None:
         return [], 0
     found = all_files(ctx, scope.under, filters=scope.filters)
-    shown = [path for path in found if not is_secret_path(path)]
-    return shown, len(found) - len(shown)
+    # One pass over the listing for the few paths that can be secret, not a check of every path.
+    secret = set(left_out_by_secret_filters(found)[0])
+    return ([path for path in found if path not in secret] if secret else found), len(secret)
 
 
 def _clean_glob(ctx: ToolContext, pattern: str) -> str:

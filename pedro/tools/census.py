@@ -1,0 +1,241 @@
+"""Which secret files a search leaves out: found by a listing, remembered while the tree it walked stays as it was.
+
+A grep leaves secret files out by name, so nothing of them is read; saying how many it left out (and finding the
+few non-secret files those names catch too) takes a listing of the same tree, a second walk that costs as much
+as the search on a machine with few cores. Searches come in runs between edits, so the census of one walk is kept
+and asked again while nothing it depends on has changed, checked the way git's untracked cache checks a tree:
+
+- a directory's change time moves whenever an entry is added, removed or renamed in it, so the census records
+  every directory the listing found files in, and every directory directly inside one of those;
+- an ignore file (.gitignore, .ignore, .rgignore, .git/info/exclude, git's global excludes) can change what is
+  listed without touching its directory, so each is recorded too, present or absent;
+- a change in the same clock tick as the walk would leave a time unmoved, so a census whose tree has a time
+  within _SETTLE_NS of the walk's start (or later) is not kept.
+
+Recording reads every walked directory, which costs about what the listing does, so it is done when the same
+search comes again: the next search pays it instead of a listing, and the ones after it pay a stat per directory.
+Recording late is as safe as recording at once, because anything changed since the walk has a later time.
+
+What this cannot see is a new file two or more levels down inside directories that held no listed file when the
+census was taken (an empty folder inside an empty folder); the census then counts it from the next change of a
+recorded directory. Search still leaves such a file out by name; only the count would lag.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from pedro.tools.base import ToolContext
+from pedro.tools.ripgrep import FileListing, find_rg, left_out_by_secret_filters
+
+# How long before a walk its tree must have been still for the census to be kept: well above a filesystem
+# clock's tick, and above the skew between a network filesystem's clock and this machine's.
+_SETTLE_NS = 2_000_000_000
+# Trees remembered at once (a repository's root and the folders searched in it).
+_KEPT = 16
+# Files whose content decides what ripgrep lists in the directory that holds them and below it.
+_IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
+_EXCLUDES_FILE = re.compile(r"^\s*excludesfile\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+
+# A path's recorded state: (change time, modification time, inode, size), or None while it does not exist. The
+# change time moves with every entry added or removed and cannot be set back, as a tool restoring times can set
+# back a modification time (tar, cp -p, touch -d).
+_Stamp = tuple[int, int, int, int] | None
+_Key = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Census:
+    """Of a listing's paths, the secret ones a search left out and the spared ones it must search apart."""
+
+    secret: tuple[str, ...]
+    spared: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """A census just taken, with what recording its tree needs."""
+
+    census: Census
+    under: Path
+    paths: list[str]
+    started_ns: int
+
+
+@dataclass(frozen=True)
+class _Kept:
+    census: Census
+    stamps: tuple[tuple[str, _Stamp], ...]
+
+
+class _Memory:
+    """Censuses per tree, most recently used last: recorded ones, and ones taken but not yet recorded."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: OrderedDict[_Key, _Kept | _Taken] = OrderedDict()
+
+    def get(self, key: _Key) -> _Kept | _Taken | None:
+        with self.lock:
+            return self.entries.get(key)
+
+    def put(self, key: _Key, entry: _Kept | _Taken | None) -> None:
+        with self.lock:
+            if entry is None:
+                self.entries.pop(key, None)
+                return
+            self.entries[key] = entry
+            self.entries.move_to_end(key)
+            while len(self.entries) > _KEPT:
+                self.entries.popitem(last=False)
+
+
+_MEMORY = _Memory()
+
+
+class SecretCensus:
+    """The census of the files a grep under `under` with `filters` may reach, taken beside the grep when not known.
+
+    Use as a context manager around the grep: a listing starts at once when there is no census to trust, so the
+    two walks run side by side; `result()` waits for it.
+    """
+
+    def __init__(self, ctx: ToolContext, under: Path, *, filters: Sequence[str] = ()) -> None:
+        self._under = under
+        self._key: _Key = (str(ctx.root), str(under), *filters, "\0", find_rg(ctx.env), *_config_homes(ctx))
+        self._known = _recall(ctx, self._key)
+        self._listing: FileListing | None = None
+        self._started_ns = time.time_ns()  # before the walk: anything it could miss is changed after this
+        if self._known is None:
+            self._listing = FileListing(ctx, under, filters=filters)
+
+    @property
+    def remembered(self) -> bool:
+        """Whether the census came from memory, with no listing run."""
+        return self._listing is None
+
+    def result(self) -> Census:
+        """The census: remembered, or the listing's, which it waits for."""
+        if self._known is None:
+            assert self._listing is not None
+            paths = self._listing.paths()
+            self._known = Census(*(tuple(found) for found in left_out_by_secret_filters(paths)))
+            _MEMORY.put(self._key, _Taken(self._known, self._under, paths, self._started_ns))
+        return self._known
+
+    def close(self) -> None:
+        if self._listing is not None:
+            self._listing.close()
+
+    def __enter__(self) -> SecretCensus:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def forget_censuses() -> None:
+    """Forget every census (benchmarks time the first search of a tree with it)."""
+    with _MEMORY.lock:
+        _MEMORY.entries.clear()
+
+
+def _recall(ctx: ToolContext, key: _Key) -> Census | None:
+    """The census of `key` if its tree is as it was when the census was taken; None when it must be taken again."""
+    entry = _MEMORY.get(key)
+    if isinstance(entry, _Taken):
+        stamps = _tree_stamps(ctx, entry.under, entry.paths, entry.started_ns - _SETTLE_NS)
+        _MEMORY.put(key, None if stamps is None else _Kept(entry.census, stamps))
+        return None if stamps is None else entry.census
+    if entry is None:
+        return None
+    if any(_stamp(path) != stamp for path, stamp in entry.stamps):
+        _MEMORY.put(key, None)
+        return None
+    _MEMORY.put(key, entry)
+    return entry.census
+
+
+def _stamp(path: str) -> _Stamp:
+    try:
+        # os.stat on text: one Path per stamp would cost as much as the stat, thousands of times per search.
+        info = os.stat(path, follow_symlinks=False)  # noqa: PTH116
+    except OSError:
+        return None
+    return (info.st_ctime_ns, info.st_mtime_ns, info.st_ino, info.st_size)
+
+
+def _tree_stamps(
+    ctx: ToolContext, under: Path, paths: Iterable[str], settled_before: int
+) -> tuple[tuple[str, _Stamp], ...] | None:
+    """The state of everything the listing's result depends on (its directories, the ones beside them, and the
+    ignore files that applied to the walk), or None as soon as any of it changed at or after `settled_before`."""
+    # Text, not Paths, for the listing's thousands of entries: a Path each would cost more than the walk.
+    top = ctx.rel(under).removeprefix(".")
+    seen = {top, *(str(above) for above in Path(top).parents)}
+    for rel in paths:
+        folder = rel.rpartition("/")[0]
+        while folder not in seen:
+            seen.add(folder)
+            folder = folder.rpartition("/")[0]
+    inside = top + "/" if top else ""
+    walked = {str(under), *(f"{ctx.root}/{rel}" for rel in seen if rel.startswith(inside) and rel)}
+    # The walked directories first: an edit since the walk moves one of them, and reading them all would be wasted.
+    stamps = _settled(walked, settled_before)
+    if stamps is None:
+        return None
+    beside = {str(above / name) for above in under.parents for name in _IGNORE_FILES}
+    beside.update(str(path) for path in _git_excludes(ctx))
+    for directory in walked:
+        try:
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    # An ignore file that appears moves its directory's time; one that is edited does not.
+                    # .git is never walked (every search leaves it out), and git writes in it all the time.
+                    if entry.name in _IGNORE_FILES or (
+                        entry.is_dir(follow_symlinks=False) and entry.name != ".git" and entry.path not in walked
+                    ):
+                        beside.add(entry.path)
+        except OSError:
+            return None  # gone since the listing
+    more = _settled(beside, settled_before)
+    return None if more is None else stamps + more
+
+
+def _settled(paths: Iterable[str], settled_before: int) -> tuple[tuple[str, _Stamp], ...] | None:
+    stamps = tuple((path, _stamp(path)) for path in paths)
+    return None if any(stamp is not None and stamp[0] >= settled_before for _, stamp in stamps) else stamps
+
+
+def _config_homes(ctx: ToolContext) -> tuple[str, str]:
+    home = ctx.env.get("HOME", "")
+    return home, ctx.env.get("XDG_CONFIG_HOME") or (f"{home}/.config" if home else "")
+
+
+def _git_excludes(ctx: ToolContext) -> list[Path]:
+    """The exclude files ripgrep reads besides those in the tree, and the git configuration that names them."""
+    home, config_home = _config_homes(ctx)
+    found = [ctx.root / ".git" / "info" / "exclude"]
+    configs = [Path(home) / ".gitconfig"] if home else []
+    if config_home:
+        configs.append(Path(config_home) / "git" / "config")
+        found.append(Path(config_home) / "git" / "ignore")
+    found += configs
+    for config in configs:
+        try:
+            text = config.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for named in (raw.strip('"') for raw in _EXCLUDES_FILE.findall(text)):
+            found.append(Path(home) / named[2:] if named.startswith("~/") and home else Path(named))
+    return found
