@@ -356,13 +356,14 @@ def _run(
 
 def _stream_log(path: Path | None) -> str:
     """The log of `path` (stdin when None) as triage keeps it: streamed, so that its size does not matter."""
-    import io
-
     from pedro.triage.logread import read_log
 
     # Decoded with replacement: a CI log may hold anything, and one stray Latin-1 byte must not end the run.
     if path is None:
-        return read_log(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n"))
+        # A stream of its own on stdin's descriptor that leaves it open when collected: later checks still ask
+        # sys.stdin whether it is a terminal.
+        with open(sys.stdin.fileno(), encoding="utf-8", errors="replace", newline="\n", closefd=False) as stream:
+            return read_log(stream)
     try:
         with path.open(encoding="utf-8", errors="replace", newline="\n") as stream:
             return read_log(stream)

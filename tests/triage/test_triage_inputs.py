@@ -261,3 +261,39 @@ def test_a_junit_report_declaring_entities_is_refused_with_the_fix_named(
     assert proc.returncode == 2, proc.stderr
     assert "declares XML entities, which pedro does not expand" in proc.stderr
     assert "pass the XML file the runner wrote" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _through_a_pipe_at_a_terminal(argv: list[str], log: str, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
+    """`cat LOG | pedro ...` typed at a terminal: stdin a real pipe, stdout and stderr a pseudo-terminal."""
+    import os
+    import pty
+
+    controller, terminal = pty.openpty()
+    with subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=terminal, stderr=terminal) as proc:
+        os.close(terminal)
+        assert proc.stdin is not None
+        proc.stdin.write(log.encode())
+        proc.stdin.close()
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # the terminal's other end closed: pedro has exited
+                break
+            if not chunk:
+                break
+            shown += chunk
+        code = proc.wait(timeout=120)
+    os.close(controller)
+    return code, shown.decode(errors="replace")
+
+
+@pytest.mark.parametrize("ci", [False, True], ids=["terminal", "CI"])
+def test_a_log_piped_in_at_a_terminal_is_triaged(failing: Path, cli_env: dict[str, str], ci: bool) -> None:
+    env = {k: v for k, v in cli_env.items() if k != "CI"} | ({"CI": "true"} if ci else {})
+    code, shown = _through_a_pipe_at_a_terminal(
+        [sys.executable, "-m", "pedro", "triage", "--no-model"], pytest_log(failing), failing, env
+    )
+    assert "internal error" not in shown and "Traceback" not in shown, shown
+    assert code == 5, shown  # failing tests found, no model asked
+    assert "test_calc.py::test_add" in shown and "test_calc.py::test_mul" in shown, shown
