@@ -226,3 +226,50 @@ def test_each_completed_run_of_a_job_commits_what_it_added(calc: Path, stub_serv
     undone = pedro("undo", job, "--start", env=env, cwd=calc)
     assert undone.returncode == 0, undone.stdout + undone.stderr
     assert (calc / "calc.py").read_text() == CALC and git(calc, "branch", "--show-current").strip() == "main"
+
+
+MINE = "# my own notes, not committed yet\n\n"
+
+
+def test_the_commit_holds_only_the_job_s_change_and_the_user_s_edit_in_the_same_file_comes_back_to_main(
+    calc: Path, stub_server: Any, env: dict[str, str]
+) -> None:
+    (calc / "calc.py").write_text(MINE + CALC)  # the user's uncommitted edit, in the file the job changes
+    write = fenced("file", {"action": "write", "path": "calc.py", "content": MINE + SUB})
+    job, said = run_build(stub_server([write, REPLIES[1]]), calc, env)
+    branch = f"pedro/{job}"
+
+    assert git(calc, "show", f"{branch}:calc.py") == SUB  # the job's hunk, without the user's
+    assert (calc / "calc.py").read_text() == MINE + SUB
+    assert "your own uncommitted edits in calc.py are not in the commit" in said, said
+    (back,) = [line for line in said.splitlines() if "returns you" in line]
+    command = back.split("`")[1]
+    assert command == "git stash && git switch main && git stash pop", back
+
+    for step in command.split(" && "):  # the command the end line gives, as the user would type it
+        git(calc, *step.split()[1:])
+    assert git(calc, "branch", "--show-current").strip() == "main"
+    assert (calc / "calc.py").read_text() == MINE + CALC  # the user's edit came along, the job's change did not
+    assert (calc / "README.md").read_text() == "# sample\n\nmy own edit\n"
+    assert git(calc, "status", "--porcelain", "--untracked-files=no").splitlines() == [
+        " M README.md",
+        " M calc.py",
+        "A  notes.txt",
+    ]
+
+
+def test_a_user_s_edit_on_the_lines_the_job_changed_is_named_and_nothing_is_committed(
+    calc: Path, stub_server: Any, env: dict[str, str]
+) -> None:
+    mine = CALC.replace("return a + b", "return a + b  # checked by hand")
+    (calc / "calc.py").write_text(mine)
+    theirs = SUB.replace("return a + b", "return b + a")
+    write = fenced("file", {"action": "write", "path": "calc.py", "content": theirs})
+    job, said = run_build(stub_server([write, REPLIES[1]]), calc, env)
+
+    assert git(calc, "rev-list", "--count", f"main..pedro/{job}").strip() == "0"
+    notice = " ".join(line for line in said.splitlines() if "left uncommitted" in line)
+    assert "in calc.py, your uncommitted edits and the job's change touch the same lines" in notice, said
+    assert "nothing was committed" in notice
+    assert (calc / "calc.py").read_text() == theirs  # the job's work is in the working tree, uncommitted
+    assert "`git switch main` returns you (uncommitted changes come along)" in said.replace("\n", " "), said

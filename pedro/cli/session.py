@@ -423,6 +423,11 @@ def _settle_branch(
         return
     named = current_branch_exists(root, previous)
     back = f"git switch {previous}" if named else f"git switch --detach {previous}"
+    if committed is not None and committed.beside:
+        # A file that holds the user's edits beside the job's committed change differs between the two branches,
+        # and a switch refuses to carry it (--merge too, while anything is staged): the stash carries the edits
+        # across, and only them, since the job's change is in the commit the stash is taken against.
+        back = f"git stash && {back} && git stash pop"
     comes_along = (
         f"your own uncommitted edits come along; the job's commit stays on pedro/{job_id}"
         if committed is not None
@@ -436,21 +441,21 @@ def _settle_branch(
 
 
 def _commit_job(root: Path, store: Any, job_id: str, guard: Any, result: Any, title: str, renderer: Any) -> Any:
-    """One commit on pedro/<job> holding exactly the files the job changed; the commit, or None when there was
-    nothing to commit or it could not be made (the edits then stay uncommitted, and a notice says why)."""
+    """One commit on pedro/<job> holding exactly the job's own change; the commit, or None when there was nothing to
+    commit or it could not be made (the edits then stay uncommitted, and a notice says why)."""
     from pedro.safety.jobbranch import job_branch
     from pedro.safety.jobcommit import commit_job, commit_message
     from pedro.safety.snapshots import SnapshotError, current_branch, shorten
 
     if not hasattr(guard, "changed_files") or current_branch(root) != job_branch(job_id):
         return None
-    paths = _job_files(root, job_id)
-    if not paths:
+    delta = _job_delta(root, job_id)
+    if delta is None:
         return None
     body = job_description(store, job_id, result)
     try:
-        committed = commit_job(root, job_id, paths, commit_message(job_id, title, body))
-    except SnapshotError as exc:  # NoIdentityError among them: its message names the git config to set
+        committed = commit_job(root, job_id, delta, commit_message(job_id, title, body))
+    except SnapshotError as exc:  # NoIdentityError and EditsClashError among them: each message names the fix
         renderer.notice(f"the job's change is left uncommitted on {job_branch(job_id)}: {exc}")
         return None
     if committed is None:
@@ -458,21 +463,28 @@ def _commit_job(root: Path, store: Any, job_id: str, guard: Any, result: Any, ti
     renderer.notice(f"committed {committed.commit[:7]} on {job_branch(job_id)}: {committed.title}")
     if committed.ignored:
         renderer.notice(f"left uncommitted, since the ignore rules match them: {shorten(committed.ignored)}")
+    if committed.beside:
+        renderer.notice(
+            f"your own uncommitted edits in {shorten(committed.beside)} are not in the commit; they stay in the "
+            "working tree beside it"
+        )
     return committed
 
 
-def _job_files(root: Path, job_id: str) -> list[str]:
-    """What the job leaves to commit: the files its rounds changed (in this run or an earlier one of the same job)
-    that differ from its first snapshot, so neither the user's edits between rounds nor a file repair put back
-    (which may hold the user's own uncommitted edits) are taken."""
+def _job_delta(root: Path, job_id: str) -> Any:
+    """What the job leaves to commit: its first snapshot, its last, and the files its rounds changed (in this run or
+    an earlier one of the same job) that differ between the two, so neither the user's edits between rounds nor a
+    file repair put back are taken; None when there are none."""
     from pedro.cli.jobfacts import changed_files, job_snapshots
+    from pedro.safety.jobchange import JobDelta
     from pedro.safety.snapshots import changed_paths
 
     snapshots = job_snapshots(root, job_id)
     if len(snapshots) < 2:
-        return []
-    still = changed_paths(root, snapshots[0].tree, snapshots[-1].tree)
-    return sorted(set(changed_files(root, snapshots)).intersection(still))
+        return None
+    first, last = snapshots[0], snapshots[-1]
+    paths = sorted(set(changed_files(root, snapshots)).intersection(changed_paths(root, first.tree, last.tree)))
+    return JobDelta(first.tree, first.head, last.tree, tuple(paths)) if paths else None
 
 
 def job_description(store: Any, job_id: str, result: Any = None) -> str:

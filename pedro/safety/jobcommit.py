@@ -1,16 +1,18 @@
-"""The commit a completed job leaves on its branch pedro/<job>: the files it changed and nothing else, as the user."""
+"""The commit a completed job leaves on its branch pedro/<job>: the job's own change and nothing else, as the user."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pedro.gitlayer import GitError, GitResult, run
 from pedro.safety.jobbranch import JOB_TRAILER, job_branch
-from pedro.safety.snapshots import SnapshotError, current_branch
+from pedro.safety.jobchange import Entry, JobDelta, index_info, job_versions, merge_entries, tree_entries
+from pedro.safety.snapshots import SnapshotError, current_branch, git_path, head_commit
+from pedro.safety.tempindex import temporary_index
 
 TITLE_LIMIT = 71
 """Characters of a commit's first line: under the 72 that `git log --oneline` and most tools show."""
@@ -27,10 +29,16 @@ class JobCommit:
     title: str
     ignored: tuple[str, ...] = ()
     """Files the job changed that the ignore rules match: never committed, left as they are."""
+    beside: tuple[str, ...] = ()
+    """Committed files that also hold the user's own uncommitted edits, still in the working tree beside it."""
 
 
 class NoIdentityError(SnapshotError):
     """git has no user.name / user.email to author the commit with."""
+
+
+class EditsClashError(SnapshotError):
+    """The user's uncommitted edits and the job's change touch the same lines: nothing was committed."""
 
 
 def commit_title(text: str) -> str:
@@ -69,40 +77,92 @@ def has_identity(root: Path) -> bool:
     return all(_git(root, *_config(), "var", ident).ok for ident in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"))
 
 
-def commit_job(root: Path, job_id: str, paths: Sequence[str], message: str) -> JobCommit | None:
-    """Commit exactly `paths` (their content now) on pedro/<job_id>; the user's other edits, staged or not, stay as
-    they are. None when none of them can be committed (all ignored). The user's branch never moves: this refuses
-    to commit anywhere but the job's branch."""
+def commit_job(root: Path, job_id: str, delta: JobDelta, message: str) -> JobCommit | None:
+    """Commit the job's own change on pedro/<job_id>: each of `delta.paths` as the job left it, without the user's
+    uncommitted edits of the job's start (pedro.safety.jobchange). Those stay uncommitted in the working tree, staged
+    or not, in those files too. None when nothing is left to commit (all ignored, or committed already).
+
+    Raises EditsClashError, committing nothing, where a user's edit and the job's change touch the same lines. The
+    user's branch never moves: this refuses to commit anywhere but the job's branch."""
     branch = job_branch(job_id)
     if current_branch(root) != branch:
         raise SnapshotError(f"not on {branch}, so the job's change was not committed")
     if not has_identity(root):
         raise NoIdentityError(f"git has no name and email to commit with; set them ({IDENTITY_FIX})")
-    ignored = set(_ignored(root, paths))
-    pending = _uncommitted(root, paths)
-    chosen = [path for path in paths if path not in ignored and path in pending]
-    if not chosen:
+    ignored = set(_ignored(root, delta.paths))
+    own = replace(delta, paths=tuple(path for path in delta.paths if path not in ignored))
+    try:
+        versions = job_versions(root, own)
+    except GitError as exc:
+        raise SnapshotError(str(exc)) from exc
+    if versions.clashes:
+        raise EditsClashError(
+            "; ".join(f"in {path}, {why}" for path, why in sorted(versions.clashes.items()))
+            + ", so nothing was committed: a commit of the job's change would take your edits with it. Commit or "
+            f"stash your version first; `git diff {delta.start_tree[:12]} {delta.end_tree[:12]}` shows the job's "
+            "change"
+        )
+    head = head_commit(root)
+    committed = tree_entries(root, head, list(versions.entries))
+    changes = {path: entry for path, entry in versions.entries.items() if committed.get(path) != entry}
+    if not changes:
         return None
-    listed = "\0".join(chosen) + "\0"
-    pathspec = ("--pathspec-from-file=-", "--pathspec-file-nul")
-    _check(_git(root, "--literal-pathspecs", "add", "-A", *pathspec, stdin=listed), "add")
-    committed = _git(
-        root,
-        *_config(),
-        "--literal-pathspecs",
-        "commit",
-        "--no-verify",
-        "--quiet",
-        "--only",
-        "--cleanup=verbatim",
-        "-m",
-        message,
-        *pathspec,
-        stdin=listed,
-    )
-    _check(committed, "commit")
-    head = _check(_git(root, "rev-parse", "HEAD"), "rev-parse").out.strip()
-    return JobCommit(commit=head, title=message.splitlines()[0], ignored=tuple(sorted(ignored)))
+    commit = _commit_tree(root, _tree_with(root, head, changes), head, message)
+    moved = _git(root, "update-ref", "-m", f"pedro: {commit_title(message)}", f"refs/heads/{branch}", commit,
+                 head or "")  # fmt: skip
+    _check(moved, "update-ref")
+    _stage(root, head, changes)
+    end = tree_entries(root, delta.end_tree, list(changes))
+    beside = tuple(sorted(path for path, entry in changes.items() if end.get(path) != entry))
+    return JobCommit(commit=commit, title=message.splitlines()[0], ignored=tuple(sorted(ignored)), beside=beside)
+
+
+def _tree_with(root: Path, head: str | None, entries: Mapping[str, Entry | None]) -> str:
+    """HEAD's tree (empty without one) with `entries` set, written through a temporary index."""
+    with temporary_index(git_path(root, "index").parent, "index") as index:
+        env = {"GIT_INDEX_FILE": str(index)}
+        _check(_git(root, "read-tree", *([head] if head else ["--empty"]), env=env), "read-tree")
+        _check(_git(root, "update-index", "-z", "--index-info", env=env, stdin=index_info(entries)), "update-index")
+        return _check(_git(root, "write-tree", env=env), "write-tree").out.strip()
+
+
+def _commit_tree(root: Path, tree: str, head: str | None, message: str) -> str:
+    """The commit of `tree` on `head`, as the user (their configured identity), unsigned."""
+    parents = ("-p", head) if head else ()
+    made = _git(root, *_config(), "commit-tree", tree, *parents, stdin=message)
+    if not made.ok and "ident" in made.err.lower():
+        raise NoIdentityError(f"git has no name and email to commit with; set them ({IDENTITY_FIX})")
+    return _check(made, "commit-tree").out.strip()
+
+
+def _stage(root: Path, head: str | None, entries: Mapping[str, Entry | None]) -> None:
+    """The real index after the commit: what the job committed is no longer a change, while what the user had
+    staged in those files stays staged where it merges with the job's change (else it is in the working tree)."""
+    paths = list(entries)
+    before = tree_entries(root, head, paths)
+    staged = _index_entries(root, paths)
+    update: dict[str, Entry | None] = {}
+    for path, new in entries.items():
+        mine = staged.get(path)
+        if mine == before.get(path) or mine == new:
+            update[path] = new
+            continue
+        merged = merge_entries(root, before.get(path), mine, new)
+        update[path] = merged if merged is not None else new
+    _check(_git(root, "update-index", "-z", "--index-info", stdin=index_info(update)), "update-index")
+    _git(root, "update-index", "-q", "--refresh")
+
+
+def _index_entries(root: Path, paths: Sequence[str]) -> dict[str, Entry]:
+    """The real index's entries of `paths` (merged ones: a conflicted path has none)."""
+    out = _check(_git(root, "--literal-pathspecs", "ls-files", "-s", "-z", "--", *paths), "ls-files").out
+    found: dict[str, Entry] = {}
+    for record in filter(None, out.split("\0")):
+        meta, _, path = record.partition("\t")
+        mode, blob, stage = meta.split()
+        if stage == "0":
+            found[path] = Entry(mode, blob)
+    return found
 
 
 def _lines(value: Any, depth: int) -> list[str]:
@@ -132,29 +192,13 @@ def _ignored(root: Path, paths: Sequence[str]) -> list[str]:
     return [path for path in proc.out.split("\0") if path]
 
 
-def _uncommitted(root: Path, paths: Sequence[str]) -> set[str]:
-    """Those of `paths` whose content differs from HEAD's (an earlier turn of the same job may have committed it)."""
-    out = _check(
-        _git(root, "--literal-pathspecs", "status", "--porcelain", "-z", "--untracked-files=all", "--", *paths),
-        "status",
-    ).out
-    entries = iter(out.split("\0"))
-    pending: set[str] = set()
-    for entry in entries:
-        if len(entry) > 3:
-            pending.add(entry[3:])
-            if entry[0] in "RC":
-                next(entries, None)  # a rename's second field is its old path
-    return pending
-
-
 def _config() -> tuple[str, ...]:
     return tuple(word for item in _COMMIT_CONFIG for word in ("-c", item))
 
 
-def _git(root: Path, *args: str, stdin: str | None = None) -> GitResult:
+def _git(root: Path, *args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> GitResult:
     try:
-        return run(root, *args, stdin=stdin)
+        return run(root, *args, stdin=stdin, env=env)
     except GitError as exc:
         raise SnapshotError(str(exc)) from exc
 
