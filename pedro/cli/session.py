@@ -364,7 +364,7 @@ def _report_interrupted_jobs(root: Path, renderer: Any) -> None:
                 f"removed {len(removed)} leftover temporary file(s) of interrupted writes: {', '.join(removed)}"
             )
         try:
-            settle_interrupted(root, state.job_id)
+            settle_interrupted(root, state.job_id, state.head)
         except SnapshotError as exc:
             renderer.notice(f"could not snapshot what job {state.job_id} left behind: {exc}")
 

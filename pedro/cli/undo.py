@@ -85,7 +85,7 @@ def undo(
 def _job_branch_rewind(root: Path, job_id: str, target: Any) -> tuple[str, str] | None:
     """(the job branch's tip, the commit to move it back to) when the job committed since `target`; None when the
     branch is already there. Refuses when the branch holds commits that are not the job's, or is not checked out."""
-    from pedro.safety.jobbranch import branch_tip, foreign_commits, job_branch
+    from pedro.safety.jobbranch import branch_tip, foreign_commits, free_branch_name, job_branch
     from pedro.safety.snapshots import current_branch, shorten
 
     branch = job_branch(job_id)
@@ -93,12 +93,18 @@ def _job_branch_rewind(root: Path, job_id: str, target: Any) -> tuple[str, str] 
     if tip is None or target.head is None or tip == target.head:
         return None
     foreign = foreign_commits(root, job_id, target.head, tip)
-    if foreign is None or foreign:
-        what = f"commits that are not the job's ({shorten(foreign)})" if foreign else "a history the job did not make"
+    if foreign is None:
         raise UsageError(
-            f"{branch} has moved on: it holds {what}, and undo would take them off the branch. Keep them on a branch "
-            f"of your own first (`git branch mine {branch}`), or take the job's files back by hand "
-            f"(`git diff {target.head[:12]} {branch}` shows what changed)"
+            f"{branch} has moved on: it no longer holds the commit the job started from, and undo would take what it "
+            f"holds off the branch. Take the job's files back by hand (`git diff {target.head[:12]} {branch}` shows "
+            "what changed)"
+        )
+    if foreign:
+        keep = free_branch_name(root, "my-work")
+        raise UsageError(
+            f"{branch} has moved on: it holds commits made outside the job ({shorten(foreign)}), and undo would take "
+            f"them off the branch. `git branch {keep} {tip[:12]}` keeps them on a branch of your own; then "
+            f"`pedro undo {job_id}` again"
         )
     here = current_branch(root)
     if here != branch:

@@ -10,13 +10,14 @@ from typing import Any
 
 from pedro.effects import Effects
 from pedro.messages import ToolCall
+from pedro.safety.jobbranch import adopt_commits
 from pedro.safety.journal import Journal
 from pedro.safety.snapshots import (
     ChangesBy,
     Snapshot,
     SnapshotError,
     changed_paths,
-    fingerprint_tree,
+    head_commit,
     list_snapshots,
     snapshot_if_changed,
     take_snapshot,
@@ -42,6 +43,8 @@ class SnapshotGuard:
     """Calls of the open round the Dispatcher has not reported yet."""
     _settled: bool = True
     """Nothing pedro did is unrecorded: the last snapshot was the start or the end of a round."""
+    _round_head: str | None = None
+    """The commit checked out when the open round began: commits on top of it are the round's (adopt_commits)."""
 
     def start(self, label: str = "job start") -> Snapshot:
         """The first snapshot, before anything can change; failing here stops the job before it begins."""
@@ -58,8 +61,9 @@ class SnapshotGuard:
             return None
         taken = self._take(f"before round {step}" if isinstance(step, int) else f"before {step}", self._between())
         self._step, self._pending, self._settled = step, len(calls), False
+        self._round_head = head_commit(self.root)
         if self.journal is not None:
-            self.journal.open_round(step)
+            self.journal.open_round(step, head=self._round_head)
         return taken
 
     def open_step(self, step: str, calls: Sequence[Effects]) -> dict[str, Any] | None:
@@ -108,12 +112,15 @@ class SnapshotGuard:
         return "user" if self._settled else "pedro"
 
     def _take(self, label: str, changes_by: ChangesBy) -> dict[str, Any] | None:
-        since = self.snapshots[-1].tree if self.snapshots else None
+        """A snapshot, unless nothing changed since the last one; after pedro's round, the commits it made are first
+        made the job's own, so undo knows them from the user's."""
+        commits = adopt_commits(self.root, self.job_id, self._round_head) if changes_by == "pedro" else []
+        since = self.snapshots[-1] if self.snapshots else None
         snapshot = snapshot_if_changed(self.root, self.job_id, label, since=since, changes_by=changes_by)
         if snapshot is None:
             return None
         self.snapshots.append(snapshot)
-        return describe(snapshot)
+        return {**describe(snapshot), **({"commits": commits} if commits else {})}
 
 
 @dataclass
@@ -149,12 +156,14 @@ class JournalOnlyGuard:
         return None
 
 
-def settle_interrupted(root: Path, job_id: str) -> Snapshot | None:
-    """Snapshot what a job that died mid-round left behind, so `pedro undo JOB` can walk back over that round."""
+def settle_interrupted(root: Path, job_id: str, round_head: str | None = None) -> Snapshot | None:
+    """Snapshot what a job that died mid-round left behind, so `pedro undo JOB` can walk back over that round; the
+    commits the round made on top of `round_head` are made the job's first."""
     snapshots = list_snapshots(root, job_id)
-    if not snapshots or fingerprint_tree(root) == snapshots[-1].tree:
+    if not snapshots:
         return None
-    return take_snapshot(root, job_id, "after an interrupted round", changes_by="pedro")
+    adopt_commits(root, job_id, round_head)
+    return snapshot_if_changed(root, job_id, "after an interrupted round", since=snapshots[-1], changes_by="pedro")
 
 
 def describe(snapshot: Snapshot) -> dict[str, Any]:

@@ -74,17 +74,81 @@ def branch_tip(root: Path, name: str) -> str | None:
 
 
 def foreign_commits(root: Path, job_id: str, base: str, tip: str) -> list[str] | None:
-    """Commits between `base` and `tip` that are not the job's own (`short hash subject`, newest first); None when
-    `base` is not below `tip`, so the branch went elsewhere."""
+    """Commits between `base` and `tip` that are not the job's own and that no other branch or tag holds (`short hash
+    subject`, newest first): what moving the job's branch back would lose. None when `base` is not below `tip`, so
+    the branch went elsewhere."""
     if run_git(root, "merge-base", "--is-ancestor", base, tip).code != 0:
         return None
     fmt = f"%h %s%x00%(trailers:key={JOB_TRAILER},valueonly,separator=%x20)%x00"
-    proc = run_git(root, "log", f"--format={fmt}", f"{base}..{tip}", "--")
+    # --exclude before --branches names the branch without refs/heads/, as git asks
+    others = ("--not", f"--exclude={job_branch(job_id)}", "--branches", "--tags")
+    proc = run_git(root, "log", f"--format={fmt}", f"{base}..{tip}", *others, "--")
     if proc.code != 0:
         return None
     fields = proc.out.split("\0")
     pairs = zip(fields[0::2], fields[1::2], strict=False)
     return [line.strip() for line, owner in pairs if line.strip() and owner.strip() != job_id]
+
+
+def free_branch_name(root: Path, wanted: str) -> str:
+    """`wanted`, or `wanted-2`, `wanted-3`, ... : the first name no branch has yet."""
+    name, n = wanted, 1
+    while current_branch_exists(root, name):
+        n += 1
+        name = f"{wanted}-{n}"
+    return name
+
+
+def adopt_commits(root: Path, job_id: str, since: str | None) -> list[str]:
+    """Make the commits on pedro/<job_id> after `since` (made by a round of the job: its git tool, a command it ran)
+    the job's own: each without the job's trailer is rewritten with it, its tree, author, committer and dates kept,
+    and the branch moved to the new tip. Returns `short-hash subject` of every commit made since, oldest first;
+    nothing when HEAD is not the job's branch or `since` is not below it. Files and index never change."""
+    if since is None or current_branch(root) != job_branch(job_id):
+        return []
+    tip = head_commit(root)
+    if tip is None or tip == since or run_git(root, "merge-base", "--is-ancestor", since, tip).code != 0:
+        return []
+    fmt = f"%H%x00%P%x00%(trailers:key={JOB_TRAILER},valueonly,separator=%x20)%x00"
+    listed = run_git(root, "log", "--reverse", "--topo-order", f"--format={fmt}", f"{since}..{tip}", "--")
+    if not listed.ok:
+        return []
+    fields = [field.strip() for field in listed.out.split("\0")]
+    renamed: dict[str, str] = {}
+    for commit, parents, owner in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
+        moved = any(renamed.get(parent, parent) != parent for parent in parents.split())
+        renamed[commit] = _with_trailer(root, commit, job_id, renamed) if owner != job_id or moved else commit
+    new_tip = renamed.get(tip, tip)
+    ref = f"refs/heads/{job_branch(job_id)}"
+    if new_tip != tip and run_git(root, "update-ref", "-m", f"pedro: job {job_id}'s commits", ref, new_tip, tip).code:
+        return []
+    shown = run_git(root, "log", "--reverse", "--topo-order", "--format=%h %s", f"{since}..{new_tip}", "--")
+    return [line for line in shown.out.splitlines() if line.strip()]
+
+
+def _with_trailer(root: Path, commit: str, job_id: str, renamed: dict[str, str]) -> str:
+    """`commit` written again with the job's trailer and its parents as already rewritten; signatures are dropped,
+    since they would no longer match. The commit itself when git cannot write it."""
+    raw = run_git(root, "cat-file", "commit", commit)
+    if not raw.ok:
+        return commit
+    header, _, message = raw.out.partition("\n\n")
+    kept: list[str] = []
+    dropping = False
+    for line in header.split("\n"):
+        if dropping and line.startswith(" "):
+            continue  # a continuation line of the signature
+        name, _, value = line.partition(" ")
+        dropping = name in ("gpgsig", "gpgsig-sha256")
+        if not dropping:
+            kept.append(f"parent {renamed.get(value, value)}" if name == "parent" else line)
+    trailer = run_git(root, "interpret-trailers", "--if-exists", "addIfDifferent", "--trailer",
+                      f"{JOB_TRAILER}: {job_id}", stdin=message)  # fmt: skip
+    if not trailer.ok:
+        return commit
+    body = "\n".join(kept) + "\n\n" + trailer.out
+    written = run_git(root, "hash-object", "-t", "commit", "-w", "--stdin", stdin=body)
+    return written.out.strip() if written.ok and written.out.strip() else commit
 
 
 def rewind_job_branch(root: Path, job_id: str, tip: str, to: str) -> None:

@@ -25,10 +25,11 @@ class Journal:
     pid: int = field(default_factory=os.getpid)
     _round: int | str | None = None
 
-    def open_round(self, round_no: int | str) -> None:
-        """A round whose calls may change files begins; it stays open until the next round or the end."""
+    def open_round(self, round_no: int | str, *, head: str | None = None) -> None:
+        """A round whose calls may change files begins, on commit `head`; it stays open until the next round or the
+        end."""
         self._round = round_no
-        self._write({"op": "round", "round": round_no, "pid": self.pid})
+        self._write({"op": "round", "round": round_no, "pid": self.pid, "head": head})
 
     def applying(self, path: str) -> None:
         """A file is about to change (before its atomic rename)."""
@@ -68,6 +69,8 @@ class RoundState:
     pid: int | None = None
     touched: tuple[str, ...] = ()
     """Every file the job began to change, for the temporary-file sweep."""
+    head: str | None = None
+    """The commit checked out when the round began: commits on top of it are the round's."""
 
 
 def read_state(path: Path, job_id: str) -> RoundState | None:
@@ -78,6 +81,7 @@ def read_state(path: Path, job_id: str) -> RoundState | None:
         return None
     round_no: int | str | None = None
     pid: int | None = None
+    head: str | None = None
     changed: dict[str, None] = {}
     in_flight: dict[str, None] = {}
     touched: dict[str, None] = {}
@@ -90,6 +94,7 @@ def read_state(path: Path, job_id: str) -> RoundState | None:
         op = record.get("op") if isinstance(record, dict) else None
         if op == "round":
             round_no, pid, finished = record.get("round"), record.get("pid"), False
+            head = record.get("head") if isinstance(record.get("head"), str) else None
             changed.clear()
             in_flight.clear()
         elif op == "begin":
@@ -105,7 +110,7 @@ def read_state(path: Path, job_id: str) -> RoundState | None:
             finished = True
     if not touched and round_no is None:
         return None
-    return RoundState(job_id, round_no, tuple(changed), tuple(in_flight), finished, pid, tuple(touched))
+    return RoundState(job_id, round_no, tuple(changed), tuple(in_flight), finished, pid, tuple(touched), head)
 
 
 def unfinished_jobs(root: Path) -> list[RoundState]:

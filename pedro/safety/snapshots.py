@@ -156,12 +156,13 @@ def take_snapshot(root: Path, job_id: str, label: str, *, changes_by: ChangesBy 
 
 
 def snapshot_if_changed(
-    root: Path, job_id: str, label: str, *, since: str | None, changes_by: ChangesBy | None = None
+    root: Path, job_id: str, label: str, *, since: Snapshot | None, changes_by: ChangesBy | None = None
 ) -> Snapshot | None:
-    """take_snapshot, unless the working tree still has the tree `since` (then None); the state is read once."""
+    """take_snapshot, unless the working tree still has the tree of `since` and the same commit is checked out
+    (then None); the state is read once."""
     check_job_id(job_id)
     state = _capture(root)
-    if state.tree == since:
+    if since is not None and state.tree == since.tree and head_commit(root) == since.head:
         return None
     return _store(root, state, REF_PREFIX, job_id, label, changes_by)
 

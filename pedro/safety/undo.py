@@ -15,6 +15,7 @@ from pedro.safety.snapshots import (
     SnapshotConflictError,
     changed_paths,
     fingerprint_tree,
+    head_commit,
     restore_snapshot,
     shorten,
 )
@@ -48,8 +49,11 @@ def plan_undo(root: Path, snapshots: Sequence[Snapshot], *, start: bool) -> Undo
     if not snapshots:
         raise NothingToUndo("the job has no snapshots (it never ran far enough to change anything)")
     rejected = around_rejected_candidates(snapshots)
-    current = fingerprint_tree(root)
-    matches = [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current]
+    current, head = fingerprint_tree(root), head_commit(root)
+    # The same files with the same commit checked out, else the same files: a commit alone is a state of its own
+    # (undo takes it back), and a commit of the user's does not hide where the files are.
+    matches = [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current and snapshot.head == head]
+    matches = matches or [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current]
     seen = [i for i in matches if i not in rejected]
     position = (seen or matches)[-1] if matches else _nearest(root, snapshots, current)
     steps = [i for i in range(1, position + 1) if snapshots[i].changes_by != "user"]

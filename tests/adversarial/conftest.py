@@ -47,3 +47,17 @@ def bwrap_only(arena: Arena, monkeypatch: pytest.MonkeyPatch) -> None:
     if found.kind != "bubblewrap":
         pytest.skip(f"bubblewrap is not usable here, and these commands need its containment: {found.detail}")
     monkeypatch.delenv(SWITCH_VAR, raising=False)
+
+
+@pytest.fixture(params=["bwrap", "landlock"])
+def sandbox_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """For cases run through the real `pedro` process: the environment that picks bubblewrap (the default), and
+    then the Landlock fallback."""
+    found = detect_sandbox()
+    if request.param == "bwrap":
+        if found.kind != "bubblewrap":
+            pytest.skip(f"bubblewrap is not usable here: {found.detail}")
+        return {}
+    if found.landlock_abi is None:
+        pytest.skip(f"Landlock is not available here: {found.detail}")
+    return {SWITCH_VAR: "landlock"}
