@@ -142,7 +142,7 @@ def print_table(report: dict[str, Any], tiers: dict[str, str]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--models", default="smollm2,gemma3", help="comma-separated: smollm2, gemma3")
-    parser.add_argument("--modes", default=",".join(EVAL_MODES), help="comma-separated: repair, loop")
+    parser.add_argument("--modes", default="repair,variants,probe", help=f"comma-separated: {', '.join(EVAL_MODES)}")
     parser.add_argument("--profiles", default="default", help="comma-separated sampling profiles")
     parser.add_argument("--tasks", default="", help="comma-separated task ids (default: all)")
     parser.add_argument("--tiers", default="", help="comma-separated tiers (default: all)")

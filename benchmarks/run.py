@@ -20,6 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_cache  # noqa: E402
+import bench_candidates  # noqa: E402
 import bench_extract  # noqa: E402
 import bench_extract_accuracy  # noqa: E402
 import bench_prompt  # noqa: E402
@@ -230,6 +231,22 @@ def _cache_rows(cache: dict[str, Any]) -> list[Row]:
     ]
 
 
+def _candidate_rows(timed: dict[str, Any]) -> list[Row]:
+    """One repair candidate's test run: warm forked pytest against the plain sandboxed command, on the suite's tasks."""
+    if "failed" in timed:
+        return [("repair candidate runs: " + timed["failed"], "", "", "MISSED")]
+    warm, ratio = timed["warm_s"], timed["ratio"]
+    label = f"repair candidate, warm pytest, s ({timed['tasks']} Python tasks)"
+    seconds_goal, ratio_goal = bench_candidates.SECONDS_GOAL, bench_candidates.RATIO_GOAL
+    return [
+        ("", "", "", ""),
+        _row(label, warm, f"≤ {seconds_goal}", warm <= seconds_goal),
+        _row("repair candidate, plain test command ÷ warm pytest", ratio, f"≥ {ratio_goal:g}", ratio >= ratio_goal),
+        _row("repair candidate, plain command held to the failing tests, s", timed["narrowed_s"], "(for comparison)",
+             None),
+    ]  # fmt: skip
+
+
 def _repair_cache_rows(repair: dict[str, Any]) -> list[Row]:
     """Prompt-cache reuse across one repair's questions: the tokens the server evaluated of those pedro sent."""
     ratio, goal = repair["ratio"], bench_repair_cache.GOAL
@@ -270,9 +287,10 @@ def main() -> int:
         "snapshot": bench_snapshot.run(),
         "prompt": bench_prompt.run(),
         "serve": bench_serve.run(),
+        "candidates": bench_candidates.run(),
     }
     _real_model(results)
-    rows, notes = [*_local_rows(results), *_prompt_rows(results["prompt"])], []
+    rows, notes = [*_local_rows(results), *_prompt_rows(results["prompt"]), *_candidate_rows(results["candidates"])], []
     for name, build_rows in (("tokens", _token_rows), ("cache", _cache_rows), ("repair_cache", _repair_cache_rows)):
         outcome = results[name]
         for word in ("skipped", "failed"):

@@ -19,7 +19,7 @@ from pedro.findings import Finding, parse_findings
 from pedro.gate import Gate
 from pedro.jobs import Job, JobStore
 from pedro.messages import Event
-from pedro.repair import Repairer, RepairOutcome, RepairSettings
+from pedro.repair import Repairer, RepairOutcome
 from pedro.roles import Role
 from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
 from pedro.safety.jobbranch import ensure_job_branch, job_branch
@@ -283,8 +283,7 @@ def repairer(
     edit."""
     if role.repair == "never" or not config.repair.enabled or tests is None or dispatcher.ctx.read_only:
         return None
-    settings = RepairSettings.from_config(config.repair)
-    return Repairer(backend=backend, dispatcher=dispatcher, tests=tests.tests, settings=settings, options=options)
+    return Repairer(backend=backend, dispatcher=dispatcher, tests=tests.tests, config=config.repair, options=options)
 
 
 @dataclass(frozen=True)

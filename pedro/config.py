@@ -143,8 +143,8 @@ class RepairConfig(_Section):
     enabled: bool = True
     """The debugger starts with repair when a test command is known and tests fail; the builder uses it to finish
     tests its change broke or added, when it claims completion."""
-    candidates: int = Field(default=8, ge=1, le=64)
-    """Answers asked for per function: the first greedy, the rest sampled."""
+    candidates: int = Field(default=8, ge=0, le=64)
+    """Answers asked for per function: the first greedy, the rest sampled; 0 asks the model nothing (variants only)."""
     temperature: float = Field(default=0.8, ge=0.0, le=2.0)
     """Sampling temperature of the second answer; each later one is 0.1 hotter, at most 1.5."""
     max_tokens: int = Field(default=512, ge=16)
@@ -154,14 +154,19 @@ class RepairConfig(_Section):
     coverage: bool = True
     """Rank lines by the tests' line coverage (one or two extra test runs per repair) before asking, else by the
     traceback alone."""
-    time_budget_s: float = Field(default=300.0, gt=0)
-    """Seconds one repair may take, its test runs included: no new question once they are spent."""
-    rivals: int = Field(default=2, ge=0, le=8)
-    """Answers asked after the first fix to check it: when several pass, the one whose outputs on inputs beyond the
-    tests' own agree with the most others is kept (pytest projects); 0 keeps the first fix."""
-    mutants: int = Field(default=24, ge=0, le=200)
-    """One-token variants of the ranked lines (`>` for `>=`, a number off by one) tried before the model is
-    asked; each costs a test run. 0 asks at once."""
+    time_budget_s: float = Field(default=120.0, gt=0)
+    """Seconds one repair may take, its test runs and the model's answers together: nothing new is tried once they
+    are spent."""
+    # When several candidates pass, the one whose outputs on inputs beyond the tests' own agree with the most others
+    # is kept (pytest projects).
+    rivals: int = Field(default=3, ge=0, le=8)
+    """More plausible candidates looked for after the first, for `explore_s` at most; 0 keeps the first."""
+    explore_s: float = Field(default=8.0, ge=0)
+    """Seconds repair goes on looking for rivals once a candidate made the failing tests pass without breaking any."""
+    # Variants: the names in scope an undefined name was meant to be, one-token slips of the ranked lines (`>` for
+    # `>=`, a number off by one), ranked by the failure's evidence and tried while the model writes.
+    mutants: int = Field(default=80, ge=0, le=1000)
+    """Variants tested at most; 0 tries none."""
 
 
 class ToolsConfig(_Section):

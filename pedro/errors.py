@@ -13,9 +13,11 @@ holds it to the code); each layer raises its own and maps foreign exceptions in 
     │   │   └── ContextOverflowError  the server's window is smaller than the request
     │   └── ToolsRejectedError     the server refused native tools
     ├── GitError                   git could not run, or failed where pedro needed it        gitlayer.py
+    │   └── JobChangeError         the job's change to a file could not be read or merged    safety/jobchange.py
     ├── SnapshotError              a snapshot could not be taken or restored                 safety/snapshots.py
     │   ├── SnapshotConflictError  files changed since the snapshot undo would restore
-    │   └── NoIdentityError        no git identity to commit a job as                        safety/jobcommit.py
+    │   ├── NoIdentityError        no git identity to commit a job as                        safety/jobcommit.py
+    │   └── EditsClashError        the user's edits and the job's touch the same lines       safety/jobcommit.py
     ├── ContextFullError           the request cannot fit the window even compacted          window.py (exit 4)
     ├── SaveRefused                /save refused a path                                      cli/conversation.py
     └── InterruptedRunError        Ctrl-C                                                    (exit 130)

@@ -3,7 +3,7 @@ evidence a builder or debugger needs to complete (SWE-bench's rule: nothing that
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -39,11 +39,12 @@ class ProjectTests:
         """The command for a sentence: `make test` in backticks as written, or "pytest, detected" as it is."""
         return f"`{self.args.command}`" if self.args.command else self.command
 
-    def run(self, *, instrument: RunInstrument | None = None) -> TestRun:
+    def run(self, *, instrument: RunInstrument | None = None, only: Sequence[str] = ()) -> TestRun:
         """One run in the sandbox, without the network; a command that cannot start is a failed run, never a crash.
-        `instrument` changes the run and reads what it left (repair's line coverage)."""
+        `instrument` changes the run and reads what it left (repair's line coverage); `only` holds it to those test
+        ids where the runner allows it."""
         try:
-            return run_tests(self.args, self.ctx, instrument=instrument)
+            return run_tests(self.args, self.ctx, instrument=instrument, only=only)
         except ToolFailure as exc:
             result = ChildResult(
                 outcome="exited", exit_code=None, output="", total_bytes=0, cut_bytes=0, duration_s=0.0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -110,22 +111,40 @@ def run(
     overlay = {**_neutral_env(publish), **(env or {})}
     try:
         with _input(stdin) as istream:
-            code, out, err = Git(str(root.absolute())).execute(
-                list(argv(root, *args, publish=publish)),
-                istream=istream,
-                with_extended_output=True,
-                with_exceptions=False,
-                strip_newline_in_stdout=False,
-                kill_after_timeout=timeout,
-                env=overlay,
+            # As a process we own: git's own watchdog thread would outlive a Ctrl-C and hold pedro until it fired.
+            started = Git(str(root.absolute())).execute(
+                list(argv(root, *args, publish=publish)), istream=istream, as_process=True, env=overlay
             )
+            proc = cast("subprocess.Popen[bytes]", started.proc)
+            out, err, code = _wait(proc, timeout)
     except GitCommandNotFound as exc:
         raise GitError("git is not installed or not on PATH; install git (apt-get install git)") from exc
     except OSError as exc:
         raise GitError(f"could not run git in {root} ({exc})") from exc
-    if code != 0 and "did not complete in" in err:
-        err = f"git {args[0] if args else ''} did not finish within {timeout:g} s and was stopped"
+    if code is None:
+        return GitResult(-9, out, f"git {args[0] if args else ''} did not finish within {timeout:g} s and was stopped")
     return GitResult(code, out, err)
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[str, str, int | None]:
+    """stdout, stderr and the exit status of a git run (None when it ran out of time and was killed); it is killed
+    however the wait ends, Ctrl-C included."""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        return _text(out), _text(err), None
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    return _text(out), _text(err), proc.returncode
+
+
+def _text(data: bytes | None) -> str:
+    """git's bytes as text, undecodable bytes kept as surrogate escapes (so they round-trip)."""
+    return (data or b"").decode("utf-8", "surrogateescape")
 
 
 def output(root: Path, *args: str, env: Mapping[str, str] | None = None, stdin: str | None = None) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,15 @@ from pedro.messages import EXIT_CODES, Event, Message
 from pedro.safety.journal import another_pedro_alive
 from pedro.safety.secrets import Redactor
 from pedro.workspace import exclude_from_git
+
+_MAKING = ".making-"
+"""The prefix of a job folder being created (then `<pid>-<job id>`), renamed once its job.json is written."""
+
+
+def _pid_of(folder: Path) -> int | None:
+    """The pid in a `.making-<pid>-<job id>` folder's name."""
+    head = folder.name.removeprefix(_MAKING).split("-", 1)[0]
+    return int(head) if head.isdigit() else None
 
 
 @dataclass
@@ -63,12 +73,15 @@ class JobStore:
         self._streams: dict[str, IO[str]] = {}
 
     def create(self, *, role: str, task: str, backend: str, model: str) -> Job:
-        """Start a new job directory and write its job.json."""
+        """Start a new job directory with its job.json, atomically: it is made under a temporary name and renamed
+        once the record is in it, so an interrupted start never leaves a job folder without its record."""
         self._prepare()
         job_id = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
         job = Job(id=job_id, role=role, task=task, backend=backend, model=model, pid=os.getpid())
-        self.job_dir(job_id).mkdir(mode=0o700, parents=True)
-        self.save(job)
+        making = self.root / f"{_MAKING}{os.getpid()}-{job_id}"
+        making.mkdir(mode=0o700, parents=True)
+        self._write(making / "job.json", job)
+        making.rename(self.job_dir(job_id))
         return job
 
     def job_dir(self, job_id: str) -> Path:
@@ -76,7 +89,10 @@ class JobStore:
 
     def save(self, job: Job) -> None:
         """Rewrite job.json atomically."""
-        path = self.job_dir(job.id) / "job.json"
+        self._write(self.job_dir(job.id) / "job.json", job)
+
+    @staticmethod
+    def _write(path: Path, job: Job) -> None:
         tmp = path.with_suffix(".json.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
@@ -209,7 +225,16 @@ class JobStore:
     def _job_dirs(self) -> list[Path]:
         if not self.root.is_dir():
             return []
-        return [p for p in self.root.iterdir() if p.is_dir()]
+        return [p for p in self.root.iterdir() if p.is_dir() and not p.name.startswith(".")]
+
+    def sweep_unfinished_starts(self) -> list[str]:
+        """Remove the folders of job starts that were interrupted before their record was written."""
+        removed = []
+        for path in self.root.glob(f"{_MAKING}*") if self.root.is_dir() else ():
+            if path.is_dir() and not another_pedro_alive(_pid_of(path)):
+                shutil.rmtree(path, ignore_errors=True)
+                removed.append(path.name)
+        return removed
 
     def _prepare(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)

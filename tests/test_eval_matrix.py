@@ -21,7 +21,7 @@ FIX = '```python\ndef add(a, b):\n    """Return the sum of a and b."""\n    retu
 def test_a_small_matrix_runs_concurrently_and_is_summarised(
     stub_server: Any, repo: Path, cli_env: dict[str, str]
 ) -> None:
-    server = stub_server([FIX] * 4)
+    server = stub_server([FIX] * 12)  # the model is asked beside the tests: a run may ask once more than it needs
     env = {
         **cli_env,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{cli_env.get('PATH', '')}",
@@ -52,7 +52,7 @@ def test_a_small_matrix_runs_concurrently_and_is_summarised(
     for run in runs:
         events = [json.loads(line) for line in (folder / run["trace"]).read_text().splitlines()]
         assert events[-1]["type"] == "job.finished" and events[-1]["reason"] == "repaired"
-    assert len(server.requests) == 4  # one repair answer per run
+    assert 4 <= len(server.requests) <= 8  # one repair answer per run, and at most one written ahead
     assert "py-add-sign" in done.stdout and "4/4 runs ok" in done.stdout
 
 

@@ -70,3 +70,30 @@ def test_pedro_runs_on_a_task_and_is_scored(
     else:
         # The wrong answer was undone, so the loop's completion claims found nothing changed.
         assert result.reason == "no_evidence" and result.repair_candidates == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "solved"),
+    [
+        # The whole file, as the probe asks; then a function alone, which goes in place of the failing one.
+        ((SUITE / "py-add-sign" / "solution" / "calc.py").read_text(), True),
+        (FIX[len("```python\n") : -len("\n```")], True),
+        ("def add(a, b):\n    return a - b - 10\n", False),
+    ],
+    ids=["whole-file", "function", "wrong"],
+)
+def test_a_probe_puts_the_model_s_answer_into_the_file_and_runs_the_tests(
+    stub_server: Any, tmp_path: Path, cli_env: dict[str, str], answer: str, solved: bool
+) -> None:
+    from pedro.eval.probe import ANSWERS, run_probe
+
+    server = stub_server([f"```python\n{answer.rstrip()}\n```"] * ANSWERS)
+    task = load_task(SUITE / "py-add-sign")
+    backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", "m"]
+    run = run_probe(task, tmp_path, backend_args=backend, env=env_for(cli_env), time_limit_s=120)
+    assert run.result.solved is solved
+    assert run.result.reason == ("probe_fixed" if solved else "probe_unfixed")
+    # The whole file and the failing assertion went to the model, with no tools; identical answers ran once.
+    prompt = server.requests[0]["messages"][0]["content"]
+    assert "def subtract(a, b):" in prompt and "assert add(2, 3) == 5" in prompt and not server.requests[0].get("tools")
+    assert len(server.requests) == (1 if solved else ANSWERS)

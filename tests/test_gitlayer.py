@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import ast
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -119,3 +123,24 @@ def test_only_the_git_layer_starts_git() -> None:
 def test_the_reading_sees_a_git_argv() -> None:
     assert starts_git(ast.parse('subprocess.run(["git", "-C", root, "status"])').body[0].value)  # type: ignore[attr-defined]
     assert not starts_git(ast.parse('subprocess.run(["bash", "-c", "git status"])').body[0].value)  # type: ignore[attr-defined]
+
+
+def test_ctrl_c_during_a_git_run_ends_pedro_at_once_not_when_the_git_deadline_would_have_passed(repo: Path) -> None:
+    # A git that waits (an alias running sleep), a 120 s deadline, and Ctrl-C after a second: pedro's process must
+    # end soon after, with no watchdog thread left holding it until the deadline.
+    script = (
+        "import sys\nfrom pathlib import Path\nfrom pedro import gitlayer\n"
+        "try:\n"
+        "    gitlayer.run(Path(sys.argv[1]), '-c', 'alias.wait=!sleep 60', 'wait', timeout=120)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script, str(repo)], stdout=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("pedro was still running 30 s after Ctrl-C") from None
+    assert out.strip() == "interrupted" and proc.returncode == 0

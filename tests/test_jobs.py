@@ -64,3 +64,16 @@ def test_torn_last_line_is_skipped(repo: Path) -> None:
 def test_unknown_job_names_the_fix(repo: Path) -> None:
     with pytest.raises(JobNotFoundError, match="pedro jobs list"):
         JobStore(repo).load("nope")
+
+
+def test_a_start_interrupted_before_its_record_leaves_no_job_folder_and_is_swept(repo: Path) -> None:
+    store = JobStore(repo)
+    job = store.create(role="builder", task="t", backend="ollama", model="m")
+    assert [p.name for p in store.root.iterdir()] == [job.id] and (store.job_dir(job.id) / "job.json").is_file()
+    # What a start killed between making its folder and writing its record leaves: a folder under the temporary
+    # name, owned by a process that is gone (pid 0 is never a live pedro).
+    leftover = store.root / ".making-0-20260101-000000-dead"
+    leftover.mkdir()
+    assert [j.id for j in store.all()] == [job.id]
+    assert store.sweep_unfinished_starts() == [leftover.name] and not leftover.exists()
+    assert store.load(job.id).id == job.id

@@ -237,11 +237,11 @@ def test_fix_on_a_finding_a_failing_test_backs_starts_with_repair_on_that_test(
     screen = term.wait_for("finding 1: job", limit_s=120)
     # The model was asked for one function by test-driven repair, on the failing test, not for a builder's turn.
     asked = server.requests[1]["messages"][-1]["content"]
-    assert "A test fails:" in asked and "test_add" in asked and "This is the function add in calc.py" in asked
+    assert "A test fails:" in asked and "test_add" in asked and "This is calc.py, with the function add" in asked
     assert "tools" not in server.requests[1]
     assert "return a + b" in (repo / "calc.py").read_text()
     assert git(repo, "branch", "--show-current").strip().startswith("pedro/")
-    assert len(server.requests) == 2
+    assert len(server.requests) in (2, 3)  # the review and the fix; the model may write one more answer ahead
 
     term.send("C-d")
     screen = term.wait_for("EXITED")

@@ -70,7 +70,13 @@ def eval_command(
         str, typer.Option("--profiles", metavar="NAME,...", help="Sampling profiles to run (default: default).")
     ] = "",
     modes: Annotated[
-        str, typer.Option("--modes", metavar="MODE,...", help="repair (pedro as shipped) and/or loop (no repair).")
+        str,
+        typer.Option(
+            "--modes",
+            metavar="MODE,...",
+            help="repair (pedro as shipped), loop (no repair), variants (repair without the model), probe (the whole "
+            "file and the failing assertion to the model, no agent).",
+        ),
     ] = "repair",
     trials: Annotated[int, typer.Option("--trials", min=1, max=100, help="Runs of each combination.")] = 1,
     jobs: Annotated[

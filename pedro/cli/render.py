@@ -148,8 +148,11 @@ def _tests_run(data: dict[str, Any]) -> str:
     failing = list(data.get("failing") or [])
     shown = f" · failing: {', '.join(failing[:3])}{' …' if len(failing) > 3 else ''}" if failing else ""
     phase = str(data.get("phase"))
-    if data.get("candidate"):
-        phase += f" {data['candidate']}"
+    if data.get("final"):
+        phase = "final check, the whole command"
+    elif data.get("candidate"):
+        phase += f" {data['candidate']}" + (", failing tests" if data.get("scope") == "failing" else "")
+        phase += ", every test" if data.get("scope") == "all" else ""
     elif data.get("dropped"):
         phase += f" {', '.join(map(str, data['dropped']))} taken back"
     return (

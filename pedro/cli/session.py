@@ -149,6 +149,7 @@ def run_job(spec: JobSpec, flags: CommonFlags, root: Path, config: PedroConfig, 
     _report_interrupted_jobs(root, renderer)
     for abandoned in JobStore(root).settle_abandoned():
         renderer.notice(f"job {abandoned.id} was left running by a pedro process that is gone: marked interrupted")
+    JobStore(root).sweep_unfinished_starts()
     with managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError(

@@ -17,9 +17,16 @@ from pedro.eval.scenarios import Case, settings_env
 from pedro.eval.tasks import Task
 from pedro.presets import BUILTIN_PROFILES, DEFAULT_PROFILE
 
-EvalMode = Literal["repair", "loop"]
-"""repair: pedro as shipped (test-driven repair first, then the loop); loop: [repair].enabled = false."""
+# repair: pedro as shipped (test-driven repair first, then the loop); loop: [repair].enabled = false; variants: repair
+# asking the model nothing ([repair].candidates = 0); probe: no pedro job at all, the whole file and the failing
+# assertion to the model and its answer into the file (pedro.eval.probe), the yardstick repair must beat.
+EvalMode = Literal["repair", "loop", "variants", "probe"]
 EVAL_MODES: tuple[str, ...] = get_args(EvalMode)
+MODE_ENV: Final[Mapping[str, Mapping[str, str]]] = {
+    "loop": {"PEDRO_REPAIR__ENABLED": "false"},
+    "variants": {"PEDRO_REPAIR__CANDIDATES": "0"},
+}
+"""The settings each mode runs pedro with."""
 PROFILE_ENV: Final = "PEDRO_TOOL_CALLING__SAMPLING_PROFILE"
 # Settings a user may have exported that would change what the offline suite locks in.
 _FOREIGN_ENV: Final = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "OLLAMA_HOST")
@@ -72,9 +79,9 @@ def task_plan(
                         profile=profile,
                         mode=mode,
                         trial=trial,
-                        env={PROFILE_ENV: profile, **(extra or {})},
+                        env={PROFILE_ENV: profile, **MODE_ENV.get(mode, {}), **(extra or {})},
                     )
-                    planned.append(PlannedRun(spec, task=task, repair=mode == "repair"))
+                    planned.append(PlannedRun(spec, task=task, probe=mode == "probe"))
     return _numbered(planned, first_id)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from pedro.eval.launch import Cancel
 from pedro.eval.offline import run_case
 from pedro.eval.outcome import read_outcome
+from pedro.eval.probe import run_probe
 from pedro.eval.records import RunRecord, RunSpec, record_of
 from pedro.eval.results import EvalStore
 from pedro.eval.scenarios import Case
@@ -29,7 +30,8 @@ class PlannedRun:
     spec: RunSpec
     case: Case | None = None
     task: Task | None = None
-    repair: bool = True
+    probe: bool = False
+    """The task is run as a probe (pedro.eval.probe), not as a pedro job."""
 
 
 @dataclass(frozen=True)
@@ -94,13 +96,20 @@ class Runner:
                 record = record_of(
                     spec, case_run.outcome, wall_s=case_run.launched.wall_s, mismatches=case_run.mismatches, trace=trace
                 )
+            elif item.task is not None and item.probe:
+                task_run = run_probe(
+                    item.task, workdir, backend_args=backend_args, env=env, time_limit_s=self.time_limit_s
+                )
+                trace = self.store.write_trace(spec.run_id, task_run.stdout)
+                record = record_of(
+                    spec, task_run.outcome, wall_s=task_run.result.wall_s, solved=task_run.result.solved, trace=trace
+                )
             elif item.task is not None:
                 task_run = run_task(
                     item.task,
                     workdir,
                     backend_args=backend_args,
                     env=env,
-                    repair=item.repair,
                     max_rounds=self.max_rounds,
                     time_limit_s=self.time_limit_s,
                     cancel=self.cancel,

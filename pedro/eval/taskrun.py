@@ -99,7 +99,6 @@ def run_task(
     *,
     backend_args: Sequence[str],
     env: Mapping[str, str],
-    repair: bool = True,
     max_rounds: int = 4,
     time_limit_s: float = 300.0,
     cancel: Cancel | None = None,
@@ -108,7 +107,6 @@ def run_task(
     repo = prepare_repository(task, workdir / task.id)
     run_env = {
         **env,
-        "PEDRO_REPAIR__ENABLED": "true" if repair else "false",
         # A feature's evidence is the task's own test command (a bug's comes with --test).
         "PEDRO_AGENT__TEST_COMMAND": task.test,
         # pedro ends the job itself (and records why) a little before the run's outer limit would kill it.

@@ -1,5 +1,5 @@
-"""Test-driven repair: pedro runs the tests and finds the code; the model only rewrites one function."""
+"""Test-driven repair: pedro runs the tests and finds the code; variants and the model's answers are tried at once."""
 
-from pedro.repair.repairer import Repairer, RepairOutcome, RepairSettings
+from pedro.repair.pipeline import Repairer, RepairOutcome
 
-__all__ = ["RepairOutcome", "RepairSettings", "Repairer"]
+__all__ = ["RepairOutcome", "Repairer"]

@@ -1,24 +1,22 @@
-"""Self-consistency: passing candidates called on inputs beyond the tests' own; the one most others agree with wins.
+"""Probes: the inputs beyond the tests' own that every plausible candidate, and the original code, are called on.
 
 A fix that passes the visible tests may still compute something else (a different statistic that agrees on the
 tests' inputs, a special case). As CodeT-style selection does, pedro compares the passing candidates on more inputs:
 the calls the tests make to the function, and neighbours of their arguments (one more, one less, empty, reversed).
 Each candidate's outputs are recorded inside its own test run by a pytest plugin (pytest_probes.py), so comparing
-costs no extra run. The candidate whose outputs agree with the most others' wins; ties go to the smallest change.
-The probed function is the fixed one when the tests call it with literal arguments; a helper the tests reach only
-through a caller (or a method, which needs an instance the tests' calls do not show) is probed through the functions
-its failing tests call, whose outputs carry its own.
+costs no extra run; choose.py compares them. The probed function is the fixed one when the tests call it with
+literal arguments; a helper the tests reach only through a caller (or a method, which needs an instance the tests'
+calls do not show) is probed through the functions its failing tests call, whose outputs carry its own.
 """
 
 from __future__ import annotations
 
 import ast
-import difflib
 import json
 import os
 import shutil
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +38,17 @@ class ProbeSpec:
     module: str
     function: str
     inputs: tuple[str, ...]
+    pinned: int = 0
+    """The first `pinned` inputs are the tests' own calls, whose outputs the tests pin; the rest are neighbours."""
+
+    def call(self, index: int) -> str:
+        """Input `index` as a call a person reads: `total([1, 2, 3])`, `clip('hello', size=2)`."""
+        try:
+            args, kwargs = ast.literal_eval(self.inputs[index])
+        except (ValueError, SyntaxError, TypeError, IndexError):
+            return f"{self.function}(?)"
+        words = [repr(arg) for arg in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
+        return f"{self.function.rsplit('.', 1)[-1]}({', '.join(words)})"
 
 
 def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
@@ -80,8 +89,8 @@ def _spec(trees: Sequence[ast.Module], name: str, default_module: str) -> ProbeS
         module = module or _imported_from(tree, name)
         seeds.extend(_literal_calls(tree, name))
     module = module or default_module
-    inputs = _inputs(seeds)
-    return ProbeSpec(module, name, tuple(inputs)) if inputs and module else None
+    inputs, pinned = _inputs(seeds)
+    return ProbeSpec(module, name, tuple(inputs), pinned) if inputs and module else None
 
 
 def _test_trees(unit: Unit, root: Path, *, mention: str | None) -> Iterator[ast.Module]:
@@ -143,8 +152,9 @@ def _literal_calls(tree: ast.Module, name: str) -> Iterator[tuple[tuple[Any, ...
         yield args, kwargs
 
 
-def _inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> list[str]:
-    """The tests' own calls first, then each argument's neighbours in turn, as Python literals, at most MAX_INPUTS."""
+def _inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> tuple[list[str], int]:
+    """The tests' own calls first, then each argument's neighbours in turn, as Python literals, at most MAX_INPUTS;
+    and how many of them are the tests' own."""
     found: dict[str, None] = {}
 
     def add(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -158,11 +168,12 @@ def _inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> list[str
 
     for args, kwargs in seeds:
         add(args, kwargs)
+    pinned = len(found)
     for args, kwargs in seeds:
         for at, value in enumerate(args):
             for other in neighbours(value):
                 add((*args[:at], other, *args[at + 1 :]), kwargs)
-    return list(found)
+    return list(found), pinned
 
 
 def neighbours(value: Any) -> list[Any]:
@@ -211,38 +222,3 @@ class ProbeRecorder:
             return
         if isinstance(outputs, list) and len(outputs) == len(self.spec.inputs):
             self.outputs = [str(output) for output in outputs]
-
-
-@dataclass(frozen=True)
-class Passing:
-    """A candidate that passed the tests: its number, the unit's new text, and its outputs on the probes."""
-
-    n: int
-    text: str
-    outputs: tuple[str, ...]
-    change: int = field(default=0)
-    """Lines it changes against the original unit: the smaller, the likelier to be the fix."""
-
-
-def changed_lines(original: str, new: str) -> int:
-    """How many lines differ between the two texts (removed plus added)."""
-    diff = difflib.ndiff(original.splitlines(), new.splitlines())
-    return sum(1 for line in diff if line.startswith(("- ", "+ ")))
-
-
-def agreement(pool: Sequence[Passing]) -> list[int]:
-    """For each candidate, on how many probe inputs its output equals another candidate's, summed over the others."""
-    return [
-        sum(
-            sum(1 for mine, theirs in zip(one.outputs, other.outputs, strict=True) if mine == theirs)
-            for k, other in enumerate(pool)
-            if k != i
-        )
-        for i, one in enumerate(pool)
-    ]
-
-
-def choose(pool: Sequence[Passing]) -> int:
-    """The index of the candidate most others agree with; ties go to the smallest change, then the earliest."""
-    scores = agreement(pool)
-    return min(range(len(pool)), key=lambda i: (-scores[i], pool[i].change, i))

@@ -38,6 +38,8 @@ _LINES_PER_UNIT = 2
 # The traceback's say, on Ochiai's scale: enough to order units coverage ties, not to outrank a clearly worse line.
 _FIRST_FRAME_BONUS = 0.1
 _FRAME_BONUS = 0.05
+_EVIDENCE_FIRST = 10.0
+"""Above any Ochiai score (at most 1): the located units' order decides when coverage cannot."""
 
 Line = tuple[str, int]
 """A repository path (relative to the root) and a 1-based line."""
@@ -256,6 +258,12 @@ def _relative(file: str, root: Path) -> str | None:
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else None
 
 
+def _neighbourhood(failing: Iterable[str], passing: Iterable[str]) -> list[str]:
+    """The failing test ids, and the passing ones in the same files."""
+    files = {test.split("::")[0] for test in failing}
+    return sorted({*failing, *(test for test in passing if test.split("::")[0] in files)})
+
+
 def go_names(test_ids: Iterable[str]) -> list[str]:
     """The top-level Go test names of report ids (`pkg.TestName/sub` → `TestName`)."""
     names = (_GO_TEST_NAME.search(test_id) for test_id in test_ids)
@@ -278,7 +286,9 @@ def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spe
     covered: dict[str, set[Line]] = {}
     if report.runner == "pytest":
         python = PytestRecorder(root)
-        tests.run(instrument=python)
+        # The failing tests and those beside them in their files: enough passing tests to contrast with, never the
+        # whole suite of a large project.
+        tests.run(instrument=python, only=_neighbourhood(failing, report.passing))
         for context, lines in python.covered.items():
             test = next((t for t in (*failing, *report.passing) if matches(context, t)), None)
             if test is not None:
@@ -335,8 +345,11 @@ def suspects(
         # is the kind of one-token change the variants try on every line anyway.
         best = sorted(lines, key=lambda item: (-item[0], -item[1]))[:_LINES_PER_UNIT]
         found[key] = replace(found[key], lines=tuple(line for _, line in best))
+    # With no passing test to contrast with, every line the failing tests run scores alike (every test's setup, a
+    # background thread's __init__): then the failure's own evidence ranks the units, coverage only their lines.
+    evidence = _EVIDENCE_FIRST if spectrum is None or not spectrum.passing else 0.0
     for rank, unit in enumerate(located):
-        bonus = _FIRST_FRAME_BONUS if rank == 0 else _FRAME_BONUS
+        bonus = (_FIRST_FRAME_BONUS if rank == 0 else _FRAME_BONUS) + evidence * (len(located) - rank)
         held = found.get(unit.key)
         found[unit.key] = replace(held, score=held.score + bonus) if held else Suspect(unit, (), bonus - 1)
     ranked = sorted(found.values(), key=lambda suspect: -suspect.score)

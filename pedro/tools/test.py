@@ -9,8 +9,8 @@ import shlex
 import shutil
 import tempfile
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -23,6 +23,7 @@ from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutErro
 from pedro.tools.bash import network_evidence, offer_network, sandbox_blocks_network
 from pedro.tools.testreport import (
     NODE_RUNNER,
+    UNITTEST_RUNNER,
     ReportError,
     RunReport,
     parse_go_test_json,
@@ -179,19 +180,30 @@ class TestTool:
         return summary
 
 
-def run_tests(args: RunTestsArgs, ctx: ToolContext, *, instrument: RunInstrument | None = None) -> TestRun:
-    """Run the tests as the test tool does, without the network, for pedro's own decisions (repair, evidence)."""
+def run_tests(
+    args: RunTestsArgs, ctx: ToolContext, *, instrument: RunInstrument | None = None, only: Sequence[str] = ()
+) -> TestRun:
+    """Run the tests as the test tool does, without the network, for pedro's own decisions (repair, evidence);
+    `only` holds the run to those test ids where the runner allows it (narrow())."""
     timeout = min(args.timeout or ctx.config.test_timeout, MAX_TIMEOUT_S)
-    return _run_once(args, ctx, timeout, network=False, instrument=instrument)[0]
+    return _run_once(args, ctx, timeout, network=False, instrument=instrument, only=only)[0]
 
 
 def _run_once(
-    args: RunTestsArgs, ctx: ToolContext, timeout: float, *, network: bool, instrument: RunInstrument | None = None
+    args: RunTestsArgs,
+    ctx: ToolContext,
+    timeout: float,
+    *,
+    network: bool,
+    instrument: RunInstrument | None = None,
+    only: Sequence[str] = (),
 ) -> tuple[TestRun, str | None]:
     """One run, and the sign that it lacked the network (or None)."""
     with tempfile.TemporaryDirectory(prefix="pedro-test-") as tmp:
         workdir = Path(tmp)
         plan = plan_test_run(args, ctx, workdir)
+        if only:
+            plan = narrow(plan, only) or plan
         if instrument is not None:
             plan = instrument.prepare(plan, workdir)
         log_path = workdir / "output.log"
@@ -243,6 +255,89 @@ def plan_test_run(args: RunTestsArgs, ctx: ToolContext, workdir: Path) -> RunPla
         argv = (*_python_runner(project, ctx.root, env), "-q", "--color=no", *_junit_options(report), *targets)
         return RunPlan("pytest", ChildCommand(argv, project, env), "junit", report.with_suffix(".xml"))
     return _plan_npm(project, rel_target, env, report)
+
+
+# pytest options whose value is the next word, so that the value is never taken for a test path.
+_PYTEST_VALUED = frozenset(
+    {"-k", "-m", "-o", "-p", "-c", "-W", "-r", "-n", "--rootdir", "--confcutdir", "--basetemp", "--deselect",
+     "--ignore", "--ignore-glob", "--tb", "--maxfail", "--durations", "--dist", "--import-mode", "--log-level",
+     "--junitxml", "--cov", "--cov-report", "--override-ini", "--capture"}
+)  # fmt: skip
+
+
+def narrow(plan: RunPlan, ids: Sequence[str]) -> RunPlan | None:
+    """The planned run held to the tests `ids` (repair's first check of a candidate): pytest's node ids in place of
+    the command's test paths, `go test -run` over the packages concerned, `node --test --test-name-pattern`; None
+    when the runner cannot be held to named tests (the whole command runs then)."""
+    argv = list(plan.command.argv)
+    shell = argv[:2] == ["bash", "-c"]
+    if (plan.report_kind == "raw" and plan.label != UNITTEST_RUNNER) or not ids:
+        return None
+    try:
+        tokens = shlex.split(argv[2]) if shell else argv
+    except ValueError:
+        return None
+    if plan.label == UNITTEST_RUNNER:
+        narrowed = _narrow_unittest(tokens, ids)
+    elif plan.report_kind == "junit":
+        narrowed = _narrow_pytest(tokens, ids, plan.command.cwd)
+    elif plan.report_kind == "go-json":
+        narrowed = _narrow_go(tokens, ids, plan.module)
+    elif plan.report_kind == "node-junit":
+        narrowed = [tokens[0], f"--test-name-pattern={_name_pattern(ids)}", *tokens[1:]]
+    else:
+        return None
+    if narrowed is None:
+        return None
+    new_argv = ("bash", "-c", shlex.join(narrowed)) if shell else tuple(narrowed)
+    return replace(plan, command=replace(plan.command, argv=new_argv))
+
+
+def _narrow_pytest(tokens: list[str], ids: Sequence[str], cwd: Path) -> list[str] | None:
+    """The pytest argv with its test paths dropped and the node ids added."""
+    try:
+        start = next(i for i, token in enumerate(tokens) if token.rsplit("/", 1)[-1] in ("pytest", "py.test"))
+    except StopIteration:
+        return None
+    kept = tokens[: start + 1]
+    for k in range(start + 1, len(tokens)):
+        token, before = tokens[k], tokens[k - 1]
+        positional = not token.startswith("-") and before not in _PYTEST_VALUED
+        if positional and ("::" in token or (cwd / token.split("::")[0]).exists()):
+            continue
+        kept.append(token)
+    return [*kept, *ids]
+
+
+def _narrow_unittest(tokens: list[str], ids: Sequence[str]) -> list[str] | None:
+    """`python -m unittest` with the test ids in place of its own names; None for `discover`, whose start folder
+    the ids may not be importable from."""
+    if "discover" in tokens:
+        return None
+    return [*tokens[:3], *(token for token in tokens[3:] if token.startswith("-")), *ids]
+
+
+def _narrow_go(tokens: list[str], ids: Sequence[str], module: str) -> list[str] | None:
+    """`go test` with `-run` for the ids' top-level tests, over the packages they are in."""
+    if tokens[:2] != ["go", "test"]:
+        return None
+    packages: dict[str, None] = {}
+    names: dict[str, None] = {}
+    for test_id in ids:
+        package, _, name = test_id.rpartition(".")
+        if not name:
+            return None
+        names[name.split("/")[0]] = None
+        if module and (package == module or package.startswith(module + "/")):
+            packages["./" + package[len(module) + 1 :] if package != module else "."] = None
+        elif package:
+            return None
+    flags = [token for token in tokens[2:] if token.startswith("-") and not token.startswith("-run")]
+    return ["go", "test", *flags, "-run", _name_pattern(list(names)), *packages]
+
+
+def _name_pattern(names: Sequence[str]) -> str:
+    return "^(" + "|".join(re.escape(name) for name in names) + ")$"
 
 
 def detect_framework(root: Path, start: Path, wanted: Framework = "auto") -> tuple[Framework, Path] | None:
@@ -359,10 +454,12 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
         report_path = report.with_suffix(".json")
         flags = ["--reporter=default", "--reporter=json", f"--outputFile.json={report_path}"]
         tokens, kind = [*tokens, *flags], "vitest"
+    elif runner == UNITTEST_RUNNER and not {"-v", "--verbose"} & set(tokens):
+        tokens = [*tokens, "-v"]  # each test's line names the passing ones too
     elif runner == NODE_RUNNER and not any(t.startswith("--test-reporter") for t in tokens):
         report_path = report.with_suffix(".xml")
         tokens, kind = [tokens[0], *_node_reporter_options(report_path), *tokens[1:]], "node-junit"
-    text = shlex.join(tokens) if kind != "raw" else command
+    text = shlex.join(tokens) if kind != "raw" or runner == UNITTEST_RUNNER else command
     module = _go_module(root) if kind == "go-json" else ""
     return RunPlan(runner or "command", ChildCommand(("bash", "-c", text), root, env), kind, report_path, module)
 
@@ -373,6 +470,8 @@ def _explicit_runner(tokens: list[str]) -> str | None:
         return "pytest"
     if head == "go" and tokens[1:2] == ["test"]:
         return "go"
+    if head.startswith("python") and tokens[1:3] == ["-m", "unittest"]:
+        return UNITTEST_RUNNER
     if head == "node" and "--test" in tokens[1:]:
         return NODE_RUNNER
     name = tokens[1] if head == "npx" and len(tokens) > 1 else head

@@ -446,7 +446,7 @@ _VITEST_FAILED = re.compile(r"^\s*FAIL\s+(.+ > .+)$", re.MULTILINE)
 def parse_raw(text: str) -> RunReport | None:
     """Counts (and failing test names where printed) from a runner's human output; None if nothing is recognised."""
     text = strip_ansi(text)
-    for parse in (_raw_pytest, _raw_jest, _raw_vitest, _raw_node, _raw_mocha, _raw_cargo, _raw_go):
+    for parse in (_raw_pytest, _raw_unittest, _raw_jest, _raw_vitest, _raw_node, _raw_mocha, _raw_cargo, _raw_go):
         report = parse(text)
         if report is not None:
             return report
@@ -585,7 +585,60 @@ def _raw_go(text: str) -> RunReport | None:
     return report
 
 
+UNITTEST_RUNNER = "unittest"
+UNITTEST_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<test>\w+) \((?P<where>[\w.]+)\)", re.MULTILINE)
+UNITTEST_RAN = re.compile(r"^Ran (?P<n>\d+) tests? in", re.MULTILINE)
+UNITTEST_RESULT = re.compile(r"^(?:FAILED|OK) ?(?:\((?P<body>[^)]*)\))?\s*$", re.MULTILINE)
+# `-v`: one line a test, `test_add (test_calc.T.test_add) ... ok` (3.11+), `test_add (test_calc.T) ... ok` before.
+_UNITTEST_VERBOSE = re.compile(
+    r"^(?P<test>\w+) \((?P<where>[\w.]+)\)(?:\n.*?)? \.\.\. (?P<outcome>ok|FAIL|ERROR|skipped)", re.MULTILINE
+)
+_UNITTEST_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)', re.MULTILINE)
+
+
+def unittest_id(test: str, where: str) -> str:
+    """A unittest test's id as `python -m unittest` takes it: Python 3.11 prints it whole in the parentheses,
+    older versions the class only."""
+    return where if where.endswith(f".{test}") else f"{where}.{test}"
+
+
+def _raw_unittest(text: str) -> RunReport | None:
+    """Python's own runner: its counts, each failing test's id, traceback and message, and with `-v` the passing
+    tests' ids too."""
+    ran = list(UNITTEST_RAN.finditer(text))
+    if not ran:
+        return None
+    end = ran[-1]
+    headers = [header for header in UNITTEST_HEADER.finditer(text) if header.start() < end.start()]
+    report = RunReport(runner=UNITTEST_RUNNER)
+    for index, header in enumerate(headers):
+        stop = headers[index + 1].start() if index + 1 < len(headers) else end.start()
+        block = text[header.end() : stop].strip("\n").rstrip("-\n ")
+        body = [line for line in block.splitlines() if line.strip() and not set(line.strip()) <= {"-", "="}]
+        frames = list(_UNITTEST_FRAME.finditer(block))
+        location = f"{frames[-1].group('file')}:{frames[-1].group('line')}" if frames else ""
+        message = body[-1].strip() if body else ""
+        test_id = unittest_id(header.group("test"), header.group("where"))
+        if header.group("kind") == "ERROR":
+            report.errors += 1
+            message = f"error: {message}"
+        else:
+            report.failed += 1
+        report.failures.append(FailedTest(test_id, location, _cap(message), _cap_details(block)))
+    result = UNITTEST_RESULT.search(text, end.end())
+    counts = dict(re.findall(r"(\w+)=(\d+)", result.group("body") or "")) if result else {}
+    report.skipped = int(counts.get("skipped", 0))
+    report.passed = max(int(end.group("n")) - report.failed - report.errors - report.skipped, 0)
+    failing = {failure.test_id for failure in report.failures}
+    for line in _UNITTEST_VERBOSE.finditer(text):
+        test_id = unittest_id(line.group("test"), line.group("where"))
+        if line.group("outcome") == "ok" and test_id not in failing:
+            report.passing.append(test_id)
+    return report
+
+
 _COUNTED_LINES = (
+    UNITTEST_RAN,
     _PYTEST_SUMMARY,
     _PYTEST_FAILED,
     _JEST_TESTS,

@@ -79,7 +79,7 @@ def _repair(
 ) -> VerifiedFix | None:
     from pedro.dispatch import Dispatcher
     from pedro.gate import Gate
-    from pedro.repair import Repairer, RepairSettings
+    from pedro.repair import Repairer
     from pedro.safety.policy import Policy
     from pedro.safety.sandbox import active_sandbox
     from pedro.safety.secrets import Redactor, secret_values
@@ -88,8 +88,7 @@ def _repair(
     gate = Gate(Policy(mode="workspace-write", approval="never"), sandboxed=active_sandbox().kind != "none")
     redactor = Redactor(secret_values(os.environ, root=tree))
     dispatcher = Dispatcher(ToolRegistry.default(("code_edit",)), ctx, redactor=redactor, gate=gate)
-    settings = RepairSettings.from_config(config.repair)
-    repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, settings=settings, options=options)
+    repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, config=config.repair, options=options)
     start = tests.run()
     if start.passed or not start.failing:
         notice(f"no fix proposed: {tests.named} does not fail by test name in a clean worktree of this checkout")

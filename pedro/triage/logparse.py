@@ -9,6 +9,9 @@ from pathlib import Path
 
 from pedro.tools.testreport import (
     NODE_RUNNER,
+    UNITTEST_HEADER,
+    UNITTEST_RAN,
+    UNITTEST_RESULT,
     FailedTest,
     RunReport,
     counted_line,
@@ -24,10 +27,6 @@ _EXCERPT_LINES = 30
 _EXCERPT_CHARS = 3000
 _PYTEST_HEADER = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$", re.MULTILINE)
 _PYTEST_WHERE = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<what>.*)$", re.MULTILINE)
-_UNITTEST_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<test>\w+) \((?P<where>[\w.]+)\)", re.MULTILINE)
-_UNITTEST_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)', re.MULTILINE)
-_UNITTEST_RAN = re.compile(r"^Ran (?P<n>\d+) tests? in", re.MULTILINE)
-_UNITTEST_RESULT = re.compile(r"^FAILED \((?P<body>[^)]*)\)", re.MULTILINE)
 _GO_FAIL = re.compile(r"^\s*--- FAIL: (?P<name>\S+)")
 _GO_WHERE = re.compile(r"^\s+(?P<file>[\w./-]+\.go):(?P<line>\d+): (?P<msg>.*)$")
 # The line after a go test's account (which holds a panic's unindented lines): the next test's, a package's result,
@@ -72,22 +71,19 @@ def parse_log(text: str, *, junit: str | None = None, root: Path | None = None) 
         return _from_report(parse_junit_xml(junit), text, root)
     if _GO_JSON.search(text):
         return _from_report(parse_go_test_json(text.splitlines()), text, root)
-    unittest = _parse_unittest(text)
-    if unittest is not None and not _PYTEST_HEADER.search(text):
-        return unittest
     raw = parse_raw(text)
     if raw is not None and raw.runner == NODE_RUNNER:
         found = node_failures(text)
         raw.failures = [FailedTest(name, details=block) for name, block in found] or raw.failures
-    return _from_report(raw, text, root) if raw is not None else unittest
+    return _from_report(raw, text, root) if raw is not None else None
 
 
 def block_kind(line: str) -> str | None:
     """Which failure block `line` (one line of the log) opens: the pytest section, unittest block, go test lines or
-    JavaScript runner's account that _block_for and _parse_unittest read; None for any other line."""
+    JavaScript runner's account that _block_for and parse_raw read; None for any other line."""
     if _PYTEST_HEADER.match(line):
         return "pytest"
-    if _UNITTEST_HEADER.match(line):
+    if UNITTEST_HEADER.match(line):
         return "unittest"
     if _GO_FAIL.match(line):
         return "go"
@@ -99,7 +95,7 @@ def block_ends(kind: str, line: str, taken: int) -> bool:
     if kind == "pytest":
         return line.startswith("=====")
     if kind == "unittest":
-        return bool(_UNITTEST_RAN.match(line))
+        return bool(UNITTEST_RAN.match(line))
     if kind == "go":
         return bool(_GO_AFTER.match(line))
     return taken > _EXCERPT_LINES
@@ -116,7 +112,7 @@ def kept_line(line: str) -> bool:
     return (
         line.startswith("=====")
         or counted_line(line)
-        or bool(_UNITTEST_RAN.match(line) or _UNITTEST_RESULT.match(line))
+        or bool(UNITTEST_RAN.match(line) or UNITTEST_RESULT.match(line))
         or line.startswith('{"')
         and bool(_GO_JSON_KEPT.search(line))
     )
@@ -185,29 +181,6 @@ def _lines_until(lines: list[str], index: int, ends: Callable[[str], bool]) -> s
 
 def _jest_after(line: str) -> bool:
     return bool(_JEST_HEADER.match(line)) or line.startswith(("Test Suites:", "Tests:"))
-
-
-def _parse_unittest(text: str) -> ParsedLog | None:
-    headers = list(_UNITTEST_HEADER.finditer(text))
-    ran = _UNITTEST_RAN.search(text)
-    if not headers or ran is None:
-        return None
-    failures = []
-    for index, header in enumerate(headers):
-        end = headers[index + 1].start() if index + 1 < len(headers) else ran.start()
-        block = text[header.end() : end]
-        frames = list(_UNITTEST_FRAME.finditer(block))
-        body = [line for line in block.splitlines() if line.strip() and not set(line.strip()) <= {"-", "="}]
-        message = body[-1].strip() if body else ""
-        file, line = (frames[-1].group("file"), int(frames[-1].group("line"))) if frames else ("", None)
-        # Python 3.11 prints the whole id in the parentheses ("(mod.Class.test)"), older ones the class only.
-        where, test = header.group("where"), header.group("test")
-        name = where if where.endswith(f".{test}") else f"{where}.{test}"
-        failures.append(LoggedFailure(name, file, line, message, _excerpt(block)))
-    total = int(ran.group("n"))
-    result = _UNITTEST_RESULT.search(text)
-    counted = sum(int(n) for n in re.findall(r"=(\d+)", result.group("body"))) if result else len(failures)
-    return ParsedLog("unittest", max(total - counted, 0), len(failures), tuple(failures))
 
 
 def _split_location(location: str) -> tuple[str, int | None]:

@@ -67,7 +67,7 @@ def rounding_repo(repo: Path) -> Path:
 
 
 def test_a_one_token_bug_in_a_module_the_test_never_names_is_fixed_without_asking(repo: Path) -> None:
-    outcome, backend, events = repair(rounding_repo(repo), [], coverage=True, mutants=24)
+    outcome, backend, events = repair(rounding_repo(repo), [], coverage=True, mutants=24, candidates=0)
     assert outcome.fixed and backend.requests == []
     assert "return sum(values) / len(values)" in (repo / "stats.py").read_text()
     fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
@@ -97,7 +97,7 @@ def temperature_repo(repo: Path) -> Path:
 
 
 def test_two_one_token_slips_are_fixed_one_after_the_other(repo: Path) -> None:
-    outcome, backend, events = repair(temperature_repo(repo), [], coverage=True, mutants=24)
+    outcome, backend, events = repair(temperature_repo(repo), [], coverage=True, mutants=24, candidates=0)
     assert outcome.fixed and backend.requests == []
     text = (repo / "temperature.py").read_text()
     assert "celsius * 9 / 5 + 32" in text and "(fahrenheit - 32) * 5 / 9" in text
@@ -113,11 +113,11 @@ def test_variants_that_do_not_parse_cost_no_test_run(repo: Path) -> None:
                                         "    assert pages(1, 3) == [1, 2, 3]\n")  # fmt: skip
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "pages")
-    outcome, _, events = repair(repo, [], coverage=True, mutants=24)
+    outcome, _, events = repair(repo, [], coverage=True, mutants=24, candidates=0)
     assert outcome.fixed and "range(first, last + 1)" in (repo / "pages.py").read_text()
     unusable = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "unusable"]
     assert unusable and all("not valid python" in str(data["reason"]) for data in unusable)  # `for (i + 1) in …`
-    runs = [e for e in events if e.type == "tests.run" and e.data.get("phase") == "candidate"]
+    runs = [e for e in events if e.type == "tests.run" and e.data.get("scope") == "failing"]  # each candidate's first
     tried = [e for e in events if e.type == "repair.candidate"]
     assert len(runs) == len(tried) - len(unusable)
 
@@ -125,14 +125,15 @@ def test_variants_that_do_not_parse_cost_no_test_run(repo: Path) -> None:
 __all__ = ["calc"]  # the fixture
 
 
-def test_when_no_variant_fixes_it_the_model_is_asked(calc: Path) -> None:
-    # `a - b` for `a + b`: with only two variants allowed and neither the fix, the model's answer fixes it.
+def test_the_model_is_asked_at_once_beside_the_variants(calc: Path) -> None:
+    # `a * b - b` for `a + b`: no single token undoes it; the model's answer, asked at the start, fixes it.
     (calc / "calc.py").write_text((calc / "calc.py").read_text().replace("return a - b", "return a * b - b"))
     git(calc, "commit", "-qam", "a slip no single token undoes")
-    outcome, backend, events = repair(calc, [FIX], mutants=2)
-    assert outcome.fixed and len(backend.requests) == 1
-    questions = [e.data["question"] for e in events if e.type == "repair.candidate"]
-    assert questions == ["mutation", "mutation", "function"]
+    outcome, backend, events = repair(calc, [FIX], mutants=24)
+    assert outcome.fixed and backend.requests
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert [data["question"] for data in fixed] == ["function"]
+    assert "return a + b" in (calc / "calc.py").read_text()
 
 
 def _go_repo(repo: Path) -> Path:
@@ -153,7 +154,7 @@ def _go_repo(repo: Path) -> Path:
 def test_a_go_comparison_slip_is_fixed_by_a_variant(repo: Path) -> None:
     if shutil.which("go") is None:
         pytest.skip("go is not installed")
-    outcome, backend, events = repair(_go_repo(repo), [], command="go test ./...", mutants=24)
+    outcome, backend, events = repair(_go_repo(repo), [], command="go test ./...", mutants=24, candidates=0)
     assert outcome.fixed and backend.requests == []
     assert "\t\tif v > limit {" in (repo / "count.go").read_text()
     assert any(isinstance(e, Event) and e.data.get("change") == "`>=` → `>`" for e in events)
@@ -174,7 +175,7 @@ def test_a_caller_bent_to_fit_a_buggy_callee_is_put_back_once_the_callee_is_fixe
     )
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "shade")
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=24)
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=24, candidates=0)
     assert outcome.fixed and backend.requests == []
     text = (repo / "shade.py").read_text()
     assert "return min(high, max(low, value))" in text

@@ -14,8 +14,9 @@ from test_repairer import repair as repair_with
 from pedro.backends.scripted import ScriptedBackend
 from pedro.evidence import ProjectTests
 from pedro.messages import Event
+from pedro.repair.choose import Passing, agreement, changed_lines, choose
 from pedro.repair.locate import Unit
-from pedro.repair.probes import MAX_INPUTS, Passing, agreement, changed_lines, choose, neighbours, probe_spec
+from pedro.repair.probes import MAX_INPUTS, neighbours, probe_spec
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
@@ -51,14 +52,10 @@ def of_type(events: list[Event], kind: str) -> list[dict[str, Any]]:
 def test_a_fix_that_only_agrees_on_the_tests_inputs_loses_to_two_rivals_that_agree(stats: Path) -> None:
     outcome, backend, events = repair(stats, [MEAN, MEDIAN, MEDIAN_TOO])
     assert outcome.fixed and outcome.candidates == 3, outcome.summary
-    # The rivals were sampled answers to the same question, tested in the fix's place and taken back.
-    assert [o.temperature for o in backend.options] == [0.0, 0.8, 0.9]
+    # The rivals were sampled answers to the same question, each tested in its own right.
+    assert [o.temperature for o in backend.options][:3] == [0.0, 0.8, 0.9]
     candidates = of_type(events, "repair.candidate")
-    assert [(c["n"], c["status"], c.get("rival_of")) for c in candidates] == [
-        (1, "fixed", None),
-        (2, "fixed", 1),
-        (3, "fixed", 1),
-    ]
+    assert [(c["n"], c["status"]) for c in candidates] == [(1, "fixed"), (2, "fixed"), (3, "fixed")]
     chosen = of_type(events, "repair.chosen")
     assert len(chosen) == 1 and chosen[0]["n"] == 2 and chosen[0]["candidates"] == [1, 2, 3]
     # Both medians agree on every input; the mean only on some.
@@ -73,11 +70,16 @@ def test_a_fix_that_only_agrees_on_the_tests_inputs_loses_to_two_rivals_that_agr
 def test_rivals_that_fail_or_repeat_the_fix_leave_it_in_place(stats: Path) -> None:
     outcome, _, events = repair(stats, [MEDIAN, STILL_WRONG, MEDIAN])
     assert outcome.fixed
-    statuses = [(c["status"], c.get("rival_of")) for c in of_type(events, "repair.candidate")]
-    assert statuses == [("fixed", None), ("fails", 1), ("duplicate", 1)]
-    assert not of_type(events, "repair.chosen")
-    # The fix's own run, the failing rival's: a duplicate costs no run.
-    assert [e["phase"] for e in of_type(events, "tests.run")] == ["baseline", "candidate", "candidate"]
+    statuses = [c["status"] for c in of_type(events, "repair.candidate")]
+    assert statuses == ["fixed", "fails", "duplicate"]
+    # One plausible candidate: nothing to compare it with, but what it changes beyond the tests is still named.
+    (chosen,) = of_type(events, "repair.chosen")
+    assert chosen["candidates"] == [1] and chosen["beyond"]
+    # The fix's two runs (the failing test, then all), the failing rival's one; a duplicate costs no run; then the
+    # whole command once.
+    scopes = [(e["phase"], e.get("scope")) for e in of_type(events, "tests.run")]
+    assert scopes == [("baseline", None), ("candidate", "failing"), ("candidate", "all"), ("candidate", "failing"),
+                      ("candidate", None)]  # fmt: skip
     assert "sorted(values)" in (stats / "stats.py").read_text()
     assert outcome.last_run is not None and outcome.last_run.passed
 
@@ -86,12 +88,13 @@ def test_a_server_that_fails_while_rivals_are_asked_keeps_the_checked_fix(stats:
     outcome, _, events = repair(stats, [MEDIAN])  # the scripted server has nothing more to say
     assert outcome.fixed and "sorted(values)" in (stats / "stats.py").read_text()
     notices = [n["message"] for n in of_type(events, "notice")]
-    assert any("keeps candidate 1 unchecked" in n for n in notices), notices
+    assert any(n.startswith("repair asks the model no more: ") for n in notices), notices
 
 
 def test_without_rivals_the_first_fix_stays(stats: Path) -> None:
-    outcome, backend, events = repair(stats, [MEAN], rivals=0)
-    assert outcome.fixed and len(backend.requests) == 1 and not of_type(events, "repair.chosen")
+    outcome, _, events = repair(stats, [MEAN], rivals=0)
+    assert outcome.fixed and [c["n"] for c in of_type(events, "repair.candidate")] == [1]
+    assert [c["candidates"] for c in of_type(events, "repair.chosen")] == [[1]]
     assert "sum(values)" in (stats / "stats.py").read_text()
 
 

@@ -15,11 +15,12 @@ from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.cli.jobfacts import changed_files, job_diff
+from pedro.config import RepairConfig
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence
 from pedro.jobs import JobStore
 from pedro.messages import Event, Message
-from pedro.repair import Repairer, RepairSettings
+from pedro.repair import Repairer
 from pedro.roles import get_role
 from pedro.safety.guard import SnapshotGuard
 from pedro.safety.snapshots import list_snapshots
@@ -79,8 +80,12 @@ def repair(
         backend=backend,
         dispatcher=dispatcher,
         tests=ProjectTests(RunTestsArgs(command=command), ctx),
-        settings=RepairSettings(
-            candidates=candidates, coverage=coverage, time_budget_s=time_budget_s, rivals=rivals, mutants=mutants
+        config=RepairConfig(
+            candidates=candidates,
+            coverage=coverage,
+            rivals=rivals,
+            mutants=mutants,
+            **({"time_budget_s": time_budget_s} if time_budget_s is not None else {}),
         ),
         options=GenerationOptions(temperature=0.2, max_tokens=2048),
     )
@@ -95,24 +100,32 @@ def test_a_candidate_that_fixes_the_failure_is_kept(calc: Path) -> None:
     outcome, backend, events = repair(calc, [FIX])
     assert outcome.fixed and outcome.candidates == 1
     assert "return a + b" in (calc / "calc.py").read_text()
-    # The model was asked for the located function only, with the failure in view, and no tools.
+    # The model was asked for the located function, shown in its whole (small) file, with the failure in view, and
+    # no tools.
     prompt = backend.requests[0][0][0].content
     assert "def add(a, b):\n    return a - b" in prompt and "assert add(2, 3) == 5" in prompt
-    assert "def square" not in prompt and backend.requests[0][1] == []
+    assert "This is calc.py, with the function add" in prompt and "def square" in prompt
+    assert backend.requests[0][1] == [] and "corrected add function" in prompt
     # Room for a few times the function, not for rambling.
     assert backend.options[0].max_tokens < 200
     # pytest's own text shows the test's code, so it is not added a second time.
     assert prompt.count("def test_add():") == 1 and "The test, in" not in prompt
-    phases = [e.data["phase"] for e in events if e.type == "tests.run"]
-    assert phases == ["baseline", "candidate"]
+    # The failing test first, then every test, then the whole command once as the final check.
+    runs = [(e.data["phase"], e.data.get("scope"), e.data.get("final")) for e in events if e.type == "tests.run"]
+    assert runs == [("baseline", None, None), ("candidate", "failing", None), ("candidate", "all", None),
+                    ("candidate", None, True)]  # fmt: skip
 
 
 def test_a_candidate_that_does_not_parse_is_no_edit(calc: Path) -> None:
     outcome, _, events = repair(calc, [BROKEN, FIX])
     assert outcome.fixed and statuses(events) == ["unusable", "fixed"]
-    # The unparseable answer never reached the file: one edit only, and one test run after the baseline.
-    assert [e.data["name"] for e in events if e.type == "tool_call.started"] == ["code_edit"]
-    assert len([e for e in events if e.type == "tests.run"]) == 2
+    # The unparseable answer never reached the file: the only edits are the fix's (tried, taken back while others
+    # could be looked for, and put back once chosen), and every test run is the fix's.
+    assert {str(e.data["arguments"]["new"]) for e in events if e.type == "tool_call.started"} == {FIX[10:-4]}
+    assert {e.data.get("candidate") for e in events if e.type == "tests.run" and e.data["phase"] == "candidate"} <= {
+        2,
+        None,
+    }
 
 
 def test_a_candidate_that_breaks_a_passing_test_is_undone(calc: Path) -> None:
@@ -121,9 +134,8 @@ def test_a_candidate_that_breaks_a_passing_test_is_undone(calc: Path) -> None:
     assert statuses(events) == ["breaks", "fixed"]
     breaks = next(e for e in events if e.type == "repair.candidate")
     assert "test_calc.py::test_add_zero" in str(breaks.data["reason"])
-    # The second request is fresh, sampled, and tells the model what went wrong with the last answer.
-    second = backend.requests[1][0]
-    assert len(second) == 1 and "test_add_zero" in second[0].content
+    # The second request is the same question, sampled: the server's prompt cache holds all of it.
+    assert backend.requests[1][0] == backend.requests[0][0]
     assert backend.options[0].temperature == 0.0 and backend.options[1].temperature > 0
     assert backend.options[1].seed is not None
 
@@ -131,15 +143,16 @@ def test_a_candidate_that_breaks_a_passing_test_is_undone(calc: Path) -> None:
 def test_the_code_is_restored_between_candidates(calc: Path) -> None:
     guard = SnapshotGuard(calc, "job1")
     guard.start()
-    contents: list[str] = []
+    asked: list[str] = []
 
-    def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
-        contents.append((calc / "calc.py").read_text())
-        return [WRONG, BREAKS][len(contents) - 1] if len(contents) <= 2 else WRONG.replace("- 1", "- 2")
+    def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        asked.append(messages[0].content)
+        return [WRONG, BREAKS][len(asked) - 1] if len(asked) <= 2 else WRONG.replace("- 1", "- 2")
 
     outcome, _, events = repair(calc, answer, candidates=3, guard=guard)
     assert not outcome.fixed and outcome.candidates == 3
-    assert contents == [CALC, CALC, CALC]  # every request saw the original code
+    # Every question showed the original code, whichever candidate the file held while the model wrote.
+    assert len(asked) == 3 and all("    return a - b\n" in prompt and "a - b - " not in prompt for prompt in asked)
     assert (calc / "calc.py").read_text() == CALC  # and it is back as it was
     assert git(calc, "status", "--porcelain").strip() == ""
     # Rejected candidates are never undo steps: repair is one step, and one that changed nothing leaves none.
@@ -166,9 +179,9 @@ def test_a_file_changed_by_the_user_between_tries_is_left_alone(calc: Path) -> N
     def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
         nonlocal calls
         calls += 1
-        if calls == 2:  # the user edits calc.py while the model writes its second answer
+        if calls == 1:  # the user edits calc.py while the model writes its first answer
             (calc / "calc.py").write_text(CALC + "\n\ndef user_added():\n    return 1\n")
-        return WRONG if calls == 1 else FIX
+        return FIX
 
     outcome, _, events = repair(calc, answer)
     assert not outcome.fixed and outcome.stopped
@@ -180,8 +193,9 @@ def test_a_file_changed_by_the_user_between_tries_is_left_alone(calc: Path) -> N
 
 def test_duplicate_answers_are_not_tested_twice(calc: Path) -> None:
     outcome, _, events = repair(calc, [WRONG, WRONG, FIX])
-    assert outcome.fixed and statuses(events) == ["breaks", "duplicate", "fixed"]
-    assert len([e for e in events if e.type == "tests.run"]) == 3
+    assert outcome.fixed and statuses(events) == ["fails", "duplicate", "fixed"]
+    # The baseline; the failing test for the first answer; for the fix the failing test, then all, then the command.
+    assert len([e for e in events if e.type == "tests.run"]) == 5
 
 
 def test_passing_tests_mean_nothing_to_repair(calc: Path) -> None:
@@ -239,7 +253,7 @@ def run_job(
             backend=backend,
             dispatcher=dispatcher,
             tests=tests,
-            settings=RepairSettings(candidates=1, coverage=False, rivals=0, mutants=0),
+            config=RepairConfig(candidates=1, coverage=False, rivals=0, mutants=0),
             options=GenerationOptions(),
         )
         if with_repair
@@ -272,7 +286,7 @@ def test_a_repaired_job_completes_with_the_passing_run_on_record(calc: Path, cli
         store.close()
     assert (result.exit_status, result.reason, result.rounds) == ("completed", "repaired", 0)
     recorded = [event["type"] for event in store.events(result.job_id)]
-    assert recorded.count("tests.run") == 2 and "repair.candidate" in recorded and "model.completed" in recorded
+    assert recorded.count("tests.run") == 4 and "repair.candidate" in recorded and "model.completed" in recorded
     assert recorded[-1] == "job.finished"
     finished = store.events(result.job_id)[-1]
     assert finished["totals"]["repair_candidates"] == 1 and finished["totals"]["tool_calls"] == 1
@@ -283,7 +297,7 @@ def test_a_repaired_job_completes_with_the_passing_run_on_record(calc: Path, cli
         "failing: test_calc.py::test_add",
         "-    return a - b",
         "+    return a + b",
-        "tests (candidate 1): pass",
+        "tests (candidate 1, failing tests): pass",
         "candidate 1 for calc.py:1 add: fixed",
     ]
     positions = [shown.find(text) for text in order]
@@ -343,7 +357,7 @@ def test_the_prompt_shows_the_test_when_the_runner_does_not(tmp_path: Path) -> N
         backend=backend,
         dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
         tests=ProjectTests(RunTestsArgs(command="go test ./..."), ctx),
-        settings=RepairSettings(candidates=1, mutants=0),
+        config=RepairConfig(candidates=1, mutants=0),
         options=GenerationOptions(),
     )
     assert repairer.run(lambda *_a, **_k: None).fixed
@@ -375,10 +389,9 @@ def test_a_snapshot_that_fails_during_repair_is_a_notice_and_the_repair_goes_on(
 
 def test_no_question_is_asked_once_the_time_budget_is_spent(calc: Path) -> None:
     # A budget shorter than any answer and its test run: the first answer is tried, and no other is asked for.
-    outcome, backend, events = repair(calc, [WRONG, WRONG, FIX], time_budget_s=0.001)
+    outcome, _, events = repair(calc, [WRONG, WRONG, FIX], time_budget_s=0.001)
     assert not outcome.fixed and outcome.out_of_time
-    assert len(backend.requests) == 1
-    assert len(statuses(events)) == 1
+    assert statuses(events) == []
     assert "in its time budget of 0.001 s" in outcome.summary
     assert "[repair].time_budget_s" in outcome.handover
 
@@ -386,20 +399,4 @@ def test_no_question_is_asked_once_the_time_budget_is_spent(calc: Path) -> None:
 def test_within_its_time_budget_repair_asks_until_the_tests_pass(calc: Path) -> None:
     outcome, backend, _ = repair(calc, [WRONG, WRONG, FIX], time_budget_s=3600)
     assert outcome.fixed and not outcome.out_of_time
-    assert len(backend.requests) == 3
-
-
-def test_the_settings_are_read_from_repair_config_in_one_place() -> None:
-    from pedro.config import RepairConfig
-
-    config = RepairConfig(candidates=3, max_functions=2, time_budget_s=42, coverage=False, rivals=5, mutants=7)
-    settings = RepairSettings.from_config(config)
-    read = (
-        settings.candidates,
-        settings.max_units,
-        settings.time_budget_s,
-        settings.coverage,
-        settings.rivals,
-        settings.mutants,
-    )
-    assert read == (3, 2, 42, False, 5, 7)
+    assert len(backend.requests) >= 3

@@ -12,10 +12,11 @@ from repo_util import git
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
+from pedro.config import RepairConfig
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests
 from pedro.messages import Event, Message
-from pedro.repair import Repairer, RepairSettings
+from pedro.repair import Repairer
 from pedro.repair.locate import locate
 from pedro.repair.spectrum import measure, ochiai, suspects
 from pedro.roles import get_role
@@ -71,7 +72,7 @@ def repair(repo: Path, replies: Any, *, candidates: int = 1) -> tuple[Any, Scrip
         backend=backend,
         dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        settings=RepairSettings(candidates=candidates, rivals=0, mutants=0),
+        config=RepairConfig(candidates=candidates, rivals=0, mutants=0),
         options=GenerationOptions(),
     )
     return repairer.run(emit), backend, events
@@ -186,7 +187,10 @@ def test_answers_that_repeat_the_line_or_do_not_parse_cost_no_test_run(repo: Pat
     line_five = [c for c in candidates(events) if (c["unit"], c.get("line")) == ("rates.py:1 tax_rate", 5)]
     assert [c["status"] for c in line_five] == ["unusable", "unusable", "fixed"], line_five
     assert "repeats the original line" in line_five[0]["reason"] and "not valid python" in line_five[1]["reason"]
-    assert len([e for e in events if e.type == "tests.run"]) == 2  # the baseline and the fix
+    # Only the fix ran the tests: its failing test, then all of them, then the whole command.
+    assert [e.data.get("candidate") for e in events if e.type == "tests.run" and e.data.get("scope") == "failing"] == [
+        line_five[-1]["n"]
+    ]
 
 
 GEO = {
@@ -209,8 +213,8 @@ def test_a_bug_that_needs_two_edits_is_fixed_by_a_pair(repo: Path) -> None:
     singles = {c["n"]: c for c in tried if c["status"] == "fails"}
     pair = tried[-1]
     assert pair["question"] == "pair" and pair["status"] == "fixed" and set(pair["combines"]) <= set(singles)
-    kept = [e.data for e in events if e.type == "repair.kept"]
-    assert kept and kept[-1]["chain"] == [str(n) for n in pair["combines"]]
+    chosen = [e.data for e in events if e.type == "repair.chosen"]
+    assert [c["n"] for c in chosen] == [pair["n"]]
 
 
 def test_progress_toward_the_expected_value_is_kept_while_the_next_line_is_fixed(repo: Path) -> None:
@@ -233,7 +237,8 @@ def test_progress_toward_the_expected_value_is_kept_while_the_next_line_is_fixed
     progress = next(c for c in candidates(events) if c["status"] == "progress")
     assert "nearer the expected 12" in progress["reason"]
     kept = next(e.data for e in events if e.type == "repair.kept")
-    assert kept["chain"] == [f"{progress['n']}: geo.py:1 area line 2"]
+    line = "geo.py:1 area line 2" if progress["unit"] == "geo.py:1 area" else "geo.py:5 double line 6"
+    assert kept["chain"] == [f"{progress['n']}: {line}"]
 
 
 def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(repo: Path) -> None:
@@ -265,7 +270,9 @@ def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(re
     assert "sets total to a constant made of 5" in tried[3]["reason"]
     assert "sets total to a constant made of 5.00" in tried[4]["reason"]
     assert "sets total to a constant made of 5.0," in tried[5]["reason"]
-    assert len([e for e in events if e.type == "tests.run"]) == 2
+    assert [e.data.get("candidate") for e in events if e.type == "tests.run" and e.data.get("scope") == "failing"] == [
+        tried[-1]["n"]
+    ]  # the overfits cost no test run
 
 
 @pytest.mark.parametrize("name", ["go"])

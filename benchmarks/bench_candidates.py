@@ -1,0 +1,87 @@
+"""What one repair candidate's test run costs: the warm forked pytest against the plain sandboxed test command (what
+every candidate cost before), on the task suite's Python bugs, measured in the same run."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pedro.evidence import ProjectTests
+from pedro.repair.evaluate import CandidateRuns
+from pedro.tools.base import ToolContext
+from pedro.tools.test import RunTestsArgs
+
+TASKS = Path(__file__).resolve().parent.parent / "evals" / "tasks"
+RUNS = 3
+RATIO_GOAL = 10.0
+SECONDS_GOAL = 0.15
+
+
+def run(limit: int | None = None) -> dict[str, Any]:
+    """Median seconds per candidate run, warm and plain, over the Python tasks (each timed RUNS times)."""
+    warm: list[float] = []
+    plain: list[float] = []
+    narrowed: list[float] = []
+    tasks = sorted(path for path in TASKS.iterdir() if path.name.startswith("py-"))[:limit]
+    for task in tasks:
+        timed = _task(task)
+        if timed is not None:
+            warm.extend(timed[0])
+            plain.extend(timed[1])
+            narrowed.extend(timed[2])
+    if not warm:
+        return {"failed": "no Python task could be timed"}
+    return {
+        "tasks": len(tasks),
+        "warm_s": statistics.median(warm),
+        "plain_s": statistics.median(plain),
+        "narrowed_s": statistics.median(narrowed),
+        "ratio": statistics.median(plain) / statistics.median(warm),
+    }
+
+
+def _task(task: Path) -> tuple[list[float], list[float], list[float]] | None:
+    spec = tomllib.loads((task / "task.toml").read_text())
+    command = str(spec["test"])
+    if command.startswith("python "):
+        command = f"{sys.executable} {command[len('python ') :]}"
+    with tempfile.TemporaryDirectory(prefix="pedro-bench-") as folder:
+        root = Path(folder) / "repo"
+        shutil.copytree(task / "repo", root)
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=root))
+        baseline = tests.run()
+        failing = sorted(baseline.failing)
+        if not failing:
+            return None
+        runs = CandidateRuns(tests, baseline, lambda _text: None, Path(folder))
+        try:
+            runs.start(failing)
+            if runs.warm is None:
+                return None
+            warm = _times(lambda: runs.first(failing))
+        finally:
+            runs.close()
+        plain = _times(tests.run)
+        narrowed = _times(lambda: tests.run(only=failing))
+    return warm, plain, narrowed
+
+
+def _times(call: Any) -> list[float]:
+    seconds: list[float] = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        call()
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+if __name__ == "__main__":
+    print(run())

@@ -1,0 +1,248 @@
+"""The model's part of a repair, asked at its start and answered while the tests run: for each located unit, the
+whole function (shown with its whole file when the file is small, and the failing assertion), then its most
+suspicious lines; greedy first, then samples, until the repair stops it. A thread of its own asks; the repair takes
+each answer as soon as it arrives, between variants, so the server generates on the core the tests leave free."""
+
+from __future__ import annotations
+
+import queue
+import textwrap
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pedro.backends.base import Backend, GenerationOptions
+from pedro.config import RepairConfig
+from pedro.messages import Message, Usage
+from pedro.modelcall import complete
+from pedro.prompts import render_prompt
+from pedro.repair.judge import describe_failure
+from pedro.repair.locate import Unit, failing_test
+from pedro.repair.opening import answer_opening, with_opening
+from pedro.repair.spectrum import Suspect
+from pedro.tools.testreport import FailedTest
+
+QuestionKind = Literal["function", "line"]
+FENCE_NAMES = {"python": "python", "go": "go", "javascript": "javascript", "typescript": "typescript", "tsx": "tsx"}
+WHOLE_FILE_LINES = 150
+"""A unit's file up to this many lines is shown whole: the simplest use of a small model, and often its best."""
+_MAX_FAILURES_SHOWN = 2
+_MAX_TEST_LINES = 30
+_ANSWER_SLACK_TOKENS = 96
+_MAX_TEMPERATURE = 1.5
+_STOP_WAIT_S = 2.0
+_AHEAD_POLL_S = 0.02
+
+Emit = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question about a unit: its whole function, or one of its lines (a file line)."""
+
+    unit: Unit
+    kind: QuestionKind = "function"
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A reply to a question: the number-th answer to it (0 is greedy) and its text, opening included."""
+
+    question: Question
+    number: int
+    text: str
+
+
+def questions_for(ranked: Sequence[Suspect]) -> list[Question]:
+    """For each unit in rank order: the whole function, then its suspicious lines from the most suspicious down.
+
+    The function comes first because that is the question small models answer best when it is asked greedily: on
+    the task suite, SmolLM2-135M's greedy answers to line questions were mostly prose or another language."""
+    questions: list[Question] = []
+    for suspect in ranked:
+        unit = suspect.unit
+        questions.append(Question(unit))
+        questions.extend(
+            Question(unit, "line", line) for line in suspect.lines if unit.start_line <= line <= unit.end_line
+        )
+    return questions
+
+
+class _Stopped(Exception):
+    """The repair no longer wants the answer being written."""
+
+
+@dataclass
+class ModelAnswers:
+    """Asks the questions in turn, in a thread: each gets its greedy answer before any gets a sample."""
+
+    backend: Backend
+    options: GenerationOptions
+    config: RepairConfig
+    root: Path
+    failures: Sequence[FailedTest]
+    usage: Usage = field(default_factory=Usage)
+    asked: int = 0
+    error: str = ""
+    """Why the model stopped answering (the server failed), or ""."""
+    _answers: queue.Queue[Answer] = field(default_factory=queue.Queue)
+    _events: queue.Queue[tuple[str, dict[str, Any]]] = field(default_factory=queue.Queue)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    _done: set[tuple[str, str, str, int, int]] = field(default_factory=set)
+    """The answers asked for (the unit's path and text, the question, the answer's number): never asked again."""
+
+    def start(self, questions: Sequence[Question]) -> None:
+        """Begin asking; prompts are built here, on the repair's own thread."""
+        prompts = [(question, self._prompt(question)) for question in questions]
+        # candidates × units answers in all, and every question at least its greedy one.
+        limit = self.asked + max(self.config.candidates * len({q.unit.key for q in questions}), len(questions))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._ask_all, args=(prompts, limit, self._stop), name="pedro-repair-model"
+        )
+        self._thread.daemon = True  # a server that never answers must not keep pedro from exiting
+        self._thread.start()
+
+    def restart(self, questions: Sequence[Question], emit: Emit) -> None:
+        """Ask these questions from now on (the code changed under some of the old ones): an answer a question
+        already has is not asked for again, and answers not yet taken stay (the repair drops those whose code is
+        gone)."""
+        self.stop(emit)
+        if not self.error:
+            self.start(questions)
+
+    @property
+    def busy(self) -> bool:
+        """Whether more answers may come."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def take(self, wait_s: float = 0.0) -> Answer | None:
+        """The next answer, waiting up to `wait_s` for one."""
+        try:
+            return self._answers.get(timeout=wait_s) if wait_s > 0 else self._answers.get_nowait()
+        except queue.Empty:
+            return None
+
+    def forward(self, emit: Emit) -> None:
+        """The events the thread recorded (model.completed, notices), emitted on the repair's own thread."""
+        while True:
+            try:
+                kind, data = self._events.get_nowait()
+            except queue.Empty:
+                return
+            emit(kind, **data)
+
+    def stop(self, emit: Emit) -> None:
+        """Ask no more; an answer being written is abandoned at its next token."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=_STOP_WAIT_S)
+        self.forward(emit)
+
+    def _ask_all(self, prompts: list[tuple[Question, list[Message]]], limit: int, stop: threading.Event) -> None:
+        for number in range(self.config.candidates):
+            for question, messages in prompts:
+                key = (question.unit.path, question.unit.text, question.kind, question.line, number)
+                if key in self._done:
+                    continue
+                # One answer ahead at most: it is written while the last one's tests run, and none is written that
+                # the repair may never look at (the core is the tests' too).
+                while not self._answers.empty() and not stop.is_set():
+                    stop.wait(_AHEAD_POLL_S)
+                if stop.is_set() or self.asked >= limit:
+                    return
+                try:
+                    text = self._ask(question, messages, number)
+                except _Stopped:
+                    return
+                except Exception as exc:  # noqa: BLE001 (the server, or a test double, failed: the repair goes on)
+                    self.error = str(exc) or type(exc).__name__
+                    self._events.put(("notice", {"message": f"repair asks the model no more: {self.error}"}))
+                    return
+                if stop.is_set():
+                    return
+                self._done.add(key)
+                self.asked += 1
+                self._answers.put(Answer(question, number, text))
+
+    def _ask(self, question: Question, messages: list[Message], number: int) -> str:
+        unit = question.unit
+        # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
+        temperature = 0.0 if number == 0 else min(self.config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
+        # One function is the whole answer: room for a few times its length (a second block often holds the
+        # better version), not for the rambling that otherwise takes most of a small model's sample time.
+        room = min(self.config.max_tokens, len(unit.text) + _ANSWER_SLACK_TOKENS)
+        options = replace(self.options, tool_mode="text", temperature=temperature, seed=number or None, max_tokens=room)
+        opening = self._opening(question)
+        if self.backend.continues_answers:
+            messages = [*messages, Message("assistant", opening)]
+        completion = complete(
+            self.backend, messages, [], options, self._record, purpose="repair", temperature=temperature
+        )
+        self.usage += completion.usage
+        return with_opening(completion.text, opening) if self.backend.continues_answers else completion.text
+
+    def _record(self, kind: str, *, persist: bool = True, **data: Any) -> None:
+        """complete()'s events, kept for the repair's thread; a stop abandons the answer at its next token."""
+        if self._stop.is_set():
+            raise _Stopped
+        if kind != "model.delta":  # live text from a background thread would interleave with the candidates' lines
+            self._events.put((kind, {**data, **({} if persist else {"persist": False})}))
+
+    def _opening(self, question: Question) -> str:
+        unit = question.unit
+        line = _line_text(question)
+        return answer_opening(unit, FENCE_NAMES[unit.language], whole_function=question.kind == "function", line=line)
+
+    def _prompt(self, question: Question) -> list[Message]:
+        """The question's prompt. Every question about a unit shows the same failure and code first and differs
+        only at its end, so the server's prompt cache holds everything but the question between them."""
+        unit = question.unit
+        failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
+        failure = "\n\n".join(self._with_test_source(f) for f in failing[:_MAX_FAILURES_SHOWN])
+        whole = _small_file(self.root, unit)
+        template = "repair/line.md" if question.kind == "line" else "repair/fix.md"
+        prompt = render_prompt(
+            template,
+            failure=failure,
+            name=unit.name,
+            path=unit.path,
+            fence=FENCE_NAMES[unit.language],
+            code=whole or unit.text,
+            what=f"This is {unit.path}, with the function {unit.name}"
+            if whole
+            else f"This is the function {unit.name} in {unit.path}",
+            line=_line_text(question),
+            retry="",
+        )
+        return [Message("user", prompt)]
+
+    def _with_test_source(self, failure: FailedTest) -> str:
+        """The failure, and the test's own code when the runner's text does not show it (go test, node --test)."""
+        described = describe_failure(failure)
+        test = failing_test(failure, self.root)
+        if test is None or test.text.strip().splitlines()[0].strip() in described:
+            return described
+        code = "\n".join(textwrap.dedent(test.text).splitlines()[:_MAX_TEST_LINES])
+        source = render_prompt("repair/test_source.md", path=test.path, fence=FENCE_NAMES[test.language], code=code)
+        return f"{described}\n\n{source.strip()}"
+
+
+def _line_text(question: Question) -> str:
+    if question.kind != "line":
+        return ""
+    unit = question.unit
+    return unit.text.splitlines()[question.line - unit.start_line].strip()
+
+
+def _small_file(root: Path, unit: Unit) -> str:
+    """The unit's whole file when it has at most WHOLE_FILE_LINES lines, else ""."""
+    try:
+        text = (root / unit.path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return text.rstrip("\n") if len(text.splitlines()) <= WHOLE_FILE_LINES else ""

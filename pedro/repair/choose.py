@@ -1,0 +1,146 @@
+"""Which plausible candidate stays, and what it changes beyond the tests.
+
+Every plausible candidate (it makes the failing tests pass and breaks none), variant or model answer alike, and the
+original code are called on the probes (probes.py). The candidate whose outputs agree with the most others' stays;
+ties go to the one that changes the fewest outputs the tests do not pin, then to the smallest edit. What the kept
+candidate changes on inputs the tests do not pin is named, `f(args): old → new`, and where plausible candidates
+disagree the inputs and both outputs are named, with the test that would settle it.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pedro.repair.probes import ProbeSpec
+
+_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Passing:
+    """A candidate that passed the tests: its number, the unit's new text, and its outputs on the probes."""
+
+    n: int
+    text: str
+    outputs: tuple[str, ...]
+    change: int = field(default=0)
+    """Lines it changes against the original unit: the smaller, the likelier to be the fix."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What choosing found: the candidate kept, what it changes beyond the tests, and where candidates disagree."""
+
+    index: int
+    beyond: tuple[str, ...] = ()
+    """`f(args): old → new` for each input the tests do not pin whose output the kept candidate changes."""
+    disputes: tuple[str, ...] = ()
+    """`f(args): X (candidate a) or Y (candidate b)` for each input plausible candidates disagree on."""
+    suggestion: str = ""
+    """A test that would pin the first disputed input, as the kept candidate answers it."""
+
+
+def changed_lines(original: str, new: str) -> int:
+    """How many lines differ between the two texts (removed plus added)."""
+    diff = difflib.ndiff(original.splitlines(), new.splitlines())
+    return sum(1 for line in diff if line.startswith(("- ", "+ ")))
+
+
+def agreement(pool: Sequence[Passing]) -> list[int]:
+    """For each candidate, on how many probe inputs its output equals another candidate's, summed over the others."""
+    return [
+        sum(
+            sum(1 for mine, theirs in zip(one.outputs, other.outputs, strict=True) if mine == theirs)
+            for k, other in enumerate(pool)
+            if k != i
+        )
+        for i, one in enumerate(pool)
+    ]
+
+
+def choose(pool: Sequence[Passing], original: Sequence[str] | None = None, pinned: int = 0) -> int:
+    """The index of the candidate most others agree with; ties go to the one that changes the fewest outputs the
+    tests do not pin (against `original`, the unrepaired code's), then to the smallest change, then the earliest.
+
+    Before all that, a candidate whose every output is the original's moved by one constant (`result = 1` where the
+    loop skips the first price, `return x + 1`) yields to one that is not: it shifts the answers until the test's
+    own one comes out, where a fix changes what is computed. Two such shifts agree with each other everywhere, and
+    would otherwise outvote the fix."""
+    scores = agreement(pool)
+
+    def moved(one: Passing) -> int:
+        if original is None or len(original) != len(one.outputs):
+            return 0
+        return sum(
+            1 for k, (old, new) in enumerate(zip(original, one.outputs, strict=True)) if k >= pinned and old != new
+        )
+
+    return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -scores[i], moved(pool[i]),
+                                                pool[i].change, i))  # fmt: skip
+
+
+def shifts(outputs: Sequence[str], original: Sequence[str] | None) -> bool:
+    """Whether every output is a number the original's plus one and the same non-zero constant (or times one and
+    the same factor other than 1), on at least two inputs."""
+    if original is None or len(original) != len(outputs) or len(outputs) < 2:
+        return False
+    pairs = [(_number(old), _number(new)) for old, new in zip(original, outputs, strict=True)]
+    if any(old is None or new is None for old, new in pairs):
+        return False
+    numbers = [(float(old), float(new)) for old, new in pairs if old is not None and new is not None]
+    deltas = {round(new - old, 9) for old, new in numbers}
+    if len(deltas) == 1 and deltas != {0.0}:
+        return True
+    ratios = {round(new / old, 9) for old, new in numbers if old}
+    return len(ratios) == 1 and ratios != {1.0} and all(old for old, _ in numbers)
+
+
+def _number(output: str) -> float | None:
+    if not output.startswith("= "):
+        return None
+    try:
+        value = ast.literal_eval(output[2:])
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def judge_pool(pool: Sequence[Passing], spec: ProbeSpec | None, original: Sequence[str] | None) -> Verdict:
+    """The candidate to keep, and what it changes and where the others disagree, in words."""
+    pinned = spec.pinned if spec is not None else 0
+    index = choose(pool, original, pinned)
+    if spec is None:
+        return Verdict(index)
+    kept = pool[index]
+    beyond = tuple(
+        f"{spec.call(k)}: {_said(old)} → {_said(new)}"
+        for k, (old, new) in enumerate(zip(original or (), kept.outputs, strict=False))
+        if k >= pinned and old != new
+    )
+    disputes: list[str] = []
+    first = -1
+    for other in pool:
+        if other is kept:
+            continue
+        for k, (mine, theirs) in enumerate(zip(kept.outputs, other.outputs, strict=True)):
+            if mine != theirs:
+                first = k if first < 0 else first
+                disputes.append(
+                    f"{spec.call(k)}: {_said(mine)} (candidate {kept.n}) or {_said(theirs)} (candidate {other.n})"
+                )
+    suggestion = ""
+    if first >= 0 and kept.outputs[first].startswith("= "):
+        suggestion = f"assert {spec.call(first)} == {kept.outputs[first][2:]}"
+    return Verdict(index, beyond[:_SHOWN], tuple(dict.fromkeys(disputes))[:_SHOWN], suggestion)
+
+
+def _said(output: str) -> str:
+    """A probe's output in words: the value it returned, or the exception it raised."""
+    if output.startswith("= "):
+        return output[2:]
+    if output.startswith("! "):
+        return f"raises {output[2:]}"
+    return output

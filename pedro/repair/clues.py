@@ -1,0 +1,91 @@
+"""What a failure says about its cause, read once: names it calls undefined, attributes it says are missing, strings it
+quotes, the kind of error, and the frames in the project. Variants and their ranking follow these clues."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pedro.repair.frames import frames_of, is_test_file
+from pedro.tools.testreport import FailedTest
+
+# Python's NameError, JavaScript's ReferenceError, Go's compiler.
+_UNDEFINED = (
+    re.compile(r"NameError: (?:global )?name '(?P<name>\w+)' is not defined"),
+    re.compile(r"ReferenceError: (?P<name>[\w$]+) is not defined"),
+    re.compile(r"undefined: (?P<name>\w+)"),
+    re.compile(r"UnboundLocalError: (?:cannot access )?local variable '(?P<name>\w+)'"),
+)
+_MISSING_ATTRIBUTE = (
+    re.compile(r"AttributeError: (?:'(?P<owner>[\w.]+)' object|module '[\w.]+'|type object '[\w.]+') has no attribute "
+               r"'(?P<name>\w+)'"),
+    re.compile(r"TypeError: (?:[\w$.]+\.)?(?P<name>[\w$]+) is not a function"),
+    re.compile(r"has no field or method (?P<name>\w+)"),
+)  # fmt: skip
+_KINDS = {
+    "index": re.compile(r"IndexError|out of range|RangeError|index out of|KeyError", re.I),
+    "zero": re.compile(r"ZeroDivisionError|division by zero|divide by zero", re.I),
+    "none": re.compile(r"NoneType|\bNone\b|undefined|\bnil\b"),
+    "type": re.compile(r"TypeError|cannot convert|unsupported operand", re.I),
+    "recursion": re.compile(r"RecursionError|maximum call stack|stack overflow", re.I),
+    "assert": re.compile(r"AssertionError|\bassert\b|expected|want", re.I),
+}
+_QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class Clues:
+    """What the failures of one repair say about the code."""
+
+    undefined: frozenset[str] = frozenset()
+    """Names the failure calls undefined (NameError, ReferenceError, `undefined:`)."""
+    attributes: frozenset[str] = frozenset()
+    """Attributes or methods the failure says an object lacks."""
+    quoted: frozenset[str] = frozenset()
+    """Strings the failure quotes: a string literal in the code may be the bug only when it is one of these."""
+    names: frozenset[str] = frozenset()
+    """Identifiers in the failure's messages and assertion lines."""
+    kinds: frozenset[str] = frozenset()
+    """index, zero, none, type, recursion, assert: the kinds of error the failure shows."""
+    frames: tuple[tuple[str, int], ...] = ()
+    """Frames in the project's own (non-test) files, deepest first."""
+
+    @property
+    def deepest(self) -> tuple[str, int] | None:
+        return self.frames[0] if self.frames else None
+
+
+def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
+    """The clues of every failure together."""
+    undefined: set[str] = set()
+    attributes: set[str] = set()
+    quoted: set[str] = set()
+    names: set[str] = set()
+    kinds: set[str] = set()
+    frames: list[tuple[str, int]] = []
+    for failure in failures:
+        text = f"{failure.message}\n{failure.details}"
+        undefined.update(match.group("name") for pattern in _UNDEFINED for match in pattern.finditer(text))
+        attributes.update(match.group("name") for pattern in _MISSING_ATTRIBUTE for match in pattern.finditer(text))
+        quoted.update(a or b for a, b in _QUOTED.findall(text))
+        names.update(_IDENTIFIER.findall(failure.message))
+        names.update(name for line in text.splitlines() if _assertion(line) for name in _IDENTIFIER.findall(line))
+        kinds.update(kind for kind, pattern in _KINDS.items() if pattern.search(text))
+        frames.extend((frame.path, frame.line) for frame in frames_of(text, root) if not is_test_file(frame.path))
+    return Clues(
+        frozenset(undefined),
+        frozenset(attributes),
+        frozenset(quoted),
+        frozenset(names),
+        frozenset(kinds),
+        tuple(dict.fromkeys(frames)),
+    )
+
+
+def _assertion(line: str) -> bool:
+    """A line that shows the failing check: pytest's `>` line, an `assert`, an `E` explanation."""
+    stripped = line.lstrip()
+    return stripped.startswith((">", "assert ", "E ", "expect(", "assert."))

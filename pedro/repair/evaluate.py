@@ -1,0 +1,374 @@
+"""How repair runs a candidate's tests: the failing tests first, in a warm forked pytest where it serves, else the
+project's command held to those tests; every test the baseline named only for a candidate that passes them; the
+whole command once, as the final check. Each run is bounded by a multiple of the original code's own time."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import IO, Any
+
+from pedro.evidence import ProjectTests
+from pedro.process import ChildCommand, ChildResult, release_leader, start_leader
+from pedro.safety.sandbox import wrap
+from pedro.tools.test import RunInstrument, RunPlan, TestRun, format_summary, narrow, plan_test_run
+from pedro.tools.testreport import ReportError, RunReport, parse_junit_xml
+
+_SERVER_SOURCE = Path(__file__).with_name("warm_pytest.py")
+_READY_TIMEOUT_S = 60.0
+_ANSWER_SLACK_S = 10.0
+_TAIL_BYTES = 4096
+TIMEOUT_FACTOR = 3.0
+TIMEOUT_SLACK_S = 2.0
+"""A candidate's run may take this multiple of the original code's run of the same tests, plus this: a candidate
+that loops or deadlocks is stopped early and counted as failing."""
+_JUNIT_OPTIONS = ("-o", "junit_family=xunit1")
+
+Notice = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class _Pytest:
+    """What the warm pytest starts from: the interpreter, the options the command gives pytest, the planned run."""
+
+    python: str
+    options: tuple[str, ...]
+    plan: RunPlan
+
+
+def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
+    """The interpreter and pytest options of the project's test command, or why a warm pytest cannot run it (a
+    runner that is not pytest, a shell line pedro cannot take apart)."""
+    plan = plan_test_run(tests.args, tests.ctx, workdir)
+    if plan.report_kind != "junit":
+        return "the test runner is not pytest"
+    argv = list(plan.command.argv)
+    try:
+        tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
+    except ValueError:
+        return "the test command cannot be taken apart"
+    narrowed = narrow(plan, ["-"])  # any id: what is left of the command once its test paths are dropped
+    if narrowed is None or "=" in tokens[0]:
+        return "the test command sets its own environment"
+    kept = shlex.split(narrowed.command.argv[2]) if argv[:2] == ["bash", "-c"] else list(narrowed.command.argv)
+    head = tokens[0]
+    if Path(head).name.startswith("python") and tokens[1:3] == ["-m", "pytest"]:
+        python, start = head, 3
+    elif Path(head).name in ("pytest", "py.test"):
+        python, start = _script_interpreter(head, plan.command.env), 1
+    else:
+        return f"the test command starts with {head}, not pytest or python -m pytest"
+    if not python:
+        return f"the interpreter of {head} cannot be found"
+    options = [token for token in kept[start:-1] if not token.startswith("--junitxml")]
+    options = _without(options, _JUNIT_OPTIONS)
+    return _Pytest(python, tuple(options), plan)
+
+
+def _script_interpreter(script: str, env: dict[str, str] | Any) -> str:
+    """The interpreter a pytest script's first line names."""
+    found = shutil.which(script, path=env.get("PATH"))
+    if found is None:
+        return ""
+    try:
+        with Path(found).open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline().strip()
+    except OSError:
+        return ""
+    if not first.startswith("#!"):
+        return ""
+    words = first[2:].split()
+    if words and Path(words[0]).name == "env":
+        words = words[1:]
+    return words[0] if words else ""
+
+
+def _without(options: list[str], pair: tuple[str, str]) -> list[str]:
+    kept: list[str] = []
+    skip = False
+    for k, token in enumerate(options):
+        if skip:
+            skip = False
+            continue
+        if token == pair[0] and k + 1 < len(options) and options[k + 1] == pair[1]:
+            skip = True
+            continue
+        kept.append(token)
+    return kept
+
+
+class WarmPytest:
+    """One pytest process for the whole repair, started inside the sandbox, that forks a child per run."""
+
+    def __init__(self, launch: _Pytest, root: Path, workdir: Path) -> None:
+        self.launch = launch
+        self.workdir = workdir
+        self._runs = 0
+        script = workdir / "pedro_warm_pytest.py"
+        shutil.copyfile(_SERVER_SOURCE, script)
+        env = {**launch.plan.command.env, "PYTHONDONTWRITEBYTECODE": "1"}
+        command = ChildCommand((launch.python, "-u", str(script)), launch.plan.command.cwd, env)
+        child = wrap(command, root=root, kind="test", writable=(workdir,))
+        self._log = (workdir / "server.log").open("wb")
+        self.process: subprocess.Popen[bytes] = start_leader(
+            lambda: subprocess.Popen(
+                list(child.argv),
+                cwd=child.cwd,
+                env=dict(child.env),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+                start_new_session=True,
+                close_fds=True,
+                preexec_fn=child.preexec,
+            )
+        )
+        self._reader = _Lines(self.process.stdout)
+        ready = self._reader.read(_READY_TIMEOUT_S)
+        if ready is None or not ready.get("ready"):
+            said = self.server_said()
+            self.close()
+            raise OSError(f"the warm pytest did not start: {said}")
+        self.preloaded = int(ready.get("preloaded", 0))
+
+    def run(self, ids: Sequence[str], *, timeout: float, instrument: RunInstrument | None = None) -> TestRun:
+        """The tests `ids` in a forked child, on the code as it is on disk now."""
+        self._runs += 1
+        folder = self.workdir / f"run-{self._runs}"
+        folder.mkdir()
+        plan = replace(self.launch.plan, label="pytest")
+        prepared = instrument.prepare(plan, folder) if instrument is not None else plan
+        request = {
+            "ids": list(ids),
+            "timeout": timeout,
+            "workdir": str(folder),
+            "args": list(self.launch.options),
+            **_overlay(plan.command.env, prepared.command.env),
+        }
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write((json.dumps(request) + "\n").encode())
+            self.process.stdin.flush()
+        except OSError as exc:
+            raise OSError(f"the warm pytest stopped ({exc})") from exc
+        answer = self._reader.read(timeout + _ANSWER_SLACK_S)
+        if answer is None or "outcome" not in answer or answer["outcome"] == "bad request":
+            raise OSError(f"the warm pytest stopped answering: {self.server_said()}")
+        if instrument is not None:
+            instrument.collect(prepared, folder)
+        return _test_run(plan, folder, answer, timeout, shlex.join(["pytest", *ids]))
+
+    def server_said(self) -> str:
+        """The end of what the server wrote on stderr, for a message."""
+        if not self._log.closed:
+            self._log.flush()
+        text = (self.workdir / "server.log").read_bytes()[-600:].decode("utf-8", errors="replace").strip()
+        return text.splitlines()[-1] if text else "it wrote nothing"
+
+    def close(self) -> None:
+        """End the server and anything left in its process group."""
+        with contextlib.suppress(OSError):
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        release_leader(self.process)
+        self._reader.close()
+        self._log.close()
+
+
+def _overlay(base: Any, prepared: Any) -> dict[str, Any]:
+    """What an instrument changed in the run's environment, as the server applies it in the child: variables set,
+    and the folders it put before PYTHONPATH (added to sys.path, which the variable no longer changes there)."""
+    env = {key: value for key, value in prepared.items() if base.get(key) != value and key != "PYTHONPATH"}
+    before = set(filter(None, str(base.get("PYTHONPATH", "")).split(os.pathsep)))
+    added = [entry for entry in str(prepared.get("PYTHONPATH", "")).split(os.pathsep) if entry and entry not in before]
+    return {"env": env, "path": added}
+
+
+def _test_run(plan: RunPlan, folder: Path, answer: dict[str, Any], timeout: float, command: str) -> TestRun:
+    """A warm run as every test run reads: the junit report, the output's tail, the outcome."""
+    report: RunReport | None = None
+    xml = folder / "report.xml"
+    if xml.is_file() and xml.stat().st_size:
+        with contextlib.suppress(ReportError):
+            report = parse_junit_xml(xml.read_text(encoding="utf-8", errors="replace"))
+    log = folder / "output.log"
+    data = log.read_bytes() if log.is_file() else b""
+    tail = data[-_TAIL_BYTES:].decode("utf-8", errors="replace")
+    code = answer.get("exit_code")
+    result = ChildResult(
+        outcome="timeout" if answer["outcome"] == "timeout" else "exited",
+        exit_code=code if isinstance(code, int) else None,
+        output=tail,
+        total_bytes=len(data),
+        cut_bytes=max(len(data) - _TAIL_BYTES, 0),
+        duration_s=float(answer.get("seconds", 0.0)),
+    )
+    return TestRun(format_summary(plan, result, report, tail, timeout=timeout), report, result, command)
+
+
+class _Lines:
+    """JSON lines from a pipe, each waited for with a deadline."""
+
+    def __init__(self, pipe: IO[bytes] | None) -> None:
+        assert pipe is not None
+        self.pipe = pipe
+        self.buffer = b""
+        os.set_blocking(pipe.fileno(), False)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(pipe.fileno(), selectors.EVENT_READ)
+
+    def read(self, seconds: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + seconds
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.selector.select(timeout=left):
+                return None
+            try:
+                chunk = os.read(self.pipe.fileno(), 65536)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            return None
+        return answer if isinstance(answer, dict) else None
+
+    def close(self) -> None:
+        self.selector.close()
+        with contextlib.suppress(OSError):
+            self.pipe.close()
+
+
+@dataclass
+class CandidateRuns:
+    """The runs of one repair: `first` (the failing tests), `known` (every test the baseline named), `whole` (the
+    command as the user gave it). Warm where pytest allows, checked against the baseline before it is trusted."""
+
+    tests: ProjectTests
+    baseline: TestRun
+    notice: Notice
+    workdir: Path
+    warm: WarmPytest | None = None
+    timeout_s: float | None = None
+    """Each candidate's limit: TIMEOUT_FACTOR times the original code's first run, plus TIMEOUT_SLACK_S."""
+    how: str = "the whole command"
+    """How candidates run, for the record."""
+    narrowed: bool = True
+    _fell_back: bool = field(default=False, repr=False)
+
+    def start(self, ids: Sequence[str], *, use_warm: bool = True) -> None:
+        """Set up the fastest way that gives the baseline's verdict on `ids` for the original code: the warm pytest,
+        else the command held to those tests, else the whole command; the first run's time sets the limit."""
+        wanted = frozenset(ids)
+        runner = self.baseline.report.runner if self.baseline.report is not None else "unknown"
+        if use_warm and runner == "pytest":
+            launch = pytest_launch(self.tests, self.workdir)
+            if isinstance(launch, str):
+                self._fall_back(launch)
+            else:
+                self._start_warm(launch, ids, wanted)
+        elif use_warm:
+            self._fall_back(f"the test runner is {runner}, not pytest")
+        if self.warm is None:
+            began = time.monotonic()
+            run = self.tests.run(only=ids)
+            self.narrowed = _agrees(run, self.baseline, wanted)
+            elapsed = time.monotonic() - began if self.narrowed else self.baseline.result.duration_s
+            self.how = "the test command held to the failing tests" if self.narrowed else "the whole test command"
+            self.timeout_s = _limit(elapsed)
+
+    def _start_warm(self, launch: _Pytest, ids: Sequence[str], wanted: frozenset[str]) -> None:
+        try:
+            warm = WarmPytest(launch, self.tests.ctx.root, self.workdir)
+        except OSError as exc:
+            self._fall_back(str(exc))
+            return
+        # Every test the baseline named, so that a test that behaves otherwise in a fork is caught before it can
+        # make a fix look like it broke something; the failing tests alone set the time limit.
+        report = self.baseline.report
+        named = sorted({*(report.passing if report is not None else ()), *self.baseline.failing, *ids})
+        try:
+            budget = max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
+            whole = warm.run(named, timeout=budget)
+            run = warm.run(ids, timeout=budget) if set(named) != set(ids) else whole
+        except OSError as exc:
+            warm.close()
+            self._fall_back(str(exc))
+            return
+        if not _agrees(whole, self.baseline, frozenset(named)) or not _agrees(run, self.baseline, wanted):
+            warm.close()
+            self._fall_back("its verdict differs from the test command's; a conftest or plugin may not survive a fork")
+            return
+        self.warm, self.timeout_s = warm, _limit(run.result.duration_s)
+        self.how = "a warm pytest, forked per candidate"
+
+    def _fall_back(self, why: str) -> None:
+        if not self._fell_back:
+            self._fell_back = True
+            self.notice(f"repair runs each candidate with the plain test command: a warm pytest cannot serve ({why})")
+
+    def first(self, ids: Sequence[str], instrument: RunInstrument | None = None) -> TestRun:
+        """The tests `ids` on the code as it is now."""
+        if self.warm is not None:
+            try:
+                return self.warm.run(ids, timeout=self._timeout(), instrument=instrument)
+            except OSError as exc:
+                self.close()
+                self._fall_back(str(exc))
+        return self._plain(ids if self.narrowed else (), instrument)
+
+    def known(self, ids: Sequence[str], instrument: RunInstrument | None = None) -> TestRun:
+        """Every test of `ids` (those the baseline named), warm where it can; else the whole command."""
+        if self.warm is not None:
+            return self.first(ids, instrument)
+        return self._plain((), instrument)
+
+    def whole(self, instrument: RunInstrument | None = None) -> TestRun:
+        """The whole command as the user gave it, for the final check."""
+        return self.tests.run(instrument=instrument)
+
+    def _plain(self, ids: Sequence[str], instrument: RunInstrument | None) -> TestRun:
+        args = self.tests.args.model_copy(update={"timeout": self._timeout()})
+        return ProjectTests(args, self.tests.ctx).run(instrument=instrument, only=ids)
+
+    def _timeout(self) -> float:
+        return self.timeout_s if self.timeout_s is not None else self.tests.ctx.config.test_timeout
+
+    def close(self) -> None:
+        if self.warm is not None:
+            self.warm.close()
+            self.warm = None
+
+
+def _limit(seconds: float) -> float:
+    return seconds * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
+
+
+def _agrees(run: TestRun, baseline: TestRun, ids: frozenset[str]) -> bool:
+    """Whether a run of `ids` names them all and fails exactly those of them the baseline failed."""
+    if run.report is None or run.result.outcome != "exited" or not run.report.names_tests:
+        return False
+    named = set(run.report.passing) | run.failing
+    return ids <= named and run.failing & ids == baseline.failing & ids

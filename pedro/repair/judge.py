@@ -1,0 +1,73 @@
+"""What a candidate's test run says: fixed, progress, breaks or fails, and each failure as the model reads it."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pedro.evidence import count
+from pedro.repair.progress import closer
+from pedro.tools.test import TestRun
+from pedro.tools.testreport import FailedTest
+
+Verdict = Literal["fixed", "progress", "breaks", "fails"]
+
+_MAX_FAILURE_LINES = 24
+_MAX_FAILURE_CHARS = 1600
+# Stack lines inside a runtime or a test runner say nothing the model can act on.
+_NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
+
+
+def judge(
+    before: TestRun, after: TestRun, wanted: frozenset[str], *, nearer_counts: bool = True
+) -> tuple[Verdict, str]:
+    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, or with `nearer_counts` one fails
+    closer to passing: a later assertion, an actual value nearer the expected one; none new fails), breaks (a test
+    that passed before now fails) or fails; and why.
+
+    `after` may have run only some tests (a candidate's first check): a test it did not run breaks nothing here."""
+    if after.result.outcome == "timeout":
+        return "fails", f"its tests did not finish in {after.result.duration_s:.1f} s and were stopped"
+    if after.passed:
+        return "fixed", ""
+    if after.report is None or (not after.failing and after.report.total == 0):
+        return "fails", first_line(after.summary)
+    newly = sorted(after.failing - before.failing - wanted)
+    if newly:
+        return "breaks", f"it broke {', '.join(newly[:3])}"
+    if not wanted & after.failing and names_tests(after):
+        return "fixed", ""
+    if len(wanted & after.failing) < len(wanted & before.failing):
+        gained = len(wanted & before.failing) - len(wanted & after.failing)
+        return "progress", f"{count(gained, 'failing test')} now {'passes' if gained == 1 else 'pass'}"
+    if nearer_counts and before.report is not None and wanted & after.failing == wanted & before.failing:
+        earlier = {f.test_id: f for f in before.report.failures}
+        moves = [
+            (failure.test_id, *closer(earlier[failure.test_id], failure))
+            for failure in after.report.failures
+            if failure.test_id in wanted and failure.test_id in earlier
+        ]
+        if any(sign > 0 for _, sign, _ in moves) and not any(sign < 0 for _, sign, _ in moves):
+            return "progress", "; ".join(f"{test}: {why}" for test, sign, why in moves if sign > 0)
+    failure = next(iter(after.report.failures), None)
+    return "fails", describe_failure(failure, short=True) if failure else first_line(after.summary)
+
+
+def names_tests(run: TestRun) -> bool:
+    """The run names its failures (so the wanted tests can be told from the rest), or it passed outright."""
+    return run.passed or (run.report is not None and run.report.names_tests)
+
+
+def describe_failure(failure: FailedTest, *, short: bool = False) -> str:
+    """A failing test as the model reads it: its id and the runner's text without runtime stack noise."""
+    text = failure.details or failure.message
+    lines = [line.rstrip() for line in text.splitlines() if line.strip() and not _NOISE.match(line)]
+    if short:
+        message = failure.message.strip().splitlines()
+        return f"{failure.test_id}: {message[0] if message else 'failed'}"
+    body = "\n".join(lines[-_MAX_FAILURE_LINES:])[-_MAX_FAILURE_CHARS:]
+    return f"FAILED {failure.test_id}\n{body}" if body else f"FAILED {failure.test_id}"
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")

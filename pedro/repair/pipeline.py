@@ -1,0 +1,287 @@
+"""Test-driven repair, composed once: locate → propose (variants, model answers) → evaluate (warm or plain, failing
+tests first) → choose (probes) → settle. The model is asked at the start and answers while the tests run; one time
+budget holds both."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pedro.backends.base import Backend, GenerationOptions
+from pedro.config import RepairConfig
+from pedro.dispatch import Dispatcher
+from pedro.evidence import ProjectTests, count, describe_test_run
+from pedro.messages import Usage
+from pedro.prompts import render_prompt
+from pedro.repair.answers import ModelAnswers, questions_for
+from pedro.repair.clues import read_clues
+from pedro.repair.edits import Edit, Editor, Emit, edit_call
+from pedro.repair.evaluate import CandidateRuns
+from pedro.repair.judge import describe_failure
+from pedro.repair.locate import Unit, locate
+from pedro.repair.probes import ProbeSpec, probe_spec
+from pedro.repair.search import Search, describe
+from pedro.repair.settle import Settled, settle
+from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
+from pedro.tools.test import TestRun
+from pedro.tools.testreport import FailedTest
+
+_SPECTRUM_SHOWN = 5
+
+
+@dataclass
+class RepairOutcome:
+    """What repair achieved and learned; the loop goes on from it when the tests still fail."""
+
+    fixed: bool = False
+    ran: bool = False
+    """Whether there was anything to repair (failing tests, a unit to ask for)."""
+    summary: str = ""
+    handover: str = ""
+    """What the loop's model reads first when repair did not finish; empty when there is nothing to say."""
+    usage: Usage = field(default_factory=Usage)
+    candidates: int = 0
+    tool_calls: int = 0
+    """Edits pedro made through the dispatcher: each candidate and each undo of one."""
+    stopped: str = ""
+    """Why repair stopped early (a file changed under it), or empty."""
+    out_of_time: bool = False
+    """The time budget ran out before the wanted tests passed."""
+    changed: bool = False
+    """A candidate was kept: the code differs from where repair started."""
+    last_run: TestRun | None = None
+    """The tests as repair leaves the code: after the last kept candidate, else where it started."""
+    beyond: tuple[str, ...] = ()
+    """What the fix changes on inputs the tests do not pin: `f(args): old → new`."""
+    disputes: tuple[str, ...] = ()
+    """Inputs on which plausible candidates disagreed: the fix is unsure there."""
+
+
+class Repairer:
+    """Repairs failing tests: finds the units the failures point at, tries variants and the model's answers at once,
+    and keeps the plausible candidate the probes support best, confirmed by the whole test command."""
+
+    def __init__(
+        self,
+        *,
+        backend: Backend,
+        dispatcher: Dispatcher,
+        tests: ProjectTests,
+        config: RepairConfig,
+        options: GenerationOptions,
+    ) -> None:
+        self.backend = backend
+        self.dispatcher = dispatcher
+        self.tests = tests
+        self.config = config
+        self.options = options
+        self.root: Path = dispatcher.ctx.root
+        self._specs: dict[tuple[str, str, int], ProbeSpec | None] = {}
+        self._runner = ""
+
+    def run(self, emit: Emit, *, start: TestRun | None = None, targets: frozenset[str] | None = None) -> RepairOutcome:
+        """From the tests as they are (`start`, else a fresh run), while `targets` (else every failing test) fail and
+        the budget lasts: variants and model answers tested as they come, the best-supported fix kept."""
+        outcome = RepairOutcome()
+        began = time.monotonic()
+        run = start if start is not None else self._baseline(emit)
+        outcome.last_run = run
+        self._runner = run.report.runner if run.report is not None else ""
+        wanted = targets if targets is not None else run.failing
+        if run.passed or (targets is not None and not wanted & run.failing):
+            outcome.summary = "the tests already pass"
+            return outcome
+        failures = _failures(run, wanted)
+        with tempfile.TemporaryDirectory(prefix="pedro-repair-") as folder:
+            runs = CandidateRuns(self.tests, run, lambda text: emit("notice", message=text), Path(folder))
+            try:
+                return self._repair(emit, outcome, run, wanted, failures, runs, began)
+            finally:
+                runs.close()
+
+    def _baseline(self, emit: Emit) -> TestRun:
+        run = self.tests.run()
+        emit("tests.run", **describe_test_run(run, "baseline", self.tests.command))
+        return run
+
+    def _repair(
+        self,
+        emit: Emit,
+        outcome: RepairOutcome,
+        run: TestRun,
+        wanted: frozenset[str],
+        failures: list[FailedTest],
+        runs: CandidateRuns,
+        began: float,
+    ) -> RepairOutcome:
+        failing_ids = sorted(wanted & run.failing)
+        if failing_ids and run.report is not None and run.report.names_tests:
+            runs.start(failing_ids)
+        spectrum = self._spectrum(run, wanted, emit)
+        ranked = self._suspects(failures, wanted & run.failing, spectrum)
+        emit("repair.started", command=self.tests.command, units=[describe(s.unit) for s in ranked], runs=runs.how)
+        if not ranked:
+            outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
+            return outcome
+        outcome.ran = True
+        editor = Editor(self.dispatcher, emit)
+        for suspect in ranked:
+            editor.watch(suspect.unit)
+        model = self._model(failures) if self.config.candidates else None
+        search = Search(self.root, runs, editor, emit, wanted, run, read_clues(failures, self.root), failures, model,
+                        self._probe)  # fmt: skip
+        search.variant_limit, search.suspects = self.config.mutants, ranked
+
+        def relocate(now: TestRun, applied: list[Edit]) -> list[Suspect]:
+            nonlocal spectrum
+            for unit, new in applied:
+                if spectrum is not None:
+                    spectrum = spectrum.shifted(unit.path, unit.start_line, unit.end_line, len(new.splitlines()))
+            return self._suspects(_failures(now, wanted), wanted & now.failing, spectrum) or search.suspects
+
+        search.relocate = relocate
+        search.add_variants([(s.unit, s.lines) for s in ranked])
+        # One snapshot step around every candidate and restore: the states in between are never undo steps. The
+        # step is opened with what the edits declare, as the loop's rounds are.
+        units = [s.unit for s in ranked]
+        self.dispatcher.snapshots.open_step(
+            emit, "repair", [self.dispatcher.effects(edit_call(u, u.text)) for u in units]
+        )
+        try:
+            if model is not None:
+                model.start(questions_for(ranked))
+            search.remember_original(ranked[0].unit)  # while the model writes its first answer
+            settled = self._search(search, outcome, began)
+        finally:
+            if model is not None:
+                model.stop(emit)
+                outcome.usage += model.usage
+            self.dispatcher.snapshots.close_step(emit)
+        self._record(outcome, search, settled, run, wanted, [describe(u) for u in units])
+        emit(
+            "repair.finished",
+            fixed=outcome.fixed,
+            candidates=outcome.candidates,
+            summary=outcome.summary,
+            beyond=list(outcome.beyond),
+            disputes=list(outcome.disputes),
+        )
+        return outcome
+
+    def _search(self, search: Search, outcome: RepairOutcome, began: float) -> Settled:
+        """Proposals tested until the budget is spent, or a while after the first plausible one (to check it
+        against others), then settled."""
+        deadline = began + self.config.time_budget_s
+        found_at: float | None = None
+        while not search.editor.stopped:
+            now = time.monotonic()
+            if search.pool and found_at is None:
+                found_at = now
+            if found_at is not None and (
+                now - found_at >= self.config.explore_s or len(search.pool) > self.config.rivals
+            ):
+                break
+            stop = deadline if found_at is None else min(deadline, found_at + self.config.explore_s)
+            proposal = search.next_proposal(stop)
+            if proposal is None:
+                break
+            search.test(proposal)
+        outcome.out_of_time = not search.pool and time.monotonic() >= deadline
+        return settle(search)
+
+    def _record(
+        self, outcome: RepairOutcome, search: Search, settled: Settled, start: TestRun, wanted: frozenset[str],
+        units: list[str],
+    ) -> None:  # fmt: skip
+        outcome.candidates = search.candidates
+        outcome.tool_calls = search.editor.calls
+        outcome.stopped = search.editor.stopped
+        outcome.fixed = settled.fixed
+        outcome.last_run = settled.run
+        outcome.changed = settled.fixed or bool(search.kept) or bool(outcome.stopped)
+        if settled.verdict is not None:
+            outcome.beyond, outcome.disputes = settled.verdict.beyond, settled.verdict.disputes
+        outcome.summary = self._summary(outcome, start, settled, wanted)
+        if not outcome.fixed:
+            last = search.last_problem
+            if outcome.out_of_time:
+                last = f"its time budget of {self.config.time_budget_s:g} s ([repair].time_budget_s) was spent"
+            outcome.handover = self._handover(start, outcome, units, last)
+
+    def _spectrum(self, run: TestRun, wanted: frozenset[str], emit: Emit) -> Spectrum | None:
+        """The tests' line coverage ranked, measured once per repair; None when off or not measurable."""
+        if not self.config.coverage:
+            return None
+        spectrum = measure(self.tests, run, wanted & run.failing)
+        if spectrum is not None:
+            top = [f"{path}:{line} {score:.2f}" for path, line, score in spectrum.ranked()[:_SPECTRUM_SHOWN]]
+            emit(
+                "repair.spectrum",
+                seconds=round(spectrum.seconds, 3),
+                runs=spectrum.runs,
+                failing=spectrum.failing,
+                passing=spectrum.passing,
+                lines=top,
+            )
+        return spectrum
+
+    def _suspects(
+        self, failures: list[FailedTest], failing: frozenset[str], spectrum: Spectrum | None
+    ) -> list[Suspect]:
+        located = locate(failures, self.root, limit=self.config.max_functions)
+        return suspects(spectrum, located, self.root, sorted(failing), self.config.max_functions)
+
+    def _model(self, failures: list[FailedTest]) -> ModelAnswers:
+        return ModelAnswers(self.backend, self.options, self.config, self.root, failures)
+
+    def _probe(self, unit: Unit) -> ProbeSpec | None:
+        """The unit's probes (or its callers', which carry its outputs), when pytest runs the tests; found once."""
+        if self._runner != "pytest":
+            return None
+        if unit.key not in self._specs:
+            self._specs[unit.key] = probe_spec(unit, self.root)
+        return self._specs[unit.key]
+
+    def _summary(self, outcome: RepairOutcome, start: TestRun, settled: Settled, wanted: frozenset[str]) -> str:
+        before = len(wanted & start.failing) or 1
+        tries = count(outcome.candidates, "candidate")
+        if outcome.fixed:
+            passes = f"; {self.tests.named} passes" if settled.run.passed else ""
+            text = f"fixed {count(before, 'failing test')} in {tries}{passes}"
+            if outcome.disputes:
+                text += (
+                    ". Unsure: candidates that pass the tests disagree on " + "; ".join(outcome.disputes)
+                    + (f". A test would settle it: `{settled.verdict.suggestion}`" if settled.verdict and
+                       settled.verdict.suggestion else "")
+                )  # fmt: skip
+            if outcome.beyond:
+                text += ". Beyond the tests, the fix changes " + "; ".join(outcome.beyond)
+            return text
+        if outcome.stopped:
+            return f"repair stopped after {tries}: {outcome.stopped}"
+        run = settled.run
+        left = len(wanted & run.failing) if run.report is not None else before
+        verb = "fails" if left == 1 else "fail"
+        spent = f" in its time budget of {self.config.time_budget_s:g} s" if outcome.out_of_time else ""
+        return f"repair tried {tries}{spent}; {left} of {count(before, 'failing test')} still {verb}"
+
+    def _handover(self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str) -> str:
+        report = run.report
+        counts = f"passed {report.passed}, failed {report.failed + report.errors}" if report else "it failed"
+        failing = "\n".join(f"- {describe_failure(f)}" for f in (report.failures[:3] if report else []))
+        return render_prompt(
+            "repair/handover.md",
+            command=self.tests.command,
+            counts=counts,
+            failing=failing,
+            tries=outcome.candidates,
+            units=", ".join(units) or "no function",
+            last=last or "no usable answer",
+        )
+
+
+def _failures(run: TestRun, wanted: frozenset[str]) -> list[FailedTest]:
+    failures = run.report.failures if run.report is not None else []
+    return [failure for failure in failures if failure.test_id in wanted] or failures[: 1 if not wanted else 0]

@@ -1,0 +1,328 @@
+"""The search of a repair: proposals from two sources (variants, model answers) tested as they come, each failing
+test first; what makes the failing tests pass and breaks none joins the pool of plausible candidates, what makes
+progress stays while the rest is looked for, everything else is taken back."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pedro.evidence import describe_test_run
+from pedro.repair.answers import Answer, ModelAnswers, questions_for
+from pedro.repair.candidate import Candidate, mutant_candidate, read_candidate, read_line_candidate, special_cases
+from pedro.repair.clues import Clues
+from pedro.repair.edits import Edit, Editor
+from pedro.repair.evaluate import CandidateRuns
+from pedro.repair.judge import Verdict, judge
+from pedro.repair.locate import Unit
+from pedro.repair.probes import ProbeRecorder, ProbeSpec
+from pedro.repair.spectrum import Suspect
+from pedro.repair.variants import Variant, unit_variants
+from pedro.tools.test import TestRun
+from pedro.tools.testreport import FailedTest
+
+Origin = Literal["mutation", "function", "line", "pair"]
+Emit = Callable[..., None]
+_WAIT_S = 0.2
+"""How long the search waits for an answer when no variant is left and the model is still writing."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A candidate to test: its edits (the unit as the file holds it now, and its new text), where it came from,
+    and what the events say of it."""
+
+    edits: list[Edit]
+    question: Origin
+    label: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Plausible:
+    """A candidate that made the failing tests pass and broke none: its number, edits, run, and probe outputs."""
+
+    n: int
+    edits: list[Edit]
+    run: TestRun
+    outputs: tuple[str, ...] | None
+    question: Origin
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A candidate kept for its progress: its edits, the run before it, and whether fewer wanted tests fail (else
+    one only fails closer to passing, which is kept only while it leads to a fix)."""
+
+    n: int
+    edits: list[Edit]
+    before: TestRun
+    fewer_failing: bool
+    what: str = ""
+    """`N: unit line L`, for the chain of kept candidates the events show."""
+
+
+@dataclass(frozen=True)
+class Tested:
+    """A candidate that was applied, tested and undone: material for a pair."""
+
+    n: int
+    unit: Unit
+    text: str
+
+
+@dataclass
+class Search:
+    """One repair's search state and its sources."""
+
+    root: Path
+    runs: CandidateRuns
+    editor: Editor
+    emit: Emit
+    wanted: frozenset[str]
+    run: TestRun
+    """The tests as the code is now: the baseline, then after each kept candidate."""
+    clues: Clues
+    failures: Sequence[FailedTest]
+    model: ModelAnswers | None
+    probe_for: Callable[[Unit], ProbeSpec | None]
+    suspects: list[Suspect] = field(default_factory=list)
+    """The ranked units, as the code holds them now: what the model is asked about."""
+    relocate: Callable[[TestRun, list[Edit]], list[Suspect]] | None = None
+    """The units to try after a kept candidate: those the failures that remain point at."""
+    variants: deque[Variant] = field(default_factory=deque)
+    variant_limit: int = 0
+    pool: list[Plausible] = field(default_factory=list)
+    kept: list[Kept] = field(default_factory=list)
+    tested: list[Tested] = field(default_factory=list)
+    candidates: int = 0
+    last_problem: str = ""
+    originals: dict[tuple[str, str, int], tuple[str, ...] | None] = field(default_factory=dict)
+    """Each probed unit's outputs before its first plausible candidate, to name what a fix changes."""
+    in_place: Plausible | None = None
+    """The plausible candidate the files hold now: left in place until another candidate is tried."""
+    _variants_tried: int = 0
+    _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+
+    @property
+    def all_ids(self) -> list[str]:
+        report = self.run.report
+        return sorted({*report.passing, *self.run.failing}) if report is not None and report.names_tests else []
+
+    def add_variants(self, units: Sequence[tuple[Unit, Sequence[int]]], *, first: bool = False) -> None:
+        """Queue the variants of these units (with their suspicious lines), best supported first."""
+        found: list[Variant] = []
+        for unit, lines in units:
+            found.extend(unit_variants(unit, lines, self.clues, self._file_text(unit)))
+        found.sort(key=lambda variant: -variant.score)
+        if first:
+            self.variants.extendleft(reversed(found))
+        else:
+            self.variants.extend(found)
+
+    def next_proposal(self, deadline: float) -> Proposal | None:
+        """An answer as soon as one has arrived, else the next variant, else (while the model writes) the next
+        answer to come; None when both sources are spent or the time is up."""
+        while time.monotonic() < deadline:
+            proposal = self._answer(0.0)
+            if proposal is not None:
+                return proposal
+            if self.variants and self._variants_tried < self.variant_limit:
+                proposal = self._from_variant(self.variants.popleft())
+                if proposal is not None:
+                    self._variants_tried += 1
+                    return proposal
+                continue
+            if self.model is None or not self.model.busy:
+                return self._answer(0.0)  # one may have come in since
+            proposal = self._answer(min(_WAIT_S, max(0.0, deadline - time.monotonic())))
+            if proposal is not None:
+                return proposal
+        return None
+
+    def _answer(self, wait_s: float) -> Proposal | None:
+        """The next answer that has arrived (waiting up to `wait_s`), as a proposal; None when none has."""
+        if self.model is None:
+            return None
+        while (answer := self.model.take(wait_s)) is not None:
+            self.model.forward(self.emit)
+            proposal = self._from_answer(answer)
+            if proposal is not None:
+                return proposal
+            wait_s = 0.0
+        self.model.forward(self.emit)
+        return None
+
+    def _from_variant(self, variant: Variant) -> Proposal | None:
+        """The variant as a proposal; None when a kept candidate has changed its unit since it was made."""
+        self.take_back_plausible()  # proposals are made against the code without it
+        unit = self._current(variant.unit)
+        label = {"unit": describe(variant.unit), "question": "mutation", "line": variant.line, "change": variant.change}
+        if unit is None:
+            return None
+        candidate = mutant_candidate(unit, variant.line, variant.text, self._file_text(unit))
+        return self._proposal(unit, candidate, "mutation", label)
+
+    def _from_answer(self, answer: Answer) -> Proposal | None:
+        self.take_back_plausible()  # proposals are made against the code without it
+        question = answer.question
+        unit = self._current(question.unit)
+        label: dict[str, Any] = {"unit": describe(question.unit), "question": question.kind}
+        label |= {"line": question.line} if question.line else {}
+        if unit is None:
+            return None  # a kept candidate changed the unit since the question was asked
+        file_text = self._file_text(unit)
+        candidate = (
+            read_line_candidate(answer.text, unit, question.line, file_text)
+            if question.kind == "line"
+            else read_candidate(answer.text, unit, file_text)
+        )
+        if candidate.text is not None:
+            failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
+            why = special_cases(candidate.text, unit, "\n".join(f.message + "\n" + f.details for f in failing))
+            candidate = Candidate(None, why) if why else candidate
+        return self._proposal(unit, candidate, question.kind, label)
+
+    def _proposal(self, unit: Unit, candidate: Candidate, question: Origin, label: dict[str, Any]) -> Proposal:
+        if candidate.text is None:
+            return Proposal([], question, {**label, "problem": candidate.problem or "no usable code"})
+        tried = self._tried.setdefault((unit.path, unit.qualified_name), set())
+        if candidate.text in tried:
+            return Proposal([], question, {**label, "duplicate": True})
+        tried.add(candidate.text)
+        return Proposal([(unit, candidate.text)], question, label)
+
+    def _current(self, unit: Unit) -> Unit | None:
+        """The unit as the file holds it now: the same text (its lines may have moved), else None."""
+        text = self._file_text(unit)
+        if unit.text not in text:
+            return None
+        before = text[: text.index(unit.text)].count("\n")
+        if before + 1 == unit.start_line:
+            return unit
+        shift = before + 1 - unit.start_line
+        return Unit(unit.path, unit.name, unit.qualified_name, unit.language, unit.start_line + shift,
+                    unit.end_line + shift, unit.text, unit.tests)  # fmt: skip
+
+    def _file_text(self, unit: Unit) -> str:
+        try:
+            return (self.root / unit.path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def test(self, proposal: Proposal) -> Verdict | str:
+        """Test one proposal: a verdict, or why it cost no test run (unusable, duplicate, rejected)."""
+        self.candidates += 1
+        index = self.candidates
+        label = proposal.label
+        if not proposal.edits:
+            status, reason = _untested(label)
+            self.emit("repair.candidate", n=index, status=status, reason=reason, **_shown(label))
+            self.last_problem = reason
+            return status
+        if self.editor.changed_by_someone(proposal.edits[0][0]):
+            path = proposal.edits[0][0].path
+            self.editor.stopped = f"{path} changed while pedro was repairing it; it is left as you made it"
+            self.emit("repair.candidate", n=index, status="stopped", reason=self.editor.stopped, **_shown(label))
+            return "stopped"
+        self.take_back_plausible()
+        applied, problem = self.editor.apply(proposal.edits)
+        if not applied:
+            self.emit("repair.candidate", n=index, status="rejected", reason=problem, **_shown(label))
+            self.last_problem = problem
+            return "rejected"
+        try:
+            verdict = self._judged(index, proposal, applied)
+        except BaseException:
+            # Interrupted (Ctrl-C, the time limit) or failed while testing: an unconfirmed candidate never stays.
+            self.editor.undo(applied, index)
+            raise
+        return verdict
+
+    def _judged(self, index: int, proposal: Proposal, applied: list[Edit]) -> Verdict:
+        wanted_ids = sorted(self.wanted & self.run.failing) or sorted(self.wanted)
+        first = self.runs.first(wanted_ids)
+        self.emit("tests.run", **describe_test_run(first, "candidate", first.command), candidate=index, scope="failing")
+        nearer = proposal.question != "mutation"  # nearly every variant moves a value: only passing tests count
+        verdict, why = judge(self.run, first, self.wanted, nearer_counts=nearer)
+        if verdict == "fixed" or (verdict == "progress" and not self.pool):
+            unit = applied[0][0]
+            spec = self.probe_for(unit) if verdict == "fixed" else None
+            probe = ProbeRecorder(spec) if spec is not None else None
+            everything = self.runs.known(self.all_ids, instrument=probe)
+            self.emit("tests.run", **describe_test_run(everything, "candidate", everything.command), candidate=index,
+                      scope="all")  # fmt: skip
+            verdict, why = judge(self.run, everything, self.wanted, nearer_counts=nearer)
+            if verdict == "fixed":
+                outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
+                self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
+                plausible = Plausible(index, applied, everything, outputs, proposal.question)
+                self.pool.append(plausible)
+                if spec is not None and unit.key not in self.originals:
+                    self.editor.undo(applied, index)
+                    self._remember_original(unit, spec)
+                    self.editor.apply(applied, reported=False)
+                self.in_place = plausible  # taken back only when another candidate is tried
+                return verdict
+            if verdict == "progress" and not self.pool:
+                self.emit("repair.candidate", n=index, status="progress", reason=why, **_shown(proposal.label))
+                fewer = len(self.wanted & everything.failing) < len(self.wanted & self.run.failing)
+                line = f" line {proposal.label['line']}" if proposal.label.get("line") else ""
+                self.kept.append(Kept(index, applied, self.run, fewer, f"{index}: {proposal.label.get('unit')}{line}"))
+                self.run = everything
+                self.emit("repair.kept", n=index, unit=proposal.label.get("unit"), reason=why,
+                          chain=[kept.what for kept in self.kept])  # fmt: skip
+                self._follow(applied)
+                return verdict
+        self.emit("repair.candidate", n=index, status=verdict, reason=why, **_shown(proposal.label))
+        self.last_problem = why
+        self.editor.undo(applied, index)
+        if verdict == "fails" and len(applied) == 1:
+            self.tested.append(Tested(index, applied[0][0], applied[0][1]))
+        return verdict
+
+    def take_back_plausible(self) -> None:
+        """Put the code back as it was before the plausible candidate still in place, if one is."""
+        if self.in_place is not None:
+            self.editor.undo(self.in_place.edits, self.in_place.n)
+            self.in_place = None
+
+    def _follow(self, applied: list[Edit]) -> None:
+        """After a kept candidate: the units the failures that remain point at, ranked again, with fresh variants
+        and fresh questions (the code they were made from changed)."""
+        self.suspects = self.relocate(self.run, applied) if self.relocate is not None else self.suspects
+        self.variants.clear()
+        self.add_variants([(suspect.unit, suspect.lines) for suspect in self.suspects])
+        if self.model is not None:
+            self.model.restart(questions_for(self.suspects), self.emit)
+
+    def remember_original(self, unit: Unit) -> None:
+        """The unit's outputs on its probes as the code is now, before any candidate: what a fix is compared with."""
+        spec = self.probe_for(unit)
+        if spec is not None and unit.key not in self.originals:
+            self._remember_original(unit, spec)
+
+    def _remember_original(self, unit: Unit, spec: ProbeSpec) -> None:
+        """The unit's outputs on the probes before the first candidate that fixed it (the code as it is now)."""
+        probe = ProbeRecorder(spec)
+        self.runs.first(sorted(self.wanted & self.run.failing) or sorted(self.wanted), instrument=probe)
+        self.originals[unit.key] = tuple(probe.outputs) if probe.outputs is not None else None
+
+
+def _untested(label: dict[str, Any]) -> tuple[str, str]:
+    if label.get("duplicate"):
+        return "duplicate", "the same change as before"
+    problem = str(label.get("problem", ""))
+    return ("overfits" if problem.startswith("it ") else "unusable"), problem
+
+
+def _shown(label: dict[str, Any]) -> dict[str, Any]:
+    """The label as events carry it."""
+    return {key: value for key, value in label.items() if key not in ("duplicate", "problem")}
+
+
+def describe(unit: Unit) -> str:
+    return f"{unit.path}:{unit.start_line} {unit.qualified_name}"

@@ -1,0 +1,198 @@
+"""The end of a repair: the plausible candidate chosen on the probes put in place, kept changes it does not need
+taken back, and the whole test command run once as the final check; without a plausible candidate, pairs of earlier
+candidates tried together, then progress that led nowhere taken back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pedro.evidence import describe_test_run
+from pedro.repair.choose import Passing, Verdict, agreement, changed_lines, judge_pool
+from pedro.repair.edits import Edit
+from pedro.repair.judge import judge
+from pedro.repair.locate import Unit
+from pedro.repair.search import Kept, Plausible, Proposal, Search, Tested, describe
+from pedro.tools.test import TestRun
+
+_MAX_PAIRS = 6
+"""Pairs of earlier candidates tried together before repair gives up."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    """How a repair ended: the run the code is left at, whether it is fixed, and what choosing found."""
+
+    run: TestRun
+    fixed: bool
+    verdict: Verdict | None = None
+    chosen: Plausible | None = None
+
+
+def settle(search: Search) -> Settled:
+    """Put the best-supported plausible candidate in place and check it with the whole command; else try pairs and
+    take back what led nowhere."""
+    if search.pool:
+        return _settle_pool(search)
+    if not search.editor.stopped:
+        pair = _pairs(search)
+        if pair is not None:
+            return _settle_pool(search)
+    return Settled(_take_back_tentative(search), False)
+
+
+def _settle_pool(search: Search) -> Settled:
+    """The chosen candidate in place and confirmed by the whole command; the next best when it is not."""
+    pool = list(search.pool)
+    unit = pool[0].edits[0][0]
+    spec = search.probe_for(unit)
+    original = search.originals.get(unit.key)
+    verdict: Verdict | None = None
+    probed = all(p.outputs is not None for p in pool) and len({len(p.outputs or ()) for p in pool}) == 1
+    if probed:
+        passing = [Passing(p.n, _text(p.edits), p.outputs or (), _change(p.edits)) for p in pool]
+        verdict = judge_pool(passing, spec, original)
+        order = [verdict.index, *(i for i in range(len(pool)) if i != verdict.index)]
+        search.emit(
+            "repair.chosen",
+            n=pool[verdict.index].n,
+            unit=describe(unit),
+            candidates=[p.n for p in pool],
+            agreement=agreement(passing),
+            beyond=list(verdict.beyond),
+            disputes=list(verdict.disputes),
+            suggestion=verdict.suggestion,
+            probes=len(spec.inputs) if spec is not None else 0,
+        )
+    else:
+        order = sorted(range(len(pool)), key=lambda i: (_change(pool[i].edits), i))
+    for position, index in enumerate(order):
+        chosen = pool[index]
+        if search.in_place is not chosen:
+            search.take_back_plausible()
+            moved = [unit.path for unit, _ in chosen.edits if search.editor.changed_by_someone(unit)]
+            if moved:
+                search.editor.stopped = f"{moved[0]} changed while pedro was repairing it; it is left as you made it"
+                break
+            applied, problem = search.editor.apply(chosen.edits)
+            if not applied:
+                search.emit("notice", message=f"candidate {chosen.n} could not be put back: {problem}")
+                continue
+            search.in_place = chosen
+        applied = chosen.edits
+        _without_needless(search, chosen)
+        final = search.runs.whole()
+        search.emit("tests.run", **describe_test_run(final, "candidate", search.runs.tests.command), final=True)
+        if judge(search.run, final, search.wanted, nearer_counts=False)[0] == "fixed":
+            return Settled(final, True, verdict if position == 0 else None, chosen)
+        search.emit(
+            "notice",
+            message=f"candidate {chosen.n} passed {search.runs.how} but not {search.runs.tests.named}; taken back",
+        )
+        search.take_back_plausible()
+    return Settled(_take_back_tentative(search), False)
+
+
+def _text(edits: Sequence[Edit]) -> str:
+    return "\n".join(new for _, new in edits)
+
+
+def _change(edits: Sequence[Edit]) -> int:
+    return sum(changed_lines(unit.text, new) for unit, new in edits)
+
+
+def _without_needless(search: Search, chosen: Plausible) -> TestRun:
+    """With a fix in place after candidates kept in several units, each changed unit is put back as it was before
+    repair if the tests pass without its change too: a kept change can have bent a caller to fit a bug that a later
+    candidate fixed where it was. The run the code is left at."""
+    run = chosen.run
+    changed = _changed_units([*search.kept, Kept(chosen.n, chosen.edits, search.run, True)])
+    for original, current, numbers in changed:
+        if search.editor.stopped or search.editor.changed_by_someone(original):
+            break
+        applied, _ = search.editor.apply([(_with_text(original, current), original.text)])
+        if not applied:
+            continue
+        after = search.runs.known(search.all_ids)
+        search.emit("tests.run", **describe_test_run(after, "candidate", after.command), dropped=numbers)
+        if judge(run, after, frozenset(), nearer_counts=False)[0] == "fixed":
+            search.emit("repair.dropped", n=numbers, unit=describe(original), reason="the tests pass without it")
+            run = after
+        else:
+            search.editor.restore(numbers[-1], original, original.text, current)
+    return run
+
+
+def _with_text(unit: Unit, text: str) -> Unit:
+    return Unit(unit.path, unit.name, unit.qualified_name, unit.language, unit.start_line,
+                unit.start_line + len(text.splitlines()) - 1, text, unit.tests)  # fmt: skip
+
+
+def _changed_units(kept: Sequence[Kept]) -> list[tuple[Unit, str, list[int]]]:
+    """Each unit the kept candidates changed, in the order they first did: the unit as it was before repair, its
+    text now, and the candidates that changed it; nothing when they changed only one unit."""
+    units: dict[tuple[str, str], tuple[Unit, str, list[int]]] = {}
+    for step in kept:
+        for unit, new in step.edits:
+            first, _, numbers = units.get((unit.path, unit.qualified_name), (unit, "", []))
+            units[(unit.path, unit.qualified_name)] = (first, new, [*numbers, step.n])
+    return list(units.values()) if len(units) > 1 else []
+
+
+def _take_back_tentative(search: Search) -> TestRun:
+    """When repair ends unfixed, the kept candidates whose only progress was a failure closer to passing are
+    undone, with everything kept after them: they were kept only to reach a fix. The run the code is left at."""
+    run = search.run
+    while any(not step.fewer_failing for step in search.kept) and not search.editor.stopped:
+        step = search.kept.pop()
+        search.editor.undo(step.edits, step.n)
+        run = search.run = step.before
+    return run
+
+
+def _pairs(search: Search) -> Plausible | None:
+    """Before giving up: earlier candidates at two different locations, applied together (a bug that needs two
+    edits shows nothing for either alone); the first pair that is plausible."""
+    for first, second, edits in pairings(search.tested, _MAX_PAIRS):
+        label = {"unit": describe(first.unit), "question": "pair", "combines": [first.n, second.n]}
+        search.test(Proposal(edits, "pair", label))
+        if search.editor.stopped:
+            return None
+        if search.pool:
+            return search.pool[-1]
+    return None
+
+
+def pairings(tested: Sequence[Tested], limit: int) -> list[tuple[Tested, Tested, list[Edit]]]:
+    """Pairs of tested candidates at two different locations, earliest first, as the edits that apply both: two
+    units' replacements, or one unit with both candidates' changed lines when they touch different lines."""
+    pairs: list[tuple[Tested, Tested, list[Edit]]] = []
+    for k, first in enumerate(tested):
+        for second in tested[k + 1 :]:
+            if len(pairs) >= limit:
+                return pairs
+            if first.unit.key != second.unit.key:
+                if first.unit.path != second.unit.path or _apart(first.unit, second.unit):
+                    pairs.append((first, second, [(first.unit, first.text), (second.unit, second.text)]))
+                continue
+            merged = _merge_lines(first.unit.text, first.text, second.text)
+            if merged is not None:
+                pairs.append((first, second, [(first.unit, merged)]))
+    return pairs
+
+
+def _apart(one: Unit, other: Unit) -> bool:
+    return one.end_line < other.start_line or other.end_line < one.start_line
+
+
+def _merge_lines(original: str, one: str, other: str) -> str | None:
+    """`original` with the lines `one` changed and the lines `other` changed, when each changed different lines of
+    the same count; else None."""
+    base, a, b = original.splitlines(), one.splitlines(), other.splitlines()
+    if not len(base) == len(a) == len(b):
+        return None
+    changed_a = {i for i, (x, y) in enumerate(zip(base, a, strict=True)) if x != y}
+    changed_b = {i for i, (x, y) in enumerate(zip(base, b, strict=True)) if x != y}
+    if not changed_a or not changed_b or changed_a & changed_b:
+        return None
+    return "\n".join(b[i] if i in changed_b else a[i] for i in range(len(base)))

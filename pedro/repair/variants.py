@@ -1,0 +1,195 @@
+"""The model-free candidates of a repair, guided by the failure and ranked by its evidence: a name the failure calls
+undefined → the names in the file nearest in spelling; a missing attribute → the file's attributes nearest in
+spelling; a `None` result → the missing `return`; then the one-token slips of mutants.py on the suspicious lines.
+
+No variant touches a comment, a docstring or a string literal, unless the failure quotes that string: on a real
+project's bug, swapping words inside a docstring cost minutes and could never fix anything.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import re
+import textwrap
+import tokenize
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from pedro.repair.clues import Clues
+from pedro.repair.locate import Unit
+from pedro.repair.mutants import Mutant, line_mutants
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_NEAREST = 3
+_CUTOFF = 0.6
+_GUIDED_SCORE = 8.0
+_TIER_SCORE = {1: 3.0, 2: 2.0, 3: 1.0}
+_DEEPEST_LINE = 2.0
+_CLUE_NAME = 1.0
+_RANK_STEP = 0.4
+_KIND_FIT = 1.5
+_STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A change of one line of a unit: the file line, its new text (a line, or two where a line is added), what
+    changed, and how strongly the failure's evidence points at it."""
+
+    unit: Unit
+    line: int
+    text: str
+    change: str
+    score: float
+
+
+def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text: str) -> list[Variant]:
+    """Every variant of the unit's lines, best supported first: the lines coverage or the traceback rank most
+    suspicious first, then the rest of the body; none on lines of prose (comments, docstrings)."""
+    lines = unit.text.splitlines()
+    body = range(unit.start_line + 1, unit.end_line + 1)
+    order = list(dict.fromkeys([*(line for line in suspicious if line in body), *body]))
+    prose = _prose_lines(unit)
+    scope = _scope_names(file_text, unit.language)
+    found: dict[tuple[int, str], Variant] = {}
+    for rank, line in enumerate(order):
+        text = lines[line - unit.start_line]
+        if line in prose or not text.strip():
+            continue
+        evidence = _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
+        for change, new, guided in _changes(text, unit, clues, scope):
+            score = (_GUIDED_SCORE if guided else _TIER_SCORE.get(change.tier, 1.0)) + evidence
+            score += _kind_fit(change, clues)
+            key = (line, new)
+            if key not in found or found[key].score < score:
+                found[key] = Variant(unit, line, new, change.change, score)
+    for variant in _missing_return(unit, clues):
+        found.setdefault((variant.line, variant.text), variant)
+    return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
+
+
+def _changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
+    """(the change, the new line, whether the failure named what it changes) for one line."""
+    for name in clues.undefined:
+        for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", text):
+            for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
+                new = text[: match.start()] + other + text[match.end() :]
+                yield Mutant(new, f"`{name}` → `{other}`, the name in scope nearest in spelling", 0), new, True
+    for name in clues.attributes:
+        for match in re.finditer(rf"\.{re.escape(name)}(?![\w$])", text):
+            for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
+                new = text[: match.start() + 1] + other + text[match.end() :]
+                yield Mutant(new, f"`.{name}` → `.{other}`, the attribute nearest in spelling", 0), new, True
+    for mutant in line_mutants(text, unit.language):
+        if _touches_string(text, mutant.line) and not _quoted(text, clues):
+            continue
+        yield mutant, mutant.line, False
+
+
+def _line_evidence(unit: Unit, line: int, text: str, clues: Clues) -> float:
+    score = _DEEPEST_LINE if clues.deepest == (unit.path, line) else 0.0
+    if any(frame == (unit.path, line) for frame in clues.frames[1:]):
+        score += _DEEPEST_LINE / 2
+    words = set(_IDENTIFIER.findall(text))
+    return score + (_CLUE_NAME if words & (clues.names | clues.undefined | clues.attributes) else 0.0)
+
+
+def _kind_fit(change: Mutant, clues: Clues) -> float:
+    """A bonus for a change of the kind the error suggests: a bound off by one for an index error, an operator for
+    a division by zero."""
+    if "index" in clues.kinds and ("1" in change.change or "dropped" in change.change):
+        return _KIND_FIT
+    if "zero" in clues.kinds and change.tier == 1:
+        return _KIND_FIT
+    return 0.0
+
+
+def _missing_return(unit: Unit, clues: Clues) -> list[Variant]:
+    """A `return` of the value the function builds, when the failure shows a `None` and the function returns none."""
+    if "none" not in clues.kinds or unit.language != "python":
+        return []
+    try:
+        tree = ast.parse(textwrap.dedent(unit.text))
+    except SyntaxError:
+        return []
+    function = tree.body[0] if tree.body else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    if any(isinstance(node, ast.Return) and node.value is not None for node in ast.walk(function)):
+        return []
+    targets = [
+        target.id
+        for node in function.body
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    ]
+    if not targets:
+        return []
+    lines = unit.text.splitlines()
+    last = lines[-1]
+    indent = re.match(r"[ \t]*", lines[1] if len(lines) > 1 else last).group(0)  # type: ignore[union-attr]
+    name = targets[-1]
+    return [Variant(unit, unit.end_line, f"{last}\n{indent}return {name}", f"`return {name}` added", _GUIDED_SCORE)]
+
+
+def _prose_lines(unit: Unit) -> set[int]:
+    """File lines of the unit that hold only prose: comments, and the lines of strings that span lines (docstrings,
+    text blocks). A one-line string inside code is judged by each variant (_touches_string)."""
+    prose: set[int] = set()
+    lines = unit.text.splitlines()
+    comment = "#" if unit.language == "python" else "//"
+    for offset, text in enumerate(lines):
+        stripped = text.strip()
+        if stripped.startswith(comment) or (unit.language != "python" and stripped.startswith(("/*", "*"))):
+            prose.add(unit.start_line + offset)
+    if unit.language == "python":
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO(unit.text).readline))
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            return prose
+        for token in tokens:
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                prose.update(unit.start_line + row - 1 for row in range(token.start[0], token.end[0] + 1))
+            if token.type == tokenize.STRING and _alone(lines, token):
+                prose.add(unit.start_line + token.start[0] - 1)
+    return prose
+
+
+def _alone(lines: list[str], token: tokenize.TokenInfo) -> bool:
+    """Whether a string token is all its line holds (a one-line docstring)."""
+    row = token.start[0] - 1
+    return 0 <= row < len(lines) and lines[row].strip() == token.string.strip()
+
+
+def _touches_string(old: str, new: str) -> bool:
+    """Whether a variant changed text inside a string literal of the line."""
+    spans = [match.span() for match in _STRING.finditer(old)]
+    if not spans:
+        return False
+    first = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
+    return any(start <= first < end for start, end in spans)
+
+
+def _quoted(text: str, clues: Clues) -> bool:
+    """Whether a string literal of the line is one the failure quotes (or part of one)."""
+    bodies = [match.group("body") for match in _STRING.finditer(text)]
+    return any(body and any(body in quoted for quoted in clues.quoted) for body in bodies)
+
+
+def _scope_names(file_text: str, language: str) -> set[str]:
+    """The identifiers the file's code uses (not its comments, docstrings or strings): the names a misspelt one most
+    likely meant."""
+    if language == "python":
+        try:
+            return {
+                token.string
+                for token in tokenize.generate_tokens(io.StringIO(file_text).readline)
+                if token.type == tokenize.NAME
+            }
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            pass
+    code = _STRING.sub(" ", re.sub(r"//[^\n]*|/\*.*?\*/|#[^\n]*", " ", file_text, flags=re.S))
+    return set(_IDENTIFIER.findall(code))

@@ -1,0 +1,122 @@
+"""How repair runs a candidate's tests: a warm forked pytest (or the command held to the failing tests), bounded in
+time, isolated from one candidate to the next, checked against the test command before it is trusted."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from test_spectrum import make_repo
+
+from pedro.evidence import ProjectTests
+from pedro.repair.evaluate import TIMEOUT_FACTOR, CandidateRuns
+from pedro.tools.base import ToolContext
+from pedro.tools.test import RunTestsArgs
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+TESTS = (
+    "from calc import add, mul\n\n\n"
+    "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+    "def test_mul():\n    assert mul(2, 3) == 6\n"
+)
+
+
+def runs(repo: Path, tmp_path: Path, command: str = PYTEST) -> tuple[CandidateRuns, list[str]]:
+    tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=repo))
+    baseline = tests.run()
+    notices: list[str] = []
+    folder = tmp_path / "repair"
+    folder.mkdir()
+    candidate_runs = CandidateRuns(tests, baseline, notices.append, folder)
+    candidate_runs.start(sorted(baseline.failing))
+    return candidate_runs, notices
+
+
+def test_a_warm_pytest_runs_only_the_failing_tests_on_the_code_as_it_is_on_disk(repo: Path, tmp_path: Path) -> None:
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    candidate_runs, notices = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        first = candidate_runs.first(["test_calc.py::test_add"])
+        assert first.failing == {"test_calc.py::test_add"} and first.report is not None and first.report.total == 1
+        # The child imports the project's module afresh: the edit is seen at once, whatever the bytecode cache says.
+        (repo / "calc.py").write_text(CALC.replace("a - b", "a + b"))
+        again = candidate_runs.first(["test_calc.py::test_add"])
+        assert again.passed and again.report is not None and again.report.passing == ["test_calc.py::test_add"]
+        everything = candidate_runs.known(["test_calc.py::test_add", "test_calc.py::test_mul"])
+        assert everything.passed and everything.report is not None and everything.report.total == 2
+    finally:
+        candidate_runs.close()
+
+
+def test_nothing_of_one_candidate_reaches_the_next(repo: Path, tmp_path: Path) -> None:
+    # Each run appends to a module-level list and fails unless it is the first to do so in its process.
+    state = "seen = []\n\n\ndef mark():\n    seen.append(1)\n    return len(seen)\n"
+    test = "from state import mark\n\n\ndef test_first_in_its_process():\n    assert mark() == 1\n    assert False\n"
+    make_repo(repo, {"state.py": state, "test_state.py": test})
+    candidate_runs, _ = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is not None
+        for _ in range(3):
+            run = candidate_runs.first(["test_state.py::test_first_in_its_process"])
+            failure = run.report.failures[0] if run.report is not None else None
+            assert failure is not None and "assert False" in failure.details, run.summary
+    finally:
+        candidate_runs.close()
+
+
+def test_a_candidate_that_loops_is_stopped_at_a_multiple_of_the_original_time(repo: Path, tmp_path: Path) -> None:
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    candidate_runs, _ = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.timeout_s is not None and candidate_runs.timeout_s < 30
+        (repo / "calc.py").write_text(CALC.replace("return a - b", "while True:\n        pass"))
+        run = candidate_runs.first(["test_calc.py::test_add"])
+        assert run.result.outcome == "timeout"
+        assert run.result.duration_s < candidate_runs.timeout_s + 2
+        assert candidate_runs.timeout_s >= 2.0 and TIMEOUT_FACTOR == 3.0
+    finally:
+        candidate_runs.close()
+
+
+def test_tests_that_behave_otherwise_in_a_forked_process_fall_back_to_the_plain_command_once(
+    repo: Path, tmp_path: Path
+) -> None:
+    # A test that looks at how it was started: it passes under the test command and fails in the warm child.
+    test = TESTS + (
+        "\n\ndef test_started_as_pytest():\n    import sys\n\n"
+        "    assert sys.argv[0].endswith(('__main__.py', 'pytest', 'py.test'))\n"
+    )
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": test})
+    candidate_runs, notices = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is None
+        assert len(notices) == 1 and "plain test command" in notices[0] and "fork" in notices[0]
+        assert candidate_runs.how == "the test command held to the failing tests"
+        run = candidate_runs.first(["test_calc.py::test_add"])
+        assert run.failing == {"test_calc.py::test_add"} and run.report is not None and run.report.total == 1
+    finally:
+        candidate_runs.close()
+
+
+def test_python_s_own_runner_is_held_to_the_failing_tests(repo: Path, tmp_path: Path) -> None:
+    unittest_tests = (
+        "import unittest\n\nfrom calc import add, mul\n\n\nclass CalcTest(unittest.TestCase):\n"
+        "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n"
+        "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n"
+    )
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": unittest_tests})
+    candidate_runs, notices = runs(repo, tmp_path, f"{sys.executable} -m unittest")
+    try:
+        baseline = candidate_runs.baseline
+        assert baseline.report is not None and baseline.report.runner == "unittest"
+        assert baseline.failing == {"test_calc.CalcTest.test_add"}
+        assert baseline.report.passing == ["test_calc.CalcTest.test_mul"] and baseline.report.names_tests
+        assert candidate_runs.warm is None and "not pytest" in notices[0]
+        run = candidate_runs.first(["test_calc.CalcTest.test_add"])
+        assert run.report is not None and run.report.total == 1 and run.failing == {"test_calc.CalcTest.test_add"}
+        failure = run.report.failures[0]
+        assert failure.location.endswith("test_calc.py:8") and "AssertionError: -1 != 5" in failure.message
+    finally:
+        candidate_runs.close()

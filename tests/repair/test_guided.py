@@ -1,0 +1,121 @@
+"""Repair guided by the failure and checked beyond the visible tests, through the real CLI (`pedro debug`) against a
+stub server: the failure picks the variants, plausible candidates are compared on probes, and what the kept fix
+changes beyond the tests is named at the end of the job, in `jobs show`, the JSON and the commit."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cli_util import pedro
+from repo_util import git
+from test_spectrum import make_repo
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+NOTHING = "I am not sure what is wrong here."
+REPORT = (
+    "def write_report(rows, output):\n"
+    '    """Write one line per row to output and say how many were written.\n\n'
+    '    This is useful for play by play logs.\n    """\n'
+    "    # The file is replaced, never appended to.\n"
+    '    with open(output_path, "w") as handle:\n'
+    "        for row in rows:\n"
+    '            handle.write(f"{row}\\n")\n'
+    "    return len(rows)\n"
+)
+# Not pytest's tmp_path: this repository lies in this suite's own, and the project's pytest would prune it.
+REPORT_TEST = (
+    "import tempfile\nfrom pathlib import Path\n\nfrom report import write_report\n\n\n"
+    "def test_write_report():\n"
+    "    with tempfile.TemporaryDirectory() as folder:\n"
+    '        target = Path(folder) / "out.txt"\n'
+    '        assert write_report(["a", "b"], target) == 2\n'
+    '        assert target.read_text() == "a\\nb\\n"\n'
+)
+CART = (
+    "def total(prices):\n"
+    '    """The sum of all the prices."""\n'
+    "    result = 0\n"
+    "    for p in prices[1:]:\n"
+    "        result += p\n"
+    "    return result\n"
+)
+CART_TEST = "from cart import total\n\n\ndef test_total():\n    assert total([1, 2, 3]) == 6\n"
+RIGHT = "```python\ndef total(prices):\n    return sum(prices)\n```"
+
+
+def debug(repo: Path, server: Any, env: dict[str, str], *extra: str) -> tuple[list[dict[str, Any]], Any]:
+    """`pedro debug --json` against the stub; its events and the process."""
+    proc = pedro(
+        "debug", "--test", PYTEST, "-d", "fix the failing test", "--backend", "openai", "--base-url",
+        f"{server.url}/v1", "--model", "m", "--no-input", "--json", *extra, env=env, cwd=repo,
+    )  # fmt: skip
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")], proc
+
+
+def candidates(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == "repair.candidate"]
+
+
+def test_an_undefined_name_is_fixed_by_the_name_in_scope_and_no_variant_touches_prose(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"report.py": REPORT, "test_report.py": REPORT_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    tried = candidates(events)
+    fixed = [c for c in tried if c["status"] == "fixed"]
+    assert fixed and fixed[0]["n"] <= 3, tried[:4]
+    assert fixed[0]["change"].startswith("`output_path` → `output`"), fixed[0]
+    assert 'with open(output, "w") as handle:' in (repo / "report.py").read_text()
+    # Lines 2-5 are the docstring, line 6 a comment: no variant ever changed them.
+    assert not [c for c in tried if c["question"] == "mutation" and 2 <= c["line"] <= 6]
+
+
+def test_a_variant_that_only_fits_the_visible_test_loses_to_the_right_answer_beside_it(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"cart.py": CART, "cart_check.py": "", "test_cart.py": CART_TEST})
+    events, proc = debug(repo, stub_server([RIGHT] + [NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    (chosen,) = [e for e in events if e["type"] == "repair.chosen"]
+    assert len(chosen["candidates"]) >= 2, chosen
+    # `result = 1` passes total([1, 2, 3]) == 6 too, and gives total([5, 5]) == 11: it must not be what stays.
+    check = "from cart import total\nassert total([5, 5]) == 10 and total([]) == 0 and total([7]) == 7\n"
+    done = pedro_python(repo, check)
+    assert done.returncode == 0, (repo / "cart.py").read_text()
+    assert "result = 1" not in (repo / "cart.py").read_text()
+
+
+def test_with_no_right_answer_the_job_names_what_the_fix_changes_beyond_the_tests(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # The mean divides by a constant: only `/ 2` passes the test, and it is not the mean of any other list.
+    make_repo(
+        repo,
+        {
+            "stats.py": "def mean(values):\n    return sum(values) / 3\n",
+            "test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n",
+        },
+    )
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    finished = next(e for e in events if e["type"] == "job.finished")
+    said = finished["summary"]
+    beyond = "Beyond the tests, the fix changes mean([4, 2]): 2.0 → 3.0; mean([4]): 1.3333333333333333 → 2.0"
+    assert beyond in said, said
+    (chosen,) = [e for e in events if e["type"] == "repair.chosen"]
+    assert "mean([4]): 1.3333333333333333 → 2.0" in chosen["beyond"]
+    shown = pedro("jobs", "show", finished["job_id"], env=cli_env, cwd=repo).stdout
+    assert "Beyond the tests, the fix changes mean([4, 2])" in " ".join(shown.split()), shown
+    body = git(repo, "log", "-1", "--format=%B")
+    assert "mean([4]): 1.3333333333333333 → 2.0" in body and "Beyond the tests" in body, body
+
+
+def pedro_python(repo: Path, code: str) -> Any:
+    import subprocess
+
+    return subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False)
