@@ -49,11 +49,13 @@ class Question:
 
 @dataclass(frozen=True)
 class Answer:
-    """A reply to a question: the number-th answer to it (0 is greedy) and its text, opening included."""
+    """A reply to a question: the number-th answer to it (0 is greedy), its text (opening included), and its place
+    among all the repair's answers (`answer` in its `model.completed` event and in its candidate's)."""
 
     question: Question
     number: int
     text: str
+    index: int = 0
 
 
 def questions_for(ranked: Sequence[Suspect]) -> list[Question]:
@@ -156,7 +158,7 @@ class ModelAnswers:
                 if stop.is_set() or self.asked >= limit:
                     return
                 try:
-                    text = self._ask(question, messages, number)
+                    text = self._ask(question, messages, number, self.asked + 1)
                 except _Stopped:
                     return
                 except Exception as exc:  # noqa: BLE001 (the server, or a test double, failed: the repair goes on)
@@ -167,9 +169,9 @@ class ModelAnswers:
                     return
                 self._done.add(key)
                 self.asked += 1
-                self._answers.put(Answer(question, number, text))
+                self._answers.put(Answer(question, number, text, self.asked))
 
-    def _ask(self, question: Question, messages: list[Message], number: int) -> str:
+    def _ask(self, question: Question, messages: list[Message], number: int, index: int) -> str:
         unit = question.unit
         # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
         temperature = 0.0 if number == 0 else min(self.config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
@@ -181,7 +183,7 @@ class ModelAnswers:
         if self.backend.continues_answers:
             messages = [*messages, Message("assistant", opening)]
         completion = complete(
-            self.backend, messages, [], options, self._record, purpose="repair", temperature=temperature
+            self.backend, messages, [], options, self._record, purpose="repair", temperature=temperature, answer=index
         )
         self.usage += completion.usage
         return with_opening(completion.text, opening) if self.backend.continues_answers else completion.text

@@ -170,7 +170,7 @@ class Search:
         self.take_back_plausible()  # proposals are made against the code without it
         question = answer.question
         unit = self._current(question.unit)
-        label: dict[str, Any] = {"unit": describe(question.unit), "question": question.kind}
+        label: dict[str, Any] = {"unit": describe(question.unit), "question": question.kind, "answer": answer.index}
         label |= {"line": question.line} if question.line else {}
         if unit is None:
             return None  # a kept candidate changed the unit since the question was asked

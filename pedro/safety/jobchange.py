@@ -75,13 +75,22 @@ def tree_entries(root: Path, tree: str | None, paths: Sequence[str]) -> dict[str
     if tree is None or not paths:
         return {}
     out = _check(root, "--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", tree, "--", *paths).out
-    found: dict[str, Entry] = {}
+    return {path: Entry(mode, blob) for (mode, kind, blob), path in _records(out) if kind == "blob"}
+
+
+def index_entries(root: Path, paths: Sequence[str]) -> dict[str, Entry]:
+    """The real index's entries of `paths` (merged ones: a conflicted path has none)."""
+    out = _check(root, "--literal-pathspecs", "ls-files", "-s", "-z", "--", *paths).out
+    return {path: Entry(mode, blob) for (mode, blob, stage), path in _records(out) if stage == "0"}
+
+
+def _records(out: str) -> list[tuple[list[str], str]]:
+    """`git ls-tree -z` / `ls-files -s -z` output: each record's space-separated fields and its path."""
+    records = []
     for record in filter(None, out.split("\0")):
         meta, _, path = record.partition("\t")
-        mode, kind, blob = meta.split()
-        if kind == "blob":
-            found[path] = Entry(mode, blob)
-    return found
+        records.append((meta.split(), path))
+    return records
 
 
 def index_info(entries: Mapping[str, Entry | None]) -> str:

@@ -10,7 +10,15 @@ from typing import Any
 
 from pedro.gitlayer import GitError, GitResult, run
 from pedro.safety.jobbranch import JOB_TRAILER, job_branch
-from pedro.safety.jobchange import Entry, JobDelta, index_info, job_versions, merge_entries, tree_entries
+from pedro.safety.jobchange import (
+    Entry,
+    JobDelta,
+    index_entries,
+    index_info,
+    job_versions,
+    merge_entries,
+    tree_entries,
+)
 from pedro.safety.snapshots import SnapshotError, current_branch, git_path, head_commit
 from pedro.safety.tempindex import temporary_index
 
@@ -140,7 +148,7 @@ def _stage(root: Path, head: str | None, entries: Mapping[str, Entry | None]) ->
     staged in those files stays staged where it merges with the job's change (else it is in the working tree)."""
     paths = list(entries)
     before = tree_entries(root, head, paths)
-    staged = _index_entries(root, paths)
+    staged = index_entries(root, paths)
     update: dict[str, Entry | None] = {}
     for path, new in entries.items():
         mine = staged.get(path)
@@ -151,18 +159,6 @@ def _stage(root: Path, head: str | None, entries: Mapping[str, Entry | None]) ->
         update[path] = merged if merged is not None else new
     _check(_git(root, "update-index", "-z", "--index-info", stdin=index_info(update)), "update-index")
     _git(root, "update-index", "-q", "--refresh")
-
-
-def _index_entries(root: Path, paths: Sequence[str]) -> dict[str, Entry]:
-    """The real index's entries of `paths` (merged ones: a conflicted path has none)."""
-    out = _check(_git(root, "--literal-pathspecs", "ls-files", "-s", "-z", "--", *paths), "ls-files").out
-    found: dict[str, Entry] = {}
-    for record in filter(None, out.split("\0")):
-        meta, _, path = record.partition("\t")
-        mode, blob, stage = meta.split()
-        if stage == "0":
-            found[path] = Entry(mode, blob)
-    return found
 
 
 def _lines(value: Any, depth: int) -> list[str]:
