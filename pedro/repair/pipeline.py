@@ -93,11 +93,10 @@ class Repairer:
         if run.passed or (targets is not None and not wanted & run.failing):
             outcome.summary = "the tests already pass"
             return outcome
-        failures = _failures(run, wanted)
         with tempfile.TemporaryDirectory(prefix="pedro-repair-") as folder:
             runs = CandidateRuns(self.tests, run, lambda text: emit("notice", message=text), Path(folder))
             try:
-                return self._repair(emit, outcome, run, wanted, failures, runs, began)
+                return self._repair(emit, outcome, run, wanted, runs, began)
             finally:
                 runs.close()
 
@@ -112,7 +111,6 @@ class Repairer:
         outcome: RepairOutcome,
         run: TestRun,
         wanted: frozenset[str],
-        failures: list[FailedTest],
         runs: CandidateRuns,
         began: float,
     ) -> RepairOutcome:
@@ -120,19 +118,14 @@ class Repairer:
         if failing_ids and run.report is not None and run.report.names_tests:
             runs.start(failing_ids)
         spectrum = self._spectrum(run, wanted, emit)
+        failures = _failures(run, wanted)
         ranked = self._suspects(failures, wanted & run.failing, spectrum)
         emit("repair.started", command=self.tests.command, units=[describe(s.unit) for s in ranked], runs=runs.how)
         if not ranked:
             outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
             return outcome
         outcome.ran = True
-        editor = Editor(self.dispatcher, emit)
-        for suspect in ranked:
-            editor.watch(suspect.unit)
-        model = self._model(failures) if self.config.candidates else None
-        search = Search(self.root, runs, editor, emit, wanted, run, read_clues(failures, self.root), failures, model,
-                        self._probe)  # fmt: skip
-        search.variant_limit, search.suspects = self.config.mutants, ranked
+        search = self._searcher(emit, run, wanted, runs, ranked)
 
         def relocate(now: TestRun, applied: list[Edit]) -> list[Suspect]:
             nonlocal spectrum
@@ -142,22 +135,21 @@ class Repairer:
             return self._suspects(_failures(now, wanted), wanted & now.failing, spectrum) or search.suspects
 
         search.relocate = relocate
-        search.add_variants([(s.unit, s.lines) for s in ranked])
+        units = [s.unit for s in ranked]
         # One snapshot step around every candidate and restore: the states in between are never undo steps. The
         # step is opened with what the edits declare, as the loop's rounds are.
-        units = [s.unit for s in ranked]
         self.dispatcher.snapshots.open_step(
             emit, "repair", [self.dispatcher.effects(edit_call(u, u.text)) for u in units]
         )
         try:
-            if model is not None:
-                model.start(questions_for(ranked))
+            if search.model is not None:
+                search.model.start(questions_for(ranked))
             search.remember_original(ranked[0].unit)  # while the model writes its first answer
             settled = self._search(search, outcome, began)
         finally:
-            if model is not None:
-                model.stop(emit)
-                outcome.usage += model.usage
+            if search.model is not None:
+                search.model.stop(emit)
+                outcome.usage += search.model.usage
             self.dispatcher.snapshots.close_step(emit)
         self._record(outcome, search, settled, run, wanted, [describe(u) for u in units])
         emit(
@@ -169,6 +161,21 @@ class Repairer:
             disputes=list(outcome.disputes),
         )
         return outcome
+
+    def _searcher(
+        self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, ranked: list[Suspect]
+    ) -> Search:
+        """The search over the ranked units: their files watched, the model ready to ask, the variants queued."""
+        failures = _failures(run, wanted)
+        editor = Editor(self.dispatcher, emit)
+        for suspect in ranked:
+            editor.watch(suspect.unit)
+        model = self._model(failures) if self.config.candidates else None
+        search = Search(self.root, runs, editor, emit, wanted, run, read_clues(failures, self.root), failures, model,
+                        self._probe)  # fmt: skip
+        search.variant_limit, search.suspects = self.config.mutants, ranked
+        search.add_variants([(s.unit, s.lines) for s in ranked])
+        return search
 
     def _search(self, search: Search, outcome: RepairOutcome, began: float) -> Settled:
         """Proposals tested until the budget is spent, or a while after the first plausible one (to check it
