@@ -79,7 +79,6 @@ def _settle_pool(search: Search) -> Settled:
                 search.emit("notice", message=f"candidate {chosen.n} could not be put back: {problem}")
                 continue
             search.in_place = chosen
-        applied = chosen.edits
         _without_needless(search, chosen)
         final = search.runs.whole()
         search.emit("tests.run", **describe_test_run(final, "candidate", search.runs.tests.command), final=True)

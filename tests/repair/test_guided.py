@@ -5,6 +5,7 @@ changes beyond the tests is named at the end of the job, in `jobs show`, the JSO
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -78,14 +79,14 @@ def test_an_undefined_name_is_fixed_by_the_name_in_scope_and_no_variant_touches_
 def test_a_variant_that_only_fits_the_visible_test_loses_to_the_right_answer_beside_it(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"cart.py": CART, "cart_check.py": "", "test_cart.py": CART_TEST})
+    make_repo(repo, {"cart.py": CART, "test_cart.py": CART_TEST})
     events, proc = debug(repo, stub_server([RIGHT] + [NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
     (chosen,) = [e for e in events if e["type"] == "repair.chosen"]
     assert len(chosen["candidates"]) >= 2, chosen
     # `result = 1` passes total([1, 2, 3]) == 6 too, and gives total([5, 5]) == 11: it must not be what stays.
     check = "from cart import total\nassert total([5, 5]) == 10 and total([]) == 0 and total([7]) == 7\n"
-    done = pedro_python(repo, check)
+    done = run_python(repo, check)
     assert done.returncode == 0, (repo / "cart.py").read_text()
     assert "result = 1" not in (repo / "cart.py").read_text()
 
@@ -115,7 +116,6 @@ def test_with_no_right_answer_the_job_names_what_the_fix_changes_beyond_the_test
     assert "mean([4]): 1.3333333333333333 → 2.0" in body and "Beyond the tests" in body, body
 
 
-def pedro_python(repo: Path, code: str) -> Any:
-    import subprocess
-
+def run_python(repo: Path, code: str) -> Any:
+    """`code` run by this interpreter in the repository."""
     return subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False)
