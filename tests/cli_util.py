@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,3 +55,12 @@ def build(
 def fenced(tool: str, body: dict[str, Any] | str) -> str:
     """A call in pedro's fenced convention; a dict body becomes JSON arguments."""
     return f"```{tool}\n{body if isinstance(body, str) else json.dumps(body)}\n```"
+
+
+# A frame of pedro's own code in a Python traceback; a real model's echoed reply may say "Traceback" on its own.
+_PEDRO_FRAME = re.compile(r'File "[^"\n]*[/\\]pedro[/\\][^"\n]*\.py", line \d+')
+
+
+def pedro_crashed(printed: str) -> bool:
+    """Whether what pedro printed holds a traceback through pedro's own code."""
+    return "Traceback (most recent call last)" in printed and _PEDRO_FRAME.search(printed) is not None

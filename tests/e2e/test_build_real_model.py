@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from cli_util import pedro_crashed
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.connection import Connection
@@ -117,7 +118,7 @@ def test_pedro_build_drives_the_real_model_through_tool_calls(smollm2_gguf: Path
     command += ["--max-rounds", str(MAX_ROUNDS), "--no-input", "--json", "--description", TASK]
     run = subprocess.run(command, cwd=calc_repo, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
 
-    assert "Traceback" not in run.stderr and "Traceback" not in run.stdout, run.stderr[-3000:]
+    assert not pedro_crashed(run.stderr + run.stdout), run.stderr[-3000:]
     assert run.returncode in (0, 1, 4), run.stderr[-3000:]
     printed = read_jsonl(run.stdout)
     assert printed[-1]["type"] == "job.finished"

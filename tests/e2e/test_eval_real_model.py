@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_util import pedro_crashed
 
 from pedro.backends.managed import find_llama_server
 
@@ -39,7 +40,7 @@ def test_a_tiny_live_matrix_writes_both_summaries(smollm2_gguf: Path, gemma3_ggu
         command += ["--model-file", str(model)]
     command += ["--time-limit", "240", "--max-rounds", "2"]
     done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=1800)
-    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert not pedro_crashed(done.stderr), done.stderr[-3000:]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (folder,) = (repo / ".pedro" / "evals").iterdir()
     summary = json.loads((folder / "summary.json").read_text())

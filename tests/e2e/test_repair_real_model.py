@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_util import pedro_crashed
 
 from pedro.backends.managed import find_llama_server
 
@@ -69,7 +70,7 @@ def repaired(repo: Path, model: Path, description: str) -> list[dict[str, Any]]:
     """Run `pedro debug` on the repository; it must end cleanly with the tests passing when run again from outside.
     The job's events."""
     run = debug(repo, model, "--description", description)
-    assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert not pedro_crashed(run.stderr), run.stderr[-3000:]
     assert run.returncode == 0, run.stderr[-3000:]
     check = subprocess.run(TESTS.split(), cwd=repo, capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stdout

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_util import pedro_crashed
 from jsonschema import Draft7Validator
 
 from pedro.backends.managed import find_llama_server
@@ -66,7 +67,7 @@ def test_smollm2_triage_reports_a_verified_patch_and_leaves_the_checkout_as_it_w
     command = [sys.executable, "-m", "pedro", "triage", "--model-file", str(smollm2_gguf), "--no-input"]
     command += ["--report", str(report), "--sarif", str(sarif)]
     run = subprocess.run(command, cwd=repo, env=env, input=failing.stdout, capture_output=True, text=True, timeout=900)
-    assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert not pedro_crashed(run.stderr), run.stderr[-3000:]
     assert report.is_file(), run.stdout[-3000:] + run.stderr[-3000:]
     data = json.loads(report.read_text(encoding="utf-8"))
     fix = data["verified_fix"]
