@@ -23,6 +23,7 @@ from pedro.context import (
     render_tool_result,
 )
 from pedro.cutreply import cut_reply, was_cut
+from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.debuglog import LOGGER
 from pedro.dispatch import Dispatcher
 from pedro.endings import Counters, Ending, Evidence, RepairStep
@@ -146,8 +147,8 @@ class _RunState:
     failed_repair: str = ""
     """What a repair that ran before the loop and did not fix the tests said; the model then gets only a few
     rounds to make a successful call (Limits.rounds_after_failed_repair)."""
-    deadline: float | None = None
-    """time.monotonic() at which the job's time limit passes."""
+    deadline: Deadline = NO_DEADLINE
+    """When the job's time limit passes: the loop and repair read it."""
 
 
 @dataclass
@@ -229,7 +230,8 @@ class Agent:
             self.emitter.seq = store.last_seq(self.job_id)
         self.history.extend(resume)
         self.state.task = TaskState(goal=task)
-        self.state.deadline = started + self.limits.time_limit_s if self.limits.time_limit_s else None
+        self.state.deadline = Deadline.after(self.limits.time_limit_s, started)
+        self.evidence.deadline = self.state.deadline
         self.evidence.baseline = self._baseline()
         self._emit_started(task, bool(resume))
         ending = endings.round_limit(self.limits)
@@ -299,7 +301,7 @@ class Agent:
         state, limits = self.state, self.limits
         if self.budget is None:
             raise RuntimeError("Agent.step() runs inside Agent.run(), after the job's first messages")
-        if state.deadline is not None and time.monotonic() >= state.deadline:
+        if state.deadline.passed:
             return endings.time_limit(limits)
         state.rounds += 1
         self.emitter.emit("round.started", round=state.rounds)
@@ -498,7 +500,8 @@ class Agent:
         """The debugger's repair before the loop: it ends the job when it changed the code and the evidence backs the
         change; else what the loop's model reads first (empty when repair has nothing to say)."""
         tests = self.parts.tests
-        repaired = repair.run(self.emitter.emit, start=tests.baseline_run if tests is not None else None)
+        start = tests.baseline_run if tests is not None else None
+        repaired = repair.run(self.emitter.emit, start=start, deadline=self.state.deadline)
         self.state.usage += repaired.usage
         self.state.tool_calls += repaired.tool_calls
         self.state.repair_candidates = repaired.candidates

@@ -13,6 +13,7 @@ from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends import get_backend
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.config import PedroConfig
+from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence, TestStates, find_test_command
 from pedro.findings import Finding, parse_findings
@@ -294,9 +295,14 @@ class AimedRepair:
     targets: frozenset[str]
 
     def run(
-        self, emit: Callable[..., None], *, start: TestRun | None = None, targets: frozenset[str] | None = None
+        self,
+        emit: Callable[..., None],
+        *,
+        start: TestRun | None = None,
+        targets: frozenset[str] | None = None,
+        deadline: Deadline = NO_DEADLINE,
     ) -> RepairOutcome:
-        return self.repairer.run(emit, start=start, targets=targets or self.targets)
+        return self.repairer.run(emit, start=start, targets=targets or self.targets, deadline=deadline)
 
 
 def _aimed(repair: Repairer | None, targets: frozenset[str] | None) -> Repairer | AimedRepair | None:

@@ -18,6 +18,7 @@ from pedro.context import (
     render_tests_broken,
     render_tests_failing,
 )
+from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.errors import Terminated, TimeLimitReached
 from pedro.evidence import Judgement, TestEvidence, describe_test_run, names
 from pedro.messages import ExitStatus, ToolCall, ToolResult
@@ -36,7 +37,12 @@ class RepairStep(Protocol):
     on the failing tests a completion claim left."""
 
     def run(
-        self, emit: Callable[..., None], *, start: TestRun | None = None, targets: frozenset[str] | None = None
+        self,
+        emit: Callable[..., None],
+        *,
+        start: TestRun | None = None,
+        targets: frozenset[str] | None = None,
+        deadline: Deadline = NO_DEADLINE,
     ) -> RepairOutcome: ...
 
 
@@ -212,6 +218,8 @@ class Evidence:
     """The latest judgement of the tests, for job.finished."""
     repairs: list[RepairOutcome] = field(default_factory=list)
     """What repair did as a finisher, for the job's totals."""
+    deadline: Deadline = NO_DEADLINE
+    """The job's, which a finishing repair keeps."""
 
     def judge(self, phase: str) -> Judgement:
         """Run the job's tests, record the run and judge it against the baseline."""
@@ -258,7 +266,9 @@ def _completion_claim(summary: str, counters: Counters, evidence: Evidence) -> V
         return Verdict(Ending("completed", "completed", summary))
     judgement = evidence.judge("evidence")
     if not judgement.holds and judgement.targets and evidence.finisher is not None and not evidence.repairs:
-        outcome = evidence.finisher.run(evidence.emit, start=judgement.run, targets=judgement.targets)
+        outcome = evidence.finisher.run(
+            evidence.emit, start=judgement.run, targets=judgement.targets, deadline=evidence.deadline
+        )
         evidence.repairs.append(outcome)
         if outcome.last_run is not None and evidence.judge_run(outcome.last_run).holds:
             return Verdict(feedback=(render_repair_finished(outcome.summary),))

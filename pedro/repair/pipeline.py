@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.config import RepairConfig
+from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Usage
@@ -29,6 +30,9 @@ from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
 _SPECTRUM_SHOWN = 5
+FINAL_CHECK_FACTOR = 1.5
+FINAL_CHECK_SLACK_S = 2.0
+"""Room kept before the job's deadline for the final check: this many times the baseline's run, and seconds more."""
 
 
 @dataclass
@@ -47,8 +51,8 @@ class RepairOutcome:
     """Edits pedro made through the dispatcher: each candidate and each undo of one."""
     stopped: str = ""
     """Why repair stopped early (a file changed under it), or empty."""
-    out_of_time: bool = False
-    """The time budget ran out before the wanted tests passed."""
+    out_of_time: str = ""
+    """What ran out before the wanted tests passed: `its time budget of N s` or `the job's time limit of N s`."""
     changed: bool = False
     """A candidate was kept: the code differs from where repair started."""
     last_run: TestRun | None = None
@@ -80,12 +84,22 @@ class Repairer:
         self.root: Path = dispatcher.ctx.root
         self._specs: dict[tuple[str, str, int], ProbeSpec | None] = {}
         self._runner = ""
+        self._deadline = NO_DEADLINE
 
-    def run(self, emit: Emit, *, start: TestRun | None = None, targets: frozenset[str] | None = None) -> RepairOutcome:
+    def run(
+        self,
+        emit: Emit,
+        *,
+        start: TestRun | None = None,
+        targets: frozenset[str] | None = None,
+        deadline: Deadline = NO_DEADLINE,
+    ) -> RepairOutcome:
         """From the tests as they are (`start`, else a fresh run), while `targets` (else every failing test) fail and
-        the budget lasts: variants and model answers tested as they come, the best-supported fix kept."""
+        the budget lasts: variants and model answers tested as they come, the best-supported fix kept. The search
+        stops in time for the final check to end before the job's `deadline`."""
         outcome = RepairOutcome()
         began = time.monotonic()
+        self._deadline = deadline
         run = start if start is not None else self._baseline(emit)
         outcome.last_run = run
         self._runner = run.report.runner if run.report is not None else ""
@@ -180,7 +194,11 @@ class Repairer:
     def _search(self, search: Search, outcome: RepairOutcome, began: float) -> Settled:
         """Proposals tested until the budget is spent, or a while after the first plausible one (to check it
         against others), then settled."""
-        deadline = began + self.config.time_budget_s
+        budget_end = began + self.config.time_budget_s
+        # The final check runs the whole command once more, and settling may undo and redo a candidate: room for
+        # both before the job's time limit, so that a fix found in time is also confirmed in time.
+        reserve = FINAL_CHECK_FACTOR * search.runs.baseline.result.duration_s + FINAL_CHECK_SLACK_S
+        deadline = self._deadline.before(budget_end, reserve)
         found_at: float | None = None
         while not search.editor.stopped:
             now = time.monotonic()
@@ -195,7 +213,12 @@ class Repairer:
             if proposal is None:
                 break
             search.test(proposal)
-        outcome.out_of_time = not search.pool and time.monotonic() >= deadline
+        if not search.pool and time.monotonic() >= deadline:
+            outcome.out_of_time = (
+                f"its time budget of {self.config.time_budget_s:g} s"
+                if deadline >= budget_end
+                else f"the job's time limit of {self._deadline.seconds:g} s"
+            )
         return settle(search)
 
     def _record(
@@ -214,7 +237,8 @@ class Repairer:
         if not outcome.fixed:
             last = search.last_problem
             if outcome.out_of_time:
-                last = f"its time budget of {self.config.time_budget_s:g} s ([repair].time_budget_s) was spent"
+                setting = "[repair].time_budget_s" if outcome.out_of_time.startswith("its") else "--time-limit"
+                last = f"{outcome.out_of_time} ({setting}) was spent"
             outcome.handover = self._handover(start, outcome, units, last)
 
     def _spectrum(self, run: TestRun, wanted: frozenset[str], emit: Emit) -> Spectrum | None:
@@ -271,7 +295,7 @@ class Repairer:
         run = settled.run
         left = len(wanted & run.failing) if run.report is not None else before
         verb = "fails" if left == 1 else "fail"
-        spent = f" in its time budget of {self.config.time_budget_s:g} s" if outcome.out_of_time else ""
+        spent = f" in {outcome.out_of_time}" if outcome.out_of_time else ""
         return f"repair tried {tries}{spent}; {left} of {count(before, 'failing test')} still {verb}"
 
     def _handover(self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str) -> str:

@@ -16,6 +16,7 @@ from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.cli.jobfacts import changed_files, job_diff
 from pedro.config import RepairConfig
+from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence
 from pedro.jobs import JobStore
@@ -64,6 +65,7 @@ def repair(
     rivals: int = 0,
     mutants: int = 0,
     command: str = PYTEST,
+    deadline: Deadline = NO_DEADLINE,
 ) -> tuple[Any, ScriptedBackend, list[Event]]:
     """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`,
     keeping the first fix unless `rivals` (tests/repair/test_probes.py checks fixes against rivals), and asking the
@@ -89,7 +91,7 @@ def repair(
         ),
         options=GenerationOptions(temperature=0.2, max_tokens=2048),
     )
-    return repairer.run(emit), backend, events
+    return repairer.run(emit, deadline=deadline), backend, events
 
 
 def statuses(events: list[Event]) -> list[str]:
@@ -394,6 +396,15 @@ def test_no_question_is_asked_once_the_time_budget_is_spent(calc: Path) -> None:
     assert statuses(events) == []
     assert "in its time budget of 0.001 s" in outcome.summary
     assert "[repair].time_budget_s" in outcome.handover
+
+
+def test_repair_stops_in_time_for_its_final_check_before_the_jobs_time_limit(calc: Path) -> None:
+    # The job's time limit is nearer than repair's own budget and leaves no room for a candidate and the final
+    # check: repair stops at once and says which limit stopped it, so the job can end on its own terms.
+    outcome, _, events = repair(calc, [WRONG, WRONG, FIX], time_budget_s=3600, deadline=Deadline.after(1.0))
+    assert not outcome.fixed and outcome.out_of_time == "the job's time limit of 1 s"
+    assert statuses(events) == []
+    assert "in the job's time limit of 1 s" in outcome.summary and "--time-limit" in outcome.handover
 
 
 def test_within_its_time_budget_repair_asks_until_the_tests_pass(calc: Path) -> None:
