@@ -22,17 +22,17 @@ TASKS_DIR = Path(__file__).resolve().parent.parent / "evals" / "tasks"
 TASK_IDS = sorted(path.name for path in TASKS_DIR.iterdir() if path.is_dir())
 
 REQUIRED_KEYS = {"title", "language", "tier", "description", "test", "check"}
-OPTIONAL_KEYS = {"timeout_s"}
+OPTIONAL_KEYS = {"timeout_s", "origin"}
 DEFAULT_TIMEOUT_S = 120
 PREFIX = {"python": "py", "javascript": "js", "go": "go"}
 TOOL = {"python": None, "javascript": "node", "go": "go"}
 MIN_LANGUAGES = {"python": 15, "javascript": 6, "go": 5}
-MIN_TIERS = {"one-function": 12, "find-file": 9, "two-edits": 8, "feature": 4}
+MIN_TIERS = {"one-function": 12, "find-file": 9, "two-edits": 8, "feature": 4, "real-project": 8}
 MIN_TASKS = 34
 # Tasks whose overfit/ shows that the hidden tests reject a fix that special-cases the visible tests' inputs.
 MIN_OVERFIT = 6
 CACHES = ("__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", "node_modules")  # left by local runs
-BUG_TIERS = {"one-function", "find-file", "two-edits"}
+BUG_TIERS = {"one-function", "find-file", "two-edits", "real-project"}
 # The one-function Python tasks the suite must hold, each with the function its bug sits in.
 REQUIRED_PYTHON = {
     "py-add-sign": "add",
@@ -224,6 +224,27 @@ def test_find_file_bug_sits_in_a_module_the_tests_do_not_import(task_id: str) ->
     for path in files_under(folder / "solution"):
         module = Path(path).stem
         assert not [line for line in imports if re.search(rf"\b{module}\b", line)], f"the tests import {path}"
+
+
+REAL_MODULE_LINES = 250
+"""A real project's bug sits in a module of several hundred lines or more, not in a toy."""
+
+
+@pytest.mark.parametrize("task_id", [task_id for task_id in TASK_IDS if tier_of(task_id) == "real-project"])
+def test_real_project_task_is_one_fix_commit_of_a_licensed_project(task_id: str) -> None:
+    folder = TASKS_DIR / task_id
+    task = load(task_id)
+    assert re.fullmatch(r"https://github\.com/[\w.-]+/[\w.-]+/commit/[0-9a-f]{40}", task["origin"]), task["origin"]
+    repo = files_under(folder / "repo")
+    assert any(Path(path).name.startswith(("LICENSE", "COPYING")) for path in repo), "the project's licence ships"
+    fixed = files_under(folder / "solution")
+    assert len(fixed) == 1, f"one module holds the fix, not {sorted(fixed)}"
+    [(module, text)] = fixed.items()
+    assert module in repo and not is_test_file(module)
+    assert len(repo[module].decode().splitlines()) >= REAL_MODULE_LINES
+    # The visible command runs the fix's own tests; the check runs the rest of their file as well.
+    assert task["test"] != task["check"] and task["test"].startswith(task["check"].split(" ", 1)[0])
+    assert task["test"].split()[-1].startswith(task["check"].split()[-1]), "the check runs the test's whole file"
 
 
 def test_suite_size_and_mix() -> None:

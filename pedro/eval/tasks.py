@@ -9,7 +9,7 @@ from typing import Literal, get_args
 
 from pedro.errors import UsageError
 
-Tier = Literal["one-function", "find-file", "two-edits", "feature"]
+Tier = Literal["one-function", "find-file", "two-edits", "feature", "real-project"]
 Language = Literal["python", "javascript", "go"]
 TIERS: tuple[str, ...] = get_args(Tier)
 
@@ -27,6 +27,8 @@ class Task:
     test: str
     check: str
     timeout_s: int = 120
+    # Where a real project's bug comes from: the fix commit's address.
+    origin: str = ""
 
     @property
     def repo(self) -> Path:
@@ -50,6 +52,9 @@ def load_task(path: Path) -> Task:
         raise UsageError(f"{file} lacks {', '.join(missing)}; see evals/README.md for the format")
     if data["tier"] not in TIERS or data["language"] not in get_args(Language):
         raise UsageError(f"{file}: tier {data['tier']!r} or language {data['language']!r} is not one pedro knows")
+    origin = data.get("origin", "")
+    if data["tier"] == "real-project" and (not isinstance(origin, str) or not origin.startswith("https://")):
+        raise UsageError(f'{file}: a real-project task names its fix commit as origin = "https://..."')
     timeout = data.get("timeout_s", 120)
     if not isinstance(timeout, int) or not 0 < timeout <= 600:
         raise UsageError(f"{file}: timeout_s must be a whole number of seconds from 1 to 600")
@@ -63,6 +68,7 @@ def load_task(path: Path) -> Task:
         test=data["test"],
         check=data["check"],
         timeout_s=timeout,
+        origin=origin,
     )
 
 
