@@ -7,6 +7,8 @@ import ast
 import re
 import textwrap
 import warnings
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pedro.repair.locate import Unit
@@ -64,6 +66,36 @@ def read_candidate(reply: str, unit: Unit, file_text: str, *, bodies: bool = Tru
             problems.append(problem)
     # Say what was wrong with the best attempt: a definition that did not fit, else the body that did not.
     return Candidate(None, next((p for p in problems if p != _NO_DEFINITION), problems[-1]))
+
+
+def read_file_candidate(reply: str, units: Sequence[Unit], file_text: str) -> list[tuple[Unit, str]]:
+    """The answer read as the whole file, when it rewrites more than one of the file's functions (`units`): each
+    changed function's new text, in file order, if the file still parses with all of them in place; else []. A
+    function whose name the file defines twice is left as it is (the answer cannot say which one it means)."""
+    if not units:
+        return []
+    counts = Counter(unit.name for unit in units)
+    language = units[0].language
+    for piece in _code_pieces(reply, language):
+        code = textwrap.dedent(piece.expandtabs(4) if language == "python" else piece).strip("\n")
+        changed: list[tuple[Unit, str]] = []
+        for unit in units:
+            if counts[unit.name] > 1:
+                continue
+            fitted, _problem = _fit(code, unit, file_text, whole=True)
+            if fitted is not None:
+                changed.append((unit, fitted))
+        if len(changed) > 1 and parses(_replace_all(file_text, changed), language):
+            return changed
+    return []
+
+
+def _replace_all(file_text: str, edits: Sequence[tuple[Unit, str]]) -> str:
+    """The file with each unit's lines replaced by its new text (the units do not overlap)."""
+    lines = file_text.splitlines()
+    for unit, new in sorted(edits, key=lambda edit: -edit[0].start_line):
+        lines[unit.start_line - 1 : unit.end_line] = new.splitlines()
+    return "\n".join(lines) + "\n"
 
 
 def _code_pieces(reply: str, language: LanguageName) -> list[str]:

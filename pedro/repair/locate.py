@@ -172,6 +172,21 @@ def enclosing_unit(root: Path, rel: str, line: int) -> Unit | None:
     return _unit(rel, language, source, max(around, key=lambda s: (s.depth, s.start_line)))
 
 
+def file_units(root: Path, rel: str) -> list[Unit]:
+    """The outermost functions and methods of `rel` (none nested in another function), in file order."""
+    source = _read(root / rel)
+    language = detect_language(rel)
+    if source is None or language is None:
+        return []
+    functions = [s for s in extract_symbols(source, rel) if s.kind in _FUNCTION_KINDS]
+    outermost = [
+        s
+        for s in functions
+        if not any(o is not s and o.start_line <= s.start_line and s.end_line <= o.end_line for o in functions)
+    ]
+    return [_unit(rel, language, source, symbol) for symbol in sorted(outermost, key=lambda s: s.start_line)]
+
+
 def _unit(rel: str, language: LanguageName, source: bytes, symbol: Symbol) -> Unit:
     lines = source.decode("utf-8", errors="replace").splitlines()
     text = "\n".join(lines[symbol.start_line - 1 : symbol.end_line])

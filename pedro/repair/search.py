@@ -12,20 +12,27 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pedro.evidence import describe_test_run
-from pedro.repair.answers import Answer, ModelAnswers, questions_for
-from pedro.repair.candidate import Candidate, mutant_candidate, read_candidate, read_line_candidate, special_cases
+from pedro.repair.answers import WHOLE_FILE_LINES, Answer, ModelAnswers, questions_for
+from pedro.repair.candidate import (
+    Candidate,
+    mutant_candidate,
+    read_candidate,
+    read_file_candidate,
+    read_line_candidate,
+    special_cases,
+)
 from pedro.repair.clues import Clues
 from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.judge import Verdict, judge
-from pedro.repair.locate import Unit
+from pedro.repair.locate import Unit, file_units
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
 from pedro.repair.spectrum import Suspect
 from pedro.repair.variants import Variant, unit_variants
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
-Origin = Literal["mutation", "function", "line", "pair"]
+Origin = Literal["mutation", "function", "line", "pair", "file"]
 Emit = Callable[..., None]
 _WAIT_S = 0.2
 """How long the search waits for an answer when no variant is left and the model is still writing."""
@@ -106,6 +113,8 @@ class Search:
     """The plausible candidate the files hold now: left in place until another candidate is tried."""
     _variants_tried: int = 0
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    _queued: deque[Proposal] = field(default_factory=deque)
+    """Proposals read from an answer already taken, after the first: its whole-file reading."""
 
     @property
     def all_ids(self) -> list[str]:
@@ -127,6 +136,8 @@ class Search:
         """An answer as soon as one has arrived, else the next variant, else (while the model writes) the next
         answer to come; None when both sources are spent or the time is up."""
         while time.monotonic() < deadline:
+            if self._queued:
+                return self._queued.popleft()
             proposal = self._answer(0.0)
             if proposal is not None:
                 return proposal
@@ -180,11 +191,30 @@ class Search:
             if question.kind == "line"
             else read_candidate(answer.text, unit, file_text)
         )
+        failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
+        failure_text = "\n".join(f.message + "\n" + f.details for f in failing)
         if candidate.text is not None:
-            failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
-            why = special_cases(candidate.text, unit, "\n".join(f.message + "\n" + f.details for f in failing))
+            why = special_cases(candidate.text, unit, failure_text)
             candidate = Candidate(None, why) if why else candidate
+        if question.kind == "function" and len(file_text.splitlines()) <= WHOLE_FILE_LINES:
+            self._queue_whole_file(answer, unit, file_text, failure_text, label)
         return self._proposal(unit, candidate, question.kind, label)
+
+    def _queue_whole_file(
+        self, answer: Answer, unit: Unit, file_text: str, failure_text: str, label: dict[str, Any]
+    ) -> None:
+        """The answer as the whole file it was shown, when it rewrites more than the function asked about: one
+        proposal that changes every function it changed, tried after the function alone."""
+        edits = read_file_candidate(answer.text, file_units(self.root, unit.path), file_text)
+        if not edits or any(special_cases(new, old, failure_text) for old, new in edits):
+            return
+        key = "\n".join(new for _unit, new in edits)
+        tried = self._tried.setdefault((unit.path, ""), set())
+        if key in tried:
+            return
+        tried.add(key)
+        changed = [old.qualified_name for old, _new in edits]
+        self._queued.append(Proposal(edits, "file", {**label, "question": "file", "functions": changed}))
 
     def _proposal(self, unit: Unit, candidate: Candidate, question: Origin, label: dict[str, Any]) -> Proposal:
         if candidate.text is None:
@@ -295,6 +325,7 @@ class Search:
         and fresh questions (the code they were made from changed)."""
         self.suspects = self.relocate(self.run, applied) if self.relocate is not None else self.suspects
         self.variants.clear()
+        self._queued.clear()  # read from the code before the kept candidate
         self.add_variants([(suspect.unit, suspect.lines) for suspect in self.suspects])
         if self.model is not None:
             self.model.restart(questions_for(self.suspects), self.emit)

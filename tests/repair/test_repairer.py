@@ -411,3 +411,44 @@ def test_within_its_time_budget_repair_asks_until_the_tests_pass(calc: Path) -> 
     outcome, backend, _ = repair(calc, [WRONG, WRONG, FIX], time_budget_s=3600)
     assert outcome.fixed and not outcome.out_of_time
     assert len(backend.requests) >= 3
+
+
+SHOP = (
+    "def subtotal(prices):\n"
+    '    """The sum of the prices."""\n'
+    "    return sum(prices[1:])\n"
+    "\n\n"
+    "def with_tax(amount, rate):\n"
+    '    """The amount with the tax at `rate` (0.2 is 20 %) added."""\n'
+    "    return amount * rate\n"
+    "\n\n"
+    "def total(prices, rate):\n"
+    "    return with_tax(subtotal(prices), rate)\n"
+)
+SHOP_TESTS = (
+    "from shop import total\n\n\n"
+    "def test_total():\n"
+    "    assert total([10, 20], 0.5) == 45\n\n\n"
+    "def test_no_tax():\n"
+    "    assert total([4, 6], 0) == 10\n"
+)
+WHOLE_FILE_FIX = (
+    "Both helpers are wrong:\n\n```python\n"
+    + SHOP.replace("prices[1:]", "prices").replace("amount * rate", "amount * (1 + rate)")
+    + "```"
+)
+
+
+def test_an_answer_that_rewrites_the_whole_file_is_tried_as_one_candidate(repo: Path) -> None:
+    # Two functions are wrong, and every failing test goes through both: no one-function candidate passes a test.
+    # Shown the whole (small) file, the model rewrites it; its answer is read as the file it gives.
+    (repo / "shop.py").write_text(SHOP)
+    (repo / "test_shop.py").write_text(SHOP_TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "shop")
+    outcome, _, events = repair(repo, [WHOLE_FILE_FIX] * 8)
+    assert outcome.fixed, outcome.summary
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert fixed and fixed[0]["question"] == "file" and fixed[0]["functions"] == ["subtotal", "with_tax"]
+    text = (repo / "shop.py").read_text()
+    assert "return sum(prices)\n" in text and "amount * (1 + rate)" in text and "def total" in text
