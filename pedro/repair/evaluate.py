@@ -44,6 +44,8 @@ class _Pytest:
     python: str
     options: tuple[str, ...]
     plan: RunPlan
+    module: bool = False
+    """`python -m pytest`, which puts the working folder first on sys.path (the `pytest` script does not)."""
 
 
 def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
@@ -72,7 +74,7 @@ def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
         return f"the interpreter of {head} cannot be found"
     options = [token for token in kept[start:-1] if not token.startswith("--junitxml")]
     options = _without(options, _JUNIT_OPTIONS)
-    return _Pytest(python, tuple(options), plan)
+    return _Pytest(python, tuple(options), plan, module=start == 3)
 
 
 def _script_interpreter(script: str, env: dict[str, str] | Any) -> str:
@@ -148,12 +150,15 @@ class WarmPytest:
         folder.mkdir()
         plan = replace(self.launch.plan, label="pytest")
         prepared = instrument.prepare(plan, folder) if instrument is not None else plan
+        overlay = _overlay(plan.command.env, prepared.command.env)
+        if self.launch.module:
+            overlay["path"] = [str(plan.command.cwd), *overlay["path"]]
         request = {
             "ids": list(ids),
             "timeout": timeout,
             "workdir": str(folder),
             "args": list(self.launch.options),
-            **_overlay(plan.command.env, prepared.command.env),
+            **overlay,
         }
         assert self.process.stdin is not None
         try:

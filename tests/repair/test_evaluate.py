@@ -50,6 +50,19 @@ def test_a_warm_pytest_runs_only_the_failing_tests_on_the_code_as_it_is_on_disk(
         candidate_runs.close()
 
 
+def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(repo: Path, tmp_path: Path) -> None:
+    # `python -m pytest` puts the working folder on sys.path, which is how tests/ (no __init__.py) imports the
+    # package beside it; the warm pytest does the same, so it serves such a project rather than falling back.
+    tests = TESTS.replace("from calc import", "from shop.calc import")
+    make_repo(repo, {"shop/__init__.py": "", "shop/calc.py": CALC, "tests/test_calc.py": tests})
+    candidate_runs, notices = runs(repo, tmp_path, f"{PYTEST} tests/test_calc.py::test_add")
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        assert candidate_runs.first(["tests/test_calc.py::test_add"]).failing == {"tests/test_calc.py::test_add"}
+    finally:
+        candidate_runs.close()
+
+
 def test_nothing_of_one_candidate_reaches_the_next(repo: Path, tmp_path: Path) -> None:
     # Each run appends to a module-level list and fails unless it is the first to do so in its process.
     state = "seen = []\n\n\ndef mark():\n    seen.append(1)\n    return len(seen)\n"

@@ -54,6 +54,7 @@ def asks_for_line(prompt: str, line: str) -> bool:
 
 def make_repo(repo: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
         (repo / name).write_text(text)
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "code")
