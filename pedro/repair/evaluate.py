@@ -18,11 +18,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from pedro.evidence import ProjectTests
+from pedro.evidence import ProjectTests, count
 from pedro.process import ChildCommand, ChildResult, release_leader, start_leader
 from pedro.safety.sandbox import wrap
 from pedro.tools.test import RunInstrument, RunPlan, TestRun, format_summary, narrow, plan_test_run
-from pedro.tools.testreport import ReportError, RunReport, parse_junit_xml
+from pedro.tools.testreport import UNITTEST_RUNNER, ReportError, RunReport, parse_junit_xml
 
 _SERVER_SOURCE = Path(__file__).with_name("warm_pytest.py")
 _READY_TIMEOUT_S = 60.0
@@ -281,6 +281,10 @@ class CandidateRuns:
     how: str = "the whole command"
     """How candidates run, for the record."""
     narrowed: bool = True
+    beside: tuple[str, ...] = ()
+    """Tests the command leaves out that pass on the original code in the files of those it names: a user who
+    names one test still wants the rest of its file kept passing, so each plausible candidate runs them too."""
+    _beside_timeout_s: float | None = None
     _fell_back: bool = field(default=False, repr=False)
 
     def start(self, ids: Sequence[str], *, use_warm: bool = True) -> None:
@@ -303,6 +307,27 @@ class CandidateRuns:
             elapsed = time.monotonic() - began if self.narrowed else self.baseline.result.duration_s
             self.how = "the test command held to the failing tests" if self.narrowed else "the whole test command"
             self.timeout_s = _limit(elapsed)
+        self._find_beside()
+
+    def _find_beside(self) -> None:
+        """The passing tests in the files (or modules) of the tests the command names, when it names single tests."""
+        containers = named_containers(self.baseline, self.tests.command)
+        if not containers or (self.warm is None and not self.narrowed):
+            return
+        began = time.monotonic()
+        if self.warm is not None:
+            run = self.warm.run(containers, timeout=max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0))
+        else:
+            args = self.tests.args.model_copy(update={"timeout": self.tests.ctx.config.test_timeout})
+            run = ProjectTests(args, self.tests.ctx).run(only=containers)
+        report, baseline = run.report, self.baseline.report
+        if report is None or baseline is None or run.result.outcome != "exited" or not report.names_tests:
+            return
+        named = {*baseline.passing, *self.baseline.failing}
+        self.beside = tuple(sorted(set(report.passing) - named))
+        if self.beside:
+            self._beside_timeout_s = _limit(time.monotonic() - began)
+            self.how += f"; {count(len(self.beside), 'passing test')} beside them in their files guard each fix"
 
     def _start_warm(self, launch: _Pytest, ids: Sequence[str], wanted: frozenset[str]) -> None:
         try:
@@ -345,7 +370,18 @@ class CandidateRuns:
         return self._plain(ids if self.narrowed else (), instrument)
 
     def known(self, ids: Sequence[str], instrument: RunInstrument | None = None) -> TestRun:
-        """Every test of `ids` (those the baseline named), warm where it can; else the whole command."""
+        """Every test of `ids` (those the baseline named) and the tests beside them, warm where it can; else the
+        whole command (with the tests beside, when it can be held to tests)."""
+        if self.beside:
+            everything = sorted({*ids, *self.beside})
+            timeout = max(self._timeout(), self._beside_timeout_s or 0.0)
+            if self.warm is not None:
+                try:
+                    return self.warm.run(everything, timeout=timeout, instrument=instrument)
+                except OSError as exc:
+                    self.close()
+                    self._fall_back(str(exc))
+            return self._plain(everything, instrument, timeout)
         if self.warm is not None:
             return self.first(ids, instrument)
         return self._plain((), instrument)
@@ -354,8 +390,8 @@ class CandidateRuns:
         """The whole command as the user gave it, for the final check."""
         return self.tests.run(instrument=instrument)
 
-    def _plain(self, ids: Sequence[str], instrument: RunInstrument | None) -> TestRun:
-        args = self.tests.args.model_copy(update={"timeout": self._timeout()})
+    def _plain(self, ids: Sequence[str], instrument: RunInstrument | None, timeout: float | None = None) -> TestRun:
+        args = self.tests.args.model_copy(update={"timeout": timeout or self._timeout()})
         return ProjectTests(args, self.tests.ctx).run(instrument=instrument, only=ids)
 
     def _timeout(self) -> float:
@@ -365,6 +401,22 @@ class CandidateRuns:
         if self.warm is not None:
             self.warm.close()
             self.warm = None
+
+
+def named_containers(baseline: TestRun, command: str) -> list[str]:
+    """The test files (pytest) or modules (unittest) whose single tests the command names, e.g. `tests/test_x.py`
+    for `pytest tests/test_x.py::test_y`; [] when it names whole files, or for other runners."""
+    report = baseline.report
+    if report is None or not report.names_tests:
+        return []
+    ids = {*report.passing, *baseline.failing}
+    if report.runner == "pytest":
+        files = {test_id.split("::")[0] for test_id in ids if "::" in test_id}
+        return sorted(file for file in files if f"{file}::" in command)
+    if report.runner == UNITTEST_RUNNER:
+        modules = {test_id.rsplit(".", 2)[0] for test_id in ids if test_id.count(".") >= 2}
+        return sorted(module for module in modules if f"{module}." in command)
+    return []
 
 
 def _limit(seconds: float) -> float:

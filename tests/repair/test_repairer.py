@@ -142,6 +142,28 @@ def test_a_candidate_that_breaks_a_passing_test_is_undone(calc: Path) -> None:
     assert backend.options[1].seed is not None
 
 
+@pytest.mark.parametrize(
+    "command",
+    [f"{PYTEST} test_calc.py::AddTests::test_add", f"{sys.executable} -m unittest -v test_calc.AddTests.test_add"],
+    ids=["pytest", "unittest"],
+)
+def test_a_candidate_that_breaks_a_test_beside_the_one_named_is_undone(repo: Path, command: str) -> None:
+    # The user names one test; the others in its file are not in the command, yet a fix must keep them passing.
+    (repo / "calc.py").write_text(CALC)
+    tests = "import unittest\n\nfrom calc import add\n\n\nclass AddTests(unittest.TestCase):\n"
+    tests += "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n"
+    tests += "    def test_add_zero(self):\n        self.assertEqual(add(0, 0), 0)\n"
+    (repo / "test_calc.py").write_text(tests)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    outcome, _, events = repair(repo, [BREAKS, FIX], command=command)
+    assert outcome.fixed and statuses(events) == ["breaks", "fixed"]
+    assert "test_add_zero" in str(next(e for e in events if e.type == "repair.candidate").data["reason"])
+    started = next(e for e in events if e.type == "repair.started")
+    assert "1 passing test beside them in their files guard each fix" in str(started.data["runs"])
+    assert "return a + b" in (repo / "calc.py").read_text()
+
+
 def test_the_code_is_restored_between_candidates(calc: Path) -> None:
     guard = SnapshotGuard(calc, "job1")
     guard.start()
