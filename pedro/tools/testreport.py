@@ -589,9 +589,14 @@ UNITTEST_RUNNER = "unittest"
 UNITTEST_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<test>\w+) \((?P<where>[\w.]+)\)", re.MULTILINE)
 UNITTEST_RAN = re.compile(r"^Ran (?P<n>\d+) tests? in", re.MULTILINE)
 UNITTEST_RESULT = re.compile(r"^(?:FAILED|OK) ?(?:\((?P<body>[^)]*)\))?\s*$", re.MULTILINE)
-# `-v`: one line a test, `test_add (test_calc.T.test_add) ... ok` (3.11+), `test_add (test_calc.T) ... ok` before.
+# `-v`: one line a test, `test_add (test_calc.T.test_add) ... ok` (3.11+), `test_add (test_calc.T) ... ok` before;
+# a test with a docstring (a doctest too: `Doctest: pkg.mod.func`) puts its first line on a line of its own. What a
+# test writes to stderr (a warning) lands after its ` ... `, and its outcome then stands alone a few lines down.
 _UNITTEST_VERBOSE = re.compile(
-    r"^(?P<test>\w+) \((?P<where>[\w.]+)\)(?:\n.*?)? \.\.\. (?P<outcome>ok|FAIL|ERROR|skipped)", re.MULTILINE
+    r"^(?P<test>\w+) \((?P<where>[\w.]+)\)(?:\n.*?)? \.\.\. "
+    r"(?:(?P<outcome>ok|FAIL|ERROR|skipped)"
+    r"|[^\n]*\n(?:(?!\w+ \([\w.]+\))[^\n]*\n){0,8}?(?P<late>ok|FAIL|ERROR)$)",
+    re.MULTILINE,
 )
 _UNITTEST_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)', re.MULTILINE)
 
@@ -632,7 +637,7 @@ def _raw_unittest(text: str) -> RunReport | None:
     failing = {failure.test_id for failure in report.failures}
     for line in _UNITTEST_VERBOSE.finditer(text):
         test_id = unittest_id(line.group("test"), line.group("where"))
-        if line.group("outcome") == "ok" and test_id not in failing:
+        if (line.group("outcome") or line.group("late")) == "ok" and test_id not in failing:
             report.passing.append(test_id)
     return report
 

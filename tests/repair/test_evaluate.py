@@ -135,3 +135,30 @@ def test_python_s_own_runner_is_held_to_the_failing_tests(repo: Path, tmp_path: 
         assert failure.location.endswith("test_calc.py:8") and "AssertionError: -1 != 5" in failure.message
     finally:
         candidate_runs.close()
+
+
+def test_unittest_names_every_test_even_doctests_and_tests_that_warn(repo: Path, tmp_path: Path) -> None:
+    # A warning a test writes lands between its ` ... ` and its `ok`; a doctest load_tests adds has two lines.
+    # Both count among the passing tests by name, or no run could be compared test by test.
+    calc = '"""Arithmetic."""\n\nimport warnings\n\n\ndef square(n):\n'
+    calc += '    """The square.\n\n    >>> square(3)\n    9\n    """\n    return n * n\n\n\n'
+    calc += "def mul(a, b):\n    warnings.warn('mul is old', DeprecationWarning)\n    return a * b\n"
+    calc += "\n\ndef add(a, b):\n    return a - b\n"
+    tests = (
+        "import doctest\nimport unittest\nimport warnings\n\nimport calc\n\n\n"
+        "def load_tests(loader, tests, ignore):\n    tests.addTests(doctest.DocTestSuite(calc))\n    return tests\n\n\n"
+        "class CalcTest(unittest.TestCase):\n"
+        "    def test_add(self):\n        self.assertEqual(calc.add(2, 3), 5)\n\n"
+        "    def test_mul(self):\n        warnings.simplefilter('always')\n"
+        "        self.assertEqual(calc.mul(2, 3), 6)\n"
+    )
+    make_repo(repo, {"calc.py": calc, "test_calc.py": tests})
+    command = f"{sys.executable} -m unittest -v test_calc.CalcTest.test_add"
+    candidate_runs, _ = runs(repo, tmp_path, command)
+    try:
+        report = candidate_runs.first(["test_calc"]).report
+        assert report is not None and report.names_tests, report
+        assert set(report.passing) == {"test_calc.CalcTest.test_mul", "calc.square"}
+        assert candidate_runs.beside == ("calc.square", "test_calc.CalcTest.test_mul")
+    finally:
+        candidate_runs.close()
