@@ -137,7 +137,7 @@ def run_job(spec: JobSpec, flags: CommonFlags, root: Path, config: PedroConfig, 
     and the job branch. The caller holds the run lock (run_lock) and decides what Ctrl-C does."""
     from pedro.jobs import JobStore
     from pedro.roles import get_role
-    from pedro.safety.secrets import Redactor, secret_values
+    from pedro.safety.secrets import Redactor
 
     saved = _saved_job(root, spec.resume, flags, with_message=bool(spec.message)) if spec.resume is not None else None
     role_name = spec.role_name
@@ -156,7 +156,7 @@ def run_job(spec: JobSpec, flags: CommonFlags, root: Path, config: PedroConfig, 
                 "no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL); "
                 "`ollama list` or the server's /v1/models shows the names"
             )
-        redactor = Redactor(secret_values(os.environ, root=root))
+        redactor = Redactor.for_job(os.environ, root)
         store = JobStore(root, redactor=redactor)
         job, history, task = _open_job(store, role, config, saved, spec)
         if saved is not None and not spec.follow_up:

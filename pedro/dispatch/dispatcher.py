@@ -17,7 +17,7 @@ from pedro.effects import Effects
 from pedro.gate import Gate
 from pedro.messages import ToolCall, ToolResult
 from pedro.safety.journal import Journal
-from pedro.safety.secrets import Redactor, secret_values
+from pedro.safety.secrets import Redactor
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 
@@ -48,7 +48,7 @@ class Dispatcher:
         self.snapshots = SnapshotLayer(guard)
         """The one place snapshots are taken and reported: after each reported call, and for the steps the loop
         and repair open and close (before, open_step, close_step, finish)."""
-        redactor = redactor if redactor is not None else Redactor(secret_values(os.environ, root=ctx.root))
+        redactor = redactor if redactor is not None else Redactor.for_job(os.environ, ctx.root)
         inner: list[Layer[str]] = [self.limit, self.mask, size_limit, validate]
         inner += [PolicyGate(gate)] if gate is not None else []
         inner += [Journalled(journal)] if journal is not None else []

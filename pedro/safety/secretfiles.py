@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import pwd
 import re
+import subprocess
 from collections.abc import Mapping
 from fnmatch import translate
 from pathlib import Path, PurePath
 
+from pedro.rgbinary import rg_binary
 from pedro.safety.snapshots import SKIPPED_DIRS
 
 # Files that set environment variables, often to real credentials; their values are also redacted (secrets.py).
@@ -150,10 +152,47 @@ def credential_stores(*environs: Mapping[str, str], keep_git_config: bool = Fals
 def repo_secret_files(root: Path) -> list[Path]:
     """The regular files under `root` that may hold secrets, symlinks skipped (their targets are found themselves).
 
-    The walk skips what snapshots skip (.git, node_modules, virtualenvs, build output, caches) and any other
+    The listing skips what snapshots skip (.git, node_modules, virtualenvs, build output, caches) and any other
     virtualenv (a folder with pyvenv.cfg, such as one named .env): vendored CA bundles and test keys of
-    dependencies live there, hiding them would break the tools, and the walk runs before every sandboxed command.
+    dependencies live there, hiding them would break the tools. Ignore files do not hide a secret file (a .env is
+    usually ignored). One native pass of ripgrep's walker, limited to the secret names, lists the tree: this runs
+    before every job and every sandboxed command, and a walk in Python cost seconds on a large tree.
     """
+    listed = _listed_by_ripgrep(root)
+    found = listed if listed is not None else _walked(root)
+    venvs: dict[Path, bool] = {}
+    return sorted(path for path in found if not _inside_virtualenv(path, root, venvs))
+
+
+_RG_TIMEOUT_S = 120.0
+
+
+def _rg_globs() -> list[str]:
+    """ripgrep's globs for the secret names (a superset: is_secret_path decides) and the skipped folders."""
+    names = [*ENV_FILE_NAMES, *KEY_FILE_NAMES]
+    stores = [glob for entry in HOME_SECRETS for glob in (f"**/{entry}", f"**/{entry}/**")]
+    # An exclusion given last wins over the names, as a skipped folder wins in the walk.
+    return [*(f"--iglob={glob}" for glob in (*names, *stores)), *(f"--glob=!{name}" for name in sorted(SKIPPED_DIRS))]
+
+
+def _listed_by_ripgrep(root: Path) -> list[Path] | None:
+    """The secret files ripgrep lists under `root`, or None when ripgrep is missing or fails."""
+    rg = rg_binary()
+    if rg is None:
+        return None
+    argv = [rg, "--files", "--hidden", "--no-ignore", "--no-config", "--no-messages", "--null", *_rg_globs(), "."]
+    try:
+        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=_RG_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode not in (0, 1):  # 1: no file matched
+        return None
+    rels = [os.fsdecode(raw) for raw in done.stdout.split(b"\0") if raw]
+    return [root / rel for rel in rels if is_secret_path(rel)]
+
+
+def _walked(root: Path) -> list[Path]:
+    """The same list by a walk in Python, where ripgrep cannot run."""
     found: list[Path] = []
     stack = [root]
     while stack:
@@ -161,8 +200,6 @@ def repo_secret_files(root: Path) -> list[Path]:
         try:
             entries = list(os.scandir(directory))
         except OSError:
-            continue
-        if directory != root and any(entry.name == "pyvenv.cfg" for entry in entries):
             continue
         for entry in entries:
             try:
@@ -173,4 +210,16 @@ def repo_secret_files(root: Path) -> list[Path]:
                     found.append(Path(entry.path))
             except OSError:
                 continue
-    return sorted(found)
+    return found
+
+
+def _inside_virtualenv(path: Path, root: Path, venvs: dict[Path, bool]) -> bool:
+    """Whether a folder between `root` (excluded) and `path` holds pyvenv.cfg."""
+    for folder in path.parents:
+        if folder == root or root not in folder.parents:
+            return False
+        if folder not in venvs:
+            venvs[folder] = (folder / "pyvenv.cfg").is_file()
+        if venvs[folder]:
+            return True
+    return False

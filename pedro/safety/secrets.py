@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -130,10 +130,15 @@ def secret_values(environ: Mapping[str, str], *, root: Path | None = None) -> li
     command that prints one (`cat .env` where no sandbox can hide the file) shows [REDACTED:env_value] instead.
     """
     found = [v for k, v in environ.items() if SECRET_NAME.search(k) and len(v) >= MIN_SECRET_VALUE]
-    if root is not None:
-        for path in repo_secret_files(root):
-            if is_env_file(path.name):
-                found += [value for name, value in env_file_assignments(path) if _worth_redacting(name, value)]
+    return found + (repo_env_values(root) if root is not None else [])
+
+
+def repo_env_values(root: Path) -> list[str]:
+    """The values the repository's secret env files (.env, .env.*, .envrc) set that are worth redacting."""
+    found: list[str] = []
+    for path in repo_secret_files(root):
+        if is_env_file(path.name):
+            found += [value for name, value in env_file_assignments(path) if _worth_redacting(name, value)]
     return found
 
 
@@ -177,8 +182,23 @@ class Redactor:
     the backend's API key); values shorter than 8 characters are ignored to keep ordinary words intact.
     """
 
-    def __init__(self, secret_values: Iterable[str] = ()) -> None:
-        self._values = sorted({v for v in secret_values if len(v) >= MIN_SECRET_VALUE}, key=len, reverse=True)
+    def __init__(self, secret_values: Iterable[str] = (), *, later: Callable[[], Iterable[str]] | None = None) -> None:
+        self._given = list(secret_values)
+        self._later = later
+        self._sorted: list[str] | None = None
+
+    @classmethod
+    def for_job(cls, environ: Mapping[str, str], root: Path) -> Redactor:
+        """The environment's secret values now, and the repository's env files' values when text is first
+        redacted (finding those files lists the tree, which a job need not pay before it has output)."""
+        return cls(secret_values(environ), later=lambda: repo_env_values(root))
+
+    @property
+    def _values(self) -> list[str]:
+        if self._sorted is None:
+            found = [*self._given, *(self._later() if self._later is not None else ())]
+            self._sorted = sorted({v for v in found if len(v) >= MIN_SECRET_VALUE}, key=len, reverse=True)
+        return self._sorted
 
     def redact(self, text: str) -> str:
         """The text with every secret value and every known secret pattern replaced."""

@@ -9,10 +9,7 @@ import json
 import os
 import re
 import select
-import shutil
 import subprocess
-import sys
-import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
 
+from pedro.rgbinary import rg_binary
 from pedro.safety.secretfiles import ENV_FILE_NAMES, HOME_SECRETS, KEY_FILE_NAMES, is_secret_path
 from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
 
@@ -54,21 +52,10 @@ class RgOutcome:
 
 def find_rg(env: Mapping[str, str] | None = None) -> str:
     """The ripgrep binary to run: the one the `ripgrep` wheel put next to this Python, else one on PATH."""
-    found = _find_rg(None if env is None else env.get("PATH"))
+    found = rg_binary(None if env is None else env.get("PATH"))
     if found is None:
         raise ToolFailure(_INSTALL_HINT)
     return found
-
-
-@lru_cache(maxsize=8)
-def _find_rg(path_var: str | None) -> str | None:
-    # The wheel pinned in pyproject lands in the interpreter's scripts directory, which need not be on PATH
-    # (a venv run without activation), so it is looked for there first.
-    for folder in (sysconfig.get_path("scripts"), str(Path(sys.executable).parent)):
-        candidate = Path(folder) / "rg"
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return shutil.which("rg", path=path_var)
 
 
 def base_argv(

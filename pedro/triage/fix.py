@@ -82,11 +82,11 @@ def _repair(
     from pedro.repair import Repairer
     from pedro.safety.policy import Policy
     from pedro.safety.sandbox import active_sandbox
-    from pedro.safety.secrets import Redactor, secret_values
+    from pedro.safety.secrets import Redactor
     from pedro.tools import ToolRegistry
 
     gate = Gate(Policy(mode="workspace-write", approval="never"), sandboxed=active_sandbox().kind != "none")
-    redactor = Redactor(secret_values(os.environ, root=tree))
+    redactor = Redactor.for_job(os.environ, tree)
     dispatcher = Dispatcher(ToolRegistry.default(("code_edit",)), ctx, redactor=redactor, gate=gate)
     repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, config=config.repair, options=options)
     start = tests.run()

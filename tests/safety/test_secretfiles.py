@@ -13,9 +13,18 @@ from types import SimpleNamespace
 
 import pytest
 
+from pedro.safety import secretfiles
 from pedro.safety.policy import FileRead, FileWrite, Policy, protected_reason
 from pedro.safety.sandbox import detect_sandbox, read_landlock_abi
-from pedro.safety.secretfiles import HOME_SECRETS, home_secret_paths, is_env_file, is_secret_path, repo_secret_files
+from pedro.safety.secretfiles import (
+    ENV_FILE_NAMES,
+    HOME_SECRETS,
+    KEY_FILE_NAMES,
+    home_secret_paths,
+    is_env_file,
+    is_secret_path,
+    repo_secret_files,
+)
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolDeniedError
@@ -126,6 +135,38 @@ def test_repo_secret_files_skips_dependencies_and_links(planted: Path) -> None:
     (planted / "env" / "lib" / "cacert.pem").write_text("bundle\n")
     found = [path.relative_to(planted).as_posix() for path in repo_secret_files(planted)]
     assert found == sorted(SECRET)
+
+
+def test_the_native_listing_finds_what_a_walk_finds_at_every_depth_behind_ignores_and_links(tmp_path: Path) -> None:
+    # Every name of the tables (and a near miss of each exception), at three depths, all of them ignored by git,
+    # beside links to secret files and folders, skipped folders and a virtualenv: ripgrep's one pass lists exactly
+    # what a walk of the whole tree in Python lists.
+    root = tmp_path / "repo"
+    names = [glob.replace("*", "x") for glob in (*ENV_FILE_NAMES, *KEY_FILE_NAMES)]
+    names += [exception.replace("*", "x.env") for table in (ENV_FILE_NAMES, KEY_FILE_NAMES) for rule in table.values()
+              for exception in rule]  # fmt: skip
+    names += [entry if "/" in entry or entry.startswith(".net") else f"{entry}/inner" for entry in HOME_SECRETS]
+    names += ["ID_RSA", "Server.PEM", "notes.txt", "src/app.py"]
+    for depth in ("", "a/", "a/b/c/"):
+        for name in names:
+            path = root / depth / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.exists():
+                path.write_text("x\n")
+    (root / ".gitignore").write_text("*\n")
+    (root / "a" / ".gitignore").write_text(".env*\n*.pem\n")
+    (root / "linked.pem").symlink_to("a/x.pem")
+    (root / "linked-dir").symlink_to("a/b")
+    for skipped in ("node_modules/pkg", ".git/hooks", "build", "a/__pycache__", "venv-like/lib"):
+        (root / skipped).mkdir(parents=True, exist_ok=True)
+        (root / skipped / ".env").write_text("x\n")
+    (root / "venv-like" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    walked = sorted(path for path in secretfiles._walked(root) if not secretfiles._inside_virtualenv(path, root, {}))
+    assert secretfiles._listed_by_ripgrep(root) is not None
+    assert repo_secret_files(root) == walked
+    found = {path.relative_to(root).as_posix() for path in walked}
+    assert {"a/b/c/.env", "a/.ssh/inner", "a/b/c/.config/gh", ".docker/config.json", "ID_RSA"} <= found
+    assert not {"linked.pem", "node_modules/pkg/.env", "venv-like/lib/.env", "a/x.example"} & found
 
 
 # -- every consumer agrees ------------------------------------------------------------------------------------------
