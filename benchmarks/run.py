@@ -25,6 +25,7 @@ import bench_extract  # noqa: E402
 import bench_extract_accuracy  # noqa: E402
 import bench_prompt  # noqa: E402
 import bench_repair_cache  # noqa: E402
+import bench_scale  # noqa: E402
 import bench_search  # noqa: E402
 import bench_serve  # noqa: E402
 import bench_snapshot  # noqa: E402
@@ -288,9 +289,11 @@ def main() -> int:
         "prompt": bench_prompt.run(),
         "serve": bench_serve.run(),
         "candidates": bench_candidates.run(),
+        "scale": bench_scale.run(),
     }
     _real_model(results)
     rows, notes = [*_local_rows(results), *_prompt_rows(results["prompt"]), *_candidate_rows(results["candidates"])], []
+    rows += [("", "", "", ""), *(_row(*scale_row) for scale_row in bench_scale.rows(results["scale"]))]
     for name, build_rows in (("tokens", _token_rows), ("cache", _cache_rows), ("repair_cache", _repair_cache_rows)):
         outcome = results[name]
         for word in ("skipped", "failed"):
