@@ -10,7 +10,7 @@ from pathlib import Path
 from pedro import gitlayer
 from pedro.errors import UsageError
 
-_STATUS = ("status", "--porcelain=v1", "-uall")
+_STATUS = ("status", "--porcelain=v1", "-uall", "-z")
 
 
 def find_repo_root(path: Path, *, allow_outside_git: bool = False) -> Path:
@@ -40,34 +40,45 @@ def is_git_repo(root: Path) -> bool:
 
 
 def fingerprint(root: Path) -> str:
-    """A hash of the commit checked out and the working tree's changes (tracked diffs and untracked files), to see
-    whether anything changed: a job that commits its work has changed the repository too."""
+    """A hash of the commit checked out and the working tree's changes (what status lists, and the content of every
+    changed or untracked file), to see whether anything changed: a job that commits its work has changed it too.
+    One status pass reads the index and the tree; the changed files are read here, however few."""
     if not is_git_repo(root):
         return _tree_fingerprint(root)
     digest = hashlib.sha256()
-    # diff and status as plain data: no external diff or textconv program, no fsmonitor (the git layer)
-    for args in (("rev-parse", "HEAD"), ("diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv"), _STATUS):
+    listed = ""
+    for args in (("rev-parse", "HEAD"), _STATUS):
         try:
             result = gitlayer.run(root, *args, timeout=60)
         except gitlayer.GitError:
             continue
         digest.update(result.out.encode("utf-8", "surrogateescape"))
-    for line in _untracked(root):
+        listed = result.out if args == _STATUS else listed
+    for path in _listed_paths(listed):
+        digest.update(b"\0" + path.encode("utf-8", "surrogateescape") + b"\0")
         try:
-            with (root / line).open("rb") as fh:  # in chunks: an untracked log can be hundreds of megabytes
+            with (root / path).open("rb") as fh:  # in chunks: an untracked log can be hundreds of megabytes
                 while chunk := fh.read(1 << 20):
                     digest.update(chunk)
         except OSError:
-            continue
+            continue  # deleted: status said so
     return digest.hexdigest()
 
 
-def _untracked(root: Path) -> list[str]:
-    try:
-        result = gitlayer.run(root, "ls-files", "--others", "--exclude-standard", "-z", timeout=60)
-    except gitlayer.GitError:
-        return []
-    return [p for p in result.out.split("\0") if p]
+def _listed_paths(status: str) -> list[str]:
+    """The paths of `git status --porcelain=v1 -z`: each entry's path, and a rename's source as well."""
+    entries = status.split("\0")
+    paths: list[str] = []
+    index = 0
+    while index < len(entries):
+        entry = entries[index]
+        index += 1
+        if len(entry) < 4:
+            continue
+        paths.append(entry[3:])
+        if entry[0] in "RC":
+            index += 1  # the source, which no longer holds the content
+    return paths
 
 
 def _tree_fingerprint(root: Path) -> str:

@@ -51,6 +51,22 @@ def test_fingerprint_sees_edits_new_files_and_reverts(repo: Path) -> None:
     assert fingerprint(repo) == clean
 
 
+def test_fingerprint_sees_a_changed_file_change_again_a_rename_and_a_commit(repo: Path) -> None:
+    (repo / "README.md").write_text("one\n")
+    once = fingerprint(repo)
+    (repo / "README.md").write_text("two\n")  # status still says " M": the content tells
+    assert fingerprint(repo) != once
+    git(repo, "checkout", "--", "README.md")
+    clean = fingerprint(repo)
+    git(repo, "mv", "README.md", "READ ME.md")
+    moved = fingerprint(repo)
+    assert moved != clean
+    (repo / "READ ME.md").write_text("moved and changed\n")
+    assert fingerprint(repo) != moved
+    git(repo, "commit", "-qam", "rename")
+    assert fingerprint(repo) not in (clean, moved)
+
+
 def test_fingerprint_outside_git_sees_the_files_but_not_pedros_own(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("a\n")
     assert not is_git_repo(tmp_path)
