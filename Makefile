@@ -6,7 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test lint typecheck format e2e bench eval demo clean
+.PHONY: help install test test-fast lint typecheck format e2e bench eval demo clean
+# Test workers: most tests wait on subprocesses (git, pytest, the sandbox), so twice the cores keeps them busy.
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) * 2 )))
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -20,8 +22,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP) ## Create .venv and install pedro with its development tools
 	@echo "pedro installed in $(VENV): run $(VENV)/bin/pedro --help"
 
-test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests)
-	$(PY) -m pytest -m "not e2e"
+test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests), spread over WORKERS processes
+	$(PY) -m pytest -m "not e2e" -n $(WORKERS)
+
+test-fast: $(STAMP) ## The edit-test loop: the suite without its slow tests (real servers, whole-task runs)
+	$(PY) -m pytest -m "not e2e and not slow" -n $(WORKERS)
 
 lint: $(STAMP) ## ruff check and format check
 	$(VENV)/bin/ruff check pedro tests benchmarks

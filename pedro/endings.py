@@ -20,7 +20,7 @@ from pedro.context import (
 )
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.errors import Terminated, TimeLimitReached
-from pedro.evidence import Judgement, TestEvidence, describe_test_run, names
+from pedro.evidence import Judgement, TestEvidence, count, describe_test_run, names
 from pedro.messages import ExitStatus, ToolCall, ToolResult
 from pedro.roles import Role
 from pedro.toolcalls import find_completion
@@ -97,7 +97,7 @@ def round_limit(limits: Limits) -> Ending:
     return Ending(
         "limit_reached",
         "round_limit",
-        f"stopped after {limits.max_rounds} rounds without completion; raise the limit with --max-rounds N or "
+        f"stopped after {count(limits.max_rounds, 'round')} without completion; raise the limit with --max-rounds N or "
         "[agent].max_rounds",
     )
 
@@ -121,8 +121,8 @@ def stalled_after_repair(repair_summary: str, rounds: int) -> Ending:
     return Ending(
         "failed",
         "no_progress",
-        f"{repair_summary}; the model made no successful tool call in {rounds} rounds after repair, so the job "
-        "stopped there",
+        f"{repair_summary}; the model made no successful tool call in {count(rounds, 'round')} after repair, so the "
+        "job stopped there",
     )
 
 

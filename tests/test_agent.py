@@ -135,6 +135,12 @@ def test_round_limit(calc: Path) -> None:
     result, backend = run(calc, [read] * 5, max_rounds=3)
     assert (result.exit_status, result.exit_code, result.reason) == ("limit_reached", 4, "round_limit")
     assert len(backend.requests) == 3
+    assert result.summary.startswith("stopped after 3 rounds without completion")
+
+
+def test_one_round_is_one_round(calc: Path) -> None:
+    result, _ = run(calc, [fenced("file", {"action": "read", "path": "calc.py"})], max_rounds=1)
+    assert result.summary.startswith("stopped after 1 round without completion"), result.summary
 
 
 def test_no_progress_after_nudges(calc: Path) -> None:

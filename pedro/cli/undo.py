@@ -11,6 +11,7 @@ import typer
 from pedro.cli.common import load
 from pedro.cli.flags import CommonFlags, takes
 from pedro.errors import UsageError
+from pedro.evidence import count
 
 
 @takes("repo")
@@ -58,7 +59,7 @@ def undo(
         back = _leave_unused_branch(root, job.id, snapshots, set(report.kept))
     target = report.snapshot
     lines = [
-        f"restored snapshot {target.n} of job {job.id} ({target.label}): {len(report.written)} files written, "
+        f"restored snapshot {target.n} of job {job.id} ({target.label}): {count(len(report.written), 'file')} written, "
         f"{len(report.removed)} removed"
     ]
     if plan.skipped:
