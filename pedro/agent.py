@@ -378,6 +378,11 @@ class Agent:
         if failed is not None:
             turn.flush(history)
             return failed
+        problems = [problem.message for problem in extraction.problems]
+        repeated = endings.repeated_failure(calls, results, problems, state.counters)
+        if repeated is not None:
+            turn.flush(history)
+            return repeated
         ending = self._after_calls(completion, extraction, bool(calls), turn)
         if ending is not None:
             return ending

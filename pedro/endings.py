@@ -90,6 +90,8 @@ class Counters:
     test_refusals: int = 0
     ok_calls: int = 0
     failed_calls: int = 0
+    last_failure: str = ""
+    """The calls (or malformed calls) of the last round when every one of them failed, else ""."""
 
 
 def round_limit(limits: Limits) -> Ending:
@@ -184,6 +186,26 @@ def tool_use(ending: Ending, counters: Counters, calling: ToolCallingConfig) -> 
             "failed", "no_tool_call", f"the run ended without a successful tool call{tried}; {ending.summary}"
         )
     return ending
+
+
+def repeated_failure(
+    calls: Sequence[ToolCall], results: Sequence[ToolResult], problems: Sequence[str], counters: Counters
+) -> Ending | None:
+    """The same failing calls (or the same malformed ones) twice in a row end the run: what was refused twice is
+    refused a third time, and a small model that repeats itself does not stop on its own."""
+    failing = (bool(calls) or bool(problems)) and not any(result.ok for result in results)
+    signature = json.dumps([[(c.name, c.arguments) for c in calls], list(problems)], sort_keys=True, default=str)
+    again = failing and signature == counters.last_failure
+    counters.last_failure = signature if failing else ""
+    if not again:
+        return None
+    failed = next((result for result in results if not result.ok), None)
+    why = _first_line(failed.output) if failed is not None else (problems[0] if problems else "")
+    return Ending("limit_reached", "loop", f"the model sent the same failing call twice in a row: {why}")
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")[:200]
 
 
 def repeated_calls(calls: Sequence[ToolCall], counters: Counters, limits: Limits) -> Verdict:

@@ -307,3 +307,19 @@ def test_a_fault_in_pedro_still_finishes_the_job_with_its_last_snapshot(calc: Pa
     assert (saved.status, saved.exit_code) == ("failed", 1)
     assert list_snapshots(calc, job.id)[-1].label == "job end"
     store.close()
+
+
+def test_the_same_failing_call_twice_in_a_row_ends_the_run(calc: Path) -> None:
+    # SmolLM2 sent a code_edit without its action six times, each refused: the second identical refusal ends it.
+    bad = fenced("code_edit", {"path": "calc.py"})
+    result, backend = run(calc, [bad] * 6, max_rounds=10)
+    assert (result.exit_status, result.reason) == ("limit_reached", "loop"), result.summary
+    assert len(backend.requests) == 2
+    assert result.summary.startswith("the model sent the same failing call twice in a row")
+
+
+def test_a_failing_call_then_another_is_not_a_repeat(calc: Path) -> None:
+    first = fenced("file", {"action": "read", "path": "missing.py"})
+    second = fenced("file", {"action": "read", "path": "absent.py"})
+    result, backend = run(calc, [first, second, first], max_rounds=3)
+    assert result.reason == "round_limit" and len(backend.requests) == 3
