@@ -56,7 +56,8 @@ def test_text_mode_describes_every_tool_and_how_to_call_it(short: bool) -> None:
                 assert f"- {key} (" in system, (function["name"], key)
             for key in function["parameters"].get("required", []):
                 assert f"- {key} (" in system and ", required)" in system
-        assert '```file\n{"path": "src/app.py"}\n```' in system
+        # The example is a whole call, and its path is one the model must replace: copied as is, it reads nothing.
+        assert '```file\n{"action": "read", "path": "<a path from this repository>"}\n```' in system
 
 
 def test_sent_schemas_carry_no_noise() -> None:

@@ -281,9 +281,9 @@ class CandidateRuns:
     how: str = "the whole command"
     """How candidates run, for the record."""
     narrowed: bool = True
+    # A user who names one test still wants the rest of its file kept passing, so plausible candidates run these.
     beside: tuple[str, ...] = ()
-    """Tests the command leaves out that pass on the original code in the files of those it names: a user who
-    names one test still wants the rest of its file kept passing, so each plausible candidate runs them too."""
+    """Tests the command leaves out that pass on the original code, in the files of the tests it names."""
     _beside_timeout_s: float | None = None
     _fell_back: bool = field(default=False, repr=False)
 
