@@ -11,7 +11,6 @@ import typer
 from pedro.cli.common import load
 from pedro.cli.flags import CommonFlags, takes
 from pedro.errors import UsageError
-from pedro.evidence import count
 
 
 @takes("repo")
@@ -58,8 +57,9 @@ def undo(
             rewind_job_branch(root, job.id, *rewind)
         back = _leave_unused_branch(root, job.id, snapshots, set(report.kept))
     target = report.snapshot
+    written = f"{len(report.written)} file{'' if len(report.written) == 1 else 's'}"
     lines = [
-        f"restored snapshot {target.n} of job {job.id} ({target.label}): {count(len(report.written), 'file')} written, "
+        f"restored snapshot {target.n} of job {job.id} ({target.label}): {written} written, "
         f"{len(report.removed)} removed"
     ]
     if plan.skipped:

@@ -82,7 +82,8 @@ def test_credential_reads_ask_and_are_never_remembered(no_sandbox: Arena) -> Non
         asked.append(question)
         return False
 
-    commands = ["cat ~/.netrc", "cat ~/.netrc", "git config --get-regexp http"]
+    # Not twice in a row: the same refused call twice in a row ends the run (the loop guard).
+    commands = ["cat ~/.netrc", "git config --get-regexp http", "cat ~/.netrc"]
     run = run_case(no_sandbox, [bash(command) for command in commands], approve=decline)
 
     assert len(asked) == len(commands), asked
