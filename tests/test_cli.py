@@ -153,6 +153,8 @@ def test_version_and_help(tmp_path: Path, cli_env: dict[str, str]) -> None:
     assert helptext.returncode == 0
     for command in ("build", "debug", "review", "triage", "jobs", "tools", "doctor"):
         assert command in helptext.stdout
+    bare = pedro(env=cli_env, cwd=tmp_path)  # a bare `pedro` shows the same help and succeeds
+    assert (bare.returncode, bare.stdout) == (0, helptext.stdout)
 
 
 def test_tools_list_and_run(calc_repo: Path, cli_env: dict[str, str]) -> None:

@@ -37,6 +37,8 @@ def _run(argv: list[str] | None) -> int:
             # Model output can hold lone surrogates or bytes the terminal cannot show; never crash on them.
             stream.reconfigure(errors="backslashreplace")
     args = sys.argv[1:] if argv is None else argv
+    # A bare `pedro` asks what it can do: the help, and success (Click's no-args help exits 2, as for a usage error).
+    args = args or ["--help"]
     if args == ["--version"]:
         # The commonest probe of a CLI answers without importing Typer, Click and the command modules.
         sys.stdout.write(f"pedro {__version__}\n")
