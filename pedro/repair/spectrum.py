@@ -15,11 +15,12 @@ import re
 import shlex
 import shutil
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pedro.evidence import ProjectTests
+from pedro.repair.evaluate import named_containers
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit, enclosing_unit
 from pedro.tools.test import RunPlan, TestRun
@@ -284,13 +285,18 @@ def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spe
     began = time.monotonic()
     root = tests.ctx.root
     covered: dict[str, set[Line]] = {}
+    passing: Sequence[str] = report.passing
     if report.runner == "pytest":
         python = PytestRecorder(root)
         # The failing tests and those beside them in their files: enough passing tests to contrast with, never the
-        # whole suite of a large project.
-        tests.run(instrument=python, only=_neighbourhood(failing, report.passing))
+        # whole suite of a large project. When the command names single tests, their files run whole, so that the
+        # tests it leaves out still tell the lines every test runs from the lines only the failing ones run.
+        containers = named_containers(start, tests.command)
+        recorded = tests.run(instrument=python, only=containers or _neighbourhood(failing, report.passing))
+        if containers and recorded.report is not None:
+            passing = [test for test in recorded.report.passing if test not in failing]
         for context, lines in python.covered.items():
-            test = next((t for t in (*failing, *report.passing) if matches(context, t)), None)
+            test = next((t for t in (*failing, *passing) if matches(context, t)), None)
             if test is not None:
                 covered.setdefault(test, set()).update(lines)
         runs = 1
@@ -307,7 +313,7 @@ def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spe
         failing = frozenset({"failing"})
     else:
         return None
-    passing = report.passing if report.runner == "pytest" else ["passing"]
+    passing = passing if report.runner == "pytest" else ["passing"]
     scores = ochiai(covered, failing, passing)
     if not any(scores.values()):
         return None

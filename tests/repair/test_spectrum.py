@@ -112,6 +112,19 @@ def test_coverage_ranks_the_helper_the_test_never_names_first(repo: Path) -> Non
     assert (ranked[0].unit.path, ranked[0].unit.name, ranked[0].lines[0]) == ("rates.py", "tax_rate", 5)
 
 
+def test_when_the_command_names_one_test_the_tests_beside_it_still_rank_the_lines(repo: Path) -> None:
+    # The user names the failing test alone: the other tests of its file run under coverage all the same, so the
+    # line only the failing test runs still ranks above those every test runs.
+    make_repo(repo, SHOP)
+    tests = ProjectTests(RunTestsArgs(command=f"{PYTEST} test_app.py::test_total_uk"), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing == {"test_app.py::test_total_uk"} and run.report is not None and not run.report.passing
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and (spectrum.failing, spectrum.passing) == (1, 2)
+    assert spectrum.ranked()[0] == ("rates.py", 5, 1.0)
+    assert spectrum.score("app.py", 5) < 1.0
+
+
 def test_lines_coverage_ties_are_asked_about_from_the_end_of_the_run(repo: Path) -> None:
     # Every line of the body runs in the one failing test alone: coverage ties them all. The mean is made on the
     # function's last lines, and those are the two asked about.
