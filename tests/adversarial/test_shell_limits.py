@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -70,21 +71,28 @@ def test_case_15_third_consecutive_timeout_pauses(arena: Arena, sandbox: str) ->
     check_invariants(run, refused=range(3))
 
 
+def unusual(first: int) -> list[str]:
+    """Five sleep durations no other test (or test worker running beside this one) uses: `first` and the next
+    four, tagged with this process's id."""
+    return [f"{first + k}{os.getpid()}" for k in range(5)]
+
+
 def test_case_16_background_escapees(arena: Arena, sandbox: str) -> None:
+    durations = unusual(991)
     escapes = [
-        "nohup sleep 991 > /dev/null 2>&1 &",
-        "setsid sleep 992 &",
-        "(sleep 993 &) &",
-        "setsid nohup sleep 994 > /dev/null 2>&1 < /dev/null & disown",
+        f"nohup sleep {durations[0]} > /dev/null 2>&1 &",
+        f"setsid sleep {durations[1]} &",
+        f"(sleep {durations[2]} &) &",
+        f"setsid nohup sleep {durations[3]} > /dev/null 2>&1 < /dev/null & disown",
         # a double fork that also scrubs its environment, so no marker variable can find it
         'python3 -c "import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n'
-        "        os.execve('/bin/sleep', ['sleep', '995'], {})\" ; echo started",
+        f"        os.execve('/bin/sleep', ['sleep', '{durations[4]}'], {{}})\" ; echo started",
     ]
     run = run_case(arena, [bash(command) for command in escapes])
 
     for index in range(len(escapes)):
         assert "exit code 0" in run.answer(index), run.answer(index)
-    left = sleepers(["991", "992", "993", "994", "995"])
+    left = sleepers(durations)
     kill_all(left)
     assert not left, f"background processes outlived their command: {left}"
     check_invariants(run)
@@ -98,15 +106,16 @@ from pedro.tools import load_tool
 from pedro.tools.base import ToolContext
 tool = load_tool("bash")
 ctx = ToolContext(root=Path(sys.argv[1]), config=ToolsConfig(bash_timeout=60.0))
-command = "sleep 3141 & setsid sleep 3142 & (sleep 3143 &); nohup sleep 3144 >/dev/null 2>&1 & sleep 3145"
+a, b, c, d, e = sys.argv[2:7]
+command = f"sleep {a} & setsid sleep {b} & (sleep {c} &); nohup sleep {d} >/dev/null 2>&1 & sleep {e}"
 tool.run(tool.Args.model_validate({"command": command}), ctx)
 """
 
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_case_16_children_end_when_pedro_is_killed(arena: Arena, sandbox: str, how: signal.Signals) -> None:
-    durations = ["3141", "3142", "3143", "3144", "3145"]
-    pedro = subprocess.Popen([sys.executable, "-c", KILLED_PEDRO, str(arena.root)])
+    durations = unusual(3141)
+    pedro = subprocess.Popen([sys.executable, "-c", KILLED_PEDRO, str(arena.root), *durations])
     try:
         deadline = time.monotonic() + 20
         while len(_sleepers(durations)) < len(durations) and time.monotonic() < deadline:
