@@ -131,11 +131,13 @@ def test_ctrl_c_during_a_git_run_ends_pedro_at_once_not_when_the_git_deadline_wo
     script = (
         "import sys\nfrom pathlib import Path\nfrom pedro import gitlayer\n"
         "try:\n"
+        "    print('started', flush=True)\n"
         "    gitlayer.run(Path(sys.argv[1]), '-c', 'alias.wait=!sleep 60', 'wait', timeout=120)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True)\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", script, str(repo)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "started"  # imports done, however slow
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     try:
