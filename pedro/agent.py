@@ -502,17 +502,15 @@ class Agent:
             store.save(job)
 
     def _repair_first(self, repair: RepairStep) -> Ending | str:
-        """The debugger's repair before the loop: it ends the job when it fixed the failing tests and the evidence
-        backs the fix; else what the loop's model reads first (empty when repair has nothing to say)."""
+        """The debugger's repair before the loop: it ends the job when it changed the code and the evidence backs the
+        change; else what the loop's model reads first (empty when repair has nothing to say)."""
         tests = self.parts.tests
         start = tests.baseline_run if tests is not None else None
         repaired = repair.run(self.emitter.emit, start=start, deadline=self.state.deadline)
         self.state.usage += repaired.usage
         self.state.tool_calls += repaired.tool_calls
         self.state.repair_candidates = repaired.candidates
-        # Only a fix ends the job here (or a stop, which leaves the files to their editor): kept progress with
-        # failing tests left is no completion, and the loop's model goes on from it.
-        if (repaired.fixed or repaired.stopped) and repaired.last_run is not None:
+        if repaired.changed and repaired.last_run is not None:
             judgement = self.evidence.judge_run(repaired.last_run) if tests is not None else None
             if judgement is None or judgement.holds:
                 return endings.repaired(endings.with_notes(repaired.summary, judgement))

@@ -337,20 +337,6 @@ def test_an_unfinished_repair_hands_over_to_the_loop(calc: Path) -> None:
     assert "Before asking you, pedro ran the tests" in first_loop_request[1].content
 
 
-def test_progress_with_tests_still_failing_is_no_completion(calc: Path) -> None:
-    # Repair fixes add() but not square(): the kept progress stays, and the loop's model goes on from it; the job
-    # does not end as repaired while a failing test still fails. (A claim the model then makes holds as the evidence
-    # rule says, the test that still fails named.)
-    (calc / "calc.py").write_text(CALC.replace("n * n", "n + n"))
-    git(calc, "commit", "-qam", "two bugs")
-    wrong_square = "```python\ndef square(n):\n    return n - n\n```"
-    result, backend, _ = run_job(calc, [FIX, wrong_square, *["TASK COMPLETE done"] * 4], with_repair=True)
-    assert (result.exit_status, result.reason) != ("completed", "repaired"), result.summary
-    assert result.rounds >= 1 and "test_calc.py::test_square" in result.summary
-    assert "return a + b" in (calc / "calc.py").read_text()  # the progress is kept
-    assert "Before asking you, pedro ran the tests" in backend.requests[2][0][1].content
-
-
 def test_completion_with_failing_tests_is_fed_back_then_fails(calc: Path) -> None:
     wrong_edit = '```code_edit\n{"path": "calc.py", "old": "return a - b", "new": "return a * b"}\n```'
     replies = [wrong_edit, "TASK COMPLETE done", "TASK COMPLETE really done"]
