@@ -24,7 +24,7 @@ install: $(STAMP) ## Create .venv and install pedro with its development tools
 	@echo "pedro installed in $(VENV): run $(VENV)/bin/pedro --help"
 
 test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests), spread over WORKERS processes
-	$(PY) -m pytest -m "not e2e" -n $(WORKERS) --durations=15
+	$(PY) -m pytest -m "not e2e" --durations=15
 
 test-fast: $(STAMP) ## The edit-test loop: the suite without its slow tests (real servers, whole-task runs)
 	$(PY) -m pytest -m "not e2e and not slow" -n $(WORKERS)
