@@ -7,8 +7,8 @@ STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-fast lint typecheck format e2e bench eval demo clean
-# Test workers, one per core: at twice the cores the tests that time signals and deadlines (Ctrl-C, the time
-# limit) missed them on a 2-core machine.
+# Test workers, one per core: at twice the cores the tests that time deadlines missed them on a 2-core machine.
+# The tests that time a signal against a child (Ctrl-C) run alone after the parallel pass: marked `serial`.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 
 help: ## List the targets
@@ -23,11 +23,12 @@ $(STAMP): pyproject.toml
 install: $(STAMP) ## Create .venv and install pedro with its development tools
 	@echo "pedro installed in $(VENV): run $(VENV)/bin/pedro --help"
 
-test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests), spread over WORKERS processes
-	$(PY) -m pytest -m "not e2e" --durations=15
+test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests): WORKERS processes, then the signal tests alone
+	$(PY) -m pytest -m "not e2e and not serial" -n $(WORKERS) --durations=15
+	$(PY) -m pytest -m "serial and not e2e"
 
 test-fast: $(STAMP) ## The edit-test loop: the suite without its slow tests (real servers, whole-task runs)
-	$(PY) -m pytest -m "not e2e and not slow" -n $(WORKERS)
+	$(PY) -m pytest -m "not e2e and not slow and not serial" -n $(WORKERS)
 
 lint: $(STAMP) ## ruff check and format check
 	$(VENV)/bin/ruff check pedro tests benchmarks

@@ -221,16 +221,19 @@ class Agent:
 
     # -- a whole run ---------------------------------------------------------------------------------------------
 
-    def run(self, task: str, *, resume: Sequence[Message] = (), instructions: str = "") -> RunResult:
+    def run(
+        self, task: str, *, resume: Sequence[Message] = (), instructions: str = "", deadline: Deadline | None = None
+    ) -> RunResult:
         """Start the job with `task` (the project's `instructions` open the first message), or continue the saved
-        conversation `resume`; whatever ends it, `job.finished` and the job record are written."""
+        conversation `resume`; whatever ends it, `job.finished` and the job record are written. `deadline` is the
+        job's time limit as its caller keeps it (else the limits' from now)."""
         started = time.monotonic()
         store = self.parts.store
         if store is not None and resume:
             self.emitter.seq = store.last_seq(self.job_id)
         self.history.extend(resume)
         self.state.task = TaskState(goal=task)
-        self.state.deadline = Deadline.after(self.limits.time_limit_s, started)
+        self.state.deadline = deadline if deadline is not None else Deadline.after(self.limits.time_limit_s, started)
         self.evidence.deadline = self.state.deadline
         self.evidence.baseline = self._baseline()
         self._emit_started(task, bool(resume))
@@ -502,17 +505,22 @@ class Agent:
             store.save(job)
 
     def _repair_first(self, repair: RepairStep) -> Ending | str:
-        """The debugger's repair before the loop: it ends the job when it changed the code and the evidence backs the
-        change; else what the loop's model reads first (empty when repair has nothing to say)."""
+        """The debugger's repair before the loop: it ends the job when it changed the code, the evidence backs the
+        change and no failure left points at code; else what the loop's model reads first (empty when repair has
+        nothing to say)."""
         tests = self.parts.tests
         start = tests.baseline_run if tests is not None else None
-        repaired = repair.run(self.emitter.emit, start=start, deadline=self.state.deadline)
-        self.state.usage += repaired.usage
-        self.state.tool_calls += repaired.tool_calls
-        self.state.repair_candidates = repaired.candidates
+        repaired = RepairOutcome()
+        try:
+            repair.run(self.emitter.emit, start=start, deadline=self.state.deadline, outcome=repaired)
+        finally:  # what repair spent counts, also when Ctrl-C or the time limit stopped it
+            self.state.usage += repaired.usage
+            self.state.tool_calls += repaired.tool_calls
+            self.state.repair_candidates = repaired.candidates
         if repaired.changed and repaired.last_run is not None:
             judgement = self.evidence.judge_run(repaired.last_run) if tests is not None else None
-            if judgement is None or judgement.holds:
+            # Progress on some failures, while others still point at code, is work the loop goes on with.
+            if (judgement is None or judgement.holds) and not repaired.left:
                 return endings.repaired(endings.with_notes(repaired.summary, judgement))
         if repaired.ran:
             self.state.failed_repair = repaired.summary

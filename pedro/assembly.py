@@ -301,8 +301,9 @@ class AimedRepair:
         start: TestRun | None = None,
         targets: frozenset[str] | None = None,
         deadline: Deadline = NO_DEADLINE,
+        outcome: RepairOutcome | None = None,
     ) -> RepairOutcome:
-        return self.repairer.run(emit, start=start, targets=targets or self.targets, deadline=deadline)
+        return self.repairer.run(emit, start=start, targets=targets or self.targets, deadline=deadline, outcome=outcome)
 
 
 def _aimed(repair: Repairer | None, targets: frozenset[str] | None) -> Repairer | AimedRepair | None:

@@ -43,6 +43,7 @@ class RepairStep(Protocol):
         start: TestRun | None = None,
         targets: frozenset[str] | None = None,
         deadline: Deadline = NO_DEADLINE,
+        outcome: RepairOutcome | None = None,
     ) -> RepairOutcome: ...
 
 

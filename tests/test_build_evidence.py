@@ -151,6 +151,38 @@ def test_a_debug_job_completes_when_its_bug_is_fixed_and_names_the_other_failure
     }
 
 
+def test_a_debug_job_whose_repair_fixed_one_of_two_bugs_goes_on_and_does_not_end_as_completed(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (repo / "calc.py").write_text("def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a + b\n")
+    (repo / "test_calc.py").write_text(
+        "from calc import add, mul\n\n\n"
+        "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+        "def test_mul():\n    assert mul(2, 3) == 6\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    # The model's one answer fixes add; nothing fixes mul (no variants, no more answers), and the loop's model
+    # only talks.
+    fix_add = "```python\ndef add(a, b):\n    return a + b\n```"
+    server = stub_server([fix_add, "mul looks wrong.", "I am not sure.", "Maybe."])
+    env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__MUTANTS": "0", "PEDRO_REPAIR__COVERAGE": "false"}
+    proc = pedro(
+        "debug", "--test", PYTEST, "-d", "add() and mul() are wrong", "--backend", "openai", "--base-url",
+        f"{server.url}/v1", "--model", "m", "--no-input", "--json", env=env, cwd=repo,
+    )  # fmt: skip
+    end = finished(proc.stdout)
+    assert proc.returncode != 0 and end["reason"] != "repaired", end
+    assert end["evidence"]["verdict"] == {"test_calc.py::test_add": "fixed", "test_calc.py::test_mul": "still_failing"}
+    assert "return a + b\n\n\ndef mul" in (repo / "calc.py").read_text()  # the progress stays
+    # The loop's model was told what is left: mul, and the test that still fails.
+    handover = next(
+        m["content"] for r in server.requests for m in r["messages"] if "repaired part of the failure" in m["content"]
+    )
+    assert "it changed calc.py:1 add" in handover and "points at calc.py:5 mul" in handover, handover
+    assert "test_calc.py::test_mul" in handover and "test_calc.py::test_add" not in handover
+
+
 def test_a_debug_job_ends_soon_after_a_failed_repair_when_the_model_cannot_drive_the_loop(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:

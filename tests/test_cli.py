@@ -514,6 +514,7 @@ def test_resume_continues_the_saved_conversation(calc_repo: Path, stub_server: A
     assert again.returncode == 2 and "already completed" in again.stderr
 
 
+@pytest.mark.serial
 def test_ctrl_c_stops_the_tool_and_saves_the_job(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     import signal
     import time

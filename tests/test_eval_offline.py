@@ -72,6 +72,7 @@ def test_a_changed_expectation_fails_the_run_naming_the_scenario(
     assert (summary["runs"], summary["ok"]) == (3, 2)  # happy_path's two variants held, loop_guard's did not
 
 
+@pytest.mark.serial
 def test_ctrl_c_stops_the_evaluation_and_keeps_partial_results(repo: Path, cli_env: dict[str, str]) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "pedro", "eval", "--suite", "offline", "--trials", "3"],

@@ -125,6 +125,7 @@ def test_the_reading_sees_a_git_argv() -> None:
     assert not starts_git(ast.parse('subprocess.run(["bash", "-c", "git status"])').body[0].value)  # type: ignore[attr-defined]
 
 
+@pytest.mark.serial
 def test_ctrl_c_during_a_git_run_ends_pedro_at_once_not_when_the_git_deadline_would_have_passed(repo: Path) -> None:
     # A git that waits (an alias running sleep), a 120 s deadline, and Ctrl-C after a second: pedro's process must
     # end soon after, with no watchdog thread left holding it until the deadline.

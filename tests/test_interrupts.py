@@ -11,8 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_util import build, fenced, pedro
 from repo_util import git
+
+# Each test times a signal against a child: alone, not beside busy workers (make test runs these last).
+pytestmark = pytest.mark.serial
 
 
 def start_build(server: Any, repo: Path, env: dict[str, str]) -> subprocess.Popen[str]:

@@ -16,6 +16,7 @@ from pedro.cli.common import load
 from pedro.cli.flags import CommonFlags
 from pedro.cli.render import make_renderer
 from pedro.config import PedroConfig
+from pedro.deadline import Deadline
 from pedro.errors import TERMINATED_EXIT_CODE, Terminated, UsageError
 
 if TYPE_CHECKING:  # the loop's modules load only when a job runs
@@ -200,8 +201,9 @@ def _run_opened(
         )
         run = assemble(config, opened.role, slot, ui)
         try:
-            with _time_limit(run.agent.limits.time_limit_s):
-                result = run.agent.run(opened.task, resume=opened.history, instructions=instructions)
+            deadline = Deadline.after(run.agent.limits.time_limit_s)
+            with _time_limit(deadline):
+                result = run.agent.run(opened.task, resume=opened.history, instructions=instructions, deadline=deadline)
                 if hooks.after_run is not None and result.exit_status not in ("backend_error", "interrupted"):
                     snapshot = run.workspace.facts.get("snapshot")
                     parts = run.agent.parts
@@ -311,11 +313,12 @@ def _second_interrupt_exits() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """The job's wall-clock limit, kept wherever the run is (the model streaming, a test or repair running): an alarm
-    raises TimeLimitReached, which stops and saves the job as Ctrl-C does. Off the main thread, the loop's own check
-    at each round is the limit."""
-    if not seconds or threading.current_thread() is not threading.main_thread():
+def _time_limit(deadline: Deadline) -> Iterator[None]:
+    """The job's deadline, kept wherever the run is (the model streaming, a test or repair running): an alarm at the
+    same moment the loop and repair read raises TimeLimitReached, which stops and saves the job as Ctrl-C does. Off
+    the main thread, the loop's own check at each round is the limit."""
+    left, seconds = deadline.left(), deadline.seconds
+    if left is None or not seconds or threading.current_thread() is not threading.main_thread():
         yield
         return
     from pedro.errors import TimeLimitReached
@@ -324,7 +327,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         raise TimeLimitReached(seconds)
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
     try:
         yield
     finally:

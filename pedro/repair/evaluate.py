@@ -78,7 +78,9 @@ def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
 
 
 def _script_interpreter(script: str, env: dict[str, str] | Any) -> str:
-    """The interpreter a pytest script's first line names."""
+    """The Python a pytest script's first line names; for a script that is not Python (a version manager's shim,
+    a shell wrapper), the `python3` on the command's PATH, whose verdicts are checked against the command's own
+    before the warm pytest is trusted."""
     found = shutil.which(script, path=env.get("PATH"))
     if found is None:
         return ""
@@ -87,12 +89,12 @@ def _script_interpreter(script: str, env: dict[str, str] | Any) -> str:
             first = handle.readline().strip()
     except OSError:
         return ""
-    if not first.startswith("#!"):
-        return ""
-    words = first[2:].split()
+    words = first[2:].split() if first.startswith("#!") else []
     if words and Path(words[0]).name == "env":
-        words = words[1:]
-    return words[0] if words else ""
+        words = [word for word in words[1:] if not word.startswith("-")]
+    if words and Path(words[0]).name.startswith("python"):
+        return words[0]
+    return shutil.which("python3", path=env.get("PATH")) or ""
 
 
 def _without(options: list[str], pair: tuple[str, str]) -> list[str]:
@@ -368,6 +370,18 @@ class CandidateRuns:
                 self.close()
                 self._fall_back(str(exc))
         return self._plain(ids if self.narrowed else (), instrument)
+
+    def recorded(self, ids: Sequence[str], instrument: RunInstrument) -> TestRun:
+        """The tests `ids` once, with an instrument that records them (line coverage), on the original code: warm
+        where it serves, else the test command held to them. The limit is generous, as recording slows a run."""
+        if self.warm is not None:
+            timeout = max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
+            try:
+                return self.warm.run(ids, timeout=timeout, instrument=instrument)
+            except OSError as exc:
+                self.close()
+                self._fall_back(str(exc))
+        return self.tests.run(instrument=instrument, only=ids)
 
     def known(self, ids: Sequence[str], instrument: RunInstrument | None = None) -> TestRun:
         """Every test of `ids` (those the baseline named) and the tests beside them, warm where it can; else the

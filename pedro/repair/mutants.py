@@ -125,6 +125,30 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
         elif token.kind == "string" and token.text in _STRING_SWAPS:
             yield _swap(line, token, _STRING_SWAPS[token.text], 3)
     yield from _name_variants(line, code)
+    yield from _accumulate_variants(line, code, language)
+
+
+def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) -> Iterator[Mutant]:
+    """A plain assignment that should have added to what was there: `x = e` → `x += e`, and for a keyed target
+    that may be missing, the key's current value or zero added (`d[k] = d.get(k, 0) + e` in Python)."""
+    at = next((k for k, token in enumerate(code) if token.kind == "op" and token.text in _ASSIGNMENTS), None)
+    if at is None or code[at].text != "=" or at == 0 or at + 1 >= len(code):
+        return
+    if code[0].text in _KEYWORDS and not (code[0].text in ("self", "this") and at > 1):
+        return
+    if any(token.kind not in _OPERAND_END and token.text not in {".", "[", "]"} for token in code[:at]):
+        return  # a call's keyword argument, an annotation, a tuple: not one target
+    target, value = line[code[0].start : code[at - 1].end], line[code[at + 1].start :].rstrip()
+    if target in value:
+        return  # it already reads what it assigns
+    head = line[: code[at].start]
+    yield Mutant(f"{head}+= {value}", "`=` → `+=`", 2)
+    keyed = at >= 4 and code[0].kind == "name" and code[1].text == "[" and code[at - 1].text == "]"
+    if keyed and language == "python":
+        key = line[code[2].start : code[at - 2].end]
+        yield Mutant(f"{head}= {code[0].text}.get({key}, 0) + {value}", f"`{target}` added to", 2)
+    elif keyed and language in ("javascript", "typescript", "tsx"):
+        yield Mutant(f"{head}= ({target} || 0) + {value}", f"`{target}` added to", 2)
 
 
 def _swap(line: str, token: _Token, new: str, tier: int) -> Mutant:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +62,9 @@ class RepairOutcome:
     """What the fix changes on inputs the tests do not pin: `f(args): old → new`."""
     disputes: tuple[str, ...] = ()
     """Inputs on which plausible candidates disagreed: the fix is unsure there."""
+    left: tuple[str, ...] = ()
+    """The units the tests that still fail point at, when repair kept progress but did not fix them all: work
+    left for the loop, so the job does not end on the progress alone."""
 
 
 class Repairer:
@@ -93,11 +97,13 @@ class Repairer:
         start: TestRun | None = None,
         targets: frozenset[str] | None = None,
         deadline: Deadline = NO_DEADLINE,
+        outcome: RepairOutcome | None = None,
     ) -> RepairOutcome:
         """From the tests as they are (`start`, else a fresh run), while `targets` (else every failing test) fail and
         the budget lasts: variants and model answers tested as they come, the best-supported fix kept. The search
-        stops in time for the final check to end before the job's `deadline`."""
-        outcome = RepairOutcome()
+        stops in time for the final check to end before the job's `deadline`. A given `outcome` is filled in as
+        repair goes, so that what it spent (tokens, edits) is known even when Ctrl-C or the time limit stops it."""
+        outcome = outcome if outcome is not None else RepairOutcome()
         began = time.monotonic()
         self._deadline = deadline
         run = start if start is not None else self._baseline(emit)
@@ -131,7 +137,7 @@ class Repairer:
         failing_ids = sorted(wanted & run.failing)
         if failing_ids and run.report is not None and run.report.names_tests:
             runs.start(failing_ids)
-        spectrum = self._spectrum(run, wanted, emit)
+        spectrum = self._spectrum(run, wanted, emit, runs)
         failures = _failures(run, wanted)
         ranked = self._suspects(failures, wanted & run.failing, spectrum)
         emit("repair.started", command=self.tests.command, units=[describe(s.unit) for s in ranked], runs=runs.how)
@@ -146,6 +152,8 @@ class Repairer:
             for unit, new in applied:
                 if spectrum is not None:
                     spectrum = spectrum.shifted(unit.path, unit.start_line, unit.end_line, len(new.splitlines()))
+            if spectrum is not None:
+                spectrum = spectrum.narrowed(wanted & now.failing)
             return self._suspects(_failures(now, wanted), wanted & now.failing, spectrum) or search.suspects
 
         search.relocate = relocate
@@ -164,6 +172,7 @@ class Repairer:
             if search.model is not None:
                 search.model.stop(emit)
                 outcome.usage += search.model.usage
+            outcome.candidates, outcome.tool_calls = search.candidates, search.editor.calls
             self.dispatcher.snapshots.close_step(emit)
         self._record(outcome, search, settled, run, wanted, [describe(u) for u in units])
         emit(
@@ -234,18 +243,22 @@ class Repairer:
         if settled.verdict is not None:
             outcome.beyond, outcome.disputes = settled.verdict.beyond, settled.verdict.disputes
         outcome.summary = self._summary(outcome, start, settled, wanted)
+        if not outcome.fixed and outcome.changed:
+            still = _failures(settled.run, wanted & settled.run.failing) if settled.run.failing & wanted else []
+            outcome.left = tuple(describe(unit) for unit in locate(still, self.root, limit=3))
         if not outcome.fixed:
             last = search.last_problem
             if outcome.out_of_time:
                 setting = "[repair].time_budget_s" if outcome.out_of_time.startswith("its") else "--time-limit"
                 last = f"{outcome.out_of_time} ({setting}) was spent"
-            outcome.handover = self._handover(start, outcome, units, last)
+            kept = sorted({step.what.split(": ", 1)[-1].split(" line ")[0] for step in search.kept})
+            outcome.handover = self._handover(settled.run, outcome, list(outcome.left) or units, last, kept)
 
-    def _spectrum(self, run: TestRun, wanted: frozenset[str], emit: Emit) -> Spectrum | None:
+    def _spectrum(self, run: TestRun, wanted: frozenset[str], emit: Emit, runs: CandidateRuns) -> Spectrum | None:
         """The tests' line coverage ranked, measured once per repair; None when off or not measurable."""
         if not self.config.coverage:
             return None
-        spectrum = measure(self.tests, run, wanted & run.failing)
+        spectrum = measure(self.tests, run, wanted & run.failing, runs)
         if spectrum is not None:
             top = [f"{path}:{line} {score:.2f}" for path, line, score in spectrum.ranked()[:_SPECTRUM_SHOWN]]
             emit(
@@ -298,12 +311,16 @@ class Repairer:
         spent = f" in {outcome.out_of_time}" if outcome.out_of_time else ""
         return f"repair tried {tries}{spent}; {left} of {count(before, 'failing test')} still {verb}"
 
-    def _handover(self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str) -> str:
+    def _handover(
+        self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str, kept: Sequence[str] = ()
+    ) -> str:
+        """What the loop's model reads first: the tests as repair leaves them, what it kept, what is left."""
         report = run.report
         counts = f"passed {report.passed}, failed {report.failed + report.errors}" if report else "it failed"
         failing = "\n".join(f"- {describe_failure(f)}" for f in (report.failures[:3] if report else []))
         return render_prompt(
-            "repair/handover.md",
+            "repair/handover_partial.md" if kept else "repair/handover.md",
+            kept=" and ".join(kept),
             command=self.tests.command,
             counts=counts,
             failing=failing,

@@ -326,6 +326,7 @@ class Search:
         self.suspects = self.relocate(self.run, applied) if self.relocate is not None else self.suspects
         self.variants.clear()
         self._queued.clear()  # read from the code before the kept candidate
+        self.tested.clear()  # their edits too: pairs are made of candidates tried on the code as it is now
         self.add_variants([(suspect.unit, suspect.lines) for suspect in self.suspects])
         if self.model is not None:
             self.model.restart(questions_for(self.suspects), self.emit)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pedro.evidence import ProjectTests
-from pedro.repair.evaluate import named_containers
+from pedro.repair.evaluate import CandidateRuns, named_containers
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit, enclosing_unit
 from pedro.tools.test import RunPlan, TestRun
@@ -57,6 +57,10 @@ class Spectrum:
     seconds: float
     runs: int
     """Test runs it took: one for pytest, two for go test."""
+    covered: Mapping[str, frozenset[Line]] = field(default_factory=dict)
+    """The lines each test executed, where they were recorded per test (pytest): what lets the ranking follow the
+    tests as they come to pass."""
+    failing_ids: frozenset[str] = frozenset()
 
     def ranked(self) -> list[tuple[str, int, float]]:
         """Lines a failing test executes, most suspicious first (ties in file order)."""
@@ -66,21 +70,37 @@ class Spectrum:
     def score(self, path: str, line: int) -> float:
         return self.scores.get((path, line), 0.0)
 
+    def narrowed(self, still_failing: Iterable[str]) -> Spectrum:
+        """The spectrum once only `still_failing` of its failing tests fail: the others count as passing, so the
+        lines only they ran (a bug already fixed) no longer rank. Unchanged where tests were not recorded singly."""
+        still = frozenset(still_failing) & self.failing_ids
+        if not self.covered or not still or still == self.failing_ids:
+            return self
+        passing = [test for test in self.covered if test not in still]
+        scores = ochiai(self.covered, still, passing)
+        return replace(self, scores=scores, failing=len(still), passing=len(passing), failing_ids=still)
+
     def shifted(self, path: str, start: int, end: int, count: int) -> Spectrum:
         """The spectrum after lines start..end of `path` became `count` lines: later lines move, the replaced ones
         keep their scores while they still exist."""
         delta = count - (end - start + 1)
         if not delta:
             return self
-        scores: dict[Line, float] = {}
-        for (file, line), score in self.scores.items():
-            if file != path or line < start:
-                scores[(file, line)] = score
-            elif line > end:
-                scores[(file, line + delta)] = score
-            elif line < start + count:
-                scores[(file, line)] = score
-        return replace(self, scores=scores)
+
+        def moved(line: Line) -> Line | None:
+            file, number = line
+            if file != path or number < start:
+                return line
+            if number > end:
+                return (file, number + delta)
+            return line if number < start + count else None
+
+        scores = {new: score for old, score in self.scores.items() if (new := moved(old)) is not None}
+        covered = {
+            test: frozenset(new for old in lines if (new := moved(old)) is not None)
+            for test, lines in self.covered.items()
+        }
+        return replace(self, scores=scores, covered=covered)
 
 
 def ochiai(covered: Mapping[str, Iterable[Line]], failing: Iterable[str], passing: Iterable[str]) -> dict[Line, float]:
@@ -276,9 +296,12 @@ def matches(context: str, test_id: str) -> bool:
     return context == test_id or context.endswith("/" + test_id) or test_id.endswith("/" + context)
 
 
-def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spectrum | None:
+def measure(
+    tests: ProjectTests, start: TestRun, failing: frozenset[str], candidates: CandidateRuns | None = None
+) -> Spectrum | None:
     """The spectrum of the tests `start` ran, with `failing` as the failing ones; None when the runner is one pedro
-    cannot record coverage for, or nothing was recorded."""
+    cannot record coverage for, or nothing was recorded. Through `candidates` a pytest run is recorded in the warm
+    pytest the candidates use, where it serves."""
     report = start.report
     if report is None or not failing or not report.names_tests:
         return None
@@ -292,7 +315,10 @@ def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spe
         # whole suite of a large project. When the command names single tests, their files run whole, so that the
         # tests it leaves out still tell the lines every test runs from the lines only the failing ones run.
         containers = named_containers(start, tests.command)
-        recorded = tests.run(instrument=python, only=containers or _neighbourhood(failing, report.passing))
+        only = containers or _neighbourhood(failing, report.passing)
+        recorded = (
+            candidates.recorded(only, python) if candidates is not None else tests.run(instrument=python, only=only)
+        )
         if containers and recorded.report is not None:
             passing = [test for test in recorded.report.passing if test not in failing]
         for context, lines in python.covered.items():
@@ -317,8 +343,11 @@ def measure(tests: ProjectTests, start: TestRun, failing: frozenset[str]) -> Spe
     scores = ochiai(covered, failing, passing)
     if not any(scores.values()):
         return None
-    failed = len(set(failing) & set(covered))
-    return Spectrum(scores, failed, len(covered) - failed, time.monotonic() - began, runs)
+    failed = frozenset(failing) & set(covered)
+    singly = {test: frozenset(lines) for test, lines in covered.items()} if report.runner == "pytest" else {}
+    return Spectrum(
+        scores, len(failed), len(covered) - len(failed), time.monotonic() - began, runs, singly, frozenset(failed)
+    )
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,7 @@ def interrupted_batch(arena: Arena, stub_server: Any, env: dict[str, str], tmp_p
     return code, changed
 
 
+@pytest.mark.serial
 def test_case_28_ctrl_c_during_a_code_edit_batch(
     arena: Arena, stub_server: Any, cli_arena: dict[str, str], tmp_path: Path
 ) -> None:
@@ -115,6 +116,7 @@ def test_case_28_ctrl_c_during_a_code_edit_batch(
     check_start_snapshot_restores(arena.root, job)
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("tool", ["bash", "test"])
 def test_case_28_ctrl_c_during_a_long_command(
     tool: str, arena: Arena, stub_server: Any, cli_arena: dict[str, str], tmp_path: Path

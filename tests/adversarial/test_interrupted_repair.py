@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_util import pedro
 from harness import Arena
 from repo_util import git
@@ -47,6 +48,7 @@ def switched_to(text: str) -> set[str]:
     return set(re.findall(r"git switch ([^\s`;,]+)", text))
 
 
+@pytest.mark.serial
 def test_undo_after_ctrl_c_during_the_third_candidate_returns_to_the_start(
     arena: Arena, sandbox: str, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
 ) -> None:

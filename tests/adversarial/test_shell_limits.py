@@ -112,6 +112,7 @@ tool.run(tool.Args.model_validate({"command": command}), ctx)
 """
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_case_16_children_end_when_pedro_is_killed(arena: Arena, sandbox: str, how: signal.Signals) -> None:
     durations = unusual(3141)

@@ -350,6 +350,7 @@ def start_driver(
     return process
 
 
+@pytest.mark.serial
 @pytest.mark.slow
 def test_ctrl_c_in_pedro_stops_the_server(
     fake_binary: Path, gguf: Path, state: Path, tmp_path: Path, driver: list[subprocess.Popen[str]]
@@ -364,6 +365,7 @@ def test_ctrl_c_in_pedro_stops_the_server(
     assert wait_for(lambda: not is_alive(pid), timeout=5)
 
 
+@pytest.mark.serial
 @pytest.mark.slow
 def test_ctrl_c_while_the_model_loads_stops_the_server(
     fake_binary: Path,

@@ -3,9 +3,11 @@ time, isolated from one candidate to the next, checked against the test command 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
+import pytest
 from test_spectrum import make_repo
 
 from pedro.evidence import ProjectTests
@@ -59,6 +61,26 @@ def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(re
     try:
         assert candidate_runs.warm is not None and notices == []
         assert candidate_runs.first(["tests/test_calc.py::test_add"]).failing == {"tests/test_calc.py::test_add"}
+    finally:
+        candidate_runs.close()
+
+
+def test_a_pytest_that_is_a_shell_shim_is_served_warm_by_the_python_on_its_path(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A version manager's `pytest` is a shell script that finds the real one: its first line names no Python, so
+    # the `python3` on the same PATH runs the warm pytest, once its verdicts agree with the command's.
+    bin_dir = tmp_path / "shims"
+    bin_dir.mkdir()
+    for name, line in (("pytest", f'exec {sys.executable} -m pytest "$@"'), ("python3", f'exec {sys.executable} "$@"')):
+        (bin_dir / name).write_text(f"#!/usr/bin/env bash\n{line}\n")
+        (bin_dir / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    candidate_runs, notices = runs(repo, tmp_path, "pytest -q -p no:cacheprovider")
+    try:
+        assert candidate_runs.warm is not None and notices == [], notices
+        assert candidate_runs.first(["test_calc.py::test_add"]).failing == {"test_calc.py::test_add"}
     finally:
         candidate_runs.close()
 

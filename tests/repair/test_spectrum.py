@@ -17,6 +17,7 @@ from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests
 from pedro.messages import Event, Message
 from pedro.repair import Repairer
+from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.locate import locate
 from pedro.repair.spectrum import measure, ochiai, suspects
 from pedro.roles import get_role
@@ -123,6 +124,83 @@ def test_when_the_command_names_one_test_the_tests_beside_it_still_rank_the_line
     assert spectrum is not None and (spectrum.failing, spectrum.passing) == (1, 2)
     assert spectrum.ranked()[0] == ("rates.py", 5, 1.0)
     assert spectrum.score("app.py", 5) < 1.0
+
+
+def test_the_warm_pytest_records_the_same_spectrum_as_the_test_command(repo: Path, tmp_path: Path) -> None:
+    make_repo(repo, SHOP)
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    run = tests.run()
+    plain = measure(tests, run, run.failing)
+    folder = tmp_path / "repair"
+    folder.mkdir()
+    notices: list[str] = []
+    runs = CandidateRuns(tests, run, notices.append, folder)
+    runs.start(sorted(run.failing))
+    try:
+        assert runs.warm is not None, notices
+        warm = measure(tests, run, run.failing, runs)
+    finally:
+        runs.close()
+    assert plain is not None and warm is not None
+    assert warm.scores == plain.scores and (warm.failing, warm.passing) == (1, 2)
+
+
+# Two bugs, each with its own test: once one is fixed, the lines only its test ran are no longer suspects.
+TWO_BUGS = {
+    "stock.py": "def add_stock(stock, item, qty):\n    stock[item] = qty\n    return stock\n",
+    "alerts.py": (
+        "def low_stock(stock, threshold):\n    return sorted(item for item, qty in stock.items() if qty > threshold)\n"
+    ),
+    "test_shop.py": (
+        "from alerts import low_stock\nfrom stock import add_stock\n\n\n"
+        "def test_add_stock():\n    assert add_stock({'pen': 2}, 'pen', 3) == {'pen': 5}\n\n\n"
+        "def test_low_stock():\n    assert low_stock({'pen': 1, 'ink': 5}, 3) == ['pen']\n\n\n"
+        "def test_empty():\n    assert low_stock({}, 3) == [] and add_stock({}, 'ink', 1) == {'ink': 1}\n"
+    ),
+}
+
+
+def test_a_spectrum_narrowed_to_the_tests_still_failing_drops_the_fixed_bugs_lines(repo: Path) -> None:
+    make_repo(repo, TWO_BUGS)
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing == {"test_shop.py::test_add_stock", "test_shop.py::test_low_stock"}
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and spectrum.score("alerts.py", 2) > 0 and spectrum.score("stock.py", 2) > 0
+    narrowed = spectrum.narrowed({"test_shop.py::test_add_stock"})
+    assert narrowed.score("alerts.py", 2) == 0.0 and narrowed.score("stock.py", 2) > 0
+    assert (narrowed.failing, narrowed.passing) == (1, 2)
+    assert spectrum.narrowed(run.failing) is spectrum  # nothing came to pass: nothing changes
+
+
+def test_after_one_bug_is_fixed_repair_moves_on_to_the_function_the_other_test_points_at(repo: Path) -> None:
+    make_repo(repo, TWO_BUGS)
+    # The model knows only low_stock's fix; add_stock's is a variant (`=` → `+=` needs the key there first).
+    fixes = {"    return sorted(item for item, qty in stock.items() if qty > threshold)": (
+        "return sorted(item for item, qty in stock.items() if qty < threshold)"
+    )}  # fmt: skip
+    backend = ScriptedBackend(answering(fixes))
+    ctx = ToolContext(root=repo)
+    events: list[Event] = []
+
+    def emit(type_: str, **data: Any) -> None:
+        events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
+
+    repairer = Repairer(
+        backend=backend,
+        dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
+        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
+        config=RepairConfig(candidates=8, rivals=0, mutants=40, time_budget_s=60),
+        options=GenerationOptions(),
+    )
+    repairer.run(emit)
+    tried = candidates(events)
+    kept = [e.data for e in events if e.type == "repair.kept"]
+    assert kept and kept[0]["unit"] == "alerts.py:1 low_stock", tried
+    after = [c for c in tried if c["n"] > kept[0]["n"]]
+    # Every candidate after the kept one is about the bug that is left, none a pair made of stale edits.
+    assert after and all(c["unit"] == "stock.py:1 add_stock" for c in after), after
+    assert not any(c["status"] == "rejected" for c in after), after
 
 
 def test_lines_coverage_ties_are_asked_about_from_the_end_of_the_run(repo: Path) -> None:
