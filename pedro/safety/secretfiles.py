@@ -15,19 +15,49 @@ from pedro.safety.snapshots import SKIPPED_DIRS
 
 # Files that set environment variables, often to real credentials; their values are also redacted (secrets.py).
 # Templates (.env.example, .env.local.sample, ...) list the variables with placeholders, so models may read them.
+_TEMPLATES = ("*.example", "*.sample", "*.template", "*.dist")
 ENV_FILE_NAMES: dict[str, tuple[str, ...]] = {
     ".env": (),
-    ".env.*": ("*.example", "*.sample", "*.template", "*.dist"),
+    ".env.*": _TEMPLATES,
     ".envrc": (),
+    "*.env": (),
 }
-# Keys and certificates wherever they are. SSH names private keys id_<type>; id_rsa.pub and id_utils.py have a dot.
+# Keys and certificates wherever they are. SSH names private keys id_<type>; id_rsa.pub and id_utils.py have a dot,
+# but a copied key keeps its type in its name whatever it ends with (id_rsa.old, id_ed25519.bak).
 KEY_FILE_NAMES: dict[str, tuple[str, ...]] = {
     "*.pem": (),
     "*.key": (),
     "*.p12": (),
     "*.pfx": (),
+    "*.jks": (),
+    "*.keystore": (),
+    "*.asc": (),
     "id_*": ("*.*",),
+    **{f"id_{kind}*": ("*.pub",) for kind in ("rsa", "dsa", "ecdsa", "ed25519")},
 }
+# Tools' credential and state files by their usual names. Source files keep their names to themselves (secrets.py,
+# tokens.py, tokenizer.json are code and data a coding task needs), and templates stay readable as for .env.
+_NOT_CREDENTIALS = (*_TEMPLATES, "*.py", "*.js", "*.ts", "*.go", "*.rs", "*.java", "*.rb", "*.md", "*.rst")
+CREDENTIAL_FILE_NAMES: dict[str, tuple[str, ...]] = {
+    "credentials": (),
+    "credentials.json": (),
+    "service-account*.json": (),
+    "*-key.json": (),
+    "auth.json": (),
+    "*.tfstate": (),
+    "*.tfstate.backup": (),
+    "kubeconfig": (),
+    "*.kubeconfig": (),
+    ".htpasswd": (),
+    ".dockercfg": (),
+    "secrets.*": _NOT_CREDENTIALS,
+    "token": (),
+    "token.*": _NOT_CREDENTIALS,
+    "tokens.*": _NOT_CREDENTIALS,
+}
+SECRET_FILE_NAMES: dict[str, tuple[str, ...]] = {**ENV_FILE_NAMES, **KEY_FILE_NAMES, **CREDENTIAL_FILE_NAMES}
+"""Every secret file name (a glob, case folded in ASCII) and the names of its shape that are not secret: the one
+table the file tool, search, the policy, the sandbox and redaction consult."""
 # git's own configuration: http.extraHeader tokens, credentials in URLs, and git-credential-store's XDG file
 # (.config/git/credentials). The git tool's own git still reads them (sandbox.py binds them back for it).
 GIT_CONFIG_STORES: tuple[str, ...] = (".gitconfig", ".config/git")
@@ -62,7 +92,7 @@ def _name_regex(table: dict[str, tuple[str, ...]]) -> re.Pattern[str]:
 
 
 _ENV_NAME = _name_regex(ENV_FILE_NAMES)
-_SECRET_NAME = _name_regex({**ENV_FILE_NAMES, **KEY_FILE_NAMES})
+_SECRET_NAME = _name_regex(SECRET_FILE_NAMES)
 _SECRET_RUNS = tuple(tuple(part.lower() for part in entry.split("/")) for entry in HOME_SECRETS)
 _RUN_STARTS = frozenset(run[0] for run in _SECRET_RUNS)
 
@@ -169,7 +199,7 @@ _RG_TIMEOUT_S = 120.0
 
 def _rg_globs() -> list[str]:
     """ripgrep's globs for the secret names (a superset: is_secret_path decides) and the skipped folders."""
-    names = [*ENV_FILE_NAMES, *KEY_FILE_NAMES]
+    names = list(SECRET_FILE_NAMES)
     stores = [glob for entry in HOME_SECRETS for glob in (f"**/{entry}", f"**/{entry}/**")]
     # An exclusion given last wins over the names, as a skipped folder wins in the walk.
     return [*(f"--iglob={glob}" for glob in (*names, *stores)), *(f"--glob=!{name}" for name in sorted(SKIPPED_DIRS))]

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 
 from pedro.rgbinary import rg_binary
-from pedro.safety.secretfiles import ENV_FILE_NAMES, HOME_SECRETS, KEY_FILE_NAMES, is_secret_path
+from pedro.safety.secretfiles import HOME_SECRETS, SECRET_FILE_NAMES, is_secret_path
 from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
 
 # Seconds one ripgrep run may take before it is stopped; a search that takes longer needs a narrower path.
@@ -160,7 +160,7 @@ def _fold_case(glob: str) -> str:
 
 
 # The secret-name globs of secretfiles without their exceptions: ripgrep's globs cannot say "but not *.example".
-_SECRET_NAME_GLOBS: tuple[str, ...] = (*ENV_FILE_NAMES, *KEY_FILE_NAMES)
+_SECRET_NAME_GLOBS: tuple[str, ...] = tuple(SECRET_FILE_NAMES)
 _BROAD_SECRET_NAME = re.compile("|".join(translate(glob) for glob in _SECRET_NAME_GLOBS), re.IGNORECASE | re.ASCII)
 
 

@@ -17,9 +17,8 @@ from pedro.safety import secretfiles
 from pedro.safety.policy import FileRead, FileWrite, Policy, protected_reason
 from pedro.safety.sandbox import detect_sandbox, read_landlock_abi
 from pedro.safety.secretfiles import (
-    ENV_FILE_NAMES,
     HOME_SECRETS,
-    KEY_FILE_NAMES,
+    SECRET_FILE_NAMES,
     home_secret_paths,
     is_env_file,
     is_secret_path,
@@ -75,6 +74,40 @@ TABLE: list[tuple[str, bool]] = [
     ("netrc.py", False),
     ("docs/keys.md", False),
     ("src/app.py", False),
+    # Tools' credential and state files, and the code and data that share their names' shape.
+    ("credentials", True),
+    ("deploy/aws/credentials", True),
+    ("credentials.json", True),
+    ("gcp/service-account-prod.json", True),
+    ("deploy-key.json", True),
+    ("auth.json", True),
+    ("infra/terraform.tfstate", True),
+    ("terraform.tfstate.backup", True),
+    ("kubeconfig", True),
+    ("prod.kubeconfig", True),
+    (".htpasswd", True),
+    (".dockercfg", True),
+    ("release.jks", True),
+    ("android/debug.keystore", True),
+    ("signing.asc", True),
+    ("id_rsa.old", True),
+    ("backup/id_ed25519.bak", True),
+    ("prod.env", True),
+    ("secrets.yaml", True),
+    ("config/secrets.json", True),
+    ("token", True),
+    ("token.txt", True),
+    ("tokens.json", True),
+    ("secrets.example", False),
+    ("app/secrets.py", False),
+    ("lexer/tokens.py", False),
+    ("token.go", False),
+    ("models/tokenizer.json", False),
+    ("credentials.py", False),
+    ("service_account.py", False),
+    ("monkey.json", False),
+    ("id_rsa_backup.pub", False),
+    ("docs/auth.md", False),
 ]
 SECRET = [path for path, secret in TABLE if secret]
 
@@ -110,7 +143,9 @@ def test_the_definition(rel: str, secret: bool) -> None:
 
 
 def test_env_files_are_the_secret_ones_that_set_variables() -> None:
-    assert [rel for rel, _ in TABLE if is_env_file(rel)] == [".env", ".env.local", "config/.env.production", ".envrc"]
+    assert [rel for rel, _ in TABLE if is_env_file(rel)] == [
+        ".env", ".env.local", "config/.env.production", ".envrc", "prod.env"
+    ]  # fmt: skip
 
 
 def test_home_secret_paths_lists_what_exists(tmp_path: Path) -> None:
@@ -134,7 +169,7 @@ def test_repo_secret_files_skips_dependencies_and_links(planted: Path) -> None:
     (planted / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
     (planted / "env" / "lib" / "cacert.pem").write_text("bundle\n")
     found = [path.relative_to(planted).as_posix() for path in repo_secret_files(planted)]
-    assert found == sorted(SECRET)
+    assert found == sorted(SECRET, key=lambda rel: Path(rel).parts)  # the order of paths, folder by folder
 
 
 def test_the_native_listing_finds_what_a_walk_finds_at_every_depth_behind_ignores_and_links(tmp_path: Path) -> None:
@@ -142,9 +177,8 @@ def test_the_native_listing_finds_what_a_walk_finds_at_every_depth_behind_ignore
     # beside links to secret files and folders, skipped folders and a virtualenv: ripgrep's one pass lists exactly
     # what a walk of the whole tree in Python lists.
     root = tmp_path / "repo"
-    names = [glob.replace("*", "x") for glob in (*ENV_FILE_NAMES, *KEY_FILE_NAMES)]
-    names += [exception.replace("*", "x.env") for table in (ENV_FILE_NAMES, KEY_FILE_NAMES) for rule in table.values()
-              for exception in rule]  # fmt: skip
+    names = [glob.replace("*", "x") for glob in SECRET_FILE_NAMES]
+    names += [exception.replace("*", "x.env") for rule in SECRET_FILE_NAMES.values() for exception in rule]
     names += [entry if "/" in entry or entry.startswith(".net") else f"{entry}/inner" for entry in HOME_SECRETS]
     names += ["ID_RSA", "Server.PEM", "notes.txt", "src/app.py"]
     for depth in ("", "a/", "a/b/c/"):
@@ -196,8 +230,8 @@ def test_search_counts_only_what_it_would_have_searched(planted: Path, ctx: Tool
     (planted / ".gitignore").write_text(".env\n.env.*\n")  # ignored files are never searched anyway
     out = run_tool(ctx, "search", action="grep", pattern="planted<", literal=True)
     assert f"note: {len(SECRET) - 3} files that may hold secrets were not searched" in out
-    one = run_tool(ctx, "search", action="grep", pattern="planted<", literal=True, path="deploy")
-    assert one == "no matches for text 'planted<' in deploy\nnote: 1 file that may hold secrets was not searched " + (
+    one = run_tool(ctx, "search", action="grep", pattern="planted<", literal=True, path="certs")
+    assert one == "no matches for text 'planted<' in certs\nnote: 1 file that may hold secrets was not searched " + (
         "(env files, keys, credentials); ask the user if the task needs them"
     )
 
