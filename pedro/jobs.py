@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import time
@@ -19,6 +20,7 @@ from pedro.safety.journal import another_pedro_alive
 from pedro.safety.secrets import Redactor
 from pedro.workspace import exclude_from_git
 
+_JOB_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z-]*")
 _MAKING = ".making-"
 """The prefix of a job folder being created (then `<pid>-<job id>`), renamed once its job.json is written."""
 
@@ -167,7 +169,10 @@ class JobStore:
         self._streams.clear()
 
     def load(self, job_id: str) -> Job:
-        """The job with this id, or the only one whose id starts with it."""
+        """The job with this id, or the only one whose id starts with it. An id is letters, digits and dashes: a
+        path (`../x`, `/tmp/x`) names no job, so nothing outside the store is ever read as one."""
+        if not _JOB_ID.fullmatch(job_id):
+            raise JobNotFoundError(f"{job_id!r} is not a job id; see `pedro jobs list` for the ids")
         matches = (
             [job_id]
             if (self.root / job_id / "job.json").is_file()
@@ -180,7 +185,10 @@ class JobStore:
             data = json.loads((self.root / matches[0] / "job.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise UsageError(f"job {matches[0]} has an unreadable job.json ({exc})") from exc
-        return Job.from_dict(data)
+        job = Job.from_dict(data)
+        if job.id != matches[0]:
+            raise UsageError(f"job {matches[0]} has a job.json for another job ({job.id!r})")
+        return job
 
     def events(self, job_id: str) -> list[dict[str, Any]]:
         """Every readable event of a job; a torn last line from a killed run is skipped."""

@@ -75,6 +75,30 @@ def test_stdio_lists_the_tools_and_a_build_answers_with_its_job(
     assert shown["id"] == built["id"] and shown["status"] == "completed" and "hello.txt" in shown["diff"]
 
 
+def test_job_show_takes_job_ids_only_and_reads_no_record_outside_the_store(
+    repo: Path, tmp_path: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # A job record planted outside the repository's job store, with a secret in it, reached by `../` and by an
+    # absolute path: both are refused as not job ids, and nothing of it comes back.
+    outside = tmp_path / "elsewhere" / "20260101-000000-beef"
+    outside.mkdir(parents=True)
+    record = {"id": "20260101-000000-beef", "role": "builder", "task": "planted-secret-task", "status": "completed"}
+    (outside / "job.json").write_text(json.dumps(record))
+    model = stub_server([])
+
+    async def session() -> list[Any]:
+        with anyio.fail_after(LIMIT_S):
+            async with Client(stdio(repo, model, cli_env)) as client:
+                return [
+                    await client.call_tool("job_show", {"job_id": job_id})
+                    for job_id in (str(outside), os.path.relpath(outside, repo / ".pedro" / "jobs"), "..")
+                ]
+
+    for result in anyio.run(session):
+        text = json.dumps([getattr(part, "text", "") for part in result.content])
+        assert result.is_error and "is not a job id" in text and "planted-secret-task" not in text, text
+
+
 def test_a_debug_call_answers_with_the_fix_repair_made(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     (repo / "calc.py").write_text("def add(a, b):\n    return a - b\n")
     (repo / "test_calc.py").write_text("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
