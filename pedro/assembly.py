@@ -269,7 +269,7 @@ def job_tests(role: Role, ctx: ToolContext, config: PedroConfig, given: str | No
         return None
     saved = job.evidence.get("baseline")
     baseline = TestStates.from_dict(saved) if isinstance(saved, dict) else None
-    return TestEvidence(ProjectTests(args, ctx), baseline, must_fix=role.fixes_failing_tests)
+    return TestEvidence(ProjectTests(args, ctx), baseline, must_fix=role.fixes_failing_tests, given=bool(given))
 
 
 def repairer(

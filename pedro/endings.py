@@ -109,6 +109,16 @@ def repaired(summary: str) -> Ending:
     return Ending("completed", "repaired", summary)
 
 
+def nothing_to_fix(command: str) -> Ending:
+    """The command a debug job was given to reproduce the failure passed before anything changed."""
+    return Ending(
+        "completed",
+        "nothing_to_fix",
+        f"`{command}` passes as the code is: there is nothing to fix. Give --test a command that fails, or describe "
+        "the symptom without --test",
+    )
+
+
 def time_limit(limits: Limits) -> Ending:
     """The job's wall-clock limit passed: the ending names it and how to raise it."""
     return Ending(
@@ -340,6 +350,7 @@ __all__ = [
     "context_full",
     "internal_error",
     "interrupted",
+    "nothing_to_fix",
     "repaired",
     "repeated_calls",
     "reply_without_calls",

@@ -154,6 +154,8 @@ class TestEvidence:
     """The job is to fix failing tests (a debugger): at least one test that failed at the baseline must pass now."""
     baseline_run: TestRun | None = field(default=None, compare=False)
     """The baseline run itself, in the process that made it (repair starts from it)."""
+    given: bool = False
+    """The person gave this command to reproduce the failure (`debug --test`), rather than pedro finding it."""
 
     @property
     def command(self) -> str:

@@ -183,6 +183,26 @@ def test_a_debug_job_whose_repair_fixed_one_of_two_bugs_goes_on_and_does_not_end
     assert "test_calc.py::test_mul" in handover and "test_calc.py::test_add" not in handover
 
 
+def test_a_debug_job_whose_test_command_already_passes_has_nothing_to_fix_and_asks_no_model(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (repo / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    (repo / "test_calc.py").write_text("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    server = stub_server(["TASK COMPLETE"])
+    proc = pedro(
+        "debug", "--test", PYTEST, "-d", "add() is wrong", "--backend", "openai", "--base-url", f"{server.url}/v1",
+        "--model", "m", "--no-input", "--json", env=cli_env, cwd=repo,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    end = finished(proc.stdout)
+    assert end["reason"] == "nothing_to_fix" and "there is nothing to fix" in end["summary"], end
+    assert server.requests == []
+    empty = pedro("debug", "--test", " ", "-d", "x", "--no-input", env=cli_env, cwd=repo)
+    assert empty.returncode == 2 and "--test needs the command that reproduces the failure" in empty.stderr
+
+
 def test_a_debug_job_ends_soon_after_a_failed_repair_when_the_model_cannot_drive_the_loop(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:

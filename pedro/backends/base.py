@@ -143,10 +143,12 @@ def map_http_errors(url: str, server: str = "model server") -> Iterator[None]:
             retryable=True,
         ) from exc
     except httpx.ConnectError as exc:
+        said = _describe_connect_error(exc)
+        # Nothing listens there: waiting changes nothing, so the user hears it at once (a server still starting
+        # up answers 503 while it loads, which is waited out).
         raise BackendHttpError(
-            f"cannot reach the {server} at {url}: {_describe_connect_error(exc)}. "
-            f"Is the server running? {BASE_URL_HINT}",
-            retryable=True,
+            f"cannot reach the {server} at {url}: {said}. Is the server running? {BASE_URL_HINT}",
+            retryable=said != "connection refused",
         ) from exc
     except httpx.ReadTimeout as exc:
         raise BackendHttpError(

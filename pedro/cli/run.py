@@ -59,6 +59,8 @@ def debug(
 ) -> None:
     """Find and fix the cause of a failing test or a logged failure."""
     description = _one_prompt(prompt, description)
+    if test is not None and not test.strip():
+        raise UsageError('--test needs the command that reproduces the failure, e.g. --test "pytest tests/test_x.py"')
     if not (description or test or log):
         raise UsageError(
             'debug needs something to go on: the symptom ("pedro debug TEXT"), --test CMD and/or --log FILE'

@@ -57,8 +57,8 @@ def test_connection_refused_names_the_url_and_the_fix() -> None:
     message = str(caught.value)
     assert f"cannot reach the OpenAI-compatible server at {base}/chat/completions: connection refused" in message
     assert "Is the server running? Check --base-url / [backend].base_url" in message
-    assert "gave up after 3 attempts" in message
-    assert sleeps == [0.5, 1.0]
+    # Nothing listens on the port: waiting would change nothing, so there is no retry.
+    assert "gave up" not in message and sleeps == []
     backend.close()
 
 
