@@ -58,6 +58,14 @@ class Job:
     and the verdict per test (pedro.evidence)."""
     pid: int | None = None
     """The pedro process running the job; a `running` job whose process is gone was interrupted."""
+    request: str = ""
+    """What the person asked for, in their words (the description); the task is the role's wording around it."""
+
+    @property
+    def headline(self) -> str:
+        """One line that says what the job is about: the person's request, else the task's first line."""
+        text = (self.request or self.task).strip()
+        return text.splitlines()[0] if text else ""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:

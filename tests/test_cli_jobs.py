@@ -81,6 +81,21 @@ def test_jobs_show_prints_the_facts_then_the_jobs_diff(
     assert facts["job"]["id"] == job and facts["events"][-1]["type"] == "job.finished"
 
 
+def test_jobs_are_listed_and_shown_by_what_the_person_asked_not_by_the_roles_wording(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    server = stub_server(["I see no bug.", "Still none.", "None."])
+    pedro("debug", "-d", "add() returns the difference", "--base-url", f"{server.url}/v1", "--model", "m",
+          "--no-input", env=cli_env, cwd=calc_repo)  # fmt: skip
+    listed = pedro("jobs", "list", env=cli_env, cwd=calc_repo).stdout
+    assert "add() returns the difference" in listed and "Fix this failure" not in listed, listed
+    job = listed.split()[0]
+    shown = pedro("jobs", "show", job, env=cli_env, cwd=calc_repo).stdout
+    assert "task       add() returns the difference" in shown, shown
+    facts = json.loads(pedro("jobs", "show", job, "--json", env=cli_env, cwd=calc_repo).stdout)
+    assert facts["request"] == "add() returns the difference" and "add() returns the difference" in facts["task"]
+
+
 def test_undo_without_a_job_takes_the_latest_job_that_changed_files(
     calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:

@@ -33,8 +33,7 @@ def list_jobs(*, flags: CommonFlags) -> None:
         return
     for job in jobs:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(job.started_at))
-        task = job.task.strip().splitlines()[0] if job.task.strip() else ""
-        sys.stdout.write(f"{job.id}  {when}  {job.role:<9} {job.status:<14} {task[:60]}\n")
+        sys.stdout.write(f"{job.id}  {when}  {job.role:<9} {job.status:<14} {job.headline[:60]}\n")
 
 
 @app.command("show")

@@ -242,6 +242,7 @@ def _open_job(
         task = render_task(role, **spec.task_vars)
         job = store.create(role=role.name, task=task, backend=config.backend.kind, model=config.backend.model)
         job.base_url, job.test_command = config.resolved_base_url(), spec.test_command or ""
+        job.request = str(spec.task_vars.get("description") or "").strip()
         store.save(job)
         return job, [], task
     job, history = saved

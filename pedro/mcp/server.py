@@ -315,7 +315,7 @@ def _record_tools(server: MCPServer[Any], runner: JobRunner) -> None:
                 "role": job.role,
                 "status": job.status,
                 "started_at": job.started_at,
-                "task": job.task.strip().splitlines()[0] if job.task.strip() else "",
+                "task": job.headline,
             }
             for job in jobs
         ]
