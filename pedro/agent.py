@@ -266,7 +266,7 @@ class Agent:
                 self._take_baseline(tests)
                 # The failure the person gave as a command is not there: no model can be told to fix it.
                 if tests.given and tests.must_fix and tests.baseline_run is not None and tests.baseline_run.passed:
-                    return endings.nothing_to_fix(tests.command)
+                    return endings.nothing_to_fix(tests.tests.named)
             repair = self.parts.repair if self.role.repair == "first" and not self.chat_only else None
             if repair is not None:
                 repaired = self._repair_first(repair)

@@ -110,11 +110,12 @@ def repaired(summary: str) -> Ending:
 
 
 def nothing_to_fix(command: str) -> Ending:
-    """The command a debug job was given to reproduce the failure passed before anything changed."""
+    """The command a debug job was given to reproduce the failure (`command`, as a sentence names it) passed before
+    anything changed."""
     return Ending(
         "completed",
         "nothing_to_fix",
-        f"`{command}` passes as the code is: there is nothing to fix. Give --test a command that fails, or describe "
+        f"{command} passes as the code is: there is nothing to fix. Give --test a command that fails, or describe "
         "the symptom without --test",
     )
 
@@ -310,9 +311,9 @@ def _completion_claim(summary: str, counters: Counters, evidence: Evidence) -> V
         return Verdict(Ending("completed", "completed", with_notes(summary, judgement)))
     counters.test_refusals += 1
     if counters.test_refusals > 1:
-        message = f"the model reported completion but `{tests.command}` {_what_fails(judgement)}"
+        message = f"the model reported completion but {tests.tests.named} {_what_fails(judgement)}"
         return Verdict(Ending("failed", "tests_failed", with_notes(message, judgement)))
-    return Verdict(feedback=(_tests_feedback(tests.command, judgement),))
+    return Verdict(feedback=(_tests_feedback(tests.tests.named, judgement),))
 
 
 def with_notes(summary: str, judgement: Judgement | None) -> str:

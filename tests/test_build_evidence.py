@@ -123,6 +123,8 @@ def test_a_build_whose_new_test_fails_does_not_complete(mul_repo: Path, stub_ser
     feedback = server.requests[2]["messages"][-1]["content"]
     assert "These fail because of this job" in feedback and "test_calc.py::test_sub" in feedback
     assert "not your task" in feedback and "test_calc.py::test_mul" in feedback
+    # The command is quoted once, as a command (a detected runner is named bare: test_prompts_name_tests_once).
+    assert f"(`{env['PEDRO_AGENT__TEST_COMMAND']}`)" in feedback, feedback
 
 
 def test_a_debug_job_completes_when_its_bug_is_fixed_and_names_the_other_failure(

@@ -115,3 +115,23 @@ def test_every_prompt_file_ships_in_the_wheel() -> None:
         if p.is_dir()
     }
     assert folders - set(config["tool"]["setuptools"]["packages"]) == set()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["feedback/tests_failing.md", "feedback/tests_broken.md", "repair/handover.md", "repair/handover_partial.md"],
+)
+def test_prompts_name_tests_once(name: str, tmp_path: Path) -> None:
+    # The command comes named for a sentence (ProjectTests.named): a given one already in backticks, a detected
+    # runner bare. A template that quoted it again would show `pytest, detected` as if one could type it.
+    from pedro.evidence import ProjectTests
+    from pedro.tools.base import ToolContext
+    from pedro.tools.test import RunTestsArgs
+
+    (tmp_path / "test_x.py").write_text("def test_x():\n    pass\n")
+    detected = ProjectTests(RunTestsArgs(), ToolContext(root=tmp_path)).named
+    assert detected == "pytest, detected"
+    values = {"output": "o", "blocking": "b", "preexisting": "p", "counts": "c", "failing": "f", "tries": 1,
+              "units": "u", "last": "l", "kept": "k"}  # fmt: skip
+    text = render_prompt(name, command=detected, **values)
+    assert "(pytest, detected)" in text and "`pytest, detected`" not in text

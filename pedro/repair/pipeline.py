@@ -321,7 +321,7 @@ class Repairer:
         return render_prompt(
             "repair/handover_partial.md" if kept else "repair/handover.md",
             kept=" and ".join(kept),
-            command=self.tests.command,
+            command=self.tests.named,
             counts=counts,
             failing=failing,
             tries=outcome.candidates,

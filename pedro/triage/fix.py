@@ -25,11 +25,13 @@ class VerifiedFix:
     test_command: str
     failing_before: int
     failing_after: int
+    test_named: str = ""
+    """The command as a sentence names it: `make test` in backticks, or "pytest, detected"."""
 
     @property
     def verdict(self) -> str:
         return (
-            f"verified: `{self.test_command}` passes with this patch; "
+            f"verified: {self.test_named or self.test_command} passes with this patch; "
             f"{self.failing_before} failing → {self.failing_after}"
         )
 
@@ -100,7 +102,7 @@ def _repair(
     if not diff or after is None:
         notice(f"no fix proposed: {outcome.summary or 'repair found nothing to change'}")
         return None
-    fix = VerifiedFix(diff, tests.command, len(start.failing), len(after.failing))
+    fix = VerifiedFix(diff, tests.command, len(start.failing), len(after.failing), tests.named)
     notice(fix.verdict)
     return fix
 
