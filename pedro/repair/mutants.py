@@ -9,6 +9,7 @@ comments are never touched.
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 from collections.abc import Iterator
@@ -82,6 +83,13 @@ _KEYWORDS = frozenset(
     {*keyword.kwlist, "func", "var", "const", "let", "function", "new", "typeof", "null", "undefined", "nil",
      "this", "self", "range", "len", "package", "import", "go", "defer", "chan", "map", "struct", "true", "false"}
 )  # fmt: skip
+
+
+# Built-in types and namespaces: passed as values (`isinstance(x, int)`) they are never the slip. Built-in functions
+# are not here: `min` and `max` are as often a clamp's own parameters.
+_BUILTINS = frozenset(name for name in dir(builtins) if isinstance(getattr(builtins, name), type)) | {
+    "Math", "Number", "String", "Object", "Array", "JSON", "console", "fmt", "strings", "strconv",
+}  # fmt: skip
 
 
 def line_mutants(line: str, language: LanguageName) -> list[Mutant]:
@@ -200,6 +208,8 @@ def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
     for k, token in enumerate(code):
         if token.kind != "name" or token.text in _KEYWORDS or token.text in _WORD_SWAPS or token.text == "_":
             continue
+        if token.text in _BUILTINS:
+            continue  # `isinstance(x, int)`, `map(str, xs)`: a type passed along, not a value to shift
         if k < stored:
             continue
         before = code[k - 1] if k else None

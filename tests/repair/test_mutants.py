@@ -199,3 +199,10 @@ def test_a_caller_bent_to_fit_a_buggy_callee_is_put_back_once_the_callee_is_fixe
     # goes (taken back as no longer needed, or undone by the variant that restores it).
     kept = [e.data["unit"] for e in events if e.type == "repair.kept"]
     assert kept[:2] == ["shade.py:5 to_byte", "shade.py:1 clamp"], kept
+
+
+def test_types_and_builtins_passed_as_values_are_not_shifted_or_swapped() -> None:
+    found = changes("    if isinstance(val, (str, bytes)) and kind is int:")
+    assert not [line for line in found if "str +" in line or "(int + 1)" in line or "bytes, str" in line], found
+    assert "if isinstance(val + 1, (str, bytes)) and kind is int:" in found, found
+    assert not [c for c in changes("    return sorted(map(str, items))") if "str + 1" in c or "str - 1" in c]
