@@ -177,7 +177,9 @@ class ModelAnswers:
         temperature = 0.0 if number == 0 else min(self.config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
         # One function is the whole answer: room for a few times its length (a second block often holds the
         # better version), not for the rambling that otherwise takes most of a small model's sample time.
-        room = min(self.config.max_tokens, len(unit.text) + _ANSWER_SLACK_TOKENS)
+        # A line question's whole answer is one line.
+        wanted = len(_line_text(question)) * 2 if question.kind == "line" else len(unit.text)
+        room = min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
         options = replace(self.options, tool_mode="text", temperature=temperature, seed=number or None, max_tokens=room)
         opening = self._opening(question)
         if self.backend.continues_answers:

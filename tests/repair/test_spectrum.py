@@ -242,6 +242,9 @@ def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
     assert spectrum.data["runs"] == 1 and spectrum.data["lines"][0].startswith("rates.py:5 ")
     asked = [(c["question"], c.get("line")) for c in candidates(events)]
     assert asked == [("function", None), ("line", 5)]
+    # A line's answer is a line: it gets room for about one, the function's for a few functions.
+    assert backend.options[1].max_tokens < backend.options[0].max_tokens
+    assert backend.options[1].max_tokens <= 2 * len("return 0.02") + 96
     # Both questions show the failure and the function alike and differ only after them, so llama-server's prompt
     # cache keeps all of it from one question to the next.
     function_prompt = backend.requests[0][0][0].content
