@@ -294,6 +294,19 @@ LINE_HEAD = re.compile(
 """What starts a line whose expression an answer may give alone: `return `, `if `, `total = `, `x := `."""
 
 
+def bypasses(text: str, unit: Unit, suspects: Sequence[Unit]) -> str:
+    """Why a candidate routes around another unit the failure points at, or "": the original calls it and the
+    candidate no longer does (a mean that sums the list itself instead of calling a broken sum()). The tests may pass
+    that way while the other unit stays broken for every other caller."""
+    for other in suspects:
+        if other.key == unit.key or other.path != unit.path and other.language != unit.language:
+            continue
+        call = re.compile(rf"(?<![\w.]){re.escape(other.name)}\s*\(|\.{re.escape(other.name)}\s*\(")
+        if call.search(unit.text) and not call.search(text):
+            return f"it no longer calls {other.name}, which the failure also points at: that hides a bug there"
+    return ""
+
+
 def special_cases(text: str, unit: Unit, failure_text: str) -> str:
     """Why a candidate special-cases the failing tests' own values, or "": a new comparison with, or a new return
     of, a literal the failing assertion holds that the original code does not."""

@@ -15,6 +15,7 @@ from pedro.evidence import describe_test_run
 from pedro.repair.answers import WHOLE_FILE_LINES, Answer, ModelAnswers, questions_for
 from pedro.repair.candidate import (
     Candidate,
+    bypasses,
     mutant_candidate,
     read_candidate,
     read_file_candidate,
@@ -194,7 +195,8 @@ class Search:
         failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
         failure_text = "\n".join(f.message + "\n" + f.details for f in failing)
         if candidate.text is not None:
-            why = special_cases(candidate.text, unit, failure_text)
+            new = candidate.text
+            why = special_cases(new, unit, failure_text) or bypasses(new, unit, [s.unit for s in self.suspects])
             candidate = Candidate(None, why) if why else candidate
         if question.kind == "function" and len(file_text.splitlines()) <= WHOLE_FILE_LINES:
             self._queue_whole_file(answer, unit, file_text, failure_text, label)

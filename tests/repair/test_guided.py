@@ -119,3 +119,29 @@ def test_with_no_right_answer_the_job_names_what_the_fix_changes_beyond_the_test
 def run_python(repo: Path, code: str) -> Any:
     """`code` run by this interpreter in the repository."""
     return subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, check=False)
+
+
+STATS = "def total(xs):\n    return sum(xs) + 1\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n"
+STATS_TEST = (
+    "from stats import mean, total\n\n\n"
+    "def test_mean():\n    assert mean([2, 4, 6]) == 4\n\n\n"
+    "def test_total():\n    assert total([1, 2]) == 3\n"
+)
+# mean() that sums the list itself: its test passes, and total() stays broken for every other caller.
+AROUND = "```python\ndef mean(xs):\n    return sum(xs) / len(xs)\n```"
+
+
+def test_an_answer_that_routes_around_the_other_broken_function_is_not_taken(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"stats.py": STATS, "test_stats.py": STATS_TEST})
+    server = stub_server([AROUND] * 8)
+    env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "2", "PEDRO_REPAIR__MUTANTS": "40"}
+    events, proc = debug(repo, server, env)
+    around = [c for c in candidates(events) if c.get("question") == "function" and c["unit"] == "stats.py:5 mean"]
+    assert around and all(c["status"] == "overfits" for c in around), around
+    assert "it no longer calls total, which the failure also points at" in around[0]["reason"]
+    # A variant of total() itself fixes both tests, and mean() still calls it.
+    assert proc.returncode == 0, proc.stderr
+    fixed = (repo / "stats.py").read_text()
+    assert "return total(xs) / len(xs)" in fixed and "return sum(xs) + 1" not in fixed, fixed
