@@ -81,6 +81,9 @@ def test_a_completed_build_leaves_one_commit_of_its_files_as_the_user_and_undo_t
     body = "\n".join(message)
     assert "sub() returns a minus b." in body and f"Pedro-Job: {job}" in body
     assert "python -m pytest -q`: pass (1 passed)" in body, body  # the job's evidence: its last test run
+    # The evidence in sentences, not a dump of the record.
+    assert "Before the job, `" in body and "The tests back the change." in body, body
+    assert "holds:" not in body and "notes:" not in body, body
     assert git(calc, "show", "--format=", "--name-only", branch).split() == ["calc.py"]
     assert git(calc, "status", "--porcelain", "--untracked-files=no").splitlines() == [" M README.md", "A  notes.txt"]
     short = git(calc, "rev-parse", "--short=7", branch).strip()

@@ -62,7 +62,7 @@ def describe_job(summary: str, evidence: Mapping[str, Any] | None, tests: Mappin
     """The job in words for a commit body or a pull request: its summary, its evidence and its last test run."""
     parts = [summary.strip() or "(the job gave no summary)"]
     if evidence:
-        parts.append("Evidence:\n" + "\n".join(_lines(evidence, 0)))
+        parts.append("Evidence: " + " ".join(_evidence_sentences(evidence)))
     if tests:
         counts = tests.get("counts") or {}
         tally = ", ".join(f"{counts[key]} {key}" for key in ("passed", "failed", "errors") if counts.get(key))
@@ -161,23 +161,37 @@ def _stage(root: Path, head: str | None, entries: Mapping[str, Entry | None]) ->
     _git(root, "update-index", "-q", "--refresh")
 
 
-def _lines(value: Any, depth: int) -> list[str]:
-    pad = "  " * depth
-    if isinstance(value, Mapping):
-        lines: list[str] = []
-        for key, item in value.items():
-            if isinstance(item, Mapping | list | tuple) and item:
-                lines += [f"{pad}- {key}:", *_lines(item, depth + 1)]
-            else:
-                lines.append(f"{pad}- {key}: {_scalar(item)}")
-        return lines
-    if isinstance(value, list | tuple):
-        return [line for item in value for line in _lines(item, depth)] if value else [f"{pad}- (none)"]
-    return [f"{pad}- {_scalar(value)}"]
+# Each verdict a test can have against the job's start, as the commit body says it (pedro.evidence.TestState).
+_VERDICT_WORDS = (
+    ("fixed", "Fixed by the job"),
+    ("broken", "Broken by the job"),
+    ("added_passing", "Added by the job, passing"),
+    ("added_failing", "Added by the job, failing"),
+    ("still_failing", "Failing before the job and still failing"),
+    ("gone", "No longer run"),
+)
 
 
-def _scalar(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+def _evidence_sentences(evidence: Mapping[str, Any]) -> list[str]:
+    """The job's test evidence (pedro.agent's report) as sentences: the runs before and after, each test's verdict,
+    whether the tests back the change, and the notes."""
+    command = str(evidence.get("command") or "the tests")
+    sentences: list[str] = []
+    for when, key in (("Before the job", "baseline"), ("After it", "final")):
+        states = evidence.get(key)
+        if isinstance(states, Mapping):
+            passed, failed = len(states.get("passed") or ()), len(states.get("failed") or ())
+            sentences.append(f"{when}, `{command}`: {passed} passed, {failed} failed.")
+    verdict = evidence.get("verdict")
+    if isinstance(verdict, Mapping):
+        for state, words in _VERDICT_WORDS:
+            tests = sorted(str(test) for test, found in verdict.items() if found == state)
+            if tests:
+                sentences.append(f"{words}: {', '.join(tests)}.")
+    if "holds" in evidence:
+        sentences.append("The tests back the change." if evidence["holds"] else "The tests do not back the change.")
+    sentences += [f"{str(note).rstrip('.')}." for note in evidence.get("notes") or ()]
+    return sentences or [json.dumps(dict(evidence), ensure_ascii=False)]
 
 
 def _ignored(root: Path, paths: Sequence[str]) -> list[str]:
