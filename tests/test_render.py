@@ -147,3 +147,19 @@ def test_an_edit_is_previewed_because_it_wrote_a_file_not_because_of_its_name() 
     call(renderer, "file", {"action": "read", "path": "patch.txt"}, diff)
     assert out.getvalue().splitlines()[1:5] == ["← code_edit: ok in 5 ms", "  @@ -1 +1 @@", "  -old", "  +new"]
     assert out.getvalue().splitlines()[5:] == ["→ file read patch.txt", "← file: ok in 5 ms"]
+
+
+def test_off_a_terminal_a_silent_round_still_says_what_pedro_is_doing() -> None:
+    import time
+
+    out = io.StringIO()
+    renderer = PlainRenderer(out, heartbeat_s=0.3)
+    renderer.handle(Event(type="round.started", job_id="j", seq=1, data={"round": 2}))
+    time.sleep(1.2)  # the model says nothing for a while
+    renderer.handle(Event(type="job.finished", job_id="j", seq=2, data={"exit_status": "completed", "exit_code": 0}))
+    time.sleep(0.8)  # after the end, nothing more
+    renderer.close()
+    lines = out.getvalue().splitlines()
+    beats = [line for line in lines if line.startswith("… still waiting for the model (round 2)")]
+    assert beats, lines
+    assert lines.index(beats[-1]) < next(i for i, line in enumerate(lines) if line.startswith("==="))

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
@@ -20,6 +21,8 @@ from pedro.tools.base import ApprovalAnswer, ApprovalRequest
 _MAX_SHOWN_OUTPUT_LINES = 6
 _MAX_SHOWN_DIFF_LINES = 24
 _LIVE_TAIL_LINES = 8
+HEARTBEAT_S = 10.0
+"""Off a terminal, a line that says what pedro is doing after this many seconds without one."""
 
 
 _EXIT_LINE = re.compile(r"^exit code (?P<code>-?\d+)\b")
@@ -264,17 +267,65 @@ def _refuse(_question: str) -> bool:
     return False
 
 
+class _Heartbeat:
+    """A thread that writes `still <doing>` when nothing has been written for `every` seconds: a CI log shows that
+    a long round (a slow model, a long test run) is alive."""
+
+    def __init__(self, write: Callable[[str], None], every: float) -> None:
+        self.write, self.every = write, every
+        self.doing = ""
+        self.since = self.last = time.monotonic()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def touch(self, doing: str | None = None) -> None:
+        """Something was written; `doing` (when given) is what pedro does from now on."""
+        self.last = time.monotonic()
+        if doing is not None:
+            self.doing, self.since = doing, self.last
+        if self._thread is None and self.every > 0:
+            self._thread = threading.Thread(target=self._run, name="pedro-heartbeat", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.wait(min(1.0, self.every / 4)):
+            now = time.monotonic()
+            if self.doing and now - self.last >= self.every:
+                self.last = now
+                self.write(f"… still {self.doing} ({now - self.since:.0f} s)")
+
+
+def _doing(event: Event) -> str | None:
+    """What pedro does after this event, for the heartbeat; None when the event does not change it."""
+    data = event.data
+    return {
+        "round.started": lambda: f"waiting for the model (round {data.get('round')})",
+        "tool_call.started": lambda: f"running {data.get('name')}",
+        "tool_call.finished": lambda: "working",
+        "repair.started": lambda: "repairing: trying candidates",
+        "job.finished": lambda: "",
+    }.get(event.type, lambda: None)()
+
+
 class PlainRenderer:
     """Plain lines for pipes and logs; also the human channel of --json on stderr."""
 
-    def __init__(self, out: TextIO, *, result: TextIO | None = None) -> None:
+    def __init__(self, out: TextIO, *, result: TextIO | None = None, heartbeat_s: float = HEARTBEAT_S) -> None:
         self.out = out
         self.result = result or out
         self._mid_line = False
         self._reply = ""
         self._effects = NO_EFFECTS
+        self._lock = threading.Lock()
+        self._heartbeat = _Heartbeat(self._line, heartbeat_s)
 
     def handle(self, event: Event) -> None:
+        self._heartbeat.touch(_doing(event))
+        if event.type == "job.finished":
+            self._heartbeat.stop()
         shown = {
             "job.started": self._job_started,
             "round.started": self._round_started,
@@ -298,9 +349,10 @@ class PlainRenderer:
     def _delta(self, event: Event) -> None:
         text = neutralise(str(event.data.get("text", "")))
         self._reply += text
-        self.out.write(text)
-        self._mid_line = not text.endswith("\n")
-        self.out.flush()
+        with self._lock:
+            self.out.write(text)
+            self._mid_line = not text.endswith("\n")
+            self.out.flush()
 
     def _tool_started(self, event: Event) -> None:
         name, arguments = str(event.data.get("name")), event.data.get("arguments") or {}
@@ -359,14 +411,16 @@ class PlainRenderer:
         return ask
 
     def close(self) -> None:
+        self._heartbeat.stop()
         self.out.flush()
 
     def _line(self, text: str) -> None:
-        if self._mid_line:
-            self.out.write("\n")
-            self._mid_line = False
-        self.out.write(neutralise(text) + "\n")
-        self.out.flush()
+        with self._lock:
+            if self._mid_line:
+                self.out.write("\n")
+                self._mid_line = False
+            self.out.write(neutralise(text) + "\n")
+            self.out.flush()
 
     def _result_line(self, text: str) -> None:
         if self.result is self.out:
