@@ -31,7 +31,7 @@ class ProjectTests:
         """The command as the user wrote it, or the detected runner ("pytest, detected")."""
         if self.args.command:
             return self.args.command
-        found = detect_framework(self.ctx.root, self.ctx.root)
+        found = detect_framework(self.ctx.root, self.ctx.root, self.args.framework)
         return f"{_DETECTED_LABELS.get(found[0], found[0])}, detected" if found else "the detected test runner"
 
     @property

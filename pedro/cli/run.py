@@ -261,8 +261,9 @@ def triage(
         if not wanted or not done.config.repair.enabled or done.config.safety.mode == "read-only" or not done.snapshot:
             return
         found = propose_fix(
-            done.root, done.snapshot, config=done.config, backend=done.backend, options=done.options, notice=done.notice
-        )
+            done.root, done.snapshot, config=done.config, backend=done.backend, options=done.options,
+            notice=done.notice, runner=parsed.runner if parsed is not None else "", log=text,
+        )  # fmt: skip
         fixed.extend([found] if found is not None else [])
 
     _run("triager", flags, on_result=publish, after_run=try_fix, **triage_task(text, parsed, description))

@@ -4,6 +4,7 @@ when the tests there confirm it (the failing tests pass, none that passed fails)
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 from pedro import gitlayer
 from pedro.config import PedroConfig
 from pedro.errors import PedroError
-from pedro.tools.test import TEST_DEPENDENCIES
+from pedro.tools.test import TEST_DEPENDENCIES, Framework
 
 Notice = Callable[[str], None]
 
@@ -46,14 +47,46 @@ class VerifiedFix:
         }
 
 
-def propose_fix(
-    root: Path, snapshot: str, *, config: PedroConfig, backend: Any, options: Any, notice: Notice
-) -> VerifiedFix | None:
-    """Repair in a worktree of the `snapshot` commit (the checkout as the job found it), then remove the worktree;
-    the fix when the tests confirm it, else None (and a notice says why). The checkout is never written."""
-    from pedro.evidence import ProjectTests, find_test_command
+# The runner a log came from → the framework pedro runs it with (pedro.tools.test.Framework).
+_FRAMEWORKS: dict[str, Framework] = {
+    "pytest": "pytest", "unittest": "pytest", "go test": "go", "jest": "npm", "vitest": "npm", "mocha": "npm",
+    "node --test": "npm",
+}  # fmt: skip
+# A command line a CI log echoes (`$ pytest -q`, `+ go test ./...`, `Run npm test`): the runner and plain words
+# only, never a shell construct, since the log is untrusted text.
+_ECHOED = re.compile(
+    r"^(?:\$|\+|>|Run)\s+(?P<command>(?:python3? -m (?:pytest|unittest)|pytest|go test|npm test|npx (?:jest|vitest)|"
+    r"node --test)(?: [\w./:=@,+-]+)*)\s*$",
+    re.MULTILINE,
+)
 
-    args = find_test_command(root, None, config.agent.test_command)
+
+def log_test_command(log: str, runner: str) -> str | None:
+    """The test command the log shows it ran, when it shows one for the runner whose output it holds."""
+    wanted = _FRAMEWORKS.get(runner)
+    for found in _ECHOED.finditer(log):
+        command = found.group("command")
+        head = "npm" if command.startswith(("npm", "npx", "node")) else "go" if command.startswith("go") else "pytest"
+        if head == wanted:
+            return command
+    return None
+
+
+def propose_fix(
+    root: Path, snapshot: str, *, config: PedroConfig, backend: Any, options: Any, notice: Notice, runner: str = "",
+    log: str = "",
+) -> VerifiedFix | None:  # fmt: skip
+    """Repair in a worktree of the `snapshot` commit (the checkout as the job found it), then remove the worktree;
+    the fix when the tests confirm it, else None (and a notice says why). The checkout is never written. The tests
+    are those of the `runner` whose output the `log` holds: the command the log shows, else that runner's, unless
+    [agent].test_command names one."""
+    from pedro.evidence import ProjectTests, find_test_command
+    from pedro.tools.test import RunTestsArgs
+
+    args = find_test_command(root, log_test_command(log, runner) if runner else None, config.agent.test_command)
+    framework = _FRAMEWORKS.get(runner)
+    if framework is not None and (args is None or not args.command):
+        args = RunTestsArgs(framework=framework)
     if args is None:
         notice("no fix proposed: no test command is known ([agent].test_command or a detected runner)")
         return None
