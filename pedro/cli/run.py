@@ -253,6 +253,13 @@ def triage(
         built = build_report(result.job_id, result.exit_status, parsed, result.summary, root)
         built.fix = fixed[0] if fixed else None
         _publish_triage(built, report=report, sarif=sarif)
+        if built.fix is not None and not quiet:
+            from pedro.controls import neutralise
+            from pedro.triage.report import fix_markdown
+
+            # stdout holds the diagnosis; the fix the tests confirmed belongs beside it, where a person reads.
+            sys.stdout.write("\n" + neutralise(fix_markdown(built.fix)))
+            sys.stdout.flush()
 
     def try_fix(done: Any) -> None:
         from pedro.triage.fix import propose_fix

@@ -214,7 +214,7 @@ def _markdown(report: TriageReport) -> str:
     if report.confidence:
         lines += [f"**Confidence** (model): {report.confidence}", ""]
     if report.fix:
-        lines += [f"**Verified fix** ({report.fix.verdict}):", "", "```diff", report.fix.diff.rstrip("\n"), "```", ""]
+        lines += [fix_markdown(report.fix).rstrip("\n"), ""]
     if report.suggested_fix:
         lines += [f"**Suggested fix** (model, not verified): {report.suggested_fix.text}", ""]
     if report.model_asked:
@@ -222,6 +222,11 @@ def _markdown(report: TriageReport) -> str:
     else:
         lines.append("No model was asked: all of this is what pedro read from the log and the repository.")
     return "\n".join(lines) + "\n"
+
+
+def fix_markdown(fix: VerifiedFix) -> str:
+    """The verified fix for a person: what verified it, and the diff (not neutralised: to_markdown does that)."""
+    return "\n".join([f"**Verified fix** ({fix.verdict}):", "", "```diff", fix.diff.rstrip("\n"), "```"]) + "\n"
 
 
 def _describe_culprit(culprit: Culprit | None) -> str:

@@ -79,7 +79,10 @@ def test_a_fix_the_tests_confirm_is_in_every_output_and_applies(
     assert "-    return a - b\n+    return a + b\n" in fix["diff"] and fix["verified"] is True
     summary = (tmp_path / "summary.md").read_text()
     assert verdict in summary and "+    return a + b" in summary
-    assert verdict in proc.stderr  # a note; stdout keeps the diagnosis alone
+    assert verdict in proc.stderr  # a note as it happens
+    # stdout: the diagnosis, then the fix the tests confirmed, with what verified it and the diff.
+    assert proc.stdout.index("Probable cause: add subtracts.") < proc.stdout.index(f"**Verified fix** ({verdict})")
+    assert "```diff\n" in proc.stdout and "+    return a + b" in proc.stdout
     sarif = json.loads((tmp_path / "triage.sarif").read_text())
     (change,) = sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"]
     assert change["artifactLocation"]["uri"] == "calc.py"
