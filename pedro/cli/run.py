@@ -262,15 +262,14 @@ def triage(
             sys.stdout.flush()
 
     def try_fix(done: Any) -> None:
-        from pedro.triage.fix import propose_fix
+        from pedro.triage.fix import FixModel, propose_fix
 
         wanted = parsed is not None and (parsed.failed or parsed.failures)
         if not wanted or not done.config.repair.enabled or done.config.safety.mode == "read-only" or not done.snapshot:
             return
-        found = propose_fix(
-            done.root, done.snapshot, config=done.config, backend=done.backend, options=done.options,
-            notice=done.notice, runner=parsed.runner if parsed is not None else "", log=text,
-        )  # fmt: skip
+        model = FixModel(done.config, done.backend, done.options, done.notice)
+        runner = parsed.runner if parsed is not None else ""
+        found = propose_fix(done.root, done.snapshot, model, runner=runner, log=text)
         fixed.extend([found] if found is not None else [])
 
     _run("triager", flags, on_result=publish, after_run=try_fix, **triage_task(text, parsed, description))

@@ -72,10 +72,17 @@ def log_test_command(log: str, runner: str) -> str | None:
     return None
 
 
-def propose_fix(
-    root: Path, snapshot: str, *, config: PedroConfig, backend: Any, options: Any, notice: Notice, runner: str = "",
-    log: str = "",
-) -> VerifiedFix | None:  # fmt: skip
+@dataclass(frozen=True)
+class FixModel:
+    """What a fix is asked with: pedro's configuration, the job's model and its options, and where notices go."""
+
+    config: PedroConfig
+    backend: Any
+    options: Any
+    notice: Notice
+
+
+def propose_fix(root: Path, snapshot: str, model: FixModel, *, runner: str = "", log: str = "") -> VerifiedFix | None:
     """Repair in a worktree of the `snapshot` commit (the checkout as the job found it), then remove the worktree;
     the fix when the tests confirm it, else None (and a notice says why). The checkout is never written. The tests
     are those of the `runner` whose output the `log` holds: the command the log shows, else that runner's, unless
@@ -83,6 +90,7 @@ def propose_fix(
     from pedro.evidence import ProjectTests, find_test_command
     from pedro.tools.test import RunTestsArgs
 
+    config, notice = model.config, model.notice
     args = find_test_command(root, log_test_command(log, runner) if runner else None, config.agent.test_command)
     framework = _FRAMEWORKS.get(runner)
     if framework is not None and (args is None or not args.command):
@@ -92,9 +100,7 @@ def propose_fix(
         return None
     try:
         with gitlayer.scratch_worktree(root, snapshot, borrow=TEST_DEPENDENCIES) as tree:
-            ctx = _context(tree, config)
-            tests = ProjectTests(args, ctx)
-            return _repair(tree, tests, ctx, config=config, backend=backend, options=options, notice=notice)
+            return _repair(tree, ProjectTests(args, _context(tree, config)), model)
     except KeyboardInterrupt:  # the job's time limit (TimeLimitReached) or Ctrl-C: no fix, the report is written
         notice("no fix proposed: stopped before a candidate was verified")
         return None
@@ -109,9 +115,7 @@ def _context(tree: Path, config: PedroConfig) -> Any:
     return ToolContext(root=tree, config=config.tools)
 
 
-def _repair(
-    tree: Path, tests: Any, ctx: Any, *, config: PedroConfig, backend: Any, options: Any, notice: Notice
-) -> VerifiedFix | None:
+def _repair(tree: Path, tests: Any, model: FixModel) -> VerifiedFix | None:
     from pedro.dispatch import Dispatcher
     from pedro.gate import Gate
     from pedro.repair import Repairer
@@ -120,10 +124,13 @@ def _repair(
     from pedro.safety.secrets import Redactor
     from pedro.tools import ToolRegistry
 
+    notice = model.notice
     gate = Gate(Policy(mode="workspace-write", approval="never"), sandboxed=active_sandbox().kind != "none")
     redactor = Redactor.for_job(os.environ, tree)
-    dispatcher = Dispatcher(ToolRegistry.default(("code_edit",)), ctx, redactor=redactor, gate=gate)
-    repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, config=config.repair, options=options)
+    dispatcher = Dispatcher(ToolRegistry.default(("code_edit",)), tests.ctx, redactor=redactor, gate=gate)
+    repairer = Repairer(
+        backend=model.backend, dispatcher=dispatcher, tests=tests, config=model.config.repair, options=model.options
+    )
     start = tests.run()
     if start.passed or not start.failing:
         notice(f"no fix proposed: {tests.named} does not fail by test name in a clean worktree of this checkout")
