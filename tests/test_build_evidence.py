@@ -42,6 +42,14 @@ def env(cli_env: dict[str, str]) -> dict[str, str]:
     return {**cli_env, "PEDRO_AGENT__TEST_COMMAND": PYTEST}
 
 
+def debug(server: Any, repo: Path, env: dict[str, str], description: str) -> Any:
+    """`pedro debug --test PYTEST --json` against the stub server, never prompting."""
+    return pedro(
+        "debug", "--test", PYTEST, "-d", description, "--backend", "openai", "--base-url", f"{server.url}/v1",
+        "--model", "m", "--no-input", "--json", env=env, cwd=repo,
+    )  # fmt: skip
+
+
 def events_of(stdout: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
 
@@ -139,10 +147,7 @@ def test_a_debug_job_completes_when_its_bug_is_fixed_and_names_the_other_failure
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "calc")
     server = stub_server(["```python\ndef add(a, b):\n    return a + b\n```"])
-    proc = pedro(
-        "debug", "--test", PYTEST, "-d", "add() is wrong", "--backend", "openai", "--base-url", f"{server.url}/v1",
-        "--model", "m", "--no-input", "--json", env=cli_env, cwd=repo,
-    )  # fmt: skip
+    proc = debug(server, repo, cli_env, "add() is wrong")
     assert proc.returncode == 0, proc.stderr
     end = finished(proc.stdout)
     assert end["reason"] == "repaired"
@@ -169,10 +174,7 @@ def test_a_debug_job_whose_repair_fixed_one_of_two_bugs_goes_on_and_does_not_end
     fix_add = "```python\ndef add(a, b):\n    return a + b\n```"
     server = stub_server([fix_add, "mul looks wrong.", "I am not sure.", "Maybe."])
     env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__MUTANTS": "0", "PEDRO_REPAIR__COVERAGE": "false"}
-    proc = pedro(
-        "debug", "--test", PYTEST, "-d", "add() and mul() are wrong", "--backend", "openai", "--base-url",
-        f"{server.url}/v1", "--model", "m", "--no-input", "--json", env=env, cwd=repo,
-    )  # fmt: skip
+    proc = debug(server, repo, env, "add() and mul() are wrong")
     end = finished(proc.stdout)
     assert proc.returncode != 0 and end["reason"] != "repaired", end
     assert end["evidence"]["verdict"] == {"test_calc.py::test_add": "fixed", "test_calc.py::test_mul": "still_failing"}
@@ -193,10 +195,7 @@ def test_a_debug_job_whose_test_command_already_passes_has_nothing_to_fix_and_as
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "calc")
     server = stub_server(["TASK COMPLETE"])
-    proc = pedro(
-        "debug", "--test", PYTEST, "-d", "add() is wrong", "--backend", "openai", "--base-url", f"{server.url}/v1",
-        "--model", "m", "--no-input", "--json", env=cli_env, cwd=repo,
-    )  # fmt: skip
+    proc = debug(server, repo, cli_env, "add() is wrong")
     assert proc.returncode == 0, proc.stderr
     end = finished(proc.stdout)
     assert end["reason"] == "nothing_to_fix" and "there is nothing to fix" in end["summary"], end
@@ -216,10 +215,7 @@ def test_a_debug_job_ends_soon_after_a_failed_repair_when_the_model_cannot_drive
     server = stub_server([wrong, "I think the bug is in add.", "Maybe add is wrong.", "It could be add."])
     # One whole-function question, one answer: this test is about the loop after repair.
     env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__COVERAGE": "false", "PEDRO_REPAIR__MUTANTS": "0"}
-    proc = pedro(
-        "debug", "--test", PYTEST, "-d", "add() is wrong", "--backend", "openai", "--base-url", f"{server.url}/v1",
-        "--model", "m", "--no-input", "--json", env=env, cwd=repo,
-    )  # fmt: skip
+    proc = debug(server, repo, env, "add() is wrong")
     end = finished(proc.stdout)
     assert end["reason"] == "no_progress", end
     assert "repair tried 1 candidate; 1 of 1 failing test still fails" in end["summary"]

@@ -62,7 +62,9 @@ def make_repo(repo: Path, files: dict[str, str]) -> Path:
     return repo
 
 
-def repair(repo: Path, replies: Any, *, candidates: int = 1) -> tuple[Any, ScriptedBackend, list[Event]]:
+def repair(
+    repo: Path, replies: Any, *, candidates: int = 1, mutants: int = 0
+) -> tuple[Any, ScriptedBackend, list[Event]]:
     backend = ScriptedBackend(replies)
     ctx = ToolContext(root=repo)
     events: list[Event] = []
@@ -74,7 +76,7 @@ def repair(repo: Path, replies: Any, *, candidates: int = 1) -> tuple[Any, Scrip
         backend=backend,
         dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
         tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        config=RepairConfig(candidates=candidates, rivals=0, mutants=0),
+        config=RepairConfig(candidates=candidates, rivals=0, mutants=mutants),
         options=GenerationOptions(),
     )
     return repairer.run(emit), backend, events
@@ -179,21 +181,7 @@ def test_after_one_bug_is_fixed_repair_moves_on_to_the_function_the_other_test_p
     fixes = {"    return sorted(item for item, qty in stock.items() if qty > threshold)": (
         "return sorted(item for item, qty in stock.items() if qty < threshold)"
     )}  # fmt: skip
-    backend = ScriptedBackend(answering(fixes))
-    ctx = ToolContext(root=repo)
-    events: list[Event] = []
-
-    def emit(type_: str, **data: Any) -> None:
-        events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
-
-    repairer = Repairer(
-        backend=backend,
-        dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
-        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
-        config=RepairConfig(candidates=8, rivals=0, mutants=40, time_budget_s=60),
-        options=GenerationOptions(),
-    )
-    repairer.run(emit)
+    _, _, events = repair(repo, answering(fixes), candidates=8, mutants=40)
     tried = candidates(events)
     kept = [e.data for e in events if e.type == "repair.kept"]
     assert kept and kept[0]["unit"] == "alerts.py:1 low_stock", tried
