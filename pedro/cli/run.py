@@ -106,7 +106,8 @@ def review(
     from pedro.reviewbase import find_review_base
     from pedro.reviewchecks import run_checks
 
-    root, config, _, _ = load_and_find_server(flags, find_server=not no_model)
+    # Without a model triage only reads the log and the files it names: no job, no snapshot, so no git needed.
+    root, config, _, _ = load_and_find_server(flags, need_git=not no_model, find_server=not no_model)
     compared = find_review_base(root, base)
     task_vars = review_task(root, compared, description)
     notice(flags, compared.describe())
@@ -233,7 +234,8 @@ def triage(
     junit_text = _read_log(junit) if junit is not None else None
     if not text.strip() and not junit_text:
         raise UsageError("the log is empty; pass the output of the failing run with --log FILE or on stdin")
-    root, config, _, _ = load_and_find_server(flags, find_server=not no_model)
+    # Without a model triage only reads the log and the files it names: no job, no snapshot, so no git needed.
+    root, config, _, _ = load_and_find_server(flags, need_git=not no_model, find_server=not no_model)
     try:
         parsed = parse_log(text, junit=junit_text, root=root)
     except ValueError as exc:

@@ -145,3 +145,15 @@ def test_a_latin_1_byte_in_the_log_is_read_with_replacement(
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"internal error" not in proc.stderr
     assert "caf\ufffd" in json.dumps(server.requests[0]["messages"], ensure_ascii=False)
+
+
+def test_triage_without_a_model_reads_a_log_outside_any_git_repository(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    log = "FAILED test_x.py::test_a - assert 1 == 2\n=== 1 failed in 0.1s ===\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pedro", "triage", "--no-model"],
+        cwd=folder, env=cli_env, input=log, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 5, proc.stderr  # failing tests found, no model asked
+    assert "| `test_x.py::test_a` |" in proc.stdout and "not inside a git repository" not in proc.stderr
