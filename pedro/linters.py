@@ -26,6 +26,8 @@ _RULE = re.compile(r"^(?P<code>[A-Z]+[0-9]+)\s+(?:\[\*\]\s+)?(?P<message>.+)$")
 _MYPY = re.compile(r"^error:\s*(?P<message>.+?)(?:\s+\[(?P<code>[\w-]+)\])?$")
 _PYTHON = (".py", ".pyi")
 _JAVASCRIPT = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+_TIDINESS = frozenset({"F401", "F841", "F541"})
+"""Pyflakes codes that are untidy code, not wrong code: rated minor."""
 
 
 @dataclass(frozen=True)
@@ -148,8 +150,10 @@ def _parse_rule_lines(tool: str) -> Callable[[str, Path, Path], list[LintMessage
             if line is None or rule is None or path is None:
                 continue
             code = rule.group("code")
-            # Pyflakes' codes (undefined names, unused imports) and syntax errors are bugs more often than style.
-            severity: Severity = "major" if code.startswith(("F", "E9")) else "minor"
+            # Pyflakes' codes (an undefined name, a redefinition) and syntax errors are bugs more often than style;
+            # an unused import or variable, or an f-string without a field, is tidiness.
+            bug = code.startswith(("F", "E9")) and code not in _TIDINESS
+            severity: Severity = "major" if bug else "minor"
             found.append(LintMessage(tool, path, int(line.group("line")), code, rule.group("message"), severity))
         return found
 

@@ -19,10 +19,13 @@ def test_flake8s_default_format_is_read_with_its_codes(tmp_path: Path) -> None:
     output = (
         "./calc.py:6:14: E711 comparison to None should be 'if cond is None:'\n"
         "./calc.py:1:1: F401 'os' imported but unused\n"
+        "./calc.py:9:12: F821 undefined name 'totl'\n"
     )
+    # An unused import is untidy; an undefined name is a bug.
     assert _parser("flake8")(output, tmp_path, tmp_path) == [
         LintMessage("flake8", "calc.py", 6, "E711", "comparison to None should be 'if cond is None:'", "minor"),
-        LintMessage("flake8", "calc.py", 1, "F401", "'os' imported but unused", "major"),
+        LintMessage("flake8", "calc.py", 1, "F401", "'os' imported but unused", "minor"),
+        LintMessage("flake8", "calc.py", 9, "F821", "undefined name 'totl'", "major"),
     ]
 
 
