@@ -175,6 +175,8 @@ class ResponseBuilder:
     _items: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     _usage: Usage | None = None
     _reasoning_tokens: int = 0
+    _out_of_tokens: bool = False
+    """The upstream ended the reply for its token limit (finish_reason "length"): the response is incomplete."""
 
     def __post_init__(self) -> None:
         self._extractor = StreamExtractor(self.tools)
@@ -203,6 +205,8 @@ class ResponseBuilder:
         events: list[Event] = []
         choices = chunk.get("choices")
         for choice in choices if isinstance(choices, list) else []:
+            if isinstance(choice, Mapping) and choice.get("finish_reason") == "length":
+                self._out_of_tokens = True
             delta = choice.get("delta", choice.get("message")) if isinstance(choice, Mapping) else None
             if not isinstance(delta, Mapping):
                 continue
@@ -219,7 +223,8 @@ class ResponseBuilder:
 
     def finish(self, *, incomplete: bool = False) -> list[Event]:
         """The end of a stream: held-back text, the calls, the closing events and the whole response; an
-        `incomplete` one (pedro cut the reply) ends in response.incomplete, as a reply out of output tokens does."""
+        `incomplete` one (pedro cut the reply) ends in response.incomplete, as a reply out of output tokens does
+        (the upstream said so with finish_reason "length")."""
         events = self._visible(self._extractor.flush())
         extraction = self._extractor.finish()
         if extraction.reasoning and not self._reasoning:
@@ -238,7 +243,7 @@ class ResponseBuilder:
                         part={"type": "output_text", "text": text, "annotations": []}),
             self._event("response.output_item.done", output_index=0, item=self._message("completed")),
         ]  # fmt: skip
-        if incomplete:
+        if incomplete or self._out_of_tokens:
             response = {**self.response("incomplete"), "incomplete_details": {"reason": "max_output_tokens"}}
             events.append(self._event("response.incomplete", response=response))
         else:

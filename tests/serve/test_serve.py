@@ -220,6 +220,26 @@ def test_arguments_before_the_name_still_give_begin_delta_end(serve: Any) -> Non
     assert done.arguments == '{"city": "Lima"}'
 
 
+def test_a_reply_the_upstream_ended_at_its_token_limit_is_incomplete(serve: Any) -> None:
+    # llama-server and vLLM end a reply out of max_tokens with finish_reason "length": per the Responses API that
+    # response is incomplete, for max_output_tokens, streamed or not.
+    body = sse(
+        {"choices": [{"index": 0, "delta": {"content": "The answer is"}}]},
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]},
+    )
+    upstream = RawUpstream(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" + body)
+    try:
+        url = serve(upstream.url)
+        events = list(client(url).responses.create(model="m", input="x", max_output_tokens=3, stream=True))
+        whole = client(url).responses.create(model="m", input="x", max_output_tokens=3)
+    finally:
+        upstream.close()
+    assert events[-2].type == "response.incomplete" and events[-2].response.status == "incomplete"
+    assert events[-2].response.incomplete_details is not None
+    assert events[-2].response.incomplete_details.reason == "max_output_tokens"
+    assert whole.status == "incomplete" and whole.output_text == "The answer is"
+
+
 def test_a_stream_cut_mid_way_ends_in_response_failed(serve: Any) -> None:
     head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
     part = sse({"choices": [{"index": 0, "delta": {"content": "Hel"}}]}, done=False)
