@@ -96,6 +96,39 @@ def test_jobs_are_listed_and_shown_by_what_the_person_asked_not_by_the_roles_wor
     assert facts["request"] == "add() returns the difference" and "add() returns the difference" in facts["task"]
 
 
+def test_on_a_terminal_jobs_show_colours_the_diff(calc_repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    job, _ = fix_add(stub_server, calc_repo, cli_env)
+    main, terminal = os.openpty()
+    env = {**cli_env, "TERM": "xterm-256color", "COLUMNS": "120"}
+    env.pop("NO_COLOR", None)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pedro", "jobs", "show", job], cwd=calc_repo, env=env,
+                              stdout=terminal, stderr=subprocess.DEVNULL, timeout=60, check=False)  # fmt: skip
+        os.close(terminal)
+        shown = b""
+        while chunk := _read(main):
+            shown += chunk
+    finally:
+        os.close(main)
+    assert proc.returncode == 0
+    text = shown.decode(errors="replace")
+    added = next(line for line in text.splitlines() if "return a + b" in line)
+    assert "\x1b[" in added, text  # coloured, as git colours it
+
+
+def _read(fd: int) -> bytes:
+    import os
+
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # the terminal's other end closed: all was read
+        return b""
+
+
 def test_undo_without_a_job_takes_the_latest_job_that_changed_files(
     calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:

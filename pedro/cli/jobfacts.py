@@ -84,6 +84,7 @@ def job_facts(root: Path, store: JobStore, job: Job, events: Sequence[dict[str, 
 def print_facts(facts: dict[str, Any], out: TextIO) -> None:
     """The facts as a table, then the job's diff."""
     from rich.console import Console
+    from rich.syntax import Syntax
     from rich.table import Table
 
     table = Table(show_header=False, box=None, pad_edge=False, title=f"job {facts['id']}", title_justify="left")
@@ -100,7 +101,15 @@ def print_facts(facts: dict[str, Any], out: TextIO) -> None:
             console.print(table)
         out.writelines(line.rstrip() + "\n" for line in captured.get().splitlines())
     if facts["diff"]:
-        out.write(f"\nchanges (from the job's first snapshot to its last)\n{facts['diff'].rstrip()}\n")
+        out.write("\nchanges (from the job's first snapshot to its last)\n")
+        if out.isatty():
+            # Coloured as `git diff` colours it; the diff's text is the repository's, so Rich markup is off.
+            from pedro.controls import neutralise
+
+            diff = neutralise(facts["diff"].rstrip())  # no escape sequence from a file reaches the terminal
+            Console(file=out, highlight=False).print(Syntax(diff, "diff", theme="ansi_dark"))
+        else:
+            out.write(facts["diff"].rstrip() + "\n")
     elif facts["snapshots"]:
         out.write("\nchanges: the job changed no file\n")
 
