@@ -1,5 +1,9 @@
 """`python -m pedro` runs the command line."""
 
-from pedro.cli import main
+from pedro.startup import quiet_interrupts_while_starting
+
+quiet_interrupts_while_starting()  # before the command line's imports: Ctrl-C there is an ending, not a traceback
+
+from pedro.cli import main  # noqa: E402
 
 main()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -224,3 +225,31 @@ def test_a_job_left_running_by_a_killed_pedro_is_marked_interrupted_at_the_next_
     )
     record = json.loads((repo / ".pedro" / "jobs" / job / "job.json").read_text())
     assert record["status"] == "interrupted" and f"pedro jobs resume {job}" in record["summary"]
+
+
+def test_ctrl_c_while_pedro_starts_exits_quietly() -> None:
+    # Ctrl-C every 4 ms of the first 0.14 s, then later, while pedro imports its command line: never a traceback
+    # through pedro's own code. (Before pedro's first line runs, the interpreter's own start-up may still print one.)
+    from pedro.messages import EXIT_CODES
+    from pedro.startup import INTERRUPTED_EXIT_CODE
+
+    assert EXIT_CODES["interrupted"] == INTERRUPTED_EXIT_CODE
+    for delay in [step / 1000 for step in range(20, 140, 4)] + [0.2, 0.3]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pedro", "jobs", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=30)
+        said = stderr.decode(errors="replace")
+        assert not _pedro_frames(said), (delay, said)
+
+
+def _pedro_frames(stderr: str) -> list[str]:
+    """The frames of pedro's own code in a traceback, but for the one import that installs the handler (a Ctrl-C
+    before it lands in the interpreter's start-up, which no program can catch)."""
+    frames = re.findall(r'File "([^"]*)", line (\d+)', stderr.partition("Traceback")[2])
+    ours = [f"{path}:{line}" for path, line in frames if f"{os.sep}pedro{os.sep}" in path]
+    return [
+        frame for frame in ours if not frame.endswith(("__main__.py:3", "startup.py:3", "startup.py:4", "startup.py:5"))
+    ]

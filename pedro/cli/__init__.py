@@ -5,8 +5,15 @@ from __future__ import annotations
 import os
 import sys
 
-from pedro import __version__
-from pedro.errors import CLOSED_STDOUT_EXIT_CODE
+from pedro.startup import interrupts_as_usual, quiet_interrupts_while_starting
+
+# From pedro's first lines (pathlib would cost an import): Ctrl-C while the command line imports is an ending, not
+# a traceback.
+quiet_interrupts_while_starting()
+
+from pedro import __version__  # noqa: E402 (after the handler above, which must come first)
+from pedro.errors import CLOSED_STDOUT_EXIT_CODE  # noqa: E402
+from pedro.messages import EXIT_CODES  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -53,6 +60,7 @@ def _run(argv: list[str] | None) -> int:
 
     # Exit codes come from the shared vocabulary, loaded only on the paths that need it: --help never does.
     try:
+        interrupts_as_usual()  # from here Ctrl-C is a KeyboardInterrupt this block turns into its ending
         from pedro.cli.app import app
 
         # Standalone mode: Typer reports its own usage errors (exit 2); everything else is handled here.
@@ -95,7 +103,5 @@ def _discard_stdout() -> None:
 
 
 def _exit_code(status: str) -> int:
-    from pedro.messages import EXIT_CODES
-
     codes = {str(name): code for name, code in EXIT_CODES.items()}
     return codes.get(status, codes["failed"])
