@@ -133,15 +133,22 @@ class McpHub:
             except Exception as exc:  # noqa: BLE001 - a server that cannot start is a notice, never the job's end
                 self._drop(name, _describe(exc))
                 continue
-            tools.extend(self._tools(name, listed))
+            tools.extend(self._tools(name, listed, {tool.name for tool in tools}))
         roles = {str(role): tools for role, tools in self.config.roles.items()}
         return self._within_budget([tool for tool in tools if _wanted(tool.name, roles.get(role))])
 
-    def _tools(self, name: str, listed: list[Any]) -> list[McpTool]:
+    def _tools(self, name: str, listed: list[Any], taken: set[str]) -> list[McpTool]:
+        """The server's tools under names no other tool has: two whose names are the same once cut to the length
+        servers accept get a number, and a notice says which name stands for which tool."""
         server = self._servers[name]
         out: list[McpTool] = []
+        taken = set(taken)
         for tool in listed:
-            exposed = _exposed_name(name, tool.name)
+            plain = _exposed_name(name, tool.name)
+            exposed = _unique(plain, taken)
+            taken.add(exposed)
+            if exposed != plain or len(name + SEPARATOR + tool.name) > _MAX_NAME:
+                self.notice(f"MCP server {name}'s tool {tool.name!r} is offered to the model as {exposed}")
             schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
             out.append(McpTool(exposed, tool.name, name, tool.description or "", schema, server.config.read_only, self))
         return out
@@ -330,6 +337,17 @@ def _stdio(parameters: Any, errlog: IO[str]) -> Any:
 def _exposed_name(server: str, tool: str) -> str:
     """NAME__tool in the characters and length every function-calling server accepts."""
     return (server + SEPARATOR + _NAME_CHARS.sub("_", tool))[:_MAX_NAME]
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """`name`, or, when another tool has it, the same cut shorter and numbered (`…_2`) within the length limit."""
+    number = 1
+    found = name
+    while found in taken:
+        number += 1
+        suffix = f"_{number}"
+        found = name[: _MAX_NAME - len(suffix)] + suffix
+    return found
 
 
 def _wanted(name: str, patterns: list[str] | None) -> bool:

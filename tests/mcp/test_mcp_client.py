@@ -20,9 +20,10 @@ def user_config(env: dict[str, str], body: str) -> None:
     path.write_text(body, encoding="utf-8")
 
 
-def notes_server(*, read_only: bool = False, command: str = sys.executable) -> str:
+def notes_server(*, read_only: bool = False, command: str = sys.executable, long_names: bool = False) -> str:
+    args = [str(FIXTURE), *(["--long-names"] if long_names else [])]
     return (
-        f"[mcp.servers.notes]\ncommand = {json.dumps(command)}\nargs = [{json.dumps(str(FIXTURE))}]\n"
+        f"[mcp.servers.notes]\ncommand = {json.dumps(command)}\nargs = {json.dumps(args)}\n"
         f"read_only = {str(read_only).lower()}\n"
     )
 
@@ -142,3 +143,18 @@ def test_mcp_roles_picks_a_roles_tools_and_prompt_tokens_bounds_them(
     offered = {tool["function"]["name"] for tool in server.requests[0].get("tools", [])}
     assert "file" in offered and not any(name.startswith("notes__") for name in offered)
     assert "would pass [mcp].prompt_tokens (0): notes__lookup, notes__write_note" in done.stderr
+
+
+def test_tools_whose_names_are_the_same_once_cut_get_names_of_their_own_and_a_notice(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    user_config(cli_env, notes_server(read_only=True, long_names=True))
+    cut = ("notes__summarise_the_glossary_entries_for_every_word_in_the_project_alpha")[:64]
+    numbered = cut[:62] + "_2"
+    server = stub_server([fenced(cut, {}), fenced(numbered, {}), "TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    offered = [tool["function"]["name"] for tool in server.requests[0].get("tools", [])]
+    assert cut in offered and numbered in offered and all(len(name) <= 64 for name in offered), offered
+    said = tool_results(server)
+    assert "alpha answered" in said and "beta answered" in said, said
+    assert f"is offered to the model as {numbered}" in done.stderr, done.stderr
