@@ -253,7 +253,7 @@ class McpHub:
             raise
         except concurrent.futures.TimeoutError:
             future.cancel()
-            raise ToolTimeoutError(f"{name}{SEPARATOR}{tool} took longer than {timeout:g} s and was stopped") from None
+            raise ToolTimeoutError(_no_answer(name, tool, timeout)) from None
         except MCPError as exc:
             if exc.code == CONNECTION_CLOSED:
                 self._drop(name, "its connection closed")
@@ -261,9 +261,7 @@ class McpHub:
                     f"the MCP server {name} stopped during the call; its tools are gone for this job"
                 ) from None
             if exc.code == REQUEST_TIMEOUT:
-                raise ToolTimeoutError(
-                    f"{name}{SEPARATOR}{tool} took longer than {timeout:g} s and was stopped"
-                ) from None
+                raise ToolTimeoutError(_no_answer(name, tool, timeout)) from None
             raise ToolFailure(f"the MCP server {name} refused the call: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - the connection broke: the server is gone, the job goes on
             self._drop(name, _describe(exc))
@@ -337,6 +335,15 @@ def _stdio(parameters: Any, errlog: IO[str]) -> Any:
 def _exposed_name(server: str, tool: str) -> str:
     """NAME__tool in the characters and length every function-calling server accepts."""
     return (server + SEPARATOR + _NAME_CHARS.sub("_", tool))[:_MAX_NAME]
+
+
+def _no_answer(server: str, tool: str, timeout: float) -> str:
+    """What a call that outlived its time is: pedro stopped waiting; it cannot stop the other program's work."""
+    return (
+        f"{server}{SEPARATOR}{tool} did not answer within {timeout:g} s ([mcp.servers.{server}].timeout_s): pedro "
+        "stopped waiting, but the server may still be running it and may still change things; check its effects "
+        "before calling it again"
+    )
 
 
 def _unique(name: str, taken: set[str]) -> str:

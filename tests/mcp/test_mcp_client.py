@@ -158,3 +158,14 @@ def test_tools_whose_names_are_the_same_once_cut_get_names_of_their_own_and_a_no
     said = tool_results(server)
     assert "alpha answered" in said and "beta answered" in said, said
     assert f"is offered to the model as {numbered}" in done.stderr, done.stderr
+
+
+def test_a_call_that_outlives_its_time_says_pedro_stopped_waiting_not_that_the_tool_stopped(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    user_config(cli_env, notes_server(read_only=True) + "timeout_s = 1\n")
+    server = stub_server([fenced("notes__wait", {"seconds": 4}), "TASK COMPLETE", "TASK COMPLETE"])
+    build(server, repo, cli_env)
+    said = tool_results(server)
+    assert "notes__wait did not answer within 1 s ([mcp.servers.notes].timeout_s): pedro stopped waiting" in said
+    assert "the server may still be running it" in said and "was stopped" not in said, said
