@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 LOGGER = logging.getLogger("pedro")
+_LIBRARY_LOGGERS = ("mcp",)
+"""Libraries whose own log lines belong in the job's log, not on the user's terminal."""
 DEBUG_LOG_NAME = "debug.log"
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -29,10 +31,23 @@ def job_log(path: Path, *, verbose: bool = False) -> Iterator[None]:
         LOGGER.addHandler(handler)
     previous = LOGGER.level
     LOGGER.setLevel(logging.DEBUG)
+    # What the libraries pedro drives log (the MCP SDK's traceback for a server that writes garbage) goes to the
+    # same log, never to the user's stderr, where Python's last-resort handler would print it.
+    libraries = [logging.getLogger(name) for name in _LIBRARY_LOGGERS]
+    kept = [(library, library.propagate) for library in libraries]
+    for library in libraries:
+        library.propagate = False
+        for handler in handlers or [logging.NullHandler()]:
+            library.addHandler(handler)
     try:
         yield
     finally:
         LOGGER.setLevel(previous)
+        for library, propagate in kept:
+            library.propagate = propagate
+            for handler in list(library.handlers):
+                if handler in handlers or isinstance(handler, logging.NullHandler):
+                    library.removeHandler(handler)
         for handler in handlers:
             LOGGER.removeHandler(handler)
             if handler.stream is not sys.stderr:  # type: ignore[attr-defined]

@@ -169,3 +169,20 @@ def test_a_call_that_outlives_its_time_says_pedro_stopped_waiting_not_that_the_t
     said = tool_results(server)
     assert "notes__wait did not answer within 1 s ([mcp.servers.notes].timeout_s): pedro stopped waiting" in said
     assert "the server may still be running it" in said and "was stopped" not in said, said
+
+
+def test_a_server_that_writes_garbage_is_a_notice_and_the_librarys_traceback_goes_to_the_jobs_log(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    garbage = "import sys, time\nprint('this is not JSON-RPC', flush=True)\nsys.stdin.readline()\ntime.sleep(3)\n"
+    user_config(
+        cli_env,
+        f'[mcp.servers.noisy]\ncommand = {json.dumps(sys.executable)}\nargs = ["-c", {json.dumps(garbage)}]\n'
+        "[mcp]\nstartup_timeout_s = 2\n",
+    )
+    server = stub_server(["TASK COMPLETE", "TASK COMPLETE"])
+    done = build(server, repo, cli_env)
+    assert "MCP server noisy is not available" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    (log,) = (repo / ".pedro" / "jobs").glob("*/debug.log")
+    assert "Failed to parse JSONRPC message from server" in log.read_text()  # kept, where a bug report finds it
