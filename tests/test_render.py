@@ -158,8 +158,13 @@ def test_off_a_terminal_a_silent_round_still_says_what_pedro_is_doing() -> None:
     time.sleep(1.2)  # the model says nothing for a while
     renderer.handle(Event(type="job.finished", job_id="j", seq=2, data={"exit_status": "completed", "exit_code": 0}))
     time.sleep(0.8)  # after the end, nothing more
+    finished = len(out.getvalue().splitlines())
+    renderer.handle(Event(type="round.started", job_id="k", seq=1, data={"round": 1}))  # a session's next turn
+    time.sleep(1.0)
     renderer.close()
     lines = out.getvalue().splitlines()
     beats = [line for line in lines if line.startswith("… still waiting for the model (round 2)")]
     assert beats, lines
     assert lines.index(beats[-1]) < next(i for i, line in enumerate(lines) if line.startswith("==="))
+    assert not [line for line in lines[:finished] if line.startswith("… still") and "round 2" not in line], lines
+    assert [line for line in lines[finished:] if line.startswith("… still waiting for the model (round 1)")], lines

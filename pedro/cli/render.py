@@ -323,9 +323,7 @@ class PlainRenderer:
         self._heartbeat = _Heartbeat(self._line, heartbeat_s)
 
     def handle(self, event: Event) -> None:
-        self._heartbeat.touch(_doing(event))
-        if event.type == "job.finished":
-            self._heartbeat.stop()
+        self._heartbeat.touch(_doing(event))  # job.finished: nothing to report until a session's next turn
         shown = {
             "job.started": self._job_started,
             "round.started": self._round_started,

@@ -106,8 +106,7 @@ def review(
     from pedro.reviewbase import find_review_base
     from pedro.reviewchecks import run_checks
 
-    # Without a model triage only reads the log and the files it names: no job, no snapshot, so no git needed.
-    root, config, _, _ = load_and_find_server(flags, need_git=not no_model, find_server=not no_model)
+    root, config, _, _ = load_and_find_server(flags, find_server=not no_model)
     compared = find_review_base(root, base)
     task_vars = review_task(root, compared, description)
     notice(flags, compared.describe())
@@ -254,14 +253,7 @@ def triage(
 
         built = build_report(result.job_id, result.exit_status, parsed, result.summary, root)
         built.fix = fixed[0] if fixed else None
-        _publish_triage(built, report=report, sarif=sarif)
-        if built.fix is not None and not quiet:
-            from pedro.controls import neutralise
-            from pedro.triage.report import fix_markdown
-
-            # stdout holds the diagnosis; the fix the tests confirmed belongs beside it, where a person reads.
-            sys.stdout.write("\n" + neutralise(fix_markdown(built.fix)))
-            sys.stdout.flush()
+        _publish_triage(built, report=report, sarif=sarif, fix_on_stdout=not quiet)
 
     def try_fix(done: Any) -> None:
         from pedro.triage.fix import FixModel, propose_fix
@@ -321,12 +313,18 @@ def _triage_without_model(
     return FAILURES_REPORTED_EXIT_CODE if parsed.failed or parsed.failures else 0
 
 
-def _publish_triage(built: Any, *, report: Path | None, sarif: Path | None) -> None:
-    """The report to the files asked for, and to GitHub Actions when running there."""
+def _publish_triage(built: Any, *, report: Path | None, sarif: Path | None, fix_on_stdout: bool = False) -> None:
+    """The report to the files asked for, and to GitHub Actions when running there; the verified fix on stdout."""
     import os
 
     from pedro.cli.workflow import command, in_actions
-    from pedro.triage.report import github_annotations, to_markdown, write_report
+    from pedro.controls import neutralise
+    from pedro.triage.report import fix_markdown, github_annotations, to_markdown, write_report
+
+    if built.fix is not None and fix_on_stdout:
+        # stdout holds the diagnosis; the fix the tests confirmed belongs beside it, where a person reads.
+        sys.stdout.write("\n" + neutralise(fix_markdown(built.fix)))
+        sys.stdout.flush()
 
     for path in (report, sarif):
         if path is not None:

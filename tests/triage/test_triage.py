@@ -157,3 +157,9 @@ def test_triage_without_a_model_reads_a_log_outside_any_git_repository(tmp_path:
     )  # fmt: skip
     assert proc.returncode == 5, proc.stderr  # failing tests found, no model asked
     assert "| `test_x.py::test_a` |" in proc.stdout and "not inside a git repository" not in proc.stderr
+    # Review compares with a git base: outside git it still says so, as before.
+    review = subprocess.run(
+        [sys.executable, "-m", "pedro", "review", "--no-model"],
+        cwd=folder, env=cli_env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert review.returncode == 2 and "not inside a git repository" in review.stderr, review.stderr
