@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from pedro import endings
 from pedro.backends.base import Backend, ContextOverflowError, GenerationOptions
+from pedro.build import BuildOutcome
 from pedro.compaction import Compactor, OutputSaver, TaskState
 from pedro.context import (
     build_chat_prompt,
@@ -26,7 +27,7 @@ from pedro.cutreply import cut_reply, was_cut
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.debuglog import LOGGER
 from pedro.dispatch import Dispatcher
-from pedro.endings import Counters, Ending, Evidence, RepairStep
+from pedro.endings import BuildStep, Counters, Ending, Evidence, RepairStep
 from pedro.endings import Limits as Limits
 from pedro.errors import TERMINATED_EXIT_CODE, BackendError
 from pedro.evidence import TestEvidence, TestStates, describe_test_run
@@ -88,6 +89,8 @@ class AgentParts:
     job: Job | None = None
     repair: RepairStep | None = None
     """Test-driven repair; the role says when it runs (Role.repair)."""
+    direct: BuildStep | None = None
+    """Build's direct way, when the role writes code directly and the build's strategy chose it."""
     tests: TestEvidence | None = None
     short_tools: bool = False
     """Small windows get short tool descriptions; either way the list is fixed for the whole job."""
@@ -144,6 +147,8 @@ class _RunState:
     """The last reply called tools (an empty reply now earns the finalisation request)."""
     finalising: bool = False
     """The next request is the finalisation request ([tool_calling].fix_empty_final)."""
+    build: dict[str, Any] = field(default_factory=dict)
+    """The direct build's record (pedro.build.BuildOutcome.record), for job.finished and the job record."""
     failed_repair: str = ""
     """What a repair that ran before the loop and did not fix the tests said; the model then gets only a few
     rounds to make a successful call (Limits.rounds_after_failed_repair)."""
@@ -267,6 +272,11 @@ class Agent:
                 # The failure the person gave as a command is not there: no model can be told to fix it.
                 if tests.given and tests.must_fix and tests.baseline_run is not None and tests.baseline_run.passed:
                     return endings.nothing_to_fix(tests.tests.named)
+            direct = self.parts.direct if self.role.writes_directly and not self.chat_only else None
+            if direct is not None:
+                built = self._build_first(direct)
+                if built is not None:
+                    return built
             repair = self.parts.repair if self.role.repair == "first" and not self.chat_only else None
             if repair is not None:
                 repaired = self._repair_first(repair)
@@ -508,6 +518,23 @@ class Agent:
             job.evidence = tests.to_dict()
             store.save(job)
 
+    def _build_first(self, direct: BuildStep) -> Ending | None:
+        """The direct way before the loop: its kept answer ends the job, as does its failure (the strategy chose it
+        because the loop would not serve the model); None when it found nothing to write and the loop goes on."""
+        built = BuildOutcome()
+        try:
+            direct.run(self.emitter.emit, deadline=self.state.deadline, outcome=built)
+        finally:  # what it spent counts, also when Ctrl-C or the time limit stopped it
+            self.state.usage += built.usage
+            self.state.tool_calls += built.tool_calls
+            self.state.build = built.record()
+        if built.kept:
+            judgement = self.evidence.judge_run(built.last_run) if built.last_run is not None else None
+            return endings.built(built.summary if judgement is None else endings.with_notes(built.summary, judgement))
+        if built.ran:
+            return endings.build_failed(built.summary)
+        return None
+
     def _repair_first(self, repair: RepairStep) -> Ending | str:
         """The debugger's repair before the loop: it ends the job when it changed the code, the evidence backs the
         change and no failure left points at code; else what the loop's model reads first (empty when repair has
@@ -541,6 +568,8 @@ class Agent:
         totals = _totals(result, state, self.evidence)
         report = _evidence_report(self.evidence)
         extra: dict[str, Any] = {"evidence": report} if report else {}
+        if state.build:
+            extra["build"] = state.build
         if self.role.reports_findings:
             extra["findings"] = [finding.to_dict() for finding in self.parts.read_findings(self._review(ending))]
         self.emitter.emit(
@@ -556,6 +585,7 @@ class Agent:
             job.status, job.exit_status, job.exit_code = ending.status, ending.status, result.exit_code
             job.summary, job.finished_at, job.totals = ending.summary, time.time(), totals
             job.evidence = report or job.evidence
+            job.build = state.build or job.build
             store.save(job)
         return result
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, cast
 from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends import get_backend
 from pedro.backends.base import Backend, GenerationOptions
+from pedro.build import DirectBuild
+from pedro.build.strategy import takes_direct_way
 from pedro.config import PedroConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
@@ -180,6 +182,7 @@ def _parts(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, ground: _G
         store=store,
         job=job,
         repair=_aimed(repairer(role, config, backend, dispatcher, tests, options), slot.repair_targets),
+        direct=direct_build(role, config, slot, ui, backend, dispatcher, tests),
         tests=tests,
         short_tools=job.short_tools,
         read_findings=slot.read_findings or parse_findings,
@@ -285,6 +288,31 @@ def repairer(
     if role.repair == "never" or not config.repair.enabled or tests is None or dispatcher.ctx.read_only:
         return None
     return Repairer(backend=backend, dispatcher=dispatcher, tests=tests.tests, config=config.repair, options=options)
+
+
+def direct_build(
+    role: Role,
+    config: PedroConfig,
+    slot: JobSlot,
+    ui: RunUI,
+    backend: Backend,
+    dispatcher: Dispatcher,
+    tests: TestEvidence | None,
+) -> DirectBuild | None:
+    """Build's direct way, for a new job of a role that writes code, when [build].strategy (or, for "auto", the
+    model's size) chooses it; the person is told which way the build goes and why."""
+    if not role.writes_directly or slot.resumed or dispatcher.ctx.read_only or not slot.job.request.strip():
+        return None
+    if config.tool_calling.tool_use_mode == "disabled":
+        return None
+    model = config.backend.model or config.backend.model_file
+    direct, why = takes_direct_way(config.build, backend, model)
+    if not direct:
+        return None
+    if not ui.quiet:
+        ui.notice(f'build: pedro writes the code with the model directly and checks it, as {why}; [build].strategy = '
+                  f'"loop" gives the model the tools instead')  # fmt: skip
+    return DirectBuild(backend, dispatcher, tests, config.build, generation_options(config), slot.job.request)
 
 
 @dataclass(frozen=True)

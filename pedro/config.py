@@ -169,6 +169,27 @@ class RepairConfig(_Section):
     """Variants tested at most; 0 tries none."""
 
 
+BuildStrategy = Literal["auto", "direct", "loop"]
+
+
+class BuildConfig(_Section):
+    """How `pedro build` works: code written directly and checked (small models), or the tool loop."""
+
+    strategy: BuildStrategy = "auto"
+    # direct: pedro asks the model for the code itself and keeps an answer only once it is checked; loop: the model
+    # drives the tools; auto: direct for models under a billion parameters (as the server or the name says).
+    answers: int = Field(default=12, ge=1, le=64)
+    """Answers asked for at most: the first greedy, the rest sampled; identical answers are checked once."""
+    rivals: int = Field(default=2, ge=0, le=8)
+    """More answers asked for once one passed every check, so the kept one is the one most others agree with."""
+    temperature: float = Field(default=0.8, ge=0.0, le=2.0)
+    """Sampling temperature of the second answer; each later one is 0.1 hotter, at most 1.5."""
+    max_tokens: int = Field(default=400, ge=16)
+    """Most tokens of one answer (one function)."""
+    time_budget_s: float = Field(default=120.0, gt=0)
+    """Seconds the direct way may take, answers and checks together."""
+
+
 class ToolsConfig(_Section):
     """Limits of the tools."""
 
@@ -341,6 +362,7 @@ class PedroConfig(_Section):
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     safety: SafetyConfig = Field(default_factory=SafetyConfig)
     repair: RepairConfig = Field(default_factory=RepairConfig)
+    build: BuildConfig = Field(default_factory=BuildConfig)
     tool_calling: ToolCallingConfig = Field(default_factory=ToolCallingConfig)
     serve: ServeConfig = Field(default_factory=ServeConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)

@@ -28,6 +28,7 @@ from pedro.toolcalls.completion import without_marker
 from pedro.workspace import fingerprint
 
 if TYPE_CHECKING:
+    from pedro.build import BuildOutcome
     from pedro.repair import RepairOutcome
     from pedro.tools.test import TestRun
 
@@ -45,6 +46,14 @@ class RepairStep(Protocol):
         deadline: Deadline = NO_DEADLINE,
         outcome: RepairOutcome | None = None,
     ) -> RepairOutcome: ...
+
+
+class BuildStep(Protocol):
+    """Build's direct way (pedro.build.DirectBuild): before the loop, for a role that writes code directly."""
+
+    def run(
+        self, emit: Callable[..., None], *, deadline: Deadline = NO_DEADLINE, outcome: BuildOutcome | None = None
+    ) -> BuildOutcome: ...
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,16 @@ def round_limit(limits: Limits) -> Ending:
 
 def repaired(summary: str) -> Ending:
     return Ending("completed", "repaired", summary)
+
+
+def built(summary: str) -> Ending:
+    """The direct way kept an answer that passed every check it had."""
+    return Ending("completed", "built", summary)
+
+
+def build_failed(summary: str) -> Ending:
+    """No answer of the direct way passed its checks; the code is as it was."""
+    return Ending("failed", "build_failed", summary)
 
 
 def nothing_to_fix(command: str) -> Ending:
@@ -342,6 +361,7 @@ __all__ = [
     "GO_ON",
     "Counters",
     "RepairStep",
+    "BuildStep",
     "Ending",
     "Evidence",
     "Limits",

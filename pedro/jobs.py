@@ -60,6 +60,9 @@ class Job:
     """The pedro process running the job; a `running` job whose process is gone was interrupted."""
     request: str = ""
     """What the person asked for, in their words (the description); the task is the role's wording around it."""
+    build: dict[str, Any] = field(default_factory=dict)
+    """A direct build's record: the file and function it wrote, the examples from the request it checked, whether
+    anything checked what the code does (pedro.build)."""
 
     @property
     def headline(self) -> str:

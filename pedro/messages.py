@@ -49,6 +49,10 @@ EventType = Literal[
     "repair.chosen",
     "repair.restored",
     "repair.finished",
+    "build.started",
+    "build.answer",
+    "build.chosen",
+    "build.finished",
     "notice",
     "job.finished",
 ]

@@ -34,6 +34,9 @@ class Role:
     """The job is to make failing tests pass: completion needs one that failed at the baseline to pass."""
     reports_findings: bool = False
     """The answer is a list of findings (severity, file:line), carried in job.finished as `findings`."""
+    writes_directly: bool = False
+    """Before the loop, pedro may ask the model for the code itself and check it (pedro.build), when the build's
+    strategy says so ([build].strategy)."""
 
 
 ALL_TOOLS = TOOL_NAMES
@@ -41,7 +44,9 @@ ALL_TOOLS = TOOL_NAMES
 ROLES: dict[str, Role] = {
     # A build's job is its description: failures that were there before are not its task, so repair only finishes
     # what the loop changed. A debugger's job is the failing tests: repair goes first.
-    "builder": Role("builder", "roles/builder.md", "tasks/build.md", ALL_TOOLS, False, "changes", "finisher"),
+    "builder": Role(
+        "builder", "roles/builder.md", "tasks/build.md", ALL_TOOLS, False, "changes", "finisher", writes_directly=True
+    ),
     "debugger": Role(
         "debugger",
         "roles/debugger.md",

@@ -69,6 +69,10 @@ class Backend(Protocol):
 
     def context_window(self) -> int | None: ...
 
+    def parameter_count(self) -> int | None:
+        """How many parameters the model has, where the server says; None when it does not."""
+        ...
+
     def count_tokens(self, text: str) -> int | None:
         """The exact token count of `text` by the model's own tokenizer; None when the server cannot say."""
         ...

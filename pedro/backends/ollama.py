@@ -82,6 +82,7 @@ class OllamaBackend:
         self._available_memory = available_memory
         self._num_ctx: int | None = None
         self._capabilities: list[str] | None = None
+        self._parameters: int | None = None
         self._text_mode = False
         self._announced_no_tools = False
         self._told_no_stream = False
@@ -130,10 +131,18 @@ class OllamaBackend:
             measure = self._available_memory or ollama_context.local_available_memory
             available = None if self._configured_window else measure(self.base_url)
             self._num_ctx = choose_num_ctx(show.get("model_info"), self._configured_window, available)
+            info = show.get("model_info")
+            count = info.get("general.parameter_count") if isinstance(info, dict) else None
+            self._parameters = count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
             capabilities = show.get("capabilities")
             if isinstance(capabilities, list):
                 self._capabilities = [str(c) for c in capabilities]
         return self._num_ctx
+
+    def parameter_count(self) -> int | None:
+        """`general.parameter_count` from /api/show's model_info, asked with the window."""
+        self.context_window()
+        return self._parameters
 
     def complete(
         self,

@@ -99,6 +99,7 @@ class OpenAICompatBackend:
         self.extras = extras if extras is not None else BodyExtras(accepted=self.sampling_keys, server=self.server)
         self._configured_window = context_window
         self._listed_window: int | None = None
+        self._listing: tuple[Mapping[str, Any] | None] | None = None
         self._text_mode = False
         self._told_no_stream = False
         self.transport = HttpTransport(connection, server=self.server, explain_status=self._explain_status)
@@ -141,13 +142,26 @@ class OpenAICompatBackend:
 
     def _window_from_models(self) -> int:
         """The window GET /models lists for the model (listed_window); 0 if none."""
-        try:
-            listing = self.transport.get_json(self.base_url + "/models", retries=False)
-        except BackendError:
-            return 0
-        entries = listing.get("data")
-        entry = listed_entry(entries if isinstance(entries, list) else [], self.model)
+        entry = self._listed_entry()
         return (listed_window(entry) or 0) if entry is not None else 0
+
+    def parameter_count(self) -> int | None:
+        """How many parameters the model has, where GET /models says (llama-server's `meta.n_params`)."""
+        entry = self._listed_entry()
+        meta = entry.get("meta") if entry is not None else None
+        count = meta.get("n_params") if isinstance(meta, Mapping) else None
+        return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
+
+    def _listed_entry(self) -> Mapping[str, Any] | None:
+        """The model's GET /models entry, asked once; None when the server lists none."""
+        if self._listing is None:
+            try:
+                listing = self.transport.get_json(self.base_url + "/models", retries=False)
+            except BackendError:
+                listing = {}
+            entries = listing.get("data")
+            self._listing = (listed_entry(entries if isinstance(entries, list) else [], self.model),)
+        return self._listing[0]
 
     def count_tokens(self, text: str) -> int | None:
         """A generic /v1 server has no tokenize endpoint; pedro estimates instead."""

@@ -26,11 +26,13 @@ class ScriptedBackend:
         *,
         context_window: int | None = None,
         tokenizer: Callable[[str], int] | None = None,
+        parameters: int | None = None,
     ) -> None:
         self._function: ReplyFunction | None = replies if callable(replies) else None
         self._queue: deque[Reply] = deque() if callable(replies) else deque(replies)
         self._window = context_window
         self._tokenizer = tokenizer
+        self._parameters = parameters
         self.requests: list[tuple[list[Message], list[dict[str, Any]]]] = []
         self.options: list[GenerationOptions] = []
         self.closed = False
@@ -65,6 +67,10 @@ class ScriptedBackend:
 
     def context_window(self) -> int | None:
         return self._window
+
+    def parameter_count(self) -> int | None:
+        """The size the test gave the model, if any."""
+        return self._parameters
 
     def count_tokens(self, text: str) -> int | None:
         """The test's tokenizer, if it gave one."""

@@ -180,6 +180,21 @@ def _repair_candidate(data: dict[str, Any]) -> str:
     return f"candidate {data.get('n')} for {data.get('unit')}{where}{checks}: {data.get('status')}{reason}"
 
 
+def _build_started(data: dict[str, Any]) -> str:
+    verb = "changing" if data.get("exists") else "writing"
+    examples = data.get("examples") or []
+    checked = f"; examples to check: {'; '.join(map(str, examples))}" if examples else ""
+    return f"build: {verb} {data.get('function')} in {data.get('path')} ({data.get('why')}){checked}"
+
+
+def _build_answer(data: dict[str, Any]) -> str:
+    if data.get("status") == "same":
+        return f"answer {data.get('n')}: the same as answer {data.get('same_as')}, not checked again"
+    if data.get("status") == "passed":
+        return f"answer {data.get('n')}: passed every check"
+    return f"answer {data.get('n')}: failed at {data.get('check')}: {data.get('reason')}"
+
+
 def _repair_restored(data: dict[str, Any]) -> str:
     if data.get("ok"):
         return f"candidate {data.get('n')} taken back: {data.get('path')} is as it was"
@@ -206,6 +221,12 @@ _PROGRESS: dict[str, Callable[[dict[str, Any]], str]] = {
     ),
     "repair.restored": _repair_restored,
     "repair.finished": lambda data: f"repair: {data.get('summary')}",
+    "build.started": _build_started,
+    "build.answer": _build_answer,
+    "build.chosen": lambda data: (
+        f"build keeps answer {data.get('n')} of the passing {', '.join(map(str, data.get('answers') or []))}: its "
+        f"outputs on {data.get('probes')} inputs agree most with the others'"
+    ),
 }
 
 
@@ -306,6 +327,7 @@ def _doing(event: Event) -> str | None:
         "tool_call.started": lambda: f"running {data.get('name')}",
         "tool_call.finished": lambda: "working",
         "repair.started": lambda: "repairing: trying candidates",
+        "build.started": lambda: "building: asking for the code and checking each answer",
         "job.finished": lambda: "",
     }.get(event.type, lambda: None)()
 

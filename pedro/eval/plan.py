@@ -17,13 +17,14 @@ from pedro.eval.scenarios import Case, settings_env
 from pedro.eval.tasks import Task
 from pedro.presets import BUILTIN_PROFILES, DEFAULT_PROFILE
 
-# repair: pedro as shipped (test-driven repair first, then the loop); loop: [repair].enabled = false; variants: repair
+# repair: pedro as shipped (test-driven repair first for a bug, the direct way first for a small model's feature, then
+# the loop); loop: the loop alone ([repair].enabled = false, [build].strategy = "loop"); variants: repair
 # asking the model nothing ([repair].candidates = 0); probe: no pedro job at all, the whole file and the failing
 # assertion to the model and its answer into the file (pedro.eval.probe), the yardstick repair must beat.
 EvalMode = Literal["repair", "loop", "variants", "probe"]
 EVAL_MODES: tuple[str, ...] = get_args(EvalMode)
 MODE_ENV: Final[Mapping[str, Mapping[str, str]]] = {
-    "loop": {"PEDRO_REPAIR__ENABLED": "false"},
+    "loop": {"PEDRO_REPAIR__ENABLED": "false", "PEDRO_BUILD__STRATEGY": "loop"},
     "variants": {"PEDRO_REPAIR__CANDIDATES": "0"},
 }
 """The settings each mode runs pedro with."""

@@ -49,7 +49,7 @@ def read_candidate(reply: str, unit: Unit, file_text: str, *, bodies: bool = Tru
     `bodies`: code that only makes sense as the function's body is read as its new body."""
     codes = [
         textwrap.dedent(code.expandtabs(4) if unit.language == "python" else code).strip("\n")
-        for code in _code_pieces(reply, unit.language)
+        for code in code_pieces(reply, unit.language)
     ]
     if not codes:
         return Candidate(None, "the answer holds no code")
@@ -76,7 +76,7 @@ def read_file_candidate(reply: str, units: Sequence[Unit], file_text: str) -> li
         return []
     counts = Counter(unit.name for unit in units)
     language = units[0].language
-    for piece in _code_pieces(reply, language):
+    for piece in code_pieces(reply, language):
         code = textwrap.dedent(piece.expandtabs(4) if language == "python" else piece).strip("\n")
         changed: list[tuple[Unit, str]] = []
         for unit in units:
@@ -98,7 +98,7 @@ def _replace_all(file_text: str, edits: Sequence[tuple[Unit, str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _code_pieces(reply: str, language: LanguageName) -> list[str]:
+def code_pieces(reply: str, language: LanguageName) -> list[str]:
     """The fenced blocks of the reply, then the bare code before its first fence (or in all of it, without one)."""
     blocks = [match.group("body") for match in _FENCE.finditer(reply) if match.group("body").strip()]
     first_fence = _FENCE.search(reply)

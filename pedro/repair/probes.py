@@ -87,9 +87,9 @@ def _spec(trees: Sequence[ast.Module], name: str, default_module: str) -> ProbeS
     seeds: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     for tree in trees:
         module = module or _imported_from(tree, name)
-        seeds.extend(_literal_calls(tree, name))
+        seeds.extend(literal_calls(tree, name))
     module = module or default_module
-    inputs, pinned = _inputs(seeds)
+    inputs, pinned = probe_inputs(seeds)
     return ProbeSpec(module, name, tuple(inputs), pinned) if inputs and module else None
 
 
@@ -133,7 +133,7 @@ def _imported_from(tree: ast.Module, name: str) -> str:
     return ""
 
 
-def _literal_calls(tree: ast.Module, name: str) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+def literal_calls(tree: ast.Module, name: str) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
     """The argument values of every call of `name` whose arguments are all literals."""
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -152,7 +152,7 @@ def _literal_calls(tree: ast.Module, name: str) -> Iterator[tuple[tuple[Any, ...
         yield args, kwargs
 
 
-def _inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> tuple[list[str], int]:
+def probe_inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> tuple[list[str], int]:
     """The tests' own calls first, then each argument's neighbours in turn, as Python literals, at most MAX_INPUTS;
     and how many of them are the tests' own."""
     found: dict[str, None] = {}
