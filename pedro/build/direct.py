@@ -1,0 +1,383 @@
+"""Build's direct way, a stage before the loop as repair is: find the place, ask the model for the code itself, check
+every answer (it parses and imports, lints no worse, keeps the passing tests passing, passes tests written for it
+and holds the request's examples), and keep the one most others agree with."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pedro.backends.base import Backend, GenerationOptions
+from pedro.build.calls import Call, CallResult, CallRun, run_calls
+from pedro.build.examples import Example, read_examples
+from pedro.build.merge import Merged, merge
+from pedro.build.place import Place, find_place
+from pedro.build.probing import example_calls, probe_calls, tests_naming
+from pedro.build.question import answer_opening, question
+from pedro.config import BuildConfig
+from pedro.deadline import NO_DEADLINE, Deadline
+from pedro.dispatch import Dispatcher
+from pedro.evidence import TestEvidence, count, describe_test_run
+from pedro.linters import Linter, LintMessage, configured_linters, run_linter
+from pedro.messages import Message, ToolCall, Usage
+from pedro.modelcall import complete
+from pedro.repair.choose import Passing, choose
+from pedro.tools.ripgrep import FileListing
+from pedro.tools.test import TestRun
+
+Emit = Callable[..., None]
+_MAX_TEMPERATURE = 1.5
+_CALLS_TIMEOUT_S = 30.0
+_LINT_TIMEOUT_S = 60.0
+_CHECKS = ("parses", "imports", "examples", "lint", "tests")
+"""The checks in the order they run (cheapest first); how far an answer got ranks the failed ones."""
+
+
+@dataclass
+class BuildOutcome:
+    """What the direct way did: whether it ran, kept an answer and checked it against anything beyond parsing; the
+    job's summary, what it spent, the examples it checked and the last test run (the kept answer's)."""
+
+    ran: bool = False
+    kept: bool = False
+    verified: bool = False
+    summary: str = ""
+    usage: Usage = field(default_factory=Usage)
+    tool_calls: int = 0
+    answers: int = 0
+    examples: list[str] = field(default_factory=list)
+    last_run: TestRun | None = None
+    handover: str = ""
+    """Why the direct way did not run (no function named)."""
+    place: dict[str, Any] = field(default_factory=dict)
+    """Where it wrote: the file, the function, and why that file."""
+
+    def record(self) -> dict[str, Any]:
+        """What the job record keeps: where, the examples checked, whether anything checked what the code does."""
+        if not self.ran:
+            return {}
+        return {**self.place, "examples_checked": self.examples, "kept": self.kept, "verified": self.verified,
+                "answers": self.answers}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Tried:
+    """One answer's checks: the file with it, how many checks it passed, why it failed, its probe outputs."""
+
+    n: int
+    merged: Merged | None
+    reached: int
+    failure: str = ""
+    outputs: tuple[str, ...] = ()
+    run: TestRun | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.reached == len(_CHECKS)
+
+
+@dataclass
+class DirectBuild:
+    """The direct way for one request; `run` is called once, before the loop."""
+
+    backend: Backend
+    dispatcher: Dispatcher
+    tests: TestEvidence | None
+    config: BuildConfig
+    options: GenerationOptions
+    description: str
+
+    def run(self, emit: Emit, *, deadline: Deadline = NO_DEADLINE, outcome: BuildOutcome | None = None) -> BuildOutcome:
+        outcome = outcome if outcome is not None else BuildOutcome()
+        ctx = self.dispatcher.ctx
+        listing = FileListing(ctx, ctx.root)
+        try:
+            listed = listing.paths()
+        finally:
+            listing.close()
+        place = find_place(self.description, ctx.root, listed)
+        if place is None:
+            outcome.handover = "pedro found no function named in the request to write directly"
+            emit("notice", message=f"build: {outcome.handover}; the model works with the tools")
+            return outcome
+        outcome.ran = True
+        outcome.place = {"path": place.path, "function": place.label, "why": place.why}
+        examples = read_examples(self.description, place.name)
+        outcome.examples = [example.text for example in examples]
+        original = (ctx.root / place.path).read_text(encoding="utf-8")
+        run = _Run(self, emit, place, original, examples, listed, deadline, outcome)
+        emit("build.started", path=place.path, function=place.label, exists=place.exists, why=place.why,
+             examples=outcome.examples)  # fmt: skip
+        # One snapshot step around every answer checked and the file put back between them: the states in between
+        # are never undo steps, and the kept answer is pedro's change, to commit.
+        snapshots = self.dispatcher.snapshots
+        snapshots.open_step(emit, "build", [self.dispatcher.effects(_write_call(place.path, original))])
+        try:
+            run.go()
+        finally:
+            snapshots.close_step(emit)
+        return outcome
+
+
+@dataclass
+class _Run:
+    """One direct build's state: the answers asked for and checked, and the one kept."""
+
+    stage: DirectBuild
+    emit: Emit
+    place: Place
+    original: str
+    examples: list[Example]
+    listed: list[str]
+    deadline: Deadline
+    outcome: BuildOutcome
+    tried: list[_Tried] = field(default_factory=list)
+    seen: dict[str, int] = field(default_factory=dict)
+    linters: list[tuple[Linter, str]] = field(default_factory=list)
+    lint_before: list[LintMessage] | None = None
+
+    def go(self) -> None:
+        stage, place = self.stage, self.place
+        config = stage.config
+        budget = Deadline.after(config.time_budget_s, time.monotonic())
+        calls = example_calls(place, self.examples)
+        probes = [
+            Call(code)
+            for code in probe_calls(place, self.examples, stage.description, stage.dispatcher.ctx.root, self.listed)
+        ]
+        feature_tests = self._feature_tests()
+        ctx = stage.dispatcher.ctx
+        self.linters = configured_linters(ctx.root, ctx.env)[0]
+        if self.linters:
+            self.lint_before = self._lint()
+        prompt = question(place, self.original, stage.description)
+        first_pass: int | None = None
+        for number in range(config.answers):
+            if budget.passed or self.deadline.passed:
+                break
+            passing = [t for t in self.tried if t.passed]
+            if first_pass is not None and (len(passing) > config.rivals or number - first_pass > 2 * config.rivals):
+                break
+            reply = self._ask(prompt, number)
+            self.outcome.answers += 1
+            tried = self._check(number + 1, reply, calls, probes, feature_tests)
+            if tried is None:
+                continue
+            self.tried.append(tried)
+            if tried.passed and first_pass is None:
+                first_pass = number
+        self._settle(calls, feature_tests)
+
+    # -- asking --------------------------------------------------------------------------------------------------
+
+    def _ask(self, prompt: str, number: int) -> str:
+        stage = self.stage
+        config = stage.config
+        temperature = 0.0 if number == 0 else min(config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
+        opening = answer_opening(self.place, self.original)
+        continues = stage.backend.continues_answers
+        messages = [Message("user", prompt)]
+        # The answer ends with its code block: a stop at the closing fence saves the prose small models add.
+        options = replace(stage.options, tool_mode="text", temperature=temperature, seed=number or None,
+                          max_tokens=config.max_tokens, stop=("\n```",) if continues else ())  # fmt: skip
+        if continues:
+            messages.append(Message("assistant", opening))
+
+        def record(kind: str, *, persist: bool = True, **data: Any) -> None:
+            if kind != "model.delta":  # answers are checked, not read as they are written
+                self.emit(kind, persist=persist, **data)
+
+        completion = complete(stage.backend, messages, [], options, record, purpose="build", temperature=temperature,
+                              answer=number + 1)  # fmt: skip
+        self.outcome.usage += completion.usage
+        text = completion.text
+        return text if not continues or text.startswith(opening) else opening + text
+
+    # -- checking ------------------------------------------------------------------------------------------------
+
+    def _check(
+        self, n: int, reply: str, calls: list[Call], probes: list[Call], feature: frozenset[str]
+    ) -> _Tried | None:
+        """The answer's checks, cheapest first, each run only when the ones before it passed; None for an answer
+        the same as one already checked."""
+        merged = merge(reply, self.place, self.original)
+        if isinstance(merged, str):
+            return self._report(_Tried(n, None, 0, merged))
+        key = "\n".join(line.rstrip() for line in merged.code.splitlines() if line.strip())
+        if key in self.seen:
+            self.emit("build.answer", n=n, status="same", same_as=self.seen[key])
+            return None
+        self.seen[key] = n
+        if not self._write(merged.text):
+            return self._report(_Tried(n, merged, 0, f"{self.place.path} could not be written"))
+        try:
+            return self._report(self._checked(n, merged, calls, probes, feature))
+        finally:
+            self._write(self.original)
+
+    def _checked(
+        self, n: int, merged: Merged, calls: list[Call], probes: list[Call], feature: frozenset[str]
+    ) -> _Tried:
+        stage, place = self.stage, self.place
+        ctx = stage.dispatcher.ctx
+        made: CallRun = run_calls(place, ctx.root, ctx.env, [*calls, *probes], _CALLS_TIMEOUT_S)
+        if made.problem:
+            return _Tried(n, merged, 1, made.problem)
+        results = made.results
+        for call, result in zip(calls, results, strict=False):
+            if result.equal is not True:
+                got = f"raises {result.raised}" if result.raised else f"gives {result.value}"
+                return _Tried(n, merged, 2, f"{call.code} {got}, not {call.expected}")
+        outputs = tuple(result.output for result in results[len(calls) :])
+        broken = _always_broken(results[len(calls) :])
+        if broken:
+            return _Tried(n, merged, 2, f"it raises {broken} on every one of {len(outputs)} inputs tried", outputs)
+        new_lint = self._new_lint()
+        if new_lint:
+            first = new_lint[0]
+            return _Tried(n, merged, 3, f"{first.source} at line {first.line}: {first.message}", outputs)
+        tests = stage.tests
+        if tests is None:
+            return _Tried(n, merged, len(_CHECKS), outputs=outputs)
+        run = tests.run()
+        self.emit("tests.run", **describe_test_run(run, f"answer {n}", tests.command))
+        judgement = tests.judge(run)
+        if not judgement.holds:
+            return _Tried(n, merged, 4, _test_failure(judgement.verdict.blocking if judgement.verdict else [], run),
+                          outputs, run)  # fmt: skip
+        still = sorted(feature & run.failing)
+        if still:
+            return _Tried(n, merged, 4, f"the test written for it still fails: {still[0]}", outputs, run)
+        return _Tried(n, merged, len(_CHECKS), outputs=outputs, run=run)
+
+    def _lint(self) -> list[LintMessage]:
+        """What the project's own linters say about the file as it is now."""
+        ctx = self.stage.dispatcher.ctx
+        return [message for linter, program in self.linters
+                for message in run_linter(linter, program, ctx.root, [self.place.path], ctx.env,
+                                          _LINT_TIMEOUT_S).messages]  # fmt: skip
+
+    def _new_lint(self) -> list[LintMessage]:
+        """Messages of the project's own linters on the file that it did not have before the build."""
+        if not self.linters or self.lint_before is None:
+            return []
+        before = [(m.code, m.message) for m in self.lint_before]
+        new: list[LintMessage] = []
+        for message in self._lint():
+            if (message.code, message.message) in before:
+                before.remove((message.code, message.message))
+            else:
+                new.append(message)
+        return new
+
+    def _write(self, text: str) -> bool:
+        """The file's content through the dispatcher (gate, journal, snapshot), quietly: the kept answer is
+        reported when it is settled."""
+        result = self.stage.dispatcher.run(_write_call(self.place.path, text))
+        self.outcome.tool_calls += 1
+        return result.ok
+
+    def _report(self, tried: _Tried) -> _Tried:
+        status = "passed" if tried.passed else "failed"
+        self.emit("build.answer", n=tried.n, status=status, check=_CHECKS[min(tried.reached, len(_CHECKS) - 1)],
+                  reason=tried.failure, lines=len(tried.merged.code.splitlines()) if tried.merged else 0)  # fmt: skip
+        return tried
+
+    def _feature_tests(self) -> frozenset[str]:
+        """Tests failing before the build that name the function: written for the feature, so they must pass."""
+        tests = self.stage.tests
+        start = tests.baseline_run if tests is not None else None
+        if start is None or start.report is None:
+            return frozenset()
+        name = self.place.name
+        return frozenset(failure.test_id for failure in start.report.failures
+                         if name in failure.test_id or name in failure.message or name in failure.details)  # fmt: skip
+
+    # -- settling ------------------------------------------------------------------------------------------------
+
+    def _settle(self, calls: list[Call], feature: frozenset[str]) -> None:
+        place, outcome = self.place, self.outcome
+        passing = [t for t in self.tried if t.passed and t.merged is not None]
+        if not passing:
+            outcome.summary = self._failed()
+            self.emit("build.finished", kept=False, summary=outcome.summary, examples=outcome.examples)
+            return
+        pool = [Passing(t.n, t.merged.code, t.outputs, len(t.merged.code.splitlines())) for t in passing if t.merged]
+        kept = passing[choose(pool)]
+        if len(passing) > 1:
+            self.emit("build.chosen", n=kept.n, answers=[t.n for t in passing], probes=len(kept.outputs))
+        assert kept.merged is not None
+        result = self.stage.dispatcher.run_reported(_write_call(place.path, kept.merged.text), self.emit)
+        outcome.tool_calls += 1
+        if not result.ok:
+            outcome.summary = f"the kept answer could not be written to {place.path}: {result.output}"
+            self.emit("build.finished", kept=False, summary=outcome.summary, examples=outcome.examples)
+            return
+        outcome.kept, outcome.last_run = True, kept.run
+        named = tests_naming(place.name, self.stage.dispatcher.ctx.root, self.listed)
+        outcome.verified = bool(calls) or bool(feature) or bool(named and kept.run is not None)
+        outcome.summary = self._verified_summary(kept, calls, feature, bool(named))
+        self.emit("build.finished", kept=True, n=kept.n, verified=outcome.verified, summary=outcome.summary,
+                  examples=outcome.examples)  # fmt: skip
+
+    def _verified_summary(self, kept: _Tried, calls: list[Call], feature: frozenset[str], named: bool) -> str:
+        place = self.place
+        verb = "changed" if place.exists else "added"
+        checked = ["parses"]
+        if place.language in ("python", "javascript"):
+            checked.append("imports")
+        if self.lint_before is not None:
+            checked.append("lints no worse")
+        run = kept.run
+        if run is not None and run.report is not None:
+            passing = len(run.report.passing)
+            checked.append(f"{count(passing, 'test')} pass")
+        if feature:
+            checked.append(
+                f"{count(len(feature), 'test')} written for it now {'pass' if len(feature) > 1 else 'passes'}"
+            )
+        if calls:
+            checked.append(f"{count(len(calls), 'example')} from the request {'hold' if len(calls) > 1 else 'holds'}")
+        answer = f"answer {kept.n} of {self.outcome.answers}"
+        head = f"{verb} {place.label} in {place.path} ({answer}); checked: {', '.join(checked)}"
+        if not calls and not feature and not named:
+            return (f"{head}. Unverified: no test names {place.name} and the request gives no example, so nothing "
+                    f"checked what it does; add a test or an example (`{place.name}(…) returns …`)")  # fmt: skip
+        if not named and not feature:
+            head += f"; no test covers {place.name} yet"
+        return head
+
+    def _failed(self) -> str:
+        place = self.place
+        asked = count(self.outcome.answers, "answer")
+        if not self.tried:
+            return f"none of the model's {asked} for {place.label} could be checked; {place.path} is as it was"
+        best = max(self.tried, key=lambda t: (t.reached, -t.n))
+        return (f"no answer for {place.label} in {place.path} passed its checks ({asked}); the best, answer {best.n}, "
+                f"failed because {best.failure}; {place.path} is as it was")  # fmt: skip
+
+
+_BROKEN = frozenset({"NameError", "UnboundLocalError", "TypeError", "AttributeError", "RecursionError",
+                     "ReferenceError", "too slow", "panic"})  # fmt: skip
+"""What code raises when it is wrong, not when its input is: an answer that raises one on every probe is broken."""
+
+
+def _always_broken(results: Sequence[CallResult]) -> str:
+    """The error every probe raised, when each raised one of _BROKEN; else ""."""
+    raised = {result.raised for result in results}
+    if not results or len(raised) != 1 or not raised <= _BROKEN:
+        return ""
+    return next(iter(raised))
+
+
+def _write_call(path: str, content: str) -> ToolCall:
+    return ToolCall("file", {"action": "write", "path": path, "content": content}, id=None)
+
+
+def _test_failure(blocking: Sequence[str], run: TestRun) -> str:
+    if blocking:
+        verb = "fail" if len(blocking) > 1 else "fails"
+        return f"{count(len(blocking), 'test')} that passed before now {verb}: {blocking[0]}"
+    return "the tests do not pass: " + (run.summary.strip().splitlines() or ["no output"])[0]

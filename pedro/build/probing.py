@@ -1,0 +1,131 @@
+"""The calls every answer is checked with: the request's examples (each must give its value), then probes (inputs
+whose outputs the answers are compared on, so the kept answer is the one most others agree with)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pedro.build.calls import Call, can_call
+from pedro.build.examples import Example
+from pedro.build.place import Place
+from pedro.repair.frames import is_test_file
+from pedro.repair.probes import literal_calls, probe_inputs
+from pedro.tools.symbols import extract_symbols
+
+_MAX_TEST_FILES = 20
+_MAX_TEST_BYTES = 200_000
+_SIGNATURE = r"\b{name}\s*\((?P<params>[^()]*)\)"
+
+
+def example_calls(place: Place, examples: Sequence[Example]) -> list[Call]:
+    """The examples as calls with the value each must give (an example that must raise is checked by its output)."""
+    if not can_call(place):
+        return []
+    return [Call(example.call, example.expected) for example in examples if example.expected]
+
+
+def probe_calls(
+    place: Place, examples: Sequence[Example], description: str, root: Path, listed: Sequence[str]
+) -> list[str]:
+    """Python calls whose outputs the answers are compared on: the examples' and the tests' own calls of the
+    function, else those the tests make of its file's functions that take as many arguments; then neighbours of
+    each argument (repair's probes)."""
+    if not can_call(place) or place.language != "python":
+        return [example.call for example in examples if can_call(place)]
+    seeds = [seed for example in examples for seed in _call_arguments(example.call)]
+    trees = list(_test_trees(root, listed))
+    for tree in trees:
+        seeds.extend(literal_calls(tree, place.name))
+    if not seeds:
+        arity = _arity(description, place.name)
+        for sibling in _siblings(root / place.path, arity, place.name):
+            for tree in trees:
+                seeds.extend(literal_calls(tree, sibling))
+    inputs, _ = probe_inputs(seeds)
+    return [_as_call(place.name, text) for text in inputs]
+
+
+def _call_arguments(call: str) -> Iterable[tuple[tuple[Any, ...], dict[str, Any]]]:
+    try:
+        tree = ast.parse(call, mode="eval")
+    except SyntaxError:
+        return []
+    node = tree.body
+    if not isinstance(node, ast.Call):
+        return []
+    try:
+        args = tuple(ast.literal_eval(arg) for arg in node.args)
+        kwargs = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords if k.arg is not None}
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return []
+    return [(args, kwargs)]
+
+
+def _as_call(name: str, literal: str) -> str:
+    args, kwargs = ast.literal_eval(literal)
+    words = [repr(arg) for arg in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
+    return f"{name}({', '.join(words)})"
+
+
+def _arity(description: str, name: str) -> int | None:
+    """How many parameters the request's own signature gives the function (`median(values)`: 1)."""
+    found = re.search(_SIGNATURE.format(name=re.escape(name)), description)
+    if found is None:
+        return None
+    params = [p for p in found.group("params").split(",") if p.strip()]
+    return len(params) if all(re.fullmatch(r"\s*[A-Za-z_]\w*(\s*=.*)?\s*", p) for p in params) else None
+
+
+def _siblings(path: Path, arity: int | None, name: str) -> list[str]:
+    """The file's other top-level functions with `arity` parameters (Python)."""
+    if arity is None:
+        return []
+    try:
+        source = path.read_text(encoding="utf-8", errors="replace")
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return []
+    return [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name != name and len(node.args.args) == arity
+    ]
+
+
+def _test_trees(root: Path, listed: Sequence[str]) -> Iterable[ast.Module]:
+    count = 0
+    for path in listed:
+        if not path.endswith(".py") or not is_test_file(path) or count >= _MAX_TEST_FILES:
+            continue
+        try:
+            file = root / path
+            if file.stat().st_size > _MAX_TEST_BYTES:
+                continue
+            tree = ast.parse(file.read_text(encoding="utf-8", errors="replace"))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        count += 1
+        yield tree
+
+
+def tests_naming(name: str, root: Path, listed: Sequence[str]) -> list[str]:
+    """The test files that mention the function by name."""
+    pattern = re.compile(rf"\b{re.escape(name)}\b")
+    named = []
+    for path in listed:
+        if not is_test_file(path):
+            continue
+        try:
+            if pattern.search((root / path).read_text(encoding="utf-8", errors="replace")):
+                named.append(path)
+        except OSError:
+            continue
+    return named
+
+
+def defined_names(text: str, path: str) -> set[str]:
+    return {symbol.name for symbol in extract_symbols(text.encode(), path)}

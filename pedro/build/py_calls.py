@@ -1,0 +1,78 @@
+"""Run in the project's interpreter, inside the sandbox: import the changed module and make the build's calls."""
+
+# Imports nothing of pedro's. Every call's outcome is recorded as data (its value, whether it equals the expected
+# one, or what it raised), never raised; a call that runs too long is stopped. The results go to a file, since the
+# project's code may print.
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import signal
+import sys
+from typing import Any
+
+_MAX_REPR = 300
+_SECONDS_PER_CALL = 2.0
+
+
+class _Slow(Exception):
+    pass
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise _Slow
+
+
+def _equal(value: Any, want: Any) -> bool:
+    if isinstance(value, float) and isinstance(want, int | float) and not isinstance(want, bool):
+        return math.isclose(value, want, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(value, bool) or isinstance(want, bool):
+        return type(value) is type(want) and value == want
+    try:
+        return bool(value == want)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _one(item: dict[str, Any], scope: dict[str, Any]) -> dict[str, Any]:
+    signal.setitimer(signal.ITIMER_REAL, _SECONDS_PER_CALL)
+    try:
+        value = eval(item["call"], scope)  # noqa: S307 (the project's own code, in the sandbox)
+    except _Slow:
+        return {"raised": "too slow", "said": f"ran longer than {_SECONDS_PER_CALL:g} s"}
+    except BaseException as exc:  # noqa: BLE001
+        return {"raised": type(exc).__name__, "said": str(exc)[:_MAX_REPR]}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    entry: dict[str, Any] = {"value": repr(value)[:_MAX_REPR]}
+    if item.get("expected"):
+        try:
+            want = eval(item["expected"], scope)  # noqa: S307
+        except BaseException as exc:  # noqa: BLE001
+            entry["equal"] = None
+            entry["said"] = f"the expected value {item['expected']} cannot be read: {type(exc).__name__}"
+        else:
+            entry["equal"] = _equal(value, want)
+    return entry
+
+
+def main() -> None:
+    with open(sys.argv[1], encoding="utf-8") as file:
+        spec = json.load(file)
+    result: dict[str, Any]
+    try:
+        module = importlib.import_module(spec["module"])
+    except BaseException as exc:  # noqa: BLE001
+        result = {"import": f"{type(exc).__name__}: {str(exc)[:_MAX_REPR]}"}
+    else:
+        scope = dict(vars(module))
+        signal.signal(signal.SIGALRM, _stop)
+        result = {"results": [_one(item, scope) for item in spec["calls"]]}
+    with open(spec["out"], "w", encoding="utf-8") as file:
+        json.dump(result, file)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""The direct way's parts on real files: where the change goes, the request's examples, an answer put into its file,
+and the calls that check it, made in the project's own language in the sandbox."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pedro.build.calls import Call, run_calls
+from pedro.build.examples import Example, read_examples
+from pedro.build.merge import Merged, merge
+from pedro.build.place import Place, find_place
+from pedro.build.question import answer_opening
+from pedro.build.strategy import size_in_name
+
+STATS = '"""Statistics."""\n\n\ndef mean(values):\n    return sum(values) / len(values)\n'
+STACK = (
+    "class Stack:\n    def __init__(self):\n        self._items = []\n\n"
+    "    def push(self, item):\n        self._items.append(item)\n"
+)
+ARRAYS = "function sum(items) {\n  return items.reduce((t, n) => t + n, 0);\n}\n\nmodule.exports = { sum };\n"
+GO = "package textutil\n\n// Reverse reverses s.\nfunc Reverse(s string) string {\n\treturn s\n}\n"
+
+
+def write(root: Path, files: dict[str, str]) -> list[str]:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return sorted(files)
+
+
+# ---- where the change goes
+
+
+def test_the_file_and_the_new_function_the_request_names(tmp_path: Path) -> None:
+    listed = write(tmp_path, {"stats.py": STATS, "test_stats.py": "from stats import mean\n", "other.py": ""})
+    place = find_place("Add a function median(values) to stats.py that returns the middle value.", tmp_path, listed)
+    assert place == Place("stats.py", "python", "median", why="the request names stats.py")
+
+
+def test_a_method_goes_into_the_class_the_request_names(tmp_path: Path) -> None:
+    listed = write(tmp_path, {"pkg/stack.py": STACK})
+    place = find_place("Add a peek() method to Stack in stack.py: it returns the top item.", tmp_path, listed)
+    assert place is not None and (place.path, place.name, place.owner, place.exists) == (
+        "pkg/stack.py",
+        "peek",
+        "Stack",
+        False,
+    )
+    assert place.label == "Stack.peek()"
+
+
+def test_an_option_to_an_existing_function_changes_that_function(tmp_path: Path) -> None:
+    listed = write(tmp_path, {"textutil.py": "def count_words(text):\n    return len(text.split())\n"})
+    place = find_place("Add a keyword argument unique to count_words() in textutil.py.", tmp_path, listed)
+    assert place is not None and (place.name, place.exists) == ("count_words", True)
+
+
+def test_without_a_file_name_the_file_that_defines_a_named_function_is_chosen(tmp_path: Path) -> None:
+    listed = write(tmp_path, {"a.py": "def unrelated():\n    pass\n", "lib/stats.py": STATS})
+    place = find_place("Add median(values) next to mean() that returns the middle value.", tmp_path, listed)
+    assert place is not None and place.path == "lib/stats.py" and "defines mean" in place.why
+
+
+def test_without_names_the_file_whose_words_match_best_is_chosen(tmp_path: Path) -> None:
+    listed = write(tmp_path, {"money.py": "def to_cents(amount):\n    pass\n", "text.py": "def shout(s):\n    pass\n"})
+    place = find_place("Add a function from_cents(cents) that turns cents back into an amount.", tmp_path, listed)
+    assert place is not None and place.path == "money.py" and "cents" in place.why
+
+
+def test_a_request_that_names_no_function_has_no_place(tmp_path: Path) -> None:
+    listed = write(tmp_path, {"stats.py": STATS})
+    assert find_place("Make the statistics faster.", tmp_path, listed) is None
+
+
+# ---- the request's examples
+
+
+def test_examples_in_words_and_in_symbols_are_read() -> None:
+    text = (
+        "Add median(values). Example: median([3, 1, 2]) returns 2 and `median([1, 2, 3, 4])` → `2.5`; "
+        "median(values) is the middle value; median([]) raises ValueError."
+    )
+    assert read_examples(text, "median") == [
+        Example("median([3, 1, 2])", "2"),
+        Example("median([1, 2, 3, 4])", "2.5"),
+        Example("median([])", raises="ValueError"),
+    ]
+    assert read_examples("`slug('A B')` should return 'a-b'.", "slug") == [Example("slug('A B')", "'a-b'")]
+    assert read_examples('IsPalindrome("Abba") returns true', "IsPalindrome")[0].text == 'IsPalindrome("Abba") → true'
+
+
+# ---- an answer put into its file
+
+
+def test_a_new_function_comes_after_the_last_with_its_imports_and_helpers() -> None:
+    place = Place("stats.py", "python", "median")
+    reply = (
+        "```python\nimport statistics\n\ndef median(values):\n    return statistics.median(_sorted(values))\n\n"
+        "def _sorted(v):\n    return sorted(v)\n\ndef mean(values):\n    return 0\n```\nThis uses statistics."
+    )
+    merged = merge(reply, place, STATS)
+    assert isinstance(merged, Merged)
+    assert merged.text == (
+        '"""Statistics."""\n\nimport statistics\n\n\ndef mean(values):\n    return sum(values) / len(values)\n\n\n'
+        "def _sorted(v):\n    return sorted(v)\n\n\n"
+        "def median(values):\n    return statistics.median(_sorted(values))\n"
+    )  # the answer's own mean() is not taken
+
+
+def test_a_method_is_indented_into_its_class() -> None:
+    merged = merge(
+        "```python\ndef peek(self):\n    return self._items[-1]\n```", Place("s.py", "python", "peek", "Stack"), STACK
+    )
+    assert isinstance(merged, Merged)
+    assert merged.text.endswith("self._items.append(item)\n\n    def peek(self):\n        return self._items[-1]\n")
+
+
+def test_a_changed_function_replaces_the_original_and_keeps_its_decorators() -> None:
+    original = "import functools\n\n\n@functools.cache\ndef count(text):\n    return 1\n\n\ndef other():\n    pass\n"
+    place = Place("t.py", "python", "count", exists=True)
+    merged = merge("```python\ndef count(text, unique=False):\n    return 2\n```", place, original)
+    assert isinstance(merged, Merged)
+    assert "@functools.cache\ndef count(text, unique=False):\n    return 2\n\n\ndef other():" in merged.text
+
+
+def test_a_new_javascript_function_is_exported_as_the_others_are() -> None:
+    merged = merge("```javascript\nfunction unique(items) {\n  return [...new Set(items)];\n}\n```",
+                   Place("arrays.js", "javascript", "unique"), ARRAYS)  # fmt: skip
+    assert isinstance(merged, Merged)
+    assert merged.text.endswith(
+        "function unique(items) {\n  return [...new Set(items)];\n}\n\nmodule.exports = { sum, unique };\n"
+    )
+
+
+def test_a_go_answer_brings_its_imports() -> None:
+    function = "func IsPalindrome(s string) bool {\n\treturn strings.ToLower(s) == Reverse(strings.ToLower(s))\n}\n"
+    reply = f'```go\npackage textutil\n\nimport "strings"\n\n{function}```'
+    merged = merge(reply, Place("reverse.go", "go", "IsPalindrome"), GO)
+    assert isinstance(merged, Merged)
+    assert merged.text.startswith('package textutil\n\nimport "strings"\n\n// Reverse')
+    assert merged.text.rstrip().endswith("}") and merged.text.count("func IsPalindrome") == 1
+
+
+def test_answers_that_cannot_be_used_say_why() -> None:
+    place = Place("stats.py", "python", "median")
+    assert (
+        merge("```python\ndef mean(values):\n    return 1\n```", place, STATS) == "the answer has no median definition"
+    )
+    assert "not valid python" in str(merge("```python\ndef median(values):\n    return (\n```", place, STATS))
+
+
+def test_the_opening_writes_the_definition_up_to_the_name() -> None:
+    assert answer_opening(Place("s.py", "python", "median"), STATS) == "```python\ndef median("
+    assert answer_opening(Place("s.py", "python", "peek", "Stack"), STACK) == "```python\n    def peek("
+    go = GO + "\ntype Stack struct{}\n\nfunc (s *Stack) Push(x int) {}\n"
+    assert answer_opening(Place("s.go", "go", "Peek", "Stack"), go) == "```go\nfunc (s *Stack) Peek("
+    assert answer_opening(Place("a.js", "javascript", "unique"), ARRAYS) == "```javascript\nfunction unique("
+    changed = Place("s.py", "python", "mean", exists=True)
+    assert answer_opening(changed, STATS) == "```python\ndef mean"
+
+
+def test_model_sizes_are_read_from_names() -> None:
+    assert size_in_name("SmolLM2-135M-Instruct.Q4_1.gguf") == 135_000_000
+    assert size_in_name("qwen2.5-coder:7b") == 7_000_000_000
+    assert size_in_name("Qwen2.5-0.5B-Instruct") == 500_000_000
+    assert size_in_name("gpt-4o") is None
+
+
+# ---- the calls that check an answer, in the sandbox
+
+
+def test_python_calls_give_values_equality_and_errors(tmp_path: Path) -> None:
+    write(tmp_path, {"stats.py": STATS + "\n\ndef median(values):\n    return sorted(values)[len(values) // 2]\n"})
+    calls = [Call("median([3, 1, 2])", "2"), Call("median([4, 1, 3, 2])", "2.5"), Call("median([])")]
+    made = run_calls(Place("stats.py", "python", "median"), tmp_path, os.environ, calls, 30)
+    assert made.problem == ""
+    assert [(r.equal, r.output) for r in made.results] == [(True, "= 2"), (False, "= 3"), (None, "! IndexError")]
+
+
+def test_a_module_that_does_not_import_is_a_problem(tmp_path: Path) -> None:
+    write(tmp_path, {"stats.py": "import not_a_module_anywhere\n"})
+    made = run_calls(Place("stats.py", "python", "median"), tmp_path, os.environ, [], 30)
+    assert "does not import" in made.problem and "not_a_module_anywhere" in made.problem
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_javascript_calls_see_the_exports_only(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "arrays.js": ARRAYS.replace(
+                "module.exports", "function unique(items) {\n  return [...new Set(items)];\n}\n\nmodule.exports"
+            )
+        },
+    )
+    made = run_calls(Place("arrays.js", "javascript", "unique"), tmp_path, os.environ,
+                     [Call("sum([1, 2])", "3"), Call("unique([1, 2, 1])", "[1, 2]")], 30)  # fmt: skip
+    assert made.results[0].equal is True
+    assert made.results[1].raised == "ReferenceError"  # not exported: the module's users cannot call it either
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
+def test_go_calls_run_as_a_test_that_leaves_nothing_behind(tmp_path: Path) -> None:
+    write(tmp_path, {"go.mod": "module example.com/t\n\ngo 1.20\n", "reverse.go": GO})
+    made = run_calls(Place("reverse.go", "go", "Reverse"), tmp_path, os.environ,
+                     [Call('Reverse("ab")', '"ab"'), Call('Reverse("x")', '"y"')], 120)  # fmt: skip
+    assert made.problem == "" and [r.equal for r in made.results] == [True, False]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["go.mod", "reverse.go"]
