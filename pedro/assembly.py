@@ -308,6 +308,9 @@ def direct_build(
     model = config.backend.model or config.backend.model_file
     direct, why = takes_direct_way(config.build, backend, model)
     if not direct:
+        if config.build.with_test and not ui.quiet:
+            ui.notice("--with-test: the build goes through the tool loop, which writes what the request asks; ask for "
+                      'the test in the request, or set [build].strategy = "direct"')  # fmt: skip
         return None
     if not ui.quiet:
         ui.notice(f'build: pedro writes the code with the model directly and checks it, as {why}; [build].strategy = '

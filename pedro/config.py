@@ -188,6 +188,8 @@ class BuildConfig(_Section):
     """Most tokens of one answer (one function)."""
     time_budget_s: float = Field(default=120.0, gt=0)
     """Seconds the direct way may take, answers and checks together."""
+    with_test: bool = False
+    """The direct way also asks for a test of the new code, kept only when it fails without the change (--with-test)."""
 
 
 class ToolsConfig(_Section):

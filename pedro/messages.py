@@ -52,6 +52,7 @@ EventType = Literal[
     "build.started",
     "build.answer",
     "build.chosen",
+    "build.test",
     "build.finished",
     "notice",
     "job.finished",

@@ -16,6 +16,7 @@ from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
 from pedro.build.probing import example_calls, probe_calls, tests_naming
 from pedro.build.question import answer_opening, question
+from pedro.build.testwriting import test_code, test_opening, test_path
 from pedro.config import BuildConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
@@ -23,6 +24,8 @@ from pedro.evidence import TestEvidence, count, describe_test_run
 from pedro.linters import Linter, LintMessage, configured_linters, run_linter
 from pedro.messages import Message, ToolCall, Usage
 from pedro.modelcall import complete
+from pedro.prompts import render_prompt
+from pedro.repair.answers import FENCE_NAMES
 from pedro.repair.choose import Passing, choose
 from pedro.tools.ripgrep import FileListing
 from pedro.tools.test import TestRun
@@ -31,6 +34,8 @@ Emit = Callable[..., None]
 _MAX_TEMPERATURE = 1.5
 _CALLS_TIMEOUT_S = 30.0
 _LINT_TIMEOUT_S = 60.0
+_TEST_ANSWERS = 4
+"""Tests asked for at most under --with-test."""
 _CHECKS = ("parses", "imports", "examples", "lint", "tests")
 """The checks in the order they run (cheapest first); how far an answer got ranks the failed ones."""
 
@@ -160,7 +165,7 @@ class _Run:
             passing = [t for t in self.tried if t.passed]
             if first_pass is not None and (len(passing) > config.rivals or number - first_pass > 2 * config.rivals):
                 break
-            reply = self._ask(prompt, number)
+            reply = self._ask(prompt, answer_opening(place, self.original), number)
             self.outcome.answers += 1
             tried = self._check(number + 1, reply, calls, probes, feature_tests)
             if tried is None:
@@ -172,11 +177,11 @@ class _Run:
 
     # -- asking --------------------------------------------------------------------------------------------------
 
-    def _ask(self, prompt: str, number: int) -> str:
+    def _ask(self, prompt: str, opening: str, number: int, purpose: str = "build") -> str:
+        """The model's answer `number` (0 greedy, then sampled a little hotter each time), opening included."""
         stage = self.stage
         config = stage.config
         temperature = 0.0 if number == 0 else min(config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
-        opening = answer_opening(self.place, self.original)
         continues = stage.backend.continues_answers
         messages = [Message("user", prompt)]
         # The answer ends with its code block: a stop at the closing fence saves the prose small models add.
@@ -189,7 +194,7 @@ class _Run:
             if kind != "model.delta":  # answers are checked, not read as they are written
                 self.emit(kind, persist=persist, **data)
 
-        completion = complete(stage.backend, messages, [], options, record, purpose="build", temperature=temperature,
+        completion = complete(stage.backend, messages, [], options, record, purpose=purpose, temperature=temperature,
                               answer=number + 1)  # fmt: skip
         self.outcome.usage += completion.usage
         text = completion.text
@@ -272,10 +277,10 @@ class _Run:
                 new.append(message)
         return new
 
-    def _write(self, text: str) -> bool:
-        """The file's content through the dispatcher (gate, journal, snapshot), quietly: the kept answer is
-        reported when it is settled."""
-        result = self.stage.dispatcher.run(_write_call(self.place.path, text))
+    def _write(self, text: str, path: str = "") -> bool:
+        """The file's content (the place's, or `path`'s) through the dispatcher (gate, journal, snapshot), quietly:
+        the kept answer is reported when it is settled."""
+        result = self.stage.dispatcher.run(_write_call(path or self.place.path, text))
         self.outcome.tool_calls += 1
         return result.ok
 
@@ -317,10 +322,66 @@ class _Run:
             return
         outcome.kept, outcome.last_run = True, kept.run
         named = tests_naming(place.name, self.stage.dispatcher.ctx.root, self.listed)
+        written = self._with_test(kept) if self.stage.config.with_test else ""
         outcome.verified = bool(calls) or bool(feature) or bool(named and kept.run is not None)
-        outcome.summary = self._verified_summary(kept, calls, feature, bool(named))
+        outcome.summary = self._verified_summary(kept, calls, feature, bool(named) or written.startswith("added"))
+        if written:
+            outcome.summary += f"; {written}"
         self.emit("build.finished", kept=True, n=kept.n, verified=outcome.verified, summary=outcome.summary,
                   examples=outcome.examples)  # fmt: skip
+
+    def _with_test(self, kept: _Tried) -> str:
+        """`--with-test`: a test of the kept code, asked for and kept only when it passes with the change and fails
+        without it; what became of it, for the summary."""
+        stage, place = self.stage, self.place
+        tests, ctx = stage.tests, stage.dispatcher.ctx
+        if tests is None or kept.merged is None:
+            return "no test was written, as no test command is known"
+        path = test_path(place, self.listed)
+        opening = test_opening(place, ctx.root, self.listed, kept.merged.text)
+        fence = FENCE_NAMES[place.language]
+        prompt = render_prompt("build/test.md", what=f"This is the new {place.label} in {place.path}", fence=fence,
+                               code=kept.merged.code, request=stage.description.strip(), name=place.name)  # fmt: skip
+        why = "the model wrote none that parses"
+        for number in range(_TEST_ANSWERS):
+            if self.deadline.passed:
+                break
+            text = test_code(self._ask(prompt, opening, number, purpose="build-test"), place)
+            if text is None:
+                continue
+            why = self._try_test(number + 1, path, text, kept.merged.text)
+            if not why:
+                self.stage.dispatcher.run_reported(_write_call(path, text), self.emit)
+                self.outcome.tool_calls += 1
+                return f"added a test of it, {path}, which passes with the change and fails without it"
+        self.stage.dispatcher.run(ToolCall("file", {"action": "delete", "path": path}, id=None))
+        return f"no test of it was kept: {why}"
+
+    def _try_test(self, n: int, path: str, text: str, built: str) -> str:
+        """Why the test cannot be kept, or "" when it passes with the change and fails without it."""
+        tests = self.stage.tests
+        assert tests is not None
+        self._write(text, path)
+        run = tests.run()
+        self.emit("tests.run", **describe_test_run(run, f"test {n}", tests.command))
+        judgement = tests.judge(run)
+        added = frozenset(judgement.verdict.named("added_passing")) if judgement.verdict is not None else frozenset()
+        why = ""
+        if not judgement.holds:
+            blocking = judgement.verdict.blocking if judgement.verdict else []
+            why = f"test {n} fails with the change: {_test_failure(blocking, run)}"
+        elif not added:
+            why = f"test {n} ran no test of its own"
+        else:
+            self._write(self.original)
+            try:
+                old = tests.run()
+            finally:
+                self._write(built)
+            if added <= _passing(old):
+                why = f"test {n} passes on the code as it was before the build, so it checks nothing; it is dropped"
+        self.emit("build.test", n=n, path=path, status="kept" if not why else "dropped", reason=why)
+        return why
 
     def _verified_summary(self, kept: _Tried, calls: list[Call], feature: frozenset[str], named: bool) -> str:
         place = self.place
@@ -370,6 +431,10 @@ def _always_broken(results: Sequence[CallResult]) -> str:
     if not results or len(raised) != 1 or not raised <= _BROKEN:
         return ""
     return next(iter(raised))
+
+
+def _passing(run: TestRun) -> frozenset[str]:
+    return frozenset(run.report.passing) - run.failing if run.report is not None else frozenset()
 
 
 def _write_call(path: str, content: str) -> ToolCall:

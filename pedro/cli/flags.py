@@ -146,6 +146,17 @@ FLAGS: dict[str, Flag] = {
         ],
         False,
     ),
+    "with_test": Flag(
+        Annotated[
+            bool,
+            typer.Option(
+                "--with-test",
+                help="Also write a test of the new code, kept only when it fails without the change "
+                "([build].with_test; the direct way).",
+            ),
+        ],
+        False,
+    ),
     "verbose": Flag(
         Annotated[
             bool,
@@ -225,6 +236,7 @@ class CommonFlags:
     verbose: bool = False
     no_commit: bool = False
     pr: bool = False
+    with_test: bool = False
     continues_job: bool = False
     """Not a flag: the command continues a job on the server it recorded, so pedro looks for no other."""
 
@@ -261,6 +273,8 @@ class CommonFlags:
         calling = {"tool_use_mode": self.tool_use_mode, "sampling_profile": self.sampling_profile}
         layer["tool_calling"] = {key: value for key, value in calling.items() if value is not None}
         layer["safety"] = self._safety_layer()
+        if self.with_test:
+            layer["build"] = {"with_test": True}
         return layer
 
     def _safety_layer(self) -> dict[str, Any]:

@@ -223,6 +223,11 @@ _PROGRESS: dict[str, Callable[[dict[str, Any]], str]] = {
     "repair.finished": lambda data: f"repair: {data.get('summary')}",
     "build.started": _build_started,
     "build.answer": _build_answer,
+    "build.test": lambda data: (
+        f"test {data.get('n')} ({data.get('path')}): kept, as it passes with the change and fails without it"
+        if data.get("status") == "kept"
+        else f"test {data.get('n')} ({data.get('path')}): {data.get('reason')}"
+    ),
     "build.chosen": lambda data: (
         f"build keeps answer {data.get('n')} of the passing {', '.join(map(str, data.get('answers') or []))}: its "
         f"outputs on {data.get('probes')} inputs agree most with the others'"

@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
     app.command("chat")(chat)
 
 
-@takes(*COMMITTING)
+@takes(*COMMITTING, "with_test")
 def build(
     prompt: Annotated[str | None, typer.Argument(help="What to build or change (or use --description).")] = None,
     description: Annotated[str, typer.Option("--description", "-d", help="What to build or change.")] = "",

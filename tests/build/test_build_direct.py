@@ -46,7 +46,13 @@ def calc(repo: Path) -> Path:
 
 
 def build(
-    repo: Path, replies: list[str], request: str = REQUEST, *, answers: int = 4, rivals: int = 0
+    repo: Path,
+    replies: list[str],
+    request: str = REQUEST,
+    *,
+    answers: int = 4,
+    rivals: int = 0,
+    with_test: bool = False,
 ) -> tuple[RunResult, ScriptedBackend, list[Event], JobStore]:
     backend = ScriptedBackend(replies)
     role = get_role("builder")
@@ -58,8 +64,8 @@ def build(
     guard.start()
     dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, guard=guard)
     tests = TestEvidence(ProjectTests(RunTestsArgs(command=PYTEST), ctx), None)
-    direct = DirectBuild(backend, dispatcher, tests, BuildConfig(answers=answers, rivals=rivals), GenerationOptions(),
-                         request)  # fmt: skip
+    config = BuildConfig(answers=answers, rivals=rivals, with_test=with_test)
+    direct = DirectBuild(backend, dispatcher, tests, config, GenerationOptions(), request)
     events: list[Event] = []
     agent = Agent(
         AgentParts(
@@ -161,6 +167,29 @@ def test_among_passing_answers_the_one_most_others_agree_with_is_kept(calc: Path
     chosen = next(e for e in events if e.type == "build.chosen")
     assert chosen.data["n"] == 2 and chosen.data["answers"] == [1, 2, 3] and chosen.data["probes"] > 3
     assert "return a - b\n" in (calc / "calc.py").read_text() and "answer 2 of 3" in result.summary
+
+
+def test_a_test_that_passes_on_the_old_code_is_dropped_and_a_real_one_kept(calc: Path) -> None:
+    checks_nothing = "```python\nfrom calc import add\n\n\ndef test_sub():\n    assert add(1, 1) == 2\n```"
+    real = "```python\nfrom calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n```"
+    result, backend, events, _ = build(calc, [SUB, checks_nothing, real], answers=1, with_test=True)
+    assert result.reason == "built"
+    tested = [(e.data["n"], e.data["status"]) for e in events if e.type == "build.test"]
+    assert tested == [(1, "dropped"), (2, "kept")]
+    dropped = next(e for e in events if e.type == "build.test")
+    assert "passes on the code as it was before the build, so it checks nothing" in dropped.data["reason"]
+    assert (calc / "test_sub.py").read_text() == real.removeprefix("```python\n").removesuffix("```")
+    assert "added a test of it, test_sub.py, which passes with the change and fails without it" in result.summary
+    assert "def sub(" in (calc / "calc.py").read_text()  # the change is back in place after the check without it
+    # The test question shows the new function and the request.
+    assert "def sub(a, b):" in backend.requests[1][0][-1].content
+
+
+def test_when_no_test_holds_none_is_left_behind(calc: Path) -> None:
+    checks_nothing = "```python\nfrom calc import add\n\n\ndef test_sub():\n    assert add(1, 1) == 2\n```"
+    result, _, _, _ = build(calc, [SUB, *[checks_nothing] * 4], answers=1, with_test=True)
+    assert result.reason == "built" and "no test of it was kept: test 4 passes on the code as it was" in result.summary
+    assert not (calc / "test_sub.py").exists()
 
 
 def test_pedro_build_takes_the_direct_way_for_a_small_model_and_commits_the_function(

@@ -1,0 +1,3 @@
+module example.com/counter
+
+go 1.19

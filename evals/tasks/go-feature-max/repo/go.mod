@@ -1,0 +1,3 @@
+module example.com/mathutil
+
+go 1.19

@@ -1,0 +1,25 @@
+"use strict";
+
+/** s with its characters in reverse order. */
+function reverse(s) {
+  return Array.from(s).reverse().join("");
+}
+
+/** s written n times in a row. */
+function repeat(s, n) {
+  let out = "";
+  for (let i = 0; i < n; i += 1) {
+    out += s;
+  }
+  return out;
+}
+
+/** s with its first character in upper case and the rest unchanged. */
+function capitalize(s) {
+  if (s === "") {
+    return "";
+  }
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+module.exports = { reverse, repeat, capitalize };
