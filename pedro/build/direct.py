@@ -163,7 +163,9 @@ class _Run:
             if budget.passed or self.deadline.passed:
                 break
             passing = [t for t in self.tried if t.passed]
-            if first_pass is not None and (len(passing) > config.rivals or number - first_pass > 2 * config.rivals):
+            # With nothing that checks what the code does, agreement among more answers is the only evidence.
+            rivals = config.rivals if calls or feature_tests else 2 * config.rivals
+            if first_pass is not None and (len(passing) > rivals or number - first_pass > 2 * rivals):
                 break
             reply = self._ask(prompt, answer_opening(place, self.original), number)
             self.outcome.answers += 1
@@ -444,5 +446,8 @@ def _write_call(path: str, content: str) -> ToolCall:
 def _test_failure(blocking: Sequence[str], run: TestRun) -> str:
     if blocking:
         verb = "fail" if len(blocking) > 1 else "fails"
-        return f"{count(len(blocking), 'test')} that passed before now {verb}: {blocking[0]}"
+        failures = run.report.failures if run.report is not None else []
+        said = next((f.message for f in failures if f.test_id == blocking[0] and f.message), "")
+        said = f" ({' '.join(said.split())[:200]})" if said else ""
+        return f"{count(len(blocking), 'test')} that passed before now {verb}: {blocking[0]}{said}"
     return "the tests do not pass: " + (run.summary.strip().splitlines() or ["no output"])[0]

@@ -41,7 +41,7 @@ def read_examples(description: str, name: str) -> list[Example]:
     for match in _CALL_START.finditer(description):
         if match.group(1) != name:
             continue
-        end = _balanced(description, match.end() - 1)
+        end = balanced_end(description, match.end() - 1)
         if end is None:
             continue
         call = description[match.start() : end]
@@ -69,7 +69,7 @@ def _value(text: str, start: int) -> str:
         close = _string_end(text, start)
         return text[start : close + 1] if close is not None else ""
     if first in _CLOSERS:
-        end = _balanced(text, start)
+        end = balanced_end(text, start)
         return text[start:end] if end is not None else ""
     for pattern in (_NUMBER, _WORDS):
         found = pattern.match(text, start)
@@ -78,7 +78,7 @@ def _value(text: str, start: int) -> str:
     return ""
 
 
-def _balanced(text: str, start: int) -> int | None:
+def balanced_end(text: str, start: int) -> int | None:
     """The index just past the bracket that closes the one at `start`, skipping strings; None if it never closes."""
     stack: list[str] = []
     i = start

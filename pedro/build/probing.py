@@ -4,13 +4,14 @@ whose outputs the answers are compared on, so the kept answer is the one most ot
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pedro.build.calls import Call, can_call
-from pedro.build.examples import Example
+from pedro.build.examples import Example, balanced_end
 from pedro.build.place import Place
 from pedro.repair.frames import is_test_file
 from pedro.repair.probes import literal_calls, probe_inputs
@@ -34,8 +35,12 @@ def probe_calls(
     """Python calls whose outputs the answers are compared on: the examples' and the tests' own calls of the
     function, else those the tests make of its file's functions that take as many arguments; then neighbours of
     each argument (repair's probes)."""
-    if not can_call(place) or place.language != "python":
-        return [example.call for example in examples if can_call(place)]
+    if not can_call(place):
+        return []
+    if place.language == "javascript":
+        return _javascript_probes(place, examples, description, root, listed)
+    if place.language != "python":
+        return [example.call for example in examples]
     seeds = [seed for example in examples for seed in _call_arguments(example.call)]
     trees = list(_test_trees(root, listed))
     for tree in trees:
@@ -47,6 +52,76 @@ def probe_calls(
                 seeds.extend(literal_calls(tree, sibling))
     inputs, _ = probe_inputs(seeds)
     return [_as_call(place.name, text) for text in inputs]
+
+
+def _javascript_probes(
+    place: Place, examples: Sequence[Example], description: str, root: Path, listed: Sequence[str]
+) -> list[str]:
+    """As for Python: the examples' and the tests' calls with literal arguments (JSON-like values), else the tests'
+    calls of the file's functions that take as many; then neighbours. Written back as JavaScript calls."""
+    tests = [_read(root / path) for path in listed if is_test_file(path) and path.endswith((".js", ".mjs", ".cjs"))]
+    seeds = [seed for example in examples for seed in _js_arguments(example.call, place.name)]
+    for text in tests:
+        seeds.extend(_js_arguments(text, place.name))
+    if not seeds:
+        arity = _arity(description, place.name)
+        source = _read(root / place.path)
+        for sibling, params in re.findall(r"\bfunction\s+(\w+)\s*\(([^)]*)\)", source):
+            if (
+                sibling != place.name
+                and arity is not None
+                and len([p for p in params.split(",") if p.strip()]) == arity
+            ):
+                for text in tests:
+                    seeds.extend(_js_arguments(text, sibling))
+    inputs, _ = probe_inputs([(args, {}) for args, _ in seeds])
+    calls = []
+    for literal in inputs:
+        args, _ = ast.literal_eval(literal)
+        calls.append(f"{place.name}({', '.join(json.dumps(arg) for arg in args)})")
+    return calls
+
+
+def _js_arguments(text: str, name: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The argument values of every call of `name` in JavaScript `text` whose arguments are all JSON-like literals."""
+    found: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}\s*\(", text):
+        end = balanced_end(text, match.end() - 1)
+        if end is None:
+            continue
+        inner = _python_words(text[match.end() : end - 1])
+        try:
+            args = ast.literal_eval(f"({inner},)") if inner.strip() else ()
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if isinstance(args, tuple) and all(_json_like(arg) for arg in args):
+            found.append((tuple(args), {}))
+    return found
+
+
+def _python_words(text: str) -> str:
+    """JavaScript's true, false and null as Python's, outside strings."""
+    pieces = re.split(r"""("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""", text)
+    words = {"true": "True", "false": "False", "null": "None"}
+    return "".join(
+        piece if piece[:1] in "'\"" else re.sub(r"\b(true|false|null)\b", lambda m: words[m.group(1)], piece)
+        for piece in pieces
+    )
+
+
+def _json_like(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_json_like(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _json_like(item) for key, item in value.items())
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace") if path.stat().st_size <= _MAX_TEST_BYTES else ""
+    except OSError:
+        return ""
 
 
 def _call_arguments(call: str) -> Iterable[tuple[tuple[Any, ...], dict[str, Any]]]:

@@ -15,6 +15,7 @@ FailureReason = Literal[
     "tool_failed",
     "tests_failed",
     "check_failed",
+    "no_answer_passed",
     "no_change",
     "no_progress",
     "round_limit",
@@ -45,6 +46,7 @@ _BY_REASON: Final[Mapping[str, FailureReason]] = {
     "internal_error": "internal_error",
     "no_tool_call": "no_tool_call",
     "empty_reply": "empty_reply",
+    "build_failed": "no_answer_passed",
 }
 # Error kinds of calls the model wrote wrongly (as opposed to calls that ran and failed).
 _ARGUMENT_ERRORS: Final = frozenset({"invalid_args", "unknown_tool", "too_large"})
@@ -159,7 +161,7 @@ def failure_reason(outcome: Outcome, *, solved: bool) -> FailureReason | None:
         return "usage_error" if outcome.exit_code == USAGE_EXIT_CODE else "crashed"
     if outcome.reason in _BY_REASON:
         return _BY_REASON[outcome.reason]
-    if outcome.reason in ("completed", "repaired"):
+    if outcome.reason in ("completed", "repaired", "built"):
         return "check_failed"  # pedro's own evidence held, the task's hidden check did not
     if not outcome.calls:
         return "bad_format" if outcome.problems else "no_tool_call"

@@ -210,3 +210,23 @@ def test_go_calls_run_as_a_test_that_leaves_nothing_behind(tmp_path: Path) -> No
                      [Call('Reverse("ab")', '"ab"'), Call('Reverse("x")', '"y"')], 120)  # fmt: skip
     assert made.problem == "" and [r.equal for r in made.results] == [True, False]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["go.mod", "reverse.go"]
+
+
+# ---- the probes answers are compared on
+
+
+def test_probes_come_from_the_tests_calls_of_functions_that_take_as_many_arguments(tmp_path: Path) -> None:
+    from pedro.build.probing import probe_calls
+
+    listed = write(
+        tmp_path, {"stats.py": STATS, "test_stats.py": "from stats import mean\n\nassert mean([1, 2, 3]) == 2\n"}
+    )
+    calls = probe_calls(Place("stats.py", "python", "median"), [], "Add median(values) to stats.py.", tmp_path, listed)
+    assert calls[0] == "median([1, 2, 3])" and "median([3, 2, 1])" in calls and "median([1, 2, 3, 1])" in calls
+    tests = 'const { sum } = require("./arrays");\ntest("s", () => { assert.equal(sum([1, true, null]), 1); });\n'
+    listed = write(tmp_path, {"arrays.js": ARRAYS, "arrays.test.js": tests})
+    place = Place("arrays.js", "javascript", "unique")
+    calls = probe_calls(place, [], "Add a function unique(items) to arrays.js.", tmp_path, listed)
+    assert calls[0] == "unique([1, true, null])"  # written back as JavaScript
+    examples = [Example("unique([2, 2])", "[2]")]
+    assert probe_calls(place, examples, "unique(items)", tmp_path, listed)[0] == "unique([2, 2])"
