@@ -178,7 +178,7 @@ class BuildConfig(_Section):
     strategy: BuildStrategy = "auto"
     # direct: pedro asks the model for the code itself and keeps an answer only once it is checked; loop: the model
     # drives the tools; auto: direct for models under a billion parameters (as the server or the name says).
-    answers: int = Field(default=12, ge=1, le=64)
+    answers: int = Field(default=24, ge=1, le=64)
     """Answers asked for at most: the first greedy, the rest sampled; identical answers are checked once."""
     rivals: int = Field(default=2, ge=0, le=8)
     """More answers asked for once one passed every check, so the kept one is the one most others agree with."""

@@ -15,7 +15,7 @@ from pedro.build.examples import Example, read_examples
 from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
 from pedro.build.probing import example_calls, probe_calls, tests_naming
-from pedro.build.question import answer_opening, question
+from pedro.build.question import answer_opening, answer_stops, question
 from pedro.build.testwriting import test_code, test_opening, test_path
 from pedro.config import BuildConfig
 from pedro.deadline import NO_DEADLINE, Deadline
@@ -26,12 +26,13 @@ from pedro.messages import Message, ToolCall, Usage
 from pedro.modelcall import complete
 from pedro.prompts import render_prompt
 from pedro.repair.answers import FENCE_NAMES
-from pedro.repair.choose import Passing, choose
+from pedro.repair.choose import Passing, agreement
 from pedro.tools.ripgrep import FileListing
 from pedro.tools.test import TestRun
 
 Emit = Callable[..., None]
-_MAX_TEMPERATURE = 1.5
+_MAX_TEMPERATURE = 1.1
+"""Hotter samples of a small model are seldom code."""
 _CALLS_TIMEOUT_S = 30.0
 _LINT_TIMEOUT_S = 60.0
 _TEST_ANSWERS = 4
@@ -167,7 +168,10 @@ class _Run:
             rivals = config.rivals if calls or feature_tests else 2 * config.rivals
             if first_pass is not None and (len(passing) > rivals or number - first_pass > 2 * rivals):
                 break
-            reply = self._ask(prompt, answer_opening(place, self.original), number)
+            # Every other answer is opened with the signature the request writes, the rest with the name alone:
+            # each way gets right what the other gets wrong often enough that the mix finds more.
+            opening = answer_opening(place, self.original, stage.description if number % 2 == 0 else "")
+            reply = self._ask(prompt, opening, number, stops=answer_stops(place))
             self.outcome.answers += 1
             tried = self._check(number + 1, reply, calls, probes, feature_tests)
             if tried is None:
@@ -179,7 +183,9 @@ class _Run:
 
     # -- asking --------------------------------------------------------------------------------------------------
 
-    def _ask(self, prompt: str, opening: str, number: int, purpose: str = "build") -> str:
+    def _ask(
+        self, prompt: str, opening: str, number: int, purpose: str = "build", stops: tuple[str, ...] = ("\n```",)
+    ) -> str:
         """The model's answer `number` (0 greedy, then sampled a little hotter each time), opening included."""
         stage = self.stage
         config = stage.config
@@ -188,7 +194,7 @@ class _Run:
         messages = [Message("user", prompt)]
         # The answer ends with its code block: a stop at the closing fence saves the prose small models add.
         options = replace(stage.options, tool_mode="text", temperature=temperature, seed=number or None,
-                          max_tokens=config.max_tokens, stop=("\n```",) if continues else ())  # fmt: skip
+                          max_tokens=config.max_tokens, stop=stops if continues else ())  # fmt: skip
         if continues:
             messages.append(Message("assistant", opening))
 
@@ -200,7 +206,12 @@ class _Run:
                               answer=number + 1)  # fmt: skip
         self.outcome.usage += completion.usage
         text = completion.text
-        return text if not continues or text.startswith(opening) else opening + text
+        if not continues:
+            return text
+        rest = text.removeprefix(opening)
+        if opening.endswith(" ") and rest.startswith(" "):
+            rest = rest[1:]  # the opening ends with the body's indentation, and the model's first word has its space
+        return opening + rest
 
     # -- checking ------------------------------------------------------------------------------------------------
 
@@ -238,6 +249,10 @@ class _Run:
                 got = f"raises {result.raised}" if result.raised else f"gives {result.value}"
                 return _Tried(n, merged, 2, f"{call.code} {got}, not {call.expected}")
         outputs = tuple(result.output for result in results[len(calls) :])
+        undefined = next((r for r in results[len(calls) :] if r.raised in _UNDEFINED), None)
+        if undefined is not None:
+            return _Tried(n, merged, 2, f"it uses a name that is not defined ({undefined.raised}: {undefined.said})",
+                          outputs)  # fmt: skip
         broken = _always_broken(results[len(calls) :])
         if broken:
             return _Tried(n, merged, 2, f"it raises {broken} on every one of {len(outputs)} inputs tried", outputs)
@@ -251,6 +266,8 @@ class _Run:
         run = tests.run()
         self.emit("tests.run", **describe_test_run(run, f"answer {n}", tests.command))
         judgement = tests.judge(run)
+        if tests.given and not run.passed:
+            return _Tried(n, merged, 4, f"{tests.tests.named}, given with --test, does not pass", outputs, run)
         if not judgement.holds:
             return _Tried(n, merged, 4, _test_failure(judgement.verdict.blocking if judgement.verdict else [], run),
                           outputs, run)  # fmt: skip
@@ -311,8 +328,7 @@ class _Run:
             outcome.summary = self._failed()
             self.emit("build.finished", kept=False, summary=outcome.summary, examples=outcome.examples)
             return
-        pool = [Passing(t.n, t.merged.code, t.outputs, len(t.merged.code.splitlines())) for t in passing if t.merged]
-        kept = passing[choose(pool)]
+        kept = passing[_choose(passing)]
         if len(passing) > 1:
             self.emit("build.chosen", n=kept.n, answers=[t.n for t in passing], probes=len(kept.outputs))
         assert kept.merged is not None
@@ -325,7 +341,8 @@ class _Run:
         outcome.kept, outcome.last_run = True, kept.run
         named = tests_naming(place.name, self.stage.dispatcher.ctx.root, self.listed)
         written = self._with_test(kept) if self.stage.config.with_test else ""
-        outcome.verified = bool(calls) or bool(feature) or bool(named and kept.run is not None)
+        given = self.stage.tests is not None and self.stage.tests.given
+        outcome.verified = bool(calls) or bool(feature) or given or bool(named and kept.run is not None)
         outcome.summary = self._verified_summary(kept, calls, feature, bool(named) or written.startswith("added"))
         if written:
             outcome.summary += f"; {written}"
@@ -403,9 +420,12 @@ class _Run:
             )
         if calls:
             checked.append(f"{count(len(calls), 'example')} from the request {'hold' if len(calls) > 1 else 'holds'}")
+        given = self.stage.tests is not None and self.stage.tests.given
+        if given and self.stage.tests is not None:
+            checked.append(f"{self.stage.tests.tests.named} passes")
         answer = f"answer {kept.n} of {self.outcome.answers}"
         head = f"{verb} {place.label} in {place.path} ({answer}); checked: {', '.join(checked)}"
-        if not calls and not feature and not named:
+        if not calls and not feature and not named and not given:
             return (f"{head}. Unverified: no test names {place.name} and the request gives no example, so nothing "
                     f"checked what it does; add a test or an example (`{place.name}(…) returns …`)")  # fmt: skip
         if not named and not feature:
@@ -427,12 +447,34 @@ _BROKEN = frozenset({"NameError", "UnboundLocalError", "TypeError", "AttributeEr
 """What code raises when it is wrong, not when its input is: an answer that raises one on every probe is broken."""
 
 
+_UNDEFINED = frozenset({"NameError", "UnboundLocalError", "ReferenceError"})
+"""Errors no input can cause: the code uses a name that is not there."""
+
+
 def _always_broken(results: Sequence[CallResult]) -> str:
     """The error every probe raised, when each raised one of _BROKEN; else ""."""
     raised = {result.raised for result in results}
     if not results or len(raised) != 1 or not raised <= _BROKEN:
         return ""
     return next(iter(raised))
+
+
+def _choose(passing: Sequence[_Tried]) -> int:
+    """The answer whose outputs agree with the most others', then the smallest, then the first; an answer that gives
+    one output for every input (`return []`) comes last, as what a small model writes when it cannot do the task."""
+    pool = [Passing(t.n, t.merged.code if t.merged else "", t.outputs) for t in passing]
+    scores = agreement(pool)
+
+    def key(i: int) -> tuple[bool, int, int, int]:
+        outputs = pool[i].outputs
+        constant = len(outputs) >= _VARIED and len(set(outputs)) == 1
+        return (constant, -scores[i], len(pool[i].text.splitlines()), i)
+
+    return min(range(len(pool)), key=key)
+
+
+_VARIED = 3
+"""Probe inputs enough to call an answer that gives one output for all of them constant."""
 
 
 def _passing(run: TestRun) -> frozenset[str]:

@@ -30,6 +30,9 @@ def register(app: typer.Typer) -> None:
 def build(
     prompt: Annotated[str | None, typer.Argument(help="What to build or change (or use --description).")] = None,
     description: Annotated[str, typer.Option("--description", "-d", help="What to build or change.")] = "",
+    test: Annotated[
+        str | None, typer.Option("--test", help="A command that checks the feature: it must pass when the build ends.")
+    ] = None,
     *,
     flags: CommonFlags,
 ) -> None:
@@ -37,7 +40,9 @@ def build(
     wanted = _one_prompt(prompt, description)
     if not wanted:
         raise UsageError('say what to build, e.g. pedro build "Fix add() in calc.py" (or --description TEXT)')
-    _run("builder", flags, description=wanted)
+    if test is not None and not test.strip():
+        raise UsageError('--test needs the command that checks the feature, e.g. --test "pytest tests/test_x.py"')
+    _run("builder", flags, test_command=test, description=wanted)
 
 
 def _one_prompt(positional: str | None, option: str) -> str:

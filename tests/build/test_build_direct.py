@@ -53,6 +53,7 @@ def build(
     answers: int = 4,
     rivals: int = 0,
     with_test: bool = False,
+    given: str = "",
 ) -> tuple[RunResult, ScriptedBackend, list[Event], JobStore]:
     backend = ScriptedBackend(replies)
     role = get_role("builder")
@@ -63,7 +64,7 @@ def build(
     guard = SnapshotGuard(repo, job.id)
     guard.start()
     dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, guard=guard)
-    tests = TestEvidence(ProjectTests(RunTestsArgs(command=PYTEST), ctx), None)
+    tests = TestEvidence(ProjectTests(RunTestsArgs(command=given or PYTEST), ctx), None, given=bool(given))
     config = BuildConfig(answers=answers, rivals=rivals, with_test=with_test)
     direct = DirectBuild(backend, dispatcher, tests, config, GenerationOptions(), request)
     events: list[Event] = []
@@ -154,6 +155,15 @@ def test_a_test_written_for_the_feature_must_pass(calc: Path) -> None:
     assert answers(events) == [("failed", "tests"), ("passed", "tests")]
     assert "1 test written for it now passes" in result.summary
     assert "the test written for it still fails" in str(next(e for e in events if e.type == "build.answer").data)
+
+
+def test_the_test_command_given_for_the_feature_must_pass(calc: Path) -> None:
+    check = f'{sys.executable} -c "from calc import sub; assert sub(7, 2) == 5"'
+    plus = "```python\ndef sub(a, b):\n    return a + b\n```"
+    result, _, events, _ = build(calc, [plus, SUB], request="Add a function sub(a, b) to calc.py.", given=check)
+    assert answers(events) == [("failed", "tests"), ("passed", "tests")]
+    assert "given with --test, does not pass" in str(next(e for e in events if e.type == "build.answer").data)
+    assert result.reason == "built" and "passes" in result.summary and "Unverified" not in result.summary
 
 
 def test_among_passing_answers_the_one_most_others_agree_with_is_kept(calc: Path) -> None:
