@@ -5,18 +5,19 @@ and holds the request's examples), and keep the one most others agree with."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pedro.backends.base import Backend, GenerationOptions
-from pedro.build.calls import Call, CallResult, CallRun, run_calls
+from pedro.build.calls import Call, CallRun, run_calls
 from pedro.build.examples import Example, read_examples
 from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
 from pedro.build.probing import example_calls, probe_calls, tests_naming
 from pedro.build.question import answer_opening, answer_stops, question
 from pedro.build.testwriting import test_code, test_opening, test_path
+from pedro.build.verdict import CHECKS, Tried, choose, judge_calls, passing_ids, test_failure
 from pedro.config import BuildConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
@@ -26,7 +27,6 @@ from pedro.messages import Message, ToolCall, Usage
 from pedro.modelcall import complete
 from pedro.prompts import render_prompt
 from pedro.repair.answers import FENCE_NAMES
-from pedro.repair.choose import Passing, agreement
 from pedro.tools.ripgrep import FileListing
 from pedro.tools.test import TestRun
 
@@ -37,8 +37,6 @@ _CALLS_TIMEOUT_S = 30.0
 _LINT_TIMEOUT_S = 60.0
 _TEST_ANSWERS = 4
 """Tests asked for at most under --with-test."""
-_CHECKS = ("parses", "imports", "examples", "lint", "tests")
-"""The checks in the order they run (cheapest first); how far an answer got ranks the failed ones."""
 
 
 @dataclass
@@ -66,22 +64,6 @@ class BuildOutcome:
             return {}
         return {**self.place, "examples_checked": self.examples, "kept": self.kept, "verified": self.verified,
                 "answers": self.answers}  # fmt: skip
-
-
-@dataclass(frozen=True)
-class _Tried:
-    """One answer's checks: the file with it, how many checks it passed, why it failed, its probe outputs."""
-
-    n: int
-    merged: Merged | None
-    reached: int
-    failure: str = ""
-    outputs: tuple[str, ...] = ()
-    run: TestRun | None = None
-
-    @property
-    def passed(self) -> bool:
-        return self.reached == len(_CHECKS)
 
 
 @dataclass
@@ -139,7 +121,7 @@ class _Run:
     listed: list[str]
     deadline: Deadline
     outcome: BuildOutcome
-    tried: list[_Tried] = field(default_factory=list)
+    tried: list[Tried] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)
     linters: list[tuple[Linter, str]] = field(default_factory=list)
     lint_before: list[LintMessage] | None = None
@@ -217,64 +199,54 @@ class _Run:
 
     def _check(
         self, n: int, reply: str, calls: list[Call], probes: list[Call], feature: frozenset[str]
-    ) -> _Tried | None:
+    ) -> Tried | None:
         """The answer's checks, cheapest first, each run only when the ones before it passed; None for an answer
         the same as one already checked."""
         merged = merge(reply, self.place, self.original)
         if isinstance(merged, str):
-            return self._report(_Tried(n, None, 0, merged))
+            return self._report(Tried(n, None, 0, merged))
         key = "\n".join(line.rstrip() for line in merged.code.splitlines() if line.strip())
         if key in self.seen:
             self.emit("build.answer", n=n, status="same", same_as=self.seen[key])
             return None
         self.seen[key] = n
         if not self._write(merged.text):
-            return self._report(_Tried(n, merged, 0, f"{self.place.path} could not be written"))
+            return self._report(Tried(n, merged, 0, f"{self.place.path} could not be written"))
         try:
             return self._report(self._checked(n, merged, calls, probes, feature))
         finally:
             self._write(self.original)
 
-    def _checked(
-        self, n: int, merged: Merged, calls: list[Call], probes: list[Call], feature: frozenset[str]
-    ) -> _Tried:
+    def _checked(self, n: int, merged: Merged, calls: list[Call], probes: list[Call], feature: frozenset[str]) -> Tried:
         stage, place = self.stage, self.place
         ctx = stage.dispatcher.ctx
         made: CallRun = run_calls(place, ctx.root, ctx.env, [*calls, *probes], _CALLS_TIMEOUT_S)
         if made.problem:
-            return _Tried(n, merged, 1, made.problem)
+            return Tried(n, merged, 1, made.problem)
         results = made.results
-        for call, result in zip(calls, results, strict=False):
-            if result.equal is not True:
-                got = f"raises {result.raised}" if result.raised else f"gives {result.value}"
-                return _Tried(n, merged, 2, f"{call.code} {got}, not {call.expected}")
         outputs = tuple(result.output for result in results[len(calls) :])
-        undefined = next((r for r in results[len(calls) :] if r.raised in _UNDEFINED), None)
-        if undefined is not None:
-            return _Tried(n, merged, 2, f"it uses a name that is not defined ({undefined.raised}: {undefined.said})",
-                          outputs)  # fmt: skip
-        broken = _always_broken(results[len(calls) :])
-        if broken:
-            return _Tried(n, merged, 2, f"it raises {broken} on every one of {len(outputs)} inputs tried", outputs)
+        condemned = judge_calls(calls, results)
+        if condemned:
+            return Tried(n, merged, 2, condemned, outputs)
         new_lint = self._new_lint()
         if new_lint:
             first = new_lint[0]
-            return _Tried(n, merged, 3, f"{first.source} at line {first.line}: {first.message}", outputs)
+            return Tried(n, merged, 3, f"{first.source} at line {first.line}: {first.message}", outputs)
         tests = stage.tests
         if tests is None:
-            return _Tried(n, merged, len(_CHECKS), outputs=outputs)
+            return Tried(n, merged, len(CHECKS), outputs=outputs)
         run = tests.run()
         self.emit("tests.run", **describe_test_run(run, f"answer {n}", tests.command))
         judgement = tests.judge(run)
         if tests.given and not run.passed:
-            return _Tried(n, merged, 4, f"{tests.tests.named}, given with --test, does not pass", outputs, run)
+            return Tried(n, merged, 4, f"{tests.tests.named}, given with --test, does not pass", outputs, run)
         if not judgement.holds:
-            return _Tried(n, merged, 4, _test_failure(judgement.verdict.blocking if judgement.verdict else [], run),
+            return Tried(n, merged, 4, test_failure(judgement.verdict.blocking if judgement.verdict else [], run),
                           outputs, run)  # fmt: skip
         still = sorted(feature & run.failing)
         if still:
-            return _Tried(n, merged, 4, f"the test written for it still fails: {still[0]}", outputs, run)
-        return _Tried(n, merged, len(_CHECKS), outputs=outputs, run=run)
+            return Tried(n, merged, 4, f"the test written for it still fails: {still[0]}", outputs, run)
+        return Tried(n, merged, len(CHECKS), outputs=outputs, run=run)
 
     def _lint(self) -> list[LintMessage]:
         """What the project's own linters say about the file as it is now."""
@@ -303,9 +275,9 @@ class _Run:
         self.outcome.tool_calls += 1
         return result.ok
 
-    def _report(self, tried: _Tried) -> _Tried:
+    def _report(self, tried: Tried) -> Tried:
         status = "passed" if tried.passed else "failed"
-        self.emit("build.answer", n=tried.n, status=status, check=_CHECKS[min(tried.reached, len(_CHECKS) - 1)],
+        self.emit("build.answer", n=tried.n, status=status, check=CHECKS[min(tried.reached, len(CHECKS) - 1)],
                   reason=tried.failure, lines=len(tried.merged.code.splitlines()) if tried.merged else 0)  # fmt: skip
         return tried
 
@@ -328,7 +300,7 @@ class _Run:
             outcome.summary = self._failed()
             self.emit("build.finished", kept=False, summary=outcome.summary, examples=outcome.examples)
             return
-        kept = passing[_choose(passing)]
+        kept = passing[choose(passing)]
         if len(passing) > 1:
             self.emit("build.chosen", n=kept.n, answers=[t.n for t in passing], probes=len(kept.outputs))
         assert kept.merged is not None
@@ -349,7 +321,7 @@ class _Run:
         self.emit("build.finished", kept=True, n=kept.n, verified=outcome.verified, summary=outcome.summary,
                   examples=outcome.examples)  # fmt: skip
 
-    def _with_test(self, kept: _Tried) -> str:
+    def _with_test(self, kept: Tried) -> str:
         """`--with-test`: a test of the kept code, asked for and kept only when it passes with the change and fails
         without it; what became of it, for the summary."""
         stage, place = self.stage, self.place
@@ -388,7 +360,7 @@ class _Run:
         why = ""
         if not judgement.holds:
             blocking = judgement.verdict.blocking if judgement.verdict else []
-            why = f"test {n} fails with the change: {_test_failure(blocking, run)}"
+            why = f"test {n} fails with the change: {test_failure(blocking, run)}"
         elif not added:
             why = f"test {n} ran no test of its own"
         else:
@@ -397,12 +369,12 @@ class _Run:
                 old = tests.run()
             finally:
                 self._write(built)
-            if added <= _passing(old):
+            if added <= passing_ids(old):
                 why = f"test {n} passes on the code as it was before the build, so it checks nothing; it is dropped"
         self.emit("build.test", n=n, path=path, status="kept" if not why else "dropped", reason=why)
         return why
 
-    def _verified_summary(self, kept: _Tried, calls: list[Call], feature: frozenset[str], named: bool) -> str:
+    def _verified_summary(self, kept: Tried, calls: list[Call], feature: frozenset[str], named: bool) -> str:
         place = self.place
         verb = "changed" if place.exists else "added"
         checked = ["parses"]
@@ -442,54 +414,5 @@ class _Run:
                 f"failed because {best.failure}; {place.path} is as it was")  # fmt: skip
 
 
-_BROKEN = frozenset({"NameError", "UnboundLocalError", "TypeError", "AttributeError", "RecursionError",
-                     "ReferenceError", "too slow", "panic"})  # fmt: skip
-"""What code raises when it is wrong, not when its input is: an answer that raises one on every probe is broken."""
-
-
-_UNDEFINED = frozenset({"NameError", "UnboundLocalError", "ReferenceError"})
-"""Errors no input can cause: the code uses a name that is not there."""
-
-
-def _always_broken(results: Sequence[CallResult]) -> str:
-    """The error every probe raised, when each raised one of _BROKEN; else ""."""
-    raised = {result.raised for result in results}
-    if not results or len(raised) != 1 or not raised <= _BROKEN:
-        return ""
-    return next(iter(raised))
-
-
-def _choose(passing: Sequence[_Tried]) -> int:
-    """The answer whose outputs agree with the most others', then the smallest, then the first; an answer that gives
-    one output for every input (`return []`) comes last, as what a small model writes when it cannot do the task."""
-    pool = [Passing(t.n, t.merged.code if t.merged else "", t.outputs) for t in passing]
-    scores = agreement(pool)
-
-    def key(i: int) -> tuple[bool, int, int, int]:
-        outputs = pool[i].outputs
-        constant = len(outputs) >= _VARIED and len(set(outputs)) == 1
-        return (constant, -scores[i], len(pool[i].text.splitlines()), i)
-
-    return min(range(len(pool)), key=key)
-
-
-_VARIED = 3
-"""Probe inputs enough to call an answer that gives one output for all of them constant."""
-
-
-def _passing(run: TestRun) -> frozenset[str]:
-    return frozenset(run.report.passing) - run.failing if run.report is not None else frozenset()
-
-
 def _write_call(path: str, content: str) -> ToolCall:
     return ToolCall("file", {"action": "write", "path": path, "content": content}, id=None)
-
-
-def _test_failure(blocking: Sequence[str], run: TestRun) -> str:
-    if blocking:
-        verb = "fail" if len(blocking) > 1 else "fails"
-        failures = run.report.failures if run.report is not None else []
-        said = next((f.message for f in failures if f.test_id == blocking[0] and f.message), "")
-        said = f" ({' '.join(said.split())[:200]})" if said else ""
-        return f"{count(len(blocking), 'test')} that passed before now {verb}: {blocking[0]}{said}"
-    return "the tests do not pass: " + (run.summary.strip().splitlines() or ["no output"])[0]
