@@ -13,7 +13,7 @@ from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends import get_backend
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.build import DirectBuild
-from pedro.build.strategy import takes_direct_way
+from pedro.build.strategy import direct_for_model
 from pedro.config import PedroConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
@@ -182,7 +182,9 @@ def _parts(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, ground: _G
         store=store,
         job=job,
         repair=_aimed(repairer(role, config, backend, dispatcher, tests, options), slot.repair_targets),
-        direct=direct_build(role, config, slot, ui, backend, dispatcher, tests),
+        direct=DirectBuild(backend, dispatcher, tests, config.build, options, job.request)
+        if takes_direct_way(role, config, slot, ui, backend)
+        else None,
         tests=tests,
         short_tools=job.short_tools,
         read_findings=slot.read_findings or parse_findings,
@@ -290,32 +292,24 @@ def repairer(
     return Repairer(backend=backend, dispatcher=dispatcher, tests=tests.tests, config=config.repair, options=options)
 
 
-def direct_build(
-    role: Role,
-    config: PedroConfig,
-    slot: JobSlot,
-    ui: RunUI,
-    backend: Backend,
-    dispatcher: Dispatcher,
-    tests: TestEvidence | None,
-) -> DirectBuild | None:
-    """Build's direct way, for a new job of a role that writes code, when [build].strategy (or, for "auto", the
-    model's size) chooses it; the person is told which way the build goes and why."""
-    if not role.writes_directly or slot.resumed or dispatcher.ctx.read_only or not slot.job.request.strip():
-        return None
+def takes_direct_way(role: Role, config: PedroConfig, slot: JobSlot, ui: RunUI, backend: Backend) -> bool:
+    """Whether the build starts with the direct way: a new job of a role that writes code, which may edit, when
+    [build].strategy (or, for "auto", the model's size) chooses it; the person is told which way and why."""
+    read_only = role.read_only or config.safety.mode == "read-only"
+    if not role.writes_directly or slot.resumed or read_only or not slot.job.request.strip():
+        return False
     if config.tool_calling.tool_use_mode == "disabled":
-        return None
-    model = config.backend.model or config.backend.model_file
-    direct, why = takes_direct_way(config.build, backend, model)
-    if not direct:
-        if config.build.with_test and not ui.quiet:
-            ui.notice("--with-test: the build goes through the tool loop, which writes what the request asks; ask for "
-                      'the test in the request, or set [build].strategy = "direct"')  # fmt: skip
-        return None
-    if not ui.quiet:
+        return False
+    direct, why = direct_for_model(config.build, backend, config.backend.model or config.backend.model_file)
+    if ui.quiet:
+        return direct
+    if direct:
         ui.notice(f'build: pedro writes the code with the model directly and checks it, as {why}; [build].strategy = '
                   f'"loop" gives the model the tools instead')  # fmt: skip
-    return DirectBuild(backend, dispatcher, tests, config.build, generation_options(config), slot.job.request)
+    elif config.build.with_test:
+        ui.notice("--with-test: the build goes through the tool loop, which writes what the request asks; ask for "
+                  'the test in the request, or set [build].strategy = "direct"')  # fmt: skip
+    return direct
 
 
 @dataclass(frozen=True)

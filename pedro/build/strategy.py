@@ -14,7 +14,7 @@ SMALL_MODEL: Final = 1_000_000_000
 _SIZE_IN_NAME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([mb])(?![a-z])", re.IGNORECASE)
 
 
-def takes_direct_way(config: BuildConfig, backend: Backend, model: str) -> tuple[bool, str]:
+def direct_for_model(config: BuildConfig, backend: Backend, model: str) -> tuple[bool, str]:
     """(whether the build writes directly, why, in words for a notice)."""
     if config.strategy != "auto":
         return config.strategy == "direct", f'[build].strategy is "{config.strategy}"'
