@@ -22,6 +22,7 @@ FailureReason = Literal[
     "loop",
     "context_full",
     "tool_timeouts",
+    "time_limit",
     "timeout",
     "server_error",
     "usage_error",
@@ -47,6 +48,7 @@ _BY_REASON: Final[Mapping[str, FailureReason]] = {
     "no_tool_call": "no_tool_call",
     "empty_reply": "empty_reply",
     "build_failed": "no_answer_passed",
+    "time_limit": "time_limit",
 }
 # Error kinds of calls the model wrote wrongly (as opposed to calls that ran and failed).
 _ARGUMENT_ERRORS: Final = frozenset({"invalid_args", "unknown_tool", "too_large"})
