@@ -139,6 +139,15 @@ def test_a_build_with_nothing_to_check_completes_and_says_it_is_unverified(calc:
     assert record["build"]["verified"] is False
 
 
+def test_a_changed_function_is_unverified_by_the_tests_of_what_it_did_before(calc: Path) -> None:
+    option = "```python\ndef add(a, b, c=0):\n    return a + b + c\n```"
+    result, _, _, _ = build(
+        calc, [option], request="Add a keyword argument c to add() in calc.py, default 0.", answers=1
+    )
+    assert result.reason == "built" and "changed add() in calc.py" in result.summary
+    assert "Unverified" in result.summary  # test_add names add(), but checks only what add() did before
+
+
 def test_identical_answers_are_checked_once(calc: Path) -> None:
     result, _, events, _ = build(calc, [SUB_WRONG, SUB_WRONG + "\n\nThis subtracts.", SUB], answers=3)
     assert result.reason == "built"
