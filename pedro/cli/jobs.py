@@ -69,8 +69,8 @@ def show_job(
             effects = call_effects(str(event.get("name")), event.get("arguments") or {})
         if kind == "round.started":
             out.write(f"round {event.get('round')}\n")
-        elif kind == "repair.started":
-            out.write("repair\n")
+        elif kind in ("repair.started", "build.started"):
+            out.write(f"{str(kind).split('.')[0]}\n")
         elif kind == "tool_call.finished":
             status = "ok" if event.get("ok") else f"error ({event.get('error_kind')})"
             out.write(f"  {event.get('name')}: {status}, {event.get('duration_ms')} ms\n")
@@ -91,8 +91,9 @@ def show_job(
 
 
 _PROGRESS_EVENTS = frozenset(
-    {"tests.run", "repair.started", "repair.candidate", "repair.chosen", "repair.dropped", "repair.finished"}
-)
+    {"tests.run", "repair.started", "repair.candidate", "repair.chosen", "repair.dropped", "repair.finished",
+     "build.started", "build.answer", "build.chosen", "build.test"}
+)  # fmt: skip
 
 
 @app.command("resume")

@@ -229,3 +229,11 @@ def test_pedro_build_takes_the_direct_way_for_a_small_model_and_commits_the_func
     assert "calc.py" in shown and "test_calc.py" not in shown
     assert "def sub(a, b):\n    return a - b" in git(calc, "show", "HEAD:calc.py")
     assert all(not r.get("tools") for r in server.requests)
+    # `pedro jobs show` tells the story: where, each answer's checks, the kept one.
+    job_id = sorted(p.name for p in (calc / ".pedro" / "jobs").iterdir())[-1]
+    shown = pedro("jobs", "show", job_id, env=env, cwd=calc).stdout
+    order = ["build: writing sub() in calc.py (the request names calc.py); examples to check: sub(5, 3) → 2",
+             "answer 1: failed at examples: sub(5, 3) gives -2, not 2", "answer 2: passed every check",
+             "reason     built"]  # fmt: skip
+    positions = [shown.find(text) for text in order[:3]]
+    assert -1 not in positions and positions == sorted(positions) and order[3] in shown, shown
