@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -644,6 +645,24 @@ def test_a_finished_job_continues_with_a_new_message(
     assert sent[-1] == {"role": "user", "content": "Also give add a docstring."}
     assert any("Fixed add." in str(m.get("content")) for m in sent)  # the earlier conversation came along
     assert '"""Sum."""' in (calc_repo / "calc.py").read_text()
+
+
+def test_a_turn_that_ended_unanswered_still_continues_with_a_new_message(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # The model is still writing when the job's time limit passes: the saved conversation has no reply.
+    slow = stub_server(["Looking."], on_request=lambda _n: time.sleep(8))
+    cut = pedro("build", "Fix add", "--base-url", f"{slow.url}/v1", "--model", "m", "--no-input", "--time-limit", "3",
+                env=cli_env, cwd=calc_repo)  # fmt: skip
+    assert "time limit" in cut.stderr, cut.stderr
+    edit = fenced("code_edit", {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"})
+    second = stub_server([edit, "TASK COMPLETE\nFixed add."])
+    again = pedro("jobs", "resume", "--last", "-m", "add() subtracts; make it add.", "--base-url", f"{second.url}/v1",
+                  "--no-input", env=cli_env, cwd=calc_repo)  # fmt: skip
+    assert "no saved conversation" not in again.stderr and again.returncode == 0, again.stderr
+    roles = [m["role"] for m in second.requests[0]["messages"]]
+    assert roles[-3:] == ["user", "assistant", "user"]  # the unanswered turn is said, and the roles take turns
+    assert second.requests[0]["messages"][-1]["content"] == "add() subtracts; make it add."
 
 
 def test_jobs_clean_removes_merged_job_branches_and_old_snapshots_but_never_unique_commits(

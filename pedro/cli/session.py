@@ -237,6 +237,7 @@ def _open_job(
     in the store, or the saved one marked running again."""
     from pedro.context import render_task
     from pedro.messages import Message
+    from pedro.prompts import render_prompt
 
     if saved is None:
         task = render_task(role, **spec.task_vars)
@@ -249,6 +250,10 @@ def _open_job(
     job.status, job.pid = "running", os.getpid()
     store.save(job)
     if spec.message:
+        if history and history[-1].role == "user":
+            # The last turn ended unanswered: said so, and the roles still take turns (chat templates insist).
+            history = [*history, Message("assistant", render_prompt("context/unanswered.md").strip())]
+            store.append_message(job.id, history[-1])
         history = [*history, Message("user", spec.message)]
         store.append_message(job.id, history[-1])
     return job, history, job.task
@@ -396,7 +401,10 @@ def _saved_job(root: Path, job_id: str, flags: CommonFlags, *, with_message: boo
             "or start a new job"
         )
     history = store.messages(job.id)
-    if not any(message.role == "assistant" for message in history):
+    # A new message continues any conversation that reached the model, also one whose turn ended unanswered (its
+    # time limit passed while the model wrote); without one, there must be a reply to go on from.
+    talked = any(message.role == ("user" if with_message else "assistant") for message in history)
+    if not talked:
         raise UsageError(f"job {job.id} has no saved conversation to continue; start a new job instead")
     return job, history
 
