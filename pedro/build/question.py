@@ -8,6 +8,7 @@ import re
 from pedro.build.place import Place
 from pedro.prompts import render_prompt
 from pedro.repair.answers import FENCE_NAMES, WHOLE_FILE_LINES
+from pedro.repair.opening import answer_stops as answer_stops_for
 from pedro.tools.symbols import extract_symbols
 
 _HEAD_LINES = 40
@@ -58,14 +59,8 @@ def answer_opening(place: Place, file_text: str, description: str = "") -> str:
 
 
 def answer_stops(place: Place) -> tuple[str, ...]:
-    """Where an answer ends: its closing fence, or the start of the next definition at the function's own level (a
-    small model goes on with the file's other functions or an example of use, at seconds a line on a small CPU)."""
-    if place.language == "python":
-        nested = ("\n    def ", "\nclass ") if place.owner else ("\ndef ", "\nclass ")
-        return ("\n```", *nested, "\nprint(")
-    if place.language == "go":
-        return ("\n```", "\nfunc ", "\ntype ", "\n// ")
-    return ("\n```", "\nfunction ", "\nmodule.exports", "\nconsole.")
+    """Where an answer ends (repair's rule, opening.answer_stops), a method's at the next method of its class."""
+    return answer_stops_for(place.language, indent="    " if place.owner and place.language == "python" else "")
 
 
 def _head(place: Place, file_text: str) -> str:

@@ -20,7 +20,7 @@ from pedro.modelcall import complete
 from pedro.prompts import render_prompt
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import Unit, failing_test
-from pedro.repair.opening import answer_opening, with_opening
+from pedro.repair.opening import answer_opening, answer_stops, with_opening
 from pedro.repair.spectrum import Suspect
 from pedro.tools.testreport import FailedTest
 
@@ -180,8 +180,11 @@ class ModelAnswers:
         # A line question's whole answer is one line.
         wanted = len(_line_text(question)) * 2 if question.kind == "line" else len(unit.text)
         room = min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
-        options = replace(self.options, tool_mode="text", temperature=temperature, seed=number or None, max_tokens=room)
         opening = self._opening(question)
+        # Where the server continues the opened answer, it also stops at the answer's end (answer_stops).
+        stops = answer_stops(unit.language, line=question.kind == "line") if self.backend.continues_answers else ()
+        options = replace(self.options, tool_mode="text", temperature=temperature, seed=number or None, max_tokens=room,
+                          stop=stops)  # fmt: skip
         if self.backend.continues_answers:
             messages = [*messages, Message("assistant", opening)]
         completion = complete(

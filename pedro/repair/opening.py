@@ -12,6 +12,7 @@ import textwrap
 
 from pedro.repair.candidate import LINE_HEAD
 from pedro.repair.locate import Unit
+from pedro.tools.symbols import LanguageName
 
 
 def answer_opening(unit: Unit, fence: str, *, whole_function: bool, line: str = "") -> str:
@@ -27,6 +28,20 @@ def answer_opening(unit: Unit, fence: str, *, whole_function: bool, line: str = 
         if found and not line.lstrip().startswith(("@", "#", "//")):
             return opening + line[: found.end()]
     return opening
+
+
+def answer_stops(language: LanguageName, *, indent: str = "", line: bool = False) -> tuple[str, ...]:
+    """Where an answer ends: its closing fence, or the start of the next definition at the function's own level
+    (`indent`: a method's, when the answer is written indented in its class); a line question's answer at its line's
+    end. A small model goes on with the file's other functions or an example of use, at seconds a line on a small
+    CPU, and a server stops at four of these at most (the OpenAI API's limit)."""
+    if line:
+        return ("\n",)
+    if language == "python":
+        return ("\n```", f"\n{indent}def ", "\nclass ", "\nprint(")
+    if language == "go":
+        return ("\n```", "\nfunc ", "\ntype ", "\n// ")
+    return ("\n```", "\nfunction ", "\nmodule.exports", "\nconsole.")
 
 
 def with_opening(reply: str, opening: str) -> str:
