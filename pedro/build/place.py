@@ -53,6 +53,8 @@ def find_place(description: str, root: Path, listed: Sequence[str]) -> Place | N
     sources = [path for path in listed if detect_language(path) and not is_test_file(path)]
     if named_files:
         path, why = named_files[0], f"the request names {named_files[0]}"
+    elif any(not is_test_file(written) for written in _FILE_NAME.findall(description)):
+        return None  # it names a file that is not there yet: creating files is the loop's
     else:
         best = _best_match(description, names, root, sources[:MAX_LISTED])
         if best is None:
@@ -72,8 +74,8 @@ def _named_files(description: str, listed: Sequence[str]) -> list[str]:
         written = written.lstrip("./")
         exact = [path for path in listed if path == written]
         by_name = [path for path in listed if PurePosixPath(path).name == PurePosixPath(written).name]
-        for path in exact or sorted(by_name, key=lambda p: (is_test_file(p), len(p))):
-            if not is_test_file(path) or is_test_file(written):
+        for path in exact or sorted(by_name, key=len):
+            if not is_test_file(path):  # the change goes into the code; a test the request names checks it
                 found.append(path)
                 break
     return list(dict.fromkeys(found))

@@ -71,9 +71,13 @@ def test_without_names_the_file_whose_words_match_best_is_chosen(tmp_path: Path)
     assert place is not None and place.path == "money.py" and "cents" in place.why
 
 
-def test_a_request_that_names_no_function_has_no_place(tmp_path: Path) -> None:
+def test_a_request_that_names_no_function_or_a_new_file_has_no_place(tmp_path: Path) -> None:
     listed = write(tmp_path, {"stats.py": STATS})
     assert find_place("Make the statistics faster.", tmp_path, listed) is None
+    assert find_place("Add median(values) to a new module, median.py.", tmp_path, listed) is None
+    listed = [*listed, *write(tmp_path, {"test_stats.py": "from stats import median\n"})]
+    place = find_place("Add median(values) so that test_stats.py passes; mean() is beside it.", tmp_path, listed)
+    assert place is not None and place.path == "stats.py"  # never the test file the request names
 
 
 # ---- the request's examples
