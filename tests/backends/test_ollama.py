@@ -225,3 +225,11 @@ def test_ollama_host_is_honoured(server: WireServer, monkeypatch: pytest.MonkeyP
     backend = OllamaBackend.from_config(config, client=server.client())
     assert backend.context_window() == 8192
     assert str(server.requests[0].url) == "http://127.0.0.1:11500/api/show"
+
+
+def test_the_models_size_comes_from_show_with_the_window(server: WireServer, sleeps: list[float]) -> None:
+    shown(server)
+    backend = make(server, sleeps)
+    assert backend.parameter_count() == 8190735360  # the recorded qwen3:8b
+    backend.context_window()
+    assert len(server.bodies("/api/show")) == 1  # asked once for both

@@ -234,3 +234,23 @@ def test_probes_come_from_the_tests_calls_of_functions_that_take_as_many_argumen
     assert calls[0] == "unique([1, true, null])"  # written back as JavaScript
     examples = [Example("unique([2, 2])", "[2]")]
     assert probe_calls(place, examples, "unique(items)", tmp_path, listed)[0] == "unique([2, 2])"
+
+
+def test_the_way_a_build_takes_follows_the_setting_then_the_models_size() -> None:
+    from pedro.backends.scripted import ScriptedBackend
+    from pedro.build.strategy import direct_for_model
+    from pedro.config import BuildConfig
+
+    auto = BuildConfig()
+    assert direct_for_model(auto, ScriptedBackend([], parameters=134_515_008), "m") == (
+        True,
+        "the model has 135M parameters (the server says)",
+    )
+    assert direct_for_model(auto, ScriptedBackend([], parameters=7_615_616_512), "m")[0] is False
+    assert direct_for_model(auto, ScriptedBackend([]), "SmolLM2-135M-Instruct.Q4_1.gguf") == (
+        True,
+        "the model has 135M parameters (its name says)",
+    )
+    assert direct_for_model(auto, ScriptedBackend([]), "m") == (False, "the model's size is not known")
+    assert direct_for_model(BuildConfig(strategy="direct"), ScriptedBackend([], parameters=7_000_000_000), "m")[0]
+    assert not direct_for_model(BuildConfig(strategy="loop"), ScriptedBackend([], parameters=1), "m")[0]
