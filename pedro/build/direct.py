@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from pedro.backends.base import Backend, GenerationOptions
@@ -86,15 +87,16 @@ class DirectBuild:
         finally:
             listing.close()
         place = find_place(self.description, ctx.root, listed)
-        if place is None:
-            outcome.handover = "pedro found no function named in the request to write directly"
-            emit("notice", message=f"build: {outcome.handover}; the model works with the tools")
+        original = _readable(ctx.root / place.path) if place is not None else None
+        if place is None or original is None:
+            outcome.handover = "the request names no function to write" if place is None else (
+                f"{place.path} is not UTF-8 text")  # fmt: skip
+            emit("notice", message=f"build: {outcome.handover}, so the model works with the tools")
             return outcome
         outcome.ran = True
         outcome.place = {"path": place.path, "function": place.label, "why": place.why}
         examples = read_examples(self.description, place.name)
         outcome.examples = [example.text for example in examples]
-        original = (ctx.root / place.path).read_text(encoding="utf-8")
         run = _Run(self, emit, place, original, examples, listed, deadline, outcome)
         emit("build.started", path=place.path, function=place.label, exists=place.exists, why=place.why,
              examples=outcome.examples)  # fmt: skip
@@ -140,7 +142,8 @@ class _Run:
         self.linters = configured_linters(ctx.root, ctx.env)[0]
         if self.linters:
             self.lint_before = self._lint()
-        prompt = question(place, self.original, stage.description)
+        # Secret values (the environment's, the secret files') never reach the model, in a prompt as in a result.
+        prompt = stage.dispatcher.redactor.redact(question(place, self.original, stage.description))
         first_pass: int | None = None
         for number in range(config.answers):
             if budget.passed or self.deadline.passed:
@@ -332,8 +335,16 @@ class _Run:
         path = test_path(place, self.listed)
         opening = test_opening(place, ctx.root, self.listed, kept.merged.text)
         fence = FENCE_NAMES[place.language]
-        prompt = render_prompt("build/test.md", what=f"This is the new {place.label} in {place.path}", fence=fence,
-                               code=kept.merged.code, request=stage.description.strip(), name=place.name)  # fmt: skip
+        prompt = stage.dispatcher.redactor.redact(
+            render_prompt(
+                "build/test.md",
+                what=f"This is the new {place.label} in {place.path}",
+                fence=fence,
+                code=kept.merged.code,
+                request=stage.description.strip(),
+                name=place.name,
+            )  # fmt: skip
+        )
         why = "the model wrote none that parses"
         for number in range(_TEST_ANSWERS):
             if self.deadline.passed:
@@ -415,6 +426,14 @@ class _Run:
         best = max(self.tried, key=lambda t: (t.reached, -t.n))
         return (f"no answer for {place.label} in {place.path} passed its checks ({asked}); the best, answer {best.n}, "
                 f"failed because {best.failure}; {place.path} is as it was")  # fmt: skip
+
+
+def _readable(path: Path) -> str | None:
+    """The file's text, or None when it is not UTF-8 (the direct way writes back what it read, byte for byte)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _write_call(path: str, content: str) -> ToolCall:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from pedro.repair.frames import is_test_file
+from pedro.safety.secretfiles import is_secret_path
 from pedro.tools.symbols import LanguageName, Symbol, detect_language, extract_symbols
 
 _FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|js|mjs|cjs|jsx|ts|tsx|go))\b")
@@ -50,6 +51,7 @@ def find_place(description: str, root: Path, listed: Sequence[str]) -> Place | N
     None when the request names no function to write."""
     names = list(dict.fromkeys(_CALLED.findall(description)))
     named_files = _named_files(description, listed)
+    listed = [path for path in listed if not is_secret_path(path)]  # never read, never written
     sources = [path for path in listed if detect_language(path) and not is_test_file(path)]
     if named_files:
         path, why = named_files[0], f"the request names {named_files[0]}"

@@ -49,6 +49,8 @@ class Dispatcher:
         """The one place snapshots are taken and reported: after each reported call, and for the steps the loop
         and repair open and close (before, open_step, close_step, finish)."""
         redactor = redactor if redactor is not None else Redactor.for_job(os.environ, ctx.root)
+        self.redactor = redactor
+        """What every result is redacted with; pedro's own prompts built from the project's files use it too."""
         inner: list[Layer[str]] = [self.limit, self.mask, size_limit, validate]
         inner += [PolicyGate(gate)] if gate is not None else []
         inner += [Journalled(journal)] if journal is not None else []

@@ -148,6 +148,21 @@ def test_a_changed_function_is_unverified_by_the_tests_of_what_it_did_before(cal
     assert "Unverified" in result.summary  # test_add names add(), but checks only what add() did before
 
 
+def test_secret_values_never_reach_the_model_and_unreadable_files_go_to_the_loop(calc: Path) -> None:
+    secret = "abcdefghijklmnopqrstuvwxyz0123456789"
+    (calc / ".env").write_text(f"API_TOKEN={secret}\n")
+    (calc / "calc.py").write_text(CALC + f'\n\nTOKEN = "{secret}"\n')
+    result, backend, _, _ = build(calc, [SUB], answers=1)
+    assert result.reason == "built"
+    assert secret not in backend.requests[0][0][-1].content and "TOKEN = " in backend.requests[0][0][-1].content
+    assert f'TOKEN = "{secret}"' in (calc / "calc.py").read_text()  # the file keeps its own text
+    (calc / "calc.py").write_bytes(b"def add(a, b):\n    return a + b  # \xff\n")
+    result, _, events, _ = build(calc, ["no tool call here"], answers=1)
+    notice = next(e.data["message"] for e in events if e.type == "notice" and "build:" in e.data["message"])
+    assert notice == "build: calc.py is not UTF-8 text, so the model works with the tools"
+    assert not any(e.type == "build.started" for e in events)
+
+
 def test_identical_answers_are_checked_once(calc: Path) -> None:
     result, _, events, _ = build(calc, [SUB_WRONG, SUB_WRONG + "\n\nThis subtracts.", SUB], answers=3)
     assert result.reason == "built"
