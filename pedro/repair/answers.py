@@ -86,6 +86,8 @@ class ModelAnswers:
     config: RepairConfig
     root: Path
     failures: Sequence[FailedTest]
+    redact: Callable[[str], str] = str
+    """Secret values out of every prompt (the dispatcher's redactor), as out of every tool result."""
     usage: Usage = field(default_factory=Usage)
     asked: int = 0
     error: str = ""
@@ -226,7 +228,7 @@ class ModelAnswers:
             line=_line_text(question),
             retry="",
         )
-        return [Message("user", prompt)]
+        return [Message("user", self.redact(prompt))]
 
     def _with_test_source(self, failure: FailedTest) -> str:
         """The failure, and the test's own code when the runner's text does not show it (go test, node --test)."""

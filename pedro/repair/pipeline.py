@@ -278,7 +278,8 @@ class Repairer:
         return suspects(spectrum, located, self.root, sorted(failing), self.config.max_functions)
 
     def _model(self, failures: list[FailedTest]) -> ModelAnswers:
-        return ModelAnswers(self.backend, self.options, self.config, self.root, failures)
+        return ModelAnswers(self.backend, self.options, self.config, self.root, failures,
+                            redact=self.dispatcher.redactor.redact)  # fmt: skip
 
     def _probe(self, unit: Unit) -> ProbeSpec | None:
         """The unit's probes (or its callers', which carry its outputs), when pytest runs the tests; found once."""

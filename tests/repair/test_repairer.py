@@ -474,3 +474,14 @@ def test_an_answer_that_rewrites_the_whole_file_is_tried_as_one_candidate(repo: 
     assert fixed and fixed[0]["question"] == "file" and fixed[0]["functions"] == ["subtotal", "with_tax"]
     text = (repo / "shop.py").read_text()
     assert "return sum(prices)\n" in text and "amount * (1 + rate)" in text and "def total" in text
+
+
+def test_secret_values_in_the_code_never_reach_the_model(calc: Path) -> None:
+    secret = "abcdefghijklmnopqrstuvwxyz0123456789"
+    (calc / ".env").write_text(f"API_TOKEN={secret}\n")
+    (calc / "calc.py").write_text(CALC + f'\n\nTOKEN = "{secret}"\n')
+    outcome, backend, _ = repair(calc, [FIX])
+    assert outcome.fixed
+    prompt = backend.requests[0][0][-1].content
+    assert secret not in prompt and "TOKEN = " in prompt  # the file is shown whole, its secret value redacted
+    assert f'TOKEN = "{secret}"' in (calc / "calc.py").read_text()
