@@ -8,18 +8,10 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from pedro.build.place import Place
-from pedro.repair.candidate import code_pieces, parses
+from pedro.build.place import FUNCTION_KINDS, Place
+from pedro.repair.candidate import SUFFIXES, code_pieces, parses
 from pedro.tools.symbols import LanguageName, Symbol, extract_symbols
 
-_FUNCTION_KINDS = frozenset({"function", "method"})
-_SUFFIX: dict[LanguageName, str] = {
-    "python": ".py",
-    "go": ".go",
-    "javascript": ".js",
-    "typescript": ".ts",
-    "tsx": ".tsx",
-}
 _PY_IMPORT = re.compile(r"^(?:import [\w., ]+|from [\w.]+ import [\w., ()]+)\s*$")
 _GO_IMPORT_LINE = re.compile(r'^\s*import\s+(?:\w+\s+)?"[^"]+"\s*$')
 _GO_IMPORT_SPEC = re.compile(r'^\s*(?:\w+\s+)?"[^"]+"\s*$')
@@ -65,9 +57,9 @@ def merge(reply: str, place: Place, file_text: str) -> Merged | str:
 
 def _definition(piece: str, place: Place) -> tuple[list[Symbol], Symbol] | None:
     """The piece's symbols and the first definition of the function asked for."""
-    symbols = extract_symbols(piece.encode(), f"answer{_SUFFIX[place.language]}")
+    symbols = extract_symbols(piece.encode(), f"answer{SUFFIXES[place.language]}")
     for symbol in symbols:
-        if symbol.name == place.name and symbol.kind in _FUNCTION_KINDS:
+        if symbol.name == place.name and symbol.kind in FUNCTION_KINDS:
             return symbols, symbol
     return None
 
@@ -83,11 +75,11 @@ def _first_line(lines: list[str], symbol: Symbol, language: LanguageName) -> int
 
 def _helpers(piece: str, symbols: list[Symbol], target: Symbol, code: str, file_text: str, place: Place) -> list[str]:
     """Top-level functions of the answer that its function calls and the file does not define yet."""
-    defined = {symbol.name for symbol in extract_symbols(file_text.encode(), f"file{_SUFFIX[place.language]}")}
+    defined = {symbol.name for symbol in extract_symbols(file_text.encode(), f"file{SUFFIXES[place.language]}")}
     lines = piece.splitlines()
     helpers: list[str] = []
     for symbol in symbols:
-        if symbol is target or symbol.depth or symbol.kind not in _FUNCTION_KINDS or symbol.name in defined:
+        if symbol is target or symbol.depth or symbol.kind not in FUNCTION_KINDS or symbol.name in defined:
             continue
         if symbol.name == place.name or not re.search(rf"\b{re.escape(symbol.name)}\s*\(", code):
             continue
@@ -102,7 +94,7 @@ def _placed(file_text: str, place: Place, code: str, helpers: list[str]) -> str:
     lines = file_text.rstrip("\n").splitlines()
     symbols = extract_symbols(file_text.encode(), place.path)
     if place.exists:
-        old = next((s for s in symbols if s.name == place.name and s.kind in _FUNCTION_KINDS and
+        old = next((s for s in symbols if s.name == place.name and s.kind in FUNCTION_KINDS and
                     (s.parent or "") == place.owner), None)  # fmt: skip
         if old is not None:
             indent = _INDENT.match(lines[old.start_line - 1]).group(0)  # type: ignore[union-attr]
@@ -111,7 +103,7 @@ def _placed(file_text: str, place: Place, code: str, helpers: list[str]) -> str:
                 start = _first_line(lines, old, place.language)  # the answer's decorators replace the original's
             new = _indented(code, indent)
             return _joined([*lines[: start - 1], *new, *lines[old.end_line :]])
-    owner = next((s for s in symbols if s.name == place.owner and s.kind not in _FUNCTION_KINDS), None)
+    owner = next((s for s in symbols if s.name == place.owner and s.kind not in FUNCTION_KINDS), None)
     if owner is not None and place.language != "go":
         return _into_owner(lines, symbols, owner, place, code, helpers)
     block = [*helpers, code] if place.language != "go" else [code, *helpers]
@@ -122,7 +114,7 @@ def _into_owner(
     lines: list[str], symbols: list[Symbol], owner: Symbol, place: Place, code: str, helpers: list[str]
 ) -> str:
     """A method at the end of its class, indented as the class's other members."""
-    members = [s for s in symbols if s.parent == owner.name and s.kind in _FUNCTION_KINDS]
+    members = [s for s in symbols if s.parent == owner.name and s.kind in FUNCTION_KINDS]
     base = _INDENT.match(lines[owner.start_line - 1]).group(0)  # type: ignore[union-attr]
     indent = _INDENT.match(lines[members[0].start_line - 1]).group(0) if members else base + "    "  # type: ignore[union-attr]
     if place.language == "python":

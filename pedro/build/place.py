@@ -15,7 +15,8 @@ _FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:py|js|mjs|cjs|js
 # `median(values)`, `peek()`, `IsPalindrome(s string)`: a name the request writes as a call.
 _CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
 _WORD = re.compile(r"[A-Za-z]+")
-_FUNCTION_KINDS = frozenset({"function", "method"})
+FUNCTION_KINDS = frozenset({"function", "method"})
+"""The symbol kinds that are functions to write or change."""
 _OWNER_KINDS = frozenset({"class", "struct", "type", "interface"})
 # Words of a request that say what to do, not what the code is about.
 _STOP_WORDS = frozenset({
@@ -125,7 +126,7 @@ def _target(
 ) -> Place | None:
     """The function to write: the first called name the file does not define yet (a class or type the request
     names and the file defines is its owner), else the first it defines (a change to that function)."""
-    functions = {symbol.name: symbol for symbol in symbols if symbol.kind in _FUNCTION_KINDS}
+    functions = {symbol.name: symbol for symbol in symbols if symbol.kind in FUNCTION_KINDS}
     owners = [s.name for s in symbols if s.kind in _OWNER_KINDS and re.search(rf"\b{re.escape(s.name)}\b", description)]
     owner = owners[0] if owners else ""
     for name in names:

@@ -16,7 +16,7 @@ from pedro.repair.mutants import without_comment
 from pedro.tools.symbols import LanguageName, extract_symbols, parse_root
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(?P<body>.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
-_SUFFIX: dict[LanguageName, str] = {
+SUFFIXES: dict[LanguageName, str] = {
     "python": ".py",
     "go": ".go",
     "javascript": ".js",
@@ -151,7 +151,7 @@ def _function_named(code: str, unit: Unit) -> str | None:
     if not parses(code, unit.language):
         return None
     source = code.encode()
-    for symbol in extract_symbols(source, f"answer{_SUFFIX[unit.language]}"):
+    for symbol in extract_symbols(source, f"answer{SUFFIXES[unit.language]}"):
         if symbol.name == unit.name and symbol.kind in ("function", "method"):
             return "\n".join(code.splitlines()[symbol.start_line - 1 : symbol.end_line])
     return None
@@ -163,7 +163,7 @@ def _defines_other_function(code: str, unit: Unit) -> bool:
         return tree is not None and any(
             isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name != unit.name for node in tree.body
         )
-    symbols = extract_symbols(code.encode(), f"answer{_SUFFIX[unit.language]}")
+    symbols = extract_symbols(code.encode(), f"answer{SUFFIXES[unit.language]}")
     return any(s.kind == "function" and s.depth == 0 and s.name != unit.name for s in symbols)
 
 
