@@ -177,9 +177,10 @@ class ModelAnswers:
         unit = question.unit
         # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
         temperature = 0.0 if number == 0 else min(self.config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
-        # One function is the whole answer: room for a few times its length (a second block often holds the
-        # better version), not for the rambling that otherwise takes most of a small model's sample time.
-        # A line question's whole answer is one line.
+        # One function is the whole answer: room for its length and some slack, not for the rambling that
+        # otherwise takes most of a small model's sample time (a server that continues answers also stops at the
+        # answer's end; another one may still write a second block, which is read too). A line question's whole
+        # answer is one line.
         wanted = len(_line_text(question)) * 2 if question.kind == "line" else len(unit.text)
         room = min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
         opening = self._opening(question)
