@@ -15,7 +15,7 @@ from pedro.build.calls import Call, CallRun, run_calls
 from pedro.build.examples import Example, read_examples
 from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
-from pedro.build.probing import example_calls, probe_calls, tests_naming
+from pedro.build.probing import checkable, example_calls, probe_calls, tests_naming
 from pedro.build.question import answer_opening, answer_stops, question
 from pedro.build.testwriting import test_code, test_opening, test_path
 from pedro.build.verdict import CHECKS, Tried, choose, judge_calls, passing_ids, test_failure
@@ -27,7 +27,7 @@ from pedro.linters import Linter, LintMessage, configured_linters, run_linter
 from pedro.messages import Message, ToolCall, Usage
 from pedro.modelcall import complete
 from pedro.prompts import render_prompt
-from pedro.repair.answers import FENCE_NAMES
+from pedro.repair.answers import FENCE_NAMES, sample_temperature
 from pedro.tools.ripgrep import FileListing
 from pedro.tools.test import TestRun
 
@@ -95,7 +95,7 @@ class DirectBuild:
             return outcome
         outcome.ran = True
         outcome.place = {"path": place.path, "function": place.label, "why": place.why}
-        examples = read_examples(self.description, place.name)
+        examples = checkable(place, read_examples(self.description, place.name))
         outcome.examples = [example.text for example in examples]
         run = _Run(self, emit, place, original, examples, listed, deadline, outcome)
         emit("build.started", path=place.path, function=place.label, exists=place.exists, why=place.why,
@@ -174,7 +174,7 @@ class _Run:
         """The model's answer `number` (0 greedy, then sampled a little hotter each time), opening included."""
         stage = self.stage
         config = stage.config
-        temperature = 0.0 if number == 0 else min(config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
+        temperature = sample_temperature(number, config.temperature, _MAX_TEMPERATURE)
         continues = stage.backend.continues_answers
         messages = [Message("user", prompt)]
         # The answer ends with its code block: a stop at the closing fence saves the prose small models add.

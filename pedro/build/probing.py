@@ -22,11 +22,15 @@ _MAX_TEST_BYTES = 200_000
 _SIGNATURE = r"\b{name}\s*\((?P<params>[^()]*)\)"
 
 
+def checkable(place: Place, examples: Sequence[Example]) -> list[Example]:
+    """The examples pedro can check: a value a function (not a method) must give. One that must raise, or a method's,
+    is not checked, and so never listed as checked."""
+    return [example for example in examples if example.expected and can_call(place)]
+
+
 def example_calls(place: Place, examples: Sequence[Example]) -> list[Call]:
-    """The examples as calls with the value each must give (an example that must raise is checked by its output)."""
-    if not can_call(place):
-        return []
-    return [Call(example.call, example.expected) for example in examples if example.expected]
+    """The checkable examples as calls with the value each must give."""
+    return [Call(example.call, example.expected) for example in checkable(place, examples)]
 
 
 def probe_calls(

@@ -73,6 +73,11 @@ def questions_for(ranked: Sequence[Suspect]) -> list[Question]:
     return questions
 
 
+def sample_temperature(number: int, base: float, ceiling: float) -> float:
+    """Answer `number`'s temperature: 0 (greedy) first, then `base`, 0.1 hotter each time, at most `ceiling`."""
+    return 0.0 if number == 0 else min(base + 0.1 * (number - 1), ceiling)
+
+
 class _Stopped(Exception):
     """The repair no longer wants the answer being written."""
 
@@ -176,7 +181,7 @@ class ModelAnswers:
     def _ask(self, question: Question, messages: list[Message], number: int, index: int) -> str:
         unit = question.unit
         # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
-        temperature = 0.0 if number == 0 else min(self.config.temperature + 0.1 * (number - 1), _MAX_TEMPERATURE)
+        temperature = sample_temperature(number, self.config.temperature, _MAX_TEMPERATURE)
         # One function is the whole answer: room for its length and some slack, not for the rambling that
         # otherwise takes most of a small model's sample time (a server that continues answers also stops at the
         # answer's end; another one may still write a second block, which is read too). A line question's whole

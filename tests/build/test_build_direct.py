@@ -163,6 +163,15 @@ def test_secret_values_never_reach_the_model_and_unreadable_files_go_to_the_loop
     assert not any(e.type == "build.started" for e in events)
 
 
+def test_an_example_pedro_cannot_check_is_never_listed_as_checked(calc: Path) -> None:
+    request = "Add a function sub(a, b) to calc.py. Example: sub(5, 3) returns 2, and sub('a', 1) raises TypeError."
+    result, _, events, store = build(calc, [SUB], request=request, answers=1)
+    started = next(e for e in events if e.type == "build.started")
+    assert started.data["examples"] == ["sub(5, 3) → 2"]  # the one that must raise is not checked, so not listed
+    record = json.loads((store.job_dir(result.job_id) / "job.json").read_text())
+    assert record["build"]["examples_checked"] == ["sub(5, 3) → 2"] and "1 example" in result.summary
+
+
 def test_identical_answers_are_checked_once(calc: Path) -> None:
     result, _, events, _ = build(calc, [SUB_WRONG, SUB_WRONG + "\n\nThis subtracts.", SUB], answers=3)
     assert result.reason == "built"
