@@ -32,6 +32,7 @@ _MAX_FAILURES_SHOWN = 2
 _MAX_TEST_LINES = 30
 _ANSWER_SLACK_TOKENS = 96
 _MAX_TEMPERATURE = 1.5
+_TEMPERATURE_STEPS = 6
 _STOP_WAIT_S = 2.0
 _AHEAD_POLL_S = 0.02
 
@@ -74,8 +75,9 @@ def questions_for(ranked: Sequence[Suspect]) -> list[Question]:
 
 
 def sample_temperature(number: int, base: float, ceiling: float) -> float:
-    """Answer `number`'s temperature: 0 (greedy) first, then `base`, 0.1 hotter each time, at most `ceiling`."""
-    return 0.0 if number == 0 else min(base + 0.1 * (number - 1), ceiling)
+    """Answer `number`'s temperature: 0 (greedy) first, then `base`, 0.1 hotter each time (at most `ceiling`), and
+    from `base` again after `_TEMPERATURE_STEPS` samples: hotter still, a small model writes noise."""
+    return 0.0 if number == 0 else min(base + 0.1 * ((number - 1) % _TEMPERATURE_STEPS), ceiling)
 
 
 class _Stopped(Exception):

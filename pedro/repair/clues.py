@@ -33,6 +33,8 @@ _KINDS = {
     "assert": re.compile(r"AssertionError|\bassert\b|expected|want", re.I),
 }
 _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
+# pytest's diff of two strings: `E         - ](#getting-started)` and `E         + ](#getting_started)`.
+_DIFF_LINE = re.compile(r"^E\s+[-+] (.{1,80})$", re.M)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -71,6 +73,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         undefined.update(match.group("name") for pattern in _UNDEFINED for match in pattern.finditer(text))
         attributes.update(match.group("name") for pattern in _MISSING_ATTRIBUTE for match in pattern.finditer(text))
         quoted.update(a or b for a, b in _QUOTED.findall(text))
+        quoted.update(_DIFF_LINE.findall(text))
         names.update(_IDENTIFIER.findall(failure.message))
         names.update(name for line in text.splitlines() if _assertion(line) for name in _IDENTIFIER.findall(line))
         kinds.update(kind for kind, pattern in _KINDS.items() if pattern.search(text))

@@ -20,11 +20,14 @@ from pedro.tools.symbols import LanguageName
 
 @dataclass(frozen=True)
 class Mutant:
-    """A variant of one line: the new line (indent included), what changed, and its tier (1 likeliest)."""
+    """A variant of one line: the new line (indent included), what changed, and its tier (1 likeliest).
+    `formats` when it changes how a string literal formats a value (`%d` → `%02d`): worth a try only when the
+    failure compares text."""
 
     line: str
     change: str
     tier: int
+    formats: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,18 +92,27 @@ _KEYWORDS = frozenset(
 # are not here: `min` and `max` are as often a clamp's own parameters.
 _BUILTINS = frozenset(name for name in dir(builtins) if isinstance(getattr(builtins, name), type)) | {
     "Math", "Number", "String", "Object", "Array", "JSON", "console", "fmt", "strings", "strconv",
+    "string", "error", "rune", "byte", "any", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
+    "uint64", "float32", "float64", "errors", "math", "sort", "time", "os",
 }  # fmt: skip
+_DECLARING = frozenset({"def", "func", "function", "class", "import", "from", "package"})
+# A printf verb (`%d`, `%5.2f`) or a format spec (`{x:.1f}`, `{:02d}`): the width and precision a slip gets wrong.
+_PRINTF = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d+))?(?P<verb>[dfsvxegq])")
+_FORMAT_SPEC = re.compile(r":(?P<flags>[<>^=+ #0-]*)(?P<width>\d*)(?:\.(?P<precision>\d+))?(?P<verb>[dfeg%])?\}")
+_NAMES_TRIED = 5
+"""Other names of the unit tried in place of a variable, the most used first."""
 
 
 def line_mutants(line: str, language: LanguageName) -> list[Mutant]:
     """The line's one-token variants, likeliest first; none for a line that only declares, opens or comments."""
     tokens = _tokens(line, language)
     code = [token for token in tokens if token.kind != "comment"]
-    if not code or code[0].text in {"def", "func", "function", "class", "import", "from", "package"}:
+    if not code:
         return []
+    found = _default_variants(line, code) if code[0].text in _DECLARING else _variants(line, code, language)
     seen: set[str] = {line}
     mutants: list[Mutant] = []
-    for mutant in sorted(_variants(line, code, language), key=lambda m: m.tier):
+    for mutant in sorted(found, key=lambda m: m.tier):
         if mutant.line not in seen:
             seen.add(mutant.line)
             mutants.append(mutant)
@@ -121,6 +133,70 @@ def _tokens(line: str, language: LanguageName) -> list[_Token]:
     ]
 
 
+def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[Mutant]:
+    """The line with one variable replaced by another name of its unit (`return b` → `return a`, `h*60 + h` →
+    `h*60 + m`): likelier where a function returns one name, or where one name stands twice in the line."""
+    code = [token for token in _tokens(line, language) if token.kind != "comment"]
+    if not code or code[0].text in _DECLARING:
+        return []
+    variables = _value_names(code)
+    returns_one = len(code) == 2 and code[0].text == "return" and bool(variables)
+    counts = {token.text: sum(1 for _, t in variables if t.text == token.text) for _, token in variables}
+    mutants: list[Mutant] = []
+    for _k, token in variables:
+        tier = 2 if returns_one or counts[token.text] > 1 else 4
+        for other in [name for name in names if name != token.text][:_NAMES_TRIED]:
+            mutants.append(Mutant(line[: token.start] + other + line[token.end :], f"`{token.text}` → `{other}`", tier))
+    return mutants
+
+
+def unit_names(text: str, language: LanguageName) -> list[str]:
+    """The variables a unit's code reads (its parameters and locals as used), the most used first."""
+    counts: dict[str, int] = {}
+    for line in text.splitlines()[1:]:
+        code = [token for token in _tokens(line, language) if token.kind != "comment"]
+        for _k, token in _value_names(code):
+            counts[token.text] = counts.get(token.text, 0) + 1
+    return sorted(counts, key=lambda name: -counts[name])
+
+
+def _default_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """A declaration's default values (`sep="_"`, `width=8`): the value a slip in a signature most often is."""
+    for k, token in enumerate(code):
+        if k == 0 or code[k - 1].text != "=":
+            continue
+        if token.kind == "number" and token.text.isdigit():
+            yield from _number_variants(line, token)
+        elif token.kind == "string" and token.text in _STRING_SWAPS:
+            yield _swap(line, token, _STRING_SWAPS[token.text], 3)
+        elif token.kind == "name" and token.text in _WORD_SWAPS:
+            yield _swap(line, token, _WORD_SWAPS[token.text], 2)
+
+
+def _format_variants(line: str, token: _Token) -> Iterator[Mutant]:
+    """A format's width or precision one off: `%d` → `%02d`, `{x:.0f}` → `{x:.1f}`."""
+    body_at = token.start
+    for pattern in (_PRINTF, _FORMAT_SPEC):
+        for match in pattern.finditer(token.text):
+            spec, width, precision = match.group(0), match.group("width"), match.group("precision")
+            close = "}" if spec.endswith("}") else ""
+            lead = spec[0]
+            verb = match.group("verb") or ""
+            news: list[str] = []
+            if precision is not None:
+                value = int(precision)
+                news += [f".{value + 1}", *([f".{value - 1}"] if value else [])]
+                news = [f"{lead}{match.group('flags')}{width}{p}{verb}{close}" for p in news]
+            if verb == "d" and not width:
+                news.append(f"{lead}02d{close}")
+            if verb == "d" and width and match.group("flags") == "0":
+                news.append(f"{lead}d{close}")
+            for new in news:
+                at = body_at + match.start()
+                changed = line[:at] + new + line[at + len(spec) :]
+                yield Mutant(changed, f"`{spec.rstrip('}')}` → `{new.rstrip('}')}`", 3, formats=True)
+
+
 def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator[Mutant]:
     """Every variant, in no order: the caller sorts them by tier."""
     for k, token in enumerate(code):
@@ -132,6 +208,8 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
             yield from _number_variants(line, token)
         elif token.kind == "string" and token.text in _STRING_SWAPS:
             yield _swap(line, token, _STRING_SWAPS[token.text], 3)
+        elif token.kind == "string":
+            yield from _format_variants(line, token)
     yield from _name_variants(line, code)
     yield from _accumulate_variants(line, code, language)
 
@@ -202,6 +280,27 @@ def _number_variants(line: str, token: _Token) -> Iterator[Mutant]:
 
 def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
     """A variable off by one (`last` → `last + 1`), and two variables swapped (`ratio(whole, part)`)."""
+    variables = _value_names(code)
+    for k, token in variables:
+        before, after = code[k - 1] if k else None, code[k + 1] if k + 1 < len(code) else None
+        alone = before is not None and before.text in {"(", ",", "["} and after is not None and after.text in {
+            ")", ",", "]", ":",
+        }  # fmt: skip
+        for sign in ("+", "-"):
+            shifted = f"{token.text} {sign} 1" if alone else f"({token.text} {sign} 1)"
+            yield Mutant(line[: token.start] + shifted + line[token.end :], f"`{token.text}` → `{shifted}`", 3)
+    names = list(dict.fromkeys(token.text for _, token in variables))
+    for i, one in enumerate(names):
+        for other in names[i + 1 :]:
+            swapped = "".join(
+                other if token.text == one else one if token.text == other else token.text
+                for token in _spans(line, code, {one, other}, [t for _, t in variables])
+            )
+            yield Mutant(swapped, f"`{one}` and `{other}` swapped", 2)
+
+
+def _value_names(code: list[_Token]) -> list[tuple[int, _Token]]:
+    """The line's variables read as values: not keywords, types, calls, attributes or what an assignment stores."""
     variables: list[tuple[int, _Token]] = []
     # What an assignment stores into (`top, score = best(pairs)`) is not a value the line computes.
     stored = next((k for k, token in enumerate(code) if token.text in _ASSIGNMENTS), -1)
@@ -219,22 +318,7 @@ def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
         if after is not None and after.text in {":=", "+=", "-=", "*=", "/=", "++", "--"}:
             continue
         variables.append((k, token))
-    for k, token in variables:
-        before, after = code[k - 1] if k else None, code[k + 1] if k + 1 < len(code) else None
-        alone = before is not None and before.text in {"(", ",", "["} and after is not None and after.text in {
-            ")", ",", "]", ":",
-        }  # fmt: skip
-        for sign in ("+", "-"):
-            shifted = f"{token.text} {sign} 1" if alone else f"({token.text} {sign} 1)"
-            yield Mutant(line[: token.start] + shifted + line[token.end :], f"`{token.text}` → `{shifted}`", 3)
-    names = list(dict.fromkeys(token.text for _, token in variables))
-    for i, one in enumerate(names):
-        for other in names[i + 1 :]:
-            swapped = "".join(
-                other if token.text == one else one if token.text == other else token.text
-                for token in _spans(line, code, {one, other}, [t for _, t in variables])
-            )
-            yield Mutant(swapped, f"`{one}` and `{other}` swapped", 2)
+    return variables
 
 
 def _spans(line: str, code: list[_Token], names: set[str], variables: list[_Token]) -> Iterator[_Token]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 
+from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
 _NUMBER = r"-?\d+(?:\.\d+)?(?:e-?\d+)?"
@@ -15,6 +17,12 @@ _ACTUAL_EXPECTED = (
     re.compile(rf"^\s*(?P<actual>{_NUMBER}) !==? (?P<expected>{_NUMBER})\s*$", re.M),
 )
 _JEST = re.compile(rf"Expected:\s*(?P<expected>{_NUMBER})\s*\n\s*Received:\s*(?P<actual>{_NUMBER})")
+# (actual, expected) text: pytest's `assert 'a' == 'b'`, node's `'a' !== 'b'`, Go's `= "a", <nil>; want "b"`.
+_TEXT_ACTUAL_EXPECTED = (
+    re.compile(r"""\bassert (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) == (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""),
+    re.compile(r"""^\s*(?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) !==? (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)\s*$""", re.M),
+    re.compile(r"""=\s*"(?P<actual>[^"\n]*)"[^"\n]*?\bwant\s*"(?P<expected>[^"\n]*)\""""),
+)
 
 
 def closer(before: FailedTest, after: FailedTest) -> tuple[int, str]:
@@ -48,3 +56,47 @@ def _values(failure: FailedTest) -> tuple[float, float] | None:
             except ValueError:
                 return None
     return None
+
+
+def came_nearer(before: TestRun, after: TestRun, wanted: frozenset[str]) -> bool:
+    """Whether some wanted test that still fails fails nearer to passing after a candidate, and none further: a
+    number nearer the expected one, or text fewer edits from the expected text. Candidates that each came nearer
+    at two places are the likeliest halves of a two-place fix."""
+    if before.report is None or after.report is None:
+        return False
+    earlier = {failure.test_id: failure for failure in before.report.failures}
+    signs = [
+        nearer_sign(earlier[failure.test_id], failure)
+        for failure in after.report.failures
+        if failure.test_id in wanted and failure.test_id in earlier
+    ]
+    return any(sign > 0 for sign in signs) and not any(sign < 0 for sign in signs)
+
+
+def nearer_sign(before: FailedTest, after: FailedTest) -> int:
+    """closer()'s sign, and for text compared with text, +1 when the actual text is fewer edits from the expected
+    one, -1 when more."""
+    sign, _why = closer(before, after)
+    if sign:
+        return sign
+    old, new = _texts(before), _texts(after)
+    if old is None or new is None or old[1] != new[1] or old[0] == new[0]:
+        return 0
+    was, now = _distance(old[0], old[1]), _distance(new[0], new[1])
+    return (now < was) - (now > was)
+
+
+def _texts(failure: FailedTest) -> tuple[str, str] | None:
+    text = f"{failure.message}\n{failure.details}"
+    for pattern in _TEXT_ACTUAL_EXPECTED:
+        match = pattern.search(text)
+        if match is not None and "..." not in match.group("actual") + match.group("expected"):
+            return match.group("actual"), match.group("expected")
+    return None
+
+
+def _distance(one: str, other: str) -> int:
+    """Characters to insert or delete to turn one into the other."""
+    blocks = difflib.SequenceMatcher(None, one, other, autojunk=False).get_matching_blocks()
+    matched = sum(block.size for block in blocks)
+    return len(one) + len(other) - 2 * matched

@@ -27,7 +27,9 @@ from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.judge import Verdict, judge
 from pedro.repair.locate import Unit, file_units
+from pedro.repair.pairs import Tested, joined
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
+from pedro.repair.progress import came_nearer
 from pedro.repair.spectrum import Suspect
 from pedro.repair.variants import Variant, unit_variants
 from pedro.tools.test import TestRun
@@ -37,6 +39,9 @@ Origin = Literal["mutation", "function", "line", "pair", "file"]
 Emit = Callable[..., None]
 _WAIT_S = 0.2
 """How long the search waits for an answer when no variant is left and the model is still writing."""
+_EARLY_PAIRS = 12
+"""Pairs of two candidates in different functions that each came nearer, tried as soon as the second one is tested
+(more wait for the end)."""
 
 
 @dataclass(frozen=True)
@@ -73,15 +78,6 @@ class Kept:
     """`N: unit line L`, for the chain of kept candidates the events show."""
 
 
-@dataclass(frozen=True)
-class Tested:
-    """A candidate that was applied, tested and undone: material for a pair."""
-
-    n: int
-    unit: Unit
-    text: str
-
-
 @dataclass
 class Search:
     """One repair's search state and its sources."""
@@ -113,6 +109,7 @@ class Search:
     in_place: Plausible | None = None
     """The plausible candidate the files hold now: left in place until another candidate is tried."""
     _variants_tried: int = 0
+    _early_pairs: int = 0
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     _queued: deque[Proposal] = field(default_factory=deque)
     """Proposals read from an answer already taken, after the first: its whole-file reading."""
@@ -278,7 +275,8 @@ class Search:
         wanted_ids = sorted(self.wanted & self.run.failing) or sorted(self.wanted)
         first = self.runs.first(wanted_ids)
         self.emit("tests.run", **describe_test_run(first, "candidate", first.command), candidate=index, scope="failing")
-        nearer = proposal.question != "mutation"  # nearly every variant moves a value: only passing tests count
+        # Nearly every variant (and so every pair of them) moves a value: for those, only passing tests count.
+        nearer = proposal.question not in ("mutation", "pair")
         verdict, why = judge(self.run, first, self.wanted, nearer_counts=nearer)
         if verdict == "fixed" or (verdict == "progress" and not self.pool):
             unit = applied[0][0]
@@ -313,8 +311,22 @@ class Search:
         self.last_problem = why
         self.editor.undo(applied, index)
         if verdict == "fails" and len(applied) == 1:
-            self.tested.append(Tested(index, applied[0][0], applied[0][1]))
+            self._remember_tested(Tested(index, *applied[0], nearer=came_nearer(self.run, first, self.wanted)))
         return verdict
+
+    def _remember_tested(self, tested: Tested) -> None:
+        """Keep a failed candidate for pairs; when it and an earlier one each came nearer at different places, try
+        the two together next: a bug in two places moves the failure closer with either half."""
+        if tested.nearer:
+            for earlier in self.tested:  # the earliest (best ranked) first
+                if self._early_pairs >= _EARLY_PAIRS:
+                    break
+                edits = joined(earlier, tested) if earlier.nearer and earlier.unit.key != tested.unit.key else None
+                if edits is not None:
+                    self._early_pairs += 1
+                    label = {"unit": describe(earlier.unit), "question": "pair", "combines": [earlier.n, tested.n]}
+                    self._queued.append(Proposal(edits, "pair", label))
+        self.tested.append(tested)
 
     def take_back_plausible(self) -> None:
         """Put the code back as it was before the plausible candidate still in place, if one is."""
@@ -329,6 +341,8 @@ class Search:
         self.variants.clear()
         self._queued.clear()  # read from the code before the kept candidate
         self.tested.clear()  # their edits too: pairs are made of candidates tried on the code as it is now
+        # A change that failed beside the old code may fix the new: with `sum()` fixed, `mean()`'s own fix passes.
+        self._tried.clear()
         self.add_variants([(suspect.unit, suspect.lines) for suspect in self.suspects])
         if self.model is not None:
             self.model.restart(questions_for(self.suspects), self.emit)

@@ -12,7 +12,8 @@ from pedro.repair.choose import Passing, Verdict, agreement, changed_lines, judg
 from pedro.repair.edits import Edit
 from pedro.repair.judge import judge
 from pedro.repair.locate import Unit
-from pedro.repair.search import Kept, Plausible, Proposal, Search, Tested, describe
+from pedro.repair.pairs import pairings
+from pedro.repair.search import Kept, Plausible, Proposal, Search, describe
 from pedro.tools.test import TestRun
 
 _MAX_PAIRS = 6
@@ -160,38 +161,3 @@ def _pairs(search: Search) -> Plausible | None:
         if search.pool:
             return search.pool[-1]
     return None
-
-
-def pairings(tested: Sequence[Tested], limit: int) -> list[tuple[Tested, Tested, list[Edit]]]:
-    """Pairs of tested candidates at two different locations, earliest first, as the edits that apply both: two
-    units' replacements, or one unit with both candidates' changed lines when they touch different lines."""
-    pairs: list[tuple[Tested, Tested, list[Edit]]] = []
-    for k, first in enumerate(tested):
-        for second in tested[k + 1 :]:
-            if len(pairs) >= limit:
-                return pairs
-            if first.unit.key != second.unit.key:
-                if first.unit.path != second.unit.path or _apart(first.unit, second.unit):
-                    pairs.append((first, second, [(first.unit, first.text), (second.unit, second.text)]))
-                continue
-            merged = _merge_lines(first.unit.text, first.text, second.text)
-            if merged is not None:
-                pairs.append((first, second, [(first.unit, merged)]))
-    return pairs
-
-
-def _apart(one: Unit, other: Unit) -> bool:
-    return one.end_line < other.start_line or other.end_line < one.start_line
-
-
-def _merge_lines(original: str, one: str, other: str) -> str | None:
-    """`original` with the lines `one` changed and the lines `other` changed, when each changed different lines of
-    the same count; else None."""
-    base, a, b = original.splitlines(), one.splitlines(), other.splitlines()
-    if not len(base) == len(a) == len(b):
-        return None
-    changed_a = {i for i, (x, y) in enumerate(zip(base, a, strict=True)) if x != y}
-    changed_b = {i for i, (x, y) in enumerate(zip(base, b, strict=True)) if x != y}
-    if not changed_a or not changed_b or changed_a & changed_b:
-        return None
-    return "\n".join(b[i] if i in changed_b else a[i] for i in range(len(base)))

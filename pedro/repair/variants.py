@@ -19,13 +19,13 @@ from dataclasses import dataclass
 
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
-from pedro.repair.mutants import Mutant, line_mutants
+from pedro.repair.mutants import Mutant, line_mutants, replaced_names, unit_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _NEAREST = 3
 _CUTOFF = 0.6
 _GUIDED_SCORE = 8.0
-_TIER_SCORE = {1: 3.0, 2: 2.0, 3: 1.0}
+_TIER_SCORE = {1: 3.0, 2: 2.0, 3: 1.0, 4: 0.5}
 _DEEPEST_LINE = 2.0
 _CLUE_NAME = 1.0
 _RANK_STEP = 0.4
@@ -50,16 +50,18 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     suspicious first, then the rest of the body; none on lines of prose (comments, docstrings)."""
     lines = unit.text.splitlines()
     body = range(unit.start_line + 1, unit.end_line + 1)
-    order = list(dict.fromkeys([*(line for line in suspicious if line in body), *body]))
+    # The signature last: its default values (`sep="_"`) are the slip a signature holds.
+    order = list(dict.fromkeys([*(line for line in suspicious if line in body), *body, unit.start_line]))
     prose = _prose_lines(unit)
     scope = _scope_names(file_text, unit.language)
+    names = unit_names(unit.text, unit.language)
     found: dict[tuple[int, str], Variant] = {}
     for rank, line in enumerate(order):
         text = lines[line - unit.start_line]
         if line in prose or not text.strip():
             continue
         evidence = _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
-        for change, new, guided in _changes(text, unit, clues, scope):
+        for change, new, guided in _changes(text, unit, clues, scope, names):
             score = (_GUIDED_SCORE if guided else _TIER_SCORE.get(change.tier, 1.0)) + evidence
             score += _kind_fit(change, clues)
             key = (line, new)
@@ -70,7 +72,9 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
 
 
-def _changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
+def _changes(
+    text: str, unit: Unit, clues: Clues, scope: set[str], names: list[str]
+) -> Iterator[tuple[Mutant, str, bool]]:
     """(the change, the new line, whether the failure named what it changes) for one line."""
     for name in clues.undefined:
         for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", text):
@@ -82,8 +86,12 @@ def _changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Iterator[t
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
                 new = text[: match.start() + 1] + other + text[match.end() :]
                 yield Mutant(new, f"`.{name}` → `.{other}`, the attribute nearest in spelling", 0), new, True
-    for mutant in line_mutants(text, unit.language):
-        if _touches_string(text, mutant.line) and not _quoted(text, clues):
+    for mutant in [*line_mutants(text, unit.language), *replaced_names(text, unit.language, names)]:
+        # A format's width or precision is worth a try when the failure compares text; other changes inside a
+        # string only when the failure quotes that string.
+        if mutant.formats and not clues.quoted:
+            continue
+        if not mutant.formats and _touches_string(text, mutant.line) and not _quoted(text, clues):
             continue
         yield mutant, mutant.line, False
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from repo_util import git
@@ -11,7 +12,7 @@ from test_repairer import FIX, calc, repair, statuses
 from test_spectrum import make_repo
 
 from pedro.messages import Event
-from pedro.repair.mutants import line_mutants
+from pedro.repair.mutants import line_mutants, replaced_names, unit_names
 
 
 def changes(line: str, language: str = "python") -> list[str]:
@@ -206,3 +207,79 @@ def test_types_and_builtins_passed_as_values_are_not_shifted_or_swapped() -> Non
     assert not [line for line in found if "str +" in line or "(int + 1)" in line or "bytes, str" in line], found
     assert "if isinstance(val + 1, (str, bytes)) and kind is int:" in found, found
     assert not [c for c in changes("    return sorted(map(str, items))") if "str + 1" in c or "str - 1" in c]
+
+
+def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> None:
+    assert 'def slugify(title, sep="-"):' in changes('def slugify(title, sep="_"):')
+    assert "def page(items, size=11):" in changes("def page(items, size=10):")
+    # Only the values after `=`: the names of the signature stay.
+    assert all(line.startswith("def slugify(title, sep=") for line in changes('def slugify(title, sep="_"):'))
+    assert 'return f"{metres / 1000:.1f} km"' in changes('    return f"{metres / 1000:.0f} km"')
+    assert 'return fmt.Sprintf("%02d:%02d", h, m)' in changes('\treturn fmt.Sprintf("%d:%02d", h, m)', "go")
+    assert [m.formats for m in line_mutants('    return f"{x:.0f}"', "python")] == [True]
+    gcd = "func GCD(a, b int) int {\n\tfor b != 0 {\n\t\ta, b = b, a%b\n\t}\n\treturn b\n}"
+    names = unit_names(gcd, "go")
+    assert set(names) == {"a", "b"}
+    returned = replaced_names("\treturn b", "go", names)
+    assert [(m.line, m.tier) for m in returned] == [("\treturn a", 2)]
+    twice = [m.line for m in replaced_names("\treturn h*60 + h, nil", "go", ["h", "m"]) if m.tier == 2]
+    assert "\treturn h*60 + m, nil" in twice
+
+
+def test_a_function_that_returns_the_wrong_variable_is_fixed_by_a_variant(repo: Path) -> None:
+    make_repo(repo, {
+        "gcd.py": "def gcd(a, b):\n    while b:\n        a, b = b, a % b\n    return b\n",
+        "test_gcd.py": "from gcd import gcd\n\n\ndef test_gcd():\n    assert gcd(12, 18) == 6\n",
+    })  # fmt: skip
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=24, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert "    return a\n" in (repo / "gcd.py").read_text()
+
+
+def test_a_wrong_default_separator_is_fixed_when_the_failure_shows_it(repo: Path) -> None:
+    make_repo(repo, {
+        "slug.py": 'def slugify(title, sep="_"):\n    return sep.join(title.lower().split())\n',
+        "test_slug.py": 'from slug import slugify\n\n\ndef test_slugify():\n'
+                        '    assert slugify("Hello World") == "hello-world"\n',
+    })  # fmt: skip
+    outcome, backend, _events = repair(repo, [], coverage=True, mutants=24, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert 'def slugify(title, sep="-"):' in (repo / "slug.py").read_text()
+
+
+def test_two_slips_that_each_bring_the_value_nearer_are_tried_together_at_once(repo: Path) -> None:
+    # Either fix alone leaves both tests failing (mean([5]) divides by zero, or is 6), but each brings
+    # mean([2, 4, 6]) nearer 4 (6.5 → 6, or 6.5 → 4.33): the two are tried together as soon as both are known.
+    make_repo(repo, {
+        "stats.py": "def total(xs):\n    return sum(xs) + 1\n\n\ndef mean(xs):\n    return total(xs) / (len(xs) - 1)\n",
+        "test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([2, 4, 6]) == 4\n\n\n"
+                         "def test_mean_of_one():\n    assert mean([5]) == 5\n",
+    })  # fmt: skip
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    module: dict[str, Any] = {}
+    exec((repo / "stats.py").read_text(), module)  # noqa: S102 (the repaired file, run to see what it computes)
+    assert module["mean"]([2, 4, 6]) == 4 and module["mean"]([1, 2]) == 1.5
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert fixed[0]["question"] == "pair"
+    # Tried during the search, as soon as its second half was tested, not among the pairs tried once all of the
+    # two functions' variants (dozens) had failed; no pair was kept for a value that merely moved.
+    tried = [e.data for e in events if e.type == "repair.candidate"]
+    assert len([data for data in tried if data["question"] == "mutation"]) < 10
+    assert not [e for e in events if e.type == "repair.kept"]
+
+
+def test_a_change_that_failed_before_another_was_kept_is_tried_again_after_it(repo: Path) -> None:
+    # `- 1` dropped in mean() fails while total() adds 1; once total()'s own fix is kept (its test passes), the
+    # same change to mean() is what fixes the rest, and it is tried again rather than skipped as a duplicate.
+    make_repo(repo, {
+        "stats.py": "def total(xs):\n    return sum(xs) + 1\n\n\ndef mean(xs):\n    return total(xs) / (len(xs) - 1)\n",
+        "test_stats.py": "from stats import mean, total\n\n\ndef test_mean():\n    assert mean([2, 4, 6]) == 4\n\n\n"
+                         "def test_total():\n    assert total([1, 2]) == 3\n",
+    })  # fmt: skip
+    outcome, _backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed
+    tried = [e.data for e in events if e.type == "repair.candidate"]
+    dropped = [data for data in tried if data.get("change") == "`- 1` dropped"]
+    assert [data["status"] for data in dropped][-1] == "fixed", dropped
+    assert not [data for data in tried if data["status"] == "duplicate"]

@@ -1,0 +1,47 @@
+"""Pairs of failed candidates: which two are tried together first, and when a failure came nearer to passing."""
+
+from __future__ import annotations
+
+from pedro.repair import pairs as pairs_module
+from pedro.repair.locate import Unit
+from pedro.repair.pairs import pairings
+from pedro.repair.progress import nearer_sign
+from pedro.tools.testreport import FailedTest
+
+SUM = Unit("stats.py", "total", "total", "python", 1, 2, "def total(xs):\n    return sum(xs) + 1")
+Tried = pairs_module.Tested
+MEAN = Unit("stats.py", "mean", "mean", "python", 5, 6, "def mean(xs):\n    return total(xs) / (len(xs) - 1)")
+
+
+def test_two_candidates_that_each_came_nearer_are_paired_first() -> None:
+    tested = [
+        Tried(1, SUM, "def total(xs):\n    return sum(xs) - 1"),
+        Tried(2, MEAN, "def mean(xs):\n    return total(xs) * (len(xs) - 1)"),
+        Tried(3, SUM, "def total(xs):\n    return sum(xs)", nearer=True),
+        Tried(4, MEAN, "def mean(xs):\n    return total(xs) / (len(xs))", nearer=True),
+    ]
+    pairs = pairings(tested, 3)
+    assert [(first.n, second.n) for first, second, _ in pairs] == [(3, 4), (3, 2), (4, 1)]
+    assert pairs[0][2] == [(SUM, tested[2].text), (MEAN, tested[3].text)]
+    # Two changes of the same unit are merged when they touch different lines, else never paired.
+    same = [Tried(5, SUM, "def total(ys):\n    return sum(xs) + 1"), Tried(6, SUM, "def total(xs):\n    return 0")]
+    assert pairings(same, 3)[0][2] == [(SUM, "def total(ys):\n    return 0")]
+    assert pairings([same[1], Tried(7, SUM, "def total(xs):\n    return 1")], 3) == []
+
+
+def failure(message: str) -> FailedTest:
+    return FailedTest("test_x.py::test_x", "test_x.py:5", message)
+
+
+def test_a_number_or_a_text_nearer_the_expected_one_counts_as_nearer() -> None:
+    assert nearer_sign(failure("assert 6.5 == 4"), failure("assert 6 == 4")) == 1
+    assert nearer_sign(failure("assert 6.5 == 4"), failure("assert 26 == 4")) == -1
+    assert nearer_sign(failure("AssertionError: assert '2 km' == '2.5 km'"), failure("assert '2.5 m' == '2.5 km'")) == 1
+    assert nearer_sign(failure("assert '2 km' == '2.5 km'"), failure("assert '2.0 km' == '2.5 km'")) == 0
+    go = 'AddMinutes("08:30", 45) = "{}", <nil>; want "09:15"'
+    assert nearer_sign(failure(go.format("8:53")), failure(go.format("9:15"))) == 1
+    assert nearer_sign(failure(go.format("8:53")), failure(go.format("18:53"))) == -1
+    node = "Expected values to be strictly equal:\n\n'{}' !== '1:05'\n"
+    assert nearer_sign(failure(node.format("1:5")), failure(node.format("1:05"))) == 1
+    # pytest shortens long text with "...": what it hides cannot be compared.
+    assert nearer_sign(failure("assert 'ab...yz' == 'ab...zz'"), failure("assert 'ab...zz' == 'ab...zz'")) == 0
