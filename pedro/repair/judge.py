@@ -6,7 +6,6 @@ import re
 from typing import Literal
 
 from pedro.evidence import count
-from pedro.repair.progress import closer
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
@@ -18,12 +17,10 @@ _MAX_FAILURE_CHARS = 1600
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
 
-def judge(
-    before: TestRun, after: TestRun, wanted: frozenset[str], *, nearer_counts: bool = True
-) -> tuple[Verdict, str]:
-    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, or with `nearer_counts` one fails
-    closer to passing: a later assertion, an actual value nearer the expected one; none new fails), breaks (a test
-    that passed before now fails) or fails; and why.
+def judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[Verdict, str]:
+    """fixed (the wanted tests pass, none new fails), progress (fewer of them fail, none new fails), breaks (a test
+    that passed before now fails) or fails; and why. A failure that only moved closer to passing is no progress:
+    kept, it sent the search down a wrong path more often than to a fix (progress.came_nearer pairs it instead).
 
     `after` may have run only some tests (a candidate's first check): a test it did not run breaks nothing here."""
     if after.result.outcome == "timeout":
@@ -40,15 +37,6 @@ def judge(
     if len(wanted & after.failing) < len(wanted & before.failing):
         gained = len(wanted & before.failing) - len(wanted & after.failing)
         return "progress", f"{count(gained, 'failing test')} now {'passes' if gained == 1 else 'pass'}"
-    if nearer_counts and before.report is not None and wanted & after.failing == wanted & before.failing:
-        earlier = {f.test_id: f for f in before.report.failures}
-        moves = [
-            (failure.test_id, *closer(earlier[failure.test_id], failure))
-            for failure in after.report.failures
-            if failure.test_id in wanted and failure.test_id in earlier
-        ]
-        if any(sign > 0 for _, sign, _ in moves) and not any(sign < 0 for _, sign, _ in moves):
-            return "progress", "; ".join(f"{test}: {why}" for test, sign, why in moves if sign > 0)
     failure = next(iter(after.report.failures), None)
     return "fails", describe_failure(failure, short=True) if failure else first_line(after.summary)
 

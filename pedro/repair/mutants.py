@@ -144,7 +144,7 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
     counts = {token.text: sum(1 for _, t in variables if t.text == token.text) for _, token in variables}
     mutants: list[Mutant] = []
     for _k, token in variables:
-        tier = 2 if returns_one or counts[token.text] > 1 else 4
+        tier = 3 if returns_one or counts[token.text] > 1 else 4
         for other in [name for name in names if name != token.text][:_NAMES_TRIED]:
             mutants.append(Mutant(line[: token.start] + other + line[token.end :], f"`{token.text}` → `{other}`", tier))
     return mutants

@@ -16,6 +16,10 @@ _ACTUAL_EXPECTED = (
     re.compile(rf"(?:\bgot\b|=)\s*:?\s*(?P<actual>{_NUMBER}),?\s+want(?:ed)?\s*:?\s*(?P<expected>{_NUMBER})", re.I),
     re.compile(rf"^\s*(?P<actual>{_NUMBER}) !==? (?P<expected>{_NUMBER})\s*$", re.M),
 )
+# node's assert diff, when the values do not fit on one line: `+ actual - expected` then `+ 4.33` and `- 4`.
+_NODE_DIFF = re.compile(
+    rf"\+ actual - expected\s*\n\s*\+ (?P<actual>{_NUMBER})\s*\n\s*- (?P<expected>{_NUMBER})\s*$", re.M
+)
 _JEST = re.compile(rf"Expected:\s*(?P<expected>{_NUMBER})\s*\n\s*Received:\s*(?P<actual>{_NUMBER})")
 # (actual, expected) text: pytest's `assert 'a' == 'b'`, node's `'a' !== 'b'`, Go's `= "a", <nil>; want "b"`.
 _TEXT_ACTUAL_EXPECTED = (
@@ -48,7 +52,7 @@ def _location(location: str) -> tuple[str, int] | None:
 
 def _values(failure: FailedTest) -> tuple[float, float] | None:
     text = f"{failure.message}\n{failure.details}"
-    for pattern in (*_ACTUAL_EXPECTED, _JEST):
+    for pattern in (*_ACTUAL_EXPECTED, _NODE_DIFF, _JEST):
         match = pattern.search(text)
         if match is not None:
             try:

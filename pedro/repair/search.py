@@ -67,13 +67,11 @@ class Plausible:
 
 @dataclass(frozen=True)
 class Kept:
-    """A candidate kept for its progress: its edits, the run before it, and whether fewer wanted tests fail (else
-    one only fails closer to passing, which is kept only while it leads to a fix)."""
+    """A candidate kept for its progress (fewer wanted tests fail): its edits and the run before it."""
 
     n: int
     edits: list[Edit]
     before: TestRun
-    fewer_failing: bool
     what: str = ""
     """`N: unit line L`, for the chain of kept candidates the events show."""
 
@@ -275,9 +273,7 @@ class Search:
         wanted_ids = sorted(self.wanted & self.run.failing) or sorted(self.wanted)
         first = self.runs.first(wanted_ids)
         self.emit("tests.run", **describe_test_run(first, "candidate", first.command), candidate=index, scope="failing")
-        # Nearly every variant (and so every pair of them) moves a value: for those, only passing tests count.
-        nearer = proposal.question not in ("mutation", "pair")
-        verdict, why = judge(self.run, first, self.wanted, nearer_counts=nearer)
+        verdict, why = _judged_as(proposal, *judge(self.run, first, self.wanted))
         if verdict == "fixed" or (verdict == "progress" and not self.pool):
             unit = applied[0][0]
             spec = self.probe_for(unit) if verdict == "fixed" else None
@@ -285,7 +281,7 @@ class Search:
             everything = self.runs.known(self.all_ids, instrument=probe)
             self.emit("tests.run", **describe_test_run(everything, "candidate", everything.command), candidate=index,
                       scope="all")  # fmt: skip
-            verdict, why = judge(self.run, everything, self.wanted, nearer_counts=nearer)
+            verdict, why = _judged_as(proposal, *judge(self.run, everything, self.wanted))
             if verdict == "fixed":
                 outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
                 self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
@@ -299,9 +295,8 @@ class Search:
                 return verdict
             if verdict == "progress" and not self.pool:
                 self.emit("repair.candidate", n=index, status="progress", reason=why, **_shown(proposal.label))
-                fewer = len(self.wanted & everything.failing) < len(self.wanted & self.run.failing)
                 line = f" line {proposal.label['line']}" if proposal.label.get("line") else ""
-                self.kept.append(Kept(index, applied, self.run, fewer, f"{index}: {proposal.label.get('unit')}{line}"))
+                self.kept.append(Kept(index, applied, self.run, f"{index}: {proposal.label.get('unit')}{line}"))
                 self.run = everything
                 self.emit("repair.kept", n=index, unit=proposal.label.get("unit"), reason=why,
                           chain=[kept.what for kept in self.kept])  # fmt: skip
@@ -358,6 +353,14 @@ class Search:
         probe = ProbeRecorder(spec)
         self.runs.first(sorted(self.wanted & self.run.failing) or sorted(self.wanted), instrument=probe)
         self.originals[unit.key] = tuple(probe.outputs) if probe.outputs is not None else None
+
+
+def _judged_as(proposal: Proposal, verdict: Verdict, why: str) -> tuple[Verdict, str]:
+    """The verdict, except that a pair that fixes only part of the failure fails: two changes at once are too weak
+    a lead to build on."""
+    if verdict == "progress" and proposal.question == "pair":
+        return "fails", why
+    return verdict, why
 
 
 def _untested(label: dict[str, Any]) -> tuple[str, str]:

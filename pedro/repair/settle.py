@@ -39,7 +39,7 @@ def settle(search: Search) -> Settled:
         pair = _pairs(search)
         if pair is not None:
             return _settle_pool(search)
-    return Settled(_take_back_tentative(search), False)
+    return Settled(search.run, False)
 
 
 def _settle_pool(search: Search) -> Settled:
@@ -83,14 +83,14 @@ def _settle_pool(search: Search) -> Settled:
         _without_needless(search, chosen)
         final = search.runs.whole()
         search.emit("tests.run", **describe_test_run(final, "candidate", search.runs.tests.command), final=True)
-        if judge(search.run, final, search.wanted, nearer_counts=False)[0] == "fixed":
+        if judge(search.run, final, search.wanted)[0] == "fixed":
             return Settled(final, True, verdict if position == 0 else None, chosen)
         search.emit(
             "notice",
             message=f"candidate {chosen.n} passed {search.runs.how} but not {search.runs.tests.named}; taken back",
         )
         search.take_back_plausible()
-    return Settled(_take_back_tentative(search), False)
+    return Settled(search.run, False)
 
 
 def _text(edits: Sequence[Edit]) -> str:
@@ -106,7 +106,7 @@ def _without_needless(search: Search, chosen: Plausible) -> TestRun:
     repair if the tests pass without its change too: a kept change can have bent a caller to fit a bug that a later
     candidate fixed where it was. The run the code is left at."""
     run = chosen.run
-    changed = _changed_units([*search.kept, Kept(chosen.n, chosen.edits, search.run, True)])
+    changed = _changed_units([*search.kept, Kept(chosen.n, chosen.edits, search.run)])
     for original, current, numbers in changed:
         if search.editor.stopped or search.editor.changed_by_someone(original):
             break
@@ -115,7 +115,7 @@ def _without_needless(search: Search, chosen: Plausible) -> TestRun:
             continue
         after = search.runs.known(search.all_ids)
         search.emit("tests.run", **describe_test_run(after, "candidate", after.command), dropped=numbers)
-        if judge(run, after, frozenset(), nearer_counts=False)[0] == "fixed":
+        if judge(run, after, frozenset())[0] == "fixed":
             search.emit("repair.dropped", n=numbers, unit=describe(original), reason="the tests pass without it")
             run = after
         else:
@@ -137,17 +137,6 @@ def _changed_units(kept: Sequence[Kept]) -> list[tuple[Unit, str, list[int]]]:
             first, _, numbers = units.get((unit.path, unit.qualified_name), (unit, "", []))
             units[(unit.path, unit.qualified_name)] = (first, new, [*numbers, step.n])
     return list(units.values()) if len(units) > 1 else []
-
-
-def _take_back_tentative(search: Search) -> TestRun:
-    """When repair ends unfixed, the kept candidates whose only progress was a failure closer to passing are
-    undone, with everything kept after them: they were kept only to reach a fix. The run the code is left at."""
-    run = search.run
-    while any(not step.fewer_failing for step in search.kept) and not search.editor.stopped:
-        step = search.kept.pop()
-        search.editor.undo(step.edits, step.n)
-        run = search.run = step.before
-    return run
 
 
 def _pairs(search: Search) -> Plausible | None:

@@ -221,8 +221,8 @@ def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> N
     names = unit_names(gcd, "go")
     assert set(names) == {"a", "b"}
     returned = replaced_names("\treturn b", "go", names)
-    assert [(m.line, m.tier) for m in returned] == [("\treturn a", 2)]
-    twice = [m.line for m in replaced_names("\treturn h*60 + h, nil", "go", ["h", "m"]) if m.tier == 2]
+    assert [(m.line, m.tier) for m in returned] == [("\treturn a", 3)]
+    twice = [m.line for m in replaced_names("\treturn h*60 + h, nil", "go", ["h", "m"]) if m.tier == 3]
     assert "\treturn h*60 + m, nil" in twice
 
 

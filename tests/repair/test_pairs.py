@@ -45,3 +45,8 @@ def test_a_number_or_a_text_nearer_the_expected_one_counts_as_nearer() -> None:
     assert nearer_sign(failure(node.format("1:5")), failure(node.format("1:05"))) == 1
     # pytest shortens long text with "...": what it hides cannot be compared.
     assert nearer_sign(failure("assert 'ab...yz' == 'ab...zz'"), failure("assert 'ab...zz' == 'ab...zz'")) == 0
+
+
+def test_node_s_multi_line_diff_of_two_numbers_is_read() -> None:
+    diff = "Expected values to be strictly equal:\n\n+ actual - expected\n\n+ {}\n- 4\n"
+    assert nearer_sign(failure(diff.format("6.5")), failure(diff.format("4.333333333333333"))) == 1

@@ -300,7 +300,7 @@ def test_a_bug_that_needs_two_edits_is_fixed_by_a_pair(repo: Path) -> None:
     assert [c["n"] for c in chosen] == [pair["n"]]
 
 
-def test_progress_toward_the_expected_value_is_kept_while_the_next_line_is_fixed(repo: Path) -> None:
+def test_two_answers_that_each_bring_the_value_nearer_are_tried_together(repo: Path) -> None:
     make_repo(
         repo,
         {
@@ -315,13 +315,12 @@ def test_progress_toward_the_expected_value_is_kept_while_the_next_line_is_fixed
     # Room for each function's question before its lines' (this model answers only the lines).
     outcome, _, events = repair(repo, answering(fixes), candidates=4)
     assert outcome.fixed, outcome.summary
-    statuses = [c["status"] for c in candidates(events) if c["status"] != "unusable"]
-    assert statuses == ["progress", "fixed"]
-    progress = next(c for c in candidates(events) if c["status"] == "progress")
-    assert "nearer the expected 12" in progress["reason"]
-    kept = next(e.data for e in events if e.type == "repair.kept")
-    line = "geo.py:1 area line 2" if progress["unit"] == "geo.py:1 area" else "geo.py:5 double line 6"
-    assert kept["chain"] == [f"{progress['n']}: {line}"]
+    tried = [c for c in candidates(events) if c["status"] != "unusable"]
+    # Each alone moves total(2, 3) nearer 12 (7 → 8, or 7 → 10) and is not kept; the two together fix it.
+    assert [c["status"] for c in tried] == ["fails", "fails", "fixed"]
+    assert tried[-1]["question"] == "pair" and tried[-1]["combines"] == [tried[0]["n"], tried[1]["n"]]
+    assert not [e for e in events if e.type == "repair.kept"]
+    assert (repo / "geo.py").read_text().count("*") == 2
 
 
 def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(repo: Path) -> None:
@@ -392,18 +391,17 @@ def test_go_coverage_ranks_the_buggy_branch(tmp_path: Path, name: str) -> None:
     assert 0 < spectrum.score("rates.go", 4) < 1.0
 
 
-def test_progress_that_only_fails_closer_is_taken_back_when_no_fix_follows(repo: Path) -> None:
+def test_an_answer_that_only_fails_closer_is_not_kept(repo: Path) -> None:
     calc = "def add(a, b):\n    return a - b\n"
     make_repo(
         repo,
         {"calc.py": calc, "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"},
     )
-    # 6 is nearer 5 than -1 was: kept while repair goes on, then undone, since nothing after it fixed the test.
+    # 6 is nearer 5 than -1 was, but the test still fails: nothing is kept to build on, the file stays as it was.
     outcome, _, events = repair(repo, answering({"    return a - b": "return a * b"}))
     assert not outcome.fixed and not outcome.changed
-    assert [c["status"] for c in candidates(events) if c["status"] != "unusable"] == ["progress"]
-    kept = next(e.data["n"] for e in events if e.type == "repair.kept")
-    assert [e.data["n"] for e in events if e.type == "repair.restored"] == [kept]
+    assert [c["status"] for c in candidates(events) if c["status"] != "unusable"] == ["fails"]
+    assert not [e for e in events if e.type == "repair.kept"]
     assert (repo / "calc.py").read_text() == calc and git(repo, "status", "--porcelain").strip() == ""
     assert outcome.last_run is not None and outcome.last_run.failing == {"test_calc.py::test_add"}
 
