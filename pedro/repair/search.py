@@ -333,6 +333,8 @@ class Search:
         """After a kept candidate: the units the failures that remain point at, ranked again, with fresh variants
         and fresh questions (the code they were made from changed)."""
         self.suspects = self.relocate(self.run, applied) if self.relocate is not None else self.suspects
+        for suspect in self.suspects:
+            self.editor.watch(suspect.unit)  # a file first looked at now: read as it is, as the model reads one
         self.variants.clear()
         self._queued.clear()  # read from the code before the kept candidate
         self.tested.clear()  # their edits too: pairs are made of candidates tried on the code as it is now
