@@ -184,7 +184,7 @@ class BuildConfig(_Section):
     rivals: int = Field(default=2, ge=0, le=8)
     """More answers asked for once one passed every check, so the kept one is the one most others agree with."""
     temperature: float = Field(default=0.8, ge=0.0, le=2.0)
-    """Sampling temperature of the second answer; each later one is 0.1 hotter, at most 1.5."""
+    """Sampling temperature of the second answer; each later one is 0.1 hotter, back to this one after six."""
     max_tokens: int = Field(default=400, ge=16)
     """Most tokens of one answer (one function)."""
     time_budget_s: float = Field(default=120.0, gt=0)
