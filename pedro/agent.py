@@ -29,7 +29,7 @@ from pedro.debuglog import LOGGER
 from pedro.dispatch import Dispatcher
 from pedro.endings import BuildStep, Counters, Ending, Evidence, RepairStep
 from pedro.endings import Limits as Limits
-from pedro.errors import TERMINATED_EXIT_CODE, BackendError
+from pedro.errors import TERMINATED_EXIT_CODE, BackendError, PedroError
 from pedro.evidence import TestEvidence, TestStates, describe_test_run
 from pedro.findings import Finding, parse_findings
 from pedro.jobs import Job, JobStore
@@ -182,6 +182,14 @@ class _Turn:
             history.append(Message("user", "\n\n".join(self.feedback)))
 
 
+class _Unprotected(Exception):
+    """The start snapshot failed while the first request was out: the job ends before any call runs."""
+
+    def __init__(self, ending: Ending) -> None:
+        super().__init__(ending.summary)
+        self.ending = ending
+
+
 class Agent:
     """Drives the model until it reports completion, a limit is hit, or the backend fails."""
 
@@ -210,6 +218,7 @@ class Agent:
         self.evidence = Evidence(self.role, self.root, "", parts.tests, self.emitter.emit, finisher)
         self.budget: ContextBudget | None = None
         self.system: dict[bool, str] = {}
+        self._is_ready = False
 
     def close(self) -> None:
         """Let go of the backend's connections, the tools' servers and the job's open files."""
@@ -240,7 +249,6 @@ class Agent:
         self.state.task = TaskState(goal=task)
         self.state.deadline = deadline if deadline is not None else Deadline.after(self.limits.time_limit_s, started)
         self.evidence.deadline = self.state.deadline
-        self.evidence.baseline = self._baseline()
         self._emit_started(task, bool(resume))
         ending = endings.round_limit(self.limits)
         try:
@@ -248,6 +256,8 @@ class Agent:
             ending = endings.tool_use(ending, self.state.counters, self.settings.calling)
         except ContextFullError as exc:
             ending = endings.context_full(str(exc))
+        except _Unprotected as unready:
+            ending = unready.ending
         except BackendError as exc:
             ending = endings.backend_failed(str(exc))
         except KeyboardInterrupt as how:
@@ -265,6 +275,13 @@ class Agent:
         """The baseline and the repair a new job starts with, then one round after another; the ending a rule gave,
         or None when the rounds ran out."""
         handover = ""
+        parts = self.parts
+        # What runs before the first request (the tests, the direct way, repair) may write files: the start
+        # snapshot comes first. Otherwise the first request goes out while it is taken.
+        if resume or parts.tests is not None or parts.direct is not None or parts.repair is not None:
+            unready = self._ready()
+            if unready is not None:
+                return unready
         if not resume:
             tests = self.parts.tests
             if tests is not None:
@@ -411,6 +428,9 @@ class Agent:
         is well-formed."""
         effects = [self.dispatcher.effects(call) for call in calls]
         if calls:
+            unready = self._ready()
+            if unready is not None:
+                raise _Unprotected(unready)
             self.dispatcher.snapshots.before(self.emitter.emit, self.state.rounds, effects)
         results: list[ToolResult] = []
         try:
@@ -478,6 +498,19 @@ class Agent:
             turn.feedback.append(note)
 
     # -- the start and the end -----------------------------------------------------------------------------------
+
+    def _ready(self) -> Ending | None:
+        """Before anything that may change a file: the start snapshot holds the user's work (taken beside the first
+        request, SnapshotGuard.start_beside), and the tree's fingerprint is read; an ending when the snapshot failed."""
+        if self._is_ready:
+            return None
+        try:
+            self.dispatcher.snapshots.ready(self.emitter.emit)
+        except PedroError as exc:
+            return endings.unprotected(str(exc))
+        self.evidence.baseline = self._baseline()
+        self._is_ready = True
+        return None
 
     def _baseline(self) -> str:
         """The working tree's fingerprint when the job began (a resumed job keeps its own): completion evidence."""
@@ -560,6 +593,7 @@ class Agent:
     def _finish(self, ending: Ending, duration_s: float) -> RunResult:
         """The job's last snapshot, `job.finished` and the saved job record: always, whatever ended the run."""
         job, store, state = self.parts.job, self.parts.store, self.state
+        self._ready()  # when nothing ran before the end, the tree as it is now is as the job found it
         self.dispatcher.snapshots.finish(self.emitter.emit)
         result = RunResult(
             self.job_id, ending.status, ending.reason, ending.summary, state.rounds, state.tool_calls, state.usage,

@@ -30,7 +30,7 @@ from pedro.safety.journal import JOURNAL_NAME, Journal
 from pedro.safety.policy import Policy
 from pedro.safety.sandbox import SandboxInfo, active_sandbox
 from pedro.safety.sandbox import describe as describe_sandbox
-from pedro.safety.snapshots import current_branch, head_commit, shorten
+from pedro.safety.snapshots import Snapshot, current_branch, first_snapshot_ref, head_commit, shorten
 from pedro.settings import RunSettings
 from pedro.tools import ToolRegistry
 from pedro.tools.base import Approver, Asker, Tool, ToolContext
@@ -126,6 +126,9 @@ def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend
     journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
     with store.ending_on_error(job):
         workspace = protect_work(root, job.id, role, ui, journal=journal, resumed=slot.resumed)
+        if config.mcp.servers:  # a server the job starts runs in the repository: the snapshot comes first
+            for note in workspace.guard.ready():
+                ui.notice(note)
     toolsets = mcp_servers(config, role, ui, root, store.job_dir(job.id))
     try:
         return _parts(config, role, slot, ui, _Ground(backend, ctx, sandbox, journal, workspace, toolsets))
@@ -343,22 +346,40 @@ def protect_work(
         ui.notice(f"{root} is not a git repository: no snapshots, no job branch; `pedro undo` cannot undo this job")
         return Workspace(JournalOnlyGuard(journal=journal), journal, None, {"snapshot": None, "branch": None})
     guard = SnapshotGuard(root, job_id, journal=journal)
-    first = guard.start("job resumed" if resumed else "job start")
+    changes = role.evidence == "changes"
+    start, previous = head_commit(root) or "", current_branch(root) or head_commit(root) or ""
+    if resumed:
+        first = guard.start("job resumed")
+        guard.notes.extend(_not_covered(first))
+        ref = first.ref
+        previous = ensure_job_branch(root, job_id) if changes else previous
+    else:
+        # A new job's first snapshot is taken beside its first request (every call waits for it): on a large tree
+        # it costs as much as listing the tree. Its name is the first of the job's.
+        def then() -> None:
+            guard.notes.extend(_not_covered(guard.snapshots[0]))
+            if changes:
+                ensure_job_branch(root, job_id)
+
+        guard.start_beside("job start", then)
+        ref = first_snapshot_ref(job_id)
     if not ui.quiet:
-        ui.notice(f"snapshot of your work: {first.ref} (pedro undo --start {job_id} restores it)")
-    if first.not_covered:
-        ui.notice(
-            f"not in the snapshot, so undo cannot restore them (ignored build output, dependencies, "
-            f"large ignored files): {shorten(first.not_covered)}"
-        )
-    if role.evidence != "changes":
-        return Workspace(guard, journal, None, {"snapshot": first.ref, "branch": current_branch(root)})
-    start = head_commit(root) or ""
-    previous = ensure_job_branch(root, job_id)
+        ui.notice(f"snapshot of your work: {ref} (pedro undo --start {job_id} restores it)")
+    if not changes:
+        return Workspace(guard, journal, None, {"snapshot": ref, "branch": current_branch(root)})
     branch = job_branch(job_id)
     ui.notice(f"working on branch {branch}, with your uncommitted changes; {previous} is untouched")
     made = None if resumed or previous == branch else (previous, start)
-    return Workspace(guard, journal, made, {"snapshot": first.ref, "branch": branch})
+    return Workspace(guard, journal, made, {"snapshot": ref, "branch": branch})
+
+
+def _not_covered(first: Snapshot) -> list[str]:
+    if not first.not_covered:
+        return []
+    return [
+        f"not in the snapshot, so undo cannot restore them (ignored build output, dependencies, large ignored "
+        f"files): {shorten(first.not_covered)}"
+    ]
 
 
 __all__ = ["Assembled", "JobSlot", "RunUI", "Workspace", "assemble"]

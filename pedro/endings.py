@@ -177,6 +177,11 @@ def interrupted(how: KeyboardInterrupt) -> Ending:
     return Ending("interrupted", "interrupted", "interrupted by the user; the job is saved")
 
 
+def unprotected(message: str) -> Ending:
+    """The snapshot of the user's work (or the switch to the job branch) failed: nothing ran, nothing changed."""
+    return Ending("failed", "unprotected", message)
+
+
 def internal_error(exc: BaseException) -> Ending:
     """A fault in pedro itself: the job is recorded as failed, and the traceback goes to the job's debug log."""
     return Ending("failed", "internal_error", f"internal error: {type(exc).__name__}: {exc} (see the job's debug.log)")

@@ -746,3 +746,34 @@ def test_a_usage_error_leaves_nothing_git_status_shows(calc_repo: Path, cli_env:
     assert proc.returncode == 2 and "does not exist" in proc.stderr
     assert (calc_repo / ".pedro" / "run.lock").exists()
     assert git(calc_repo, "status", "--porcelain") == ""
+
+
+def test_a_job_whose_start_snapshot_fails_ends_before_any_call_runs(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # The first snapshot is taken beside the first request; when it cannot be stored, the model's call never runs.
+    (calc_repo / ".git" / "refs" / "pedro").write_text("in the way\n")
+    server = stub_server([fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"}), "TASK COMPLETE"])
+    proc = build(server, calc_repo, cli_env, "--json")
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and not (calc_repo / "new.py").exists()
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    finished = next(e for e in events if e["type"] == "job.finished")
+    assert finished["reason"] == "unprotected" and "snapshot" in finished["summary"].lower()
+    assert not [e for e in events if e["type"] == "tool_call.started"]
+    assert git(calc_repo, "branch", "--show-current").strip() == "main"  # never switched to the job branch
+
+
+def test_the_job_says_what_its_start_snapshot_leaves_out(
+    calc_repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (calc_repo / ".gitignore").write_text("dist/\n")
+    (calc_repo / "dist").mkdir()
+    (calc_repo / "dist" / "app.js").write_text("built\n")
+    git(calc_repo, "add", ".gitignore")
+    git(calc_repo, "commit", "-qm", "ignore dist")
+    server = stub_server([fenced("file", {"action": "write", "path": "new.py", "content": "x = 1\n"}), "TASK COMPLETE"])
+    proc = build(server, calc_repo, cli_env)
+    assert proc.returncode == 0, proc.stderr
+    said = proc.stdout + proc.stderr
+    assert "not in the snapshot" in said and "dist" in said

@@ -16,6 +16,8 @@ class ChangeGuard(Protocol):
     """Keeps the user's work recoverable while the job changes files (pedro.safety.guard): a snapshot before a round
     or step that may change files, after its last call, and at the end of the job."""
 
+    def ready(self) -> list[str]: ...
+
     def before(self, step: int | str, calls: Sequence[Effects]) -> dict[str, Any] | None: ...
 
     def open_step(self, step: str, calls: Sequence[Effects]) -> dict[str, Any] | None: ...
@@ -39,6 +41,13 @@ class SnapshotLayer:
         if call.emit is not None and self.guard is not None:
             record_snapshot(call.emit, self.guard.after_call, call.call)
         return result
+
+    def ready(self, emit: Emit) -> None:
+        """Wait until the job's start snapshot holds the user's work (SnapshotGuard.ready), and tell what it left
+        out; its failure is raised, not a notice: nothing may change without it."""
+        if self.guard is not None:
+            for note in self.guard.ready():
+                emit("notice", message=note)
 
     def before(self, emit: Emit, step: int | str, calls: Sequence[Effects]) -> None:
         """A loop round of these calls begins (SnapshotGuard.before)."""

@@ -3,7 +3,8 @@ end. What changed between a round's two snapshots is pedro's; what changed betwe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,10 @@ class SnapshotGuard:
     """Nothing pedro did is unrecorded: the last snapshot was the start or the end of a round."""
     _round_head: str | None = None
     """The commit checked out when the open round began: commits on top of it are the round's (adopt_commits)."""
+    notes: list[str] = field(default_factory=list)
+    """What the job should be told about its start snapshot (what it does not cover), once it is taken."""
+    _starting: threading.Thread | None = None
+    _start_failed: BaseException | None = None
 
     def start(self, label: str = "job start") -> Snapshot:
         """The first snapshot, before anything can change; failing here stops the job before it begins."""
@@ -53,9 +58,36 @@ class SnapshotGuard:
         self._settled = True
         return snapshot
 
+    def start_beside(self, label: str, then: Callable[[], None] = lambda: None) -> None:
+        """start() (and `then`, such as the switch to the job branch) on a thread of its own, while the job sends its
+        first request: on a large tree the snapshot costs as much as listing it. Every other method waits for it
+        (ready()), so nothing the job runs can change a file before the snapshot holds it."""
+
+        def take() -> None:
+            try:
+                self.start(label)
+                then()
+            except BaseException as exc:  # noqa: BLE001 (raised again, on the job's own thread, by ready())
+                self._start_failed = exc
+
+        self._starting = threading.Thread(target=take, name="pedro-start-snapshot", daemon=True)
+        self._starting.start()
+
+    def ready(self) -> list[str]:
+        """Wait for the start begun by start_beside(); its failure is raised here, before anything can change. The
+        notes about it not told yet."""
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+        if self._start_failed is not None:
+            raise self._start_failed
+        told, self.notes = self.notes, []
+        return told
+
     def before(self, step: int | str, calls: Sequence[Effects]) -> dict[str, Any] | None:
         """A snapshot before a round (or a named step, such as a repair candidate) whose calls may change files,
         unless nothing changed since the last one. `calls` are what the tools declared for the round's calls."""
+        self.ready()
         self._pending = 0
         if not any(effects.changes_files for effects in calls):
             return None
@@ -76,6 +108,7 @@ class SnapshotGuard:
 
     def close_step(self) -> dict[str, Any] | None:
         """Snapshot what the step opened by open_step() left; nothing when it changed nothing."""
+        self.ready()
         if self._settled:
             return None
         self._pending, self._settled = 0, True
@@ -83,6 +116,7 @@ class SnapshotGuard:
 
     def after_call(self, _call: ToolCall) -> dict[str, Any] | None:
         """The Dispatcher ran one call; after the open round's last one, snapshot what the round changed."""
+        self.ready()
         if self._pending <= 0:
             return None
         self._pending -= 1
@@ -95,12 +129,19 @@ class SnapshotGuard:
 
     def changed_files(self) -> list[str]:
         """The files that differ between the first snapshot of this run and the last one."""
+        self.ready()
         if len(self.snapshots) < 2:
             return []
         return changed_paths(self.root, self.snapshots[0].tree, self.snapshots[-1].tree)
 
     def finish(self) -> dict[str, Any] | None:
         """The state the job leaves behind, so `pedro undo` can tell whether the user changed files since."""
+        try:
+            self.ready()
+        except BaseException:
+            if self.journal is not None:
+                self.journal.close()  # the job ends in order: it never started a round
+            raise
         taken = self._take("job end", self._between())
         if self.journal is not None:
             self.journal.close()
@@ -128,6 +169,10 @@ class JournalOnlyGuard:
     """Outside a git repository (--allow-outside-git) there is nothing to snapshot into; rounds are still journalled."""
 
     journal: Journal | None = None
+
+    def ready(self) -> list[str]:
+        """Nothing to wait for outside git."""
+        return []
 
     def before(self, step: int | str, calls: Sequence[Effects]) -> dict[str, Any] | None:
         """Open the journal's round when its calls may change files; no snapshot is taken."""

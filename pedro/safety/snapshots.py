@@ -149,6 +149,12 @@ class _State:
     not_covered: tuple[str, ...] = ()
 
 
+def first_snapshot_ref(job_id: str) -> str:
+    """The ref a new job's first snapshot gets (take_snapshot numbers a job's snapshots from 1)."""
+    check_job_id(job_id)
+    return f"{REF_PREFIX}/{job_id}/1"
+
+
 def take_snapshot(root: Path, job_id: str, label: str, *, changes_by: ChangesBy | None = None) -> Snapshot:
     """Commit the current working tree and index to refs/pedro/snapshots/<job_id>/<n>; nothing else changes."""
     check_job_id(job_id)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pedro.dispatch import Dispatcher
 from pedro.effects import Effects
 from pedro.messages import ToolCall
 from pedro.roles import get_role
 from pedro.safety.guard import SnapshotGuard
-from pedro.safety.snapshots import list_snapshots
+from pedro.safety.snapshots import SnapshotError, list_snapshots
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 
@@ -70,3 +72,27 @@ def test_a_round_cut_short_counts_as_pedros(repo: Path) -> None:
     guard.after_call(edits[0])  # the second call never ran
     guard.finish()
     assert [(s.label, s.changes_by) for s in list_snapshots(repo, "job-3")][-1] == ("job end", "pedro")
+
+
+def test_a_start_taken_beside_the_first_request_is_waited_for_before_any_round(repo: Path) -> None:
+    guard = SnapshotGuard(repo, "job-beside")
+    order: list[str] = []
+    guard.start_beside("job start", lambda: order.append(f"then, after {len(guard.snapshots)} snapshot"))
+    write = declared(repo, ToolCall("file", {"action": "write", "path": "README.md", "content": "new\n"}))
+    guard.before(1, write)  # waits for the start: the round's edit comes after it
+    assert order == ["then, after 1 snapshot"]
+    (repo / "README.md").write_text("new\n")
+    guard.after_call(ToolCall("file", {}))
+    guard.finish()
+    assert [s.label for s in list_snapshots(repo, "job-beside")] == ["job start", "after round 1"]
+
+
+def test_a_start_that_failed_beside_the_first_request_stops_every_round(repo: Path) -> None:
+    # A file where the snapshot refs go: git cannot store the start snapshot.
+    (repo / ".git" / "refs" / "pedro").write_text("in the way\n")
+    guard = SnapshotGuard(repo, "job-failed", journal=None)
+    guard.start_beside("job start")
+    write = declared(repo, ToolCall("file", {"action": "write", "path": "README.md", "content": "new\n"}))
+    for step in (lambda: guard.ready(), lambda: guard.before(1, write), guard.finish):
+        with pytest.raises(SnapshotError, match="(?i)snapshot"):
+            step()
