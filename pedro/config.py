@@ -162,7 +162,7 @@ class RepairConfig(_Section):
     # is kept (pytest projects).
     rivals: int = Field(default=3, ge=0, le=8)
     """More plausible candidates looked for after the first, for `explore_s` at most; 0 keeps the first."""
-    explore_s: float = Field(default=4.0, ge=0)
+    explore_s: float = Field(default=2.5, ge=0)
     """Seconds repair goes on looking for rivals once a candidate made the failing tests pass without breaking any."""
     # Variants: the names in scope an undefined name was meant to be, one-token slips of the ranked lines (`>` for
     # `>=`, a number off by one), ranked by the failure's evidence and tried while the model writes.

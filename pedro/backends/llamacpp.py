@@ -137,7 +137,7 @@ class LlamaCppBackend(OpenAICompatBackend):
         self.props()
         self._ready = True
         if options.tool_mode == "auto" and self.template_supports_tools() is False:
-            self._text_mode = True
+            self._tools.text_mode = True
             return [NO_TOOL_TEMPLATE_NOTICE]
         return []
 

@@ -15,7 +15,6 @@ from pedro.backends import ollama_context
 from pedro.backends.base import (
     GenerationOptions,
     Notify,
-    ToolsRejectedError,
     iter_ndjson,
 )
 from pedro.backends.connection import Connection
@@ -25,6 +24,7 @@ from pedro.backends.ollama_context import choose_num_ctx
 from pedro.backends.openai_compat import NO_STREAM_NOTICE
 from pedro.backends.openai_wire import parse_arguments
 from pedro.backends.replyguard import ReplyGuard
+from pedro.backends.textfallback import TextFallback
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message, ToolCall, Usage
@@ -83,7 +83,7 @@ class OllamaBackend:
         self._num_ctx: int | None = None
         self._capabilities: list[str] | None = None
         self._parameters: int | None = None
-        self._text_mode = False
+        self._tools = TextFallback()
         self._announced_no_tools = False
         self._told_no_stream = False
         self.transport = HttpTransport(connection, server=self.server, explain_status=self._explain_status)
@@ -108,7 +108,7 @@ class OllamaBackend:
 
     @property
     def text_mode(self) -> bool:
-        return self._text_mode
+        return self._tools.text_mode
 
     def close(self) -> None:
         self.transport.close()
@@ -119,7 +119,7 @@ class OllamaBackend:
 
     def sends_tools(self, options: GenerationOptions) -> bool:
         """Native tools unless text mode was asked for, or the model or server cannot take them."""
-        if options.tool_mode == "text" or self._text_mode:
+        if not self._tools.sends_tools(options):
             return False
         no_tools = self._capabilities is not None and "tools" not in self._capabilities
         return not (options.tool_mode == "auto" and no_tools)
@@ -162,22 +162,17 @@ class OllamaBackend:
             and "tools" not in self._capabilities
             and not self._announced_no_tools
         ):
-            self._text_mode = self._announced_no_tools = True
+            self._tools.text_mode = self._announced_no_tools = True
             notices.append(f"Ollama says {self.model} cannot call tools; pedro uses text mode for this job")
-        send_tools = bool(tools) and options.tool_mode != "text" and not self._text_mode
-        try:
-            completion = self._request(messages, tools if send_tools else (), options, num_ctx, on_token, on_notice)
-        except ToolsRejectedError as exc:
-            if options.tool_mode == "native":
-                raise BackendError(
-                    f"the Ollama server at {self.chat_url} refuses native tools for {self.model} ({exc.detail}); "
-                    "run with --tool-mode text (or auto), or pick a model with tool support"
-                ) from exc
-            self._text_mode = True
-            notices.append(
-                f"Ollama refused native tools ({exc.detail}); pedro switched to text mode for the rest of this job"
-            )
-            completion = self._request(messages, (), options, num_ctx, on_token, on_notice)
+        completion = self._tools.send(
+            lambda sent: self._request(messages, sent, options, num_ctx, on_token, on_notice),
+            tools,
+            options,
+            notices,
+            refused="Ollama refused native tools ({detail}); pedro switched to text mode for the rest of this job",
+            native_only=f"the Ollama server at {self.chat_url} refuses native tools for {self.model} ({{detail}}); "
+            "run with --tool-mode text (or auto), or pick a model with tool support",
+        )
         if notices:
             completion = replace(completion, notices=(*notices, *completion.notices))
         return completion

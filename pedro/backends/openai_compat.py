@@ -14,7 +14,6 @@ import httpx
 from pedro.backends.base import (
     GenerationOptions,
     Notify,
-    ToolsRejectedError,
     decode_json_object,
 )
 from pedro.backends.connection import Connection
@@ -24,6 +23,7 @@ from pedro.backends.http import HttpTransport, ShownText, not_a_model_reply, str
 from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
 from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.sse import iter_sse_events
+from pedro.backends.textfallback import TextFallback
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message
@@ -100,7 +100,7 @@ class OpenAICompatBackend:
         self._configured_window = context_window
         self._listed_window: int | None = None
         self._listing: tuple[Mapping[str, Any] | None] | None = None
-        self._text_mode = False
+        self._tools = TextFallback()
         self._told_no_stream = False
         self.transport = HttpTransport(connection, server=self.server, explain_status=self._explain_status)
 
@@ -130,7 +130,7 @@ class OpenAICompatBackend:
     @property
     def text_mode(self) -> bool:
         """Whether this backend stopped sending native tools after the server refused them."""
-        return self._text_mode
+        return self._tools.text_mode
 
     def context_window(self) -> int | None:
         """The configured window, else what the server's /models entry for the model says (vLLM, LM Studio)."""
@@ -169,7 +169,7 @@ class OpenAICompatBackend:
 
     def sends_tools(self, options: GenerationOptions) -> bool:
         """Native tools unless text mode was asked for or the server refused them."""
-        return options.tool_mode != "text" and not self._text_mode
+        return self._tools.sends_tools(options)
 
     def close(self) -> None:
         self.transport.close()
@@ -185,21 +185,16 @@ class OpenAICompatBackend:
     ) -> Completion:
         """Send one chat request; a refusal of `tools` switches to text mode and retries once without them."""
         notices = [*self._prepare(options, on_notice), *self.extras.notices()]
-        send_tools = bool(tools) and self.sends_tools(options)
         names = [_tool_name(tool) for tool in tools]
-        try:
-            completion = self._request(messages, tools if send_tools else (), options, on_token, names, on_notice)
-        except ToolsRejectedError as exc:
-            if options.tool_mode == "native":
-                raise BackendError(
-                    f"the {self.server} at {self.chat_url} refuses native tools ({exc.detail}); "
-                    "run with --tool-mode text (or auto), or start the server with tool support (llama-server --jinja)"
-                ) from exc
-            self._text_mode = True
-            notices.append(
-                f"the server refused native tools ({exc.detail}); pedro switched to text mode for the rest of this job"
-            )
-            completion = self._request(messages, (), options, on_token, names, on_notice)
+        completion = self._tools.send(
+            lambda sent: self._request(messages, sent, options, on_token, names, on_notice),
+            tools,
+            options,
+            notices,
+            refused="the server refused native tools ({detail}); pedro switched to text mode for the rest of this job",
+            native_only=f"the {self.server} at {self.chat_url} refuses native tools ({{detail}}); run with "
+            "--tool-mode text (or auto), or start the server with tool support (llama-server --jinja)",
+        )
         if notices:
             completion = replace(completion, notices=(*notices, *completion.notices))
         return completion
