@@ -150,7 +150,7 @@ def wrap(
         _require_program(command)
         env = dict(command.env)
         # Build caches must be writable, and $HOME is not: one private folder for this pedro process, granted.
-        cache = _landlock_cache()
+        cache = _build_cache()
         env.update(_cache_env(str(cache)))
         # git's own configuration is hidden like the credential stores, and git stops at a config file it may not
         # read: its global scope comes from an empty file instead (bubblewrap's private home has none either).
@@ -184,6 +184,10 @@ def _bwrap_argv(
     if home is not None:
         _keep_go_modcache(env, home)
     args: list[str] = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    # The tests' runs share one build cache for the process (a job's test runs, repair's candidates); a command the
+    # model runs keeps its own, which vanishes with its private /tmp.
+    cache = _build_cache() if kind == "test" else None
+    writable = (*writable, cache) if cache is not None else writable
     for toolchain in sorted(_tmp_toolchains(env)):
         args += ["--ro-bind", str(toolchain), str(toolchain)]
     # Order matters: a later mount covers an earlier one, so the repository is bound after a home that holds it.
@@ -213,7 +217,7 @@ def _bwrap_argv(
         args += ["--dir", "/tmp/home"]
     # Build caches must be writable: they live in the private /tmp and vanish with it. Not under $HOME, where a
     # toolchain bound back read-only (PATH into ~/.cache/…/bin) would cover them.
-    env.update(_cache_env(_PRIVATE_CACHE))
+    env.update(_cache_env(str(cache) if cache is not None else _PRIVATE_CACHE))
     env["TMPDIR"] = "/tmp"
     args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]
@@ -243,8 +247,9 @@ def _cache_env(folder: str) -> dict[str, str]:
 
 
 @functools.cache
-def _landlock_cache() -> Path:
-    """A private build-cache folder for the Landlock fallback, made once per pedro process and removed at exit."""
+def _build_cache() -> Path:
+    """A private build-cache folder, made once per pedro process and removed at exit: Landlock's, and bubblewrap's
+    for the tests' runs (each Go candidate of a repair would otherwise compile the standard library again)."""
     folder = Path(tempfile.mkdtemp(prefix="pedro-cache-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder

@@ -388,3 +388,18 @@ def test_secret_files_git_already_holds_stay_readable(
     assert "fixture server.key" in out
     assert "a local secret" not in out and "fixture new.key" not in out
     assert "Read-only file system" in out
+
+
+@needs_bwrap
+def test_the_tests_runs_share_one_build_cache_and_the_models_commands_do_not_see_it(repo: Path) -> None:
+    # Each Go candidate of a repair compiled the standard library again when every run's cache vanished with it.
+    env = child_env(os.environ, {})
+
+    def child(kind: str, script: str) -> str:
+        command = ChildCommand(("sh", "-c", script), repo, env)
+        result = run_child(wrap(command, root=repo, kind=kind, sandbox=detect_sandbox()), timeout=20)  # type: ignore[arg-type]
+        return result.output
+
+    child("test", 'mkdir -p "$GOCACHE" && echo built > "$GOCACHE/marker"')
+    assert "built" in child("test", 'cat "$GOCACHE/marker"')  # the next test run finds it
+    assert "built" not in child("bash", 'cat "$GOCACHE/marker" 2>&1; ls /tmp')  # a command of the model's does not
