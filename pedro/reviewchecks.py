@@ -5,6 +5,7 @@ the same change."""
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -81,18 +82,25 @@ class ReviewChecks:
         return tails[0] if len(tails) == 1 else None
 
 
-def run_checks(root: Path, base: str, config: PedroConfig, notice: Notice) -> ReviewChecks:
+MayRun = Callable[[str], str]
+"""A command the checks would run (the repository's tests, its linters) -> "" when it may run, else why not."""
+
+
+def run_checks(root: Path, base: str, config: PedroConfig, notice: Notice, may_run: MayRun) -> ReviewChecks:
     """The tests at `base` and now, then each configured and installed linter on the changed files; findings only
-    for tests the change broke and messages on changed lines. Each step says what it ran in a notice."""
+    for tests the change broke and messages on changed lines. Each step says what it ran in a notice, and what
+    `may_run` refused (they run the repository's own code: without a sandbox, only as the person allows)."""
     changed = changed_lines(root, base)
     ctx = ToolContext(root=root, config=config.tools)
-    found = _test_findings(root, base, config, ctx, notice)
-    found += _lint_findings(root, changed, ctx, notice)
+    found = _test_findings(root, base, config, ctx, notice, may_run)
+    found += _lint_findings(root, changed, ctx, notice, may_run)
     numbered = [replace(finding, number=number) for number, finding in enumerate(found, 1)]
     return ReviewChecks(root, changed, numbered, config.agent.test_command.strip() or None)
 
 
-def _test_findings(root: Path, base: str, config: PedroConfig, ctx: ToolContext, notice: Notice) -> list[Finding]:
+def _test_findings(
+    root: Path, base: str, config: PedroConfig, ctx: ToolContext, notice: Notice, may_run: MayRun
+) -> list[Finding]:
     from pedro.evidence import find_test_command
 
     args = find_test_command(root, None, config.agent.test_command)
@@ -100,6 +108,10 @@ def _test_findings(root: Path, base: str, config: PedroConfig, ctx: ToolContext,
         notice("checks: no test command is known ([agent].test_command or a detected runner): no tests run")
         return []
     now = ProjectTests(args, ctx)
+    refused = may_run(now.command.removesuffix(", detected"))
+    if refused:
+        notice(f"checks: {now.named} was not run: {refused}")
+        return []
     notice(f"checks: running {now.named} at the base ({base[:7]}, in a throwaway worktree) and on the change")
     try:
         with gitlayer.scratch_worktree(root, base, borrow=TEST_DEPENDENCIES) as tree:
@@ -141,13 +153,19 @@ def _command_finding(command: str, run: TestRun) -> Finding:
     return Finding(0, "major", text, origin="tool", source=command, anchored=True)
 
 
-def _lint_findings(root: Path, changed: ChangedLines, ctx: ToolContext, notice: Notice) -> list[Finding]:
+def _lint_findings(
+    root: Path, changed: ChangedLines, ctx: ToolContext, notice: Notice, may_run: MayRun
+) -> list[Finding]:
     ready, missing = configured_linters(root, ctx.env)
     for name in missing:
         notice(f"checks: the repository configures {name}, which is not installed: skipped")
     files = [path for path, lines in changed.lines.items() if lines]
     found: list[Finding] = []
     for linter, program in ready:
+        refused = may_run(shlex.join(linter.argv(program, [])))
+        if refused:
+            notice(f"checks: {linter.name} ({program}) was not run: {refused}")
+            continue
         run = run_linter(linter, program, root, files, ctx.env, ctx.config.test_timeout)
         if run.problem:
             notice(f"checks: {linter.name} could not check the change: {run.problem}")

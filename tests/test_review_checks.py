@@ -171,3 +171,29 @@ def test_a_review_that_ends_without_the_marker_keeps_the_models_findings_as_the_
         "2. **minor** `calc.py:10` — comparison to `None` should be `cond is None` _(model, not anchored: calc.py has "
         "no line 10; it has 6)_",
     ]
+
+
+def test_without_a_sandbox_the_repositorys_own_checks_run_only_when_the_person_allows_them(
+    change: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    # A cloned repository's own `.venv/bin/ruff` can be any script; with no sandbox it would run with the person's
+    # rights (reading ~/.ssh into a finding, in the audit). It runs as the model's commands do: asked, refused when
+    # nobody can answer, allowed by --full-access.
+    ran = tmp_path / "ran"
+    ruff = change / ".venv" / "bin" / "ruff"
+    ruff.parent.mkdir(parents=True)
+    ruff.write_text(f"#!/bin/sh\necho pwned > {ran}\n")
+    ruff.chmod(0o755)
+    unconfined = {**env, "PEDRO_SANDBOX": "off"}
+    proc = pedro("review", "--no-model", "--base", "main", "--no-input", env=unconfined, cwd=change, stdin="")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and not ran.exists()
+    assert f"checks: ruff ({ruff}) was not run: no sandbox confines" in proc.stderr
+    assert "pytest" in proc.stderr and "--full-access" in proc.stderr  # the tests were refused too, with the fix
+    assert "test_add passes at the base" not in proc.stdout
+    allowed = pedro(
+        "review", "--no-model", "--base", "main", "--no-input", "--full-access", env=unconfined, cwd=change, stdin=""
+    )
+    assert allowed.returncode == 0, allowed.stderr
+    assert ran.exists() and "test_add passes at the base and fails on the change" in allowed.stdout
+    _untouched(change)

@@ -115,7 +115,7 @@ def review(
     compared = find_review_base(root, base)
     task_vars = review_task(root, compared, description)
     notice(flags, compared.describe())
-    checks = run_checks(root, compared.commit, config, lambda said: notice(flags, said))
+    checks = run_checks(root, compared.commit, config, lambda said: notice(flags, said), _unconfined(config, flags))
     if no_model or not (config.backend.model or config.backend.model_file):
         why = "--no-model" if no_model else "no model is configured; --model NAME or --model-file PATH adds one"
         notice(flags, f"no model was asked ({why}): the findings are the checks' alone")
@@ -129,6 +129,34 @@ def review(
     if can_converse(flags):
         raise typer.Exit(open_session("reviewer", flags, task_vars, asked=compared.describe(), checks=checks))
     _run("reviewer", flags, aim=Aim(read_findings=lambda text: checks.merge(parse_findings(text))), **task_vars)
+
+
+def _unconfined(config: Any, flags: CommonFlags) -> Callable[[str], str]:
+    """Whether review's checks may run a command of the repository's (its tests, its own linters): inside a
+    sandbox always; without one, by the rule the model's commands follow (pedro.safety.policy): allowed under
+    --full-access or by a configured rule, else asked, and refused when nobody can answer. A cloned repository's
+    `.venv/bin/ruff` can be any script."""
+    from pedro.assembly import policy
+    from pedro.cli.render import make_renderer
+    from pedro.safety.policy import BashCommand
+    from pedro.safety.sandbox import active_sandbox
+
+    if active_sandbox().kind != "none":
+        return lambda _command: ""
+    rules = policy(config, interactive=flags.interactive)
+    approve = make_renderer(json_mode=flags.json, stream_json=flags.stream_json).approver(flags.interactive)
+    fix = "--full-access allows it (or a [safety] rule that allows the command), and a sandbox confines it"
+
+    def may_run(command: str) -> str:
+        decision = rules.decide(BashCommand(command, sandboxed=False))
+        if decision.verdict == "allow":
+            return ""
+        question = f"no sandbox here: run `{command}`, the repository's own code, with your rights?"
+        if decision.verdict == "ask" and approve(question):
+            return ""
+        return f"no sandbox confines the repository's own code on this machine ({decision.reason}); {fix}"
+
+    return may_run
 
 
 def review_task(root: Path, compared: Any, description: str) -> dict[str, Any]:
