@@ -24,8 +24,9 @@ from pydantic import (
 )
 
 from pedro.errors import ConfigError
-from pedro.messages import RoleName, ToolName
+from pedro.messages import RoleName
 from pedro.presets import BUILTIN_PROFILES, DEFAULT_PROFILE, SAMPLING_KEYS, match_preset, profile_values
+from pedro.tooltable import tool_names
 
 BackendKind = Literal["ollama", "openai", "llamacpp"]
 ToolMode = Literal["auto", "native", "text"]
@@ -233,9 +234,9 @@ class ToolCallingConfig(_Section):
     sampling_profile: str = DEFAULT_PROFILE
     """A built-in profile (default, precise, creative, qwen_recommended, gemma_recommended, smollm_recommended) or
     one of [sampling_profiles.NAME]."""
-    allow_tools: list[ToolName] = Field(default_factory=list)
+    allow_tools: list[str] = Field(default_factory=list)
     """Only these tools are offered and may run; empty: every tool of the role."""
-    deny_tools: list[ToolName] = Field(default_factory=list)
+    deny_tools: list[str] = Field(default_factory=list)
     """These tools are neither offered nor run (TOOL_NOT_ALLOWED)."""
 
     @field_validator("allow_tools", "deny_tools", mode="before")
@@ -245,6 +246,17 @@ class ToolCallingConfig(_Section):
         if isinstance(value, str):
             return [name.strip() for name in value.split(",") if name.strip()]
         return value
+
+    @field_validator("allow_tools", "deny_tools")
+    @classmethod
+    def _known_tools(cls, names: list[str]) -> list[str]:
+        """Only names of pedro's tools (the table in pedro.tooltable)."""
+        unknown = [name for name in names if name not in tool_names()]
+        if unknown:
+            raise ValueError(
+                f"no tool is named {', '.join(map(repr, unknown))}; the tools are {', '.join(tool_names())}"
+            )
+        return names
 
     @field_validator("request_overrides", mode="before")
     @classmethod

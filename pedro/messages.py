@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, get_args
-
-ToolName = Literal["file", "code_edit", "search", "navigate", "git", "bash", "test"]
-TOOL_NAMES: tuple[str, ...] = get_args(ToolName)
+from typing import Any, Literal
 
 ErrorKind = Literal["unknown_tool", "invalid_args", "denied", "timeout", "failed", "too_large"]
 # Stable codes of the guardrails of [tool_calling], for the model and for whoever reads the trace.

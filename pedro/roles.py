@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pedro.messages import TOOL_NAMES, RoleName
+from pedro.messages import RoleName
 
 Evidence = Literal["none", "changes"]
 RepairUse = Literal["first", "finisher", "never"]
@@ -22,7 +22,8 @@ class Role:
     """Template under prompts/ with the role's instructions."""
     task: str
     """Template under prompts/ that turns the command's inputs into the first user message."""
-    tools: tuple[str, ...]
+    tools: tuple[str, ...] | None
+    """The tools the role offers, by name; None: every tool of the table (pedro.tooltable), one added later too."""
     read_only: bool
     """The role may not change files (git is limited to reading)."""
     evidence: Evidence
@@ -39,19 +40,19 @@ class Role:
     strategy says so ([build].strategy)."""
 
 
-ALL_TOOLS = TOOL_NAMES
+EVERY_TOOL = None
 
 ROLES: dict[str, Role] = {
     # A build's job is its description: failures that were there before are not its task, so repair only finishes
     # what the loop changed. A debugger's job is the failing tests: repair goes first.
     "builder": Role(
-        "builder", "roles/builder.md", "tasks/build.md", ALL_TOOLS, False, "changes", "finisher", writes_directly=True
+        "builder", "roles/builder.md", "tasks/build.md", EVERY_TOOL, False, "changes", "finisher", writes_directly=True
     ),
     "debugger": Role(
         "debugger",
         "roles/debugger.md",
         "tasks/debug.md",
-        ALL_TOOLS,
+        EVERY_TOOL,
         False,
         "changes",
         "first",

@@ -13,9 +13,13 @@ from pedro.roles import ROLES, Role
 from pedro.tokens import TokenLedger
 from pedro.tools import ToolRegistry
 
-# Tokens of the first request before the task: full tool descriptions, and the short ones of windows under 8192.
-BUDGET = {False: 1500, True: 700}
+# Tokens of the first request before the task, measured per part so that a new tool costs its own share and no
+# more: the role's system prompt without tools, and each tool (its native definition, or its section of the system
+# prompt in text mode), full and in the short form of windows under 8192.
+WITHOUT_TOOLS = 350
+PER_TOOL = {False: 300, True: 120}
 CASES = [(role, native, short) for role in sorted(ROLES) for native in (True, False) for short in (False, True)]
+LEDGER = TokenLedger()
 
 
 def first_request(role: Role, *, native: bool, short: bool) -> tuple[str, list[dict[str, Any]]]:
@@ -24,12 +28,28 @@ def first_request(role: Role, *, native: bool, short: bool) -> tuple[str, list[d
     return build_system_prompt(role, tools, repo_name="project", native=native), tools if native else []
 
 
+def cost(role: Role, tools: list[dict[str, Any]], *, native: bool) -> int:
+    """Counted the way the job's context budget counts its requests: the system message and the sent tools' JSON."""
+    system = build_system_prompt(role, tools, repo_name="project", native=native)
+    return LEDGER.count([Message("system", system)], tools if native else [])
+
+
+@pytest.mark.parametrize(
+    ("role_name", "native"), [(role, native) for role in sorted(ROLES) for native in (True, False)]
+)
+def test_the_system_prompt_without_tools_fits_its_budget(role_name: str, native: bool) -> None:
+    assert cost(ROLES[role_name], [], native=native) <= WITHOUT_TOOLS
+
+
 @pytest.mark.parametrize(("role_name", "native", "short"), CASES)
-def test_fixed_prompt_fits_the_budget(role_name: str, native: bool, short: bool) -> None:
-    system, tools = first_request(ROLES[role_name], native=native, short=short)
-    # Counted the way the job's context budget counts its requests: the system message and the sent tools' JSON.
-    tokens = TokenLedger().count([Message("system", system)], tools)
-    assert tokens <= BUDGET[short], f"{role_name}, {'native' if native else 'text'}, {'short' if short else 'full'}"
+def test_each_tool_costs_at_most_its_share(role_name: str, native: bool, short: bool) -> None:
+    role = ROLES[role_name]
+    base = cost(role, [], native=native)
+    for spec in ToolRegistry.default(role.tools).specs(short=short):
+        share = cost(role, [spec], native=native) - base
+        assert share <= PER_TOOL[short], (
+            f"{spec['function']['name']} costs {share} tokens ({role_name}, native={native})"
+        )
 
 
 @pytest.mark.parametrize(("role_name", "short"), [(role, short) for role in sorted(ROLES) for short in (False, True)])

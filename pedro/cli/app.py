@@ -9,8 +9,8 @@ import typer
 
 from pedro import __version__
 from pedro.cli import config_cmd, doctor, eval_cmd, jobs, mcp_cmd, run, serve, tools, undo
-from pedro.messages import TOOL_NAMES
 from pedro.roles import ROLES
+from pedro.tooltable import tool_names
 
 
 def _listed(names: Iterable[str]) -> str:
@@ -20,7 +20,7 @@ def _listed(names: Iterable[str]) -> str:
 
 app = typer.Typer(
     name="pedro",
-    help=f"A coding agent for local models: {_listed(ROLES)} roles over {_listed(TOOL_NAMES)} tools.",
+    help=f"A coding agent for local models: {_listed(ROLES)} roles over {_listed(tool_names())} tools.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,

@@ -1,5 +1,5 @@
 """The tool registry: every tool by name, loaded lazily, and role subsets of them. Adding a tool is its module, its
-prompt files, its test and one line here (and its name in messages.ToolName, which a test holds to this table)."""
+prompt files (prompts/tools/NAME.md and NAME.short.md), its test and one line in pedro/tooltable.py."""
 
 from __future__ import annotations
 
@@ -7,19 +7,9 @@ import importlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pedro.messages import TOOL_NAMES
 from pedro.tools.base import Tool, tool_spec
-
-# name -> "module:Class"; imported on first use so start-up stays fast.
-TOOL_CLASSES: dict[str, str] = {
-    "file": "pedro.tools.file:FileTool",
-    "code_edit": "pedro.tools.code_edit:CodeEditTool",
-    "search": "pedro.tools.search:SearchTool",
-    "navigate": "pedro.tools.navigate:NavigateTool",
-    "git": "pedro.tools.git:GitTool",
-    "bash": "pedro.tools.bash:BashTool",
-    "test": "pedro.tools.test:TestTool",
-}
+from pedro.tooltable import TOOL_CLASSES as TOOL_CLASSES  # where callers have long imported it
+from pedro.tooltable import tool_names
 
 
 def load_tool(name: str) -> Tool:
@@ -37,9 +27,10 @@ class ToolRegistry:
         self._tools: dict[str, Tool] = {tool.name: tool for tool in tools}
 
     @classmethod
-    def default(cls, names: Iterable[str] = TOOL_NAMES) -> ToolRegistry:
-        wanted = set(names)
-        return cls(load_tool(name) for name in TOOL_NAMES if name in wanted)
+    def default(cls, names: Iterable[str] | None = None) -> ToolRegistry:
+        """The tools of the table (pedro.tooltable) named in `names`, in the table's order; None: every one."""
+        wanted = set(tool_names() if names is None else names)
+        return cls(load_tool(name) for name in tool_names() if name in wanted)
 
     def subset(self, names: Iterable[str]) -> ToolRegistry:
         wanted = set(names)

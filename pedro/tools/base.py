@@ -273,7 +273,11 @@ def tool_spec(tool: Tool, *, short: bool = False) -> dict[str, Any]:
         parameters["required"] = required
     if "$defs" in schema:
         parameters["$defs"] = schema["$defs"]
-    description = load_prompt(f"tools/{tool.name}{'.short' if short else ''}.md").strip()
+    name = f"{tool.name}{'.short' if short else ''}.md"
+    # A tool pedro does not ship (a test's, a plugin's) may keep its prompt files beside it: `prompts`, a folder.
+    folder = getattr(tool, "prompts", None)
+    description = (Path(folder) / name).read_text(encoding="utf-8") if folder else load_prompt(f"tools/{name}")
+    description = description.strip()
     return {"type": "function", "function": {"name": tool.name, "description": description, "parameters": parameters}}
 
 

@@ -42,7 +42,7 @@ class Outcome:
 
 
 def load_tools() -> list[dict[str, Any]]:
-    """The registry of the corpus: pedro's seven tools and the test tools the sources' examples use."""
+    """The registry of the corpus: pedro's tools and the test tools the sources' examples use."""
     tools: list[dict[str, Any]] = json.loads(TOOLS_FILE.read_text(encoding="utf-8"))
     return tools
 

@@ -10,5 +10,5 @@ from toolcall_registry import TOOLS
 
 @pytest.fixture
 def tools() -> list[dict[str, Any]]:
-    """pedro's seven tools plus test tools, as OpenAI-style function definitions."""
+    """pedro's tools plus test tools, as OpenAI-style function definitions."""
     return TOOLS

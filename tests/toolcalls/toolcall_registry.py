@@ -1,4 +1,4 @@
-"""The tool registry the extraction tests use: pedro's seven tools plus a few test tools, with real schemas."""
+"""The tool registry the extraction tests use: pedro's tools plus a few test tools, with real schemas."""
 
 from __future__ import annotations
 
