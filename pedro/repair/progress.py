@@ -21,6 +21,7 @@ _NODE_DIFF = re.compile(
     rf"\+ actual - expected\s*\n\s*\+ (?P<actual>{_NUMBER})\s*\n\s*- (?P<expected>{_NUMBER})\s*$", re.M
 )
 _JEST = re.compile(rf"Expected:\s*(?P<expected>{_NUMBER})\s*\n\s*Received:\s*(?P<actual>{_NUMBER})")
+_NUMBER_IN_TEXT = re.compile(r"\d+(?:\.\d+)?")
 # (actual, expected) text: pytest's `assert 'a' == 'b'`, node's `'a' !== 'b'`, Go's `= "a", <nil>; want "b"`.
 _TEXT_ACTUAL_EXPECTED = (
     re.compile(r"""\bassert (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) == (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""),
@@ -86,8 +87,26 @@ def nearer_sign(before: FailedTest, after: FailedTest) -> int:
     old, new = _texts(before), _texts(after)
     if old is None or new is None or old[1] != new[1] or old[0] == new[0]:
         return 0
-    was, now = _distance(old[0], old[1]), _distance(new[0], new[1])
+    # Text that differs from the expected only in its numbers ("$21.99" for "$20.49") is as near as its numbers
+    # are: edits of digits say nothing of that. When only the numbers' formatting changed ("8:53" → "08:53"), or
+    # they now equal the expected in value ("1:5" for "1:05"), the edits tell.
+    was_far, now_far = _numbers_apart(*old), _numbers_apart(*new)
+    if was_far is not None and now_far is not None and now_far and _numbers_of(old[0]) != _numbers_of(new[0]):
+        return (now_far < was_far) - (now_far > was_far)
+    was, now = _edits(*old), _edits(*new)
     return (now < was) - (now > was)
+
+
+def _numbers_of(text: str) -> list[float]:
+    return [float(number) for number in _NUMBER_IN_TEXT.findall(text)]
+
+
+def _numbers_apart(actual: str, expected: str) -> float | None:
+    """How far apart the numbers of two texts that differ only in their numbers are; None for other texts."""
+    shape = _NUMBER_IN_TEXT.sub("#", actual)
+    if "#" not in shape or shape != _NUMBER_IN_TEXT.sub("#", expected):
+        return None
+    return sum(abs(one - other) for one, other in zip(_numbers_of(actual), _numbers_of(expected), strict=True))
 
 
 def _texts(failure: FailedTest) -> tuple[str, str] | None:
@@ -99,7 +118,7 @@ def _texts(failure: FailedTest) -> tuple[str, str] | None:
     return None
 
 
-def _distance(one: str, other: str) -> int:
+def _edits(one: str, other: str) -> int:
     """Characters to insert or delete to turn one into the other."""
     blocks = difflib.SequenceMatcher(None, one, other, autojunk=False).get_matching_blocks()
     matched = sum(block.size for block in blocks)

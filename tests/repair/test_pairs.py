@@ -50,3 +50,15 @@ def test_a_number_or_a_text_nearer_the_expected_one_counts_as_nearer() -> None:
 def test_node_s_multi_line_diff_of_two_numbers_is_read() -> None:
     diff = "Expected values to be strictly equal:\n\n+ actual - expected\n\n+ {}\n- 4\n"
     assert nearer_sign(failure(diff.format("6.5")), failure(diff.format("4.333333333333333"))) == 1
+
+
+def test_text_that_differs_only_in_its_numbers_is_nearer_only_when_the_numbers_are() -> None:
+    # Two compensating slips (the shipping rate up, the items' total down) each changed "$18.99"; neither brought
+    # it nearer "$20.49", and their pair passed the test by accident: such halves are not paired at once.
+    go = 'Summary() = "3 items, 2500 g: ${}", want "3 items, 2500 g: $20.49"'
+    assert nearer_sign(failure(go.format("18.99")), failure(go.format("21.99"))) == 0
+    assert nearer_sign(failure(go.format("18.99")), failure(go.format("17.49"))) == -1
+    assert nearer_sign(failure(go.format("18.99")), failure(go.format("19.49"))) == 1
+    # Only the formatting of the same numbers changed: the text tells (two-digit hours, as the expected has).
+    clock = 'AddMinutes("08:30", 45) = "{}", <nil>; want "09:15"'
+    assert nearer_sign(failure(clock.format("8:53")), failure(clock.format("08:53"))) == 1
