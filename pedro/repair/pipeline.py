@@ -303,6 +303,11 @@ class Repairer:
                 )  # fmt: skip
             if outcome.beyond:
                 text += ". Beyond the tests, the fix changes " + "; ".join(outcome.beyond)
+            elif settled.verdict is None:
+                how = "no probe could call the changed code" if self._runner == "pytest" else (
+                    "pedro calls changed code on other inputs in pytest projects only"
+                )  # fmt: skip
+                text += f". Nothing checked it beyond the tests ({how})"
             return text
         if outcome.stopped:
             return f"repair stopped after {tries}: {outcome.stopped}"

@@ -174,6 +174,9 @@ def test_a_go_comparison_slip_is_fixed_by_a_variant(repo: Path) -> None:
     assert outcome.fixed and backend.requests == []
     assert "\t\tif v > limit {" in (repo / "count.go").read_text()
     assert any(isinstance(e, Event) and e.data.get("change") == "`>=` → `>`" for e in events)
+    # No probe calls Go code: the summary says the fix was checked by the tests alone.
+    assert outcome.summary.endswith("Nothing checked it beyond the tests (pedro calls changed code on other inputs "
+                                    "in pytest projects only)")  # fmt: skip
 
 
 def test_a_caller_bent_to_fit_a_buggy_callee_is_put_back_once_the_callee_is_fixed(repo: Path) -> None:
