@@ -24,11 +24,12 @@ def test_missing_variable_is_an_error() -> None:
 def test_every_role_renders_its_system_prompt_and_task() -> None:
     registry = ToolRegistry.default()
     for role in ROLES.values():
-        tools = registry.subset(role.tools).specs()
+        offered = registry.subset(role.tools)
+        tools = offered.specs()
         for native in (True, False):
             system = build_system_prompt(role, tools, repo_name="demo", native=native)
             assert "TASK COMPLETE" in system and "$" not in system.replace("$HOME", "")
-            for name in role.tools:
+            for name in offered.names():
                 # In text mode the prompt describes every tool; native tools travel in the request instead.
                 assert (f"## {name}\n" in system) is not native
             assert ("```file\n" in system) is not native  # the fenced call convention, text mode only

@@ -32,7 +32,10 @@ class ToolRegistry:
         wanted = set(tool_names() if names is None else names)
         return cls(load_tool(name) for name in tool_names() if name in wanted)
 
-    def subset(self, names: Iterable[str]) -> ToolRegistry:
+    def subset(self, names: Iterable[str] | None) -> ToolRegistry:
+        """These tools of the registry (a role's `tools`); None: all of them."""
+        if names is None:
+            return ToolRegistry(self._tools.values())
         wanted = set(names)
         return ToolRegistry(tool for name, tool in self._tools.items() if name in wanted)
 
