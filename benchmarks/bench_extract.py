@@ -7,12 +7,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pedro.messages import TOOL_NAMES
 from pedro.toolcalls import extract
+from pedro.tooltable import tool_names
 
 TOOLS: list[dict[str, Any]] = [
     {"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": {}}}}
-    for name in TOOL_NAMES
+    for name in tool_names()
 ]
 
 

@@ -182,14 +182,6 @@ class _Turn:
             history.append(Message("user", "\n\n".join(self.feedback)))
 
 
-class _Unprotected(Exception):
-    """The start snapshot failed while the first request was out: the job ends before any call runs."""
-
-    def __init__(self, ending: Ending) -> None:
-        super().__init__(ending.summary)
-        self.ending = ending
-
-
 class Agent:
     """Drives the model until it reports completion, a limit is hit, or the backend fails."""
 
@@ -256,8 +248,6 @@ class Agent:
             ending = endings.tool_use(ending, self.state.counters, self.settings.calling)
         except ContextFullError as exc:
             ending = endings.context_full(str(exc))
-        except _Unprotected as unready:
-            ending = unready.ending
         except BackendError as exc:
             ending = endings.backend_failed(str(exc))
         except KeyboardInterrupt as how:
@@ -340,7 +330,8 @@ class Agent:
         state.rounds += 1
         self.emitter.emit("round.started", round=state.rounds)
         completion, request = self._ask(self.budget)
-        ending = self._handle_reply(completion)
+        # The first request went out beside the start snapshot: nothing in its reply runs or is judged before it.
+        ending = self._ready() or self._handle_reply(completion)
         self.emitter.emit(
             "round.finished",
             round=state.rounds,
@@ -428,9 +419,6 @@ class Agent:
         is well-formed."""
         effects = [self.dispatcher.effects(call) for call in calls]
         if calls:
-            unready = self._ready()
-            if unready is not None:
-                raise _Unprotected(unready)
             self.dispatcher.snapshots.before(self.emitter.emit, self.state.rounds, effects)
         results: list[ToolResult] = []
         try:
