@@ -264,7 +264,6 @@ class Agent:
     def _run(self, task: str, resume: Sequence[Message], instructions: str) -> Ending | None:
         """The baseline and the repair a new job starts with, then one round after another; the ending a rule gave,
         or None when the rounds ran out."""
-        handover = ""
         parts = self.parts
         # What runs before the first request (the tests, the direct way, repair) may write files: the start
         # snapshot comes first. Otherwise the first request goes out while it is taken.
@@ -272,30 +271,36 @@ class Agent:
             unready = self._ready()
             if unready is not None:
                 return unready
+        handover = ""
         if not resume:
-            tests = self.parts.tests
-            if tests is not None:
-                self._take_baseline(tests)
-                # The failure the person gave as a command is not there: no model can be told to fix it.
-                if tests.given and tests.must_fix and tests.baseline_run is not None and tests.baseline_run.passed:
-                    return endings.nothing_to_fix(tests.tests.named)
-            direct = self.parts.direct if self.role.writes_directly and not self.chat_only else None
-            if direct is not None:
-                built = self._build_first(direct)
-                if built is not None:
-                    return built
-            repair = self.parts.repair if self.role.repair == "first" and not self.chat_only else None
-            if repair is not None:
-                repaired = self._repair_first(repair)
-                if isinstance(repaired, Ending):
-                    return repaired
-                handover = repaired
+            first = self._before_the_loop()
+            if isinstance(first, Ending):
+                return first
+            handover = first
         self._prepare(task, resume, instructions, handover)
         while self.state.rounds < self.limits.max_rounds:
             ending = self.step()
             if ending is not None:
                 return ending
         return None
+
+    def _before_the_loop(self) -> Ending | str:
+        """A new job's stages before its first round: the tests' baseline, build's direct way, repair. Their ending,
+        or what the loop's model reads first from repair (else "")."""
+        parts = self.parts
+        tests = parts.tests
+        if tests is not None:
+            self._take_baseline(tests)
+            # The failure the person gave as a command is not there: no model can be told to fix it.
+            if tests.given and tests.must_fix and tests.baseline_run is not None and tests.baseline_run.passed:
+                return endings.nothing_to_fix(tests.tests.named)
+        direct = parts.direct if self.role.writes_directly and not self.chat_only else None
+        if direct is not None:
+            built = self._build_first(direct)
+            if built is not None:
+                return built
+        repair = parts.repair if self.role.repair == "first" and not self.chat_only else None
+        return self._repair_first(repair) if repair is not None else ""
 
     def _prepare(self, task: str, resume: Sequence[Message], instructions: str, handover: str) -> None:
         """The context budget and the system prompts; a new job's first two messages."""
