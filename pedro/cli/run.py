@@ -154,7 +154,11 @@ def _unconfined(config: Any, flags: CommonFlags) -> Callable[[str], str]:
         question = f"no sandbox here: run `{command}`, the repository's own code, with your rights?"
         if decision.verdict == "ask" and approve(question):
             return ""
-        return f"no sandbox confines the repository's own code on this machine ({decision.reason}); {fix}"
+        # The policy's reason speaks to the model ("do it another way"); the person gets what happened and the fix.
+        why = "nobody can approve it under --no-input" if decision.verdict == "deny" and not flags.interactive else (
+            "it was not approved" if decision.verdict == "ask" else decision.reason
+        )  # fmt: skip
+        return f"no sandbox confines the repository's own code on this machine, and {why}; {fix}"
 
     return may_run
 
