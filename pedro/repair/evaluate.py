@@ -20,6 +20,8 @@ from typing import IO, Any
 
 from pedro.evidence import ProjectTests, count
 from pedro.process import ChildCommand, ChildResult, release_leader, start_leader
+from pedro.repair.native_probes import ProbeProgram
+from pedro.repair.probes import ProbeSpec
 from pedro.safety.sandbox import wrap
 from pedro.tools.test import RunInstrument, RunPlan, TestRun, format_summary, narrow, plan_test_run
 from pedro.tools.testreport import UNITTEST_RUNNER, ReportError, RunReport, parse_junit_xml
@@ -33,6 +35,8 @@ TIMEOUT_SLACK_S = 2.0
 """A candidate's run may take this multiple of the original code's run of the same tests, plus this: a candidate
 that loops or deadlocks is stopped early and counted as failing."""
 _JUNIT_OPTIONS = ("-o", "junit_family=xunit1")
+PROBE_TIMEOUT_S = 60.0
+"""A probe program's limit: a compile of the package's test binary and a second per call at most."""
 
 Notice = Callable[[str], None]
 
@@ -403,6 +407,14 @@ class CandidateRuns:
     def whole(self, instrument: RunInstrument | None = None) -> TestRun:
         """The whole command as the user gave it, for the final check."""
         return self.tests.run(instrument=instrument)
+
+    def probed(self, spec: ProbeSpec) -> tuple[str, ...] | None:
+        """The outputs of a probe program of its own (Go, JavaScript) on the code as it is now, in the tests'
+        sandbox; None when it could not run."""
+        program = ProbeProgram(spec, self.tests.ctx.root)
+        timeout = min(self.tests.ctx.config.test_timeout, PROBE_TIMEOUT_S)
+        ProjectTests(self.tests.args.model_copy(update={"timeout": timeout}), self.tests.ctx).run(instrument=program)
+        return tuple(program.outputs) if program.outputs is not None else None
 
     def _plain(self, ids: Sequence[str], instrument: RunInstrument | None, timeout: float | None = None) -> TestRun:
         args = self.tests.args.model_copy(update={"timeout": timeout or self._timeout()})

@@ -73,7 +73,8 @@ _SWAPS: dict[str, tuple[str, ...]] = {
     "||": ("&&",),
 }
 _PYTHON_ONLY = {"//"}
-_WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true"}
+_WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true",
+               "floor": "ceil", "ceil": "floor"}  # fmt: skip
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
 _ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**="})
@@ -264,6 +265,45 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
     if after is not None and token.text in {"/", "-"} and _swappable(code, k, tighter=token.text == "-"):
         swapped = line[: before.start] + after.text + line[before.end : after.start] + before.text
         yield Mutant(swapped + line[after.end :], f"`{before.text}` and `{after.text}` swapped", 1)
+    if (language, token.text) in {("python", "//"), ("go", "/")}:  # whole division; JavaScript's `/` never is
+        yield from _rounded_up(line, code, k)
+
+
+def _rounded_up(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
+    """A whole division that should round up (`(g - 1000) / 1000` where each part of a kilogram counts): the
+    dividend raised by the divisor less one. Only for a plain divisor and a dividend that is a name, a number or one
+    bracketed group, so the edit stays one operation."""
+    after = code[k + 1] if k + 1 < len(code) else None
+    if (
+        after is None
+        or after.kind not in {"name", "number"}
+        or after.text in _KEYWORDS
+        or not _ends_operand(code, k + 1)
+    ):
+        return
+    start = _operand_start(code, k - 1)
+    if start is None or (start and code[start - 1].text in {".", "*", "/", "//", "%", "**"}):
+        return
+    dividend, divisor = line[code[start].start : code[k - 1].end], after.text
+    grouped = dividend[1:-1] if code[start].text == "(" else dividend
+    rounded = f"({grouped} + {divisor} - 1) {code[k].text} {divisor}"
+    yield Mutant(line[: code[start].start] + rounded + line[after.end :], f"`{code[k].text}` rounded up", 2)
+
+
+def _operand_start(code: list[_Token], end: int) -> int | None:
+    """Where the operand that ends at `end` starts: the name or number itself, or the `(` that opens its group."""
+    token = code[end]
+    if token.kind in {"name", "number"}:
+        return end if token.text not in _KEYWORDS else None
+    if token.text != ")":
+        return None
+    depth = 0
+    for at in range(end, -1, -1):
+        depth += {")": 1, "(": -1}.get(code[at].text, 0)
+        if depth == 0:
+            called = at and code[at - 1].kind == "name" and code[at - 1].text not in _KEYWORDS
+            return None if called else at
+    return None
 
 
 def _number_variants(line: str, token: _Token) -> Iterator[Mutant]:

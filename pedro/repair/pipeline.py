@@ -23,6 +23,7 @@ from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import Unit, locate
+from pedro.repair.native_probes import native_probe_spec
 from pedro.repair.probes import ProbeSpec, probe_spec
 from pedro.repair.search import Search, describe
 from pedro.repair.settle import Settled, settle
@@ -282,11 +283,13 @@ class Repairer:
                             redact=self.dispatcher.redactor.redact)  # fmt: skip
 
     def _probe(self, unit: Unit) -> ProbeSpec | None:
-        """The unit's probes (or its callers', which carry its outputs), when pytest runs the tests; found once."""
-        if self._runner != "pytest":
-            return None
+        """The unit's probes, found once: a Python function's (or its callers', which carry its outputs) when pytest
+        runs the tests; a Go or JavaScript function's through a probe program of its own."""
         if unit.key not in self._specs:
-            self._specs[unit.key] = probe_spec(unit, self.root)
+            if unit.language == "python":
+                self._specs[unit.key] = probe_spec(unit, self.root) if self._runner == "pytest" else None
+            else:
+                self._specs[unit.key] = native_probe_spec(unit, self.root)
         return self._specs[unit.key]
 
     def _summary(self, outcome: RepairOutcome, start: TestRun, settled: Settled, wanted: frozenset[str]) -> str:
@@ -304,8 +307,10 @@ class Repairer:
             if outcome.beyond:
                 text += ". Beyond the tests, the fix changes " + "; ".join(outcome.beyond)
             elif settled.verdict is None:
-                how = "no probe could call the changed code" if self._runner == "pytest" else (
-                    "pedro calls changed code on other inputs in pytest projects only"
+                language = settled.chosen.edits[0][0].language if settled.chosen and settled.chosen.edits else ""
+                probed = language in ("go", "javascript") or (language == "python" and self._runner == "pytest")
+                how = "no probe could call the changed code" if probed else (
+                    "pedro calls changed code on other inputs in Go, JavaScript and pytest projects only"
                 )  # fmt: skip
                 text += f". Nothing checked it beyond the tests ({how})"
             return text

@@ -40,6 +40,20 @@ class ProbeSpec:
     inputs: tuple[str, ...]
     pinned: int = 0
     """The first `pinned` inputs are the tests' own calls, whose outputs the tests pin; the rest are neighbours."""
+    language: str = "python"
+    """python: recorded inside the candidate's pytest run; go, javascript: a probe program run of its own
+    (native_probes.py), where `module` is the package's folder or the module's file."""
+    params: tuple[str, ...] = ()
+    """Go: the parameters' types, which the program's literals are written in."""
+    results: int = 1
+    """Go: how many values the function returns."""
+    package: str = ""
+    """Go: the package clause of the function's folder."""
+
+    @property
+    def separate(self) -> bool:
+        """Whether the probes are a run of their own rather than part of a pytest run."""
+        return self.language != "python"
 
     def call(self, index: int) -> str:
         """Input `index` as a call a person reads: `total([1, 2, 3])`, `clip('hello', size=2)`."""

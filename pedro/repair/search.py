@@ -277,13 +277,15 @@ class Search:
         if verdict == "fixed" or (verdict == "progress" and not self.pool):
             unit = applied[0][0]
             spec = self.probe_for(unit) if verdict == "fixed" else None
-            probe = ProbeRecorder(spec) if spec is not None else None
+            probe = ProbeRecorder(spec) if spec is not None and not spec.separate else None
             everything = self.runs.known(self.all_ids, instrument=probe)
             self.emit("tests.run", **describe_test_run(everything, "candidate", everything.command), candidate=index,
                       scope="all")  # fmt: skip
             verdict, why = _judged_as(proposal, *judge(self.run, everything, self.wanted))
             if verdict == "fixed":
                 outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
+                if spec is not None and spec.separate:
+                    outputs = self.runs.probed(spec)
                 self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
                 plausible = Plausible(index, applied, everything, outputs, proposal.question)
                 self.pool.append(plausible)
@@ -352,6 +354,9 @@ class Search:
 
     def _remember_original(self, unit: Unit, spec: ProbeSpec) -> None:
         """The unit's outputs on the probes before the first candidate that fixed it (the code as it is now)."""
+        if spec.separate:
+            self.originals[unit.key] = self.runs.probed(spec)
+            return
         probe = ProbeRecorder(spec)
         self.runs.first(sorted(self.wanted & self.run.failing) or sorted(self.wanted), instrument=probe)
         self.originals[unit.key] = tuple(probe.outputs) if probe.outputs is not None else None

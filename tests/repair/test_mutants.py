@@ -174,9 +174,31 @@ def test_a_go_comparison_slip_is_fixed_by_a_variant(repo: Path) -> None:
     assert outcome.fixed and backend.requests == []
     assert "\t\tif v > limit {" in (repo / "count.go").read_text()
     assert any(isinstance(e, Event) and e.data.get("change") == "`>=` → `>`" for e in events)
-    # No probe calls Go code: the summary says the fix was checked by the tests alone.
-    assert outcome.summary.endswith("Nothing checked it beyond the tests (pedro calls changed code on other inputs "
-                                    "in pytest projects only)")  # fmt: skip
+    # A probe program calls the Go function on the test's own input's neighbours: where a value equals the limit,
+    # the fix counts one fewer, and the summary says so.
+    assert "Beyond the tests, the fix changes Above([7, 5, 1], 5): 2 → 1" in outcome.summary
+    assert not list(repo.glob("*pedro*")), "the probe program never lands in the repository"
+
+
+def test_a_javascript_fix_is_called_on_other_inputs_by_a_probe_program(repo: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    (repo / "count.js").write_text(
+        "function above(values, limit) {\n  let n = 0;\n  for (const v of values) {\n    if (v >= limit) n++;\n"
+        "  }\n  return n;\n}\n\nmodule.exports = { above };\n"
+    )
+    (repo / "count.test.js").write_text(
+        'const test = require("node:test");\nconst assert = require("node:assert/strict");\n'
+        'const { above } = require("./count");\n\ntest("above", () => {\n  assert.equal(above([1, 5, 7], 5), 1);\n'
+        "});\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "count")
+    outcome, backend, _ = repair(repo, [], command="node --test", mutants=24, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert "if (v > limit) n++;" in (repo / "count.js").read_text()
+    assert "Beyond the tests, the fix changes above([7, 5, 1], 5): 2 → 1" in outcome.summary
+    assert not list(repo.glob("*probe*")), "the probe program never lands in the repository"
 
 
 def test_a_caller_bent_to_fit_a_buggy_callee_is_put_back_once_the_callee_is_fixed(repo: Path) -> None:

@@ -1,0 +1,89 @@
+"""Go's and JavaScript's probes: the inputs read from the tests and the function's own text, and a real Go fix's
+outputs beyond the tests named through repair."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+from pathlib import Path
+
+import pytest
+from repo_util import git
+from test_repairer import repair
+
+from pedro.repair.locate import Unit
+from pedro.repair.native_probes import _go_params, _literal_values, native_probe_spec
+
+
+def test_literal_arguments_of_both_languages_read_as_values() -> None:
+    assert _literal_values("5, 'a', [1, 2], true, null") == [5, "a", [1, 2], True, None]
+    assert _literal_values('[]int{1, 5, 7}, 5, "x"') == [[1, 5, 7], 5, "x"]
+    # A variable, a struct or a template literal is not an input the probes can write down.
+    assert _literal_values("items, 5") is None
+    assert _literal_values("quote.Item{Qty: 2}") is None
+    assert _literal_values("`a ${b}`") is None
+
+
+def test_go_parameters_share_a_type_as_go_writes_them() -> None:
+    assert _go_params("a, b int, s string") == ("int", "int", "string")
+    assert _go_params("values []int, limit int") == ("[]int", "int")
+    assert _go_params("") == ()
+    # Types the probes cannot build leave the function unprobed.
+    assert _go_params("items []quote.Item") is None
+    assert _go_params("xs ...int") is None
+
+
+def _unit(root: Path, path: str, name: str, language: str) -> Unit:
+    text = (root / path).read_text()
+    return Unit(path, name, name, language, 1, text.count("\n"), text)  # type: ignore[arg-type]
+
+
+def test_a_go_helper_the_tests_never_call_is_probed_near_its_own_numbers(tmp_path: Path) -> None:
+    (tmp_path / "go.mod").write_text("module example.com/shop\n\ngo 1.19\n")
+    (tmp_path / "shipping").mkdir()
+    (tmp_path / "shipping" / "shipping.go").write_text(
+        "package shipping\n\nfunc Cost(grams int) int {\n\tif grams <= 1000 {\n\t\treturn 499\n\t}\n"
+        "\treturn 499 + (grams-1000)/1000*150\n}\n"
+    )
+    spec = native_probe_spec(_unit(tmp_path, "shipping/shipping.go", "Cost", "go"), tmp_path)
+    assert spec is not None and spec.package == "shipping" and spec.params == ("int",) and spec.pinned == 0
+    values = [ast.literal_eval(text)[0][0] for text in spec.inputs]
+    # The boundaries a rounding slip shows at: each constant, one either side, and their multiples.
+    assert {999, 1000, 1001, 1999, 2000, 2001}.issubset(values)
+
+
+def test_a_method_or_an_unexported_javascript_module_has_no_probes(tmp_path: Path) -> None:
+    (tmp_path / "shop.go").write_text("package shop\n\nfunc (c Cart) Total() int {\n\treturn 0\n}\n")
+    method = Unit("shop.go", "Total", "Cart.Total", "go", 3, 5, "func (c Cart) Total() int {\n\treturn 0\n}\n")
+    assert native_probe_spec(method, tmp_path) is None
+    (tmp_path / "mean.js").write_text("function mean(xs) {\n  return 0;\n}\n")
+    # No test calls it with literals: nothing to probe it on.
+    assert native_probe_spec(_unit(tmp_path, "mean.js", "mean", "javascript"), tmp_path) is None
+
+
+def test_a_go_fix_behind_the_function_the_tests_call_is_named_on_the_helpers_inputs(repo: Path) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    (repo / "go.mod").write_text("module example.com/shop\n\ngo 1.19\n")
+    (repo / "shipping").mkdir()
+    (repo / "shipping" / "shipping.go").write_text(
+        "package shipping\n\n// Cost charges 150 for each kilogram or part of one above the first.\n"
+        "func Cost(grams int) int {\n\tif grams <= 1000 {\n\t\treturn 499\n\t}\n"
+        "\textra := (grams - 1000) / 1000\n\treturn 499 + extra*150\n}\n"
+    )
+    (repo / "shop.go").write_text(
+        'package shop\n\nimport (\n\t"fmt"\n\n\t"example.com/shop/shipping"\n)\n\n'
+        "// Line prints a parcel's price.\nfunc Line(grams int) string {\n"
+        '\treturn fmt.Sprintf("%d g: %d", grams, shipping.Cost(grams))\n}\n'
+    )
+    (repo / "shop_test.go").write_text(
+        'package shop\n\nimport "testing"\n\nfunc TestLine(t *testing.T) {\n\tgrams := 2500\n'
+        '\tif got := Line(grams); got != "2500 g: 799" {\n\t\tt.Errorf("Line() = %q", got)\n\t}\n}\n'
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "shop")
+    outcome, backend, _ = repair(repo, [], command="go test ./...", mutants=80, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    assert "\textra := (grams - 1000 + 1000 - 1) / 1000" in (repo / "shipping" / "shipping.go").read_text()
+    assert "Beyond the tests, the fix changes Cost(1001): 499 → 649" in outcome.summary
+    assert not list(repo.rglob("*pedro_probe*")), "the probe program never lands in the repository"
