@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from pedro.backends.base import Backend, GenerationOptions
-from pedro.build.calls import Call, CallRun, run_calls
 from pedro.build.examples import Example, read_examples
 from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
@@ -19,6 +18,7 @@ from pedro.build.probing import checkable, example_calls, probe_calls, tests_nam
 from pedro.build.question import answer_opening, answer_stops, question
 from pedro.build.testwriting import test_code, test_opening, test_path
 from pedro.build.verdict import CHECKS, Tried, choose, judge_calls, passing_ids, test_failure
+from pedro.calls.run import Call, CallRun, run_calls
 from pedro.config import BuildConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
@@ -223,7 +223,7 @@ class _Run:
     def _checked(self, n: int, merged: Merged, calls: list[Call], probes: list[Call], feature: frozenset[str]) -> Tried:
         stage, place = self.stage, self.place
         ctx = stage.dispatcher.ctx
-        made: CallRun = run_calls(place, ctx.root, ctx.env, [*calls, *probes], _CALLS_TIMEOUT_S)
+        made: CallRun = run_calls(place.language, place.path, ctx.root, ctx.env, [*calls, *probes], _CALLS_TIMEOUT_S)
         if made.problem:
             return Tried(n, merged, 1, made.problem)
         results = made.results

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pedro.calls.literals import BRACKETS, balanced_end, string_end
+
 # What joins a call to its value in plain words or in symbols.
 _RELATION = re.compile(
     r"\s*`?\s*(?:,\s*)?(?P<rel>should\s+(?:return|give|be)|must\s+(?:return|give|be)|returns?|gives|yields|"
@@ -17,7 +19,6 @@ _CALL_START = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _WORDS = re.compile(r"(?:True|False|None|true|false|null|nil|undefined)\b")
 _ERROR = re.compile(r"[A-Z]\w*(?:Error|Exception)\b|[A-Z]\w*")
-_CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _MAX_EXAMPLES = 12
 
 
@@ -66,9 +67,9 @@ def _value(text: str, start: int) -> str:
         return ""
     first = text[start]
     if first in "'\"":
-        close = _string_end(text, start)
+        close = string_end(text, start)
         return text[start : close + 1] if close is not None else ""
-    if first in _CLOSERS:
+    if first in BRACKETS:
         end = balanced_end(text, start)
         return text[start:end] if end is not None else ""
     for pattern in (_NUMBER, _WORDS):
@@ -76,41 +77,3 @@ def _value(text: str, start: int) -> str:
         if found is not None:
             return found.group(0)  # "returns 2." ends a sentence: the number is 2
     return ""
-
-
-def balanced_end(text: str, start: int) -> int | None:
-    """The index just past the bracket that closes the one at `start`, skipping strings; None if it never closes."""
-    stack: list[str] = []
-    i = start
-    while i < len(text):
-        char = text[i]
-        if char in "'\"":
-            close = _string_end(text, i)
-            if close is None:
-                return None
-            i = close + 1
-            continue
-        if char in _CLOSERS:
-            stack.append(_CLOSERS[char])
-        elif stack and char == stack[-1]:
-            stack.pop()
-            if not stack:
-                return i + 1
-        elif char in ")]}":
-            return None
-        i += 1
-    return None
-
-
-def _string_end(text: str, start: int) -> int | None:
-    """The index of the quote that ends the string opened at `start`."""
-    quote = text[start]
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == quote:
-            return i
-        i += 1
-    return None

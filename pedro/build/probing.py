@@ -10,9 +10,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pedro.build.calls import Call, can_call
-from pedro.build.examples import Example, balanced_end
+from pedro.build.examples import Example
 from pedro.build.place import Place
+from pedro.calls.literals import literal_arguments
+from pedro.calls.run import LANGUAGES, Call
 from pedro.repair.frames import is_test_file
 from pedro.repair.probes import literal_calls, probe_inputs
 from pedro.tools.symbols import extract_symbols
@@ -20,6 +21,11 @@ from pedro.tools.symbols import extract_symbols
 _MAX_TEST_FILES = 20
 _MAX_TEST_BYTES = 200_000
 _SIGNATURE = r"\b{name}\s*\((?P<params>[^()]*)\)"
+
+
+def can_call(place: Place) -> bool:
+    """Whether the built function can be called on its own: a function (not a method) in Python, JavaScript or Go."""
+    return not place.owner and place.language in LANGUAGES
 
 
 def checkable(place: Place, examples: Sequence[Example]) -> list[Example]:
@@ -64,9 +70,9 @@ def _javascript_probes(
     """As for Python: the examples' and the tests' calls with literal arguments (JSON-like values), else the tests'
     calls of the file's functions that take as many; then neighbours. Written back as JavaScript calls."""
     tests = [_read(root / path) for path in listed if is_test_file(path) and path.endswith((".js", ".mjs", ".cjs"))]
-    seeds = [seed for example in examples for seed in _js_arguments(example.call, place.name)]
+    seeds = [seed for example in examples for seed in literal_arguments(example.call, place.name)]
     for text in tests:
-        seeds.extend(_js_arguments(text, place.name))
+        seeds.extend(literal_arguments(text, place.name))
     if not seeds:
         arity = _arity(description, place.name)
         source = _read(root / place.path)
@@ -77,48 +83,13 @@ def _javascript_probes(
                 and len([p for p in params.split(",") if p.strip()]) == arity
             ):
                 for text in tests:
-                    seeds.extend(_js_arguments(text, sibling))
+                    seeds.extend(literal_arguments(text, sibling))
     inputs, _ = probe_inputs([(args, {}) for args, _ in seeds])
     calls = []
     for literal in inputs:
         args, _ = ast.literal_eval(literal)
         calls.append(f"{place.name}({', '.join(json.dumps(arg) for arg in args)})")
     return calls
-
-
-def _js_arguments(text: str, name: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
-    """The argument values of every call of `name` in JavaScript `text` whose arguments are all JSON-like literals."""
-    found: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}\s*\(", text):
-        end = balanced_end(text, match.end() - 1)
-        if end is None:
-            continue
-        inner = _python_words(text[match.end() : end - 1])
-        try:
-            args = ast.literal_eval(f"({inner},)") if inner.strip() else ()
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-        if isinstance(args, tuple) and all(_json_like(arg) for arg in args):
-            found.append((tuple(args), {}))
-    return found
-
-
-def _python_words(text: str) -> str:
-    """JavaScript's true, false and null as Python's, outside strings."""
-    pieces = re.split(r"""("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')""", text)
-    words = {"true": "True", "false": "False", "null": "None"}
-    return "".join(
-        piece if piece[:1] in "'\"" else re.sub(r"\b(true|false|null)\b", lambda m: words[m.group(1)], piece)
-        for piece in pieces
-    )
-
-
-def _json_like(value: Any) -> bool:
-    if isinstance(value, (list, tuple)):
-        return all(_json_like(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(key, str) and _json_like(item) for key, item in value.items())
-    return value is None or isinstance(value, (bool, int, float, str))
 
 
 def _read(path: Path) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pedro.build.calls import Call, CallResult
 from pedro.build.merge import Merged
+from pedro.calls.run import Call, CallResult
 from pedro.evidence import count
 from pedro.repair.choose import Passing, agreement
 from pedro.tools.test import TestRun

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from pedro.evidence import ProjectTests, count
 from pedro.process import ChildCommand, ChildResult, release_leader, start_leader
-from pedro.repair.native_probes import ProbeProgram
+from pedro.repair.native_probes import probe_outputs
 from pedro.repair.probes import ProbeSpec
 from pedro.safety.sandbox import wrap
 from pedro.tools.test import RunInstrument, RunPlan, TestRun, format_summary, narrow, plan_test_run
@@ -36,7 +36,7 @@ TIMEOUT_SLACK_S = 2.0
 that loops or deadlocks is stopped early and counted as failing."""
 _JUNIT_OPTIONS = ("-o", "junit_family=xunit1")
 PROBE_TIMEOUT_S = 60.0
-"""A probe program's limit: a compile of the package's test binary and a second per call at most."""
+"""The probe calls' limit: a compile of the package's test binary, and a few seconds per call at most."""
 
 Notice = Callable[[str], None]
 
@@ -411,10 +411,8 @@ class CandidateRuns:
     def probed(self, spec: ProbeSpec) -> tuple[str, ...] | None:
         """The outputs of a probe program of its own (Go, JavaScript) on the code as it is now, in the tests'
         sandbox; None when it could not run."""
-        program = ProbeProgram(spec, self.tests.ctx.root)
-        timeout = min(self.tests.ctx.config.test_timeout, PROBE_TIMEOUT_S)
-        ProjectTests(self.tests.args.model_copy(update={"timeout": timeout}), self.tests.ctx).run(instrument=program)
-        return tuple(program.outputs) if program.outputs is not None else None
+        ctx = self.tests.ctx
+        return probe_outputs(spec, ctx.root, ctx.env, min(ctx.config.test_timeout, PROBE_TIMEOUT_S))
 
     def _plain(self, ids: Sequence[str], instrument: RunInstrument | None, timeout: float | None = None) -> TestRun:
         args = self.tests.args.model_copy(update={"timeout": timeout or self._timeout()})

@@ -41,14 +41,10 @@ class ProbeSpec:
     pinned: int = 0
     """The first `pinned` inputs are the tests' own calls, whose outputs the tests pin; the rest are neighbours."""
     language: str = "python"
-    """python: recorded inside the candidate's pytest run; go, javascript: a probe program run of its own
-    (native_probes.py), where `module` is the package's folder or the module's file."""
+    """python: recorded inside the candidate's pytest run; go, javascript: calls of their own (native_probes.py),
+    where `module` is the function's file."""
     params: tuple[str, ...] = ()
-    """Go: the parameters' types, which the program's literals are written in."""
-    results: int = 1
-    """Go: how many values the function returns."""
-    package: str = ""
-    """Go: the package clause of the function's folder."""
+    """Go: the parameters' types, which the calls' literals are written in."""
 
     @property
     def separate(self) -> bool:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from pedro.build.calls import Call, run_calls
 from pedro.build.examples import Example, read_examples
 from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
 from pedro.build.question import answer_opening
 from pedro.build.strategy import size_in_name
+from pedro.calls.run import Call, run_calls
 
 STATS = '"""Statistics."""\n\n\ndef mean(values):\n    return sum(values) / len(values)\n'
 STACK = (
@@ -180,14 +180,14 @@ def test_model_sizes_are_read_from_names() -> None:
 def test_python_calls_give_values_equality_and_errors(tmp_path: Path) -> None:
     write(tmp_path, {"stats.py": STATS + "\n\ndef median(values):\n    return sorted(values)[len(values) // 2]\n"})
     calls = [Call("median([3, 1, 2])", "2"), Call("median([4, 1, 3, 2])", "2.5"), Call("median([])")]
-    made = run_calls(Place("stats.py", "python", "median"), tmp_path, os.environ, calls, 30)
+    made = run_calls("python", "stats.py", tmp_path, os.environ, calls, 30)
     assert made.problem == ""
     assert [(r.equal, r.output) for r in made.results] == [(True, "= 2"), (False, "= 3"), (None, "! IndexError")]
 
 
 def test_a_module_that_does_not_import_is_a_problem(tmp_path: Path) -> None:
     write(tmp_path, {"stats.py": "import not_a_module_anywhere\n"})
-    made = run_calls(Place("stats.py", "python", "median"), tmp_path, os.environ, [], 30)
+    made = run_calls("python", "stats.py", tmp_path, os.environ, [], 30)
     assert "does not import" in made.problem and "not_a_module_anywhere" in made.problem
 
 
@@ -201,7 +201,7 @@ def test_javascript_calls_see_the_exports_only(tmp_path: Path) -> None:
             )
         },
     )
-    made = run_calls(Place("arrays.js", "javascript", "unique"), tmp_path, os.environ,
+    made = run_calls("javascript", "arrays.js", tmp_path, os.environ,
                      [Call("sum([1, 2])", "3"), Call("unique([1, 2, 1])", "[1, 2]")], 30)  # fmt: skip
     assert made.results[0].equal is True
     assert made.results[1].raised == "ReferenceError"  # not exported: the module's users cannot call it either
@@ -210,10 +210,25 @@ def test_javascript_calls_see_the_exports_only(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
 def test_go_calls_run_as_a_test_that_leaves_nothing_behind(tmp_path: Path) -> None:
     write(tmp_path, {"go.mod": "module example.com/t\n\ngo 1.20\n", "reverse.go": GO})
-    made = run_calls(Place("reverse.go", "go", "Reverse"), tmp_path, os.environ,
+    made = run_calls("go", "reverse.go", tmp_path, os.environ,
                      [Call('Reverse("ab")', '"ab"'), Call('Reverse("x")', '"y"')], 120)  # fmt: skip
     assert made.problem == "" and [r.equal for r in made.results] == [True, False]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["go.mod", "reverse.go"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("go") is None, reason="node or go is not installed")
+def test_a_call_that_never_returns_is_stopped_and_the_next_still_made(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "spin.js": "function spin(n) {\n  while (n > 0) {}\n  return n;\n}\n\nmodule.exports = { spin };\n",
+        "go.mod": "module example.com/t\n\ngo 1.19\n",
+        "spin.go": "package spin\n\nfunc Spin(n int) int {\n\tfor n > 0 {\n\t}\n\treturn n\n}\n",
+    })  # fmt: skip
+    for language, path, calls in (
+        ("javascript", "spin.js", ["spin(1)", "spin(0)"]),
+        ("go", "spin.go", ["Spin(1)", "Spin(0)"]),
+    ):
+        made = run_calls(language, path, tmp_path, os.environ, [Call(code) for code in calls], 60)
+        assert [r.output for r in made.results] == ["! too slow", "= 0"], (language, made)
 
 
 # ---- the probes answers are compared on

@@ -11,17 +11,16 @@ import pytest
 from repo_util import git
 from test_repairer import repair
 
+from pedro.calls.literals import literal_arguments
 from pedro.repair.locate import Unit
-from pedro.repair.native_probes import _go_params, _literal_values, native_probe_spec
+from pedro.repair.native_probes import _go_params, native_probe_spec
 
 
 def test_literal_arguments_of_both_languages_read_as_values() -> None:
-    assert _literal_values("5, 'a', [1, 2], true, null") == [5, "a", [1, 2], True, None]
-    assert _literal_values('[]int{1, 5, 7}, 5, "x"') == [[1, 5, 7], 5, "x"]
-    # A variable, a struct or a template literal is not an input the probes can write down.
-    assert _literal_values("items, 5") is None
-    assert _literal_values("quote.Item{Qty: 2}") is None
-    assert _literal_values("`a ${b}`") is None
+    assert literal_arguments("f(5, 'a', [1, 2], true, null)", "f") == [((5, "a", [1, 2], True, None), {})]
+    assert literal_arguments('x := shop.Above([]int{1, 5, 7}, 5, "}")', "Above") == [(([1, 5, 7], 5, "}"), {})]
+    # A variable, a struct, a template literal or a method of a value's value is not an input the probes can use.
+    assert literal_arguments("f(items, 5); f(quote.Item{Qty: 2}); f(`a ${b}`); a.b.f(1); g().f(2)", "f") == []
 
 
 def test_go_parameters_share_a_type_as_go_writes_them() -> None:
@@ -46,7 +45,7 @@ def test_a_go_helper_the_tests_never_call_is_probed_near_its_own_numbers(tmp_pat
         "\treturn 499 + (grams-1000)/1000*150\n}\n"
     )
     spec = native_probe_spec(_unit(tmp_path, "shipping/shipping.go", "Cost", "go"), tmp_path)
-    assert spec is not None and spec.package == "shipping" and spec.params == ("int",) and spec.pinned == 0
+    assert spec is not None and spec.params == ("int",) and spec.pinned == 0
     values = [ast.literal_eval(text)[0][0] for text in spec.inputs]
     # The boundaries a rounding slip shows at: each constant, one either side, and their multiples.
     assert {999, 1000, 1001, 1999, 2000, 2001}.issubset(values)

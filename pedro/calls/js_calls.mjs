@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { inspect, isDeepStrictEqual } from "node:util";
+import vm from "node:vm";
 
 const MAX_REPR = 300;
 const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -12,14 +13,23 @@ try {
   const scope = { ...(loaded.default && typeof loaded.default === "object" ? loaded.default : {}), ...loaded };
   delete scope.default;
   const names = Object.keys(scope).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
-  const evaluate = (text) => new Function(...names, `return (${text});`)(...names.map((name) => scope[name]));
+  // A call's own code runs under a time limit (vm stops it); a promise it returns is awaited without one.
+  globalThis.__pedroScope = Object.fromEntries(names.map((name) => [name, scope[name]]));
+  const evaluate = (text) =>
+    vm.runInThisContext(`(function () { with (globalThis.__pedroScope) { return (${text}); } })()`, {
+      timeout: spec.seconds * 1000,
+    });
   const results = [];
   for (const item of spec.calls) {
     let value;
     try {
       value = await evaluate(item.call);
     } catch (error) {
-      results.push({ raised: error?.name ?? "Error", said: String(error?.message ?? error).slice(0, MAX_REPR) });
+      const slow = error?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT";
+      results.push({
+        raised: slow ? "too slow" : error?.name ?? "Error",
+        said: slow ? `ran longer than ${spec.seconds} s` : String(error?.message ?? error).slice(0, MAX_REPR),
+      });
       continue;
     }
     const entry = { value: inspect(value, { depth: 4 }).slice(0, MAX_REPR) };

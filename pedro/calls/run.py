@@ -1,12 +1,11 @@
-"""Calls of the built function made in the project's own language, in the sandbox: the request's examples (does the
-value equal the one it gives?) and probes (what does each answer give?), with one child per answer."""
+"""Calls of a function made in the project's own language, in one sandboxed child: does each value equal the one it
+must give, and what does each call give (probes)?"""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import secrets
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -14,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from pedro.build.place import Place
 from pedro.linters import find_program
 from pedro.process import ChildCommand, OutputLimits, child_env, run_child
 from pedro.safety.sandbox import wrap
@@ -22,6 +20,9 @@ from pedro.safety.sandbox import wrap
 _HERE = Path(__file__).parent
 _LIMITS = OutputLimits(head_bytes=0, tail_bytes=2048, hard_cap_bytes=4 * 1024 * 1024)
 _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
+SECONDS_PER_CALL = 2
+"""A call that runs longer is stopped and recorded as too slow (each language's runner holds it)."""
+LANGUAGES = ("python", "javascript", "go")
 
 
 @dataclass(frozen=True)
@@ -56,30 +57,28 @@ class CallRun:
     problem: str = ""
 
 
-def can_call(place: Place) -> bool:
-    """Whether the built function can be called on its own: a function (not a method) in Python, JavaScript or Go."""
-    return not place.owner and place.language in ("python", "javascript", "go")
-
-
-def run_calls(place: Place, root: Path, env: Mapping[str, str], calls: Sequence[Call], timeout: float) -> CallRun:
-    """Make `calls` against the file as it is now, in one sandboxed child of the project's language; with no calls,
-    a Python or JavaScript module is still imported (it must import), while Go leaves that to its tests' build."""
-    if place.language not in ("python", "javascript", "go") or (place.language == "go" and not calls):
+def run_calls(language: str, path: str, root: Path, env: Mapping[str, str], calls: Sequence[Call],
+              timeout: float) -> CallRun:  # fmt: skip
+    """Make `calls` against the file at `path` as it is now, in one sandboxed child of the project's language; with
+    no calls, a Python or JavaScript module is still imported (it must import), while Go leaves that to its tests'
+    build."""
+    if language not in LANGUAGES or (language == "go" and not calls):
         return CallRun()
     with tempfile.TemporaryDirectory(prefix="pedro-calls-") as tmp:
         folder = Path(tmp)
         out = folder / "out.json"
-        if place.language == "go":
-            return _go(place, root, env, calls, folder, timeout)
-        spec: dict[str, Any] = {"calls": [{"call": c.code, "expected": c.expected} for c in calls], "out": str(out)}
-        if place.language == "python":
+        if language == "go":
+            return _go(path, root, env, calls, folder, timeout)
+        spec: dict[str, Any] = {"calls": [{"call": c.code, "expected": c.expected} for c in calls], "out": str(out),
+                                "seconds": SECONDS_PER_CALL}  # fmt: skip
+        if language == "python":
             python = find_program(root, "python3", env) or find_program(root, "python", env) or sys.executable
-            spec["module"] = _python_module(place.path)
+            spec["module"] = _python_module(path)
             argv: tuple[str, ...] = (python, str(_HERE / "py_calls.py"), str(folder / "spec.json"))
-            extra = {"PYTHONPATH": os.pathsep.join(_python_paths(root, place.path)), "PYTHONDONTWRITEBYTECODE": "1"}
+            extra = {"PYTHONPATH": os.pathsep.join(_python_paths(root, path)), "PYTHONDONTWRITEBYTECODE": "1"}
         else:
             node = find_program(root, "node", env) or "node"
-            spec["module"] = str(root / place.path)
+            spec["module"] = str(root / path)
             argv = (node, str(_HERE / "js_calls.mjs"), str(folder / "spec.json"))
             extra = {}
         (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
@@ -138,25 +137,24 @@ def _python_paths(root: Path, path: str) -> list[str]:
     return [str(root / "src")] if len(parts) > 1 and parts[0] == "src" else [str(root)]
 
 
-def _go(
-    place: Place, root: Path, env: Mapping[str, str], calls: Sequence[Call], folder: Path, timeout: float
-) -> CallRun:
-    """Go has no way to evaluate a call at run time: the calls become a test in the package's folder, run alone
-    with `go test -run`, and the file is removed at once (its name is new, so nothing of the project's is touched)."""
-    source = root / place.path
+def _go(path: str, root: Path, env: Mapping[str, str], calls: Sequence[Call], folder: Path, timeout: float) -> CallRun:
+    """Go has no way to evaluate a call at run time: the calls become a test main of the package, added through the
+    go command's overlay (the repository is never written) and run with no test selected."""
+    source = root / path
     package = _GO_PACKAGE.search(source.read_text(encoding="utf-8", errors="replace"))
     if package is None:
-        return CallRun(problem=f"{place.path} has no package clause")
-    name = f"TestPedroCalls{secrets.token_hex(4)}"
-    test = source.parent / f"zz_pedro_calls_{secrets.token_hex(4)}_test.go"
+        return CallRun(problem=f"{path} has no package clause")
     out = folder / "out.txt"
-    test.write_text(_go_test(package.group(1), name, calls), encoding="utf-8")
-    try:
-        relative = os.path.relpath(source.parent, root)
-        argv = ("go", "test", "-count=1", "-run", f"^{name}$", f"./{relative}" if relative != "." else ".")
-        said = _run(ChildCommand(argv, root, child_env(env, {"PEDRO_CALLS_OUT": str(out)})), root, folder, timeout)
-    finally:
-        test.unlink(missing_ok=True)
+    program = folder / "calls_test.go"
+    program.write_text(_go_test(package.group(1), calls, out), encoding="utf-8")
+    overlay = folder / "overlay.json"
+    overlay.write_text(json.dumps({"Replace": {str(source.parent / "zz_pedro_calls_test.go"): str(program)}}))
+    module = _go_module_root(source.parent, root)
+    relative = os.path.relpath(source.parent, module)
+    # vet reads no overlay; the package's own tests are not run (-run '^$'), only the test main.
+    argv = ("go", "test", "-vet=off", "-count=1", "-run", "^$", f"./{relative}" if relative != "." else ".")
+    flags = f"{env.get('GOFLAGS', '')} -overlay={overlay}".strip()
+    said = _run(ChildCommand(argv, module, child_env(env, {"GOFLAGS": flags})), root, folder, timeout)
     try:
         lines = out.read_text(encoding="utf-8").splitlines()
     except OSError:
@@ -166,27 +164,83 @@ def _go(
         kind, _, rest = line.partition("\t")
         if kind == "raised":
             results.append(CallResult(raised="panic", said=rest))
+        elif kind == "slow":
+            results.append(CallResult(raised="too slow", said=f"ran longer than {SECONDS_PER_CALL} s"))
         else:
             value, _, equal = rest.rpartition("\t")
             results.append(CallResult(value=value, equal={"true": True, "false": False}.get(equal)))
     return CallRun(tuple(results))
 
 
-def _go_test(package: str, name: str, calls: Sequence[Call]) -> str:
-    """A test that makes each call, recovering from a panic, and writes one line per call."""
+def _go_module_root(folder: Path, root: Path) -> Path:
+    """The folder of the go.mod that holds `folder`, else the repository root."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / "go.mod").is_file():
+            return candidate
+        if candidate == root:
+            break
+    return root
+
+
+def has_test_main(folder: Path) -> bool:
+    """Whether a Go package's tests declare TestMain already: a test binary holds one, so calls cannot be added."""
+    for path in sorted(folder.glob("*_test.go")):
+        try:
+            if re.search(r"^func\s+TestMain\s*\(", path.read_text(encoding="utf-8"), re.M):
+                return True
+        except (OSError, UnicodeDecodeError):
+            return True
+    return False
+
+
+def _go_test(package: str, calls: Sequence[Call], out: Path) -> str:
+    """A test main that makes each call on a goroutine of its own, recovering from a panic and giving up on one
+    that runs too long, writes one line per call, and exits without running a test."""
     body = []
     for call in calls:
-        check = f"fmt.Sprint(got) == fmt.Sprint({call.expected})" if call.expected else '"none"'
+        check = f"pedroFmt.Sprint(got) == pedroFmt.Sprint({call.expected})" if call.expected else '"none"'
         body.append(
-            "\tfunc() {\n"
-            '\t\tdefer func() { if r := recover(); r != nil { fmt.Fprintf(out, "raised\\t%v\\n", r) } }()\n'
+            "\tpedroCall(func() string {\n"
             f"\t\tgot := {call.code}\n"
-            f'\t\tfmt.Fprintf(out, "value\\t%#v\\t%v\\n", got, {check})\n'
-            "\t}()\n"
+            f'\t\treturn pedroFmt.Sprintf("value\\t%#v\\t%v", got, {check})\n'
+            "\t})\n"
         )
-    return (
-        f'package {package}\n\nimport (\n\t"fmt"\n\t"os"\n\t"testing"\n)\n\n'
-        f"func {name}(t *testing.T) {{\n"
-        '\tout, err := os.Create(os.Getenv("PEDRO_CALLS_OUT"))\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n'
-        f"\tdefer out.Close()\n{''.join(body)}}}\n"
-    )
+    return _GO_MAIN.format(package=package, out=json.dumps(str(out)), seconds=SECONDS_PER_CALL, body="".join(body))
+
+
+# Imports under names no package uses, so that none clashes with the package's own identifiers.
+_GO_MAIN = r"""package {package}
+
+import (
+	pedroFmt "fmt"
+	pedroOS "os"
+	pedroStrings "strings"
+	pedroTesting "testing"
+	pedroTime "time"
+)
+
+var pedroLines []string
+
+func pedroCall(call func() string) {{
+	done := make(chan string, 1)
+	go func() {{
+		defer func() {{
+			if r := recover(); r != nil {{
+				done <- pedroFmt.Sprintf("raised\t%v", r)
+			}}
+		}}()
+		done <- call()
+	}}()
+	select {{
+	case line := <-done:
+		pedroLines = append(pedroLines, pedroStrings.ReplaceAll(line, "\n", " "))
+	case <-pedroTime.After({seconds} * pedroTime.Second):
+		pedroLines = append(pedroLines, "slow\t")
+	}}
+}}
+
+func TestMain(m *pedroTesting.M) {{
+{body}	_ = pedroOS.WriteFile({out}, []byte(pedroStrings.Join(pedroLines, "\n")+"\n"), 0o600)
+	pedroOS.Exit(0)
+}}
+"""
