@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any, ClassVar, Literal
 
 import pytest
@@ -11,6 +12,7 @@ from pedro.config import ToolCallingConfig
 from pedro.context import render_tool_result
 from pedro.dispatch import Dispatcher, truncate_middle
 from pedro.messages import ToolCall
+from pedro.safety.secrets import Redactor
 from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure
 
@@ -139,3 +141,25 @@ def test_the_trace_carries_the_error_code(dispatcher: Dispatcher) -> None:
     dispatcher.run_reported(ToolCall("echo", {"text": "y" * 5000}), lambda type_, **data: events.append((type_, data)))
     finished = next(data for type_, data in events if type_ == "tool_call.finished")
     assert finished["error_code"] == "ARGUMENTS_TOO_LARGE"
+
+
+def test_secret_values_are_found_beside_a_call_that_changes_nothing_and_after_one_that_writes(ctx: ToolContext) -> None:
+    (ctx.root / "notes.txt").write_text("the token is correcthorsebatterystaple\n")
+    (ctx.root / ".env").write_text("DB_PASSWORD=correcthorsebatterystaple\n")
+    found_on: list[str] = []
+    redactor = Redactor.for_job({}, ctx.root)
+    later = redactor._later  # the repository's own env values, as a job finds them
+    assert later is not None
+    redactor._later = lambda: (found_on.append(threading.current_thread().name), *later())[1:]
+    dispatcher = Dispatcher(ToolRegistry.default(["file", "bash"]), ctx, redactor=redactor)
+    read = dispatcher.run(ToolCall("file", {"action": "read", "path": "notes.txt"}))
+    assert read.ok and "correcthorsebatterystaple" not in read.output and "[REDACTED:env_value]" in read.output
+    # A read changes nothing: the values were found on a thread of their own, beside the read.
+    assert found_on == ["pedro-secret-values"]
+
+
+def test_a_secret_file_a_command_writes_is_seen_by_the_redaction_of_its_own_output(ctx: ToolContext) -> None:
+    dispatcher = Dispatcher(ToolRegistry.default(["bash"]), ctx)
+    made = dispatcher.run(ToolCall("bash", {"command": "echo API_TOKEN=s3cr3t-made-by-the-call > .env.local; "
+                                                       "echo made s3cr3t-made-by-the-call"}))  # fmt: skip
+    assert made.ok and "s3cr3t-made-by-the-call" not in made.output, made.output

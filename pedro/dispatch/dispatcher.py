@@ -62,11 +62,20 @@ class Dispatcher:
 
     def run(self, call: ToolCall) -> ToolResult:
         """Run one call; every failure becomes `ok=False` with a message the model can act on."""
+        self._prefetch(call)
         return self._stack(PreparedCall(call, self.ctx))
 
     def run_reported(self, call: ToolCall, emit: Emit) -> ToolResult:
         """Run one call between its `tool_call.started` and `tool_call.finished` events; the guard hears of it."""
+        self._prefetch(call)
         return self._stack(PreparedCall(call, self.ctx, emit=emit))
+
+    def _prefetch(self, call: ToolCall) -> None:
+        """The call's output will be redacted: for a call that changes nothing, the repository's secret values are
+        found beside it (on a large tree their listing costs about a search). A call that may write finds them
+        after it, so that a secret file it makes is seen."""
+        if not self.effects(call).changes_files:
+            self.redactor.prefetch()
 
     @property
     def halted(self) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -186,6 +187,9 @@ class Redactor:
         self._given = list(secret_values)
         self._later = later
         self._sorted: list[str] | None = None
+        self._lock = threading.Lock()
+        self._finding: threading.Thread | None = None
+        self._found: list[str] | None = None
 
     @classmethod
     def for_job(cls, environ: Mapping[str, str], root: Path) -> Redactor:
@@ -193,10 +197,32 @@ class Redactor:
         redacted (finding those files lists the tree, which a job need not pay before it has output)."""
         return cls(secret_values(environ), later=lambda: repo_env_values(root))
 
+    def prefetch(self) -> None:
+        """Start finding the later values on a thread, when output that will be redacted is about to be made (a
+        tool call has started): on a large tree their listing then runs beside the tool's own work, not after it.
+        The thread is not a daemon, so the listing it runs ends before pedro does."""
+        with self._lock:
+            if self._sorted is not None or self._later is None or self._finding is not None:
+                return
+            self._finding = threading.Thread(target=self._find_later, name="pedro-secret-values")
+            self._finding.start()
+
+    def _find_later(self) -> None:
+        assert self._later is not None
+        try:
+            self._found = list(self._later())
+        except Exception:  # noqa: BLE001 (found again, and raised, where the values are needed)
+            self._found = None
+
     @property
     def _values(self) -> list[str]:
         if self._sorted is None:
-            found = [*self._given, *(self._later() if self._later is not None else ())]
+            with self._lock:
+                finding = self._finding
+            if finding is not None:
+                finding.join()
+            later = self._found if self._found is not None else list(self._later() if self._later is not None else ())
+            found = [*self._given, *later]
             self._sorted = sorted({v for v in found if len(v) >= MIN_SECRET_VALUE}, key=len, reverse=True)
         return self._sorted
 
