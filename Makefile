@@ -30,13 +30,14 @@ test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests): 
 test-fast: $(STAMP) ## The edit-test loop: the suite without its slow tests (real servers, whole-task runs)
 	$(PY) -m pytest -m "not e2e and not slow and not serial" -n $(WORKERS)
 
-lint: $(STAMP) ## ruff check and format check
-	$(VENV)/bin/ruff check pedro tests benchmarks
-	$(VENV)/bin/ruff format --check pedro tests benchmarks
+lint: $(STAMP) ## ruff check and format check, and the code budgets (complexity as radon counts it, length, parameters)
+	$(VENV)/bin/ruff check pedro tests benchmarks scripts
+	$(VENV)/bin/ruff format --check pedro tests benchmarks scripts
+	$(PY) scripts/budgets.py
 
 format: $(STAMP) ## Format the code
-	$(VENV)/bin/ruff format pedro tests benchmarks
-	$(VENV)/bin/ruff check --fix pedro tests benchmarks
+	$(VENV)/bin/ruff format pedro tests benchmarks scripts
+	$(VENV)/bin/ruff check --fix pedro tests benchmarks scripts
 
 typecheck: $(STAMP) ## mypy --strict on pedro/
 	$(VENV)/bin/mypy

@@ -18,7 +18,7 @@ from pedro.assembly import SMALL_WINDOW_TOKENS
 from pedro.backends.base import GenerationOptions
 from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
-from pedro.backends.managed import ManagedLlamaServer, find_llama_server, find_smollm2_gguf
+from pedro.backends.managed import ManagedLlamaServer, ServerSettings, find_llama_server, find_smollm2_gguf
 from pedro.dispatch import Dispatcher
 from pedro.messages import Completion, Event, Message
 from pedro.roles import get_role
@@ -52,7 +52,7 @@ def serve() -> Iterator[ManagedLlamaServer]:
     """A fresh llama-server serving SmolLM2-135M on a free loopback port, with an empty prompt cache."""
     model, binary = find_smollm2_gguf(), find_llama_server()
     assert model is not None and binary is not None, missing()
-    with ManagedLlamaServer(model, binary=binary, ctx_size=CTX_SIZE) as server:
+    with ManagedLlamaServer(model, ServerSettings(ctx_size=CTX_SIZE), binary=binary) as server:
         yield server
 
 

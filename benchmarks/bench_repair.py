@@ -26,7 +26,7 @@ ROOT = HERE.parent
 TASKS = ROOT / "evals" / "tasks"
 sys.path.insert(0, str(HERE))
 
-from pedro.backends.managed import ManagedLlamaServer, find_llama_server  # noqa: E402
+from pedro.backends.managed import ManagedLlamaServer, ServerSettings, find_llama_server  # noqa: E402
 from pedro.eval.plan import EVAL_MODES  # noqa: E402
 from pedro.eval.results import EVALS_DIR  # noqa: E402
 from pedro.eval.tasks import TIERS, Task, load_suite  # noqa: E402
@@ -186,7 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if binary is None:
                 raise SystemExit("llama-server is not installed: run scripts/install-llama-server")
             slots = max(1, args.jobs)
-            with ManagedLlamaServer(ggufs[name], binary=binary, ctx_size=8192 * slots, parallel=slots) as server:
+            with ManagedLlamaServer(
+                ggufs[name], ServerSettings(ctx_size=8192 * slots, parallel=slots), binary=binary
+            ) as server:
                 report["peers"][name] = {
                     peer: run_peer_suite(peer, tasks, server.base_url + "/v1", server.model_alias, work / name, args)
                     for peer in split(args.peers)

@@ -10,9 +10,9 @@ from typing import Any
 
 from pedro.backends.base import LOAD_TIMEOUT_KEY, GenerationOptions, Notify, run_with_retries
 from pedro.backends.connection import Connection
-from pedro.backends.extras import EXTRA_SAMPLING_KEYS, BodyExtras
+from pedro.backends.extras import EXTRA_SAMPLING_KEYS
 from pedro.backends.grammar import build_call_grammar
-from pedro.backends.openai_compat import OpenAICompatBackend, ToolChoice
+from pedro.backends.openai_compat import ChatSettings, OpenAICompatBackend
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message
@@ -44,23 +44,13 @@ class LlamaCppBackend(OpenAICompatBackend):
         self,
         connection: Connection,
         model: str,
+        settings: ChatSettings | None = None,
         *,
-        tool_choice: ToolChoice | None = None,
-        parallel_tool_calls: bool | None = None,
-        context_window: int = 0,
-        extras: BodyExtras | None = None,
         slot: int | None = None,
         health_poll_interval: float = 1.0,
         constrain_calls: bool = False,
     ) -> None:
-        super().__init__(
-            connection,
-            model,
-            tool_choice=tool_choice,
-            parallel_tool_calls=parallel_tool_calls,
-            context_window=context_window,
-            extras=extras,
-        )
+        super().__init__(connection, model, settings)
         self._sleep = connection.retry.sleep
         self._slot = slot
         self._health_timeout = connection.retry.load_timeout

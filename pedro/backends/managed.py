@@ -15,7 +15,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, Literal
@@ -93,7 +94,7 @@ def smoke_run(binary: Path, model: Path, *, timeout: float = 90.0) -> str:
     Loading and generating run the CPU kernels: a binary built for instructions this CPU lacks dies here.
     """
     try:
-        with ManagedLlamaServer(model, binary=binary, ctx_size=512, startup_timeout=timeout) as server:
+        with ManagedLlamaServer(model, ServerSettings(ctx_size=512, startup_timeout=timeout), binary=binary) as server:
             body = {"prompt": "def add(a, b):", "n_predict": 4, "temperature": 0}
             try:
                 reply = httpx.post(server.base_url + "/completion", json=body, timeout=timeout, trust_env=False)
@@ -166,36 +167,42 @@ def check_gguf(model_file: Path) -> None:
         raise BackendError(f"model file {model_file} is not a GGUF file; llama-server needs a .gguf model")
 
 
+@dataclass(frozen=True)
+class ServerSettings:
+    """How llama-server serves its model, and how long pedro waits on it."""
+
+    ctx_size: int = 8192
+    parallel: int = 1
+    """Slots (llama-server -np): requests served at once; the context is split among them."""
+    extra_args: tuple[str, ...] = ()
+    startup_timeout: float = 120.0
+    stop_timeout: float = 5.0
+    poll_interval: float = 0.1
+
+
 class ManagedLlamaServer:
     """A llama-server child process serving one GGUF on a free loopback port, for use in a `with` block."""
 
     def __init__(
         self,
         model_file: Path,
+        settings: ServerSettings = ServerSettings(),  # noqa: B008 (frozen: one shared default is safe)
         *,
         binary: Path | None = None,
-        ctx_size: int = 8192,
-        parallel: int = 1,
-        extra_args: Sequence[str] = (),
-        startup_timeout: float = 120.0,
-        stop_timeout: float = 5.0,
         log_file: Path | None = None,
-        poll_interval: float = 0.1,
     ) -> None:
         self.model_file = Path(model_file)
         self._binary = binary
-        self.ctx_size = ctx_size
-        self.parallel = max(1, parallel)
-        """Slots (llama-server -np): requests served at once; the context is split among them."""
-        self.extra_args = tuple(extra_args)
-        self.startup_timeout = startup_timeout
-        self.stop_timeout = stop_timeout
+        self.settings = replace(settings, parallel=max(1, settings.parallel), extra_args=tuple(settings.extra_args))
         self._log_file = log_file
-        self._poll_interval = poll_interval
         self._process: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
         self._log_path: Path | None = None
         self._owns_log = False
+
+    @property
+    def ctx_size(self) -> int:
+        return self.settings.ctx_size
 
     @classmethod
     def from_config(cls, config: PedroConfig, *, log_file: Path | None = None) -> ManagedLlamaServer | None:
@@ -203,7 +210,7 @@ class ManagedLlamaServer:
         if not config.backend.model_file:
             return None
         model_file = Path(config.backend.model_file).expanduser()
-        return cls(model_file, ctx_size=config.backend.context_window or 8192, log_file=log_file)
+        return cls(model_file, ServerSettings(ctx_size=config.backend.context_window or 8192), log_file=log_file)
 
     # -- public surface -------------------------------------------------------------------------------------
 
@@ -241,14 +248,14 @@ class ManagedLlamaServer:
     def command(self, binary: Path, port: int) -> list[str]:
         """The full llama-server command line for this model on `port`."""
         args = [str(binary), "--host", "127.0.0.1", "--port", str(port), "-m", str(self.model_file)]
-        args += ["-c", str(self.ctx_size), "-np", str(self.parallel), "--alias", self.model_alias]
+        args += ["-c", str(self.settings.ctx_size), "-np", str(self.settings.parallel), "--alias", self.model_alias]
         supported = read_supported_flags(binary)
         args += [flag for flag in _OPTIONAL_FLAGS if flag in supported]
         template = self.chat_template
-        if template is not None and "--chat-template-file" not in self.extra_args:
+        if template is not None and "--chat-template-file" not in self.settings.extra_args:
             # A file, not --chat-template NAME: with --jinja a bare name is read as a template that renders itself.
             args += ["--chat-template-file", str(template_file(template))]
-        return args + list(self.extra_args)
+        return args + list(self.settings.extra_args)
 
     @functools.cached_property
     def chat_template(self) -> str | None:
@@ -284,7 +291,7 @@ class ManagedLlamaServer:
         process, self._process = self._process, None
         self._port = None
         if process is not None:
-            stop_process_group(process, self.stop_timeout)
+            stop_process_group(process, self.settings.stop_timeout)
         if self._owns_log and not keep_log and self._log_path is not None:
             with contextlib.suppress(OSError):
                 self._log_path.unlink()
@@ -344,15 +351,15 @@ class ManagedLlamaServer:
 
     def _wait_until_ready(self, port: int) -> bool:
         """Poll /health until 200 (True), process exit (False) or the startup timeout (BackendError)."""
-        deadline = time.monotonic() + self.startup_timeout
+        deadline = time.monotonic() + self.settings.startup_timeout
         url = f"http://127.0.0.1:{port}"
         while time.monotonic() < deadline:
             if not self.is_running():
                 return False
             if read_health(url) == "ready":
                 return True
-            time.sleep(self._poll_interval)
-        raise BackendError(self.failure_message(f"did not become ready within {self.startup_timeout:.0f}s"))
+            time.sleep(self.settings.poll_interval)
+        raise BackendError(self.failure_message(f"did not become ready within {self.settings.startup_timeout:.0f}s"))
 
     def _failed_to_bind(self) -> bool:
         tail = self.log_tail(10).lower()

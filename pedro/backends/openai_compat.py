@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any, Final, Literal, Self
 
@@ -71,6 +71,18 @@ def listed_window(entry: Mapping[str, Any]) -> int | None:
     return next((c for c in candidates if isinstance(c, int) and not isinstance(c, bool) and c > 0), None)
 
 
+@dataclass(frozen=True)
+class ChatSettings:
+    """What [backend] sets for a chat-completions server beside its connection and the model's name."""
+
+    tool_choice: ToolChoice | None = None
+    parallel_tool_calls: bool | None = None
+    context_window: int = 0
+    """The context size to assume, when the server does not say (0: ask it)."""
+    extras: BodyExtras | None = None
+    """Sampling and request overrides sent in each body (none: the server's defaults)."""
+
+
 class OpenAICompatBackend:
     """The OpenAI chat wire with SSE streaming, native tools when the server takes them, text mode otherwise."""
 
@@ -81,23 +93,15 @@ class OpenAICompatBackend:
     # The OpenAI API defines top_p; servers that follow it strictly refuse top_k, min_p and repeat_penalty.
     sampling_keys: tuple[SamplingKey, ...] = ("top_p",)
 
-    def __init__(
-        self,
-        connection: Connection,
-        model: str,
-        *,
-        tool_choice: ToolChoice | None = None,
-        parallel_tool_calls: bool | None = None,
-        context_window: int = 0,
-        extras: BodyExtras | None = None,
-    ) -> None:
+    def __init__(self, connection: Connection, model: str, settings: ChatSettings | None = None) -> None:
+        settings = settings or ChatSettings()
         self.connection = connection
         self.base_url = connection.base_url
         self.model = model
-        self.tool_choice = tool_choice
-        self.parallel_tool_calls = parallel_tool_calls
-        self.extras = extras if extras is not None else BodyExtras(accepted=self.sampling_keys, server=self.server)
-        self._configured_window = context_window
+        self.tool_choice = settings.tool_choice
+        self.parallel_tool_calls = settings.parallel_tool_calls
+        self.extras = settings.extras or BodyExtras(accepted=self.sampling_keys, server=self.server)
+        self._configured_window = settings.context_window
         self._listed_window: int | None = None
         self._listing: tuple[Mapping[str, Any] | None] | None = None
         self._tools = TextFallback()
@@ -116,12 +120,13 @@ class OpenAICompatBackend:
     def config_kwargs(cls, config: PedroConfig) -> dict[str, Any]:
         """The keyword arguments [backend] sets beside the connection; subclasses add their own keys."""
         backend = config.backend
-        return {
-            "context_window": backend.context_window,
-            "tool_choice": backend.tool_choice or None,
-            "parallel_tool_calls": {"true": True, "false": False}.get(backend.parallel_tool_calls),
-            "extras": BodyExtras.from_config(config, accepted=cls.sampling_keys, server=cls.server),
-        }
+        settings = ChatSettings(
+            tool_choice=backend.tool_choice or None,
+            parallel_tool_calls={"true": True, "false": False}.get(backend.parallel_tool_calls),
+            context_window=backend.context_window,
+            extras=BodyExtras.from_config(config, accepted=cls.sampling_keys, server=cls.server),
+        )
+        return {"settings": settings}
 
     @property
     def chat_url(self) -> str:

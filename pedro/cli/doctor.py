@@ -142,10 +142,10 @@ def _served(config: PedroConfig, report: Report) -> Iterator[PedroConfig | None]
     if not config.backend.model_file:
         yield config
         return
-    from pedro.backends.managed import REINSTALL, ManagedLlamaServer
+    from pedro.backends.managed import REINSTALL, ManagedLlamaServer, ServerSettings
 
     model_file = Path(config.backend.model_file).expanduser()
-    server = ManagedLlamaServer(model_file, ctx_size=config.backend.context_window or 8192)
+    server = ManagedLlamaServer(model_file, ServerSettings(ctx_size=config.backend.context_window or 8192))
     try:
         server.start()
     except PedroError as exc:

@@ -519,14 +519,14 @@ def managed_server(config: PedroConfig, renderer: Any) -> Iterator[PedroConfig]:
     if not config.backend.model_file:
         yield config
         return
-    from pedro.backends.managed import ManagedLlamaServer
+    from pedro.backends.managed import ManagedLlamaServer, ServerSettings
 
     model_file = Path(config.backend.model_file).expanduser()
     if not model_file.is_file():
         raise UsageError(f"--model-file {model_file} does not exist; give the path of a .gguf file")
     renderer.notice(f"starting llama-server with {model_file.name} …")
     ctx_size = config.backend.context_window or 8192
-    with ManagedLlamaServer(model_file, ctx_size=ctx_size) as server:
+    with ManagedLlamaServer(model_file, ServerSettings(ctx_size=ctx_size)) as server:
         managed = config.model_copy(deep=True)
         managed.backend.kind = "llamacpp"
         managed.backend.base_url = server.base_url

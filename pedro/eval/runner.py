@@ -136,10 +136,10 @@ def serving(target: Target, *, jobs: int, ctx_size: int, on_notice: Callable[[st
     if target.model_file is None:
         yield list(target.backend_args)
         return
-    from pedro.backends.managed import ManagedLlamaServer
+    from pedro.backends.managed import ManagedLlamaServer, ServerSettings
 
     on_notice(f"starting llama-server with {target.model_file.name} ({jobs} slot{'s' if jobs > 1 else ''}) …")
     # llama-server splits its context among the slots: each run gets ctx_size tokens.
-    with ManagedLlamaServer(target.model_file, ctx_size=ctx_size * jobs, parallel=jobs) as server:
+    with ManagedLlamaServer(target.model_file, ServerSettings(ctx_size=ctx_size * jobs, parallel=jobs)) as server:
         on_notice(f"llama-server ready at {server.base_url}")
         yield ["--backend", "llamacpp", "--base-url", server.base_url, "--model", server.model_alias]

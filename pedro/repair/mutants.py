@@ -265,14 +265,15 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
     if after is not None and token.text in {"/", "-"} and _swappable(code, k, tighter=token.text == "-"):
         swapped = line[: before.start] + after.text + line[before.end : after.start] + before.text
         yield Mutant(swapped + line[after.end :], f"`{before.text}` and `{after.text}` swapped", 1)
-    if (language, token.text) in {("python", "//"), ("go", "/")}:  # whole division; JavaScript's `/` never is
-        yield from _rounded_up(line, code, k)
+    yield from _rounded_up(line, code, k, language)
 
 
-def _rounded_up(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
+def _rounded_up(line: str, code: list[_Token], k: int, language: LanguageName) -> Iterator[Mutant]:
     """A whole division that should round up (`(g - 1000) / 1000` where each part of a kilogram counts): the
     dividend raised by the divisor less one. Only for a plain divisor and a dividend that is a name, a number or one
     bracketed group, so the edit stays one operation."""
+    if (language, code[k].text) not in {("python", "//"), ("go", "/")}:  # whole division; JavaScript's never is
+        return
     after = code[k + 1] if k + 1 < len(code) else None
     if (
         after is None

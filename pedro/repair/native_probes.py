@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -162,20 +163,36 @@ def _fits(args: Sequence[Any], params: Sequence[str]) -> bool:
 
 
 def _go_literal(value: Any, kind: str) -> str | None:
+    """`value` written as a Go literal of type `kind`, or None when it is not one."""
     if kind.startswith("[]"):
-        if not isinstance(value, list):
-            return None
-        items = [_go_literal(item, kind[2:]) for item in value]
-        return None if any(item is None for item in items) else f"{kind}{{{', '.join(map(str, items))}}}"
-    if kind in _GO_INTS and isinstance(value, int) and not isinstance(value, bool):
-        return None if value < 0 and kind.startswith(("uint", "byte")) else f"{kind}({value})"
-    if kind in _GO_FLOATS and isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{kind}({float(value)!r})" if abs(float(value)) != float("inf") and value == value else None
-    if kind == "string" and isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if kind == "bool" and isinstance(value, bool):
-        return "true" if value else "false"
-    return None
+        items = [_go_literal(item, kind[2:]) for item in value] if isinstance(value, list) else [None]
+        return None if None in items else f"{kind}{{{', '.join(map(str, items))}}}"
+    family = "int" if kind in _GO_INTS else "float" if kind in _GO_FLOATS else kind
+    write = _GO_WRITERS.get(family)
+    return write(value, kind) if write is not None else None
+
+
+def _go_int(value: Any, kind: str) -> str | None:
+    fits = isinstance(value, int) and not isinstance(value, bool)
+    return f"{kind}({value})" if fits and not (kind.startswith(("uint", "byte")) and value < 0) else None
+
+
+def _go_float(value: Any, kind: str) -> str | None:
+    fits = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return f"{kind}({float(value)!r})" if fits else None
+
+
+def _go_string(value: Any, kind: str) -> str | None:
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else None
+
+
+def _go_bool(value: Any, kind: str) -> str | None:
+    return ("true" if value else "false") if isinstance(value, bool) else None
+
+
+_GO_WRITERS: dict[str, Callable[[Any, str], str | None]] = {
+    "int": _go_int, "float": _go_float, "string": _go_string, "bool": _go_bool,
+}  # fmt: skip
 
 
 def probe_calls(spec: ProbeSpec) -> list[Call]:

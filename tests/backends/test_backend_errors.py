@@ -18,7 +18,7 @@ from pedro.backends.base import (
 from pedro.backends.connection import Connection
 from pedro.backends.http import split_lines
 from pedro.backends.ollama import OllamaBackend
-from pedro.backends.openai_compat import OpenAICompatBackend
+from pedro.backends.openai_compat import ChatSettings, OpenAICompatBackend
 from pedro.backends.sse import iter_sse_events
 from pedro.errors import BackendError
 from pedro.messages import Message
@@ -217,7 +217,7 @@ def test_the_window_comes_from_the_model_listing_when_not_configured(server: Wir
     assert backend.context_window() == 32768
     assert backend.context_window() == 32768
     assert len(server.requests) == 1
-    assert make(server, sleeps, context_window=4096).context_window() == 4096
+    assert make(server, sleeps, settings=ChatSettings(context_window=4096)).context_window() == 4096
 
 
 def test_a_listing_without_a_window_leaves_it_unknown(server: WireServer, sleeps: list[float]) -> None:

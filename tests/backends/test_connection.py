@@ -14,6 +14,7 @@ import pytest
 from pedro.backends import BACKENDS
 from pedro.backends.base import GenerationOptions
 from pedro.backends.connection import Connection
+from pedro.backends.openai_compat import ChatSettings
 from pedro.config import PedroConfig
 from pedro.messages import Message
 
@@ -58,7 +59,11 @@ def test_one_injected_transport_carries_the_key_and_timeouts_of_every_request(ki
         root + "/", api_key="k-1", connect_timeout=2.0, read_timeout=30.0, transport=httpx.MockTransport(handle)
     )
     module, _, name = BACKENDS[kind].partition(":")
-    backend = getattr(importlib.import_module(module), name)(connection, "m", context_window=4096)
+    cls = getattr(importlib.import_module(module), name)
+    chat = kind != "ollama"  # the chat-completions backends take their [backend] settings as one object
+    backend = (
+        cls(connection, "m", ChatSettings(context_window=4096)) if chat else cls(connection, "m", context_window=4096)
+    )
     try:
         completion = backend.complete(HELLO, tools=[], options=GenerationOptions(stream=False))
     finally:

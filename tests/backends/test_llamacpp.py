@@ -17,7 +17,7 @@ from pedro.backends.llamacpp import (
     NO_TOOL_TEMPLATE_NOTICE,
     LlamaCppBackend,
 )
-from pedro.backends.openai_compat import OpenAICompatBackend
+from pedro.backends.openai_compat import ChatSettings, OpenAICompatBackend
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
 from pedro.messages import Message
@@ -110,7 +110,7 @@ def test_health_loading_forever_is_bounded(server: WireServer, sleeps: list[floa
 def test_props_give_the_context_window(server: WireServer, sleeps: list[float]) -> None:
     ready(server)
     assert make(server, sleeps).context_window() == 16384
-    assert make(server, sleeps, context_window=8192).context_window() == 8192
+    assert make(server, sleeps, settings=ChatSettings(context_window=8192)).context_window() == 8192
 
 
 def test_template_without_tool_support_starts_in_text_mode(server: WireServer, sleeps: list[float]) -> None:

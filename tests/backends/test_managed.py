@@ -17,6 +17,7 @@ import pytest
 
 from pedro.backends.managed import (
     ManagedLlamaServer,
+    ServerSettings,
     check_gguf,
     find_llama_server,
     find_smollm2_gguf,
@@ -141,7 +142,9 @@ def read_pid(state: Path, name: str = "pid") -> int:
 
 
 def test_start_waits_for_health_then_stop_leaves_no_process(fake_binary: Path, gguf: Path, state: Path) -> None:
-    with ManagedLlamaServer(gguf, binary=fake_binary, ctx_size=4096, extra_args=["--threads", "2"]) as server:
+    with ManagedLlamaServer(
+        gguf, ServerSettings(ctx_size=4096, extra_args=("--threads", "2")), binary=fake_binary
+    ) as server:
         # The fake answers 503 for its first 0.3 s; start() returned, so it must be serving 200 by now.
         assert httpx.get(server.base_url + "/health", trust_env=False).status_code == 200
         assert server.health() == "ready"
@@ -162,7 +165,9 @@ def test_command_line_has_loopback_port_model_ctx_and_only_supported_flags(
 ) -> None:
     import json
 
-    with ManagedLlamaServer(gguf, binary=fake_binary, ctx_size=4096, extra_args=["--threads", "2"]) as server:
+    with ManagedLlamaServer(
+        gguf, ServerSettings(ctx_size=4096, extra_args=("--threads", "2")), binary=fake_binary
+    ) as server:
         argv = json.loads((state / "argv.json").read_text())
         port = server.port
     assert argv[:6] == ["--host", "127.0.0.1", "--port", str(port), "-m", str(gguf)]
@@ -179,7 +184,7 @@ def test_command_line_has_loopback_port_model_ctx_and_only_supported_flags(
 def test_parallel_slots_reach_the_command_line(fake_binary: Path, gguf: Path, state: Path) -> None:
     import json
 
-    with ManagedLlamaServer(gguf, binary=fake_binary, ctx_size=8192, parallel=4):
+    with ManagedLlamaServer(gguf, ServerSettings(ctx_size=8192, parallel=4), binary=fake_binary):
         argv = json.loads((state / "argv.json").read_text())
     assert (argv[argv.index("-np") + 1], argv[argv.index("-c") + 1]) == ("4", "8192")
 
@@ -248,7 +253,7 @@ def test_startup_timeout_stops_the_server_and_says_so(
     fake_binary: Path, gguf: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FAKE_MODE", "never-ready")
-    server = ManagedLlamaServer(gguf, binary=fake_binary, startup_timeout=1.5)
+    server = ManagedLlamaServer(gguf, ServerSettings(startup_timeout=1.5), binary=fake_binary)
     with pytest.raises(BackendError, match=r"did not become ready within 2s"):
         server.start()
     assert not is_alive(read_pid(state))
@@ -282,7 +287,7 @@ def test_server_ignoring_sigterm_is_killed_after_stop_timeout(
     fake_binary: Path, gguf: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FAKE_MODE", "ignore-term")
-    server = ManagedLlamaServer(gguf, binary=fake_binary, stop_timeout=0.5).start()
+    server = ManagedLlamaServer(gguf, ServerSettings(stop_timeout=0.5), binary=fake_binary).start()
     pid = read_pid(state)
     started = time.monotonic()
     server.close()
@@ -314,9 +319,9 @@ DRIVER = textwrap.dedent(
     """\
     import sys, time
     from pathlib import Path
-    from pedro.backends.managed import ManagedLlamaServer
+    from pedro.backends.managed import ManagedLlamaServer, ServerSettings
 
-    with ManagedLlamaServer(Path(sys.argv[1]), binary=Path(sys.argv[2]), startup_timeout=60):
+    with ManagedLlamaServer(Path(sys.argv[1]), ServerSettings(startup_timeout=60), binary=Path(sys.argv[2])):
         print("ready", flush=True)
         time.sleep(600)
     """
@@ -459,7 +464,7 @@ def test_real_llama_server_starts_and_stops_with_smollm2() -> None:
         pytest.skip("llama-server is not installed; run scripts/install-llama-server")
     if model is None:
         pytest.skip("the SmolLM2 GGUF is not installed; run scripts/install-model")
-    with ManagedLlamaServer(model, binary=binary, ctx_size=2048) as server:
+    with ManagedLlamaServer(model, ServerSettings(ctx_size=2048), binary=binary) as server:
         pid = server.pid
         assert server.health() == "ready"
         models = httpx.get(server.base_url + "/v1/models", trust_env=False).json()

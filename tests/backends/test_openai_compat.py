@@ -11,7 +11,7 @@ from wire_server import Reply, WireServer, json_reply, read_fixture, sse
 from pedro.backends.base import GenerationOptions, RetryPolicy
 from pedro.backends.connection import Connection
 from pedro.backends.http import CUT_NOTICE
-from pedro.backends.openai_compat import OpenAICompatBackend
+from pedro.backends.openai_compat import ChatSettings, OpenAICompatBackend
 from pedro.backends.openai_wire import ToolCallAccumulator, _repair_name
 from pedro.config import PedroConfig
 from pedro.errors import BackendError
@@ -60,7 +60,7 @@ def run(backend: OpenAICompatBackend, **options: Any) -> Any:
 
 def test_streaming_request_shape(server: WireServer) -> None:
     server.on("POST", CHAT, sse("openai/stream_text.sse"))
-    backend = make(server, tool_choice="auto", parallel_tool_calls=False)
+    backend = make(server, settings=ChatSettings(tool_choice="auto", parallel_tool_calls=False))
     run(backend, temperature=0.1, max_tokens=512)
     (body,) = server.bodies(CHAT)
     assert body["model"] == "qwen"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pedro.backends.managed import ManagedLlamaServer, find_llama_server, find_smollm2_gguf
+from pedro.backends.managed import ManagedLlamaServer, ServerSettings, find_llama_server, find_smollm2_gguf
 
 
 @pytest.fixture(scope="session")
@@ -58,5 +58,5 @@ def llama_server(smollm2_gguf: Path) -> Iterator[ManagedLlamaServer]:
     binary = find_llama_server()
     if binary is None:
         pytest.skip("llama-server is not installed; run scripts/install-llama-server")
-    with ManagedLlamaServer(smollm2_gguf, binary=binary, ctx_size=4096) as server:
+    with ManagedLlamaServer(smollm2_gguf, ServerSettings(ctx_size=4096), binary=binary) as server:
         yield server

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from pedro.backends.managed import (  # noqa: E402 - the path above makes pedro importable from a checkout
     ManagedLlamaServer,
+    ServerSettings,
     find_smollm2_gguf,
     pick_free_port,
     require_llama_server,
@@ -89,7 +90,7 @@ def record_all(out: Path) -> dict[str, Any]:
     replies: dict[str, dict[str, Any]] = {}
     replies["health_loading"] = record_loading_health(binary, model, out)
     with (
-        ManagedLlamaServer(model, binary=binary, ctx_size=CTX_SIZE) as server,
+        ManagedLlamaServer(model, ServerSettings(ctx_size=CTX_SIZE), binary=binary) as server,
         # No keep-alive: after a streamed reply llama-server may close the connection under a pooled client.
         httpx.Client(base_url=server.base_url, timeout=120, trust_env=False, limits=NO_KEEPALIVE) as client,
     ):
@@ -140,7 +141,9 @@ def record_loading_health(binary: Path, model: Path, out: Path) -> dict[str, Any
 def record_no_jinja_tools_error(binary: Path, model: Path, out: Path) -> dict[str, Any]:
     """Without --jinja, llama-server refuses any request that carries `tools` (HTTP 500); record that refusal."""
     # extra_args come last on the command line, and the last of --jinja / --no-jinja wins.
-    with ManagedLlamaServer(model, binary=binary, ctx_size=CTX_SIZE, extra_args=["--no-jinja"]) as server:
+    with ManagedLlamaServer(
+        model, ServerSettings(ctx_size=CTX_SIZE, extra_args=("--no-jinja",)), binary=binary
+    ) as server:
         body = CHAT_REQUESTS["chat_tools"]
         write_json(out / "chat_tools_no_jinja.request.json", body)
         response = httpx.post(server.base_url + "/v1/chat/completions", json=body, timeout=120, trust_env=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pedro.backends.managed import ManagedLlamaServer, find_llama_server
+from pedro.backends.managed import ManagedLlamaServer, ServerSettings, find_llama_server
 
 pytestmark = pytest.mark.e2e
 
@@ -16,7 +16,7 @@ def test_gemma_is_served_with_its_own_turn_format(gemma3_gguf: Path) -> None:
     binary = find_llama_server()
     if binary is None:
         pytest.skip("llama-server is not installed; run scripts/install-llama-server")
-    with ManagedLlamaServer(gemma3_gguf, binary=binary, ctx_size=2048) as server:
+    with ManagedLlamaServer(gemma3_gguf, ServerSettings(ctx_size=2048), binary=binary) as server:
         assert server.chat_template == "gemma"
         messages = [{"role": "system", "content": "Answer briefly."}, {"role": "user", "content": "Say hello."}]
         rendered = httpx.post(server.base_url + "/apply-template", json={"messages": messages}, trust_env=False)
