@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pedro.cli.flags import CommonFlags
-from pedro.cli.session import Aim
 from pedro.config import PedroConfig
 from pedro.errors import PedroError
 from pedro.findings import Finding, findings_markdown, parse_findings
+from pedro.jobs.service import Aim
 
 if TYPE_CHECKING:
     from pedro.reviewchecks import ReviewChecks
@@ -250,7 +250,7 @@ def _fix(session: Conversation, argument: str) -> bool:
 def _diff(session: Conversation, _argument: str) -> bool:
     from rich.syntax import Syntax
 
-    from pedro.cli.jobfacts import changed_files, job_diff, job_snapshots
+    from pedro.jobs.facts import changed_files, job_diff, job_snapshots
 
     jobs = [job for _, job in session.fixes] if session.reviews else [session.job_id]
     shown = False
@@ -425,7 +425,7 @@ def held_server(config: PedroConfig) -> Iterator[PedroConfig]:
     import sys
 
     from pedro.cli.render import PlainRenderer
-    from pedro.cli.session import managed_server
+    from pedro.jobs.service import managed_server
 
     with managed_server(config, PlainRenderer(sys.stderr)) as running:
         held = running.model_copy(deep=True)

@@ -250,6 +250,11 @@ class CommonFlags:
         chosen["read_roots"] = tuple(options.get("read_root") or ())
         return cls(**chosen)
 
+    def backend_named(self) -> set[str]:
+        """The [backend] keys these flags name (kind, base_url, model, model_file)."""
+        named = {"kind": self.backend, "base_url": self.base_url, "model": self.model, "model_file": self.model_file}
+        return {key for key, value in named.items() if value is not None}
+
     def config_layer(self) -> dict[str, dict[str, Any]]:
         """The flags as the top config layer; unset flags leave lower layers alone."""
         backend: dict[str, Any] = {}

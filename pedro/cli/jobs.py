@@ -45,10 +45,11 @@ def show_job(
 ) -> None:
     """Show one job: its facts (role, status, model, branch, times, rounds, tokens, snapshots), what it changed
     (a diff), then each round's tool calls."""
-    from pedro.cli.jobfacts import job_facts, print_facts
+    from pedro.cli.jobfacts import print_facts
     from pedro.cli.render import call_effects, describe_progress, shows_edit
     from pedro.effects import NONE as NO_EFFECTS
     from pedro.jobs import JobStore
+    from pedro.jobs.facts import job_facts
     from pedro.messages import Event
 
     root, _ = load(flags, need_git=False, find_server=False)

@@ -53,7 +53,7 @@ def mcp(
             _notice(f"pedro mcp: {said.describe()}")
     if not (config.backend.model or config.backend.model_file):
         raise UsageError("no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL)")
-    runner = JobRunner(root, config, flags)
+    runner = JobRunner(root, config, verbose=flags.verbose)
     server = create_server(runner)
     if not http:
         _serve_beside(runner, lambda: _stdio(server))

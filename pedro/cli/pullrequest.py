@@ -103,6 +103,6 @@ def _gh(root: Path, gh: str, *args: str) -> subprocess.CompletedProcess[str] | N
 
 def _body(store: Any, job_id: str, committed: Any) -> str:
     """The job's summary, its evidence and its test results, as the commit's body says them, and the commit."""
-    from pedro.cli.session import job_description
+    from pedro.jobs.settle import job_description
 
     return f"{job_description(store, job_id)}\n\nCommit {committed.commit[:12]} · job `{job_id}` (pedro)\n"

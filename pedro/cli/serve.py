@@ -45,7 +45,7 @@ def serve(
 
     from pedro.backends.openai_compat import read_api_key
     from pedro.cli.render import make_renderer
-    from pedro.cli.session import managed_server
+    from pedro.jobs.service import managed_server
     from pedro.serve.app import create_app
     from pedro.serve.limits import ServeLimits
 

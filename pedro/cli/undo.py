@@ -147,7 +147,7 @@ def _where_you_are(root: Path, job_id: str, snapshots: Any) -> str:
 
 def _latest_changing_job(root: Path, store: Any) -> str:
     """The newest job whose rounds changed files (a review or a job that changed nothing has nothing to undo)."""
-    from pedro.cli.jobfacts import changed_files, job_snapshots
+    from pedro.jobs.facts import changed_files, job_snapshots
 
     jobs = store.all()
     if not jobs:

@@ -19,7 +19,6 @@ from mcp.server.mcpserver import Context, MCPServer  # this module loads only wh
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
-from pedro.cli.flags import CommonFlags
 from pedro.config import PedroConfig
 from pedro.errors import InterruptedRunError, PedroError, Terminated
 from pedro.messages import Event
@@ -78,8 +77,8 @@ class JobRunner:
     """Runs the jobs the tools ask for, one at a time, on the main thread, as the CLI runs one: with the run lock,
     the job's time limit (an alarm) and Ctrl-C; a client's cancellation is a Ctrl-C sent to the running job."""
 
-    def __init__(self, root: Path, config: PedroConfig, flags: CommonFlags) -> None:
-        self.root, self.config, self.flags = root, config, flags
+    def __init__(self, root: Path, config: PedroConfig, *, verbose: bool = False) -> None:
+        self.root, self.config, self.verbose = root, config, verbose
         self._queue: queue.Queue[JobRequest | None] = queue.Queue()
         self._lock = threading.Lock()
         self._current: JobRequest | None = None
@@ -141,15 +140,17 @@ class JobRunner:
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     def _run(self, request: JobRequest) -> None:
-        from pedro.cli.session import JobHooks, JobSpec, run_job, run_lock
+        from pedro.jobs.service import JobHooks, JobSpec, run_job, run_lock
 
         try:
             with run_lock(self.root, request.role, None):
                 self._in_run = True
                 try:
-                    spec = JobSpec(request.role, request.task_vars, test_command=request.test_command)
+                    spec = JobSpec(
+                        request.role, request.task_vars, test_command=request.test_command, verbose=self.verbose
+                    )  # nobody can answer an approval: the policy decides, as under --no-input
                     hooks = JobHooks(renderer=McpReport(request), on_result=request.on_result)
-                    result = run_job(spec, self.flags, self.root, self.config, hooks)
+                    result = run_job(spec, self.root, self.config, hooks)
                 finally:
                     self._in_run = False
                     self._cancel_pending = False
@@ -186,9 +187,9 @@ class JobRunner:
 
 
 def job_record(root: Path, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """One job's facts (cli/jobfacts.py, as `pedro jobs show --json`) and its job.finished event."""
-    from pedro.cli.jobfacts import job_facts
+    """One job's facts (jobs/facts.py, as `pedro jobs show --json`) and its job.finished event."""
     from pedro.jobs import JobStore
+    from pedro.jobs.facts import job_facts
 
     store = JobStore(root)
     job = store.load(job_id)
@@ -267,7 +268,7 @@ def _job_tools(server: MCPServer[Any], runner: JobRunner) -> None:
 
     @server.tool(description=_said("debug"), annotations=_CHANGES)
     async def debug(ctx: Context, description: str = "", test: str = "", log: str = "") -> dict[str, Any]:
-        from pedro.cli.run import debug_task
+        from pedro.jobs.tasks import debug_task
 
         if not (description.strip() or test.strip() or log.strip()):
             raise ToolError("debug needs something to go on: description (the symptom), test and/or log")
@@ -276,7 +277,7 @@ def _job_tools(server: MCPServer[Any], runner: JobRunner) -> None:
 
     @server.tool(description=_said("review"), annotations=_READS)
     async def review(ctx: Context, base: str = "", description: str = "") -> dict[str, Any]:
-        from pedro.cli.run import review_task
+        from pedro.jobs.tasks import review_task
         from pedro.reviewbase import find_review_base
 
         try:
@@ -287,7 +288,7 @@ def _job_tools(server: MCPServer[Any], runner: JobRunner) -> None:
 
     @server.tool(description=_said("triage"), annotations=_READS)
     async def triage(log: str, ctx: Context, description: str = "") -> dict[str, Any]:
-        from pedro.cli.run import triage_task
+        from pedro.jobs.tasks import triage_task
         from pedro.triage.logparse import parse_log
 
         if not log.strip():

@@ -14,7 +14,7 @@ from repo_util import git
 from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
-from pedro.cli.jobfacts import changed_files, job_diff
+from pedro.jobs.facts import changed_files, job_diff
 from pedro.config import RepairConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
