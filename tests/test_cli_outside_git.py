@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_util import build, fenced
+from cli_util import build, fenced, pedro
 from repo_util import git
 
 
@@ -93,3 +93,22 @@ def test_a_read_only_repository_is_one_line_naming_the_fix(
         assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
         assert f"pedro: cannot write in {repo} (Read-only file system)" in proc.stderr, proc.stderr
         assert "work in a writable clone" in proc.stderr
+
+
+def test_a_job_whose_server_is_down_is_recorded_as_ended_at_once(repo: Path, cli_env: dict[str, str]) -> None:
+    import socket
+    import time
+
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    started = time.monotonic()
+    proc = pedro("build", "-d", "Fix add()", "--backend", "ollama", "--base-url", f"http://127.0.0.1:{port}",
+                 "--model", "m", "--no-input", env=cli_env, cwd=repo)  # fmt: skip
+    assert proc.returncode == 3 and "connection refused" in proc.stderr, proc.stderr
+    assert time.monotonic() - started < 30  # a refused connection is not retried
+    (job,) = jobs(repo)
+    assert job["status"] == "backend_error" and job["exit_code"] == 3 and job["finished_at"], job
+    assert "connection refused" in job["summary"]
+    listed = pedro("jobs", "list", env=cli_env, cwd=repo)
+    assert "running" not in listed.stdout and "backend_error" in listed.stdout, listed.stdout
