@@ -6,6 +6,12 @@ from typing import TYPE_CHECKING
 
 from pedro.cli.flags import CommonFlags
 
+NO_MODEL_GIVEN = (
+    "no model given: pass --model NAME for a running server (or set [backend].model / PEDRO_MODEL; `ollama list` "
+    "or the server's /v1/models shows the names), or --model-file PATH to a .gguf file, which pedro serves itself"
+)
+"""What a job that names no model is told: both ways of naming one."""
+
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pedro.cli.common import load_and_find_server
+from pedro.cli.common import NO_MODEL_GIVEN, load_and_find_server
 from pedro.cli.flags import LIMITS, SERVER, CommonFlags, takes
 from pedro.errors import UsageError
 
@@ -52,7 +52,7 @@ def mcp(
         if said is not None:
             _notice(f"pedro mcp: {said.describe()}")
     if not (config.backend.model or config.backend.model_file):
-        raise UsageError("no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL)")
+        raise UsageError(NO_MODEL_GIVEN)
     runner = JobRunner(root, config, flags)
     server = create_server(runner)
     if not http:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pedro.cli.common import load
+from pedro.cli.common import NO_MODEL_GIVEN, load
 from pedro.cli.flags import CommonFlags
 from pedro.cli.render import make_renderer
 from pedro.config import PedroConfig
@@ -153,10 +153,7 @@ def run_job(spec: JobSpec, flags: CommonFlags, root: Path, config: PedroConfig, 
     JobStore(root).sweep_unfinished_starts()
     with managed_server(config, renderer) as config:
         if not config.backend.model:
-            raise UsageError(
-                "no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL); "
-                "`ollama list` or the server's /v1/models shows the names"
-            )
+            raise UsageError(NO_MODEL_GIVEN)
         redactor = Redactor.for_job(os.environ, root)
         store = JobStore(root, redactor=redactor)
         job, history, task = _open_job(store, role, config, saved, spec)
