@@ -96,12 +96,14 @@ class Assembled:
 def assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI) -> Assembled:
     """Every part of the run, complete: the backend, the tools in their context and sandbox behind the gate, the
     journal and the guard the dispatcher reports to, the tests and their repair, the limits."""
-    backend = build_backend(config, ui)
-    try:
-        return _assemble(config, role, slot, ui, backend)
-    except BaseException:
-        backend.close()
-        raise
+    # A job that cannot start (the server down, a snapshot refused) is recorded as ended, never left running.
+    with slot.store.ending_on_error(slot.job):
+        backend = build_backend(config, ui)
+        try:
+            return _assemble(config, role, slot, ui, backend)
+        except BaseException:
+            backend.close()
+            raise
 
 
 def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend: Backend) -> Assembled:
@@ -124,11 +126,10 @@ def _assemble(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, backend
     if config.safety.mode != "workspace-write":
         ui.notice(f"safety mode: {config.safety.mode}")
     journal = Journal(store.job_dir(job.id) / JOURNAL_NAME)
-    with store.ending_on_error(job):
-        workspace = protect_work(root, job.id, role, ui, journal=journal, resumed=slot.resumed)
-        if config.mcp.servers:  # a server the job starts runs in the repository: the snapshot comes first
-            for note in workspace.guard.ready():
-                ui.notice(note)
+    workspace = protect_work(root, job.id, role, ui, journal=journal, resumed=slot.resumed)
+    if config.mcp.servers:  # a server the job starts runs in the repository: the snapshot comes first
+        for note in workspace.guard.ready():
+            ui.notice(note)
     toolsets = mcp_servers(config, role, ui, root, store.job_dir(job.id))
     try:
         return _parts(config, role, slot, ui, _Ground(backend, ctx, sandbox, journal, workspace, toolsets))

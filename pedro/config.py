@@ -24,9 +24,16 @@ from pydantic import (
 )
 
 from pedro.errors import ConfigError
+from pedro.limits import MAX_ROUNDS, TIME_LIMIT_S
 from pedro.messages import RoleName
 from pedro.presets import BUILTIN_PROFILES, DEFAULT_PROFILE, SAMPLING_KEYS, match_preset, profile_values
 from pedro.tooltable import tool_names
+
+NO_MODEL_GIVEN = (
+    "no model given: pass --model NAME for a running server (or set [backend].model / PEDRO_MODEL; `ollama list` "
+    "or the server's /v1/models shows the names), or --model-file PATH to a .gguf file, which pedro serves itself"
+)
+"""What a job that names no model is told: both ways of naming one."""
 
 BackendKind = Literal["ollama", "openai", "llamacpp"]
 ToolMode = Literal["auto", "native", "text"]
@@ -117,7 +124,7 @@ class BackendConfig(_Section):
 class AgentConfig(_Section):
     """Limits of the agent loop."""
 
-    max_rounds: int = Field(default=30, ge=1)
+    max_rounds: int = Field(default=MAX_ROUNDS, ge=1)
     """Most model requests in one job before it stops with limit_reached (exit 4)."""
     max_idle_replies: int = Field(default=3, ge=1)
     """Replies in a row with neither a tool call nor the completion marker before no_progress (exit 4)."""
@@ -126,7 +133,7 @@ class AgentConfig(_Section):
     test_command: str = ""
     """The project's test command; empty means the detected runner. Builder and debugger complete when no test that
     passed when the job began fails (and, for the debugger, one that failed passes)."""
-    time_limit_s: float = Field(default=900.0, ge=0)
+    time_limit_s: float = Field(default=TIME_LIMIT_S, ge=0)
     """Wall-clock seconds one job may take, repair and tests included, before it stops with limit_reached (exit 4);
     0 for no limit."""
     """The project's test command; empty means the detected runner. Builder and debugger complete when it passes."""

@@ -21,6 +21,7 @@ from pedro.context import (
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.errors import Terminated, TimeLimitReached
 from pedro.evidence import Judgement, TestEvidence, count, describe_test_run, names
+from pedro.limits import MAX_ROUNDS
 from pedro.messages import ExitStatus, ToolCall, ToolResult
 from pedro.roles import Role
 from pedro.toolcalls import find_completion
@@ -60,7 +61,7 @@ class BuildStep(Protocol):
 class Limits:
     """When the loop gives up."""
 
-    max_rounds: int = 30
+    max_rounds: int = MAX_ROUNDS
     max_idle_replies: int = 3
     max_repeats: int = 3
     time_limit_s: float | None = None

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pedro.errors import UsageError
-from pedro.workspace import exclude_from_git
+from pedro.workspace import exclude_from_git, state_dir
 
 LOCK_NAME = "run.lock"
 
@@ -26,8 +26,7 @@ def hold_run_lock(root: Path, what: str) -> Iterator[None]:
 
     flock(2) locks end with the process, so a killed pedro never leaves the repository locked.
     """
-    folder = root / ".pedro"
-    folder.mkdir(mode=0o700, exist_ok=True)
+    folder = state_dir(root)
     exclude_from_git(root)  # the lock must not show in `git status`, even when the job never starts
     path = folder / LOCK_NAME
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)

@@ -101,6 +101,20 @@ def _tree_fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
+def state_dir(repo: Path, *parts: str) -> Path:
+    """<repo>/.pedro (or a folder in it), made when missing. A repository pedro cannot write in (a read-only mount,
+    another user's files) is the operator's to fix, so it is a UsageError, not a crash."""
+    folder = repo.joinpath(".pedro", *parts)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write in {repo} ({exc.strerror or exc}): pedro keeps its jobs in .pedro/ and snapshots your "
+            "work in .git before it changes anything; make the repository writable, or work in a writable clone"
+        ) from None
+    return folder
+
+
 def exclude_from_git(repo: Path) -> None:
     """Add .pedro/ to .git/info/exclude so pedro's files are never committed."""
     git_dir = repo / ".git"

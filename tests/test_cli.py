@@ -94,6 +94,7 @@ def test_round_limit_exits_4(calc_repo: Path, stub_server: Any, cli_env: dict[st
     proc = build(server, calc_repo, cli_env, "--max-rounds", "2", description="x")
     assert proc.returncode == 4, proc.stderr
     assert len(server.requests) == 2
+    assert "--max-rounds N` continues it with more rounds" in proc.stderr
 
 
 def test_unreachable_server_exits_3_naming_the_url(calc_repo: Path, cli_env: dict[str, str]) -> None:
@@ -657,6 +658,8 @@ def test_a_turn_that_ended_unanswered_still_continues_with_a_new_message(
     cut = pedro("build", "Fix add", "--base-url", f"{slow.url}/v1", "--model", "m", "--no-input", "--time-limit", "3",
                 env=cli_env, cwd=calc_repo)  # fmt: skip
     assert "time limit" in cut.stderr, cut.stderr
+    # The way on is more time, not more rounds.
+    assert "--time-limit SECONDS` continues it with more time" in cut.stderr and "--max-rounds" not in cut.stderr
     edit = fenced("code_edit", {"action": "replace", "path": "calc.py", "old": "a - b", "new": "a + b"})
     second = stub_server([edit, "TASK COMPLETE\nFixed add."])
     again = pedro("jobs", "resume", "--last", "-m", "add() subtracts; make it add.", "--base-url", f"{second.url}/v1",

@@ -4,6 +4,7 @@ its type and its default as the declaration does, under the same parameter name.
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,3 +111,14 @@ def test_a_command_gets_the_flags_it_names_as_one_object() -> None:
 def _long(flag: Any) -> str:
     option = flag.annotation.__metadata__[0]
     return str(option.default if option.default is not ... else option.param_decls[0])
+
+
+def test_the_help_shows_the_limits_a_job_gets_by_default(tmp_path: Path) -> None:
+    from cli_util import pedro
+
+    from pedro.config import AgentConfig
+
+    shown = " ".join(pedro("build", "-h", env=dict(os.environ), cwd=tmp_path).stdout.split())  # unwrapped
+    defaults = AgentConfig()
+    assert f"Most model requests; default {defaults.max_rounds} (PEDRO_MAX_ROUNDS)" in shown, shown
+    assert f"default {defaults.time_limit_s:g}, 0 for none (PEDRO_AGENT__TIME_LIMIT_S)" in shown, shown

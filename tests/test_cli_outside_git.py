@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from cli_util import build, fenced
+import pytest
+from cli_util import build, fenced, pedro
 from repo_util import git
 
 
@@ -58,3 +60,55 @@ def test_a_job_that_cannot_start_is_recorded_as_ended(repo: Path, stub_server: A
     (job,) = jobs(repo)
     assert job["status"] == "failed" and job["exit_code"] == 1
     assert "cannot switch branch while merging" in job["summary"] and job["finished_at"]
+
+
+def _read_only_mount(repo: Path) -> list[str]:
+    """A command prefix that runs its command in `repo` mounted read-only (a mount namespace of its own, since root
+    writes through file modes); skips the test where no such namespace can be made."""
+    prefix = ["unshare", "-rm", "sh", "-c", 'mount --bind -o ro "$0" "$0" && cd "$0" && exec "$@"', str(repo)]
+    probe = subprocess.run([*prefix, "sh", "-c", "! touch probe"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(f"no read-only mount here: {probe.stderr.decode(errors='replace').strip()}")
+    return prefix
+
+
+def test_a_read_only_repository_is_one_line_naming_the_fix(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (repo / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    git(repo, "add", "calc.py")
+    git(repo, "commit", "-q", "-m", "calc")  # something for review to read
+    server = stub_server(["TASK COMPLETE"])
+    for command in (["build", "-d", "Fix add()"], ["review", "--base", "HEAD~1"]):
+        args = [*command, "--base-url", f"{server.url}/v1", "--model", "m", "--no-input"]
+        proc = subprocess.run(
+            [*_read_only_mount(repo), sys.executable, "-m", "pedro", *args],
+            env=cli_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        assert f"pedro: cannot write in {repo} (Read-only file system)" in proc.stderr, proc.stderr
+        assert "work in a writable clone" in proc.stderr
+
+
+def test_a_job_whose_server_is_down_is_recorded_as_ended_at_once(repo: Path, cli_env: dict[str, str]) -> None:
+    import socket
+    import time
+
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    started = time.monotonic()
+    proc = pedro("build", "-d", "Fix add()", "--backend", "ollama", "--base-url", f"http://127.0.0.1:{port}",
+                 "--model", "m", "--no-input", env=cli_env, cwd=repo)  # fmt: skip
+    assert proc.returncode == 3 and "connection refused" in proc.stderr, proc.stderr
+    assert time.monotonic() - started < 30  # a refused connection is not retried
+    (job,) = jobs(repo)
+    assert job["status"] == "backend_error" and job["exit_code"] == 3 and job["finished_at"], job
+    assert "connection refused" in job["summary"]
+    listed = pedro("jobs", "list", env=cli_env, cwd=repo)
+    assert "running" not in listed.stdout and "backend_error" in listed.stdout, listed.stdout

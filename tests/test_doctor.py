@@ -399,6 +399,10 @@ def test_doctor_bad_model_file_exits_3(tmp_path: Path, cli_env: dict[str, str]) 
     code, report = doctor_json("--model-file", str(bogus), env=cli_env, cwd=tmp_path)
     assert code == 3
     assert "could not start llama-server" in by_key(report)["server"]["detail"]
+    # The header names the file asked about, not a server at a default URL nobody asked for.
+    assert (report["backend"], report["base_url"], report["model_file"]) == ("llamacpp", "", str(bogus))
+    shown = run_pedro("doctor", "--no-probe", "--model-file", str(bogus), env=cli_env, cwd=tmp_path).stdout
+    assert shown.splitlines()[0] == f"pedro doctor: llama-server for {bogus}, model model", shown
 
 
 # -- the machine ----------------------------------------------------------------------------------------------------

@@ -74,6 +74,8 @@ class Report:
     model: str
     checks: list[Check] = field(default_factory=list)
     tool_probe: ToolProbe | None = None
+    model_file: str = ""
+    """--model-file: the model pedro serves itself; its server's URL is known only once it runs."""
 
     @property
     def usable(self) -> bool:
@@ -91,6 +93,7 @@ class Report:
             "backend": self.backend,
             "base_url": self.base_url,
             "model": self.model,
+            "model_file": self.model_file,
             "checks": [asdict(check) for check in self.checks],
             "tool_probe": probe,
         }
@@ -119,6 +122,11 @@ def diagnose(
     it chose because none was given and the server lists only that one; the model row says so.
     """
     report = Report(config.backend.kind, config.resolved_base_url(), config.backend.model)
+    if config.backend.model_file:
+        # The server asked about is the one pedro starts for the file, not the configured or default URL.
+        served_file = Path(config.backend.model_file).expanduser()
+        report.backend, report.base_url, report.model_file = "llamacpp", "", str(served_file)
+        report.model = config.backend.model or served_file.stem
     if found is not None:
         report.checks.append(Check("backend", "backend", "ok", found.describe()))
     with _served(config, report) as served:
@@ -480,10 +488,18 @@ def _first_line(text: str) -> str:
 # -- output ---------------------------------------------------------------------------------------------------------
 
 
+def headline(report: Report) -> str:
+    """What the doctor examined: the backend at its URL, or the llama-server pedro starts for --model-file."""
+    where = f"{report.backend} at {report.base_url}" if report.base_url else ""
+    if report.model_file:
+        where = f"llama-server for {report.model_file}" + (f" ({where})" if where else "")
+    return f"pedro doctor: {where}"
+
+
 def render_plain(report: Report) -> str:
     """Aligned text, one check per line; a check that is not ok carries its fix on the same line."""
     width = max(len(check.name) for check in report.checks)
-    lines = [f"pedro doctor: {report.backend} at {report.base_url}, model {report.model or '(none)'}"]
+    lines = [f"{headline(report)}, model {report.model or '(none)'}"]
     for check in report.checks:
         fix = f" -> fix: {check.fix}" if check.fix and check.status in ("warn", "fail") else ""
         lines.append(f"{_MARKS[check.status]:<4}  {check.name:<{width}}  {check.detail}{fix}")
@@ -496,7 +512,7 @@ def _print_table(report: Report) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"pedro doctor: {report.backend} at {report.base_url}", title_justify="left")
+    table = Table(title=headline(report), title_justify="left")
     for column in ("", "check", "detail"):
         table.add_column(column)
     for check in report.checks:

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from pedro.backends import BACKENDS
+from pedro.limits import MAX_ROUNDS, TIME_LIMIT_S
 
 BackendChoice = StrEnum("BackendChoice", {kind: kind for kind in BACKENDS})  # type: ignore[misc]
 """--backend's choices: the backends' registry (pedro.backends.BACKENDS)."""
@@ -47,7 +48,10 @@ FLAGS: dict[str, Flag] = {
         ]
     ),
     "max_rounds": Flag(
-        Annotated[int | None, typer.Option("--max-rounds", min=1, help="Most model requests (PEDRO_MAX_ROUNDS).")]
+        Annotated[
+            int | None,
+            typer.Option("--max-rounds", min=1, help=f"Most model requests; default {MAX_ROUNDS} (PEDRO_MAX_ROUNDS)."),
+        ]
     ),
     "time_limit": Flag(
         Annotated[
@@ -56,8 +60,8 @@ FLAGS: dict[str, Flag] = {
                 "--time-limit",
                 min=0,
                 metavar="SECONDS",
-                help="Most seconds the job may take, repair and tests included; 0 for none "
-                "(PEDRO_AGENT__TIME_LIMIT_S).",
+                help=f"Most seconds the job may take, repair and tests included; default {TIME_LIMIT_S:g}, 0 "
+                "for none (PEDRO_AGENT__TIME_LIMIT_S).",
             ),
         ]
     ),

@@ -12,6 +12,7 @@ import typer
 
 from pedro.cli.common import load_and_find_server
 from pedro.cli.flags import LIMITS, SERVER, CommonFlags, takes
+from pedro.config import NO_MODEL_GIVEN
 from pedro.errors import UsageError
 
 
@@ -52,7 +53,7 @@ def mcp(
         if said is not None:
             _notice(f"pedro mcp: {said.describe()}")
     if not (config.backend.model or config.backend.model_file):
-        raise UsageError("no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL)")
+        raise UsageError(NO_MODEL_GIVEN)
     runner = JobRunner(root, config, verbose=flags.verbose)
     server = create_server(runner)
     if not http:

@@ -260,6 +260,8 @@ def resume_hint(job_id: str, data: dict[str, Any]) -> str:
     status = data.get("exit_status")
     if status == "interrupted":
         return f"`pedro jobs resume {job_id}` continues it"
+    if status == "limit_reached" and data.get("reason") == "time_limit":
+        return f"`pedro jobs resume {job_id} --time-limit SECONDS` continues it with more time"
     if status == "limit_reached":
         return f"`pedro jobs resume {job_id} --max-rounds N` continues it with more rounds"
     return ""

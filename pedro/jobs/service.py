@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pedro.config import PedroConfig
+from pedro.config import NO_MODEL_GIVEN, PedroConfig
 from pedro.deadline import Deadline
 from pedro.errors import UsageError
 from pedro.jobs.store import JobStore
@@ -141,10 +141,7 @@ def run_job(spec: JobSpec, root: Path, config: PedroConfig, hooks: JobHooks) -> 
     JobStore(root).sweep_unfinished_starts()
     with managed_server(config, renderer) as config:
         if not config.backend.model:
-            raise UsageError(
-                "no model given: pass --model NAME (or set [backend].model / PEDRO_MODEL); "
-                "`ollama list` or the server's /v1/models shows the names"
-            )
+            raise UsageError(NO_MODEL_GIVEN)
         redactor = Redactor.for_job(os.environ, root)
         store = JobStore(root, redactor=redactor)
         job, history, task = _open_job(store, role, config, saved, spec)
@@ -267,7 +264,7 @@ def _after_run(opened: _Opened, workspace: Workspace, result: RunResult, settlin
     committed = None
     if role.evidence == "changes" and result.exit_status == "completed" and settling.config.agent.commit:
         title = settling.request or job.task
-        committed = commit_job_change(root, store, job.id, workspace.guard, result, title, renderer)
+        committed = commit_job_change(store, job.id, workspace.guard, result, title, renderer)
     if workspace.branch is not None:
         settle_branch(root, job.id, workspace.guard, workspace.branch, renderer, committed)
     if settling.hooks.after_commit is not None and role.evidence == "changes":

@@ -39,9 +39,10 @@ def settle_branch(
     )
 
 
-def commit_job_change(root: Path, store: Any, job_id: str, guard: Any, result: Any, title: str, renderer: Any) -> Any:
+def commit_job_change(store: Any, job_id: str, guard: Any, result: Any, title: str, renderer: Any) -> Any:
     """One commit on pedro/<job> holding exactly the job's own change; the commit, or None when there was nothing to
     commit or it could not be made (the edits then stay uncommitted, and a notice says why)."""
+    root = store.repo
     from pedro.safety.jobbranch import job_branch
     from pedro.safety.jobcommit import commit_job, commit_message
     from pedro.safety.snapshots import SnapshotError, current_branch, shorten

@@ -18,7 +18,7 @@ from pedro.errors import JobNotFoundError, PedroError, UsageError
 from pedro.messages import EXIT_CODES, Event, Message
 from pedro.safety.journal import another_pedro_alive
 from pedro.safety.secrets import Redactor
-from pedro.workspace import exclude_from_git
+from pedro.workspace import exclude_from_git, state_dir
 
 _JOB_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z-]*")
 _MAKING = ".making-"
@@ -256,5 +256,5 @@ class JobStore:
         return removed
 
     def _prepare(self) -> None:
-        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        state_dir(self.repo, "jobs")
         exclude_from_git(self.repo)

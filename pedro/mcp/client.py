@@ -45,6 +45,8 @@ class _Server:
     client: Any = None
     stop: asyncio.Event | None = None
     task: asyncio.Task[None] | None = None
+    scope: Any = None
+    """The anyio cancel scope that holds its connection: cancelled, it ends a server that never finished starting."""
     gone: str = ""
     """Why the server is no longer there; empty while it is."""
 
@@ -126,6 +128,7 @@ class McpHub:
                 listed = future.result(timeout=self.config.startup_timeout_s)
             except concurrent.futures.TimeoutError:
                 future.cancel()
+                self._end_starting(self._servers[name])
                 self._drop(
                     name, f"it did not start within [mcp].startup_timeout_s ({self.config.startup_timeout_s:g} s)"
                 )
@@ -178,22 +181,28 @@ class McpHub:
         return await ready
 
     async def _hold(self, server: _Server, ready: asyncio.Future[list[Any]]) -> None:
+        import anyio
         from mcp import Client
 
         try:
-            async with Client(self._transport(server), read_timeout_seconds=server.config.timeout_s) as client:
-                listed: list[Any] = []
-                cursor = None
-                while True:
-                    page = await client.list_tools(cursor=cursor)
-                    listed.extend(page.tools)
-                    cursor = page.next_cursor
-                    if not cursor:
-                        break
-                server.client = client
-                ready.set_result(listed)
-                assert server.stop is not None
-                await server.stop.wait()
+            # An anyio scope, not Task.cancel(): the SDK's shielded shutdown, which ends the process, holds only
+            # against anyio's cancellation.
+            with anyio.CancelScope() as server.scope:
+                async with Client(self._transport(server), read_timeout_seconds=server.config.timeout_s) as client:
+                    listed: list[Any] = []
+                    cursor = None
+                    while True:
+                        page = await client.list_tools(cursor=cursor)
+                        listed.extend(page.tools)
+                        cursor = page.next_cursor
+                        if not cursor:
+                            break
+                    server.client = client
+                    ready.set_result(listed)
+                    assert server.stop is not None
+                    await server.stop.wait()
+            if not ready.done():
+                ready.set_exception(RuntimeError("stopped while it started"))
         except BaseException as exc:
             if not ready.done():
                 ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError("stopped"))
@@ -302,11 +311,18 @@ class McpHub:
         for log in self._logs:
             log.close()
 
+    def _end_starting(self, server: _Server) -> None:
+        """End a server dropped while it starts: its task still holds the process, which would outlive pedro."""
+        if server.scope is not None:
+            self._loop.call_soon_threadsafe(server.scope.cancel)
+
     async def _stop_all(self) -> None:
         tasks = []
         for server in self._servers.values():
             if server.stop is not None:
                 server.stop.set()
+            if server.scope is not None and server.client is None:
+                server.scope.cancel()  # still starting, so never waiting on `stop`: the SDK ends its process
             if server.task is not None:
                 tasks.append(server.task)
         if tasks:

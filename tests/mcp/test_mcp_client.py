@@ -186,3 +186,31 @@ def test_a_server_that_writes_garbage_is_a_notice_and_the_librarys_traceback_goe
     assert "Traceback" not in done.stderr, done.stderr
     (log,) = (repo / ".pedro" / "jobs").glob("*/debug.log")
     assert "Failed to parse JSONRPC message from server" in log.read_text()  # kept, where a bug report finds it
+
+
+def _running(marker: str) -> list[str]:
+    """The processes whose command line holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if entry.name.isdigit() and marker in command:
+            found.append(f"{entry.name}: {command}")
+    return found
+
+
+def test_a_server_dropped_while_it_starts_ends_with_the_job(
+    repo: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    marker = f"slow-mcp-{tmp_path.name}"
+    slow = f"import time\n# {marker}\ntime.sleep(60)\n"  # never answers the handshake
+    user_config(
+        cli_env,
+        f'[mcp.servers.slow]\ncommand = {json.dumps(sys.executable)}\nargs = ["-c", {json.dumps(slow)}]\n'
+        "[mcp]\nstartup_timeout_s = 1\n",
+    )
+    done = build(stub_server(["TASK COMPLETE", "TASK COMPLETE"]), repo, cli_env)
+    assert "MCP server slow is not available (it did not start within" in done.stderr, done.stderr
+    assert _running(marker) == []
