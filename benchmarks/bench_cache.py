@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pedro.agent import Agent, AgentParts, Limits
-from pedro.assembly import SMALL_WINDOW_TOKENS
 from pedro.backends.base import GenerationOptions
 from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer, ServerSettings, find_llama_server, find_smollm2_gguf
 from pedro.dispatch import Dispatcher
+from pedro.loop.agent import Agent, AgentParts, Limits
+from pedro.loop.assembly import SMALL_WINDOW_TOKENS
 from pedro.messages import Completion, Event, Message
 from pedro.roles import get_role
 from pedro.tools import ToolRegistry

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pedro.context import build_system_prompt
+from pedro.loop.context import build_system_prompt
 from pedro.messages import Message
 from pedro.roles import ROLES, Role
 from pedro.tokens import TokenLedger

@@ -15,7 +15,7 @@ from pedro.backends.base import GenerationOptions
 from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer
-from pedro.context import build_system_prompt
+from pedro.loop.context import build_system_prompt
 from pedro.messages import Message
 from pedro.roles import get_role
 from pedro.tokens import MESSAGE_OVERHEAD, TokenLedger, estimate_tokens

@@ -65,10 +65,10 @@ def bench_startup() -> dict[str, float]:
 
 def bench_round_overhead(rounds: int = 40) -> dict[str, float]:
     """Harness time per round with a scripted model: wall time minus tool time, and the history size it carried."""
-    from pedro.agent import Agent, AgentParts, Limits
     from pedro.backends.base import GenerationOptions
     from pedro.backends.scripted import ScriptedBackend
     from pedro.dispatch import Dispatcher
+    from pedro.loop.agent import Agent, AgentParts, Limits
     from pedro.messages import Event, Message
     from pedro.roles import get_role
     from pedro.tools import ToolRegistry

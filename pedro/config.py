@@ -30,8 +30,8 @@ from pedro.presets import BUILTIN_PROFILES, DEFAULT_PROFILE, SAMPLING_KEYS, matc
 from pedro.tooltable import tool_names
 
 NO_MODEL_GIVEN = (
-    "no model given: pass --model NAME for a running server (or set [backend].model / PEDRO_MODEL; `ollama list` "
-    "or the server's /v1/models shows the names), or --model-file PATH to a .gguf file, which pedro serves itself"
+    "no model given: pass --model NAME for a running server ([backend].model, PEDRO_MODEL; `ollama list` or "
+    "/v1/models names them), or --model-file PATH to a .gguf that pedro serves"
 )
 """What a job that names no model is told: both ways of naming one."""
 

@@ -9,12 +9,12 @@ import pytest
 from cli_util import fenced
 from repo_util import git
 
-from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.dispatch import Dispatcher
 from pedro.errors import BackendError
-from pedro.jobs import JobStore
+from pedro.jobstore import JobStore
+from pedro.loop.agent import Agent, AgentParts, Limits, RunResult
 from pedro.messages import Completion, Event, Message, ToolCall
 from pedro.roles import get_role
 from pedro.tools import ToolRegistry

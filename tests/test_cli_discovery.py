@@ -110,4 +110,4 @@ def test_with_several_models_listed_the_model_must_be_named(
                  env=cli_env, cwd=calc_repo)  # fmt: skip
     assert proc.returncode == 2 and "no model given: pass --model NAME" in proc.stderr, proc.stdout + proc.stderr
     assert server.requests == []
-    assert "or --model-file PATH to a .gguf file" in proc.stderr  # the other way to name a model
+    assert "or --model-file PATH to a .gguf that pedro serves" in proc.stderr  # the other way to name a model

@@ -15,7 +15,7 @@ from cli_util import fenced
 from repo_util import git
 
 from pedro.errors import CLOSED_STDOUT_EXIT_CODE
-from pedro.jobs import Job
+from pedro.jobstore import Job
 
 
 def _add_jobs(repo: Path, count: int) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pedro.compaction import Compactor, TaskState
 from pedro.effects import Effects
+from pedro.loop.compaction import Compactor, TaskState
 from pedro.messages import Message, ToolCall, ToolResult
 
 BIG = "line of tool output\n" * 100

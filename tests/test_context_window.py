@@ -11,11 +11,11 @@ import pytest
 from cli_util import build, fenced
 from stub_server import render_chat, stub_tokenize
 
-from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.dispatch import Dispatcher
-from pedro.jobs import JobStore
+from pedro.jobstore import JobStore
+from pedro.loop.agent import Agent, AgentParts, Limits
 from pedro.messages import Completion, Event, Message, Usage
 from pedro.roles import get_role
 from pedro.tools import ToolRegistry

@@ -9,8 +9,8 @@ import pytest
 from pydantic import model_validator
 
 from pedro.config import ToolCallingConfig
-from pedro.context import render_tool_result
 from pedro.dispatch import Dispatcher, truncate_middle
+from pedro.loop.context import render_tool_result
 from pedro.messages import ToolCall
 from pedro.safety.secrets import Redactor
 from pedro.tools import ToolRegistry

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
-from pedro.compaction import TaskState
 from pedro.dispatch import Dispatcher
+from pedro.loop.agent import Agent, AgentParts, Limits
+from pedro.loop.compaction import TaskState
 from pedro.messages import Event, Message, ToolCall, ToolResult
 from pedro.roles import get_role
 from pedro.safety.guard import SnapshotGuard

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from cli_util import fenced
 
-from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.config import ToolCallingConfig
-from pedro.context import build_system_prompt
 from pedro.dispatch import Dispatcher
+from pedro.loop.agent import Agent, AgentParts, Limits
+from pedro.loop.context import build_system_prompt
 from pedro.messages import Event
 from pedro.roles import get_role
 from pedro.tools import ToolRegistry

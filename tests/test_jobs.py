@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pedro.errors import JobNotFoundError
-from pedro.jobs import JobStore
+from pedro.jobstore import JobStore
 from pedro.messages import Event, Message
 
 

@@ -51,7 +51,7 @@ def _compared_tool_names(tree: ast.AST) -> Iterator[tuple[int, str]]:
 _SPELLED_BY_THE_MODEL = {"pedro/toolcalls/fences.py", "pedro/toolcalls/problems.py"}
 
 
-@pytest.mark.parametrize("layer", ["pedro/cli", "pedro/mcp", "pedro/roles.py", "pedro/assembly.py"])
+@pytest.mark.parametrize("layer", ["pedro/cli", "pedro/mcp", "pedro/roles.py", "pedro/loop/assembly.py"])
 def test_code_asks_capabilities_not_tool_names(layer: str) -> None:
     """Outside the tools and their registry, code asks what a call does (Effects, Role fields), never which tool it
     is: a new tool is its module, its prompt files and one registry line (tests/eighth_tool.py, as test_render

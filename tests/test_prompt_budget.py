@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pedro.context import build_system_prompt
+from pedro.loop.context import build_system_prompt
 from pedro.messages import Message
 from pedro.roles import ROLES, Role
 from pedro.tokens import TokenLedger

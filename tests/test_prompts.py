@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pedro.context import build_system_prompt, render_task
 from pedro.errors import UsageError
+from pedro.loop.context import build_system_prompt, render_task
 from pedro.prompts import prompts_dir, render_prompt
 from pedro.roles import ROLES
 from pedro.tools import ToolRegistry

@@ -63,11 +63,11 @@ def test_estimate_splits_numbers_and_random_strings_finer_than_words() -> None:
     assert estimate_tokens("Ab3xQ9zK") > estimate_tokens("function")
 
 
-@pytest.mark.parametrize("path", ["pedro/agent.py", "prompts/dialects/fenced.md", "docs/architecture.md"])
+@pytest.mark.parametrize("path", ["pedro/loop/agent.py", "prompts/dialects/fenced.md", "docs/architecture.md"])
 def test_a_calibrated_estimate_tracks_an_unrelated_tokenizer_within_15_percent(path: str) -> None:
     text = (ROOT / path).read_text()
     ledger = TokenLedger()
-    first = [Message("system", (ROOT / "pedro/context.py").read_text())]
+    first = [Message("system", (ROOT / "pedro/loop/context.py").read_text())]
     ledger.observe(first, [], ledger.measure(first, []), words(message_text(first[0])) + MESSAGE_OVERHEAD)
     both = [*first, Message("user", text)]
     delta = ledger.count(both, []) - ledger.count(first, [])

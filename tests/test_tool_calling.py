@@ -10,12 +10,12 @@ import pytest
 from cli_util import fenced
 from repo_util import git
 
-from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.config import ToolCallingConfig, load_config
 from pedro.dispatch import Dispatcher
-from pedro.jobs import JobStore
+from pedro.jobstore import JobStore
+from pedro.loop.agent import Agent, AgentParts, Limits, RunResult
 from pedro.messages import Completion, Event, ToolCall
 from pedro.prompts import load_prompt
 from pedro.roles import get_role

@@ -19,7 +19,7 @@ app = typer.Typer(help="Inspect recorded jobs.", no_args_is_help=True)
 @takes("repo", "json", json_prints="Print each job's record as one JSON object, a line each.")
 def list_jobs(*, flags: CommonFlags) -> None:
     """List this repository's jobs, newest first."""
-    from pedro.jobs import JobStore
+    from pedro.jobstore import JobStore
 
     root, _ = load(flags, need_git=False, find_server=False)
     jobs = JobStore(root).all()
@@ -48,8 +48,8 @@ def show_job(
     from pedro.cli.jobfacts import print_facts
     from pedro.cli.render import call_effects, describe_progress, shows_edit
     from pedro.effects import NONE as NO_EFFECTS
-    from pedro.jobs import JobStore
     from pedro.jobs.facts import job_facts
+    from pedro.jobstore import JobStore
     from pedro.messages import Event
 
     root, _ = load(flags, need_git=False, find_server=False)
@@ -112,7 +112,7 @@ def resume_job(
     as it was, any one with a new request (-m)."""
     from pedro.cli.session import run_session
     from pedro.errors import UsageError
-    from pedro.jobs import JobStore
+    from pedro.jobstore import JobStore
 
     flags = replace(flags, continues_job=True)
     if last == (job_id is not None):
@@ -139,7 +139,7 @@ def clean_jobs(
 ) -> None:
     """Remove finished jobs' pedro/<job> branches (only those whose commits another branch holds) and the snapshot
     refs of old finished jobs (`pedro undo` can no longer step back through those jobs)."""
-    from pedro.jobs import JobStore
+    from pedro.jobstore import JobStore
     from pedro.runlock import hold_run_lock
     from pedro.safety.cleanup import clean
 

@@ -125,8 +125,8 @@ def _unconfined(config: Any, flags: CommonFlags) -> Callable[[str], str]:
     sandbox always; without one, by the rule the model's commands follow (pedro.safety.policy): allowed under
     --full-access or by a configured rule, else asked, and refused when nobody can answer. A cloned repository's
     `.venv/bin/ruff` can be any script."""
-    from pedro.assembly import policy
     from pedro.cli.render import make_renderer
+    from pedro.loop.assembly import policy
     from pedro.safety.policy import BashCommand
     from pedro.safety.sandbox import active_sandbox
 

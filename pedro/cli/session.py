@@ -20,7 +20,7 @@ from pedro.jobs.service import AfterRun, Aim, JobHooks, JobSpec, run_job, run_lo
 
 if TYPE_CHECKING:
     from pedro.cli.render import Renderer
-    from pedro.jobs.store import JobStore
+    from pedro.jobstore import JobStore
 
 
 def run_session(
@@ -42,7 +42,7 @@ def run_session(
     return the process exit code.
 
     `test_command` (debug --test) is the job's test command; else [agent].test_command or the detected runner.
-    `on_result` gets the run's result (pedro.agent.RunResult) and the repository root when the job has ended.
+    `on_result` gets the run's result (pedro.loop.agent.RunResult) and the repository root when the job has ended.
     `config` replaces the loaded configuration (a session passes the one of the server it holds); `follow_up`
     (a session's next message to the same job) leaves out the setup notes the person has already read; `session`
     (any turn of an interactive session) shows the turn without the job's header, round lines and resume hint.

@@ -28,7 +28,7 @@ def undo(
 ) -> None:
     """Put back the files a job changed, one step back (or to where it started); files only you changed stay, and
     your branch never moves."""
-    from pedro.jobs import JobStore
+    from pedro.jobstore import JobStore
     from pedro.runlock import hold_run_lock
     from pedro.safety.snapshots import list_snapshots, shorten
     from pedro.safety.undo import NothingToUndo, plan_undo

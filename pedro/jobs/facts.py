@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pedro.jobs.store import Job, JobStore
+from pedro.jobstore import Job, JobStore
 from pedro.safety.snapshots import Snapshot
 
 

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pedro.config import NO_MODEL_GIVEN, PedroConfig
 from pedro.deadline import Deadline
 from pedro.errors import UsageError
-from pedro.jobs.store import JobStore
+from pedro.jobstore import JobStore
 
 if TYPE_CHECKING:  # the loop's modules load only when a job runs
-    from pedro.agent import RunResult
-    from pedro.assembly import Workspace
-    from pedro.jobs.store import Job
+    from pedro.jobstore import Job
+    from pedro.loop.agent import RunResult
+    from pedro.loop.assembly import Workspace
     from pedro.messages import Event, Message
     from pedro.roles import Role
     from pedro.safety.secrets import Redactor
@@ -159,8 +159,8 @@ def run_job(spec: JobSpec, root: Path, config: PedroConfig, hooks: JobHooks) -> 
 
 def _run_opened(opened: _Opened, spec: JobSpec, config: PedroConfig, hooks: JobHooks, instructions: str) -> RunResult:
     """Assemble the agent for an open job, run it within the job's time limit, and settle what it leaves."""
-    from pedro.assembly import JobSlot, RunUI, assemble
     from pedro.debuglog import DEBUG_LOG_NAME, job_log
+    from pedro.loop.assembly import JobSlot, RunUI, assemble
 
     renderer = hooks.renderer
     ui = RunUI(
@@ -216,7 +216,7 @@ def _open_job(
 ) -> tuple[Job, list[Message], str]:
     """The job this run works on, its saved conversation (with the new message) and its task: a new job recorded
     in the store, or the saved one marked running again."""
-    from pedro.context import render_task
+    from pedro.loop.context import render_task
     from pedro.messages import Message
     from pedro.prompts import render_prompt
 

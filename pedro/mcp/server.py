@@ -188,8 +188,8 @@ class JobRunner:
 
 def job_record(root: Path, job_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """One job's facts (jobs/facts.py, as `pedro jobs show --json`) and its job.finished event."""
-    from pedro.jobs import JobStore
     from pedro.jobs.facts import job_facts
+    from pedro.jobstore import JobStore
 
     store = JobStore(root)
     job = store.load(job_id)
@@ -307,7 +307,7 @@ def _record_tools(server: MCPServer[Any], runner: JobRunner) -> None:
 
     @server.tool(description=_said("jobs_list"), annotations=_READS)
     def jobs_list() -> dict[str, Any]:
-        from pedro.jobs import JobStore
+        from pedro.jobstore import JobStore
 
         jobs = JobStore(runner.root).all()
         listed = [

@@ -173,7 +173,7 @@ _VERDICT_WORDS = (
 
 
 def _evidence_sentences(evidence: Mapping[str, Any]) -> list[str]:
-    """The job's test evidence (pedro.agent's report) as sentences: the runs before and after, each test's verdict,
+    """The job's test evidence (pedro.loop.agent's report) as sentences: the runs before and after, each test's verdict,
     whether the tests back the change, and the notes."""
     command = str(evidence.get("command") or "the tests")
     sentences: list[str] = []

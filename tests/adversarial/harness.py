@@ -17,15 +17,15 @@ from typing import Any
 
 from repo_util import git
 
-from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import Reply, ScriptedBackend
 from pedro.cli.approval import refuse_all
 from pedro.config import ToolsConfig
-from pedro.context import render_task
 from pedro.dispatch import Dispatcher
 from pedro.gate import Gate
-from pedro.jobs import JobStore
+from pedro.jobstore import JobStore
+from pedro.loop.agent import Agent, AgentParts, Limits, RunResult
+from pedro.loop.context import render_task
 from pedro.messages import Event, Message
 from pedro.process import RUN_ID_VAR
 from pedro.roles import get_role
@@ -154,7 +154,7 @@ def run_case(
     tools: ToolsConfig | None = None,
     approve: Callable[[str], bool] | None = None,
 ) -> CaseRun:
-    """One job through pedro.agent.Agent, wired as pedro.assembly wires `pedro build --no-input`.
+    """One job through pedro.loop.agent.Agent, wired as pedro.loop.assembly wires `pedro build --no-input`.
 
     With `approve`, the policy asks (as an interactive session would) and `approve` answers.
     """

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from wire_server import Reply, WireServer, json_reply, read_fixture, sse
 
-from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends.base import GenerationOptions, RetryPolicy
 from pedro.backends.connection import Connection
 from pedro.backends.llamacpp import LlamaCppBackend
@@ -15,6 +14,7 @@ from pedro.backends.openai_compat import OpenAICompatBackend
 from pedro.config import PedroConfig
 from pedro.dispatch import Dispatcher
 from pedro.errors import BackendError
+from pedro.loop.agent import Agent, AgentParts, Limits
 from pedro.messages import Event, Message
 from pedro.roles import get_role
 from pedro.tools import ToolRegistry

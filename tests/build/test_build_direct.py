@@ -12,14 +12,14 @@ import pytest
 from cli_util import pedro
 from repo_util import git
 
-from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.build import DirectBuild
 from pedro.config import BuildConfig
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence
-from pedro.jobs import JobStore
+from pedro.jobstore import JobStore
+from pedro.loop.agent import Agent, AgentParts, Limits, RunResult
 from pedro.messages import Event
 from pedro.roles import get_role
 from pedro.safety.guard import SnapshotGuard

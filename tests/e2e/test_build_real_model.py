@@ -19,7 +19,7 @@ from pedro.backends.connection import Connection
 from pedro.backends.grammar import build_call_grammar
 from pedro.backends.llamacpp import CONSTRAINED_NOTICE, LlamaCppBackend
 from pedro.backends.managed import ManagedLlamaServer, find_llama_server
-from pedro.context import build_system_prompt
+from pedro.loop.context import build_system_prompt
 from pedro.messages import Message
 from pedro.roles import ROLES, get_role
 from pedro.toolcalls import extract, find_completion

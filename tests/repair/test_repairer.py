@@ -11,15 +11,15 @@ import pytest
 from cli_util import pedro
 from repo_util import git
 
-from pedro.agent import Agent, AgentParts, Limits, RunResult
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
 from pedro.config import RepairConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence
-from pedro.jobs import JobStore
 from pedro.jobs.facts import changed_files, job_diff
+from pedro.jobstore import JobStore
+from pedro.loop.agent import Agent, AgentParts, Limits, RunResult
 from pedro.messages import Event, Message
 from pedro.repair import Repairer
 from pedro.roles import get_role

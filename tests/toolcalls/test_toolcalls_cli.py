@@ -159,10 +159,10 @@ def test_what_counts_as_a_text_file_of_the_repository(repo: Path, tmp_path: Path
 
 
 def test_the_loop_reads_file_lines_against_the_repository(repo: Path) -> None:
-    from pedro.agent import Agent, AgentParts, Limits
     from pedro.backends.base import GenerationOptions
     from pedro.backends.scripted import ScriptedBackend
     from pedro.dispatch import Dispatcher
+    from pedro.loop.agent import Agent, AgentParts, Limits
     from pedro.messages import Event
     from pedro.roles import get_role
     from pedro.tools import ToolRegistry

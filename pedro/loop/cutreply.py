@@ -4,7 +4,7 @@ completion claim, the model reads one line about it, and it counts toward the id
 from __future__ import annotations
 
 from pedro.backends.replyguard import CUT_REASONS, REPETITION
-from pedro.endings import Counters, Ending, Limits, Verdict
+from pedro.loop.endings import Counters, Ending, Limits, Verdict
 from pedro.prompts import render_prompt
 
 _FEEDBACK = {REPETITION: "feedback/reply_repeated.md"}

@@ -10,7 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from pedro.config import ToolCallingConfig
-from pedro.context import (
+from pedro.deadline import NO_DEADLINE, Deadline
+from pedro.errors import Terminated, TimeLimitReached
+from pedro.evidence import Judgement, TestEvidence, count, describe_test_run, names
+from pedro.limits import MAX_ROUNDS
+from pedro.loop.context import (
     render_no_evidence,
     render_nudge,
     render_repair_finished,
@@ -18,10 +22,6 @@ from pedro.context import (
     render_tests_broken,
     render_tests_failing,
 )
-from pedro.deadline import NO_DEADLINE, Deadline
-from pedro.errors import Terminated, TimeLimitReached
-from pedro.evidence import Judgement, TestEvidence, count, describe_test_run, names
-from pedro.limits import MAX_ROUNDS
 from pedro.messages import ExitStatus, ToolCall, ToolResult
 from pedro.roles import Role
 from pedro.toolcalls import find_completion

@@ -10,11 +10,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pedro import endings
 from pedro.backends.base import Backend, ContextOverflowError, GenerationOptions
 from pedro.build import BuildOutcome
-from pedro.compaction import Compactor, OutputSaver, TaskState
-from pedro.context import (
+from pedro.deadline import NO_DEADLINE, Deadline
+from pedro.debuglog import LOGGER
+from pedro.dispatch import Dispatcher
+from pedro.errors import TERMINATED_EXIT_CODE, BackendError, PedroError
+from pedro.evidence import TestEvidence, TestStates, describe_test_run
+from pedro.findings import Finding, parse_findings
+from pedro.jobstore import Job, JobStore
+from pedro.loop import endings
+from pedro.loop.compaction import Compactor, OutputSaver, TaskState
+from pedro.loop.context import (
     build_chat_prompt,
     build_system_prompt,
     render_finalise,
@@ -23,16 +30,10 @@ from pedro.context import (
     render_interrupted,
     render_tool_result,
 )
-from pedro.cutreply import cut_reply, was_cut
-from pedro.deadline import NO_DEADLINE, Deadline
-from pedro.debuglog import LOGGER
-from pedro.dispatch import Dispatcher
-from pedro.endings import BuildStep, Counters, Ending, Evidence, RepairStep
-from pedro.endings import Limits as Limits
-from pedro.errors import TERMINATED_EXIT_CODE, BackendError, PedroError
-from pedro.evidence import TestEvidence, TestStates, describe_test_run
-from pedro.findings import Finding, parse_findings
-from pedro.jobs import Job, JobStore
+from pedro.loop.cutreply import cut_reply, was_cut
+from pedro.loop.endings import BuildStep, Counters, Ending, Evidence, RepairStep
+from pedro.loop.endings import Limits as Limits
+from pedro.loop.window import ContextBudget, ContextFullError
 from pedro.messages import EXIT_CODES, Completion, Event, EventType, ExitStatus, Message, ToolCall, ToolResult, Usage
 from pedro.modelcall import complete, usage_dict
 from pedro.repair import RepairOutcome
@@ -41,7 +42,6 @@ from pedro.settings import RunSettings
 from pedro.tokens import TokenLedger
 from pedro.toolcalls import Extraction, extract
 from pedro.tools.textfile import is_text_file
-from pedro.window import ContextBudget, ContextFullError
 from pedro.workspace import fingerprint
 
 EventHandler = Callable[[Event], None]
@@ -75,7 +75,7 @@ class Closeable(Protocol):
 
 @dataclass(frozen=True)
 class AgentParts:
-    """Everything a run uses, complete when it is made (pedro.assembly.assemble builds it for every front end)."""
+    """Everything a run uses, complete when it is made (pedro.loop.assembly.assemble builds it for every front end)."""
 
     role: Role
     backend: Backend

@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pedro.backends.base import GenerationOptions
-from pedro.compaction import Compactor, TaskState
 from pedro.errors import PedroError
+from pedro.loop.compaction import Compactor, TaskState
 from pedro.messages import EventType, ExitStatus, Message
 from pedro.tokens import Measure, TokenLedger
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from pedro.agent import Agent, AgentParts, Limits
 from pedro.backends import get_backend
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.build import DirectBuild
@@ -20,7 +19,8 @@ from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, TestEvidence, TestStates, find_test_command
 from pedro.findings import Finding, parse_findings
 from pedro.gate import Gate
-from pedro.jobs import Job, JobStore
+from pedro.jobstore import Job, JobStore
+from pedro.loop.agent import Agent, AgentParts, Limits
 from pedro.messages import Event
 from pedro.repair import Repairer, RepairOutcome
 from pedro.roles import Role
@@ -38,7 +38,7 @@ from pedro.tools.test import TestRun
 from pedro.workspace import is_git_repo
 
 if TYPE_CHECKING:  # MCP loads only when [mcp.servers] names a server
-    from pedro.mcp.client import McpHub
+    from pedro.tools.mcp_client import McpHub
 
 SMALL_WINDOW_TOKENS = 8192
 """A model window below this gets the short tool descriptions."""
@@ -204,11 +204,11 @@ def _parts(config: PedroConfig, role: Role, slot: JobSlot, ui: RunUI, ground: _G
 
 
 def mcp_servers(config: PedroConfig, role: Role, ui: RunUI, root: Path, job_dir: Path) -> list[McpHub]:
-    """The MCP servers of [mcp.servers] started for this job with the tools the role gets (pedro.mcp.client);
+    """The MCP servers of [mcp.servers] started for this job with the tools the role gets (pedro.tools.mcp_client);
     none when there are none, or when the run calls no tools."""
     if not config.mcp.servers or config.tool_calling.tool_use_mode == "disabled":
         return []
-    from pedro.mcp.client import McpHub
+    from pedro.tools.mcp_client import McpHub
 
     hub = McpHub(config.mcp, root=root, notice=ui.notice, log_dir=job_dir)
     try:
