@@ -53,6 +53,7 @@ EventType = Literal[
     "build.finished",
     "notice",
     "job.finished",
+    "triage.fix",
 ]
 EVENT_SCHEMA_VERSION = 1
 

@@ -40,6 +40,15 @@ def print_facts(facts: dict[str, Any], out: TextIO) -> None:
             out.write(facts["diff"].rstrip() + "\n")
     elif facts["snapshots"]:
         out.write("\nchanges: the job changed no file\n")
+    fix = facts.get("verified_fix")
+    if fix:
+        from pedro.controls import neutralise
+
+        out.write(
+            f"\nverified fix (not applied; `git apply` takes it): {fix['test_command']} passes with it, "
+            f"{fix['failing_before']} failing → {fix['failing_after']}\n"
+        )
+        out.write(neutralise(fix["diff"].rstrip()) + "\n")
 
 
 def _rows(facts: dict[str, Any]) -> list[tuple[str, str]]:

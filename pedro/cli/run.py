@@ -263,9 +263,28 @@ def triage(
         model = FixModel(done.config, done.backend, done.options, done.notice)
         runner = parsed.runner if parsed is not None else ""
         found = propose_fix(done.root, done.snapshot, model, runner=runner, log=text)
-        fixed.extend([found] if found is not None else [])
+        if found is not None:
+            fixed.append(found)
+            _record_fix(done.root, done.result.job_id, found.to_dict(), quiet)
 
     _run("triager", flags, on_result=publish, after_run=try_fix, **triage_task(text, parsed, description))
+
+
+def _record_fix(root: Path, job_id: str, fix: dict[str, Any], quiet: bool) -> None:
+    """The verified fix in the job's record (a `triage.fix` event, which `pedro jobs show` reads) and, under --json,
+    on stdout beside the job's other events."""
+    import json as json_module
+
+    from pedro.jobstore import JobStore
+    from pedro.messages import Event
+
+    store = JobStore(root)
+    event = Event("triage.fix", job_id, store.last_seq(job_id) + 1, dict(fix))
+    store.append(job_id, event)
+    store.close()
+    if quiet:
+        sys.stdout.write(json_module.dumps(event.to_dict()) + "\n")
+        sys.stdout.flush()
 
 
 def _triage_without_model(

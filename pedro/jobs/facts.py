@@ -10,6 +10,8 @@ from typing import Any
 from pedro.jobstore import Job, JobStore
 from pedro.safety.snapshots import Snapshot
 
+_FIX_KEYS = ("diff", "test_command", "failing_before", "failing_after", "verified")
+
 
 def job_snapshots(root: Path, job_id: str) -> list[Snapshot]:
     """The job's snapshots, oldest first; none outside git or when they cannot be read."""
@@ -74,5 +76,9 @@ def job_facts(root: Path, store: JobStore, job: Job, events: Sequence[dict[str, 
         "snapshots": [{"n": s.n, "ref": s.ref, "label": s.label, "commit": s.commit} for s in snapshots],
         "changed_files": changed,
         "diff": job_diff(root, snapshots, changed),
+        "verified_fix": next(
+            ({k: v for k, v in e.items() if k in _FIX_KEYS} for e in reversed(events) if e.get("type") == "triage.fix"),
+            None,
+        ),
         "trace": str(store.job_dir(job.id) / "events.jsonl"),
     }

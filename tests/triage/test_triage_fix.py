@@ -92,6 +92,25 @@ def test_a_fix_the_tests_confirm_is_in_every_output_and_applies(
     patch = tmp_path / "fix.patch"
     patch.write_text(fix["diff"])
     subprocess.run(["git", "apply", "--check", str(patch)], cwd=failing, check=True)
+    # The job's record keeps it: `jobs show` prints it, and its --json carries it.
+    job_id = data["job_id"]
+    shown = pedro("jobs", "show", job_id, env=cli_env, cwd=failing)
+    assert "verified fix (not applied; `git apply` takes it)" in shown.stdout and "+    return a + b" in shown.stdout
+    record = json.loads(pedro("jobs", "show", job_id, "--json", env=cli_env, cwd=failing).stdout)
+    assert record["verified_fix"] == {key: fix[key] for key in record["verified_fix"]} and record["verified_fix"]
+
+
+def test_under_json_the_verified_fix_is_an_event_on_stdout(
+    failing: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    server = stub_server([DIAGNOSIS, RIGHT])
+    log = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], cwd=failing, capture_output=True)
+    proc = pedro("triage", "--no-input", "--json", "--base-url", f"{server.url}/v1", "--model", "m",
+                 env=fix_env(cli_env, tmp_path), cwd=failing, stdin=log.stdout.decode())  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    fixes = [event for event in events if event["type"] == "triage.fix"]
+    assert len(fixes) == 1 and fixes[0]["verified"] is True and "+    return a + b" in fixes[0]["diff"]
 
 
 def test_a_candidate_the_tests_refute_is_never_shown_as_a_fix(
