@@ -95,7 +95,10 @@ def test_a_read_only_repository_is_one_line_naming_the_fix(
         assert "work in a writable clone" in proc.stderr
 
 
-def test_a_job_whose_server_is_down_is_recorded_as_ended_at_once(repo: Path, cli_env: dict[str, str]) -> None:
+@pytest.mark.parametrize("backend", ["ollama", "openai", "llamacpp"])
+def test_a_job_whose_server_is_down_is_recorded_as_ended_at_once(
+    repo: Path, cli_env: dict[str, str], backend: str
+) -> None:
     import socket
     import time
 
@@ -103,8 +106,10 @@ def test_a_job_whose_server_is_down_is_recorded_as_ended_at_once(repo: Path, cli
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
     started = time.monotonic()
-    proc = pedro("build", "-d", "Fix add()", "--backend", "ollama", "--base-url", f"http://127.0.0.1:{port}",
-                 "--model", "m", "--no-input", env=cli_env, cwd=repo)  # fmt: skip
+    url = f"http://127.0.0.1:{port}" + ("/v1" if backend == "openai" else "")
+    env = {**cli_env, "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -c 'open(\"ran\", \"w\")'"}
+    proc = pedro("build", "-d", "Fix add()", "--backend", backend, "--base-url", url, "--model", "m", "--no-input",
+                 env=env, cwd=repo)  # fmt: skip
     assert proc.returncode == 3 and "connection refused" in proc.stderr, proc.stderr
     assert time.monotonic() - started < 30  # a refused connection is not retried
     (job,) = jobs(repo)
@@ -112,3 +117,7 @@ def test_a_job_whose_server_is_down_is_recorded_as_ended_at_once(repo: Path, cli
     assert "connection refused" in job["summary"]
     listed = pedro("jobs", "list", env=cli_env, cwd=repo)
     assert "running" not in listed.stdout and "backend_error" in listed.stdout, listed.stdout
+    # Found before the job touched anything: no snapshot, no job branch, no baseline run of the tests.
+    refs = subprocess.run(["git", "for-each-ref", "refs/pedro", "refs/heads/pedro"], cwd=repo, capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    assert refs.stdout == "" and not (repo / "ran").exists()

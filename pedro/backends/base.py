@@ -135,6 +135,12 @@ _OVERFLOW = re.compile(
 )
 
 
+def unreachable(exc: BackendError) -> bool:
+    """Whether nothing answered at the server's address (refused, or no connection in time): a job cannot run, and
+    a question a server may simply not support (/models, /props) must not hide it."""
+    return isinstance(exc.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
+
+
 @contextmanager
 def map_http_errors(url: str, server: str = "model server") -> Iterator[None]:
     """Translate httpx exceptions raised inside the block into BackendErrors that name `url` and the fix."""

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pedro.backends.base import LOAD_TIMEOUT_KEY, GenerationOptions, Notify, run_with_retries
+from pedro.backends.base import LOAD_TIMEOUT_KEY, GenerationOptions, Notify, run_with_retries, unreachable
 from pedro.backends.connection import Connection
 from pedro.backends.extras import EXTRA_SAMPLING_KEYS
 from pedro.backends.grammar import build_call_grammar
@@ -157,7 +157,9 @@ class LlamaCppBackend(OpenAICompatBackend):
         if self._props is None:
             try:
                 self._props = self.transport.get_json(self.base_url + "/props", retries=False)
-            except BackendError:
+            except BackendError as exc:
+                if unreachable(exc):
+                    raise  # the job cannot run, and says so before it touches the repository
                 self._props = {}
         return self._props
 

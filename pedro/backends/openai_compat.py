@@ -15,6 +15,7 @@ from pedro.backends.base import (
     GenerationOptions,
     Notify,
     decode_json_object,
+    unreachable,
 )
 from pedro.backends.connection import Connection
 from pedro.backends.connection import read_api_key as read_api_key  # where the CLI has long imported it
@@ -162,7 +163,9 @@ class OpenAICompatBackend:
         if self._listing is None:
             try:
                 listing = self.transport.get_json(self.base_url + "/models", retries=False)
-            except BackendError:
+            except BackendError as exc:
+                if unreachable(exc):
+                    raise  # the job cannot run, and says so before it touches the repository
                 listing = {}
             entries = listing.get("data")
             self._listing = (listed_entry(entries if isinstance(entries, list) else [], self.model),)
