@@ -107,7 +107,7 @@ def test_a_job_whose_server_is_down_is_recorded_as_ended_at_once(
         port = closed.getsockname()[1]
     started = time.monotonic()
     url = f"http://127.0.0.1:{port}" + ("/v1" if backend == "openai" else "")
-    env = {**cli_env, "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -c 'open(\"ran\", \"w\")'"}
+    env = {**cli_env, "PEDRO_AGENT__TEST_COMMAND": f'{sys.executable} -c \'open("ran", "w")\''}
     proc = pedro("build", "-d", "Fix add()", "--backend", backend, "--base-url", url, "--model", "m", "--no-input",
                  env=env, cwd=repo)  # fmt: skip
     assert proc.returncode == 3 and "connection refused" in proc.stderr, proc.stderr
