@@ -54,6 +54,12 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+def config_default(section: type[BaseModel], name: str) -> Any:
+    """The default a config section declares for `name`: what a runtime object built without a configuration falls
+    back to, so that each default is declared once, here."""
+    return section.model_fields[name].default
+
+
 class BackendConfig(_Section):
     """How to reach the model server."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pedro.config import ToolCallingConfig, preset_model_name
+from pedro.config import BackendConfig, ToolCallingConfig, config_default, preset_model_name
 from pedro.presets import DEFAULT_PROFILE, match_preset
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ class RunSettings:
     """The sampling keys the requests carry ([backend], after the profile and the preset)."""
     preset: str | None = None
     """The pattern of the [models."PATTERN"] table that applies to the model, if one does."""
-    tool_mode: str = "auto"
+    tool_mode: str = config_default(BackendConfig, "tool_mode")
     constrain_calls: bool = False
 
     @classmethod

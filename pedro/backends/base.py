@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 import httpx
 
+from pedro.config import BackendConfig, config_default
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message
 
@@ -36,10 +37,10 @@ API_KEY_HINT = (
 class GenerationOptions:
     """Sampling and transport options for one request."""
 
-    temperature: float = 0.2
-    max_tokens: int = 2048
-    tool_mode: ToolMode = "auto"
-    stream: bool = True
+    temperature: float = config_default(BackendConfig, "temperature")
+    max_tokens: int = config_default(BackendConfig, "max_tokens")
+    tool_mode: ToolMode = config_default(BackendConfig, "tool_mode")
+    stream: bool = config_default(BackendConfig, "stream")
     seed: int | None = None
     """A sampling seed, so a sample drawn at temperature > 0 can be drawn again; None leaves the server's."""
     stop: tuple[str, ...] = ()
@@ -287,13 +288,13 @@ LOAD_NOTICE_EVERY = 30.0
 class RetryPolicy:
     """Exponential backoff for transient failures; `sleep` is injectable so tests run instantly."""
 
-    max_retries: int = 3
+    max_retries: int = config_default(BackendConfig, "max_retries")
     base_delay: float = 0.5
     max_delay: float = 8.0
     max_retry_after: float = 30.0
     """A Retry-After longer than this is not honoured; the normal backoff applies instead."""
     sleep: Callable[[float], None] = field(default=time.sleep)
-    load_timeout: float = 300.0
+    load_timeout: float = config_default(BackendConfig, "load_timeout")
     """Most seconds to wait for a server that answers 503 while it loads its model ([backend].load_timeout)."""
     load_poll: float = 2.0
     """Seconds between asks while the model loads, when the server sends no Retry-After."""

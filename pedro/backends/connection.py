@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import httpx
 
 from pedro.backends.base import RetryPolicy, build_timeout
+from pedro.config import BackendConfig, config_default
 from pedro.errors import BackendError
 
 if TYPE_CHECKING:
@@ -27,9 +28,9 @@ class Connection:
 
     base_url: str
     api_key: str | None = None
-    connect_timeout: float = 5.0
-    read_timeout: float = 600.0
-    request_timeout: float = 1800.0
+    connect_timeout: float = config_default(BackendConfig, "connect_timeout")
+    read_timeout: float = config_default(BackendConfig, "read_timeout")
+    request_timeout: float = config_default(BackendConfig, "request_timeout")
     """Most seconds one request may take from start to last byte ([backend].request_timeout)."""
     reply_time_limit: float | None = None
     """Most seconds one model reply may stream ([backend].reply_time_limit_s); None or 0 sets no limit."""

@@ -25,7 +25,7 @@ from pedro.backends.openai_compat import NO_STREAM_NOTICE
 from pedro.backends.openai_wire import parse_arguments
 from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.textfallback import TextFallback
-from pedro.config import PedroConfig
+from pedro.config import BackendConfig, PedroConfig, config_default
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message, ToolCall, Usage
 
@@ -67,8 +67,8 @@ class OllamaBackend:
         connection: Connection,
         model: str,
         *,
-        context_window: int = 0,
-        keep_alive: str = "30m",
+        context_window: int = config_default(BackendConfig, "context_window"),
+        keep_alive: str = config_default(BackendConfig, "keep_alive"),
         available_memory: Callable[[str], int | None] | None = None,
         extras: BodyExtras | None = None,
     ) -> None:

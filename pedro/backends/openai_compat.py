@@ -25,7 +25,7 @@ from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_
 from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.sse import iter_sse_events
 from pedro.backends.textfallback import TextFallback
-from pedro.config import PedroConfig
+from pedro.config import BackendConfig, PedroConfig, config_default
 from pedro.errors import BackendError
 from pedro.messages import Completion, Message
 from pedro.presets import SamplingKey
@@ -78,7 +78,7 @@ class ChatSettings:
 
     tool_choice: ToolChoice | None = None
     parallel_tool_calls: bool | None = None
-    context_window: int = 0
+    context_window: int = config_default(BackendConfig, "context_window")
     """The context size to assume, when the server does not say (0: ask it)."""
     extras: BodyExtras | None = None
     """Sampling and request overrides sent in each body (none: the server's defaults)."""

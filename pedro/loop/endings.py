@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from pedro.config import ToolCallingConfig
+from pedro.config import AgentConfig, ToolCallingConfig, config_default
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.errors import Terminated, TimeLimitReached
 from pedro.evidence import Judgement, TestEvidence, count, describe_test_run, names
@@ -62,8 +62,8 @@ class Limits:
     """When the loop gives up."""
 
     max_rounds: int = MAX_ROUNDS
-    max_idle_replies: int = 3
-    max_repeats: int = 3
+    max_idle_replies: int = config_default(AgentConfig, "max_idle_replies")
+    max_repeats: int = config_default(AgentConfig, "max_repeats")
     time_limit_s: float | None = None
     """Wall-clock seconds for the whole job; None for no limit."""
     rounds_after_failed_repair: int = 2

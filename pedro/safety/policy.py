@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import Literal
 
-from pedro.config import SafetyMode
+from pedro.config import SafetyConfig, SafetyMode, config_default
 from pedro.safety.commands import CommandVerdict, classify_command
 from pedro.safety.gitcommands import GitVerdict, classify_git_args
 from pedro.safety.secretfiles import is_secret_path
@@ -156,8 +156,8 @@ class Policy:
     every remaining ask into a deny when nobody can answer.
     """
 
-    mode: SafetyMode = "workspace-write"
-    approval: ApprovalMode = "ask"
+    mode: SafetyMode = config_default(SafetyConfig, "mode")
+    approval: ApprovalMode = config_default(SafetyConfig, "approval")
     rules: tuple[Rule, ...] = ()
     read_roots: tuple[str, ...] = ()
     remembered: set[str] = field(default_factory=set)
