@@ -32,7 +32,7 @@ _GO_WHERE = re.compile(r"^\s+(?P<file>[\w./-]+\.go):(?P<line>\d+): (?P<msg>.*)$"
 # The line after a go test's account (which holds a panic's unindented lines): the next test's, a package's result,
 # the run's verdict, or where the log reader left lines out.
 _GO_AFTER = re.compile(r"^(?:--- |=== |(?:ok|FAIL|PASS)(?:\s|$)|\[\.\.\. \d+ lines left out \.\.\.\]$)")
-_GO_PACKAGE = re.compile(r"^(?:ok|FAIL)\s+(?P<package>\S+)\s", re.MULTILINE)
+_GO_PACKAGE = re.compile(r"^(?:ok|FAIL)[ \t]+(?P<package>\S+)[ \t]", re.MULTILINE)  # never across a line
 # go test -json: one event object a line (Go 1.24 starts build events with ImportPath, test events with Time).
 _GO_JSON = re.compile(r'^\{"(?:Time|ImportPath)":.*"Action":"\w[\w-]*"', re.MULTILINE)
 _GO_JSON_KEPT = re.compile(r'"Action":"(?:pass|fail|skip)"|"Output":"(?:--- FAIL|panic: |\\t/|\s+[\w./-]+\.go:\d+)')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +72,26 @@ def test_a_go_test_log() -> None:
     assert parsed is not None and parsed.runner == "go test"
     (only,) = parsed.failures
     assert (only.file, only.line, only.message) == ("report_test.go", 9, "Report() = wrong")
+
+
+def test_a_real_go_log_names_the_test_file_by_its_path_in_the_repository(tmp_path: Path) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    (tmp_path / "gostat").mkdir()
+    (tmp_path / "go.mod").write_text("module example.com/m\n\ngo 1.19\n")
+    (tmp_path / "gostat" / "mean.go").write_text("package gostat\n\nfunc Mean(xs []int) int { return 0 }\n")
+    (tmp_path / "gostat" / "mean_test.go").write_text(
+        'package gostat\n\nimport "testing"\n\nfunc TestMean(t *testing.T) {\n'
+        '\tif Mean([]int{2}) != 2 {\n\t\tt.Errorf("bad")\n\t}\n}\n'
+    )
+    # go prints the file by its name in the package's folder, then the test binary's own FAIL line, then the
+    # package's: the path comes from the package's line, never from the bare FAIL before it.
+    log = run_log(tmp_path, "go", "test", "./...")
+    assert "\nFAIL\nFAIL\texample.com/m/gostat" in log
+    parsed = parse_log(log, root=tmp_path)
+    assert parsed is not None
+    (only,) = parsed.failures
+    assert (only.file, only.line) == ("gostat/mean_test.go", 7)
 
 
 def test_reports_say_where_each_fact_came_from(failing: Path) -> None:
