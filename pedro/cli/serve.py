@@ -72,8 +72,10 @@ def serve(
         )
         renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
-        # pedro's own access log (JSON per request) replaces uvicorn's plain one.
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="info", access_log=False))
+        # pedro's own access log (JSON per request) replaces uvicorn's plain one, and uvicorn's other lines take the
+        # format above (log_config None: uvicorn configures no handler of its own), so stderr has one format.
+        served = uvicorn.Config(app, host=host, port=port, log_level="info", access_log=False, log_config=None)
+        server = uvicorn.Server(served)
         server.run(sockets=[listener])
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -156,7 +157,12 @@ def test_the_pedro_serve_command(stub_server: Any, cli_env: dict[str, str], tmp_
         assert response.output_text == "Served."
     finally:
         proc.terminate()
-        proc.communicate(timeout=10)
+        _, stderr = proc.communicate(timeout=10)
+    # One format on stderr: uvicorn's own lines (started, shutting down) as pedro's log lines are, time then logger;
+    # pedro's notices (`note: pedro serve: …`) apart.
+    logged = [line for line in stderr.splitlines() if line and not line.startswith("note: ")]
+    assert logged and all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ [\w.]+ ", line) for line in logged), stderr
+    assert any(" uvicorn" in line for line in logged) and any(" pedro.serve.access {" in line for line in logged)
 
 
 class RawUpstream:
