@@ -7,6 +7,8 @@ whose output the model reads, as an exact argv and environment for pedro.process
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
 from pedro.errors import PedroError
+from pedro.process import another_pedro_alive
 
 if TYPE_CHECKING:
     from pedro.process import ChildCommand
@@ -52,6 +55,9 @@ FOREIGN_VARS = (
     "GIT_EXTERNAL_DIFF",
 )
 """Variables a git hook or alias exports that would point git at another repository, index or configuration."""
+
+_WORKTREE_PREFIX = "pedro-worktree-"
+_WORKTREE_OWNER = re.compile(rf"^{_WORKTREE_PREFIX}(\d+)-")
 
 
 class GitError(PedroError):
@@ -185,7 +191,9 @@ def scratch_worktree(root: Path, commit: str, *, borrow: tuple[str, ...] = ()) -
     """A detached worktree of `commit` in a temporary folder, removed and pruned afterwards: where pedro runs what
     must not touch the person's checkout or branch. `borrow` names untracked folders of the checkout the tree links
     to (what the tests need and git does not hold). Raises GitError when git cannot make it."""
-    folder = Path(tempfile.mkdtemp(prefix="pedro-worktree-"))
+    sweep_stale_worktrees(root)
+    # The owner's pid in the name: a pedro killed before its `finally` leaves a worktree the next one removes.
+    folder = Path(tempfile.mkdtemp(prefix=f"{_WORKTREE_PREFIX}{os.getpid()}-"))
     tree = folder / "tree"
     try:
         added = run(root, "worktree", "add", "--detach", str(tree), commit, timeout=120)
@@ -200,6 +208,27 @@ def scratch_worktree(root: Path, commit: str, *, borrow: tuple[str, ...] = ()) -
         run(root, "worktree", "remove", "--force", str(tree), timeout=120)
         shutil.rmtree(folder, ignore_errors=True)
         run(root, "worktree", "prune", timeout=60)
+
+
+def sweep_stale_worktrees(root: Path) -> list[str]:
+    """Remove the scratch worktrees of pedro processes that are gone (killed by SIGTERM or SIGKILL before they could
+    remove their own), folders and registrations both; the paths removed."""
+    listed = run(root, "worktree", "list", "--porcelain", timeout=60)
+    if not listed.ok:
+        return []
+    removed = []
+    paths = [Path(line.removeprefix("worktree ")) for line in listed.out.splitlines() if line.startswith("worktree ")]
+    for path in paths:
+        owner = _WORKTREE_OWNER.match(path.parent.name)
+        pid = int(owner.group(1)) if owner is not None else None
+        if pid is None or pid == os.getpid() or another_pedro_alive(pid):
+            continue  # not a scratch worktree, or its pedro still runs
+        run(root, "worktree", "remove", "--force", str(path), timeout=120)
+        shutil.rmtree(path.parent, ignore_errors=True)
+        removed.append(str(path))
+    if removed:
+        run(root, "worktree", "prune", timeout=60)
+    return removed
 
 
 def _neutral_env(publish: bool) -> dict[str, str]:

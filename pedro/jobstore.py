@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from pedro.errors import JobNotFoundError, PedroError, UsageError
 from pedro.messages import EXIT_CODES, Event, Message
-from pedro.safety.journal import another_pedro_alive
+from pedro.process import another_pedro_alive
 from pedro.safety.secrets import Redactor
 from pedro.workspace import exclude_from_git, state_dir
 

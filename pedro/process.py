@@ -458,3 +458,16 @@ def describe_exit(code: int | None) -> str:
             name = f"signal {-code}"
         return f"exit code {code} (killed by {name})"
     return f"exit code {code}"
+
+
+def another_pedro_alive(pid: int | None) -> bool:
+    """Whether `pid` is a running process other than this one (another pedro in the same repository)."""
+    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import signal
 import subprocess
 import sys
@@ -147,3 +148,20 @@ def test_ctrl_c_during_a_git_run_ends_pedro_at_once_not_when_the_git_deadline_wo
         proc.kill()
         raise AssertionError("pedro was still running 30 s after Ctrl-C") from None
     assert out.strip() == "interrupted" and proc.returncode == 0
+
+
+def test_a_scratch_worktree_left_by_a_killed_pedro_is_removed_by_the_next(repo: Path, tmp_path: Path) -> None:
+    from pedro.gitlayer import scratch_worktree
+
+    # A pedro killed by SIGKILL inside scratch_worktree leaves its folder and its registration behind.
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    left = tmp_path / f"pedro-worktree-{gone.pid}-abc" / "tree"
+    git(repo, "worktree", "add", "--detach", str(left), "HEAD")
+    alive = tmp_path / f"pedro-worktree-{os.getpid()}-mine" / "tree"  # this process's own: still in use
+    git(repo, "worktree", "add", "--detach", str(alive), "HEAD")
+    with scratch_worktree(repo, git(repo, "rev-parse", "HEAD").strip()) as tree:
+        assert tree.is_dir()
+        listed = git(repo, "worktree", "list", "--porcelain")
+        assert str(left) not in listed and str(alive) in listed
+    assert not left.parent.exists() and alive.is_dir()

@@ -139,6 +139,10 @@ def run_job(spec: JobSpec, root: Path, config: PedroConfig, hooks: JobHooks) -> 
     for abandoned in JobStore(root).settle_abandoned():
         renderer.notice(f"job {abandoned.id} was left running by a pedro process that is gone: marked interrupted")
     JobStore(root).sweep_unfinished_starts()
+    from pedro.gitlayer import sweep_stale_worktrees
+
+    for left in sweep_stale_worktrees(root):
+        renderer.notice(f"removed the scratch worktree {left}, left by a pedro that was stopped before it could")
     with managed_server(config, renderer) as config:
         if not config.backend.model:
             raise UsageError(NO_MODEL_GIVEN)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pedro.process import another_pedro_alive
+
 JOURNAL_NAME = "journal.jsonl"
 # Atomic writes put `.<name>.pedro-<8 hex>` next to the target (tools/textfile.py); a crash can leave one behind.
 _TEMP_NAME = re.compile(r"^\..+\.pedro-[0-9a-f]{8}$")
@@ -157,16 +159,3 @@ def remove_temp_files(root: Path, paths: tuple[str, ...]) -> list[str]:
                     entry.unlink()
                     removed.append(entry.relative_to(real_root).as_posix())
     return removed
-
-
-def another_pedro_alive(pid: int | None) -> bool:
-    """Whether `pid` is a running process other than this one (another pedro in the same repository)."""
-    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

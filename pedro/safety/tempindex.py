@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from pedro.safety.journal import another_pedro_alive
+from pedro.process import another_pedro_alive
 
 # pedro-index-<pid>-<random>[.lock]; names without the pid come from pedro versions before the pid was recorded.
 _NAME = re.compile(r"^pedro-(?:index|restore)-(?:(?P<pid>\d+)-)?[A-Za-z0-9_]+(?:\.lock)?$")
