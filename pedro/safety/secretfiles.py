@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import pwd
 import re
@@ -212,13 +214,35 @@ def _listed_by_ripgrep(root: Path) -> list[Path] | None:
         return None
     argv = [rg, "--files", "--hidden", "--no-ignore", "--no-config", "--no-messages", "--null", *_rg_globs(), "."]
     try:
-        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=_RG_TIMEOUT_S, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+        proc = subprocess.Popen(argv, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)  # fmt: skip
+    except OSError:
         return None
-    if done.returncode not in (0, 1):  # 1: no file matched
+    # The listing may run on a thread beside a tool (Redactor.prefetch): if pedro exits first, it ends with pedro.
+    _LISTINGS.add(proc)
+    try:
+        out, _ = proc.communicate(timeout=_RG_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
         return None
-    rels = [os.fsdecode(raw) for raw in done.stdout.split(b"\0") if raw]
+    finally:
+        _LISTINGS.discard(proc)
+    if proc.returncode not in (0, 1):  # 1: no file matched
+        return None
+    rels = [os.fsdecode(raw) for raw in out.split(b"\0") if raw]
     return [root / rel for rel in rels if is_secret_path(rel)]
+
+
+_LISTINGS: set[subprocess.Popen[bytes]] = set()
+
+
+@atexit.register
+def _end_listings() -> None:
+    """A listing still running when pedro exits (Ctrl-C during a tool) is ended, never left behind."""
+    for proc in list(_LISTINGS):
+        with contextlib.suppress(OSError):
+            proc.kill()
 
 
 def _walked(root: Path) -> list[Path]:

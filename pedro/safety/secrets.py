@@ -200,11 +200,11 @@ class Redactor:
     def prefetch(self) -> None:
         """Start finding the later values on a thread, when output that will be redacted is about to be made (a
         tool call has started): on a large tree their listing then runs beside the tool's own work, not after it.
-        The thread is not a daemon, so the listing it runs ends before pedro does."""
+        A daemon thread: pedro never waits on it to exit, and the listing it runs ends with pedro."""
         with self._lock:
             if self._sorted is not None or self._later is None or self._finding is not None:
                 return
-            self._finding = threading.Thread(target=self._find_later, name="pedro-secret-values")
+            self._finding = threading.Thread(target=self._find_later, name="pedro-secret-values", daemon=True)
             self._finding.start()
 
     def _find_later(self) -> None:
