@@ -12,7 +12,6 @@ import typer
 
 from pedro.cli.common import load_and_find_server
 from pedro.cli.flags import LIMITS, SERVER, CommonFlags, takes
-from pedro.config import NO_MODEL_GIVEN
 from pedro.errors import UsageError
 
 
@@ -53,6 +52,8 @@ def mcp(
         if said is not None:
             _notice(f"pedro mcp: {said.describe()}")
     if not (config.backend.model or config.backend.model_file):
+        from pedro.config import NO_MODEL_GIVEN
+
         raise UsageError(NO_MODEL_GIVEN)
     runner = JobRunner(root, config, verbose=flags.verbose)
     server = create_server(runner)
