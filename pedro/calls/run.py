@@ -21,6 +21,7 @@ _HERE = Path(__file__).parent
 _LIMITS = OutputLimits(head_bytes=0, tail_bytes=2048, hard_cap_bytes=4 * 1024 * 1024)
 _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 SECONDS_PER_CALL = 2
+_GO_TEST_NAME = "TestPedroCalls"
 """A call that runs longer is stopped and recorded as too slow (each language's runner holds it)."""
 LANGUAGES = ("python", "javascript", "go")
 
@@ -138,8 +139,8 @@ def _python_paths(root: Path, path: str) -> list[str]:
 
 
 def _go(path: str, root: Path, env: Mapping[str, str], calls: Sequence[Call], folder: Path, timeout: float) -> CallRun:
-    """Go has no way to evaluate a call at run time: the calls become a test main of the package, added through the
-    go command's overlay (the repository is never written) and run with no test selected."""
+    """Go has no way to evaluate a call at run time: the calls become a test of the package, added through the go
+    command's overlay (the repository is never written) and run alone (under the package's own TestMain, if any)."""
     source = root / path
     package = _GO_PACKAGE.search(source.read_text(encoding="utf-8", errors="replace"))
     if package is None:
@@ -151,8 +152,16 @@ def _go(path: str, root: Path, env: Mapping[str, str], calls: Sequence[Call], fo
     overlay.write_text(json.dumps({"Replace": {str(source.parent / "zz_pedro_calls_test.go"): str(program)}}))
     module = _go_module_root(source.parent, root)
     relative = os.path.relpath(source.parent, module)
-    # vet reads no overlay; the package's own tests are not run (-run '^$'), only the test main.
-    argv = ("go", "test", "-vet=off", "-count=1", "-run", "^$", f"./{relative}" if relative != "." else ".")
+    # vet reads no overlay; of the package's tests only the calls' own runs.
+    argv = (
+        "go",
+        "test",
+        "-vet=off",
+        "-count=1",
+        "-run",
+        f"^{_GO_TEST_NAME}$",
+        f"./{relative}" if relative != "." else ".",
+    )
     flags = f"{env.get('GOFLAGS', '')} -overlay={overlay}".strip()
     said = _run(ChildCommand(argv, module, child_env(env, {"GOFLAGS": flags})), root, folder, timeout)
     try:
@@ -182,20 +191,9 @@ def _go_module_root(folder: Path, root: Path) -> Path:
     return root
 
 
-def has_test_main(folder: Path) -> bool:
-    """Whether a Go package's tests declare TestMain already: a test binary holds one, so calls cannot be added."""
-    for path in sorted(folder.glob("*_test.go")):
-        try:
-            if re.search(r"^func\s+TestMain\s*\(", path.read_text(encoding="utf-8"), re.M):
-                return True
-        except (OSError, UnicodeDecodeError):
-            return True
-    return False
-
-
 def _go_test(package: str, calls: Sequence[Call], out: Path) -> str:
-    """A test main that makes each call on a goroutine of its own, recovering from a panic and giving up on one
-    that runs too long, writes one line per call, and exits without running a test."""
+    """A test that makes each call on a goroutine of its own, recovering from a panic and giving up on one that runs
+    too long, and writes one line per call."""
     body = []
     for call in calls:
         check = f"pedroFmt.Sprint(got) == pedroFmt.Sprint({call.expected})" if call.expected else '"none"'
@@ -205,7 +203,8 @@ def _go_test(package: str, calls: Sequence[Call], out: Path) -> str:
             f'\t\treturn pedroFmt.Sprintf("value\\t%#v\\t%v", got, {check})\n'
             "\t})\n"
         )
-    return _GO_MAIN.format(package=package, out=json.dumps(str(out)), seconds=SECONDS_PER_CALL, body="".join(body))
+    return _GO_MAIN.format(package=package, out=json.dumps(str(out)), seconds=SECONDS_PER_CALL, body="".join(body),
+                           name=_GO_TEST_NAME)  # fmt: skip
 
 
 # Imports under names no package uses, so that none clashes with the package's own identifiers.
@@ -239,8 +238,7 @@ func pedroCall(call func() string) {{
 	}}
 }}
 
-func TestMain(m *pedroTesting.M) {{
+func {name}(t *pedroTesting.T) {{
 {body}	_ = pedroOS.WriteFile({out}, []byte(pedroStrings.Join(pedroLines, "\n")+"\n"), 0o600)
-	pedroOS.Exit(0)
 }}
 """

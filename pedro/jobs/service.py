@@ -187,7 +187,9 @@ def _run_opened(opened: _Opened, spec: JobSpec, config: PedroConfig, hooks: JobH
         )
         run = assemble(config, opened.role, slot, ui)
         try:
-            deadline = Deadline.after(run.agent.limits.time_limit_s)
+            # One Deadline, from when the job opens (a llama-server it starts is up by then): the loop, repair and
+            # the tests all read it, and the alarm below keeps it wherever the run is.
+            deadline = Deadline.after(config.agent.time_limit_s)
             with _time_limit(deadline):
                 result = run.agent.run(opened.task, resume=opened.history, instructions=instructions, deadline=deadline)
                 if hooks.after_run is not None and result.exit_status not in ("backend_error", "interrupted"):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pedro.calls.literals import literal_arguments
-from pedro.calls.run import Call, has_test_main, run_calls
+from pedro.calls.run import Call, run_calls
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
 from pedro.repair.probes import MAX_INPUTS, ProbeSpec, probe_inputs
@@ -51,14 +51,13 @@ def native_probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
 
 
 def _go_spec(unit: Unit, root: Path) -> ProbeSpec | None:
-    """A Go function of one result whose parameters are numbers, texts, flags or slices of them; its package's
-    tests must not declare TestMain (the calls are one)."""
+    """A Go function of one result whose parameters are numbers, texts, flags or slices of them."""
     signature = _GO_SIGNATURE.search(unit.text)
     if signature is None or signature.group("name") != unit.name or not _one_result(signature.group("results")):
         return None
     params = _go_params(signature.group("params"))
     folder = (root / unit.path).parent
-    if params is None or has_test_main(folder):
+    if params is None:
         return None
     texts = _test_texts(root, unit, _go_test_files(root, folder))
     own = [seed for text in texts for seed in literal_arguments(text, unit.name) if _fits(seed[0], params)]

@@ -216,6 +216,18 @@ def test_go_calls_run_as_a_test_that_leaves_nothing_behind(tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == ["go.mod", "reverse.go"]
 
 
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
+def test_go_calls_run_under_the_packages_own_test_main(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "go.mod": "module example.com/t\n\ngo 1.19\n",
+        "reverse.go": GO,
+        "main_test.go": 'package textutil\n\nimport (\n\t"os"\n\t"testing"\n)\n\n'
+                        "func TestMain(m *testing.M) {\n\tos.Exit(m.Run())\n}\n",
+    })  # fmt: skip
+    made = run_calls("go", "reverse.go", tmp_path, os.environ, [Call('Reverse("ab")', '"ab"')], 120)
+    assert made.problem == "" and [r.equal for r in made.results] == [True], made
+
+
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("go") is None, reason="node or go is not installed")
 def test_a_call_that_never_returns_is_stopped_and_the_next_still_made(tmp_path: Path) -> None:
     write(tmp_path, {
