@@ -404,6 +404,15 @@ class Agent:
         results = self._run_calls(calls, ignored, turn)
         if extraction.problems:
             turn.feedback.append(render_format_problems(extraction.problems))
+        return self._after_results(completion, extraction, calls, results, turn)
+
+    def _after_results(
+        self, completion: Completion, extraction: Extraction, calls: list[ToolCall], results: list[ToolResult],
+        turn: _Turn,
+    ) -> Ending | None:  # fmt: skip
+        """The endings a round's results can bring (failing tools, the same failure again), then the rest of the
+        round; the turn goes into the history however it ends."""
+        state, history = self.state, self.history
         failed = endings.tool_failed(results, state.counters, self.settings.calling)
         if failed is not None:
             turn.flush(history)

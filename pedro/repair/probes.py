@@ -12,6 +12,7 @@ calls do not show) is probed through the functions its failing tests call, whose
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import os
 import shutil
@@ -104,24 +105,39 @@ def _spec(trees: Sequence[ast.Module], name: str, default_module: str) -> ProbeS
 
 
 def _test_trees(unit: Unit, root: Path, *, mention: str | None) -> Iterator[ast.Module]:
-    """The parsed test files of the tests that lead to the unit, else (when `mention` is given) every test file;
-    only those that name `mention`, when given."""
+    """The parsed test files of the tests that lead to the unit, else (when `mention` is given) the repository's
+    test files; only those that name `mention`, when given."""
     named = sorted({test.split("::")[0] for test in unit.tests if test.endswith(".py") or "::" in test})
     paths = [root / path for path in named if is_test_file(path)]
     if not paths and mention is not None:
-        paths = [path for path in sorted(root.rglob("test*.py")) if ".pedro" not in path.parts][:_MAX_TEST_FILES]
+        paths = _tracked_test_files(root)
     for path in paths:
-        try:
-            if path.stat().st_size > _MAX_TEST_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if mention is None or mention in text:
-            try:
+        text = _read_test(path)
+        if text is not None and (mention is None or mention in text):
+            with contextlib.suppress(SyntaxError, ValueError):
                 yield ast.parse(text)
-            except (SyntaxError, ValueError):
-                continue
+
+
+def _tracked_test_files(root: Path) -> list[Path]:
+    """The repository's Python test files by name, from git's index (no walk of the tree); none outside git."""
+    from pedro import gitlayer
+
+    try:
+        listed = gitlayer.run(root, "ls-files", "-z", "--", ":(glob)**/test*.py", ":(glob)**/*_test.py", timeout=60)
+    except gitlayer.GitError:
+        return []
+    found = [root / path for path in listed.out.split("\0") if path and ".pedro/" not in path] if listed.ok else []
+    return found[:_MAX_TEST_FILES]
+
+
+def _read_test(path: Path) -> str | None:
+    """A test file's text, or None when it is too large to be a test or cannot be read."""
+    try:
+        if path.stat().st_size > _MAX_TEST_BYTES:
+            return None
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _imported_functions(tree: ast.Module) -> Iterator[tuple[str, str]]:
