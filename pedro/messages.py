@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -56,6 +57,13 @@ EventType = Literal[
     "triage.fix",
 ]
 EVENT_SCHEMA_VERSION = 1
+EVENT_ENVELOPE = ("schema", "type", "job_id", "seq", "ts")
+"""The keys every recorded event has (Event.to_dict); the rest are its data."""
+
+
+def event_data(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A recorded event's own data, without the envelope every event shares."""
+    return {key: value for key, value in record.items() if key not in EVENT_ENVELOPE}
 
 
 @dataclass(frozen=True)

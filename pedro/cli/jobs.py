@@ -50,7 +50,7 @@ def show_job(
     from pedro.effects import NONE as NO_EFFECTS
     from pedro.jobs.facts import job_facts
     from pedro.jobstore import JobStore
-    from pedro.messages import Event
+    from pedro.messages import Event, event_data
 
     root, _ = load(flags, need_git=False, find_server=False)
     store = JobStore(root)
@@ -81,7 +81,7 @@ def show_job(
         elif kind == "format.problem":
             out.write(f"  format problem: {event.get('kind')}\n")
         if kind in _PROGRESS_EVENTS:
-            data = {k: v for k, v in event.items() if k not in ("schema", "type", "job_id", "seq", "ts")}
+            data = event_data(event)
             line = describe_progress(Event(type=kind, job_id=job.id, seq=int(event.get("seq", 0)), data=data))
             out.write(f"  {line}\n")
     if facts["snapshots"]:

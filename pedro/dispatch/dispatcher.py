@@ -74,7 +74,8 @@ class Dispatcher:
         """The call's output will be redacted: for a call that changes nothing, the repository's secret values are
         found beside it (on a large tree their listing costs about a search). A call that may write finds them
         after it, so that a secret file it makes is seen."""
-        if not self.effects(call).changes_files:
+        # Once the values are found (or being found), no call asks again: effects() validates the arguments.
+        if self.redactor.waiting and not self.effects(call).changes_files:
             self.redactor.prefetch()
 
     @property

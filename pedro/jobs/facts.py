@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pedro.jobstore import Job, JobStore
+from pedro.messages import event_data
 from pedro.safety.snapshots import Snapshot
-
-_FIX_KEYS = ("diff", "test_command", "failing_before", "failing_after", "verified")
 
 
 def job_snapshots(root: Path, job_id: str) -> list[Snapshot]:
@@ -77,7 +76,7 @@ def job_facts(root: Path, store: JobStore, job: Job, events: Sequence[dict[str, 
         "changed_files": changed,
         "diff": job_diff(root, snapshots, changed),
         "verified_fix": next(
-            ({k: v for k, v in e.items() if k in _FIX_KEYS} for e in reversed(events) if e.get("type") == "triage.fix"),
+            (event_data(e) for e in reversed(events) if e.get("type") == "triage.fix"),
             None,
         ),
         "trace": str(store.job_dir(job.id) / "events.jsonl"),

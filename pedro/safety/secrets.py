@@ -197,6 +197,11 @@ class Redactor:
         redacted (finding those files lists the tree, which a job need not pay before it has output)."""
         return cls(secret_values(environ), later=lambda: repo_env_values(root))
 
+    @property
+    def waiting(self) -> bool:
+        """Whether later values are still to be found, and nobody has started finding them."""
+        return self._sorted is None and self._later is not None and self._finding is None
+
     def prefetch(self) -> None:
         """Start finding the later values on a thread, when output that will be redacted is about to be made (a
         tool call has started): on a large tree their listing then runs beside the tool's own work, not after it.
