@@ -3,6 +3,7 @@ whose run() starts or resumes a job and whose step() is one round."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -289,18 +290,20 @@ class Agent:
         or what the loop's model reads first from repair (else "")."""
         parts = self.parts
         tests = parts.tests
-        if tests is not None:
-            self._take_baseline(tests)
-            # The failure the person gave as a command is not there: no model can be told to fix it.
-            if tests.given and tests.must_fix and tests.baseline_run is not None and tests.baseline_run.passed:
-                return endings.nothing_to_fix(tests.tests.named)
-        direct = parts.direct if self.role.writes_directly and not self.chat_only else None
-        if direct is not None:
-            built = self._build_first(direct)
-            if built is not None:
-                return built
         repair = parts.repair if self.role.repair == "first" and not self.chat_only else None
-        return self._repair_first(repair) if repair is not None else ""
+        # Repair's warm pytest starts beside the baseline: its imports cost as much as the baseline's run.
+        with repair.warming() if repair is not None and tests is not None else contextlib.nullcontext():
+            if tests is not None:
+                self._take_baseline(tests)
+                # The failure the person gave as a command is not there: no model can be told to fix it.
+                if tests.given and tests.must_fix and tests.baseline_run is not None and tests.baseline_run.passed:
+                    return endings.nothing_to_fix(tests.tests.named)
+            direct = parts.direct if self.role.writes_directly and not self.chat_only else None
+            if direct is not None:
+                built = self._build_first(direct)
+                if built is not None:
+                    return built
+            return self._repair_first(repair) if repair is not None else ""
 
     def _prepare(self, task: str, resume: Sequence[Message], instructions: str, handover: str) -> None:
         """The context budget and the system prompts; a new job's first two messages."""

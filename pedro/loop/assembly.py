@@ -5,6 +5,7 @@ the same way and no part is finished by assignment afterwards."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -333,6 +334,9 @@ class AimedRepair:
         outcome: RepairOutcome | None = None,
     ) -> RepairOutcome:
         return self.repairer.run(emit, start=start, targets=targets or self.targets, deadline=deadline, outcome=outcome)
+
+    def warming(self) -> AbstractContextManager[None]:
+        return self.repairer.warming()
 
 
 def _aimed(repair: Repairer | None, targets: frozenset[str] | None) -> Repairer | AimedRepair | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -47,6 +48,10 @@ class RepairStep(Protocol):
         deadline: Deadline = NO_DEADLINE,
         outcome: RepairOutcome | None = None,
     ) -> RepairOutcome: ...
+
+    def warming(self) -> AbstractContextManager[None]:
+        """Around the job's baseline: what the repair will need, started beside it."""
+        ...
 
 
 class BuildStep(Protocol):

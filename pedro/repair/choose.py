@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pedro.repair.probes import ProbeSpec
 
 _SHOWN = 5
+_UNANIMOUS_PROBES = 2
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,15 @@ def choose(pool: Sequence[Passing], original: Sequence[str] | None = None, pinne
 
     return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -scores[i], moved(pool[i]),
                                                 pool[i].change, i))  # fmt: skip
+
+
+def unanimous(outputs: Sequence[Sequence[str]], original: Sequence[str] | None, pinned: int) -> bool:
+    """Whether two or more plausible candidates give the same outputs on every probe, at least two of them beyond the
+    tests' own inputs, and none of them merely shifts the original's outputs: candidates reached by different edits
+    that agree that far leave little for another rival to settle, so the search may stop looking."""
+    if len(outputs) < 2 or len({tuple(one) for one in outputs}) != 1 or len(outputs[0]) - pinned < _UNANIMOUS_PROBES:
+        return False
+    return not shifts(outputs[0], original)
 
 
 def shifts(outputs: Sequence[str], original: Sequence[str] | None) -> bool:

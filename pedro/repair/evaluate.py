@@ -118,7 +118,8 @@ def _without(options: list[str], pair: tuple[str, str]) -> list[str]:
 class WarmPytest:
     """One pytest process for the whole repair, started inside the sandbox, that forks a child per run."""
 
-    def __init__(self, launch: _Pytest, root: Path, workdir: Path) -> None:
+    def __init__(self, launch: _Pytest, root: Path, workdir: Path, *, wait: bool = True) -> None:
+        """Start it; unless not `wait`, until it is ready (`wait_ready`)."""
         self.launch = launch
         self.workdir = workdir
         self._runs = 0
@@ -142,6 +143,14 @@ class WarmPytest:
             )
         )
         self._reader = _Lines(self.process.stdout)
+        self.preloaded = -1
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Until it has imported pytest and the project's third-party modules; OSError when it could not."""
+        if self.preloaded >= 0:
+            return
         ready = self._reader.read(_READY_TIMEOUT_S)
         if ready is None or not ready.get("ready"):
             said = self.server_said()
@@ -272,6 +281,43 @@ class _Lines:
             self.pipe.close()
 
 
+class WarmStart:
+    """A warm pytest started before repair needs it, while the job's baseline runs on the other core: its interpreter
+    and imports are ready when the first candidate is. Taken by the repair's runs, or closed unused (the baseline
+    passed, or its runner was not pytest). Started on the caller's thread, not one of its own: the sandbox ends a
+    child whose starting thread ends."""
+
+    def __init__(self, tests: ProjectTests, workdir: Path) -> None:
+        self._warm: WarmPytest | None = None
+        self.error = ""
+        self.launch = launch = pytest_launch(tests, workdir)
+        if isinstance(launch, str):
+            self.error = launch
+            return
+        try:
+            self._warm = WarmPytest(launch, tests.ctx.root, workdir, wait=False)
+        except OSError as exc:
+            self.error = str(exc)
+
+    def take(self) -> WarmPytest | None:
+        """The started pytest, once ready (None when it could not start: `error` says why); the caller owns it."""
+        warm, self._warm = self._warm, None
+        if warm is None:
+            return None
+        try:
+            warm.wait_ready()
+        except OSError as exc:
+            self.error = str(exc)
+            return None
+        return warm
+
+    def close(self) -> None:
+        """End the pytest if nobody took it."""
+        warm, self._warm = self._warm, None
+        if warm is not None:
+            warm.close()
+
+
 @dataclass
 class CandidateRuns:
     """The runs of one repair: `first` (the failing tests), `known` (every test the baseline named), `whole` (the
@@ -292,20 +338,25 @@ class CandidateRuns:
     """Tests the command leaves out that pass on the original code, in the files of the tests it names."""
     _beside_timeout_s: float | None = None
     _fell_back: bool = field(default=False, repr=False)
+    early: WarmStart | None = None
+    """A warm pytest started while the baseline ran, for `start` to take instead of starting its own."""
 
     def start(self, ids: Sequence[str], *, use_warm: bool = True) -> None:
         """Set up the fastest way that gives the baseline's verdict on `ids` for the original code: the warm pytest,
         else the command held to those tests, else the whole command; the first run's time sets the limit."""
         wanted = frozenset(ids)
         runner = self.baseline.report.runner if self.baseline.report is not None else "unknown"
+        early, self.early = self.early, None
         if use_warm and runner == "pytest":
-            launch = pytest_launch(self.tests, self.workdir)
+            launch = pytest_launch(self.tests, self.workdir) if early is None else early.launch
             if isinstance(launch, str):
                 self._fall_back(launch)
             else:
-                self._start_warm(launch, ids, wanted)
+                self._start_warm(launch, ids, wanted, early)
         elif use_warm:
             self._fall_back(f"the test runner is {runner}, not pytest")
+        if early is not None:
+            early.close()
         if self.warm is None:
             began = time.monotonic()
             run = self.tests.run(only=ids)
@@ -335,11 +386,14 @@ class CandidateRuns:
             self._beside_timeout_s = _limit(time.monotonic() - began)
             self.how += f"; {count(len(self.beside), 'passing test')} beside them in their files guard each fix"
 
-    def _start_warm(self, launch: _Pytest, ids: Sequence[str], wanted: frozenset[str]) -> None:
+    def _start_warm(self, launch: _Pytest, ids: Sequence[str], wanted: frozenset[str], early: WarmStart | None) -> None:
         try:
-            warm = WarmPytest(launch, self.tests.ctx.root, self.workdir)
+            warm = early.take() if early is not None else WarmPytest(launch, self.tests.ctx.root, self.workdir)
         except OSError as exc:
             self._fall_back(str(exc))
+            return
+        if warm is None:
+            self._fall_back(early.error if early is not None else "it did not start")
             return
         # Every test the baseline named, so that a test that behaves otherwise in a fork is caught before it can
         # make a fix look like it broke something; the failing tests alone set the time limit.

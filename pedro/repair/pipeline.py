@@ -4,9 +4,10 @@ budget holds both."""
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
-from pedro.repair.evaluate import CandidateRuns
+from pedro.repair.evaluate import CandidateRuns, WarmStart
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import Unit, locate
 from pedro.repair.native_probes import native_probe_spec
@@ -90,6 +91,7 @@ class Repairer:
         self._specs: dict[tuple[str, str, int], ProbeSpec | None] = {}
         self._runner = ""
         self._deadline = NO_DEADLINE
+        self._early: tuple[Path, WarmStart] | None = None
 
     def run(
         self,
@@ -114,12 +116,28 @@ class Repairer:
         if run.passed or (targets is not None and not wanted & run.failing):
             outcome.summary = "the tests already pass"
             return outcome
-        with tempfile.TemporaryDirectory(prefix="pedro-repair-") as folder:
-            runs = CandidateRuns(self.tests, run, lambda text: emit("notice", message=text), Path(folder))
+        early, self._early = self._early, None
+        with contextlib.ExitStack() as stack:
+            folder = early[0] if early is not None else stack.enter_context(_repair_folder())
+            runs = CandidateRuns(self.tests, run, lambda text: emit("notice", message=text), folder)
+            runs.early = early[1] if early is not None else None
             try:
                 return self._repair(emit, outcome, run, wanted, runs, began)
             finally:
                 runs.close()
+
+    @contextlib.contextmanager
+    def warming(self) -> Iterator[None]:
+        """While the job's baseline runs: the warm pytest started beside it, on the other core, for the repair that
+        may follow to take; whatever it did not take is ended on the way out."""
+        with _repair_folder() as folder:
+            early = WarmStart(self.tests, folder)
+            self._early = (folder, early)
+            try:
+                yield
+            finally:
+                self._early = None
+                early.close()
 
     def _baseline(self, emit: Emit) -> TestRun:
         run = self.tests.run()
@@ -203,7 +221,7 @@ class Repairer:
 
     def _search(self, search: Search, outcome: RepairOutcome, began: float) -> Settled:
         """Proposals tested until the budget is spent, or a while after the first plausible one (to check it
-        against others), then settled."""
+        against others; no longer once two of them agree on every probe), then settled."""
         budget_end = began + self.config.time_budget_s
         # The final check runs the whole command once more, and settling may undo and redo a candidate: room for
         # both before the job's time limit, so that a fix found in time is also confirmed in time.
@@ -215,7 +233,7 @@ class Repairer:
             if search.pool and found_at is None:
                 found_at = now
             if found_at is not None and (
-                now - found_at >= self.config.explore_s or len(search.pool) > self.config.rivals
+                now - found_at >= self.config.explore_s or len(search.pool) > self.config.rivals or search.unanimous
             ):
                 break
             stop = deadline if found_at is None else min(deadline, found_at + self.config.explore_s)
@@ -339,6 +357,13 @@ class Repairer:
             units=", ".join(units) or "no function",
             last=last or "no usable answer",
         )
+
+
+@contextlib.contextmanager
+def _repair_folder() -> Iterator[Path]:
+    """A folder of the repair's own (the warm pytest's script, its runs' reports), removed at its end."""
+    with tempfile.TemporaryDirectory(prefix="pedro-repair-") as folder:
+        yield Path(folder)
 
 
 def _failures(run: TestRun, wanted: frozenset[str]) -> list[FailedTest]:

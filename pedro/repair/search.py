@@ -22,6 +22,7 @@ from pedro.repair.candidate import (
     read_line_candidate,
     special_cases,
 )
+from pedro.repair.choose import unanimous
 from pedro.repair.clues import Clues
 from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
@@ -324,6 +325,17 @@ class Search:
                     label = {"unit": describe(earlier.unit), "question": "pair", "combines": [earlier.n, tested.n]}
                     self._queued.append(Proposal(edits, "pair", label))
         self.tested.append(tested)
+
+    @property
+    def unanimous(self) -> bool:
+        """Whether the plausible candidates so far, two or more of one unit, agree on every probe (choose.unanimous)."""
+        if len(self.pool) < 2 or any(p.outputs is None or p.edits[0][0].key != self.pool[0].edits[0][0].key
+                                     for p in self.pool):  # fmt: skip
+            return False
+        unit = self.pool[0].edits[0][0]
+        spec = self.probe_for(unit)
+        outputs = [p.outputs for p in self.pool if p.outputs is not None]
+        return spec is not None and unanimous(outputs, self.originals.get(unit.key), spec.pinned)
 
     def take_back_plausible(self) -> None:
         """Put the code back as it was before the plausible candidate still in place, if one is."""

@@ -11,7 +11,7 @@ import pytest
 from test_spectrum import make_repo
 
 from pedro.evidence import ProjectTests
-from pedro.repair.evaluate import TIMEOUT_FACTOR, TIMEOUT_SLACK_S, CandidateRuns
+from pedro.repair.evaluate import TIMEOUT_FACTOR, TIMEOUT_SLACK_S, CandidateRuns, WarmStart
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
@@ -184,3 +184,42 @@ def test_unittest_names_every_test_even_doctests_and_tests_that_warn(repo: Path,
         assert candidate_runs.beside == ("calc.square", "test_calc.CalcTest.test_mul")
     finally:
         candidate_runs.close()
+
+
+def test_a_warm_pytest_started_before_the_baseline_is_the_one_the_candidates_run_in(repo: Path, tmp_path: Path) -> None:
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    folder = tmp_path / "repair"
+    folder.mkdir()
+    early = WarmStart(tests, folder)  # starts on its own thread while the baseline runs
+    baseline = tests.run()
+    notices: list[str] = []
+    candidate_runs = CandidateRuns(tests, baseline, notices.append, folder)
+    candidate_runs.early = early
+    try:
+        candidate_runs.start(sorted(baseline.failing))
+        assert candidate_runs.warm is not None and not notices, notices
+        assert candidate_runs.how == "a warm pytest, forked per candidate"
+        pid = candidate_runs.warm.process.pid
+        assert early.take() is None  # taken: the early pytest is the repair's now, not ended with the early start
+        assert candidate_runs.first(["test_calc.py::test_add"]).failing == {"test_calc.py::test_add"}
+        assert candidate_runs.warm.process.pid == pid and candidate_runs.warm.process.poll() is None
+    finally:
+        candidate_runs.close()
+
+
+def test_a_warm_pytest_nobody_takes_is_ended(repo: Path, tmp_path: Path) -> None:
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    early = WarmStart(tests, tmp_path)  # the baseline passed, say, and no repair ran
+    leader = early._warm.process if early._warm is not None else None
+    assert leader is not None and leader.poll() is None
+    early.close()
+    assert leader.poll() is not None and early.take() is None
+
+
+def test_no_warm_pytest_starts_early_for_another_runner(repo: Path, tmp_path: Path) -> None:
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    tests = ProjectTests(RunTestsArgs(command=f"{sys.executable} -m unittest"), ToolContext(root=repo))
+    early = WarmStart(tests, tmp_path)
+    assert early.take() is None and early.error == "the test runner is not pytest"

@@ -67,6 +67,22 @@ def test_a_fix_that_only_agrees_on_the_tests_inputs_loses_to_two_rivals_that_agr
     assert ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=stats)).run().passed
 
 
+def test_two_fixes_that_agree_on_every_probe_end_the_search_for_rivals(stats: Path) -> None:
+    # Room for three rivals, but the first two fixes, different edits, give the same output on every probe: the mean
+    # offered next is never tested, and a fix is kept without waiting out the time to explore.
+    outcome, _, events = repair_with(stats, [MEDIAN, MEDIAN_TOO, MEAN], candidates=4, rivals=3)
+    assert outcome.fixed and outcome.candidates == 2, outcome.summary
+    (chosen,) = of_type(events, "repair.chosen")
+    assert chosen["candidates"] == [1, 2] and chosen["agreement"][0] == chosen["agreement"][1] == chosen["probes"] > 2
+    assert "sorted(values)" in (stats / "stats.py").read_text()
+
+
+def test_fixes_that_disagree_on_a_probe_go_on_looking_for_rivals(stats: Path) -> None:
+    outcome, _, events = repair_with(stats, [MEAN, MEDIAN, MEDIAN_TOO], candidates=4, rivals=3)
+    assert outcome.fixed and outcome.candidates == 3, outcome.summary
+    assert of_type(events, "repair.chosen")[0]["candidates"] == [1, 2, 3]
+
+
 def test_rivals_that_fail_or_repeat_the_fix_leave_it_in_place(stats: Path) -> None:
     outcome, _, events = repair(stats, [MEDIAN, STILL_WRONG, MEDIAN])
     assert outcome.fixed
