@@ -4,6 +4,7 @@ progress stays while the rest is looked for, everything else is taken back."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -39,6 +40,12 @@ from pedro.tools.testreport import FailedTest
 Origin = Literal["mutation", "function", "line", "pair", "file"]
 Emit = Callable[..., None]
 _WAIT_S = 0.2
+_NUDGE = re.compile(r"`(?P<name>[\w.$]+)` → `\(?(?P=name) [+-] 1\)?`")
+"""A variant that moves a name by one: `n` → `(n + 1)`."""
+_NOT_A_NUMBER = re.compile(
+    r"unsupported operand type|can only concatenate|bad operand type|must be str, not int|invalid operation"
+)
+"""The failure of arithmetic on a value that is no number (a function, an iterator, a string)."""
 """How long the search waits for an answer when no variant is left and the model is still writing."""
 _EARLY_PAIRS = 12
 """Pairs of two candidates in different functions that each came nearer, tried as soon as the second one is tested
@@ -108,6 +115,9 @@ class Search:
     in_place: Plausible | None = None
     """The plausible candidate the files hold now: left in place until another candidate is tried."""
     _variants_tried: int = 0
+    _not_numbers: set[tuple[str, str]] = field(default_factory=set)
+    """(file, name) whose move by one failed as arithmetic on something that is no number: the same move on another
+    line fails alike, so it is not tried (a real project's iterators and callbacks cost a run each)."""
     _early_pairs: int = 0
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     _queued: deque[Proposal] = field(default_factory=deque)
@@ -169,7 +179,8 @@ class Search:
         self.take_back_plausible()  # proposals are made against the code without it
         unit = self._current(variant.unit)
         label = {"unit": describe(variant.unit), "question": "mutation", "line": variant.line, "change": variant.change}
-        if unit is None:
+        nudged = _NUDGE.fullmatch(variant.change)
+        if unit is None or (nudged is not None and (unit.path, nudged["name"]) in self._not_numbers):
             return None
         candidate = mutant_candidate(unit, variant.line, variant.text, self._file_text(unit))
         return self._proposal(unit, candidate, "mutation", label)
@@ -308,9 +319,19 @@ class Search:
         self.emit("repair.candidate", n=index, status=verdict, reason=why, **_shown(proposal.label))
         self.last_problem = why
         self.editor.undo(applied, index)
-        if verdict == "fails" and len(applied) == 1:
-            self._remember_tested(Tested(index, *applied[0], nearer=came_nearer(self.run, first, self.wanted)))
+        if verdict == "fails":
+            self._learn_from_failure(index, proposal, applied, first, why)
         return verdict
+
+    def _learn_from_failure(
+        self, index: int, proposal: Proposal, applied: list[Edit], first: TestRun, why: str
+    ) -> None:
+        """What a failed candidate teaches: a name that is no number; a step nearer, for pairs."""
+        nudged = _NUDGE.fullmatch(str(proposal.label.get("change", "")))
+        if nudged is not None and _NOT_A_NUMBER.search(why):
+            self._not_numbers.add((applied[0][0].path, nudged["name"]))
+        if len(applied) == 1:
+            self._remember_tested(Tested(index, *applied[0], nearer=came_nearer(self.run, first, self.wanted)))
 
     def _remember_tested(self, tested: Tested) -> None:
         """Keep a failed candidate for pairs; when it and an earlier one each came nearer at different places, try

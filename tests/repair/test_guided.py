@@ -145,3 +145,37 @@ def test_an_answer_that_routes_around_the_other_broken_function_is_not_taken(
     assert proc.returncode == 0, proc.stderr
     fixed = (repo / "stats.py").read_text()
     assert "return total(xs) / len(xs)" in fixed and "return sum(xs) + 1" not in fixed, fixed
+
+
+CALLS = (
+    "def apply_all(items, callback):\n"
+    "    results = []\n"
+    "    for item in items:\n"
+    "        results.append(callback(item))\n"
+    "    results = list(results)\n"
+    "    return results[1:]\n"
+)
+CALLS_TEST = (
+    "from calls import apply_all\n\n\n"
+    "def test_apply_all():\n    assert apply_all([1, 2, 3], lambda n: 2 * n) == [2, 4, 6]\n"
+)
+
+
+def test_a_name_that_is_no_number_is_moved_by_one_once(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
+    # `(results + 1)` fails as arithmetic on a list: moving `results` by one on its other lines would fail alike,
+    # a run each on a real project, so those variants are never tried.
+    make_repo(repo, {"calls.py": CALLS, "test_calls.py": CALLS_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 40), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    nudges: dict[str, list[dict[str, Any]]] = {}
+    for tried in candidates(events):
+        change = tried.get("change", "")
+        for name in ("results", "items", "callback"):
+            if change.startswith(f"`{name}` → `") and (f"{name} + 1" in change or f"{name} - 1" in change):
+                nudges.setdefault(name, []).append(tried)
+    failed = nudges.get("results", [])
+    assert failed and "can only concatenate" in failed[0]["reason"], failed
+    assert len(failed) == 1, [c["change"] for c in failed]
+    assert (
+        "return results[0:]" in (repo / "calls.py").read_text() or "return results" in (repo / "calls.py").read_text()
+    )
