@@ -69,6 +69,8 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
                 found[key] = Variant(unit, line, new, change.change, score)
     for variant in _missing_return(unit, clues):
         found.setdefault((variant.line, variant.text), variant)
+    for variant in _returns_after_calls(unit, order, prose, clues):
+        found.setdefault((variant.line, variant.text), variant)
     return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
 
 
@@ -112,6 +114,37 @@ def _kind_fit(change: Mutant, clues: Clues) -> float:
     if "zero" in clues.kinds and change.tier == 1:
         return _KIND_FIT
     return 0.0
+
+
+def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> Iterator[Variant]:
+    """A `return` added after each call that ends a branch, ranked as the line's other variants are."""
+    lines = unit.text.splitlines()
+    for line in _calls_that_end_a_branch(unit):
+        if line in prose:
+            continue
+        text = lines[line - unit.start_line]
+        indent = text[: len(text) - len(text.lstrip())]
+        rank = order.index(line) if line in order else len(order)
+        score = _TIER_SCORE[2] + _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
+        yield Variant(unit, line, f"{text}\n{indent}return", "`return` added after the call", score)
+
+
+def _calls_that_end_a_branch(unit: Unit) -> list[int]:
+    """The file lines of a call that ends an `except` or `if` branch without leaving it (`too_short()` where the
+    generator should stop after it): the missing `return` is the slip such a line holds."""
+    if unit.language != "python":
+        return []
+    try:
+        tree = ast.parse(textwrap.dedent(unit.text))
+    except SyntaxError:
+        return []
+    found: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler | ast.If) and node.body:
+            last = node.body[-1]
+            if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and last.end_lineno == last.lineno:
+                found.append(unit.start_line + last.lineno - 1)
+    return found
 
 
 def _missing_return(unit: Unit, clues: Clues) -> list[Variant]:

@@ -179,3 +179,35 @@ def test_a_name_that_is_no_number_is_moved_by_one_once(repo: Path, stub_server: 
     assert (
         "return results[0:]" in (repo / "calls.py").read_text() or "return results" in (repo / "calls.py").read_text()
     )
+
+
+FIRST_N = (
+    "def first_n(iterable, n, too_short):\n"
+    '    """Yield the first n items; call too_short once if there are fewer."""\n'
+    "    it = iter(iterable)\n"
+    "    for _ in range(n):\n"
+    "        try:\n"
+    "            item = next(it)\n"
+    "        except StopIteration:\n"
+    "            too_short()\n"
+    "        else:\n"
+    "            yield item\n"
+)
+FIRST_N_TEST = (
+    "from first import first_n\n\n\n"
+    "def test_too_short_is_called_once():\n"
+    "    calls = []\n"
+    "    assert list(first_n([1], 3, lambda: calls.append(1))) == [1]\n"
+    "    assert calls == [1]\n"
+)
+
+
+def test_a_call_that_should_end_the_function_gets_its_missing_return(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"first.py": FIRST_N, "test_first.py": FIRST_N_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 40), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    fixed = [c for c in candidates(events) if c["status"] == "fixed"]
+    assert fixed and fixed[0]["change"] == "`return` added after the call", fixed
+    assert "            too_short()\n            return\n" in (repo / "first.py").read_text()
