@@ -28,6 +28,7 @@ from pedro.messages import Message, ToolCall, Usage
 from pedro.modelcall import complete
 from pedro.prompts import render_prompt
 from pedro.repair.answers import FENCE_NAMES, sample_temperature
+from pedro.repair.choose import unanimous
 from pedro.tools.ripgrep import FileListing
 from pedro.tools.test import TestRun
 
@@ -37,6 +38,8 @@ _MAX_TEMPERATURE = 1.1
 _CALLS_TIMEOUT_S = 30.0
 _LINT_TIMEOUT_S = 60.0
 _TEST_ANSWERS = 4
+_AGREED_LEFT = 2
+"""Passing answers that give the same output on every probe end the asking this many short of `rivals`."""
 """Tests asked for at most under --with-test."""
 
 
@@ -148,10 +151,9 @@ class _Run:
         for number in range(config.answers):
             if budget.passed or self.deadline.passed:
                 break
-            passing = [t for t in self.tried if t.passed]
             # With nothing that checks what the code does, agreement among more answers is the only evidence.
             rivals = config.rivals if calls or feature_tests else 2 * config.rivals
-            if first_pass is not None and (len(passing) > rivals or number - first_pass > 2 * rivals):
+            if first_pass is not None and self._enough(number - first_pass, rivals, len(calls)):
                 break
             # Every other answer is opened with the signature the request writes, the rest with the name alone:
             # each way gets right what the other gets wrong often enough that the mix finds more.
@@ -165,6 +167,12 @@ class _Run:
             if tried.passed and first_pass is None:
                 first_pass = number
         self._settle(calls, feature_tests)
+
+    def _enough(self, since_first_pass: int, rivals: int, examples: int) -> bool:
+        """Whether the answers so far settle it: more than `rivals` passed, or twice as many were asked since the
+        first did, or enough of them agree on every probe (_agreed)."""
+        passing = [t for t in self.tried if t.passed]
+        return len(passing) > rivals or since_first_pass > 2 * rivals or _agreed(passing, rivals, examples)
 
     # -- asking --------------------------------------------------------------------------------------------------
 
@@ -438,3 +446,9 @@ def _readable(path: Path) -> str | None:
 
 def _write_call(path: str, content: str) -> ToolCall:
     return ToolCall("file", {"action": "write", "path": path, "content": content}, id=None)
+
+
+def _agreed(passing: list[Tried], rivals: int, examples: int) -> bool:
+    """Whether enough passing answers (`rivals` less _AGREED_LEFT, two at least) give one output on every probe
+    beyond the request's own examples: more answers would only agree again."""
+    return len(passing) >= max(2, rivals - _AGREED_LEFT + 1) and unanimous([t.outputs for t in passing], None, examples)

@@ -212,6 +212,19 @@ def test_among_passing_answers_the_one_most_others_agree_with_is_kept(calc: Path
     assert "return a - b\n" in (calc / "calc.py").read_text() and "answer 2 of 3" in result.summary
 
 
+def test_two_passing_answers_that_agree_on_every_probe_end_the_asking(calc: Path) -> None:
+    # Room for four answers and two rivals, but the first two, written differently, give the same output on every
+    # probe: the odd one offered third is never asked for.
+    odd = "```python\ndef sub(a, b):\n    return a - b if b == 3 else a + b\n```"
+    other = "```python\ndef sub(a, b):\n    result = a - b\n    return result\n```"
+    request = "Add sub(a, b) to calc.py. Example: sub(105, 3) is 102."
+    result, backend, events, _ = build(calc, [SUB, other, odd], request=request, answers=4, rivals=2)
+    assert [s for s, _ in answers(events)] == ["passed", "passed"] and len(backend.requests) == 2
+    chosen = next(e for e in events if e.type == "build.chosen")
+    assert chosen.data["answers"] == [1, 2] and chosen.data["probes"] > 3
+    assert result.reason == "built" and "a - b" in (calc / "calc.py").read_text()
+
+
 def test_a_test_that_passes_on_the_old_code_is_dropped_and_a_real_one_kept(calc: Path) -> None:
     checks_nothing = "```python\nfrom calc import add\n\n\ndef test_sub():\n    assert add(1, 1) == 2\n```"
     real = "```python\nfrom calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n```"
