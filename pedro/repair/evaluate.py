@@ -381,7 +381,10 @@ class CandidateRuns:
         if report is None or baseline is None or run.result.outcome != "exited" or not report.names_tests:
             return
         named = {*baseline.passing, *self.baseline.failing}
-        self.beside = tuple(sorted(set(report.passing) - named))
+        # Only ids inside the named files or modules can be run by name: a module's doctests, which unittest's
+        # load_tests adds under the documented object's own name, cannot (naming one calls the object).
+        inside = tuple(f"{container}{'::' if report.runner == 'pytest' else '.'}" for container in containers)
+        self.beside = tuple(sorted(i for i in set(report.passing) - named if i.startswith(inside)))
         if self.beside:
             self._beside_timeout_s = _limit(time.monotonic() - began)
             self.how += f"; {count(len(self.beside), 'passing test')} beside them in their files guard each fix"

@@ -181,7 +181,12 @@ def test_unittest_names_every_test_even_doctests_and_tests_that_warn(repo: Path,
         report = candidate_runs.first(["test_calc"]).report
         assert report is not None and report.names_tests, report
         assert set(report.passing) == {"test_calc.CalcTest.test_mul", "calc.square"}
-        assert candidate_runs.beside == ("calc.square", "test_calc.CalcTest.test_mul")
+        # The doctest runs with its module, but not by its name (naming `calc.square` calls square()): the tests
+        # beside the named one that guard each fix are those of its own module.
+        assert candidate_runs.beside == ("test_calc.CalcTest.test_mul",)
+        guarded = candidate_runs.known(["test_calc.CalcTest.test_add"])
+        assert guarded.report is not None and guarded.report.passing == ["test_calc.CalcTest.test_mul"]
+        assert guarded.failing == {"test_calc.CalcTest.test_add"}
     finally:
         candidate_runs.close()
 
