@@ -69,7 +69,7 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
                 found[key] = Variant(unit, line, new, change.change, score)
     for variant in _missing_return(unit, clues):
         found.setdefault((variant.line, variant.text), variant)
-    for variant in _returns_after_calls(unit, order, prose, clues):
+    for variant in [*_returns_after_calls(unit, order, prose, clues), *_unused_results(unit)]:
         found.setdefault((variant.line, variant.text), variant)
     return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
 
@@ -127,6 +127,48 @@ def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: C
         rank = order.index(line) if line in order else len(order)
         score = _TIER_SCORE[2] + _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
         yield Variant(unit, line, f"{text}\n{indent}return", "`return` added after the call", score)
+
+
+def _unused_results(unit: Unit) -> list[Variant]:
+    """A name assigned a call's result and never read, in place of a later call of the same function: `p =
+    Parser(format, case_sensitive=case_sensitive)`, then `return Parser(format).findall(text)` where `p.findall` was
+    meant (a real project's bug). A result computed and dropped is strong evidence, so these come first."""
+    if unit.language != "python":
+        return []
+    source = textwrap.dedent(unit.text)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    found: list[Variant] = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and node.targets[0].id not in read
+        ):  # fmt: skip
+            found.extend(_in_place_of_calls(unit, tree, source, node.targets[0].id, node.value))
+    return found
+
+
+def _in_place_of_calls(unit: Unit, tree: ast.Module, source: str, name: str, value: ast.Call) -> list[Variant]:
+    """`name` in place of each one-line call, after `value` (the call whose result it was given), of the same
+    function."""
+    callee = ast.dump(value.func)
+    originals, dedented = unit.text.splitlines(), source.splitlines()
+    found: list[Variant] = []
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or call.lineno <= (value.end_lineno or value.lineno):
+            continue
+        if ast.dump(call.func) != callee or call.end_lineno != call.lineno or call.end_col_offset is None:
+            continue
+        row = call.lineno - 1
+        shift = len(originals[row].encode()) - len(dedented[row].encode())  # the indentation dedent took off
+        raw = originals[row].encode()
+        new = (raw[: call.col_offset + shift] + name.encode() + raw[call.end_col_offset + shift :]).decode()
+        change = f"`{ast.unparse(call.func)}(…)` → `{name}`, the result computed above and never used"
+        found.append(Variant(unit, unit.start_line + row, new, change, _GUIDED_SCORE))
+    return found
 
 
 def _calls_that_end_a_branch(unit: Unit) -> list[int]:

@@ -211,3 +211,29 @@ def test_a_call_that_should_end_the_function_gets_its_missing_return(
     fixed = [c for c in candidates(events) if c["status"] == "fixed"]
     assert fixed and fixed[0]["change"] == "`return` added after the call", fixed
     assert "            too_short()\n            return\n" in (repo / "first.py").read_text()
+
+
+FINDER = (
+    "import re\n\n\nclass Finder:\n"
+    "    def __init__(self, pattern, flags=0):\n        self.regex = re.compile(pattern, flags)\n\n"
+    "    def findall(self, text):\n        return self.regex.findall(text)\n\n\n"
+    "def findall(pattern, text, ignore_case=False):\n"
+    "    finder = Finder(pattern, re.IGNORECASE if ignore_case else 0)\n"
+    "    return Finder(pattern).findall(text)\n"
+)
+FINDER_TEST = (
+    "from finder import findall\n\n\n"
+    "def test_ignore_case():\n    assert findall('a', 'AaA', ignore_case=True) == ['A', 'a', 'A']\n"
+)
+
+
+def test_a_result_computed_and_never_used_takes_the_place_of_the_call_that_repeats_it(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"finder.py": FINDER, "test_finder.py": FINDER_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 40), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    fixed = [c for c in candidates(events) if c["status"] == "fixed"]
+    assert fixed and fixed[0]["n"] <= 3, candidates(events)[:4]
+    assert fixed[0]["change"].startswith("`Finder(…)` → `finder`"), fixed[0]
+    assert "    return finder.findall(text)\n" in (repo / "finder.py").read_text()
