@@ -323,12 +323,8 @@ def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
     """A variable off by one (`last` → `last + 1`), and two variables swapped (`ratio(whole, part)`)."""
     variables = _value_names(code)
     for k, token in variables:
-        before, after = code[k - 1] if k else None, code[k + 1] if k + 1 < len(code) else None
-        alone = before is not None and before.text in {"(", ",", "["} and after is not None and after.text in {
-            ")", ",", "]", ":",
-        }  # fmt: skip
         for sign in ("+", "-"):
-            shifted = f"{token.text} {sign} 1" if alone else f"({token.text} {sign} 1)"
+            shifted = f"{token.text} {sign} 1" if _alone(code, k) else f"({token.text} {sign} 1)"
             yield Mutant(line[: token.start] + shifted + line[token.end :], f"`{token.text}` → `{shifted}`", 3)
     names = list(dict.fromkeys(token.text for _, token in variables))
     for i, one in enumerate(names):
@@ -338,6 +334,14 @@ def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
                 for token in _spans(line, code, {one, other}, [t for _, t in variables])
             )
             yield Mutant(swapped, f"`{one}` and `{other}` swapped", 2)
+
+
+def _alone(code: list[_Token], k: int) -> bool:
+    """Whether token k stands alone between brackets or commas, where `x + 1` needs no parentheses."""
+    before, after = code[k - 1] if k else None, code[k + 1] if k + 1 < len(code) else None
+    return before is not None and before.text in {"(", ",", "["} and after is not None and after.text in {
+        ")", ",", "]", ":",
+    }  # fmt: skip
 
 
 def _value_names(code: list[_Token]) -> list[tuple[int, _Token]]:

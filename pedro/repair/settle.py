@@ -45,28 +45,7 @@ def settle(search: Search) -> Settled:
 def _settle_pool(search: Search) -> Settled:
     """The chosen candidate in place and confirmed by the whole command; the next best when it is not."""
     pool = list(search.pool)
-    unit = pool[0].edits[0][0]
-    spec = search.probe_for(unit)
-    original = search.originals.get(unit.key)
-    verdict: Verdict | None = None
-    probed = all(p.outputs is not None for p in pool) and len({len(p.outputs or ()) for p in pool}) == 1
-    if probed:
-        passing = [Passing(p.n, _text(p.edits), p.outputs or (), _change(p.edits)) for p in pool]
-        verdict = judge_pool(passing, spec, original)
-        order = [verdict.index, *(i for i in range(len(pool)) if i != verdict.index)]
-        search.emit(
-            "repair.chosen",
-            n=pool[verdict.index].n,
-            unit=describe(unit),
-            candidates=[p.n for p in pool],
-            agreement=agreement(passing),
-            beyond=list(verdict.beyond),
-            disputes=list(verdict.disputes),
-            suggestion=verdict.suggestion,
-            probes=len(spec.inputs) if spec is not None else 0,
-        )
-    else:
-        order = sorted(range(len(pool)), key=lambda i: (_change(pool[i].edits), i))
+    verdict, order = _ranked(search, pool)
     for position, index in enumerate(order):
         chosen = pool[index]
         if search.in_place is not chosen:
@@ -91,6 +70,29 @@ def _settle_pool(search: Search) -> Settled:
         )
         search.take_back_plausible()
     return Settled(search.run, False)
+
+
+def _ranked(search: Search, pool: list[Plausible]) -> tuple[Verdict | None, list[int]]:
+    """The probes' verdict on the pool (`repair.chosen`) and the order to try its candidates in; without probe
+    outputs for all of them, the smallest change first."""
+    unit = pool[0].edits[0][0]
+    spec = search.probe_for(unit)
+    if not all(p.outputs is not None for p in pool) or len({len(p.outputs or ()) for p in pool}) != 1:
+        return None, sorted(range(len(pool)), key=lambda i: (_change(pool[i].edits), i))
+    passing = [Passing(p.n, _text(p.edits), p.outputs or (), _change(p.edits)) for p in pool]
+    verdict = judge_pool(passing, spec, search.originals.get(unit.key))
+    search.emit(
+        "repair.chosen",
+        n=pool[verdict.index].n,
+        unit=describe(unit),
+        candidates=[p.n for p in pool],
+        agreement=agreement(passing),
+        beyond=list(verdict.beyond),
+        disputes=list(verdict.disputes),
+        suggestion=verdict.suggestion,
+        probes=len(spec.inputs) if spec is not None else 0,
+    )
+    return verdict, [verdict.index, *(i for i in range(len(pool)) if i != verdict.index)]
 
 
 def _text(edits: Sequence[Edit]) -> str:

@@ -133,13 +133,10 @@ def _unused_results(unit: Unit) -> list[Variant]:
     """A name assigned a call's result and never read, in place of a later call of the same function: `p =
     Parser(format, case_sensitive=case_sensitive)`, then `return Parser(format).findall(text)` where `p.findall` was
     meant (a real project's bug). A result computed and dropped is strong evidence, so these come first."""
-    if unit.language != "python":
+    tree = _python_tree(unit)
+    if tree is None:
         return []
     source = textwrap.dedent(unit.text)
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
     read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
     found: list[Variant] = []
     for node in ast.walk(tree):
@@ -174,11 +171,8 @@ def _in_place_of_calls(unit: Unit, tree: ast.Module, source: str, name: str, val
 def _calls_that_end_a_branch(unit: Unit) -> list[int]:
     """The file lines of a call that ends an `except` or `if` branch without leaving it (`too_short()` where the
     generator should stop after it): the missing `return` is the slip such a line holds."""
-    if unit.language != "python":
-        return []
-    try:
-        tree = ast.parse(textwrap.dedent(unit.text))
-    except SyntaxError:
+    tree = _python_tree(unit)
+    if tree is None:
         return []
     found: list[int] = []
     for node in ast.walk(tree):
@@ -191,13 +185,8 @@ def _calls_that_end_a_branch(unit: Unit) -> list[int]:
 
 def _missing_return(unit: Unit, clues: Clues) -> list[Variant]:
     """A `return` of the value the function builds, when the failure shows a `None` and the function returns none."""
-    if "none" not in clues.kinds or unit.language != "python":
-        return []
-    try:
-        tree = ast.parse(textwrap.dedent(unit.text))
-    except SyntaxError:
-        return []
-    function = tree.body[0] if tree.body else None
+    tree = _python_tree(unit) if "none" in clues.kinds else None
+    function = tree.body[0] if tree is not None and tree.body else None
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return []
     if any(isinstance(node, ast.Return) and node.value is not None for node in ast.walk(function)):
@@ -216,6 +205,16 @@ def _missing_return(unit: Unit, clues: Clues) -> list[Variant]:
     indent = re.match(r"[ \t]*", lines[1] if len(lines) > 1 else last).group(0)  # type: ignore[union-attr]
     name = targets[-1]
     return [Variant(unit, unit.end_line, f"{last}\n{indent}return {name}", f"`return {name}` added", _GUIDED_SCORE)]
+
+
+def _python_tree(unit: Unit) -> ast.Module | None:
+    """The unit parsed, when it is Python that parses (dedented: a method parses alone)."""
+    if unit.language != "python":
+        return None
+    try:
+        return ast.parse(textwrap.dedent(unit.text))
+    except SyntaxError:
+        return None
 
 
 def _prose_lines(unit: Unit) -> set[int]:
