@@ -95,17 +95,23 @@ def unanimous(outputs: Sequence[Sequence[str]], original: Sequence[str] | None, 
 def shifts(outputs: Sequence[str], original: Sequence[str] | None) -> bool:
     """Whether every output is a number the original's plus one and the same non-zero constant (or times one and
     the same factor other than 1), on at least two inputs."""
-    if original is None or len(original) != len(outputs) or len(outputs) < 2:
+    numbers = _number_pairs(outputs, original)
+    if numbers is None:
         return False
-    pairs = [(_number(old), _number(new)) for old, new in zip(original, outputs, strict=True)]
-    if any(old is None or new is None for old, new in pairs):
-        return False
-    numbers = [(float(old), float(new)) for old, new in pairs if old is not None and new is not None]
     deltas = {round(new - old, 9) for old, new in numbers}
     if len(deltas) == 1 and deltas != {0.0}:
         return True
     ratios = {round(new / old, 9) for old, new in numbers if old}
     return len(ratios) == 1 and ratios != {1.0} and all(old for old, _ in numbers)
+
+
+def _number_pairs(outputs: Sequence[str], original: Sequence[str] | None) -> list[tuple[float, float]] | None:
+    """(the original's output, this one) for every input, when there are two or more and all are numbers."""
+    if original is None or len(original) != len(outputs) or len(outputs) < 2:
+        return None
+    pairs = [(_number(old), _number(new)) for old, new in zip(original, outputs, strict=True)]
+    numbers = [(old, new) for old, new in pairs if old is not None and new is not None]
+    return numbers if len(numbers) == len(pairs) else None
 
 
 def _number(output: str) -> float | None:

@@ -315,23 +315,7 @@ class Repairer:
         tries = count(outcome.candidates, "candidate")
         if outcome.fixed:
             passes = f"; {self.tests.named} passes" if settled.run.passed else ""
-            text = f"fixed {count(before, 'failing test')} in {tries}{passes}"
-            if outcome.disputes:
-                text += (
-                    ". Unsure: candidates that pass the tests disagree on " + "; ".join(outcome.disputes)
-                    + (f". A test would settle it: `{settled.verdict.suggestion}`" if settled.verdict and
-                       settled.verdict.suggestion else "")
-                )  # fmt: skip
-            if outcome.beyond:
-                text += ". Beyond the tests, the fix changes " + "; ".join(outcome.beyond)
-            elif settled.verdict is None:
-                language = settled.chosen.edits[0][0].language if settled.chosen and settled.chosen.edits else ""
-                probed = language in ("go", "javascript") or (language == "python" and self._runner == "pytest")
-                how = "no probe could call the changed code" if probed else (
-                    "pedro calls changed code on other inputs in Go, JavaScript and pytest projects only"
-                )  # fmt: skip
-                text += f". Nothing checked it beyond the tests ({how})"
-            return text
+            return f"fixed {count(before, 'failing test')} in {tries}{passes}{self._checked(outcome, settled)}"
         if outcome.stopped:
             return f"repair stopped after {tries}: {outcome.stopped}"
         run = settled.run
@@ -339,6 +323,25 @@ class Repairer:
         verb = "fails" if left == 1 else "fail"
         spent = f" in {outcome.out_of_time}" if outcome.out_of_time else ""
         return f"repair tried {tries}{spent}; {left} of {count(before, 'failing test')} still {verb}"
+
+    def _checked(self, outcome: RepairOutcome, settled: Settled) -> str:
+        """What a fix's summary adds: where candidates disagree, what it changes beyond the tests, or why nothing
+        checked it there."""
+        text = ""
+        if outcome.disputes:
+            suggestion = settled.verdict.suggestion if settled.verdict is not None else ""
+            text += ". Unsure: candidates that pass the tests disagree on " + "; ".join(outcome.disputes)
+            text += f". A test would settle it: `{suggestion}`" if suggestion else ""
+        if outcome.beyond:
+            return text + ". Beyond the tests, the fix changes " + "; ".join(outcome.beyond)
+        if settled.verdict is None:
+            language = settled.chosen.edits[0][0].language if settled.chosen and settled.chosen.edits else ""
+            probed = language in ("go", "javascript") or (language == "python" and self._runner == "pytest")
+            how = "no probe could call the changed code" if probed else (
+                "pedro calls changed code on other inputs in Go, JavaScript and pytest projects only"
+            )  # fmt: skip
+            text += f". Nothing checked it beyond the tests ({how})"
+        return text
 
     def _handover(
         self, run: TestRun, outcome: RepairOutcome, units: list[str], last: str, kept: Sequence[str] = ()
