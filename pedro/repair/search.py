@@ -115,9 +115,9 @@ class Search:
     in_place: Plausible | None = None
     """The plausible candidate the files hold now: left in place until another candidate is tried."""
     _variants_tried: int = 0
+    # A move by one that failed as arithmetic on no number (an iterator, a callback) fails alike on another line:
+    # the (file, name) pairs here are not moved again, which saved a real project's bug a run each.
     _not_numbers: set[tuple[str, str]] = field(default_factory=set)
-    """(file, name) whose move by one failed as arithmetic on something that is no number: the same move on another
-    line fails alike, so it is not tried (a real project's iterators and callbacks cost a run each)."""
     _early_pairs: int = 0
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     _queued: deque[Proposal] = field(default_factory=deque)

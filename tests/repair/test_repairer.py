@@ -104,7 +104,7 @@ def test_a_candidate_that_fixes_the_failure_is_kept(calc: Path) -> None:
     assert "return a + b" in (calc / "calc.py").read_text()
     # The model was asked for the located function, shown in its whole (small) file, with the failure in view, and
     # no tools.
-    prompt = backend.requests[0][0][0].content
+    prompt = backend.requests[0][0][-1].content
     assert "def add(a, b):\n    return a - b" in prompt and "assert add(2, 3) == 5" in prompt
     assert "This is calc.py, with the function add" in prompt and "def square" in prompt
     assert backend.requests[0][1] == [] and "corrected add function" in prompt
@@ -170,7 +170,7 @@ def test_the_code_is_restored_between_candidates(calc: Path) -> None:
     asked: list[str] = []
 
     def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
-        asked.append(messages[0].content)
+        asked.append(messages[-1].content)
         return [WRONG, BREAKS][len(asked) - 1] if len(asked) <= 2 else WRONG.replace("- 1", "- 2")
 
     outcome, _, events = repair(calc, answer, candidates=3, guard=guard)
@@ -385,7 +385,7 @@ def test_the_prompt_shows_the_test_when_the_runner_does_not(tmp_path: Path) -> N
         options=GenerationOptions(),
     )
     assert repairer.run(lambda *_a, **_k: None).fixed
-    prompt = backend.requests[0][0][0].content
+    prompt = backend.requests[0][0][-1].content
     assert "Double(3) = 5, want 6" in prompt  # the runner's message
     assert "The test, in words_test.go:" in prompt and "if got := Double(3); got != 6 {" in prompt
     assert "\treturn n + 2" in prompt
@@ -397,7 +397,7 @@ def test_a_function_that_made_progress_is_asked_for_again(calc: Path) -> None:
     outcome, backend, events = repair(calc, [partial, FIX], candidates=1)
     assert outcome.fixed and statuses(events) == ["progress", "fixed"]
     # The second request shows the function as the first answer left it.
-    assert "return a - b\n" in backend.requests[1][0][0].content and "+ 1" not in backend.requests[1][0][0].content
+    assert "return a - b\n" in backend.requests[1][0][-1].content and "+ 1" not in backend.requests[1][0][-1].content
 
 
 def test_a_snapshot_that_fails_during_repair_is_a_notice_and_the_repair_goes_on(calc: Path) -> None:

@@ -86,7 +86,7 @@ def answering(fixes: dict[str, str]) -> Any:
     """A model that answers a line question about a line it knows with that line's fix, and nothing else usefully."""
 
     def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
-        prompt = messages[0].content
+        prompt = messages[-1].content
         for marked, fix in fixes.items():
             if asks_for_line(prompt, marked):
                 return f"```python\n{fix}\n```"
@@ -223,8 +223,8 @@ def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
     # The whole function is asked first (this model has no answer to it), then the most suspicious line.
     assert outcome.fixed and outcome.candidates == 2, outcome.summary
     assert "        return 0.2\n" in (repo / "rates.py").read_text()
-    assert "Write the corrected" in backend.requests[0][0][0].content
-    prompt = backend.requests[1][0][0].content
+    assert "Write the corrected" in backend.requests[0][0][-1].content
+    prompt = backend.requests[1][0][-1].content
     assert asks_for_line(prompt, "return 0.02") and "Write only the corrected line" in prompt
     spectrum = next(e for e in events if e.type == "repair.spectrum")
     assert spectrum.data["runs"] == 1 and spectrum.data["lines"][0].startswith("rates.py:5 ")
@@ -235,7 +235,7 @@ def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
     assert backend.options[1].max_tokens <= 2 * len("return 0.02") + 96
     # Both questions show the failure and the function alike and differ only after them, so llama-server's prompt
     # cache keeps all of it from one question to the next.
-    function_prompt = backend.requests[0][0][0].content
+    function_prompt = backend.requests[0][0][-1].content
     shared = len(os.path.commonprefix([function_prompt, prompt]))
     code_block_end = function_prompt.index("```\n", function_prompt.index("```python\n")) + 4
     assert shared >= code_block_end, function_prompt[shared:]
@@ -263,7 +263,7 @@ def test_answers_that_repeat_the_line_or_do_not_parse_cost_no_test_run(repo: Pat
     replies = iter(["```python\nreturn 0.02\n```", "```python\nreturn 0.2 +\n```", "```python\nreturn 0.2\n```"])
 
     def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
-        return next(replies) if asks_for_line(messages[0].content, "return 0.02") else "I am not sure."
+        return next(replies) if asks_for_line(messages[-1].content, "return 0.02") else "I am not sure."
 
     outcome, _, events = repair(repo, answer, candidates=8)
     assert outcome.fixed
