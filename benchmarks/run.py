@@ -174,7 +174,7 @@ def search_rows(search: dict[str, float]) -> list[Row]:
         ms = f"{search[f'grep_{label}_tool_s'] * 1000:.0f} vs {search[f'grep_{label}_rg_plain_s'] * 1000:.0f} ms"
         rows.append(_row(f"search grep {pattern!r} ÷ plain rg -n ({ms})", ratio, "≤ 1.2", ratio <= 1.2))
         first = search[f"grep_{label}_first_plain_ratio"]
-        label_first = f"search grep {pattern!r}, a tree's first search (it also lists the tree) ÷ plain rg -n"
+        label_first = f"search grep {pattern!r}, a tree's first search (no census remembered) ÷ plain rg -n"
         rows.append(_row(label_first, first, "(for comparison)", None))
         cpu = search[f"grep_{label}_plain_cpu_ratio"]
         label_cpu = f"search grep {pattern!r} CPU time ÷ plain rg -n CPU time (medians)"

@@ -44,7 +44,7 @@ def mcp(
     approval is refused) and answer with its status, summary, evidence, diff and id; jobs_list and job_show read
     the recorded jobs. One job at a time; a client's cancellation stops the job as Ctrl-C does."""
     from pedro.cli.serve import bearer_token, listen
-    from pedro.mcp.server import JobRunner, create_server
+    from pedro.mcp.server import JobRunner, create_server, http_app
 
     flags = replace(flags, no_input=True)
     root, config, found, sole = load_and_find_server(flags)
@@ -62,7 +62,7 @@ def mcp(
         return
     token = bearer_token(host, api_key_env, allow_unauthenticated, "pedro mcp --http", _notice)
     listener = listen(host, port)  # bound first: a taken port is one line naming --port
-    app = _with_token(server.streamable_http_app(host=host), token)
+    app = _with_token(http_app(server, host), token)
     _notice(f"pedro mcp: http://{host}:{port}/mcp (repository {root})")
     import uvicorn
 

@@ -1,6 +1,8 @@
 """pedro as an MCP server: build, debug, review and triage as tools that each run one job through the CLI's own
 run_job (so assemble() and the one loop), on the main thread where Ctrl-C and the time limit act; jobs_list and
-job_show read the recorded jobs. The protocol (stdio or Streamable HTTP) runs in a thread beside it."""
+job_show read the recorded jobs. The protocol (stdio or Streamable HTTP) runs in a thread beside it. A client that goes
+away stops its job as a cancellation does: stdin closed, the HTTP session deleted, or the connection that waits for a
+job's answer closed before it came (no event store keeps an answer for a client to come back to)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,10 @@ from pedro.runlock import RepositoryBusyError
 
 POLL_S = 0.2
 """How often a tool call looks for its job's progress and end."""
+
+HANGUP = "pedro.hangup"
+"""The ASGI scope key of an HTTP request's hang-up: a threading.Event set when its client closes the connection
+before the response has ended."""
 
 
 @dataclass
@@ -106,6 +112,8 @@ class JobRunner:
             if not self._in_run:
                 request.answer.cancel()
                 return
+            if self._cancel_pending:
+                return  # one Ctrl-C: a second would cut into the job's saving
             self._cancel_pending = True
         if self._main is not None:
             signal.pthread_kill(self._main, signal.SIGINT)
@@ -223,26 +231,61 @@ _CHANGES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_wo
 
 async def _run(runner: JobRunner, request: JobRequest, ctx: Context) -> dict[str, Any]:
     """Submit the job, report its rounds as progress until it ends, and answer with its result."""
-    import anyio
-
     try:
         runner.submit(request)
     except RepositoryBusyError as exc:
         raise ToolError(str(exc)) from None
-    step = 0
     try:
-        while True:
-            done = request.answer.done()
-            while request.progress:
-                step += 1
-                await ctx.report_progress(step, None, request.progress.popleft())
-            if done:
-                break
-            await anyio.sleep(POLL_S)
+        await _follow(request, ctx)
     except BaseException:
-        runner.cancel(request)  # the client cancelled the call (or went away): the job stops as on Ctrl-C
+        runner.cancel(request)  # the client cancelled the call or went away: the job stops as on Ctrl-C
         raise
     return _answer(request)
+
+
+async def _follow(request: JobRequest, ctx: Context) -> None:
+    """Report the job's rounds as progress until it ends; a ToolError when the client hangs up first."""
+    import anyio
+
+    hangup = getattr(ctx.request_context.request, "scope", {}).get(HANGUP)  # None over stdio
+    step = 0
+    while True:
+        done = request.answer.done()
+        while request.progress:
+            step += 1
+            await ctx.report_progress(step, None, request.progress.popleft())
+        if done:
+            return
+        if hangup is not None and hangup.is_set():
+            raise ToolError("the client hung up before the job's answer: the job is cancelled")
+        await anyio.sleep(POLL_S)
+
+
+def http_app(server: MCPServer[Any], host: str) -> Any:
+    """The server's Streamable HTTP app, each request's hang-up marked in its scope (HANGUP) for the call it carries:
+    a hang-up before the response ends (the client's process gone, its connection dropped) is a client gone."""
+    app = server.streamable_http_app(host=host)
+
+    async def watched(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        hangup, ended = threading.Event(), False
+
+        async def sending(message: Any) -> None:
+            nonlocal ended
+            ended = ended or (message["type"] == "http.response.body" and not message.get("more_body", False))
+            await send(message)
+
+        async def receiving() -> Any:
+            message = await receive()
+            if message["type"] == "http.disconnect" and not ended:
+                hangup.set()
+            return message
+
+        await app({**scope, HANGUP: hangup}, receiving, sending)
+
+    return watched
 
 
 def _answer(request: JobRequest) -> dict[str, Any]:

@@ -19,12 +19,18 @@ Recording late is as safe as recording at once, because anything changed since t
 What this cannot see is a new file two or more levels down inside directories that held no listed file when the
 census was taken (an empty folder inside an empty folder); the census then counts it from the next change of a
 recorded directory. Search still leaves such a file out by name; only the count would lag.
+
+A grep with no filters of the caller's needs no listing at all: ripgrep's --debug log names every entry its walk
+leaves out, and why, so census_from_log reads the files it left out by name from the grep's own run. Only where
+the log does not account for all of them (a credential store left out whole, whose files a listing counts) is a
+listing taken after all.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 import threading
 import time
 from collections import OrderedDict
@@ -34,7 +40,7 @@ from pathlib import Path
 from types import TracebackType
 
 from pedro.tools.base import ToolContext
-from pedro.tools.ripgrep import FileListing, find_rg, left_out_by_secret_filters
+from pedro.tools.ripgrep import SECRET_TYPE, FileListing, find_rg, left_out_by_secret_filters
 
 # How long before a walk its tree must have been still for the census to be kept: well above a filesystem
 # clock's tick, and above the skew between a network filesystem's clock and this machine's.
@@ -158,6 +164,56 @@ class SecretCensus:
         self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self.close()
+
+
+# How ripgrep 14.1's --debug log gives an entry its walk leaves out (ripgrep.logs_left_out says which ripgrep):
+#   rg: DEBUG|ignore::walk|crates/ignore/src/walk.rs:1799: ignoring ./src/.env: Ignore(IgnoreMatch(Types(Glob(
+#   Matched { def: FileTypeDef { name: "pedrosecret", globs: [...] } }))))
+_WALK_LINE = b"rg: DEBUG|ignore::walk|"
+_IGNORING = b": ignoring "
+_BY_NAME = b': Ignore(IgnoreMatch(Types(Glob(Matched { def: FileTypeDef { name: "' + SECRET_TYPE.encode() + b'"'
+_BY_OVERRIDE = b": Ignore(IgnoreMatch(Override("
+
+
+def census_from_log(ctx: ToolContext, log: bytes) -> Census | None:
+    """The census of a grep run with --debug and no filters of the caller's, from the files its walk says it left
+    out by name; None where the log does not account for all of them and a listing must count them: a credential
+    store left out whole, or a name the log cannot give back exactly (a line break in it, or not UTF-8)."""
+    found: list[str] = []
+    for line in log.split(b"\n"):
+        if _BY_NAME in line:
+            rel = _logged_path(line, _BY_NAME)
+            if rel is None:
+                return None
+            found.append(rel)
+        elif _BY_OVERRIDE in line and line.startswith(_WALK_LINE):
+            rel = _logged_path(line, _BY_OVERRIDE)
+            if rel is None or rel.rpartition("/")[2] != ".git":
+                return None
+    # A listing names regular files only: a link with a secret file's name is in neither.
+    kept = sorted(rel for rel in found if _regular(f"{ctx.root}/{rel}"))
+    secret, spared = left_out_by_secret_filters(kept)
+    return Census(tuple(secret), tuple(spared))
+
+
+def _logged_path(line: bytes, verdict: bytes) -> str | None:
+    """The repository-relative path of an entry a walk line says was left out, or None when the line cannot give
+    it back exactly: a name with a line break is split over lines, one not in UTF-8 printed with replacements."""
+    if not line.startswith(_WALK_LINE):
+        return None
+    _, said, path = line[: line.rindex(verdict)].partition(_IGNORING)
+    try:
+        text = path.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text.removeprefix("./") if said and "\ufffd" not in text else None
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False  # gone since the walk
 
 
 def forget_censuses() -> None:

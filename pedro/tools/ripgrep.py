@@ -48,6 +48,8 @@ class RgOutcome:
 
     returncode: int
     stderr: str
+    log: bytes = b""
+    """Everything the run wrote to stderr, its --debug log included, when the caller asked to keep it."""
 
 
 def find_rg(env: Mapping[str, str] | None = None) -> str:
@@ -178,6 +180,10 @@ _SECRET_HINTS: tuple[str, ...] = (
 )
 
 
+SECRET_TYPE = "pedrosecret"
+"""The file type hide_secrets leaves out: every secret file name (census.py reads it in ripgrep's --debug log)."""
+
+
 @lru_cache(maxsize=2)
 def _secret_filters(*, overridden: bool) -> tuple[str, ...]:
     """ripgrep flags that leave out what secretfiles.is_secret_path calls secret, decided by path alone.
@@ -191,13 +197,13 @@ def _secret_filters(*, overridden: bool) -> tuple[str, ...]:
     matches, so the names also go in as globs after them, and a second glob lets directories of those names back
     in (a trailing / matches directories only).
     """
-    names = [f"--type-add=pedrosecret:{_fold_case(glob)}" for glob in _SECRET_NAME_GLOBS]
+    names = [f"--type-add={SECRET_TYPE}:{_fold_case(glob)}" for glob in _SECRET_NAME_GLOBS]
     stores = ",".join(_GLOB_ESCAPE.sub(r"\\\g<0>", entry) for entry in HOME_SECRETS)
     name_globs: tuple[str, ...] = ()
     if overridden:
         joined = ",".join(_SECRET_NAME_GLOBS)
         name_globs = (f"--iglob=!**/{{{joined}}}", f"--iglob=**/{{{joined}}}/")
-    return (*names, "--type-not=pedrosecret", *name_globs, f"--iglob=!**/{{{stores}}}")
+    return (*names, f"--type-not={SECRET_TYPE}", *name_globs, f"--iglob=!**/{{{stores}}}")
 
 
 def left_out_by_secret_filters(paths: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -236,12 +242,14 @@ def stream_rg(
     env: Mapping[str, str],
     on_chunk: Callable[[bytes], None],
     timeout: float = RG_TIMEOUT,
+    keep_log: bool = False,
 ) -> RgOutcome:
     """Run ripgrep with a fixed argv (never a shell), feeding its stdout to `on_chunk` in pieces as it arrives.
 
     Pieces are handed over as they come so a search with a million matches never sits in memory whole; they
     are raw pipe reads, not lines, because a Python call per line costs more than ripgrep's whole search.
-    stderr goes to a file, so a flood of warnings can never fill a pipe and stall ripgrep.
+    stderr goes to a file, so a flood of warnings can never fill a pipe and stall ripgrep. With `keep_log` (an
+    argv with --debug), all of it is kept as the outcome's log, and its error text leaves the debug lines out.
     """
     with tempfile.TemporaryFile() as err_file:
         try:
@@ -270,8 +278,32 @@ def stream_rg(
                 'give a narrower `path` or a `glob` such as "*.py"'
             )
         err_file.seek(0)
-        stderr = err_file.read(_STDERR_KEPT).decode("utf-8", errors="replace")
-    return RgOutcome(returncode=returncode, stderr=stderr)
+        log = err_file.read() if keep_log else b""
+        said = _without_debug(log) if keep_log else err_file.read(_STDERR_KEPT)
+    return RgOutcome(returncode=returncode, stderr=said.decode("utf-8", errors="replace"), log=log)
+
+
+_DEBUG_LINE = b"rg: DEBUG|"
+
+
+def _without_debug(log: bytes) -> bytes:
+    """ripgrep's error text in a --debug run's stderr: its lines that are not debug lines, as much as is kept."""
+    if _DEBUG_LINE not in log:
+        return log[:_STDERR_KEPT]
+    said = [line for line in log.split(b"\n") if line and not line.startswith(_DEBUG_LINE)]
+    return b"\n".join(said)[:_STDERR_KEPT]
+
+
+@lru_cache(maxsize=4)
+def logs_left_out(rg: str) -> bool:
+    """Whether this ripgrep's --debug log names each file its walk leaves out, in the form census.py reads: the
+    14.1 releases, of which pyproject pins one (tests/tools/test_census.py holds the log's census to the listing's).
+    """
+    try:
+        done = subprocess.run([rg, "--version"], capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and done.stdout.startswith(b"ripgrep 14.1.")
 
 
 def _pump(pid: int, fd: int, on_chunk: Callable[[bytes], None], deadline: float) -> bool:

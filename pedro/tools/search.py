@@ -14,7 +14,7 @@ from pydantic.json_schema import SkipJsonSchema
 from pedro.effects import Effects
 from pedro.safety.secretfiles import in_credential_store, is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
-from pedro.tools.census import SecretCensus
+from pedro.tools.census import Census, SecretCensus, census_from_log
 from pedro.tools.ripgrep import (
     GREP_JSON_FLAGS,
     GREP_OUTPUT_FLAGS,
@@ -25,9 +25,11 @@ from pedro.tools.ripgrep import (
     base_argv,
     child_env,
     collect_lines,
+    find_rg,
     first_line,
     glob_error,
     left_out_by_secret_filters,
+    logs_left_out,
     scope_glob,
     stream_rg,
 )
@@ -253,21 +255,40 @@ def _run_grep(
         return hits, note, 0
     rel = ctx.rel(scope.under)
     prefix = "./" if rel == "." else ""  # as ripgrep prints paths, so that the rows sort together
-    # Anywhere else ripgrep leaves secret files out by name, so none is ever read; the census that counts
-    # them (and finds the few non-secret files the names catch too) is remembered, or taken beside the search.
-    with SecretCensus(ctx, scope.under, filters=scope.filters) as census:
+    hits, note, left_out, searched = _grep_counting(search, scope.under, rel, scope.filters)
+    if left_out.spared and not searched:
+        more, _ = _grep_scope(search, [prefix + path for path in left_out.spared], (), hide_secrets=False)
+        hits.absorb(more)
+    return hits, note, len(left_out.secret)
+
+
+def _grep_counting(
+    search: _Search, under: Path, rel: str, filters: tuple[str, ...]
+) -> tuple[GrepHits, str, Census, bool]:
+    """The grep with secret files left out by name, so none is ever read; the census of what it left out (the
+    secret files it counts, and the few non-secret files their names catch too); and whether those were searched."""
+    ctx = search.ctx
+    if not filters and not in_credential_store(rel) and logs_left_out(find_rg(ctx.env)):
+        # ripgrep's own walk names the files it leaves out: no second walk of the tree is needed to count them.
+        search.log_left_out = True
+        hits, note = _grep_scope(search, [rel], filters, hide_secrets=True)
+        search.log_left_out = False
+        left_out = census_from_log(ctx, search.log)
+        if left_out is None:  # the log cannot account for them all (a credential store): a listing does
+            with SecretCensus(ctx, under) as census:
+                left_out = census.result()
+        return hits, note, left_out, False
+    # With filters, the census is remembered per tree, or taken beside the search.
+    prefix = "./" if rel == "." else ""
+    with SecretCensus(ctx, under, filters=filters) as census:
         # A remembered census names the spared files before the search starts: ripgrep searches a file it is
         # given whatever its filters say, so they ride along instead of costing a second run.
         along = [prefix + path for path in census.result().spared] if census.remembered else []
         if in_credential_store(rel):
-            hits, note = GrepHits(limit=limit), ""  # every file in a credential store is secret
+            hits, note = GrepHits(limit=search.limit), ""  # every file in a credential store is secret
         else:
-            hits, note = _grep_scope(search, [rel, *along], scope.filters, hide_secrets=True)
-        left_out = census.result()
-    if left_out.spared and not census.remembered:
-        more, _ = _grep_scope(search, [prefix + path for path in left_out.spared], (), hide_secrets=False)
-        hits.absorb(more)
-    return hits, note, len(left_out.secret)
+            hits, note = _grep_scope(search, [rel, *along], filters, hide_secrets=True)
+        return hits, note, census.result(), census.remembered
 
 
 @dataclass
@@ -279,6 +300,9 @@ class _Search:
     ignore_case: bool
     literal: bool
     limit: int
+    log_left_out: bool = False
+    """Run ripgrep with --debug and keep its log, which names the files its walk left out (census_from_log)."""
+    log: bytes = b""
 
 
 def _grep_scope(
@@ -321,8 +345,13 @@ def _search(
         argv.append("--fixed-strings")
     # The pattern rides on -e and the paths after --, so neither can ever be read as a flag (e.g. "--pre=sh").
     argv += ["-e", search.pattern, "--", *paths]
-    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_chunk=hits.feed)
+    logging = search.log_left_out and hide_secrets
+    if logging:
+        argv.insert(1, "--debug")
+    outcome = stream_rg(argv, cwd=ctx.root, env=child_env(ctx), on_chunk=hits.feed, keep_log=logging)
     hits.close()
+    if logging:
+        search.log = outcome.log
     return hits, outcome
 
 

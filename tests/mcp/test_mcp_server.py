@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,16 +164,35 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+TOKEN = "t0ken-for-tests"
+
+
 @pytest.fixture
-def http_server(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> Iterator[tuple[str, Any]]:
-    model = stub_server(["TASK COMPLETE"])
-    port = free_port()
-    env = {**cli_env, "PEDRO_MCP_TOKEN": "t0ken-for-tests"}
-    command = [sys.executable, "-m", "pedro", "mcp", "--http", "--port", str(port), "--api-key-env", "PEDRO_MCP_TOKEN"]
-    process = subprocess.Popen(
-        [*command, *model_flags(model)], cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    try:
+def serve_http(repo: Path, cli_env: dict[str, str]) -> Iterator[Callable[[Any], str]]:
+    """Start `pedro mcp --http` (a bearer token required) against a model server; its URL once it listens."""
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start(model: Any) -> str:
+        port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "pedro",
+            "mcp",
+            "--http",
+            "--port",
+            str(port),
+            "--api-key-env",
+            "PEDRO_MCP_TOKEN",
+        ]
+        process = subprocess.Popen(
+            [*command, *model_flags(model)],
+            cwd=repo,
+            env={**cli_env, "PEDRO_MCP_TOKEN": TOKEN},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        processes.append(process)
         deadline = time.monotonic() + LIMIT_S
         while time.monotonic() < deadline and process.poll() is None:
             try:
@@ -181,12 +200,20 @@ def http_server(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> Iterat
                 break
             except OSError:
                 time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/mcp", model
-    finally:
+        return f"http://127.0.0.1:{port}/mcp"
+
+    yield start
+    for process in processes:
         process.terminate()
         process.wait(timeout=30)
         assert process.stderr is not None
         process.stderr.close()
+
+
+@pytest.fixture
+def http_server(serve_http: Callable[[Any], str], stub_server: Any) -> tuple[str, Any]:
+    model = stub_server(["TASK COMPLETE"])
+    return serve_http(model), model
 
 
 def test_http_needs_the_bearer_token_and_serves_the_sdk_client(http_server: tuple[str, Any]) -> None:
@@ -200,7 +227,7 @@ def test_http_needs_the_bearer_token_and_serves_the_sdk_client(http_server: tupl
         from mcp.client.streamable_http import streamable_http_client
         from mcp.shared._httpx_utils import create_mcp_http_client
 
-        headers = {"Authorization": "Bearer t0ken-for-tests"}
+        headers = {"Authorization": f"Bearer {TOKEN}"}
         with anyio.fail_after(LIMIT_S):
             async with (
                 create_mcp_http_client(headers=headers) as client_http,
@@ -219,3 +246,58 @@ def test_http_beyond_loopback_without_a_token_is_refused(repo: Path, cli_env: di
     assert done.returncode == 2, done.stderr
     assert "--api-key-env" in done.stderr and "Traceback" not in done.stderr
     assert not os.environ.get("PEDRO_MCP_TOKEN")
+
+
+@pytest.mark.parametrize(("era", "leaving"), [("auto", "killed"), ("legacy", "killed"), ("legacy", "deleted")])
+def test_an_http_client_that_goes_away_without_cancelling_stops_its_job_and_frees_the_slot(
+    era: str, leaving: str, serve_http: Callable[[Any], str], stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    thinking = threading.Event()
+    # The model never answers the first job's request (until the test ends); the next job writes a file and ends.
+    replies = [fenced("file", {"action": "write", "path": "hello.txt", "content": "hello\n"}), "TASK COMPLETE"]
+    model = stub_server(replies, on_request=lambda n: thinking.wait(LIMIT_S) if n == 1 else None)
+    url = serve_http(model)
+    gone_client = [sys.executable, str(Path(__file__).with_name("gone_client.py")), url, TOKEN]
+    # killed: the client's process dies mid-call (its connection dropped, nothing sent); deleted: it ends its
+    # session (the handshake era's) with DELETE and keeps its connection open. Neither cancels the call.
+    first = subprocess.Popen(
+        [*gone_client, era, "delete" if leaving == "deleted" else "keep"],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+    async def session() -> tuple[float, list[dict[str, Any]], dict[str, Any]]:
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        with anyio.fail_after(LIMIT_S):
+            assert first.stdout is not None
+            said = await anyio.to_thread.run_sync(first.stdout.readline)
+            assert said == "gone\n", said
+            if leaving == "killed":
+                first.kill()
+            gone_at = time.monotonic()
+            async with (
+                create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"}) as client_http,
+                Client(streamable_http_client(url, http_client=client_http)) as client,
+            ):
+                while (second := await client.call_tool("build", {"description": "Add hello.txt"})).is_error:
+                    assert "one job at a time" in second.content[0].text, second.content
+                    assert time.monotonic() - gone_at < 10, "the slot is still held by the job of a client gone"
+                    await anyio.sleep(0.2)
+                took = time.monotonic() - gone_at
+                return took, answer(await client.call_tool("jobs_list", {}))["jobs"], answer(second)
+
+    try:
+        took, jobs, second = anyio.run(session)
+    finally:
+        thinking.set()
+        first.kill()
+        first.wait(timeout=30)
+        assert first.stdout is not None
+        first.stdout.close()
+    assert second["status"] == "completed" and second["changed_files"] == ["hello.txt"], second
+    # The first job ended as a cancelled one does (interrupted, its record saved), not left running.
+    assert [job["status"] for job in jobs if job["id"] != second["id"]] == ["interrupted"], jobs
+    assert took < 10, took
