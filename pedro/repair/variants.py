@@ -54,7 +54,9 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     order = list(dict.fromkeys([*(line for line in suspicious if line in body), *body, unit.start_line]))
     prose = _prose_lines(unit)
     scope = _scope_names(file_text, unit.language)
-    names = unit_names(unit.text, unit.language)
+    # Names from code only: the words of a docstring's lines are not names in scope.
+    code_only = [text if unit.start_line + k not in prose else "" for k, text in enumerate(unit.text.splitlines())]
+    names = unit_names("\n".join(code_only), unit.language)
     found: dict[tuple[int, str], Variant] = {}
     for rank, line in enumerate(order):
         text = lines[line - unit.start_line]

@@ -237,3 +237,27 @@ def test_a_result_computed_and_never_used_takes_the_place_of_the_call_that_repea
     assert fixed and fixed[0]["n"] <= 3, candidates(events)[:4]
     assert fixed[0]["change"].startswith("`Finder(…)` → `finder`"), fixed[0]
     assert "    return finder.findall(text)\n" in (repo / "finder.py").read_text()
+
+
+DOCUMENTED = (
+    "def page_count(items, size):\n"
+    '    """How many pages of size items hold all of them.\n\n'
+    "    Optionally the last page is shorter than the others.\n"
+    '    """\n'
+    "    pages = len(items) // size\n"
+    "    return pages\n"
+)
+DOCUMENTED_TEST = (
+    "from pages import page_count\n\n\ndef test_short_last_page():\n    assert page_count([1, 2, 3], 2) == 2\n"
+)
+
+
+def test_no_variant_puts_a_docstring_word_in_place_of_a_name(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"pages.py": DOCUMENTED, "test_pages.py": DOCUMENTED_TEST})
+    events, _ = debug(repo, stub_server([NOTHING] * 40), cli_env)
+    changes = [c.get("change", "") for c in candidates(events) if c["question"] == "mutation"]
+    assert changes, candidates(events)
+    words = ("Optionally", "last", "page", "shorter", "others", "hold", "many")
+    assert not [c for c in changes if any(f"→ `{word}`" in c for word in words)], changes
