@@ -204,7 +204,8 @@ def _called_from_test(root: Path, frame: Frame) -> list[Unit]:
     names = _called_names(source, language, frame.line, frame.line) + _called_names(source, language, first, last)
     units: list[Unit] = []
     for name in dict.fromkeys(names):
-        units.extend(_definitions(root, name, language))
+        # A module's own function before a method of the same name: `parse.findall(…)` in a test is the module's.
+        units.extend(sorted(_definitions(root, name, language), key=lambda unit: unit.qualified_name != unit.name))
     return list({unit.key: unit for unit in units}.values())
 
 
