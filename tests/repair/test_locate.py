@@ -60,8 +60,7 @@ def test_an_assertion_points_at_what_the_failing_line_calls(tmp_path: Path) -> N
 def test_a_module_s_function_comes_before_a_method_of_the_same_name(tmp_path: Path) -> None:
     # The class comes first in the file, as in a real project's parse.py; the test calls the module's function.
     finder = (
-        "class Finder:\n    def findall(self, text):\n        return [text]\n\n\n"
-        "def findall(text):\n    return []\n"
+        "class Finder:\n    def findall(self, text):\n        return [text]\n\n\ndef findall(text):\n    return []\n"
     )
     test = "import finder\n\n\ndef test_findall():\n    assert finder.findall('a') == ['a']\n"
     root = write(tmp_path, {"finder.py": finder, "test_finder.py": test})
