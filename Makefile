@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast lint typecheck format e2e bench eval demo clean
+.PHONY: help install test test-slow test-fast durations lint typecheck format e2e bench eval demo clean
 # Test workers, one per core: at twice the cores the tests that time deadlines missed them on a 2-core machine.
 # The tests that time a signal against a child (Ctrl-C) run alone after the parallel pass: marked `serial`.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -23,12 +23,19 @@ $(STAMP): pyproject.toml
 install: $(STAMP) ## Create .venv and install pedro with its development tools
 	@echo "pedro installed in $(VENV): run $(VENV)/bin/pedro --help"
 
-test: $(STAMP) ## Run the test suite (everything but the real-model e2e tests): WORKERS processes, then the signal tests alone
-	$(PY) -m pytest -m "not e2e and not serial" -n $(WORKERS) --durations=15
-	$(PY) -m pytest -m "serial and not e2e"
+test: $(STAMP) ## The test suite but its slowest tests and the real-model ones: WORKERS processes, then the signal tests alone
+	$(PY) -m pytest -m "not e2e and not serial and not slow" -n $(WORKERS) --durations=15
+	$(PY) -m pytest -m "serial and not e2e and not slow"
 
-test-fast: $(STAMP) ## The edit-test loop: the suite without its slow tests (real servers, whole-task runs)
-	$(PY) -m pytest -m "not e2e and not slow and not serial" -n $(WORKERS)
+test-slow: $(STAMP) ## The slowest tests (tests/durations.json, real servers, whole tasks), which CI runs after make test
+	$(PY) -m pytest -m "slow and not e2e and not serial" -n $(WORKERS) --durations=15
+	$(PY) -m pytest -m "slow and serial and not e2e"
+
+test-fast: $(STAMP) ## The edit-test loop: the suite without the tests that take half a second or more
+	$(PY) -m pytest -m "not e2e and not slow and not medium and not serial" -n $(WORKERS)
+
+durations: $(STAMP) ## Measure every test again and rewrite tests/durations.json, which decides the tiers above
+	$(PY) -m pytest -m "not e2e and not serial" -n $(WORKERS) --record-durations
 
 lint: $(STAMP) ## ruff check and format check, and the code budgets (complexity as radon counts it, length, parameters)
 	$(VENV)/bin/ruff check pedro tests benchmarks scripts

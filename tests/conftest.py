@@ -13,6 +13,8 @@ from repo_util import git
 from pedro.config import ToolsConfig
 from pedro.tools.base import ToolContext
 
+pytest_plugins = ["timing"]  # the slow and medium tiers, from durations.json
+
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:

@@ -245,7 +245,8 @@ class StubServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # Polled every 20 ms, not the default 0.5 s: stop() waits for the next poll, at the end of every test.
+        threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True).start()
         return self
 
     def openai_usage(self, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:

@@ -58,7 +58,8 @@ class ScriptedProvider:
         server.daemon_threads = True
         self._server = server
         self.url = f"http://127.0.0.1:{server.server_address[1]}"
-        threading.Thread(target=server.serve_forever, name="scripted-provider", daemon=True).start()
+        # Polled every 20 ms, not the default 0.5 s: stop() waits for the next poll, once per run of a matrix.
+        threading.Thread(target=server.serve_forever, args=(0.02,), name="scripted-provider", daemon=True).start()
         return self
 
     def stop(self) -> None:
