@@ -150,6 +150,11 @@ class ModelAnswers:
                 return
             emit(kind, **data)
 
+    def halt(self) -> None:
+        """Ask no more, without waiting: the answer being written is abandoned at its next token while the caller
+        goes on (to the final check, which would otherwise share the cores with it)."""
+        self._stop.set()
+
     def stop(self, emit: Emit) -> None:
         """Ask no more; an answer being written is abandoned at its next token."""
         self._stop.set()

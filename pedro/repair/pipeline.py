@@ -247,6 +247,9 @@ class Repairer:
                 if deadline >= budget_end
                 else f"the job's time limit of {self._deadline.seconds:g} s"
             )
+        if search.model is not None:
+            # No answer is taken from here on: the server stops writing now, not after the final check.
+            search.model.halt()
         return settle(search)
 
     def _record(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import shutil
 import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,7 @@ from pedro.evidence import ProjectTests, TestEvidence
 from pedro.jobs.facts import changed_files, job_diff
 from pedro.jobstore import JobStore
 from pedro.loop.agent import Agent, AgentParts, Limits, RunResult
-from pedro.messages import Event, Message
+from pedro.messages import Completion, Event, Message
 from pedro.repair import Repairer
 from pedro.roles import get_role
 from pedro.safety.guard import SnapshotGuard
@@ -66,17 +69,21 @@ def repair(
     mutants: int = 0,
     command: str = PYTEST,
     deadline: Deadline = NO_DEADLINE,
+    backend: ScriptedBackend | None = None,
+    on_event: Callable[[str], None] | None = None,
 ) -> tuple[Any, ScriptedBackend, list[Event]]:
     """Repair `repo` with scripted answers; by the traceback alone (whole-function questions) unless `coverage`,
     keeping the first fix unless `rivals` (tests/repair/test_probes.py checks fixes against rivals), and asking the
     model at once unless `mutants` (tests/repair/test_mutants.py tries one-token variants first)."""
-    backend = ScriptedBackend(replies)
+    backend = backend or ScriptedBackend(replies)
     ctx = ToolContext(root=repo)
     dispatcher = Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx, guard=guard)
     events: list[Event] = []
 
     def emit(type_: str, **data: Any) -> None:
         events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
+        if on_event is not None:
+            on_event(type_)
 
     repairer = Repairer(
         backend=backend,
@@ -485,3 +492,40 @@ def test_secret_values_in_the_code_never_reach_the_model(calc: Path) -> None:
     prompt = backend.requests[0][0][-1].content
     assert secret not in prompt and "TOKEN = " in prompt  # the file is shown whole, its secret value redacted
     assert f'TOKEN = "{secret}"' in (calc / "calc.py").read_text()
+
+
+class _Writing(ScriptedBackend):
+    """A model that writes its answer token by token and never ends it: counts the tokens written after `after`."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.after = threading.Event()
+        self.written_after = 0
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        on_token: Callable[[str], None] | None = None,
+        on_notice: Callable[[str], None] | None = None,
+    ) -> Completion:
+        self.requests.append((list(messages), [dict(tool) for tool in tools]))
+        assert on_token is not None
+        for _ in range(3000):  # 30 s at most
+            time.sleep(0.01)
+            self.written_after += self.after.is_set()
+            on_token("x ")  # where the repair abandons the answer
+        return Completion(text="never reached")
+
+
+def test_the_answer_being_written_is_abandoned_before_the_final_check_not_after_it(calc: Path) -> None:
+    # A variant fixes add() while the model is still writing; the final check runs the whole command (a second or
+    # so) and the model, asked nothing more, must not share the cores with it.
+    writing = _Writing()
+    seen = lambda kind: writing.after.set() if kind == "repair.chosen" else None  # noqa: E731
+    outcome, _, events = repair(calc, [], candidates=1, mutants=8, backend=writing, on_event=seen)
+    assert outcome.fixed and writing.requests
+    assert [e.data["phase"] for e in events if e.type == "tests.run"][-1:] == ["candidate"]
+    assert writing.written_after <= 2, writing.written_after
