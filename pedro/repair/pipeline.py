@@ -188,10 +188,11 @@ class Repairer:
             search.remember_original(ranked[0].unit)  # while the model writes its first answer
             settled = self._search(search, outcome, began)
         finally:
-            if search.model is not None:
-                search.model.stop(emit)
-                outcome.usage += search.model.usage
+            # Counted first: a time limit during the waits below left a job at 0 tokens after 27 answers.
             outcome.candidates, outcome.tool_calls = search.candidates, search.editor.calls
+            if search.model is not None:
+                outcome.usage += search.model.usage
+                search.model.stop(emit)
             self.dispatcher.snapshots.close_step(emit)
         self._record(outcome, search, settled, run, wanted, [describe(u) for u in units])
         emit(

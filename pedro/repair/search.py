@@ -8,7 +8,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -122,6 +122,8 @@ class Search:
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     _queued: deque[Proposal] = field(default_factory=deque)
     """Proposals read from an answer already taken, after the first: its whole-file reading."""
+    _instead: deque[Proposal] = field(default_factory=deque)
+    """The kept candidate's line's other variants, each in its place: tried once the variants are spent."""
 
     @property
     def all_ids(self) -> list[str]:
@@ -154,6 +156,8 @@ class Search:
                     self._variants_tried += 1
                     return proposal
                 continue
+            if self._instead:
+                return self._instead.popleft()
             if self.model is None or not self.model.busy:
                 return self._answer(0.0)  # one may have come in since
             proposal = self._answer(min(_WAIT_S, max(0.0, deadline - time.monotonic())))
@@ -366,7 +370,9 @@ class Search:
 
     def _follow(self, applied: list[Edit]) -> None:
         """After a kept candidate: the units the failures that remain point at, ranked again, with fresh variants
-        and fresh questions (the code they were made from changed)."""
+        and fresh questions (the code they were made from changed); after those variants, the ones of the lines it
+        changed that were still to be tried, each in its place."""
+        instead = self._instead_of_kept(applied)
         self.suspects = self.relocate(self.run, applied) if self.relocate is not None else self.suspects
         for suspect in self.suspects:
             self.editor.watch(suspect.unit)  # a file first looked at now: read as it is, as the model reads one
@@ -376,8 +382,35 @@ class Search:
         # A change that failed beside the old code may fix the new: with `sum()` fixed, `mean()`'s own fix passes.
         self._tried.clear()
         self.add_variants([(suspect.unit, suspect.lines) for suspect in self.suspects])
+        self._instead.clear()  # made from the code before this candidate
+        self._instead.extend(self._proposal(unit, candidate, "mutation", label) for unit, candidate, label in instead)
         if self.model is not None:
             self.model.restart(questions_for(self.suspects), self.emit)
+
+    def _instead_of_kept(self, applied: list[Edit]) -> list[tuple[Unit, Candidate, dict[str, Any]]]:
+        """The variants still untried on the lines a kept candidate changed, each made to replace it: a change that
+        makes some failing tests pass may be the wrong one of its line's (`cents * rate` → `cents + rate` passed
+        the test at a rate of 0, where `cents * (rate + 1)` passes them all), and variants of the kept line build
+        on it instead of undoing it."""
+        if len(applied) != 1 or not self.kept:
+            return []
+        before, kept_text = applied[0]
+        old_lines, new_lines = before.text.splitlines(), kept_text.splitlines()
+        file_now = self._file_text(before)
+        if len(old_lines) != len(new_lines) or kept_text not in file_now:
+            return []
+        pairs = enumerate(zip(old_lines, new_lines, strict=True))
+        changed = {before.start_line + i for i, (old, new) in pairs if old != new}
+        now = replace(before, text=kept_text)
+        file_before = file_now.replace(kept_text, before.text, 1)
+        found = []
+        for variant in self.variants:
+            if variant.unit.key == before.key and variant.line in changed:
+                candidate = mutant_candidate(before, variant.line, variant.text, file_before)
+                change = f"{variant.change} in place of candidate {self.kept[-1].n}'s change"
+                label = {"unit": describe(before), "question": "mutation", "line": variant.line, "change": change}
+                found.append((now, candidate, label))
+        return found
 
     def remember_original(self, unit: Unit) -> None:
         """The unit's outputs on its probes as the code is now, before any candidate: what a fix is compared with."""

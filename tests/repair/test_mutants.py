@@ -325,3 +325,19 @@ def test_a_function_first_suspected_after_a_kept_change_is_tried_not_taken_for_a
     tried = [e.data for e in events if e.type == "repair.candidate"]
     assert not [data for data in tried if data["status"] == "stopped"], tried
     assert outcome.fixed and "return n * 2" in (repo / "pricing.py").read_text()
+
+
+def test_a_kept_change_that_made_one_test_pass_gives_way_to_its_lines_variant_that_passes_both(repo: Path) -> None:
+    # `*` → `+` passes the test at a rate of 0 and is kept; the fix, `rate` → `(rate + 1)`, is a variant of the
+    # original line, which the variants of the kept line (`cents + rate`) never reach.
+    make_repo(repo, {
+        "tax.py": "def with_tax(cents, rate):\n    return round(cents * rate)\n",
+        "test_tax.py": "from tax import with_tax\n\n\ndef test_no_tax():\n    assert with_tax(350, 0) == 350\n\n\n"
+                       "def test_tax():\n    assert with_tax(350, 0.2) == 420\n",
+    })  # fmt: skip
+    outcome, _backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    kept = [e.data for e in events if e.type == "repair.kept"]
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert kept and kept[0]["n"] < fixed[0]["n"]
+    assert outcome.fixed and "round(cents * (rate + 1))" in (repo / "tax.py").read_text()
+    assert f"in place of candidate {kept[0]['n']}'s change" in fixed[0]["change"]
