@@ -123,7 +123,8 @@ class Search:
     _queued: deque[Proposal] = field(default_factory=deque)
     """Proposals read from an answer already taken, after the first: its whole-file reading."""
     _instead: deque[Proposal] = field(default_factory=deque)
-    """The kept candidate's line's other variants, each in its place: tried once the variants are spent."""
+    """The kept candidate's line's other variants, each in its place: tried once the other variants are spent,
+    within the same limit."""
 
     @property
     def all_ids(self) -> list[str]:
@@ -156,7 +157,8 @@ class Search:
                     self._variants_tried += 1
                     return proposal
                 continue
-            if self._instead:
+            if self._instead and self._variants_tried < self.variant_limit:
+                self._variants_tried += 1  # variants like any other: [repair].mutants bounds them too
                 return self._instead.popleft()
             if self.model is None or not self.model.busy:
                 return self._answer(0.0)  # one may have come in since

@@ -529,3 +529,13 @@ def test_the_answer_being_written_is_abandoned_before_the_final_check_not_after_
     assert outcome.fixed and writing.requests
     assert [e.data["phase"] for e in events if e.type == "tests.run"][-1:] == ["candidate"]
     assert writing.written_after <= 2, writing.written_after
+
+
+def test_with_variants_off_no_variant_is_tried_after_a_kept_answer(calc: Path) -> None:
+    # [repair].mutants = 0: the kept answer's line has variants, but none may be tried in its place either.
+    (calc / "calc.py").write_text(CALC.replace("return a - b", "return a - b + 1"))
+    partial = "```python\ndef add(a, b):\n    return a - b\n```"  # fixes test_add_zero only
+    _, _, events = repair(calc, [partial, *["no idea"] * 7], candidates=8)
+    tried = [e.data for e in events if e.type == "repair.candidate"]
+    assert tried and tried[0]["status"] == "progress"
+    assert [data for data in tried if data["question"] == "mutation"] == []
