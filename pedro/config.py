@@ -419,7 +419,11 @@ class PedroConfig(_Section):
         if self.backend.base_url:
             return self.backend.base_url.rstrip("/")
         if self.backend.kind == "openai" and os.environ.get("OPENAI_BASE_URL", "").strip():
-            return os.environ["OPENAI_BASE_URL"].strip().rstrip("/")
+            given = os.environ["OPENAI_BASE_URL"].strip()
+            problem = base_url_problem("openai", given)
+            if problem:
+                raise ConfigError(f"OPENAI_BASE_URL: {problem}")
+            return given.rstrip("/")
         if self.backend.kind == "ollama":
             return ollama_host_url(os.environ.get("OLLAMA_HOST"))
         return DEFAULT_BASE_URLS[self.backend.kind]
@@ -431,6 +435,10 @@ def base_url_problem(kind: str, url: str) -> str:
     if not text:
         return ""
     scheme, sep, rest = text.partition("://")
+    if not sep or scheme.lower() not in _SCHEME_PORTS:
+        meant = _misspelt_scheme(text)
+        if meant:
+            return f"{text} has a mistyped scheme: use {meant}"
     if not sep:
         return f"{text} has no scheme: add http:// (http://{text})"
     if scheme.lower() not in _SCHEME_PORTS:
@@ -447,8 +455,22 @@ def base_url_problem(kind: str, url: str) -> str:
     return ""
 
 
+def _misspelt_scheme(text: str) -> str:
+    """The http(s) URL meant by `text` when its scheme is misspelt or short of slashes (htp:host:8080, http:/host,
+    htps://host); "" when it is not (host:8080 is a host and a port)."""
+    match = _SCHEME_LIKE.fullmatch(text.strip())
+    if match is None:
+        return ""
+    word, slashes, rest = match.groups()
+    if (word.lower() in _SCHEME_PORTS and slashes == "//") or (not slashes and rest[:1].isdigit()):
+        return ""
+    close = difflib.get_close_matches(word.lower(), list(_SCHEME_PORTS), n=1, cutoff=0.6)
+    return f"{close[0]}://{rest}" if close and rest else ""
+
+
 OLLAMA_DEFAULT_PORT = "11434"
 _SCHEME_PORTS = {"http": "80", "https": "443"}
+_SCHEME_LIKE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(/*)(.*)")
 _PORT = re.compile(r"[+-]?[0-9]+")
 
 
@@ -460,6 +482,9 @@ def ollama_host_url(value: str | None) -> str:
     prefix); 0.0.0.0 and :: are addresses to listen on, so the client connects to 127.0.0.1 and ::1 instead.
     """
     text = (value or "").strip().strip("\"'").strip()
+    problem = ollama_host_problem(text)
+    if problem:
+        raise ConfigError(problem)
     scheme, sep, hostport = text.partition("://")
     default_port = OLLAMA_DEFAULT_PORT
     if not sep:
@@ -487,6 +512,17 @@ def ollama_host_url(value: str | None) -> str:
         host = "::1" if address is not None and address.version == 6 else "127.0.0.1"
     netloc = f"[{host}]:{int(port)}" if ":" in host else f"{host}:{int(port)}"
     return f"{scheme}://{netloc}" + (f"/{path.rstrip('/')}" if path.rstrip("/") else "")
+
+
+def ollama_host_problem(value: str) -> str:
+    """What is wrong with OLLAMA_HOST's `value` as an address to connect to, with the fix; "" when nothing is."""
+    meant = _misspelt_scheme(value)
+    if meant:
+        return f"OLLAMA_HOST={value} has a mistyped scheme: set it to {meant}"
+    scheme, sep, _ = value.partition("://")
+    if sep and scheme.lower() not in _SCHEME_PORTS:
+        return f"OLLAMA_HOST={value} is not an http(s) address: set it to host:port or http://host:port"
+    return ""
 
 
 def _split_host_port(hostport: str) -> tuple[str, str] | None:

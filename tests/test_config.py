@@ -11,6 +11,7 @@ from pedro.config import (
     ModelPresetConfig,
     PedroConfig,
     SamplingProfileConfig,
+    base_url_problem,
     config_layers,
     key_sources,
     load_config,
@@ -241,6 +242,51 @@ def test_base_url_defaults_and_ollama_host(monkeypatch: pytest.MonkeyPatch) -> N
     assert config.resolved_base_url() == "http://127.0.0.1:9999"
     config.backend.base_url = "http://box:1/"
     assert config.resolved_base_url() == "http://box:1"
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("htp:localhost:8080", "mistyped scheme: use http://localhost:8080"),
+        ("htp://localhost:8080/v1", "mistyped scheme: use http://localhost:8080/v1"),
+        ("http:/localhost:8080", "mistyped scheme: use http://localhost:8080"),
+        ("htps://box", "mistyped scheme: use https://box"),
+        ("localhost:8080", "has no scheme: add http:// (http://localhost:8080)"),
+        ("ftp://box", "is not an http(s) URL"),
+        ("http://localhost:8080", ""),
+    ],
+)
+def test_a_mistyped_scheme_is_named_with_the_url_meant(url: str, said: str) -> None:
+    problem = base_url_problem("openai", url)
+    assert (said in problem) if said else problem == "", problem
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (
+            "htp:localhost:11434",
+            "OLLAMA_HOST=htp:localhost:11434 has a mistyped scheme: set it to http://localhost:11434",
+        ),
+        ("htp://localhost:11434", "set it to http://localhost:11434"),
+        ("ftp://box:1", "OLLAMA_HOST=ftp://box:1 is not an http(s) address"),
+    ],
+)
+def test_a_broken_ollama_host_is_a_config_error_naming_the_fix(
+    value: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", value)
+    config = PedroConfig()
+    config.backend.kind = "ollama"
+    with pytest.raises(ConfigError) as raised:
+        config.resolved_base_url()
+    assert said in str(raised.value)
+
+
+def test_a_mistyped_openai_base_url_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "htp:box:8000/v1")
+    with pytest.raises(ConfigError, match="OPENAI_BASE_URL: htp:box:8000/v1 has a mistyped scheme: use http://box"):
+        PedroConfig().resolved_base_url()
 
 
 def test_tool_calling_keys_come_from_files_and_the_environment(tmp_path: Path) -> None:

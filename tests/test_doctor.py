@@ -405,6 +405,24 @@ def test_doctor_bad_model_file_exits_3(tmp_path: Path, cli_env: dict[str, str]) 
     assert shown.splitlines()[0] == f"pedro doctor: llama-server for {bogus}, model model", shown
 
 
+@pytest.mark.parametrize(
+    ("flags", "env", "said"),
+    [
+        (("--base-url", "htp:localhost:8080"), {}, "use http://localhost:8080"),
+        (("--backend", "ollama"), {"OLLAMA_HOST": "htp:localhost:11434"}, "set it to http://localhost:11434"),
+        (("--backend", "ollama"), {"OLLAMA_HOST": "htp://localhost:11434"}, "set it to http://localhost:11434"),
+    ],
+)
+def test_a_mistyped_scheme_is_one_line_with_the_url_meant(
+    flags: tuple[str, ...], env: dict[str, str], said: str, repo: Path, cli_env: dict[str, str]
+) -> None:
+    for command in (("doctor", "--no-probe"), ("build", "--no-input", "--model", "m", "-d", "add sub()")):
+        proc = run_pedro(*command, *flags, env={**cli_env, **env}, cwd=repo)
+        assert proc.returncode == 2, (command, proc.stderr)
+        assert said in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
 # -- the machine ----------------------------------------------------------------------------------------------------
 
 

@@ -131,12 +131,13 @@ def _repair(tree: Path, tests: Any, model: FixModel) -> VerifiedFix | None:
     repairer = Repairer(
         backend=model.backend, dispatcher=dispatcher, tests=tests, config=model.config.repair, options=model.options
     )
-    start = tests.run()
-    if start.passed or not start.failing:
-        notice(f"no fix proposed: {tests.named} does not fail by test name in a clean worktree of this checkout")
-        return None
-    notice(f"trying a fix in a throwaway worktree: {len(start.failing)} failing under {tests.named}")
-    outcome = repairer.run(_quiet, start=start)
+    with repairer.warming():  # the warm pytest's imports cost as much as the baseline's run: beside it, not after
+        start = tests.run()
+        if start.passed or not start.failing:
+            notice(f"no fix proposed: {tests.named} does not fail by test name in a clean worktree of this checkout")
+            return None
+        notice(f"trying a fix in a throwaway worktree: {len(start.failing)} failing under {tests.named}")
+        outcome = repairer.run(_quiet, start=start)
     after = outcome.last_run
     diff = _diff(tree) if outcome.fixed and after is not None else ""
     if not diff or after is None:
