@@ -80,6 +80,8 @@ def _serve_beside(runner: Any, protocol: Any, stop: Any = None) -> None:
     def speak() -> None:
         try:
             protocol()
+        except Exception as exc:  # noqa: BLE001 - the protocol's end is the client's going, never a traceback
+            _protocol_ended(exc)
         finally:
             runner.stop()
 
@@ -91,6 +93,26 @@ def _serve_beside(runner: Any, protocol: Any, stop: Any = None) -> None:
         if stop is not None:
             stop()
             thread.join(timeout=10)
+
+
+def _protocol_ended(exc: Exception) -> None:
+    """The protocol stopped on an error: a client that went away mid-answer (a broken pipe, a reset connection) is
+    said in a line; anything else too, its traceback kept in pedro's log."""
+    from pedro.debuglog import record_crash
+
+    if _client_gone(exc):
+        _notice("pedro mcp: the client went away; its job, if one was running, is stopped and saved")
+    else:
+        logged = record_crash(exc)
+        where = f" (traceback in {logged})" if logged is not None else ""
+        _notice(f"pedro mcp: the protocol ended: {type(exc).__name__}: {exc}{where}")
+
+
+def _client_gone(exc: BaseException) -> bool:
+    """Whether `exc` (or every error an exception group holds) is the client's end of the pipe closing."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_client_gone(inner) for inner in exc.exceptions)
+    return isinstance(exc, (BrokenPipeError, ConnectionResetError, EOFError))
 
 
 def _stdio(server: Any) -> None:

@@ -89,7 +89,8 @@ class JobRunner:
         self._lock = threading.Lock()
         self._current: JobRequest | None = None
         self._in_run = False
-        self._cancel_pending = False
+        self._cancel_pending = False  # a Ctrl-C of the client's on its way: the signal handler stops the job
+        self._cancel_sent = False  # one was sent to the running job (the call's cancel and the client's going both ask)
         self._main = threading.main_thread().ident
 
     def submit(self, request: JobRequest) -> None:
@@ -112,9 +113,9 @@ class JobRunner:
             if not self._in_run:
                 request.answer.cancel()
                 return
-            if self._cancel_pending:
-                return  # one Ctrl-C: a second would cut into the job's saving
-            self._cancel_pending = True
+            if self._cancel_sent:
+                return  # one Ctrl-C per job: a second would cut into the job's saving
+            self._cancel_pending = self._cancel_sent = True
         if self._main is not None:
             signal.pthread_kill(self._main, signal.SIGINT)
 
@@ -161,7 +162,7 @@ class JobRunner:
                     result = run_job(spec, self.root, self.config, hooks)
                 finally:
                     self._in_run = False
-                    self._cancel_pending = False
+                    self._cancel_pending = self._cancel_sent = False
             request.answer.set_result(self._answer(request, result))
         except KeyboardInterrupt:
             request.answer.set_exception(InterruptedRunError("the job was cancelled"))

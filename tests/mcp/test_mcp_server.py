@@ -248,6 +248,48 @@ def test_http_beyond_loopback_without_a_token_is_refused(repo: Path, cli_env: di
     assert not os.environ.get("PEDRO_MCP_TOKEN")
 
 
+def test_a_stdio_client_that_dies_mid_call_stops_its_job_once_and_saves_it(
+    repo: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    thinking = threading.Event()
+    model = stub_server(["TASK COMPLETE"], on_request=lambda n: thinking.wait(LIMIT_S) if n == 1 else None)
+    errlog = tmp_path / "pedro-mcp.err"
+    client = [sys.executable, str(Path(__file__).with_name("gone_stdio_client.py")), str(repo), f"{model.url}/v1"]
+    first = subprocess.Popen([*client, str(errlog)], env=cli_env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert first.stdout is not None
+        assert first.stdout.readline() == "gone\n"
+        first.kill()  # pedro's stdin and stdout close with it, and nothing cancels the call
+        first.wait(timeout=30)
+        jobs = repo / ".pedro" / "jobs"
+        deadline = time.monotonic() + 10
+        while (record := json.loads(next(jobs.glob("*/job.json")).read_text()))["status"] == "running":
+            assert time.monotonic() < deadline, "the job of a client gone is still running"
+            time.sleep(0.1)
+    finally:
+        thinking.set()
+        first.kill()
+        if first.stdout is not None:
+            first.stdout.close()
+    # One Ctrl-C, not two: the job ended as a cancelled one does, saved, and the checkout is back on its branch.
+    assert record["status"] == "interrupted" and record["summary"].endswith("the job is saved"), record
+    assert git(repo, "branch", "--show-current").strip() == "main"
+    deadline = time.monotonic() + 10
+    while _alive(record["pid"]):
+        assert time.monotonic() < deadline, "pedro mcp outlived its client"
+        time.sleep(0.1)
+    assert "Traceback" not in errlog.read_text(), errlog.read_text()
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (an exited one nobody has reaped yet does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
 @pytest.mark.parametrize(("era", "leaving"), [("auto", "killed"), ("legacy", "killed"), ("legacy", "deleted")])
 def test_an_http_client_that_goes_away_without_cancelling_stops_its_job_and_frees_the_slot(
     era: str, leaving: str, serve_http: Callable[[Any], str], stub_server: Any, cli_env: dict[str, str]
