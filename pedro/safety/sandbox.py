@@ -1,8 +1,8 @@
 """The sandbox around bash and test children: bubblewrap first, Landlock as fallback, rlimits always.
 
 Both hide the user's credential stores (secretfiles.HOME_SECRETS). Only bubblewrap can also hide the secret files
-inside the repository, which stays writable as a whole; under Landlock their values are redacted instead
-(secrets.secret_values reads them at job start).
+inside the repository, which stays writable as a whole; under Landlock the values they hold are redacted instead
+(secrets.repo_secret_values reads them when output is first redacted).
 """
 
 from __future__ import annotations

@@ -127,20 +127,57 @@ def child_environment(environ: Mapping[str, str], *, extra: Iterable[str] = ()) 
 def secret_values(environ: Mapping[str, str], *, root: Path | None = None) -> list[str]:
     """Values of secret-looking variables long enough to redact without hitting ordinary words.
 
-    With `root`, also the values set by the repository's secret env files (.env, .env.*, .envrc), so that a
-    command that prints one (`cat .env` where no sandbox can hide the file) shows [REDACTED:env_value] instead.
+    With `root`, also the values the repository's secret files hold (repo_secret_values), so that a command that
+    prints one (`cat .env` where no sandbox can hide the file) shows [REDACTED:env_value] instead.
     """
     found = [v for k, v in environ.items() if SECRET_NAME.search(k) and len(v) >= MIN_SECRET_VALUE]
-    return found + (repo_env_values(root) if root is not None else [])
+    return found + (repo_secret_values(root) if root is not None else [])
 
 
-def repo_env_values(root: Path) -> list[str]:
-    """The values the repository's secret env files (.env, .env.*, .envrc) set that are worth redacting."""
+def repo_secret_values(root: Path) -> list[str]:
+    """The values worth redacting that the repository's secret files hold: what its env files (.env, .env.*, .envrc)
+    set, and the values in its other secret files (credentials, tokens, keys), which a command reads as they are
+    under the Landlock fallback or with no sandbox, and through git under either sandbox."""
     found: list[str] = []
     for path in repo_secret_files(root):
         if is_env_file(path.name):
             found += [value for name, value in env_file_assignments(path) if _worth_redacting(name, value)]
+        else:
+            found += secret_file_values(path)
     return found
+
+
+def secret_file_values(path: Path) -> list[str]:
+    """The values a text secret file holds: each `key = value`, `key: value` or `"key": "value"` line's value, and
+    each line that is one word (a token, a line of a key's body), those worth redacting; [] for a binary file."""
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(_ENV_FILE_MAX_BYTES)
+    except OSError:
+        return []
+    if b"\0" in data[:8192]:
+        return []  # a keystore or a certificate bundle in binary: nothing a command prints is worth matching
+    found: list[str] = []
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        text = line.strip().rstrip(",")
+        match = _KEYED_VALUE.match(text)
+        if match is not None:
+            name, value = match.group(1), match.group(2).strip().strip("\"'")
+            if _worth_redacting(name, value) and (SECRET_NAME.search(name) or not _WORDS.match(value)):
+                found.append(value)
+        elif text and not text.endswith(":") and not any(c.isspace() for c in text) and _worth_redacting("", text):
+            found.append(text)
+        if len(found) >= _MAX_FILE_VALUES:
+            break
+    return found
+
+
+_WORDS = re.compile(r"^[A-Za-z]+(?:[_-][A-Za-z]+)*$")
+"""Words joined by _ or - (service_account, kubernetes-admin): a secret file's settings, not its secrets, unless
+their key says otherwise (password: correct-horse-battery-staple)."""
+_KEYED_VALUE = re.compile(r"""^["']?([\w.-]+)["']?\s*[:=]\s*(.+)$""")
+_MAX_FILE_VALUES = 500
+"""Values kept of one secret file (a Terraform state can hold thousands): each costs every redaction a search."""
 
 
 def env_file_assignments(path: Path) -> list[tuple[str, str]]:
@@ -195,7 +232,7 @@ class Redactor:
     def for_job(cls, environ: Mapping[str, str], root: Path) -> Redactor:
         """The environment's secret values now, and the repository's env files' values when text is first
         redacted (finding those files lists the tree, which a job need not pay before it has output)."""
-        return cls(secret_values(environ), later=lambda: repo_env_values(root))
+        return cls(secret_values(environ), later=lambda: repo_secret_values(root))
 
     @property
     def waiting(self) -> bool:

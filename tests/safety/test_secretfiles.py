@@ -266,11 +266,11 @@ def test_bubblewrap_hides_exactly_the_secret_files(
     assert all((planted / rel).read_text() == f"VALUE={marker(rel)}\n" for rel, _ in TABLE)
 
 
-def test_redaction_withholds_env_file_values_wherever_no_sandbox_hides_them(planted: Path) -> None:
+def test_redaction_withholds_every_secret_file_s_values_wherever_no_sandbox_hides_them(planted: Path) -> None:
     redactor = Redactor(secret_values({}, root=planted))
-    for rel, _ in TABLE:
+    for rel, secret in TABLE:
         shown = redactor.redact(f"VALUE={marker(rel)}")
-        assert (marker(rel) in shown) is not is_env_file(rel), rel
+        assert (marker(rel) in shown) is not secret, rel
 
 
 # -- the user's credential stores -----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pedro.safety.secrets import Redactor, child_environment, redact, secret_values
+from pedro.safety.secrets import Redactor, child_environment, redact, secret_file_values, secret_values
 
 # Fake but correctly shaped secrets (none of them is a live credential).
 GH = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
@@ -194,3 +194,25 @@ def test_values_from_the_repositorys_env_files_are_redacted(tmp_path: Path) -> N
     }
     shown = Redactor(found).redact("NODE_ENV=production on http://localhost:3000/api, port 8080, salt 8f3a9c2e-7b1d")
     assert shown == "NODE_ENV=production on http://localhost:3000/api, port 8080, salt [REDACTED:env_value]"
+
+
+def test_the_values_a_secret_file_holds_are_redacted_and_its_keys_and_ordinary_words_are_not(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "kubeconfig").write_text(
+        "apiVersion: v1\nclusters:\n- cluster:\n    server: https://10.0.0.1:6443\n  name: dev\n"
+        "users:\n- name: dev\n  user:\n    token: kube-token-7f3a9c2e\n"
+    )
+    (repo / "credentials.json").write_text('{\n  "type": "service_account",\n  "private_key_id": "a1b2c3d4e5f6",\n}\n')
+    (repo / "deploy.asc").write_text(
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGXk3u8BCADc9q+Zr/0Pq\n=Xk3u\n"
+        "-----END PGP PRIVATE KEY BLOCK-----\n"
+    )
+    (repo / "keystore.jks").write_bytes(b"\xfe\xed\xfe\xed\0\0\0\x02binary-keystore-bytes")
+    assert secret_file_values(repo / "kubeconfig") == ["kube-token-7f3a9c2e"]
+    assert secret_file_values(repo / "credentials.json") == ["a1b2c3d4e5f6"]
+    assert secret_file_values(repo / "deploy.asc") == ["lQOYBGXk3u8BCADc9q+Zr/0Pq"]
+    assert secret_file_values(repo / "keystore.jks") == []
+    redactor = Redactor(secret_values({}, root=repo))
+    shown = redactor.redact("token kube-token-7f3a9c2e for dev at https://10.0.0.1:6443 (service_account)")
+    assert shown == "token [REDACTED:env_value] for dev at https://10.0.0.1:6443 (service_account)"
