@@ -163,9 +163,19 @@ def _block_for(name: str, runner: str, text: str) -> str:
                 return _lines_until(lines, index, _jest_after)
     for index, line in enumerate(lines):
         if runner.startswith("go") and (match := _GO_FAIL.match(line)) and match.group("name").endswith(leaf):
-            return _lines_until(lines, index, lambda after: bool(_GO_AFTER.match(after)))
+            block = _lines_until(lines, index, lambda after: bool(_GO_AFTER.match(after)))
+            return block if "\n" in block else _go_run_lines(lines, index, match.group("name")) + block
         if not runner.startswith("go") and leaf and leaf in line:
             return "\n".join(lines[index : index + _EXCERPT_LINES])
+    return ""
+
+
+def _go_run_lines(lines: list[str], fail: int, name: str) -> str:
+    """go test -v's lines of the test `name`, which it prints after `=== RUN name` and before the `--- FAIL` line at
+    `fail` (each ending in a newline); "" when no `=== RUN` of it comes before."""
+    for start in range(fail - 1, -1, -1):
+        if lines[start].split() == ["===", "RUN", name]:
+            return "".join(f"{line}\n" for line in lines[start + 1 : fail] if not _GO_AFTER.match(line))
     return ""
 
 

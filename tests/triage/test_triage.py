@@ -88,10 +88,14 @@ def test_a_real_go_log_names_the_test_file_by_its_path_in_the_repository(tmp_pat
     # package's: the path comes from the package's line, never from the bare FAIL before it.
     log = run_log(tmp_path, "go", "test", "./...")
     assert "\nFAIL\nFAIL\texample.com/m/gostat" in log
-    parsed = parse_log(log, root=tmp_path)
-    assert parsed is not None
-    (only,) = parsed.failures
-    assert (only.file, only.line) == ("gostat/mean_test.go", 7)
+    # go test -v prints each test's lines after its `=== RUN` and before its `--- FAIL`, not after it.
+    verbose = run_log(tmp_path, "go", "test", "-v", "./...")
+    assert "=== RUN   TestMean\n    mean_test.go:7: bad\n--- FAIL: TestMean" in verbose
+    for printed in (log, verbose):
+        parsed = parse_log(printed, root=tmp_path)
+        assert parsed is not None
+        (only,) = parsed.failures
+        assert (only.file, only.line, only.message) == ("gostat/mean_test.go", 7, "bad"), printed
 
 
 def test_reports_say_where_each_fact_came_from(failing: Path) -> None:
