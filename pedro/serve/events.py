@@ -236,14 +236,16 @@ class ResponseBuilder:
         for call in extraction.calls:
             events += self._whole_call(call.name, call.arguments, call.id)
         text = "".join(self._text)
+        cut = incomplete or self._out_of_tokens
         events += [
             self._event("response.output_text.done", item_id=self._message_id, output_index=0, content_index=0,
                         text=text),
             self._event("response.content_part.done", item_id=self._message_id, output_index=0, content_index=0,
                         part={"type": "output_text", "text": text, "annotations": []}),
-            self._event("response.output_item.done", output_index=0, item=self._message("completed")),
+            self._event("response.output_item.done", output_index=0,
+                        item=self._message("incomplete" if cut else "completed")),
         ]  # fmt: skip
-        if incomplete or self._out_of_tokens:
+        if cut:
             response = {**self.response("incomplete"), "incomplete_details": {"reason": "max_output_tokens"}}
             events.append(self._event("response.incomplete", response=response))
         else:
@@ -438,7 +440,8 @@ class ResponseBuilder:
         """The response object as it stands."""
         output: list[dict[str, Any]] = []
         if status != "in_progress":
-            output = [self._message("completed"), *(item for _, item in sorted(self._items, key=lambda p: p[0]))]
+            message = self._message("incomplete" if status == "incomplete" else "completed")
+            output = [message, *(item for _, item in sorted(self._items, key=lambda p: p[0]))]
         usage = self._usage or Usage()
         return {
             "id": self.id,

@@ -244,6 +244,11 @@ def test_a_reply_the_upstream_ended_at_its_token_limit_is_incomplete(serve: Any)
     assert events[-2].response.incomplete_details is not None
     assert events[-2].response.incomplete_details.reason == "max_output_tokens"
     assert whole.status == "incomplete" and whole.output_text == "The answer is"
+    # The message the limit cut is itself incomplete, in the stream and in the whole response.
+    done = [event.item for event in events if event.type == "response.output_item.done"]
+    assert [item.status for item in done] == ["incomplete"]
+    assert [item.status for item in whole.output] == ["incomplete"]
+    assert [item.status for item in events[-2].response.output] == ["incomplete"]
 
 
 def test_a_stream_cut_mid_way_ends_in_response_failed(serve: Any) -> None:
