@@ -478,7 +478,8 @@ def _clean_name(raw: str) -> str:
 
 
 def _files_mentioning(ctx: ToolContext, word: str, target: Path) -> list[str]:
-    argv = base_argv(ctx)
+    # Secret files are left out by name, as grep leaves them out: ripgrep never opens one to look for the word.
+    argv = base_argv(ctx, hide_secrets=not target.is_file())
     argv += ["--files-with-matches", "--fixed-strings", "--case-sensitive"]
     if "$" not in word:
         # \b cannot sit next to `$`, so JavaScript names like $el are matched as plain substrings.
@@ -488,8 +489,7 @@ def _files_mentioning(ctx: ToolContext, word: str, target: Path) -> list[str]:
     if outcome.returncode == 2 and not paths:
         raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
     if not target.is_file():
-        # Only the names come back, and those of secret files are dropped: no answer depends on their contents.
-        paths = [path for path in paths if not is_secret_path(path)]
+        paths = [path for path in paths if not is_secret_path(path)]  # and never named
     paths.sort()
     return paths
 
