@@ -264,13 +264,16 @@ def status_error(response: httpx.Response, url: str, server: str, *, sent_tools:
             retryable=True,
             retry_after=parse_retry_after(response.headers.get("retry-after")),
         )
-    if status in (401, 403):
-        fix = f"The API key is missing or wrong: {API_KEY_HINT}"
-    elif status == 404:
-        fix = f"Check the model name (--model) and the URL. {BASE_URL_HINT}"
-    else:
-        fix = "Check the model name and the request options; the server log may say more"
+    fix = _CLIENT_ERROR_FIXES.get(status, "Check the model name and the request options; the server log may say more")
     return BackendHttpError(f"the {server} at {url} answered {status}: {detail}. {fix}", status=status, detail=detail)
+
+
+# What the person can do about a 4xx reply that retrying will not cure, by status.
+_CLIENT_ERROR_FIXES = {
+    401: f"The API key is missing or wrong: {API_KEY_HINT}",
+    403: f"The API key is missing or wrong: {API_KEY_HINT}",
+    404: f"Check the model name (--model) and the URL. {BASE_URL_HINT}",
+}
 
 
 def _n_ctx(body: str) -> str | None:
