@@ -132,15 +132,18 @@ def _value_expression(schema: Any) -> str:
         if len(typed) == 1:
             return _value_expression(typed[0])
         return "value-1"
+    return _typed_expression(schema)
+
+
+# The rule for a value of each scalar JSON Schema type, named as the type is.
+_SCALAR_RULES = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
+
+
+def _typed_expression(schema: Mapping[str, Any]) -> str:
+    """The rule for a value the schema gives a `type`: a scalar, a list of strings, else generic JSON."""
     kind = schema.get("type")
-    if kind == "string":
-        return "string"
-    if kind == "integer":
-        return "integer"
-    if kind == "number":
-        return "number"
-    if kind == "boolean":
-        return "boolean"
+    if isinstance(kind, str) and kind in _SCALAR_RULES:
+        return _SCALAR_RULES[kind]
     if kind == "array":
         items = schema.get("items")
         if isinstance(items, Mapping) and items.get("type") == "string":
