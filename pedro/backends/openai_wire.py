@@ -131,20 +131,22 @@ class ToolCallAccumulator:
                 # A call first seen without an index keeps its position: adopt it rather than open a twin.
                 slot = next((s for s in self._unique_slots() if s.index is None and s.order == index), None)
         if slot is None and not isinstance(index, int):
-            if isinstance(call_id, str) and call_id:
-                # An unseen id and no index: a new call, unless the only open call has no id yet.
-                unique = self._unique_slots()
-                if len(unique) == 1 and unique[0].id is None:
-                    slot = unique[0]
-            else:
-                # Neither index nor id: continue the call in progress (index 0 when there is none yet).
-                slot = self._last
+            slot = self._unindexed_slot(call_id)
         if slot is None:
             slot = self._new_slot()
         if isinstance(index, int) and slot.index is None:
             slot.index = index
             self._slots.setdefault(f"index:{index}", slot)
         return slot
+
+    def _unindexed_slot(self, call_id: object) -> _Slot | None:
+        """The open call a delta with no index and an unseen id (or none) continues; None for a new call."""
+        if isinstance(call_id, str) and call_id:
+            # An unseen id and no index: a new call, unless the only open call has no id yet.
+            unique = self._unique_slots()
+            return unique[0] if len(unique) == 1 and unique[0].id is None else None
+        # Neither index nor id: continue the call in progress (index 0 when there is none yet).
+        return self._last
 
     def _new_slot(self) -> _Slot:
         slot = _Slot(order=len(self._unique_slots()))
