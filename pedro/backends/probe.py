@@ -223,13 +223,10 @@ def _probe_openai_model(backend: OpenAICompatBackend) -> ModelProbe:
         )
     models = [entry for entry in entries if isinstance(entry, Mapping) and isinstance(entry.get("id"), str)]
     ids = tuple(str(entry["id"]) for entry in models)
-    single_llama = len(models) == 1 and (
-        isinstance(backend, LlamaCppBackend) or models[0].get("owned_by") == LLAMA_SERVER_OWNER
-    )
     match = next((entry for entry in models if names_model(entry, wanted)), None)
     if match is not None:
         return ModelProbe(wanted, True, ids, listed_context=listed_window(match))
-    if single_llama:
+    if _single_llama_server(backend, models):
         # llama-server with one model answers whatever name is sent, so a mismatch only mislabels the job.
         return ModelProbe(
             wanted,
@@ -240,6 +237,13 @@ def _probe_openai_model(backend: OpenAICompatBackend) -> ModelProbe:
             listed_context=listed_window(models[0]),
         )
     return ModelProbe(wanted, False, ids, "no model configured" if not wanted else "")
+
+
+def _single_llama_server(backend: OpenAICompatBackend, models: list[Mapping[str, object]]) -> bool:
+    """Whether the server is llama-server listing its one model, which it serves whatever name is asked for."""
+    return len(models) == 1 and (
+        isinstance(backend, LlamaCppBackend) or models[0].get("owned_by") == LLAMA_SERVER_OWNER
+    )
 
 
 def _llamacpp_props_model(backend: LlamaCppBackend, wanted: str) -> ModelProbe:
