@@ -322,6 +322,11 @@ class _Run:
             self.emit("build.finished", kept=False, summary=outcome.summary, examples=outcome.examples)
             return
         outcome.kept, outcome.last_run = True, kept.run
+        self._report_kept(kept, calls, feature)
+
+    def _report_kept(self, kept: Tried, calls: list[Call], feature: frozenset[str]) -> None:
+        """Once the kept answer is written: whether anything verified it, the test `--with-test` adds, the summary."""
+        place, outcome = self.place, self.outcome
         # The tests of a function that was there check what it did before, not what the request changes.
         named = [] if place.exists else tests_naming(place.name, self.stage.dispatcher.ctx.root, self.listed)
         written = self._with_test(kept) if self.stage.config.with_test else ""
@@ -397,8 +402,23 @@ class _Run:
     def _verified_summary(self, kept: Tried, calls: list[Call], feature: frozenset[str], named: bool) -> str:
         place = self.place
         verb = "changed" if place.exists else "added"
+        checked = self._checks(kept, calls, feature)
+        given = self.stage.tests is not None and self.stage.tests.given
+        answer = f"answer {kept.n} of {self.outcome.answers}"
+        head = f"{verb} {place.label} in {place.path} ({answer}); checked: {', '.join(checked)}"
+        if not calls and not feature and not named and not given:
+            tests = (f"the tests of {place.name}() check what it did before" if place.exists
+                     else f"no test names {place.name}")  # fmt: skip
+            return (f"{head}. Unverified: {tests} and the request gives no example, so nothing checked what it "
+                    f"does; add a test or an example (`{place.name}(…) returns …`)")  # fmt: skip
+        if not named and not feature and not place.exists:
+            head += f"; no test covers {place.name} yet"
+        return head
+
+    def _checks(self, kept: Tried, calls: list[Call], feature: frozenset[str]) -> list[str]:
+        """What the kept answer passed, in the words of the summary."""
         checked = ["parses"]
-        if place.language in ("python", "javascript"):
+        if self.place.language in ("python", "javascript"):
             checked.append("imports")
         if self.lint_before is not None:
             checked.append("lints no worse")
@@ -412,19 +432,9 @@ class _Run:
             )
         if calls:
             checked.append(f"{count(len(calls), 'example')} from the request {'hold' if len(calls) > 1 else 'holds'}")
-        given = self.stage.tests is not None and self.stage.tests.given
-        if given and self.stage.tests is not None:
+        if self.stage.tests is not None and self.stage.tests.given:
             checked.append(f"{self.stage.tests.tests.named} passes")
-        answer = f"answer {kept.n} of {self.outcome.answers}"
-        head = f"{verb} {place.label} in {place.path} ({answer}); checked: {', '.join(checked)}"
-        if not calls and not feature and not named and not given:
-            tests = (f"the tests of {place.name}() check what it did before" if place.exists
-                     else f"no test names {place.name}")  # fmt: skip
-            return (f"{head}. Unverified: {tests} and the request gives no example, so nothing checked what it "
-                    f"does; add a test or an example (`{place.name}(…) returns …`)")  # fmt: skip
-        if not named and not feature and not place.exists:
-            head += f"; no test covers {place.name} yet"
-        return head
+        return checked
 
     def _failed(self) -> str:
         place = self.place
