@@ -47,6 +47,11 @@ def merge(reply: str, place: Place, file_text: str) -> Merged | str:
         if not parses(text, place.language):
             return f"with the answer in place, {place.path} is not valid {place.language} code"
         return Merged(text, code)
+    return _why_no_definition(reply, place)
+
+
+def _why_no_definition(reply: str, place: Place) -> str:
+    """Why no piece of the answer gave a definition to use: it wrote one that does not parse, or none at all."""
     written = [
         piece for piece in code_pieces(reply, place.language) if re.search(rf"\b{re.escape(place.name)}\s*\(", piece)
     ]
@@ -93,21 +98,28 @@ def _placed(file_text: str, place: Place, code: str, helpers: list[str]) -> str:
     """The file with `code` in place of the function it changes, inside its class, or after the last definition."""
     lines = file_text.rstrip("\n").splitlines()
     symbols = extract_symbols(file_text.encode(), place.path)
-    if place.exists:
-        old = next((s for s in symbols if s.name == place.name and s.kind in FUNCTION_KINDS and
-                    (s.parent or "") == place.owner), None)  # fmt: skip
-        if old is not None:
-            indent = _INDENT.match(lines[old.start_line - 1]).group(0)  # type: ignore[union-attr]
-            start = old.start_line
-            if not (place.language == "python" and not code.lstrip().startswith("@")):
-                start = _first_line(lines, old, place.language)  # the answer's decorators replace the original's
-            new = _indented(code, indent)
-            return _joined([*lines[: start - 1], *new, *lines[old.end_line :]])
+    replaced = _replaced(lines, symbols, place, code) if place.exists else None
+    if replaced is not None:
+        return replaced
     owner = next((s for s in symbols if s.name == place.owner and s.kind not in FUNCTION_KINDS), None)
     if owner is not None and place.language != "go":
         return _into_owner(lines, symbols, owner, place, code, helpers)
     block = [*helpers, code] if place.language != "go" else [code, *helpers]
     return _appended(lines, block, place.language)
+
+
+def _replaced(lines: list[str], symbols: list[Symbol], place: Place, code: str) -> str | None:
+    """The file with `code` in place of the function it changes; None when the file no longer defines it."""
+    old = next((s for s in symbols if s.name == place.name and s.kind in FUNCTION_KINDS and
+                (s.parent or "") == place.owner), None)  # fmt: skip
+    if old is None:
+        return None
+    indent = _INDENT.match(lines[old.start_line - 1]).group(0)  # type: ignore[union-attr]
+    start = old.start_line
+    if not (place.language == "python" and not code.lstrip().startswith("@")):
+        start = _first_line(lines, old, place.language)  # the answer's decorators replace the original's
+    new = _indented(code, indent)
+    return _joined([*lines[: start - 1], *new, *lines[old.end_line :]])
 
 
 def _into_owner(
@@ -187,6 +199,11 @@ def _go_imports(text: str, piece: str) -> str:
     block = next((i for i, line in enumerate(lines) if re.match(r"^import\s*\($", line)), None)
     if block is not None:
         return _joined([*lines[: block + 1], *(f"\t{spec}" for spec in missing), *lines[block + 1 :]])
+    return _single_go_imports(lines, missing)
+
+
+def _single_go_imports(lines: list[str], missing: list[str]) -> str:
+    """A file with no import block: one `import` line per missing package, after its others or its package line."""
     package = next((i for i, line in enumerate(lines) if line.startswith("package ")), 0)
     single = [i for i, line in enumerate(lines) if _GO_IMPORT_LINE.match(line)]
     at = single[-1] if single else package
