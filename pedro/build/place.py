@@ -90,21 +90,28 @@ def _best_match(description: str, names: Sequence[str], root: Path, sources: Seq
     words = {w.lower() for w in _WORD.findall(description) if w.lower() not in _STOP_WORDS and len(w) > 2}
     best: tuple[int, str, str] | None = None
     for path in sources:
-        symbols = _symbols(root / path)
-        defined = {symbol.name for symbol in symbols}
-        hits = [name for name in names if name in defined]
-        if hits:
-            score, why = 1000 + len(hits), f"it defines {', '.join(hits)}, which the request names"
-        else:
-            vocabulary = {w.lower() for symbol in symbols for w in _split_name(symbol.name)}
-            vocabulary |= {w.lower() for w in _split_name(PurePosixPath(path).stem)}
-            shared = sorted(words & vocabulary)
-            if not shared:
-                continue
-            score, why = len(shared), f"its names share the most words with the request ({', '.join(shared[:4])})"
+        scored = _match_score(path, _symbols(root / path), names, words)
+        if scored is None:
+            continue
+        score, why = scored
         if best is None or score > best[0]:
             best = (score, path, why)
     return (best[1], best[2]) if best is not None else None
+
+
+def _match_score(path: str, symbols: list[Symbol], names: Sequence[str], words: set[str]) -> tuple[int, str] | None:
+    """How well a file matches the request, and why: defining a name it calls beats any count of shared words;
+    None when it shares nothing with it."""
+    defined = {symbol.name for symbol in symbols}
+    hits = [name for name in names if name in defined]
+    if hits:
+        return 1000 + len(hits), f"it defines {', '.join(hits)}, which the request names"
+    vocabulary = {w.lower() for symbol in symbols for w in _split_name(symbol.name)}
+    vocabulary |= {w.lower() for w in _split_name(PurePosixPath(path).stem)}
+    shared = sorted(words & vocabulary)
+    if not shared:
+        return None
+    return len(shared), f"its names share the most words with the request ({', '.join(shared[:4])})"
 
 
 def _split_name(name: str) -> list[str]:
@@ -127,7 +134,7 @@ def _target(
     """The function to write: the first called name the file does not define yet (a class or type the request
     names and the file defines is its owner), else the first it defines (a change to that function)."""
     functions = {symbol.name: symbol for symbol in symbols if symbol.kind in FUNCTION_KINDS}
-    owners = [s.name for s in symbols if s.kind in _OWNER_KINDS and re.search(rf"\b{re.escape(s.name)}\b", description)]
+    owners = _named_owners(symbols, description)
     owner = owners[0] if owners else ""
     for name in names:
         if name in functions or name in owners or _is_keyword(name, language):
@@ -140,6 +147,11 @@ def _target(
             symbol = functions[name]
             return Place(path, language, name, symbol.parent or "", exists=True, why=why)
     return None
+
+
+def _named_owners(symbols: Sequence[Symbol], description: str) -> list[str]:
+    """The classes and types of the file that the request names."""
+    return [s.name for s in symbols if s.kind in _OWNER_KINDS and re.search(rf"\b{re.escape(s.name)}\b", description)]
 
 
 def _says_method(description: str, name: str) -> bool:
