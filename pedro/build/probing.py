@@ -75,21 +75,26 @@ def _javascript_probes(
         seeds.extend(literal_arguments(text, place.name))
     if not seeds:
         arity = _arity(description, place.name)
-        source = _read(root / place.path)
-        for sibling, params in re.findall(r"\bfunction\s+(\w+)\s*\(([^)]*)\)", source):
-            if (
-                sibling != place.name
-                and arity is not None
-                and len([p for p in params.split(",") if p.strip()]) == arity
-            ):
-                for text in tests:
-                    seeds.extend(literal_arguments(text, sibling))
+        for sibling in _javascript_siblings(root / place.path, arity, place.name):
+            for text in tests:
+                seeds.extend(literal_arguments(text, sibling))
     inputs, _ = probe_inputs([(args, {}) for args, _ in seeds])
     calls = []
     for literal in inputs:
         args, _ = ast.literal_eval(literal)
         calls.append(f"{place.name}({', '.join(json.dumps(arg) for arg in args)})")
     return calls
+
+
+def _javascript_siblings(path: Path, arity: int | None, name: str) -> list[str]:
+    """The file's other `function` declarations with `arity` parameters (JavaScript)."""
+    if arity is None:
+        return []
+    return [
+        sibling
+        for sibling, params in re.findall(r"\bfunction\s+(\w+)\s*\(([^)]*)\)", _read(path))
+        if sibling != name and len([p for p in params.split(",") if p.strip()]) == arity
+    ]
 
 
 def _read(path: Path) -> str:
