@@ -173,17 +173,7 @@ def _wrap_body(code: str, unit: Unit) -> str | None:
     indent_of = re.compile(r"[ \t]*")
     base = indent_of.match(lines[0]).group(0)  # type: ignore[union-attr]
     if unit.language == "python":
-        tree = _python_tree(textwrap.dedent(unit.text))
-        function = tree.body[0] if tree is not None and tree.body else None
-        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-            return None
-        first = function.body[0]
-        keeps_docstring = _is_docstring(first) and not _is_docstring(_first_statement(code))
-        header = lines[: (first.end_lineno or first.lineno) if keeps_docstring else first.lineno - 1]
-        body_indent = base + "    "
-        body = "\n".join(body_indent + line if line.strip() else "" for line in code.splitlines())
-        candidate = "\n".join([*header, body])
-        return candidate if _python_tree(textwrap.dedent(candidate)) is not None else None
+        return _wrap_python_body(code, unit, lines, base)
     # Brace languages: the header is everything up to the body's opening brace on the signature's last line.
     opening = next((i for i, line in enumerate(lines) if line.rstrip().endswith("{")), None)
     if opening is None:
@@ -191,6 +181,21 @@ def _wrap_body(code: str, unit: Unit) -> str | None:
     body = "\n".join(base + "\t" + line if line.strip() else "" for line in code.splitlines())
     candidate = "\n".join([*lines[: opening + 1], body, base + "}"])
     return candidate if parses(candidate, unit.language) else None
+
+
+def _wrap_python_body(code: str, unit: Unit, lines: list[str], base: str) -> str | None:
+    """The Python function's header (and docstring, when the answer has none) around `code`, if the result parses."""
+    tree = _python_tree(textwrap.dedent(unit.text))
+    function = tree.body[0] if tree is not None and tree.body else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    first = function.body[0]
+    keeps_docstring = _is_docstring(first) and not _is_docstring(_first_statement(code))
+    header = lines[: (first.end_lineno or first.lineno) if keeps_docstring else first.lineno - 1]
+    body_indent = base + "    "
+    body = "\n".join(body_indent + line if line.strip() else "" for line in code.splitlines())
+    candidate = "\n".join([*header, body])
+    return candidate if _python_tree(textwrap.dedent(candidate)) is not None else None
 
 
 def _is_docstring(node: ast.stmt | None) -> bool:
