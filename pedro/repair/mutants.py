@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -142,7 +143,7 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
         return []
     variables = _value_names(code)
     returns_one = len(code) == 2 and code[0].text == "return" and bool(variables)
-    counts = {token.text: sum(1 for _, t in variables if t.text == token.text) for _, token in variables}
+    counts = Counter(token.text for _, token in variables)
     mutants: list[Mutant] = []
     for _k, token in variables:
         tier = 3 if returns_one or counts[token.text] > 1 else 4
@@ -218,13 +219,9 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
 def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) -> Iterator[Mutant]:
     """A plain assignment that should have added to what was there: `x = e` → `x += e`, and for a keyed target
     that may be missing, the key's current value or zero added (`d[k] = d.get(k, 0) + e` in Python)."""
-    at = next((k for k, token in enumerate(code) if token.kind == "op" and token.text in _ASSIGNMENTS), None)
-    if at is None or code[at].text != "=" or at == 0 or at + 1 >= len(code):
+    at = _plain_assignment(code)
+    if at is None:
         return
-    if code[0].text in _KEYWORDS and not (code[0].text in ("self", "this") and at > 1):
-        return
-    if any(token.kind not in _OPERAND_END and token.text not in {".", "[", "]"} for token in code[:at]):
-        return  # a call's keyword argument, an annotation, a tuple: not one target
     target, value = line[code[0].start : code[at - 1].end], line[code[at + 1].start :].rstrip()
     if target in value:
         return  # it already reads what it assigns
@@ -236,6 +233,19 @@ def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) 
         yield Mutant(f"{head}= {code[0].text}.get({key}, 0) + {value}", f"`{target}` added to", 2)
     elif keyed and language in ("javascript", "typescript", "tsx"):
         yield Mutant(f"{head}= ({target} || 0) + {value}", f"`{target}` added to", 2)
+
+
+def _plain_assignment(code: list[_Token]) -> int | None:
+    """Where the `=` stands of a line that assigns a value to one target (a name, an attribute, an item); None for
+    any other line."""
+    at = next((k for k, token in enumerate(code) if token.kind == "op" and token.text in _ASSIGNMENTS), None)
+    if at is None or code[at].text != "=" or at == 0 or at + 1 >= len(code):
+        return None
+    if code[0].text in _KEYWORDS and not (code[0].text in ("self", "this") and at > 1):
+        return None
+    if any(token.kind not in _OPERAND_END and token.text not in {".", "[", "]"} for token in code[:at]):
+        return None  # a call's keyword argument, an annotation, a tuple: not one target
+    return at
 
 
 def _swap(line: str, token: _Token, new: str, tier: int) -> Mutant:
@@ -350,20 +360,26 @@ def _value_names(code: list[_Token]) -> list[tuple[int, _Token]]:
     # What an assignment stores into (`top, score = best(pairs)`) is not a value the line computes.
     stored = next((k for k, token in enumerate(code) if token.text in _ASSIGNMENTS), -1)
     for k, token in enumerate(code):
-        if token.kind != "name" or token.text in _KEYWORDS or token.text in _WORD_SWAPS or token.text == "_":
-            continue
-        if token.text in _BUILTINS:
-            continue  # `isinstance(x, int)`, `map(str, xs)`: a type passed along, not a value to shift
-        if k < stored:
-            continue
-        before = code[k - 1] if k else None
-        after = code[k + 1] if k + 1 < len(code) else None
-        if (before is not None and before.text == ".") or (after is not None and after.text in {"(", ".", "="}):
-            continue  # a call, an attribute, an object or an assignment's target: not a value to shift
-        if after is not None and after.text in {":=", "+=", "-=", "*=", "/=", "++", "--"}:
-            continue
-        variables.append((k, token))
+        if k >= stored and _is_variable(token) and _read_as_value(code, k):
+            variables.append((k, token))
     return variables
+
+
+def _is_variable(token: _Token) -> bool:
+    """Whether the token names a variable: not a keyword, a word with a swap of its own, `_` or a builtin."""
+    if token.kind != "name" or token.text in _KEYWORDS or token.text in _WORD_SWAPS or token.text == "_":
+        return False
+    return token.text not in _BUILTINS  # `isinstance(x, int)`, `map(str, xs)`: a type passed along, not a value
+
+
+def _read_as_value(code: list[_Token], k: int) -> bool:
+    """Whether the name at `k` is read as a value: not a call, an attribute, an object, an assignment's target or a
+    name updated in place, none of them a value to shift."""
+    before = code[k - 1] if k else None
+    after = code[k + 1] if k + 1 < len(code) else None
+    if (before is not None and before.text == ".") or (after is not None and after.text in {"(", ".", "="}):
+        return False
+    return after is None or after.text not in {":=", "+=", "-=", "*=", "/=", "++", "--"}
 
 
 def _spans(line: str, code: list[_Token], names: set[str], variables: list[_Token]) -> Iterator[_Token]:
