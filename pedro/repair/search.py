@@ -301,9 +301,7 @@ class Search:
                       scope="all")  # fmt: skip
             verdict, why = _judged_as(proposal, *judge(self.run, everything, self.wanted))
             if verdict == "fixed":
-                outputs = tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
-                if spec is not None and spec.separate:
-                    outputs = self.runs.probed(spec)
+                outputs = self._probed_outputs(spec, probe)
                 self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
                 plausible = Plausible(index, applied, everything, outputs, proposal.question)
                 self.pool.append(plausible)
@@ -314,13 +312,7 @@ class Search:
                 self.in_place = plausible  # taken back only when another candidate is tried
                 return verdict
             if verdict == "progress" and not self.pool:
-                self.emit("repair.candidate", n=index, status="progress", reason=why, **_shown(proposal.label))
-                line = f" line {proposal.label['line']}" if proposal.label.get("line") else ""
-                self.kept.append(Kept(index, applied, self.run, f"{index}: {proposal.label.get('unit')}{line}"))
-                self.run = everything
-                self.emit("repair.kept", n=index, unit=proposal.label.get("unit"), reason=why,
-                          chain=[kept.what for kept in self.kept])  # fmt: skip
-                self._follow(applied)
+                self._keep_progress(index, proposal, applied, everything, why)
                 return verdict
         self.emit("repair.candidate", n=index, status=verdict, reason=why, **_shown(proposal.label))
         self.last_problem = why
@@ -328,6 +320,24 @@ class Search:
         if verdict == "fails":
             self._learn_from_failure(index, proposal, applied, first, why)
         return verdict
+
+    def _probed_outputs(self, spec: ProbeSpec | None, probe: ProbeRecorder | None) -> tuple[str, ...] | None:
+        """What the fixed code gave on the probe's inputs: recorded in the tests' run, or by a program of its own."""
+        if spec is not None and spec.separate:
+            return self.runs.probed(spec)
+        return tuple(probe.outputs) if probe is not None and probe.outputs is not None else None
+
+    def _keep_progress(
+        self, index: int, proposal: Proposal, applied: list[Edit], everything: TestRun, why: str
+    ) -> None:
+        """Keep a candidate that came nearer (no plausible fix yet) and go on from the code with it in place."""
+        self.emit("repair.candidate", n=index, status="progress", reason=why, **_shown(proposal.label))
+        line = f" line {proposal.label['line']}" if proposal.label.get("line") else ""
+        self.kept.append(Kept(index, applied, self.run, f"{index}: {proposal.label.get('unit')}{line}"))
+        self.run = everything
+        self.emit("repair.kept", n=index, unit=proposal.label.get("unit"), reason=why,
+                  chain=[kept.what for kept in self.kept])  # fmt: skip
+        self._follow(applied)
 
     def _learn_from_failure(
         self, index: int, proposal: Proposal, applied: list[Edit], first: TestRun, why: str
