@@ -306,40 +306,15 @@ def measure(
     if report is None or not failing or not report.names_tests:
         return None
     began = time.monotonic()
-    root = tests.ctx.root
-    covered: dict[str, set[Line]] = {}
-    passing: Sequence[str] = report.passing
+    passing: Sequence[str]
     if report.runner == "pytest":
-        python = PytestRecorder(root)
-        # The failing tests and those beside them in their files: enough passing tests to contrast with, never the
-        # whole suite of a large project. When the command names single tests, their files run whole, so that the
-        # tests it leaves out still tell the lines every test runs from the lines only the failing ones run.
-        containers = named_containers(start, tests.command)
-        only = containers or _neighbourhood(failing, report.passing)
-        recorded = (
-            candidates.recorded(only, python) if candidates is not None else tests.run(instrument=python, only=only)
-        )
-        if containers and recorded.report is not None:
-            passing = [test for test in recorded.report.passing if test not in failing]
-        for context, lines in python.covered.items():
-            test = next((t for t in (*failing, *passing) if matches(context, t)), None)
-            if test is not None:
-                covered.setdefault(test, set()).update(lines)
+        covered, passing = _pytest_coverage(tests, start, failing, candidates)
         runs = 1
     elif report.runner in ("go test", NODE_RUNNER):
-        runs = 0
-        for group, ids in (("failing", failing), ("passing", frozenset(report.passing))):
-            recorder = (
-                GoRecorder(root, go_names(ids)) if report.runner == "go test" else NodeRecorder(root, sorted(ids))
-            )
-            if recorder.names:
-                tests.run(instrument=recorder)
-                covered[group] = recorder.lines
-                runs += 1
-        failing = frozenset({"failing"})
+        covered, runs = _grouped_coverage(tests, report.runner, failing, frozenset(report.passing))
+        failing, passing = frozenset({"failing"}), ["passing"]
     else:
         return None
-    passing = passing if report.runner == "pytest" else ["passing"]
     scores = ochiai(covered, failing, passing)
     if not any(scores.values()):
         return None
@@ -348,6 +323,50 @@ def measure(
     return Spectrum(
         scores, len(failed), len(covered) - len(failed), time.monotonic() - began, runs, singly, frozenset(failed)
     )
+
+
+def _pytest_coverage(
+    tests: ProjectTests, start: TestRun, failing: frozenset[str], candidates: CandidateRuns | None
+) -> tuple[dict[str, set[Line]], Sequence[str]]:
+    """The lines each test ran, recorded by pytest, and the passing tests they are contrasted with."""
+    report = start.report
+    assert report is not None
+    python = PytestRecorder(tests.ctx.root)
+    passing: Sequence[str] = report.passing
+    # The failing tests and those beside them in their files: enough passing tests to contrast with, never the
+    # whole suite of a large project. When the command names single tests, their files run whole, so that the
+    # tests it leaves out still tell the lines every test runs from the lines only the failing ones run.
+    containers = named_containers(start, tests.command)
+    only = containers or _neighbourhood(failing, report.passing)
+    recorded = candidates.recorded(only, python) if candidates is not None else tests.run(instrument=python, only=only)
+    if containers and recorded.report is not None:
+        passing = [test for test in recorded.report.passing if test not in failing]
+    covered: dict[str, set[Line]] = {}
+    for context, lines in python.covered.items():
+        test = next((t for t in (*failing, *passing) if matches(context, t)), None)
+        if test is not None:
+            covered.setdefault(test, set()).update(lines)
+    return covered, passing
+
+
+def _grouped_coverage(
+    tests: ProjectTests, runner: str, failing: frozenset[str], passing: frozenset[str]
+) -> tuple[dict[str, set[Line]], int]:
+    """The lines the failing tests ran together and the passing ones together (Go, node: no per-test record), and
+    how many runs it took."""
+    covered: dict[str, set[Line]] = {}
+    runs = 0
+    for group, ids in (("failing", failing), ("passing", passing)):
+        recorder = (
+            GoRecorder(tests.ctx.root, go_names(ids))
+            if runner == "go test"
+            else NodeRecorder(tests.ctx.root, sorted(ids))
+        )
+        if recorder.names:
+            tests.run(instrument=recorder)
+            covered[group] = recorder.lines
+            runs += 1
+    return covered, runs
 
 
 @dataclass(frozen=True)
