@@ -121,7 +121,7 @@ def read_outcome(
         if kind == "job.started" and isinstance(event.get("settings"), Mapping):
             settings = event["settings"]
         elif kind == "tool_call.finished":
-            calls.append(f"{event.get('name')} {'ok' if event.get('ok') else event.get('error_kind') or 'failed'}")
+            calls.append(_call_line(event))
             code = event.get("error_code")
             if isinstance(code, str) and code and code not in codes:
                 codes.append(code)
@@ -129,8 +129,7 @@ def read_outcome(
             problems.append(str(event.get("kind", "")))
         elif kind == "job.finished":
             finished = event
-    totals = finished.get("totals", {}) if finished is not None else {}
-    totals = totals if isinstance(totals, Mapping) else {}
+    totals = _totals(finished)
     return Outcome(
         finished=finished is not None,
         status=str(finished.get("exit_status", "none")) if finished is not None else "none",
@@ -150,6 +149,17 @@ def read_outcome(
     )
 
 
+def _call_line(event: Mapping[str, Any]) -> str:
+    """A finished tool call as the outcome lists it: its name, then `ok` or the kind of error."""
+    return f"{event.get('name')} {'ok' if event.get('ok') else event.get('error_kind') or 'failed'}"
+
+
+def _totals(finished: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The totals the job.finished event carries; empty when there is none or it is malformed."""
+    totals = finished.get("totals", {}) if finished is not None else {}
+    return totals if isinstance(totals, Mapping) else {}
+
+
 def failure_reason(outcome: Outcome, *, solved: bool) -> FailureReason | None:
     """Why a run failed (None when it succeeded): the job's own reason where it says enough, else what the trace
     shows about the calls. The one place this mapping lives."""
@@ -165,6 +175,11 @@ def failure_reason(outcome: Outcome, *, solved: bool) -> FailureReason | None:
         return _BY_REASON[outcome.reason]
     if outcome.reason in ("completed", "repaired", "built"):
         return "check_failed"  # pedro's own evidence held, the task's hidden check did not
+    return _reason_from_calls(outcome)
+
+
+def _reason_from_calls(outcome: Outcome) -> FailureReason:
+    """Why a finished job whose reason says no more failed, from what its calls show."""
     if not outcome.calls:
         return "bad_format" if outcome.problems else "no_tool_call"
     failed = [call.split(" ", 1)[1] for call in outcome.calls if not call.endswith(" ok")]
