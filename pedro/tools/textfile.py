@@ -181,21 +181,7 @@ def split_text(text: str) -> list[str]:
 
 def decode_text(data: bytes) -> TextFile:
     """Split bytes into lines and remember encoding, BOM, per-line endings and the final-newline state."""
-    codec: Codec = "utf-8"
-    bom = False
-    for mark, candidate in _BOMS:
-        if data.startswith(mark):
-            codec, bom, data = candidate, True, data[len(mark) :]
-            break
-    if codec == "utf-8":
-        text = data.decode("utf-8", errors="surrogateescape")
-        invalid = sum(1 for ch in text if 0xDC80 <= ord(ch) <= 0xDCFF)
-    else:
-        try:
-            text = data.decode(codec)
-        except UnicodeDecodeError as exc:
-            raise ToolFailure(f"the file starts with a {codec} byte-order mark but is not valid {codec}") from exc
-        invalid = 0
+    text, codec, bom, invalid = _decoded(data)
     parts = text.split("\n")
     final_newline = parts[-1] == ""
     if final_newline:
@@ -214,6 +200,24 @@ def decode_text(data: bytes) -> TextFile:
             endings.append(None if last_open else "\n")
     newline: Newline = "\r\n" if crlf * 2 > len(lines) - (0 if final_newline else 1) else "\n"
     return TextFile(lines, endings, newline, final_newline if lines else False, codec, bom, invalid)
+
+
+def _decoded(data: bytes) -> tuple[str, Codec, bool, int]:
+    """The text, its codec, whether a byte-order mark named it, and how many bytes were not valid UTF-8 (kept as
+    surrogates so that they are written back as they were)."""
+    codec: Codec = "utf-8"
+    bom = False
+    for mark, candidate in _BOMS:
+        if data.startswith(mark):
+            codec, bom, data = candidate, True, data[len(mark) :]
+            break
+    if codec == "utf-8":
+        text = data.decode("utf-8", errors="surrogateescape")
+        return text, codec, bom, sum(1 for ch in text if 0xDC80 <= ord(ch) <= 0xDCFF)
+    try:
+        return data.decode(codec), codec, bom, 0
+    except UnicodeDecodeError as exc:
+        raise ToolFailure(f"the file starts with a {codec} byte-order mark but is not valid {codec}") from exc
 
 
 def load_text(path: Path, rel: str) -> TextFile:
