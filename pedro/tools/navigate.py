@@ -277,15 +277,19 @@ def _import_of(node: Node, language: LanguageName) -> str | None:
         return _squash(node)
     if kind == "export_statement" and node.child_by_field_name("source") is not None:
         return _squash(node)
-    if kind == "call_expression":
-        function = node.child_by_field_name("function")
-        arguments = node.child_by_field_name("arguments")
-        called = function.type if function is not None else ""
-        is_require = called == "identifier" and function is not None and function.text == b"require"
-        first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-        if (is_require or called == "import") and first is not None and first.type in ("string", "template_string"):
-            return _squash(node)
+    if kind == "call_expression" and _loads_module(node):
+        return _squash(node)
     return None
+
+
+def _loads_module(call: Node) -> bool:
+    """Whether a JavaScript call is `require("…")` or a dynamic `import("…")` of a module named by a string."""
+    function = call.child_by_field_name("function")
+    arguments = call.child_by_field_name("arguments")
+    called = function.type if function is not None else ""
+    is_require = called == "identifier" and function is not None and function.text == b"require"
+    first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    return (is_require or called == "import") and first is not None and first.type in ("string", "template_string")
 
 
 def _squash(node: Node) -> str:
