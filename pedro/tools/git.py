@@ -76,10 +76,7 @@ class GitArgs(ToolArgs):
             data["paths"] = [data["paths"]]
         if any(data.get(key) for key in _FORCE_KEYS):
             data["force"] = True
-        for key in _FREE_FORM_KEYS:
-            value = data.pop(key, None)
-            if value:
-                data["free_form"] = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+        _take_free_form(data)
         action = data.get("action")
         if data.get("free_form") and not action:
             raise ValueError(_free_form_refusal(data["free_form"]))
@@ -123,6 +120,14 @@ def _rename(data: dict[str, Any], key: str, aliases: tuple[str, ...]) -> None:
     for alias in aliases:
         if alias in data and key not in data:
             data[key] = data.pop(alias)
+
+
+def _take_free_form(data: dict[str, Any]) -> None:
+    """Move the extra arguments the model passed under any of _FREE_FORM_KEYS to `free_form`, as strings."""
+    for key in _FREE_FORM_KEYS:
+        value = data.pop(key, None)
+        if value:
+            data["free_form"] = [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
 def _split_action(raw: str, data: dict[str, Any]) -> str:
