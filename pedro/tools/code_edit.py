@@ -282,18 +282,7 @@ def _indent(line: str) -> str:
 
 def _replace_loosely(text_file: TextFile, rel: str, old: str, new: str) -> _Edit:
     """Match whole lines ignoring indentation and spacing; apply only when exactly one place matches."""
-    old_lines = split_text(old)
-    lead = 0
-    while lead < len(old_lines) and not old_lines[lead].strip():
-        lead += 1
-    old_lines = old_lines[lead:]
-    while old_lines and not old_lines[-1].strip():
-        old_lines.pop()
-    new_lines = split_text(new)
-    drop = 0
-    while drop < min(lead, len(new_lines)) and not new_lines[drop].strip():
-        drop += 1
-    new_lines = new_lines[drop:]
+    old_lines, new_lines = _without_blank_ends(old, new)
     shown = [to_display(line) for line in text_file.lines]
     if old_lines:
         key = [_norm(line) for line in old_lines]
@@ -317,6 +306,23 @@ def _replace_loosely(text_file: TextFile, rel: str, old: str, new: str) -> _Edit
                 f"(lines {numbers}); the file is unchanged. Copy the exact text, with more surrounding lines"
             )
     raise ToolFailure(_did_you_mean(rel, shown, old_lines))
+
+
+def _without_blank_ends(old: str, new: str) -> tuple[list[str], list[str]]:
+    """The lines of old without its blank first and last lines, and those of new without as many blank first lines
+    as old lost (blank lines around old are not part of the match)."""
+    old_lines = split_text(old)
+    lead = 0
+    while lead < len(old_lines) and not old_lines[lead].strip():
+        lead += 1
+    old_lines = old_lines[lead:]
+    while old_lines and not old_lines[-1].strip():
+        old_lines.pop()
+    new_lines = split_text(new)
+    drop = 0
+    while drop < min(lead, len(new_lines)) and not new_lines[drop].strip():
+        drop += 1
+    return old_lines, new_lines[drop:]
 
 
 def _reindent(new_lines: list[str], old_lines: list[str], file_lines: list[str]) -> list[str]:
