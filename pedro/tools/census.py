@@ -252,16 +252,7 @@ def _tree_stamps(
 ) -> tuple[tuple[str, _Stamp], ...] | None:
     """The state of everything the listing's result depends on (its directories, the ones beside them, and the
     ignore files that applied to the walk), or None as soon as any of it changed at or after `settled_before`."""
-    # Text, not Paths, for the listing's thousands of entries: a Path each would cost more than the walk.
-    top = ctx.rel(under).removeprefix(".")
-    seen = {top, *(str(above) for above in Path(top).parents)}
-    for rel in paths:
-        folder = rel.rpartition("/")[0]
-        while folder not in seen:
-            seen.add(folder)
-            folder = folder.rpartition("/")[0]
-    inside = top + "/" if top else ""
-    walked = {str(under), *(f"{ctx.root}/{rel}" for rel in seen if rel.startswith(inside) and rel)}
+    walked = _walked_directories(ctx, under, paths)
     # The walked directories first: an edit since the walk moves one of them, and reading them all would be wasted.
     stamps = _settled(walked, settled_before)
     if stamps is None:
@@ -282,6 +273,20 @@ def _tree_stamps(
             return None  # gone since the listing
     more = _settled(beside, settled_before)
     return None if more is None else stamps + more
+
+
+def _walked_directories(ctx: ToolContext, under: Path, paths: Iterable[str]) -> set[str]:
+    """The directories the walk went through to list `paths`: `under` and every folder between it and them."""
+    # Text, not Paths, for the listing's thousands of entries: a Path each would cost more than the walk.
+    top = ctx.rel(under).removeprefix(".")
+    seen = {top, *(str(above) for above in Path(top).parents)}
+    for rel in paths:
+        folder = rel.rpartition("/")[0]
+        while folder not in seen:
+            seen.add(folder)
+            folder = folder.rpartition("/")[0]
+    inside = top + "/" if top else ""
+    return {str(under), *(f"{ctx.root}/{rel}" for rel in seen if rel.startswith(inside) and rel)}
 
 
 def _settled(paths: Iterable[str], settled_before: int) -> tuple[tuple[str, _Stamp], ...] | None:
