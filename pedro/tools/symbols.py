@@ -258,17 +258,22 @@ def _visit_python(node: Node, scope: _Scope) -> tuple[list[Symbol], bool]:
         left = node.child_by_field_name("left") or (node.named_children[0] if node.named_children else None)
         return [_make(node, _text(left), "type", scope)], False
     if kind == "expression_statement":
-        if scope.in_function or not node.named_children:
-            return [], False
-        target = node.named_children[0]
-        if target.type != "assignment":
-            return [], False
-        left = target.child_by_field_name("left")
-        if left is None or left.type != "identifier":
-            return [], False
-        name = _text(left)
-        return [_make(node, name, "const" if name.isupper() else "variable", scope)], False
+        return _python_assignment(node, scope), False
     return [], kind in _PY_CONTAINERS
+
+
+def _python_assignment(node: Node, scope: _Scope) -> list[Symbol]:
+    """The name a module or class statement assigns (`LIMIT = 3`: a const; `cache = {}`: a variable), if any."""
+    if scope.in_function or not node.named_children:
+        return []
+    target = node.named_children[0]
+    if target.type != "assignment":
+        return []
+    left = target.child_by_field_name("left")
+    if left is None or left.type != "identifier":
+        return []
+    name = _text(left)
+    return [_make(node, name, "const" if name.isupper() else "variable", scope)]
 
 
 def _go_receiver(node: Node) -> str | None:
@@ -435,20 +440,9 @@ _CLOSERS = re.compile(r"^\s*(?:[}\])]+[;,)]*|end\b.*|fi|done|esac)\s*$")
 def regex_symbols(text: str) -> list[Symbol]:
     """Definitions found by line patterns (def/class/func/fn/struct/…), with ranges from indentation."""
     lines = text.splitlines()
-    found: list[tuple[int, int, str, str]] = []  # (line index, indent, kind, name)
-    for index, line in enumerate(lines):
-        match = _KEYWORD_LINE.match(line)
-        if match and _is_definition(match, line):
-            kind = _KEYWORD_KINDS[match.group("kw")]
-            found.append((index, _indent_width(match.group("indent")), kind, match.group("name")))
-            continue
-        match = _C_FUNCTION.match(line) or _DEFINE.match(line)
-        if match:
-            kind = "macro" if line.lstrip().startswith("#") else "function"
-            found.append((index, 0, kind, match.group("name")))
     symbols: list[Symbol] = []
     open_blocks: list[Symbol] = []
-    for index, indent, kind, name in found:
+    for index, indent, kind, name in _definition_lines(lines):
         end = index + 1 if kind in VALUE_KINDS else _block_end(lines, index, indent)
         while open_blocks and open_blocks[-1].end_line < index + 1:
             open_blocks.pop()
@@ -467,6 +461,22 @@ def regex_symbols(text: str) -> list[Symbol]:
         if kind not in VALUE_KINDS:
             open_blocks.append(symbol)
     return symbols
+
+
+def _definition_lines(lines: list[str]) -> list[tuple[int, int, str, str]]:
+    """(line index, indent, kind, name) of each line that starts a definition, by keyword or C's shapes."""
+    found: list[tuple[int, int, str, str]] = []
+    for index, line in enumerate(lines):
+        match = _KEYWORD_LINE.match(line)
+        if match and _is_definition(match, line):
+            kind = _KEYWORD_KINDS[match.group("kw")]
+            found.append((index, _indent_width(match.group("indent")), kind, match.group("name")))
+            continue
+        match = _C_FUNCTION.match(line) or _DEFINE.match(line)
+        if match:
+            kind = "macro" if line.lstrip().startswith("#") else "function"
+            found.append((index, 0, kind, match.group("name")))
+    return found
 
 
 def _is_definition(match: re.Match[str], line: str) -> bool:
