@@ -9,7 +9,7 @@ import shlex
 import shutil
 import tempfile
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
@@ -431,7 +431,6 @@ def _js_runner(script: str) -> str | None:
 
 def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path) -> RunPlan:
     """The model's own command, run by bash; a simple pytest/go/jest/vitest call also gets a reporter."""
-    report = workdir / "report"
     try:
         tokens = shlex.split(command)
     except ValueError:
@@ -440,28 +439,71 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
     kind: ReportKind = "raw"
     report_path: Path | None = None
     runner = _explicit_runner(tokens) if simple else None
-    if runner == "pytest" and not any(t.startswith("--junitxml") for t in tokens):
-        report_path = report.with_suffix(".xml")
-        tokens, kind = [*tokens, *_junit_options(report)], "junit"
-    elif runner == "go" and "-json" not in tokens:
-        tokens, kind = [*tokens[:2], "-json", *tokens[2:]], "go-json"
-    elif runner == "go":
-        kind = "go-json"
-    elif runner == "jest" and "--json" not in tokens:
-        report_path = report.with_suffix(".json")
-        tokens, kind = [*tokens, "--json", f"--outputFile={report_path}", "--testLocationInResults"], "jest"
-    elif runner == "vitest" and not any(t.startswith("--reporter") for t in tokens):
-        report_path = report.with_suffix(".json")
-        flags = ["--reporter=default", "--reporter=json", f"--outputFile.json={report_path}"]
-        tokens, kind = [*tokens, *flags], "vitest"
-    elif runner == UNITTEST_RUNNER and not {"-v", "--verbose"} & set(tokens):
-        tokens = [*tokens, "-v"]  # each test's line names the passing ones too
-    elif runner == NODE_RUNNER and not any(t.startswith("--test-reporter") for t in tokens):
-        report_path = report.with_suffix(".xml")
-        tokens, kind = [tokens[0], *_node_reporter_options(report_path), *tokens[1:]], "node-junit"
+    reporter = _REPORTERS.get(runner) if runner is not None else None
+    if reporter is not None:
+        tokens, kind, report_path = reporter(tokens, workdir / "report")
     text = shlex.join(tokens) if kind != "raw" or runner == UNITTEST_RUNNER else command
     module = _go_module(root) if kind == "go-json" else ""
     return RunPlan(runner or "command", ChildCommand(("bash", "-c", text), root, env), kind, report_path, module)
+
+
+# A command with the reporter pedro reads added (unless it asks for one itself), the report's kind and its file.
+_Reported = tuple[list[str], ReportKind, Path | None]
+
+
+def _pytest_reporter(tokens: list[str], report: Path) -> _Reported:
+    """pytest: a junit XML report (xunit1)."""
+    if any(t.startswith("--junitxml") for t in tokens):
+        return tokens, "raw", None
+    return [*tokens, *_junit_options(report)], "junit", report.with_suffix(".xml")
+
+
+def _go_reporter(tokens: list[str], report: Path) -> _Reported:
+    """go test: -json output, which the summary reads from stdout."""
+    if "-json" in tokens:
+        return tokens, "go-json", None
+    return [*tokens[:2], "-json", *tokens[2:]], "go-json", None
+
+
+def _jest_reporter(tokens: list[str], report: Path) -> _Reported:
+    """jest: a JSON report with each test's location."""
+    if "--json" in tokens:
+        return tokens, "raw", None
+    path = report.with_suffix(".json")
+    return [*tokens, "--json", f"--outputFile={path}", "--testLocationInResults"], "jest", path
+
+
+def _vitest_reporter(tokens: list[str], report: Path) -> _Reported:
+    """vitest: a JSON report beside the default one a person reads."""
+    if any(t.startswith("--reporter") for t in tokens):
+        return tokens, "raw", None
+    path = report.with_suffix(".json")
+    return [*tokens, "--reporter=default", "--reporter=json", f"--outputFile.json={path}"], "vitest", path
+
+
+def _unittest_reporter(tokens: list[str], report: Path) -> _Reported:
+    """unittest: no report file; -v names every test on its own line."""
+    if {"-v", "--verbose"} & set(tokens):
+        return tokens, "raw", None
+    return [*tokens, "-v"], "raw", None  # each test's line names the passing ones too
+
+
+def _node_reporter(tokens: list[str], report: Path) -> _Reported:
+    """node --test: a junit report beside the spec output a person reads."""
+    if any(t.startswith("--test-reporter") for t in tokens):
+        return tokens, "raw", None
+    path = report.with_suffix(".xml")
+    return [tokens[0], *_node_reporter_options(path), *tokens[1:]], "node-junit", path
+
+
+_REPORTERS: dict[str, Callable[[list[str], Path], _Reported]] = {
+    "pytest": _pytest_reporter,
+    "go": _go_reporter,
+    "jest": _jest_reporter,
+    "vitest": _vitest_reporter,
+    UNITTEST_RUNNER: _unittest_reporter,
+    NODE_RUNNER: _node_reporter,
+}
 
 
 def _explicit_runner(tokens: list[str]) -> str | None:
@@ -604,19 +646,25 @@ def format_summary(
         if report.total == 0 and not report.failures:
             lines.append("no tests ran; check `path` or the test file names")
         if report.failures:
-            lines.append("failing tests:")
-            for failure in report.failures[:MAX_FAILURES_SHOWN]:
-                where = f" ({failure.location})" if failure.location else ""
-                lines.append(f"- {failure.test_id}{where}")
-                lines.extend(f"    {line}" for line in failure.message.splitlines())
-            hidden = len(report.failures) - MAX_FAILURES_SHOWN
-            if hidden > 0:
-                lines.append(f"... and {hidden} more failing tests")
+            lines += _failing_tests(report)
     tail = _last_lines(raw_tail, RAW_TAIL_LINES)
     if tail:
         lines.append(f"--- end of output ({len(tail.splitlines())} lines) ---")
         lines.append(tail)
     return "\n".join(lines)
+
+
+def _failing_tests(report: RunReport) -> list[str]:
+    """The summary's list of failing tests, each with its location and message, the first MAX_FAILURES_SHOWN."""
+    lines = ["failing tests:"]
+    for failure in report.failures[:MAX_FAILURES_SHOWN]:
+        where = f" ({failure.location})" if failure.location else ""
+        lines.append(f"- {failure.test_id}{where}")
+        lines.extend(f"    {line}" for line in failure.message.splitlines())
+    hidden = len(report.failures) - MAX_FAILURES_SHOWN
+    if hidden > 0:
+        lines.append(f"... and {hidden} more failing tests")
+    return lines
 
 
 # Stack frames inside the runner's own machinery say nothing about the project's code.
