@@ -193,7 +193,7 @@ def parse_go_test_json(lines: Iterable[str], *, module: str = "") -> RunReport:
                 failed_builds[package] = _strip_test_variant(str(event["FailedBuild"]))
     report = RunReport(runner="go test")
     _count_go_tests(report, tests, module)
-    _add_go_package_failures(report, tests, package_outcome, package_output, build_output, failed_builds, module)
+    _add_go_package_failures(report, tests, package_outcome, package_output, build_output, failed_builds)
     _add_loose_build_failures(report, loose, module)
     return report
 
@@ -272,7 +272,6 @@ def _add_go_package_failures(
     package_output: dict[str, list[str]],
     build_output: dict[str, list[str]],
     failed_builds: dict[str, str],
-    module: str,
 ) -> None:
     """A package that failed with no failing test: a build error, a panic in init/TestMain, a timeout."""
     for package, outcome in package_outcome.items():
@@ -618,28 +617,40 @@ def _raw_unittest(text: str) -> RunReport | None:
     report = RunReport(runner=UNITTEST_RUNNER)
     for index, header in enumerate(headers):
         stop = headers[index + 1].start() if index + 1 < len(headers) else end.start()
-        block = text[header.end() : stop].strip("\n").rstrip("-\n ")
-        body = [line for line in block.splitlines() if line.strip() and not set(line.strip()) <= {"-", "="}]
-        frames = list(_UNITTEST_FRAME.finditer(block))
-        location = f"{frames[-1].group('file')}:{frames[-1].group('line')}" if frames else ""
-        message = body[-1].strip() if body else ""
-        test_id = unittest_id(header.group("test"), header.group("where"))
         if header.group("kind") == "ERROR":
             report.errors += 1
-            message = f"error: {message}"
         else:
             report.failed += 1
-        report.failures.append(FailedTest(test_id, location, _cap(message), _cap_details(block)))
+        report.failures.append(_unittest_failure(header, text[header.end() : stop]))
     result = UNITTEST_RESULT.search(text, end.end())
     counts = dict(re.findall(r"(\w+)=(\d+)", result.group("body") or "")) if result else {}
     report.skipped = int(counts.get("skipped", 0))
     report.passed = max(int(end.group("n")) - report.failed - report.errors - report.skipped, 0)
-    failing = {failure.test_id for failure in report.failures}
+    report.passing.extend(_unittest_passing(text, {failure.test_id for failure in report.failures}))
+    return report
+
+
+def _unittest_failure(header: re.Match[str], block: str) -> FailedTest:
+    """One failing test of unittest's output: its id, its last frame, its last line as the message, the traceback."""
+    block = block.strip("\n").rstrip("-\n ")
+    body = [line for line in block.splitlines() if line.strip() and not set(line.strip()) <= {"-", "="}]
+    frames = list(_UNITTEST_FRAME.finditer(block))
+    location = f"{frames[-1].group('file')}:{frames[-1].group('line')}" if frames else ""
+    message = body[-1].strip() if body else ""
+    if header.group("kind") == "ERROR":
+        message = f"error: {message}"
+    test_id = unittest_id(header.group("test"), header.group("where"))
+    return FailedTest(test_id, location, _cap(message), _cap_details(block))
+
+
+def _unittest_passing(text: str, failing: set[str]) -> list[str]:
+    """The tests `-v` reports as ok, in the order it ran them, leaving out any that also failed."""
+    passing = []
     for line in _UNITTEST_VERBOSE.finditer(text):
         test_id = unittest_id(line.group("test"), line.group("where"))
         if (line.group("outcome") or line.group("late")) == "ok" and test_id not in failing:
-            report.passing.append(test_id)
-    return report
+            passing.append(test_id)
+    return passing
 
 
 _COUNTED_LINES = (
