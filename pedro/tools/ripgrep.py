@@ -121,6 +121,25 @@ def scope_glob(ctx: ToolContext, glob: str, under: Path, *, ignore_case: bool = 
     becomes a file type, which ripgrep applies after .gitignore, and a path glob "dir/**/NAME" or "dir/NAME"
     searches dir for NAME. Only other shapes ("src/*/x.py") keep --glob and its override.
     """
+    fallback = GlobScope((f"--iglob={glob}" if ignore_case else f"--glob={glob}",), under)
+    parts = _split_glob(glob)
+    if parts is None:
+        return fallback
+    prefix, name, depth = parts
+    name_filter = (f"--type-add=pedro:{_fold_case(name) if ignore_case else name}", "--type=pedro", *depth)
+    if not prefix:
+        return GlobScope(name_filter, under)
+    folder = ctx.root / prefix
+    if under == folder or (not depth and folder in under.parents):
+        return GlobScope(name_filter, under)
+    if under == ctx.root or under in folder.parents:
+        return GlobScope(name_filter, folder if folder.is_dir() else None)
+    return fallback if under.is_file() else GlobScope(name_filter, None)
+
+
+def _split_glob(glob: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """(folder, name, depth flags) of a glob a file type can stand for: a name, anywhere, in a plain folder
+    ("dir/NAME") or beneath one ("dir/**/NAME"); None for any other shape."""
     rest = glob.removeprefix("./").removeprefix("/")
     anywhere = rest.startswith("**/")
     while rest.startswith("**/"):
@@ -133,18 +152,9 @@ def scope_glob(ctx: ToolContext, glob: str, under: Path, *, ignore_case: bool = 
         prefix, depth = prefix.removesuffix("**").rstrip("/"), ()
     elif not prefix:
         depth = ()
-    fallback = GlobScope((f"--iglob={glob}" if ignore_case else f"--glob={glob}",), under)
     if not name or ":" in name or _GLOB_META.search(prefix) or ".." in prefix.split("/") or (anywhere and prefix):
-        return fallback
-    name_filter = (f"--type-add=pedro:{_fold_case(name) if ignore_case else name}", "--type=pedro", *depth)
-    if not prefix:
-        return GlobScope(name_filter, under)
-    folder = ctx.root / prefix
-    if under == folder or (not depth and folder in under.parents):
-        return GlobScope(name_filter, under)
-    if under == ctx.root or under in folder.parents:
-        return GlobScope(name_filter, folder if folder.is_dir() else None)
-    return fallback if under.is_file() else GlobScope(name_filter, None)
+        return None
+    return prefix, name, depth
 
 
 def _fold_case(glob: str) -> str:
