@@ -11,7 +11,7 @@ from typing import Any
 from pedro.messages import ToolCall
 from pedro.toolcalls import harmony
 from pedro.toolcalls.completion import is_narrated
-from pedro.toolcalls.model import Candidate, Extraction, Found, Issue, Segment
+from pedro.toolcalls.model import Candidate, Extraction, FormatProblem, Found, Issue, Segment
 from pedro.toolcalls.names import Registry, TextFileCheck
 from pedro.toolcalls.native import NativeReply, read_chunks, read_message
 from pedro.toolcalls.problems import render_narrated, render_problem
@@ -84,23 +84,9 @@ def _reply(payload: Any, registry: Registry) -> tuple[Parsed, str | None, bool]:
 
 def finalize(parsed: Parsed, registry: Registry, finish_reason: str | None, *, structured: bool) -> Extraction:
     """Check names against the registry, apply the truncation rule, give ids, render problems."""
-    calls: list[ToolCall] = []
-    issues: list[Issue] = []
-    dialects: list[str] = []
-    for item in parsed.found:
-        dialects.append(item.dialect)
-        if isinstance(item, Issue):
-            issues.append(item)
-            continue
-        name, problem = registry.resolve(item.name)
-        if problem is not None:
-            issues.append(Issue(problem, item.dialect, item.raw, name=name))
-            continue
-        calls.append(ToolCall(name, item.arguments, item.id))
-    # a reply with thousands of broken calls needs a handful of messages, not thousands
-    problems = [render_problem(item, registry) for item in issues[:MAX_PROBLEMS]]
-    if any(item.kind == "truncated" for item in issues[MAX_PROBLEMS:]):
-        problems.append(render_problem(next(i for i in issues if i.kind == "truncated"), registry))
+    dialects = [item.dialect for item in parsed.found]
+    calls, issues = _resolved(parsed.found, registry)
+    problems = _problems(issues, registry)
     if finish_reason == "length" and any(p.kind == "truncated" for p in problems):
         calls = []  # §2.3: a reply cut off inside a call executes nothing
     text = _clean(parsed.text)
@@ -109,6 +95,31 @@ def finalize(parsed: Parsed, registry: Registry, finish_reason: str | None, *, s
     calls = [ToolCall(c.name, c.arguments, c.id or f"call_{i}") for i, c in enumerate(calls)]
     reasoning = "\n".join(r for r in parsed.reasoning if r.strip()).strip()
     return Extraction(tuple(calls), text, tuple(problems), reasoning, dialects[0] if dialects else None)
+
+
+def _resolved(found: Sequence[Found], registry: Registry) -> tuple[list[ToolCall], list[Issue]]:
+    """The calls whose names the registry knows, and the issues: those found, and one per unknown name."""
+    calls: list[ToolCall] = []
+    issues: list[Issue] = []
+    for item in found:
+        if isinstance(item, Issue):
+            issues.append(item)
+            continue
+        name, problem = registry.resolve(item.name)
+        if problem is not None:
+            issues.append(Issue(problem, item.dialect, item.raw, name=name))
+            continue
+        calls.append(ToolCall(name, item.arguments, item.id))
+    return calls, issues
+
+
+def _problems(issues: list[Issue], registry: Registry) -> list[FormatProblem]:
+    """The first MAX_PROBLEMS issues rendered, and a cut-off call among the rest, which decides what runs."""
+    # a reply with thousands of broken calls needs a handful of messages, not thousands
+    problems = [render_problem(item, registry) for item in issues[:MAX_PROBLEMS]]
+    if any(item.kind == "truncated" for item in issues[MAX_PROBLEMS:]):
+        problems.append(render_problem(next(i for i in issues if i.kind == "truncated"), registry))
+    return problems
 
 
 def extract_unguarded(
