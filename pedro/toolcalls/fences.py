@@ -109,13 +109,21 @@ def fence(scan: Scan, start: int, token: str) -> Segment | None:
     if name == "tool" or name in scan.registry.schemas:
         return _convention(scan, start, block, source)
     if name.lower() in _WRAPPER_INFO and block.body.strip():
-        inner = scan.rescan(scan.sub(block.body))
-        calls = [seg for seg in inner if seg.role == "call"]
-        rest = "".join(seg.visible for seg in inner if seg.role == "text").strip()
-        if calls and not rest:
-            found = [item for seg in calls for item in seg.found]
-            return Segment(block.end, found, incomplete=any(seg.incomplete for seg in calls), source=source)
+        wrapped = _wrapped_calls(scan, block, source)
+        if wrapped is not None:
+            return wrapped
     return Segment(block.end, role="text", visible=source, source=source)
+
+
+def _wrapped_calls(scan: Scan, block: Fence, source: str) -> Segment | None:
+    """The calls of a wrapper fence (```xml, ```json, …) whose body is calls and nothing else; None otherwise."""
+    inner = scan.rescan(scan.sub(block.body))
+    calls = [seg for seg in inner if seg.role == "call"]
+    rest = "".join(seg.visible for seg in inner if seg.role == "text").strip()
+    if not calls or rest:
+        return None
+    found = [item for seg in calls for item in seg.found]
+    return Segment(block.end, found, incomplete=any(seg.incomplete for seg in calls), source=source)
 
 
 def _convention(scan: Scan, start: int, block: Fence, source: str) -> Segment:
