@@ -29,6 +29,18 @@ def calls_from_value(value: Any, dialect: str, raw: str, *, short_form: bool = F
     for key in ("tool_calls", "tool_call"):
         if isinstance(value.get(key), (list, dict)):
             return calls_from_value(value[key], dialect, raw)
+    call = _call_object(value, dialect, raw)
+    if call is not None:
+        return call
+    if short_form and len(value) == 1:
+        ((key, args),) = value.items()
+        return [make_found(key, args, dialect, raw)]
+    return [issue("missing_name", dialect, raw, error="no_name")]
+
+
+def _call_object(value: dict[str, Any], dialect: str, raw: str) -> list[Found] | None:
+    """The call an OpenAI wire object (`{"function": {...}}`) or a plain call object names; [] for a tool definition
+    echoed from the prompt; None when the object is neither."""
     function = value.get("function")
     if isinstance(function, dict) and ("name" in function or "arguments" in function):
         if _is_definition(function):
@@ -43,10 +55,7 @@ def calls_from_value(value: Any, dialect: str, raw: str, *, short_form: bool = F
         if args is None:
             args = value.get("parameters")
         return [make_found(name, args, dialect, raw, value.get("id", value.get("tool_call_id")))]
-    if short_form and len(value) == 1:
-        ((key, args),) = value.items()
-        return [make_found(key, args, dialect, raw)]
-    return [issue("missing_name", dialect, raw, error="no_name")]
+    return None
 
 
 def _is_definition(spec: dict[str, Any]) -> bool:
