@@ -152,6 +152,17 @@ def _structured(value: str, want: type) -> tuple[bool, Any]:
         return False, None
 
 
+def _finite_number(text: str) -> int | float | None:
+    """The number `text` spells (an int when it is whole); None for anything else, infinities and NaN included."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(number):
+        return None
+    return int(number) if number.is_integer() else number
+
+
 def coerce_value(value: str, schema: Mapping[str, Any] | None) -> Any:
     """Type one untyped (XML) value from its schema: null, boolean, integer, number, array, object, else string."""
     if schema is None:
@@ -166,12 +177,9 @@ def coerce_value(value: str, schema: Mapping[str, Any] | None) -> Any:
     if "integer" in types and _INTEGER.fullmatch(text):
         return int(text)
     if "number" in types:
-        try:
-            number = float(text)
-        except ValueError:
-            number = math.nan
-        if math.isfinite(number):
-            return int(number) if number.is_integer() else number
+        number = _finite_number(text)
+        if number is not None:
+            return number
     for kind, want in (("array", list), ("object", dict)):
         if kind in types:
             ok, decoded = _structured(text, want)
