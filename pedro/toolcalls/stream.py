@@ -56,6 +56,12 @@ def _closed(markup: str) -> bool:
     return any(markup.endswith(closer) for closer in _closers())
 
 
+def _may_grow(tail: str, end: int) -> bool:
+    """Whether the call that ends at `end` may still grow as more of the reply arrives."""
+    # A call with no closing token yet may still grow (`<tool_call>name` + `<arg_key>…`).
+    return not _closed(tail[:end]) or _may_close(tail[end : end + 64])
+
+
 @lru_cache(maxsize=1)
 def _closers() -> tuple[str, ...]:
     # DeepSeek's closers come in the same spellings as its openers
@@ -117,9 +123,7 @@ class StreamExtractor:
                 break
             if last or segment.incomplete:
                 break
-            if segment.role != "text" and not _closed(tail[: segment.end]):
-                break  # a call with no closing token yet may still grow (`<tool_call>name` + `<arg_key>…`)
-            if segment.role != "text" and _may_close(tail[segment.end : segment.end + 64]):
+            if segment.role != "text" and _may_grow(tail, segment.end):
                 break
             shown.append(segment.visible if segment.role == "text" else "")
             cursor = segment.end
