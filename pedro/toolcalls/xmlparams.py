@@ -41,8 +41,7 @@ def _qwen_value_end(scan: Scan, start: int, tool: str, seen: set[str]) -> tuple[
         if open_at != -1 and open_at < pos:
             open_at = text.find("\n" + _PARAM_OPEN, pos)
         if open_at != -1 and (close_at == -1 or open_at < close_at):
-            gt = text.find(">", open_at)
-            key = text[open_at + 12 : gt] if gt != -1 else ""
+            key = _parameter_name(text, open_at)
             if depth == 0 and key in declared and key not in seen:
                 return open_at, open_at + 1  # a missing </parameter>: the next unseen parameter closes it
             depth += 1
@@ -55,9 +54,21 @@ def _qwen_value_end(scan: Scan, start: int, tool: str, seen: set[str]) -> tuple[
         if depth > 0:
             depth -= 1
             continue
-        follow = scan.skip_ws(after)
-        if follow >= len(text) or text.startswith(_QWEN_FOLLOW, follow):
+        if _ends_parameter(scan, after):
             return close_at, after
+
+
+def _parameter_name(text: str, open_at: int) -> str:
+    """The NAME of the `\n<parameter=NAME>` at `open_at`; "" when its `>` never comes."""
+    gt = text.find(">", open_at)
+    return text[open_at + 12 : gt] if gt != -1 else ""
+
+
+def _ends_parameter(scan: Scan, after: int) -> bool:
+    """Whether a `</parameter>` ending at `after` closes the value: the call's next part or its end follows, or
+    nothing does; otherwise it is text inside the value."""
+    follow = scan.skip_ws(after)
+    return follow >= len(scan.text) or scan.text.startswith(_QWEN_FOLLOW, follow)
 
 
 def qwen_function(scan: Scan, at: int, dialect: str) -> tuple[list[Found], int] | None:
