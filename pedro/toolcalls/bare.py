@@ -172,14 +172,20 @@ def pythonic(scan: Scan, at: int, dialect: str, closer: str | None) -> Segment |
     found = _calls_from_ast(node.elts, dialect, raw)
     if found is None:
         return None
-    known = [c for c in found if isinstance(c, Candidate) and scan.registry.resolve(c.name)[1] is None]
-    if not known and not closer and not (scan.whole or scan.at_start(at)):
+    if not _names_a_tool(found, scan) and not closer and not (scan.whole or scan.at_start(at)):
         return None  # a list of calls in prose that names no tool is an example, not a call
-    end = span.end
-    if closer:
-        after = scan.skip_ws(end)
-        end = after + len(closer) if scan.text.startswith(closer, after) else end
-    return Segment(end, found)
+    return Segment(_past_closer(scan, span.end, closer) if closer else span.end, found)
+
+
+def _names_a_tool(found: list[Found], scan: Scan) -> bool:
+    """Whether any of the calls names a tool the registry knows."""
+    return any(isinstance(c, Candidate) and scan.registry.resolve(c.name)[1] is None for c in found)
+
+
+def _past_closer(scan: Scan, end: int, closer: str) -> int:
+    """Where a wrapped list ends: past its closer when that follows the value, else at the value's end."""
+    after = scan.skip_ws(end)
+    return after + len(closer) if scan.text.startswith(closer, after) else end
 
 
 def keyword_call(scan: Scan, start: int, body: int, name: str, paren: int, dialect: str) -> Segment:
