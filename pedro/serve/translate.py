@@ -52,15 +52,7 @@ def to_chat(request: Mapping[str, Any], default_model: str, history: list[dict[s
     if isinstance(instructions, str) and instructions.strip():
         messages.append({"role": "system", "content": instructions})
     messages += [dict(message) for message in history or [] if message.get("role") != "system"]
-    given = request.get("input", [])
-    if isinstance(given, str):
-        messages.append({"role": "user", "content": given})
-    elif isinstance(given, list):
-        for item in given:
-            if isinstance(item, Mapping):
-                _add_item(messages, item)
-    else:
-        raise RequestError("`input` must be a string or a list of items")
+    _add_input(messages, request.get("input", []))
     tools, custom, dropped, namespaced = _tools(request.get("tools") or [])
     body: dict[str, Any] = {
         "model": request.get("model") or default_model,
@@ -75,10 +67,29 @@ def to_chat(request: Mapping[str, Any], default_model: str, history: list[dict[s
             body["tool_choice"] = choice
         if isinstance(request.get("parallel_tool_calls"), bool):
             body["parallel_tool_calls"] = request["parallel_tool_calls"]
+    body.update(_sampling(request))
+    return ChatRequest(body, frozenset(custom), tuple(dropped), tools, namespaced)
+
+
+def _add_input(messages: list[dict[str, Any]], given: Any) -> None:
+    """The request's `input`, a user's text or a list of items, added as chat messages."""
+    if isinstance(given, str):
+        messages.append({"role": "user", "content": given})
+    elif isinstance(given, list):
+        for item in given:
+            if isinstance(item, Mapping):
+                _add_item(messages, item)
+    else:
+        raise RequestError("`input` must be a string or a list of items")
+
+
+def _sampling(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The sampling settings the request gives as numbers, under their chat names."""
+    options: dict[str, Any] = {}
     for source, target in (("temperature", "temperature"), ("top_p", "top_p"), ("max_output_tokens", "max_tokens")):
         if isinstance(request.get(source), int | float) and not isinstance(request.get(source), bool):
-            body[target] = request[source]
-    return ChatRequest(body, frozenset(custom), tuple(dropped), tools, namespaced)
+            options[target] = request[source]
+    return options
 
 
 def _add_item(messages: list[dict[str, Any]], item: Mapping[str, Any]) -> None:
@@ -92,27 +103,30 @@ def _add_item(messages: list[dict[str, Any]], item: Mapping[str, Any]) -> None:
             return
         messages.append({"role": role, "content": text})
     elif kind in ("function_call", "custom_tool_call"):
-        arguments = (
-            item.get("arguments") if kind == "function_call" else json.dumps({CUSTOM_INPUT: item.get("input", "")})
-        )
-        name = str(item.get("name", ""))
-        if isinstance(item.get("namespace"), str) and item["namespace"]:
-            name = flat_name(item["namespace"], name)
-        call = {
-            "id": str(item.get("call_id") or item.get("id") or f"call_{len(messages)}"),
-            "type": "function",
-            "function": {"name": name, "arguments": str(arguments or "{}")},
-        }
-        last = messages[-1] if messages else None
-        if last is None or last.get("role") != "assistant":
-            last = {"role": "assistant", "content": None}
-            messages.append(last)
-        last.setdefault("tool_calls", []).append(call)
+        _add_call(messages, item, kind)
     elif kind in ("function_call_output", "custom_tool_call_output"):
         messages.append(
             {"role": "tool", "tool_call_id": str(item.get("call_id", "")), "content": _text(item.get("output"))}
         )
     # reasoning items and anything else without a chat equivalent are left out
+
+
+def _add_call(messages: list[dict[str, Any]], item: Mapping[str, Any], kind: str) -> None:
+    """A function or custom tool call item, added to the assistant message it follows (or a new one)."""
+    arguments = item.get("arguments") if kind == "function_call" else json.dumps({CUSTOM_INPUT: item.get("input", "")})
+    name = str(item.get("name", ""))
+    if isinstance(item.get("namespace"), str) and item["namespace"]:
+        name = flat_name(item["namespace"], name)
+    call = {
+        "id": str(item.get("call_id") or item.get("id") or f"call_{len(messages)}"),
+        "type": "function",
+        "function": {"name": name, "arguments": str(arguments or "{}")},
+    }
+    last = messages[-1] if messages else None
+    if last is None or last.get("role") != "assistant":
+        last = {"role": "assistant", "content": None}
+        messages.append(last)
+    last.setdefault("tool_calls", []).append(call)
 
 
 def _add_assistant_text(messages: list[dict[str, Any]], text: str) -> None:
