@@ -141,22 +141,32 @@ def build_report(
         report.suggested_fix = Fact(fix, "model")
     if confidence := _CONFIDENCE.search(sections.get("confidence", "")):
         report.confidence = confidence.group(1).lower()
+    failures = parsed.failures if parsed else ()
+    report.suspected_files += _suspected_files(report.culprits, failures, sections.get("suspected files", ""), root)
+    return report
+
+
+def _suspected_files(
+    culprits: list[Culprit | None], failures: tuple[LoggedFailure, ...], named: str, root: Path
+) -> list[SuspectedFile]:
+    """Each place once: where the failures lead in the code first, then where the tests failed, then the files the
+    model names that exist."""
+    suspected: list[SuspectedFile] = []
     seen: set[tuple[str, int | None]] = set()
-    # Where the failures lead in the code first, then where the tests failed.
-    places = [_culprit_place(culprit) for culprit in report.culprits if culprit is not None]
-    places += [(failure.file, failure.line) for failure in (parsed.failures if parsed else ()) if failure.file]
+    places = [_culprit_place(culprit) for culprit in culprits if culprit is not None]
+    places += [(failure.file, failure.line) for failure in failures if failure.file]
     for place in places:
         if place not in seen:
             seen.add(place)
-            report.suspected_files.append(SuspectedFile(place[0], place[1], "parser"))
-    for match in _PATH_LINE.finditer(sections.get("suspected files", "")):
+            suspected.append(SuspectedFile(place[0], place[1], "parser"))
+    for match in _PATH_LINE.finditer(named):
         file = repository_path(root, match.group("file"))
         key = (file or "", int(match.group("line")))
         # Only files that exist: a small model's invented path is not a fact.
         if file and key not in seen and (root / file).is_file():
             seen.add(key)
-            report.suspected_files.append(SuspectedFile(key[0], key[1], "model"))
-    return report
+            suspected.append(SuspectedFile(key[0], key[1], "model"))
+    return suspected
 
 
 def _culprit_place(culprit: Culprit) -> tuple[str, int | None]:
