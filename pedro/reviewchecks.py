@@ -135,6 +135,11 @@ def _test_findings(
         f"checks: {now.named}: {count(len(broken), 'test')} the change broke, {count(len(added), 'new test')} failing"
     )
     notice(said + (f"; {len(still)} failing at the base too, not counted" if still else ""))
+    return _failing_test_findings(broken, added, after)
+
+
+def _failing_test_findings(broken: list[str], added: list[str], after: TestRun) -> list[Finding]:
+    """A finding for each test the change broke or added failing, with where it failed and its message."""
     failures = {failure.test_id: failure for failure in (after.report.failures if after.report else [])}
     found = []
     for test in [*broken, *added]:
