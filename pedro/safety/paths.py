@@ -19,6 +19,21 @@ def confine(root: Path, raw: str, *, must_exist: bool = False) -> Path:
     For a path that does not exist yet, the deepest existing ancestor is resolved, so a symlinked
     directory cannot carry a new file outside. `~` and `$HOME` are never expanded.
     """
+    text = _checked_text(raw)
+    real_root = root.resolve()
+    candidate = Path(text)
+    if not candidate.is_absolute():
+        candidate = real_root / candidate
+    resolved = resolve_inside(real_root, candidate)
+    if resolved is None:
+        raise PathRefusedError(f"path {raw!r} escapes the repository ({real_root}); tools only reach files inside it")
+    if must_exist and not resolved.exists():
+        raise PathRefusedError(f"{raw!r} does not exist")
+    return resolved
+
+
+def _checked_text(raw: str) -> str:
+    """The path as given, stripped; PathRefusedError for one no tool should take, whatever it resolves to."""
     text = raw.strip() if isinstance(raw, str) else ""
     if not text:
         raise PathRefusedError('empty path; give a path relative to the repository root, e.g. "src/main.py"')
@@ -33,16 +48,7 @@ def confine(root: Path, raw: str, *, must_exist: bool = False) -> Path:
             f"path {raw!r} refers to a home directory or a variable, which pedro never expands; "
             "tools only reach files inside the repository"
         )
-    real_root = root.resolve()
-    candidate = Path(text)
-    if not candidate.is_absolute():
-        candidate = real_root / candidate
-    resolved = resolve_inside(real_root, candidate)
-    if resolved is None:
-        raise PathRefusedError(f"path {raw!r} escapes the repository ({real_root}); tools only reach files inside it")
-    if must_exist and not resolved.exists():
-        raise PathRefusedError(f"{raw!r} does not exist")
-    return resolved
+    return text
 
 
 def resolve_inside(root: Path, path: Path) -> Path | None:
