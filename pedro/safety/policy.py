@@ -136,10 +136,15 @@ def protected_reason(path: str) -> str | None:
         return f"{path} holds secrets"
     if parts[-1] == ".pre-commit-config.yaml":
         return f"{path} configures hooks that run on every commit"
-    dotted = [p for p in parts[:-1] if p.startswith(".") and p != ".github"]
-    if dotted or (parts[-1].startswith(".") and parts[-1] not in _ORDINARY_DOTFILES):
+    if _is_dotted(parts):
         return f"{path} is a dotfile or inside a dot-directory, where tools and shells read configuration"
     return None
+
+
+def _is_dotted(parts: list[str]) -> bool:
+    """Whether the path is a dotfile (other than the ordinary ones) or lies in a dot-directory other than .github."""
+    dotted = [p for p in parts[:-1] if p.startswith(".") and p != ".github"]
+    return bool(dotted) or (parts[-1].startswith(".") and parts[-1] not in _ORDINARY_DOTFILES)
 
 
 def _parts(path: str) -> list[str]:
