@@ -184,14 +184,21 @@ def _evidence_sentences(evidence: Mapping[str, Any]) -> list[str]:
             sentences.append(f"{when}, `{command}`: {passed} passed, {failed} failed.")
     verdict = evidence.get("verdict")
     if isinstance(verdict, Mapping):
-        for state, words in _VERDICT_WORDS:
-            tests = sorted(str(test) for test, found in verdict.items() if found == state)
-            if tests:
-                sentences.append(f"{words}: {', '.join(tests)}.")
+        sentences += _verdict_sentences(verdict)
     if "holds" in evidence:
         sentences.append("The tests back the change." if evidence["holds"] else "The tests do not back the change.")
     sentences += [f"{str(note).rstrip('.')}." for note in evidence.get("notes") or ()]
     return sentences or [json.dumps(dict(evidence), ensure_ascii=False)]
+
+
+def _verdict_sentences(verdict: Mapping[str, Any]) -> list[str]:
+    """One sentence per verdict the tests were given (fixed, broken, …), naming the tests, in _VERDICT_WORDS' order."""
+    sentences: list[str] = []
+    for state, words in _VERDICT_WORDS:
+        tests = sorted(str(test) for test, found in verdict.items() if found == state)
+        if tests:
+            sentences.append(f"{words}: {', '.join(tests)}.")
+    return sentences
 
 
 def _ignored(root: Path, paths: Sequence[str]) -> list[str]:
