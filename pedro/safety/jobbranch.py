@@ -113,17 +113,23 @@ def adopt_commits(root: Path, job_id: str, since: str | None) -> list[str]:
     listed = run_git(root, "log", "--reverse", "--topo-order", f"--format={fmt}", f"{since}..{tip}", "--")
     if not listed.ok:
         return []
-    fields = [field.strip() for field in listed.out.split("\0")]
-    renamed: dict[str, str] = {}
-    for commit, parents, owner in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
-        moved = any(renamed.get(parent, parent) != parent for parent in parents.split())
-        renamed[commit] = _with_trailer(root, commit, job_id, renamed) if owner != job_id or moved else commit
+    renamed = _rewritten(root, job_id, [field.strip() for field in listed.out.split("\0")])
     new_tip = renamed.get(tip, tip)
     ref = f"refs/heads/{job_branch(job_id)}"
     if new_tip != tip and run_git(root, "update-ref", "-m", f"pedro: job {job_id}'s commits", ref, new_tip, tip).code:
         return []
     shown = run_git(root, "log", "--reverse", "--topo-order", "--format=%h %s", f"{since}..{new_tip}", "--")
     return [line for line in shown.out.splitlines() if line.strip()]
+
+
+def _rewritten(root: Path, job_id: str, fields: list[str]) -> dict[str, str]:
+    """Each listed commit (hash, parents, job trailer; oldest first) and what it became: written again with the
+    job's trailer when it lacks it or a parent was written again, else itself."""
+    renamed: dict[str, str] = {}
+    for commit, parents, owner in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
+        moved = any(renamed.get(parent, parent) != parent for parent in parents.split())
+        renamed[commit] = _with_trailer(root, commit, job_id, renamed) if owner != job_id or moved else commit
+    return renamed
 
 
 def _with_trailer(root: Path, commit: str, job_id: str, renamed: dict[str, str]) -> str:
