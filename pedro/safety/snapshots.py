@@ -149,6 +149,14 @@ class _State:
     not_covered: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class _Checkout:
+    """What was checked out when a snapshot was taken: the commit and the branch (None for none, or detached)."""
+
+    head: str | None
+    branch: str | None
+
+
 def first_snapshot_ref(job_id: str) -> str:
     """The ref a new job's first snapshot gets (take_snapshot numbers a job's snapshots from 1)."""
     check_job_id(job_id)
@@ -177,13 +185,13 @@ def _store(
     root: Path, state: _State, prefix: str, job_id: str, label: str, changes_by: ChangesBy | None = None
 ) -> Snapshot:
     head = head_commit(root)
-    branch = current_branch(root)
+    checkout = _Checkout(head, current_branch(root))
     parents: list[str] = [head] if head else []
     if state.index_tree is not None:
         parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {job_id}\n"))
     for _attempt in range(20):
         n = max((s.n for s in _list(root, prefix, job_id)), default=0) + 1
-        message = _message(label, job_id, n, head, branch, state, changes_by)
+        message = _message(label, job_id, n, checkout, state, changes_by)
         commit = _commit_tree(root, state.tree, parents, message)
         ref = f"{prefix}/{job_id}/{n}"
         # the empty old value makes the update fail if a concurrent snapshot took this number first
@@ -235,24 +243,9 @@ def restore_snapshot(
     current = _capture(root)
     keep = frozenset(keep)
     if expected is not None and (current.tree != expected.tree or _large_changed(current, expected)):
-        changed = tuple(changed_paths(root, expected.tree, current.tree))
-        changed += tuple(sorted(set(current.left_out) ^ set(expected.left_out or ())))
-        changed = tuple(path for path in changed if path not in keep)
-        if changed:
-            raise SnapshotConflictError(
-                f"{len(changed)} file(s) changed since pedro's last snapshot ({shorten(changed)}); they were edited "
-                "after pedro's last change, and going back would lose those edits. Commit or copy them, or "
-                f"{UNDO_ANYWAY}",
-                changed,
-            )
+        _refuse_edited(root, current, expected, keep)
     backup = _store(root, current, BACKUP_PREFIX, snapshot.job_id, f"before restoring snapshot {snapshot.n}")
-    diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).out
-    to_write: list[str] = []
-    to_remove: list[str] = []
-    fields = [f for f in diff.split("\0") if f]
-    for status, path in zip(fields[0::2], fields[1::2], strict=True):
-        if path not in keep:
-            (to_remove if status == "D" else to_write).append(path)
+    to_write, to_remove = _differences(root, current, snapshot, keep)
     ignored = set(_ignored_among(root, to_remove))
     made_since = [p for p in _large_files_made_since(current, snapshot, to_write) if p not in keep]
     removed = [p for p in to_remove if p not in ignored] + made_since
@@ -275,6 +268,32 @@ def restore_snapshot(
         index_restored=index_restored,
         kept=tuple(sorted(keep)),
     )
+
+
+def _refuse_edited(root: Path, current: _State, expected: Snapshot, keep: frozenset[str]) -> None:
+    """SnapshotConflictError naming the files, outside `keep`, that changed since `expected`; nothing if none did."""
+    changed = tuple(changed_paths(root, expected.tree, current.tree))
+    changed += tuple(sorted(set(current.left_out) ^ set(expected.left_out or ())))
+    changed = tuple(path for path in changed if path not in keep)
+    if changed:
+        raise SnapshotConflictError(
+            f"{len(changed)} file(s) changed since pedro's last snapshot ({shorten(changed)}); they were edited "
+            "after pedro's last change, and going back would lose those edits. Commit or copy them, or "
+            f"{UNDO_ANYWAY}",
+            changed,
+        )
+
+
+def _differences(root: Path, current: _State, snapshot: Snapshot, keep: frozenset[str]) -> tuple[list[str], list[str]]:
+    """The files, outside `keep`, to write back from `snapshot` and those to remove, as its tree differs from now."""
+    diff = _git(root, "diff-tree", "-r", "--no-renames", "-z", "--name-status", current.tree, snapshot.tree).out
+    to_write: list[str] = []
+    to_remove: list[str] = []
+    fields = [f for f in diff.split("\0") if f]
+    for status, path in zip(fields[0::2], fields[1::2], strict=True):
+        if path not in keep:
+            (to_remove if status == "D" else to_write).append(path)
+    return to_write, to_remove
 
 
 def shorten(paths: Sequence[str], shown: int = 5) -> str:
@@ -461,15 +480,7 @@ def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str) ->
     return _git(root, *argv, stdin=message).out.strip()
 
 
-def _message(
-    label: str,
-    job_id: str,
-    n: int,
-    head: str | None,
-    branch: str | None,
-    state: _State,
-    changes_by: ChangesBy | None,
-) -> str:
+def _message(label: str, job_id: str, n: int, checkout: _Checkout, state: _State, changes_by: ChangesBy | None) -> str:
     # one JSON string per line, so names with newlines or colons survive; the count tells a full list from a cut one
     left_out, not_covered = state.left_out, sorted(set(state.not_covered))
     listed = "".join(f"{LEFT_OUT_KEY}: {json.dumps(path)}\n" for path in left_out[:LEFT_OUT_RECORD_LIMIT])
@@ -477,8 +488,8 @@ def _message(
     listed += "".join(f"{NOT_COVERED_KEY}: {json.dumps(path)}\n" for path in not_covered[:NOT_COVERED_RECORD_LIMIT])
     return (
         f"{_one_line(label) or 'snapshot'}\n\n"
-        f"Pedro-Job: {job_id}\nPedro-Snapshot: {n}\nPedro-Head: {head or '-'}\n"
-        f"Pedro-Branch: {branch or '-'}\nPedro-Index-Tree: {state.index_tree or '-'}\n"
+        f"Pedro-Job: {job_id}\nPedro-Snapshot: {n}\nPedro-Head: {checkout.head or '-'}\n"
+        f"Pedro-Branch: {checkout.branch or '-'}\nPedro-Index-Tree: {state.index_tree or '-'}\n"
         f"{CHANGES_BY_KEY}: {changes_by or '-'}\n"
         f"{LEFT_OUT_COUNT_KEY}: {len(left_out)}\n{listed}"
     )
