@@ -49,13 +49,8 @@ def plan_undo(root: Path, snapshots: Sequence[Snapshot], *, start: bool) -> Undo
     if not snapshots:
         raise NothingToUndo("the job has no snapshots (it never ran far enough to change anything)")
     rejected = around_rejected_candidates(snapshots)
-    current, head = fingerprint_tree(root), head_commit(root)
-    # The same files with the same commit checked out, else the same files: a commit alone is a state of its own
-    # (undo takes it back), and a commit of the user's does not hide where the files are.
-    matches = [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current and snapshot.head == head]
-    matches = matches or [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current]
-    seen = [i for i in matches if i not in rejected]
-    position = (seen or matches)[-1] if matches else _nearest(root, snapshots, current)
+    current = fingerprint_tree(root)
+    position, matches = _position(root, snapshots, current, rejected)
     steps = [i for i in range(1, position + 1) if snapshots[i].changes_by != "user"]
     job = snapshots[0].job_id
     stepped_over = _stepped_over(rejected)
@@ -84,6 +79,18 @@ def plan_undo(root: Path, snapshots: Sequence[Snapshot], *, start: bool) -> Undo
         clash=tuple(sorted(user & job_changed)),
         skipped=sum(target < i <= position for i in rejected),
     )
+
+
+def _position(root: Path, snapshots: Sequence[Snapshot], current: str, rejected: set[int]) -> tuple[int, list[int]]:
+    """Which snapshot the working tree is at (the latest that matches, one repair did not reject if any; else the
+    nearest), and the positions of those that match it (none when it matches none)."""
+    head = head_commit(root)
+    # The same files with the same commit checked out, else the same files: a commit alone is a state of its own
+    # (undo takes it back), and a commit of the user's does not hide where the files are.
+    matches = [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current and snapshot.head == head]
+    matches = matches or [i for i, snapshot in enumerate(snapshots) if snapshot.tree == current]
+    seen = [i for i in matches if i not in rejected]
+    return ((seen or matches)[-1] if matches else _nearest(root, snapshots, current)), matches
 
 
 def around_rejected_candidates(snapshots: Sequence[Snapshot]) -> set[int]:
