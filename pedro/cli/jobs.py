@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from dataclasses import replace
+from typing import Any, TextIO
 
 import typer
 
@@ -46,11 +47,8 @@ def show_job(
     """Show one job: its facts (role, status, model, branch, times, rounds, tokens, snapshots), what it changed
     (a diff), then each round's tool calls."""
     from pedro.cli.jobfacts import print_facts
-    from pedro.cli.render import call_effects, describe_progress, shows_edit
-    from pedro.effects import NONE as NO_EFFECTS
     from pedro.jobs.facts import job_facts
     from pedro.jobstore import JobStore
-    from pedro.messages import Event, event_data
 
     root, _ = load(flags, need_git=False, find_server=False)
     store = JobStore(root)
@@ -62,6 +60,20 @@ def show_job(
         return
     out = sys.stdout
     print_facts(facts, out)
+    _write_rounds(out, events, job.id)
+    if facts["snapshots"]:
+        out.write("\nsnapshots (pedro undo steps back through them)\n")
+        out.writelines(f"  {s['n']}. {s['label']}: {s['ref']} ({s['commit'][:12]})\n" for s in facts["snapshots"])
+    if job.summary:
+        out.write(f"\nsummary\n{job.summary.strip()}\n")
+
+
+def _write_rounds(out: TextIO, events: list[dict[str, Any]], job_id: str) -> None:
+    """Each round of a job as it went: its tool calls (with the diff of each edit), format problems, progress."""
+    from pedro.cli.render import call_effects, describe_progress, shows_edit
+    from pedro.effects import NONE as NO_EFFECTS
+    from pedro.messages import Event, event_data
+
     out.write("\nrounds\n")
     effects = NO_EFFECTS
     for event in events:
@@ -82,13 +94,8 @@ def show_job(
             out.write(f"  format problem: {event.get('kind')}\n")
         if kind in _PROGRESS_EVENTS:
             data = event_data(event)
-            line = describe_progress(Event(type=kind, job_id=job.id, seq=int(event.get("seq", 0)), data=data))
+            line = describe_progress(Event(type=kind, job_id=job_id, seq=int(event.get("seq", 0)), data=data))
             out.write(f"  {line}\n")
-    if facts["snapshots"]:
-        out.write("\nsnapshots (pedro undo steps back through them)\n")
-        out.writelines(f"  {s['n']}. {s['label']}: {s['ref']} ({s['commit'][:12]})\n" for s in facts["snapshots"])
-    if job.summary:
-        out.write(f"\nsummary\n{job.summary.strip()}\n")
 
 
 _PROGRESS_EVENTS = frozenset(
