@@ -192,16 +192,14 @@ def _tasks(
     modes: Sequence[str],
     limits: Limits,
 ) -> int:
-    from pedro.eval.plan import check_modes, check_profiles, task_plan
+    from pedro.eval.plan import TaskGrid, check_modes, check_profiles, task_plan
 
     profiles = check_profiles(profiles, config.sampling_profiles)
     modes = check_modes(modes)
     parts: list[tuple[Target | None, list[PlannedRun]]] = []
     first = 1
     for target in targets:
-        planned = task_plan(
-            task_list, model=target.label, profiles=profiles, modes=modes, trials=limits.trials, first_id=first
-        )
+        planned = task_plan(task_list, TaskGrid(target.label, profiles, modes), trials=limits.trials, first_id=first)
         parts.append((target, planned))
         first += len(planned)
     settings = {

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from pedro.errors import ConfigError
-from pedro.eval.plan import PROFILE_ENV, offline_plan, task_plan
+from pedro.eval.plan import PROFILE_ENV, TaskGrid, offline_plan, task_plan
 from pedro.eval.provider import CALL_FORMATS, CallFormat
 from pedro.eval.records import RunRecord
 from pedro.eval.runner import PlannedRun
@@ -81,7 +81,7 @@ def autotune_plan(
                 batch = offline_plan(items, trials=trials, extra=extra, first_id=first)
             else:
                 batch = task_plan(
-                    items, model=model, profiles=[profile], modes=["loop"], trials=trials, first_id=first, extra=extra
+                    items, TaskGrid(model, [profile], ["loop"]), trials=trials, first_id=first, extra=extra
                 )
             planned += [
                 replace(item, spec=replace(item.spec, model=model, profile=profile, mode=call_format)) for item in batch

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, Literal, get_args
 
@@ -54,29 +54,36 @@ def offline_plan(
     return _numbered(planned, first_id)
 
 
+@dataclass(frozen=True)
+class TaskGrid:
+    """What every task of an evaluation runs under: one model, each sampling profile, each mode."""
+
+    model: str
+    profiles: Sequence[str]
+    modes: Sequence[str]
+
+
 def task_plan(
     tasks: Sequence[Task],
+    grid: TaskGrid,
     *,
-    model: str,
-    profiles: Sequence[str],
-    modes: Sequence[str],
     trials: int = 1,
     first_id: int = 1,
     extra: Mapping[str, str] | None = None,
 ) -> list[PlannedRun]:
-    """Every task under every profile and mode, `trials` times, for one model; trial by trial, so that a stopped
+    """Every task under every profile and mode of `grid`, `trials` times; trial by trial, so that a stopped
     evaluation has covered every group about equally."""
     planned = []
     for trial in range(1, trials + 1):
-        for mode in modes:
-            for profile in profiles:
+        for mode in grid.modes:
+            for profile in grid.profiles:
                 for task in tasks:
                     spec = RunSpec(
                         run_id="",
                         suite="tasks",
                         scenario=task.id,
                         group=task.tier,
-                        model=model,
+                        model=grid.model,
                         profile=profile,
                         mode=mode,
                         trial=trial,
