@@ -153,16 +153,10 @@ def credential_stores(*environs: Mapping[str, str], keep_git_config: bool = Fals
 
     `keep_git_config` leaves out git's own configuration (GIT_CONFIG_STORES), for the git tool's git.
     """
-    named = [env["HOME"] for env in environs if env.get("HOME", "").startswith("/")]
-    try:
-        named.append(pwd.getpwuid(os.getuid()).pw_dir)
-    except KeyError:
-        pass
-    homes = {Path(raw).resolve() for raw in named if Path(raw).is_dir()} - {Path("/")}
+    homes = _homes(environs)
     configs = {env["XDG_CONFIG_HOME"] for env in environs if env.get("XDG_CONFIG_HOME", "").startswith("/")}
     config_homes: list[Path | None] = [Path(raw).resolve() for raw in sorted(configs)] or [None]
-    kept = {home / entry for home in homes for entry in GIT_CONFIG_STORES} if keep_git_config else set()
-    kept |= {config / "git" for config in config_homes if config is not None and keep_git_config}
+    kept = _git_config_stores(homes, config_homes) if keep_git_config else set()
     found: set[Path] = set()
     for home in homes:
         for config_home in config_homes:
@@ -170,15 +164,31 @@ def credential_stores(*environs: Mapping[str, str], keep_git_config: bool = Fals
                 if path in kept:
                     continue
                 real = path.resolve()
-                # A link that leads to / or to a home would hide far more than a credential store.
-                if (
-                    real.exists()
-                    and real != Path("/")
-                    and real not in homes
-                    and not any(real in h.parents for h in homes)
-                ):
+                if _is_a_store(real, homes):
                     found.add(real)
     return sorted(found)
+
+
+def _git_config_stores(homes: set[Path], config_homes: list[Path | None]) -> set[Path]:
+    """git's own configuration in each home and each XDG config home: what the git tool's git must still read."""
+    kept = {home / entry for home in homes for entry in GIT_CONFIG_STORES}
+    return kept | {config / "git" for config in config_homes if config is not None}
+
+
+def _homes(environs: tuple[Mapping[str, str], ...]) -> set[Path]:
+    """The home directories the environments name and the account's own, resolved; never `/`."""
+    named = [env["HOME"] for env in environs if env.get("HOME", "").startswith("/")]
+    try:
+        named.append(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:
+        pass
+    return {Path(raw).resolve() for raw in named if Path(raw).is_dir()} - {Path("/")}
+
+
+def _is_a_store(real: Path, homes: set[Path]) -> bool:
+    """Whether a resolved credential-store path exists and is not `/`, a home or above one."""
+    # A link that leads to / or to a home would hide far more than a credential store.
+    return real.exists() and real != Path("/") and real not in homes and not any(real in h.parents for h in homes)
 
 
 def repo_secret_files(root: Path) -> list[Path]:
