@@ -190,16 +190,7 @@ def _bwrap_argv(
     writable = (*writable, cache) if cache is not None else writable
     for toolchain in sorted(_tmp_toolchains(env)):
         args += ["--ro-bind", str(toolchain), str(toolchain)]
-    # Order matters: a later mount covers an earlier one, so the repository is bound after a home that holds it.
-    home_inside_root = home is not None and (home == root or root in home.parents)
-    if home is not None and not home_inside_root:
-        args += _private_home(home, env)
-    args += ["--bind", str(root), str(root)]
-    for path in _protected(root, kind):
-        args += ["--ro-bind", str(path), str(path)]
-    args += _repo_secret_binds(root)
-    if home is not None and home_inside_root:
-        args += _private_home(home, env)
+    args += _repository_binds(root, home, env, kind)
     for extra in writable:
         args += ["--bind", str(extra), str(extra)]
     if kind == "git" and home is not None:
@@ -222,6 +213,23 @@ def _bwrap_argv(
     args += ["--unshare-all", "--share-net"] if allow_network else ["--unshare-all"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(command.cwd), "--", *command.argv]
     return tuple(args), env
+
+
+def _repository_binds(root: Path, home: Path | None, env: Mapping[str, str], kind: ChildKind) -> list[str]:
+    """The repository writable but for its protected paths and secret files, and the private home, each mounted so
+    that it is not covered by the other."""
+    args: list[str] = []
+    # Order matters: a later mount covers an earlier one, so the repository is bound after a home that holds it.
+    home_inside_root = home is not None and (home == root or root in home.parents)
+    if home is not None and not home_inside_root:
+        args += _private_home(home, env)
+    args += ["--bind", str(root), str(root)]
+    for path in _protected(root, kind):
+        args += ["--ro-bind", str(path), str(path)]
+    args += _repo_secret_binds(root)
+    if home is not None and home_inside_root:
+        args += _private_home(home, env)
+    return args
 
 
 def _keep_go_modcache(env: dict[str, str], home: Path) -> None:
@@ -520,11 +528,7 @@ def landlock_rules(
     stores outside the repository, at a price: those ancestors (/, the home) can no longer be listed.
     """
     rights = _write_rights(abi)
-    scratch = [
-        extra
-        for extra in (Path("/tmp"), Path("/dev"), *writable)
-        if extra.is_dir() and extra not in root.parents and extra != root
-    ]
+    scratch = _scratch_dirs(root, writable)
     secret = [path for path in hidden if not any(_within(path, top) for top in (root, *scratch))]
     reads = _READS if secret else 0
     # Bubblewrap binds these read-only; here they stay read-only by getting no rule (secret files stay readable,
@@ -542,6 +546,15 @@ def landlock_rules(
         ]
     rules += _read_grants(secret)
     return rules
+
+
+def _scratch_dirs(root: Path, writable: Iterable[Path]) -> list[Path]:
+    """/tmp, /dev and the extra writable folders that exist, leaving out the repository and the folders above it."""
+    return [
+        extra
+        for extra in (Path("/tmp"), Path("/dev"), *writable)
+        if extra.is_dir() and extra not in root.parents and extra != root
+    ]
 
 
 def _entries_beside(excluded: Sequence[Path], top: Path) -> list[tuple[Path, bool]]:
