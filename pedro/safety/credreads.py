@@ -149,18 +149,12 @@ class _Checker:
         parts = [p for p in pattern.split("/") if p not in ("", ".")]
         # Spelled out: a store's name anywhere in the path (.ssh, .aws/credentials, .config of .config/gh), whether
         # it exists or not.
-        for index in range(len(parts)):
-            for run in _RUNS:
-                window = parts[index : index + len(run)]
-                if all(_matches(p, name) for p, name in zip(window, run, strict=False)):
-                    return f"{raw} names {'/'.join(run)}, a credential store, or a folder that holds one"
+        named = _named_store(parts)
+        if named is not None:
+            return f"{raw} names {named}, a credential store, or a folder that holds one"
         # Where it really leads, symlinks followed and `..` resolved: into a store, to a folder that holds one, or
         # to a process's directory in /proc.
-        absolute = pattern if pattern.startswith("/") else f"{self.root}/{pattern}"
-        components = [p for p in absolute.split("/") if p not in ("", ".")]
-        first = next((i for i, p in enumerate(components) if _ANY in p or any(c in p for c in "*?[")), len(components))
-        base = Path(os.path.realpath("/" + "/".join(components[:first])))
-        rest = components[first:]
+        base, rest = self._resolved(pattern)
         for store in self.stores:
             if base == store or store in base.parents:
                 entry = (*base.relative_to(store).parts, *rest)[:1]
@@ -173,6 +167,24 @@ class _Checker:
             if all(_matches(p, name) for p, name in zip(rest, below, strict=False)):
                 return f"{raw} reaches {_describe(store)}"
         return None
+
+    def _resolved(self, pattern: str) -> tuple[Path, list[str]]:
+        """The pattern's fixed leading folders as the real path they lead to, and its components from the first
+        that is a glob or an unknown expansion on."""
+        absolute = pattern if pattern.startswith("/") else f"{self.root}/{pattern}"
+        components = [p for p in absolute.split("/") if p not in ("", ".")]
+        first = next((i for i, p in enumerate(components) if _ANY in p or any(c in p for c in "*?[")), len(components))
+        return Path(os.path.realpath("/" + "/".join(components[:first]))), components[first:]
+
+
+def _named_store(parts: list[str]) -> str | None:
+    """The credential store (`.ssh`, `.aws/credentials`, …) the path's components may spell out anywhere in it."""
+    for index in range(len(parts)):
+        for run in _RUNS:
+            window = parts[index : index + len(run)]
+            if all(_matches(p, name) for p, name in zip(window, run, strict=False)):
+                return "/".join(run)
+    return None
 
 
 def _describe(store: Path) -> str:
