@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pedro.errors import UsageError
-from pedro.eval.taskrun import prepare_repository, run_task, score
+from pedro.eval.taskrun import TaskLimits, prepare_repository, run_task, score
 from pedro.eval.tasks import load_suite, load_task
 
 SUITE = Path(__file__).resolve().parents[1] / "evals" / "tasks"
@@ -59,7 +59,7 @@ def test_pedro_runs_on_a_task_and_is_scored(
     env = {**env_for(cli_env), "PEDRO_REPAIR__CANDIDATES": "1", "PEDRO_REPAIR__COVERAGE": "false"}
     env["PEDRO_REPAIR__RIVALS"] = "0"  # the fix stays unchecked: one answer, then the loop's replies
     env["PEDRO_REPAIR__MUTANTS"] = "0"  # and the scripted answer is asked for at once
-    run = run_task(task, tmp_path, backend_args=backend, env=env, max_rounds=2, time_limit_s=120)
+    run = run_task(task, tmp_path, backend_args=backend, env=env, limits=TaskLimits(max_rounds=2, time_limit_s=120))
     result = run.result
     assert run.outcome.finished and '"type": "job.finished"' in run.stdout
     assert result.failure == (None if solved else "no_change")

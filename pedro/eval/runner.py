@@ -19,7 +19,7 @@ from pedro.eval.probe import run_probe
 from pedro.eval.records import RunRecord, RunSpec, record_of
 from pedro.eval.results import EvalStore
 from pedro.eval.scenarios import Case
-from pedro.eval.taskrun import run_task
+from pedro.eval.taskrun import TaskLimits, run_task
 from pedro.eval.tasks import Task
 
 
@@ -110,8 +110,7 @@ class Runner:
                     workdir,
                     backend_args=backend_args,
                     env=env,
-                    max_rounds=self.max_rounds,
-                    time_limit_s=self.time_limit_s,
+                    limits=TaskLimits(self.max_rounds, self.time_limit_s),
                     cancel=self.cancel,
                 )
                 trace = self.store.write_trace(spec.run_id, task_run.stdout)

@@ -93,27 +93,35 @@ def job_time_limit(run_limit_s: float) -> float:
     return max(run_limit_s - 10.0, run_limit_s * 0.75)
 
 
+@dataclass(frozen=True)
+class TaskLimits:
+    """How far one run of pedro on a task may go: the rounds of its loop and the seconds the whole run takes."""
+
+    max_rounds: int = 4
+    time_limit_s: float = 300.0
+
+
 def run_task(
     task: Task,
     workdir: Path,
     *,
     backend_args: Sequence[str],
     env: Mapping[str, str],
-    max_rounds: int = 4,
-    time_limit_s: float = 300.0,
+    limits: TaskLimits | None = None,
     cancel: Cancel | None = None,
 ) -> TaskRun:
     """One run of pedro on `task` in a fresh copy under `workdir`, scored by the task's check."""
+    limits = limits or TaskLimits()
     repo = prepare_repository(task, workdir / task.id)
     run_env = {
         **env,
         # A feature's evidence is the task's own test command (a bug's comes with --test).
         "PEDRO_AGENT__TEST_COMMAND": task.test,
         # pedro ends the job itself (and records why) a little before the run's outer limit would kill it.
-        "PEDRO_AGENT__TIME_LIMIT_S": f"{job_time_limit(time_limit_s):g}",
+        "PEDRO_AGENT__TIME_LIMIT_S": f"{job_time_limit(limits.time_limit_s):g}",
     }
-    args = pedro_args(task, backend_args, max_rounds=max_rounds)
-    launched = run_pedro(args, cwd=repo, env=run_env, time_limit_s=time_limit_s, cancel=cancel)
+    args = pedro_args(task, backend_args, max_rounds=limits.max_rounds)
+    launched = run_pedro(args, cwd=repo, env=run_env, time_limit_s=limits.time_limit_s, cancel=cancel)
     outcome = read_outcome(
         read_events(launched.stdout),
         exit_code=launched.exit_code,
