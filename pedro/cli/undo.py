@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pedro.cli.common import load
 from pedro.cli.flags import CommonFlags, takes
 from pedro.errors import UsageError
+
+if TYPE_CHECKING:
+    from pedro.safety.snapshots import RestoreReport
+    from pedro.safety.undo import UndoPlan
 
 
 @takes("repo")
@@ -57,16 +61,7 @@ def undo(
             rewind_job_branch(root, job.id, *rewind)
         back = _leave_unused_branch(root, job.id, snapshots, set(report.kept))
     target = report.snapshot
-    written = f"{len(report.written)} file{'' if len(report.written) == 1 else 's'}"
-    lines = [
-        f"restored snapshot {target.n} of job {job.id} ({target.label}): {written} written, "
-        f"{len(report.removed)} removed"
-    ]
-    if plan.skipped:
-        lines.append(
-            f"skipped {plan.skipped} snapshot{'s' if plan.skipped != 1 else ''} repair took around rejected "
-            "candidates: nobody saw those states"
-        )
+    lines = _restored(job.id, plan, report)
     if rewind is not None:
         lines.append(f"moved branch pedro/{job.id} back to {rewind[1][:7]}, the commit it had there")
     if report.kept:
@@ -81,6 +76,22 @@ def undo(
     lines.append(back or _where_you_are(root, job.id, snapshots))
     sys.stderr.write(picked)  # a note: stdout is for what the undo did
     sys.stdout.write("".join(f"{line}\n" for line in lines if line))
+
+
+def _restored(job_id: str, plan: UndoPlan, report: RestoreReport) -> list[str]:
+    """What the undo put back: the snapshot, how many files it wrote and removed, the repair states it skipped."""
+    target = report.snapshot
+    written = f"{len(report.written)} file{'' if len(report.written) == 1 else 's'}"
+    lines = [
+        f"restored snapshot {target.n} of job {job_id} ({target.label}): {written} written, "
+        f"{len(report.removed)} removed"
+    ]
+    if plan.skipped:
+        lines.append(
+            f"skipped {plan.skipped} snapshot{'s' if plan.skipped != 1 else ''} repair took around rejected "
+            "candidates: nobody saw those states"
+        )
+    return lines
 
 
 def _job_branch_rewind(root: Path, job_id: str, target: Any) -> tuple[str, str] | None:
