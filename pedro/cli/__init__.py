@@ -37,12 +37,29 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(code)
 
 
-def _run(argv: list[str] | None) -> int:
-    """Run the command and return its exit code."""
+def _escape_unprintable() -> None:
+    """Make stdout and stderr write what they cannot encode as backslash escapes instead of failing."""
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             # Model output can hold lone surrogates or bytes the terminal cannot show; never crash on them.
             stream.reconfigure(errors="backslashreplace")
+
+
+def _report_crash(exc: Exception) -> None:
+    """Tell the user pedro hit a bug, and where its traceback was kept for the report."""
+    from pedro.debuglog import record_crash
+
+    kept = record_crash(exc)
+    where = f"its traceback is in {kept}" if kept else "rerun with PEDRO_DEBUG=1 to see its traceback"
+    sys.stderr.write(
+        f"pedro: internal error: {type(exc).__name__}: {exc}\n"
+        f"This is a bug in pedro; {where}. Please report it with that traceback.\n"
+    )
+
+
+def _run(argv: list[str] | None) -> int:
+    """Run the command and return its exit code."""
+    _escape_unprintable()
     args = sys.argv[1:] if argv is None else argv
     # A bare `pedro` asks what it can do: the help, and success (Click's no-args help exits 2, as for a usage error).
     args = args or ["--help"]
@@ -79,14 +96,7 @@ def _run(argv: list[str] | None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: users never see a traceback
         if os.environ.get("PEDRO_DEBUG"):
             raise
-        from pedro.debuglog import record_crash
-
-        kept = record_crash(exc)
-        where = f"its traceback is in {kept}" if kept else "rerun with PEDRO_DEBUG=1 to see its traceback"
-        sys.stderr.write(
-            f"pedro: internal error: {type(exc).__name__}: {exc}\n"
-            f"This is a bug in pedro; {where}. Please report it with that traceback.\n"
-        )
+        _report_crash(exc)
         code = _exit_code("failed")
     return code
 
