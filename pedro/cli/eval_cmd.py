@@ -20,6 +20,7 @@ from pedro.errors import UsageError
 
 if TYPE_CHECKING:
     from pedro.config import PedroConfig
+    from pedro.eval.autotune import Standing
     from pedro.eval.results import EvalStore
     from pedro.eval.runner import PlannedRun, Runner, Target
 
@@ -226,15 +227,11 @@ def _autotune(
     limits: Limits,
 ) -> int:
     from pedro.config import user_config_path
-    from pedro.eval.autotune import autotune_plan, formats_for, margin, rank, write_preset
+    from pedro.eval.autotune import autotune_plan, formats_for, rank, write_preset
     from pedro.eval.plan import check_profiles
     from pedro.presets import BUILTIN_PROFILES
 
-    if len(files) > 1:
-        raise UsageError("--autotune tunes one model: give one --model-file (or --model with the backend flags)")
-    name = flags.model or (files[0].stem if files else config.backend.model)
-    if not name:
-        raise UsageError("--autotune needs the model's name: pass --model NAME (or --model-file PATH)")
+    name = _autotune_model(config, files, flags)
     listed = list(wanted_profiles) or [*BUILTIN_PROFILES, *config.sampling_profiles]
     profiles = check_profiles(list(dict.fromkeys(listed)), config.sampling_profiles)
     if suite is SuiteChoice.offline:
@@ -259,9 +256,24 @@ def _autotune(
         store, runner = _prepare(root, suite.value, planned, settings, limits, config_home=home)
         if _execute(store, runner, parts, ctx_size=config.backend.context_window or 8192, show_summary=False):
             return INTERRUPTED_EXIT
-    from pedro.cli.eval_view import print_standings
+    return _keep_winner(rank(store.records), name, config_file)
 
-    standings = rank(store.records)
+
+def _autotune_model(config: PedroConfig, files: Sequence[Path], flags: CommonFlags) -> str:
+    """The one model --autotune tunes: --model, else the model file's name, else the configured model."""
+    if len(files) > 1:
+        raise UsageError("--autotune tunes one model: give one --model-file (or --model with the backend flags)")
+    name = flags.model or (files[0].stem if files else config.backend.model)
+    if not name:
+        raise UsageError("--autotune needs the model's name: pass --model NAME (or --model-file PATH)")
+    return name
+
+
+def _keep_winner(standings: list[Standing], name: str, config_file: Path) -> int:
+    """Show the standings and write the winner's settings as the model's preset; 1 when no format made a call."""
+    from pedro.cli.eval_view import print_standings
+    from pedro.eval.autotune import margin, write_preset
+
     print_standings(standings)
     best = standings[0] if standings else None
     if best is None or (best.ok == 0 and best.ok_calls == 0):
