@@ -8,8 +8,8 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import replace
-from typing import Any, Final, Literal, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Final, Generic, Literal, TypeVar
 
 import httpx
 
@@ -45,6 +45,17 @@ _STREAM_START: dict[StreamFormat, re.Pattern[str]] = {
 _STREAM_NAMES: dict[StreamFormat, str] = {"sse": "server-sent events", "ndjson": "JSON lines"}
 _REQUEST_TIMEOUT_KEY = "[backend].request_timeout"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True)
+class ReplyReader(Generic[T]):
+    """How a streamed reply is read: the wire it comes in, what reads its lines (with the attempt's ReplyGuard),
+    and what takes the one JSON object a server that ignores `stream: true` sends instead."""
+
+    stream_format: StreamFormat
+    consume: Callable[[Iterator[str], ReplyGuard], T]
+    whole: Callable[[dict[str, Any]], T]
+
 
 # Lets a backend explain a status in its own words (Ollama's "model not found" wants `ollama pull`).
 StatusHook = Callable[[int, str, str], BackendError | None]
@@ -99,20 +110,18 @@ class HttpTransport:
         self,
         url: str,
         body: Mapping[str, Any],
-        consume: Callable[[Iterator[str], ReplyGuard], T],
+        reader: ReplyReader[T],
         *,
-        stream_format: StreamFormat,
-        whole: Callable[[dict[str, Any]], T],
         sent_tools: bool,
         on_retry: Callable[[BackendHttpError], None] | None = None,
         on_notice: Notify | None = None,
     ) -> T:
-        """POST and hand the reply's lines to `consume`; a cut stream is retried with a fresh `consume` call.
+        """POST and hand the reply's lines to `reader.consume`; a cut stream is retried with a fresh call of it.
 
         `consume` also gets the attempt's ReplyGuard: the lines end once the reply's time is up, and it feeds the
         guard what the reply adds, stopping when the guard says so (the reply is then a failed one, not an error).
-        A server that answers one JSON object instead of a stream has it handed to `whole`; anything else that is
-        not a `stream_format` stream (a proxy's HTML page) is refused with what it was.
+        A server that answers one JSON object instead of a stream has it handed to `reader.whole`; anything else
+        that is not a `reader.stream_format` stream (a proxy's HTML page) is refused with what it was.
         """
 
         def attempt() -> T:
@@ -120,7 +129,7 @@ class HttpTransport:
             guard = ReplyGuard(self.reply_time_limit)
 
             def guarded(lines: Iterator[str]) -> T:
-                return consume(guard.lines(lines), guard)
+                return reader.consume(guard.lines(lines), guard)
 
             try:
                 with (
@@ -133,7 +142,7 @@ class HttpTransport:
                         response.read()
                         raise self._status_error(response, url, sent_tools=sent_tools)
                     lines = split_lines(clock.chunks(response))
-                    return self._dispatch(response, lines, stream_format, guarded, whole, url)
+                    return self._dispatch(response, lines, reader.stream_format, guarded, reader.whole, url)
             except BackendHttpError as exc:
                 if exc.retryable and on_retry is not None:
                     on_retry(exc)

@@ -19,7 +19,7 @@ from pedro.backends.base import (
 )
 from pedro.backends.connection import Connection
 from pedro.backends.extras import EXTRA_SAMPLING_KEYS, BodyExtras
-from pedro.backends.http import HttpTransport, ShownText, not_a_model_reply, stream_cut
+from pedro.backends.http import HttpTransport, ReplyReader, ShownText, not_a_model_reply, stream_cut
 from pedro.backends.ollama_context import choose_num_ctx
 from pedro.backends.openai_compat import NO_STREAM_NOTICE
 from pedro.backends.openai_wire import parse_arguments
@@ -227,9 +227,7 @@ class OllamaBackend:
         completion = self.transport.stream_lines(
             self.chat_url,
             body,
-            consume,
-            stream_format="ndjson",
-            whole=whole,
+            ReplyReader("ndjson", consume, whole),
             sent_tools=bool(tools),
             on_retry=shown.note_retry,
             on_notice=on_notice,

@@ -20,7 +20,7 @@ from pedro.backends.base import (
 from pedro.backends.connection import Connection
 from pedro.backends.connection import read_api_key as read_api_key  # where the CLI has long imported it
 from pedro.backends.extras import BodyExtras
-from pedro.backends.http import HttpTransport, ShownText, not_a_model_reply, stream_cut
+from pedro.backends.http import HttpTransport, ReplyReader, ShownText, not_a_model_reply, stream_cut
 from pedro.backends.openai_wire import StreamAssembler, parse_chat_response, to_openai_messages
 from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.sse import iter_sse_events
@@ -265,9 +265,7 @@ class OpenAICompatBackend:
         completion = self.transport.stream_lines(
             self.chat_url,
             body,
-            consume,
-            stream_format="sse",
-            whole=whole,
+            ReplyReader("sse", consume, whole),
             sent_tools=bool(tools),
             on_retry=shown.note_retry,
             on_notice=on_notice,
