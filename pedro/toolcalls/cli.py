@@ -77,13 +77,13 @@ def _commands(body: str) -> list[str] | None:
         if escaped:
             escaped = False
         elif quote == "'":
-            quote = "" if char == "'" else quote
+            quote = _after_quoted(quote, char)
         elif char == "\\":
             escaped = True
         elif quote == '"':
-            if char == "`" or (char == "$" and after in ("(", "{")):
+            if char == "`" or _opens_substitution(char, after):
                 return None  # a substitution inside double quotes
-            quote = "" if char == '"' else quote
+            quote = _after_quoted(quote, char)
         elif char in "'\"":
             quote = char
         elif _shell_syntax(char, after, current):
@@ -99,9 +99,19 @@ def _commands(body: str) -> list[str] | None:
     return [command.strip() for command in commands if command.strip()]
 
 
+def _after_quoted(quote: str, char: str) -> str:
+    """The quote still open after `char` inside it: none once `char` is the closing quote."""
+    return "" if char == quote else quote
+
+
+def _opens_substitution(char: str, after: str) -> bool:
+    """Whether `char` and the one after it open a `$(…)` or `${…}` substitution."""
+    return char == "$" and after in ("(", "{")
+
+
 def _shell_syntax(char: str, after: str, current: list[str]) -> bool:
     """Whether an unquoted character makes the command shell syntax: an operator, a substitution, a comment."""
-    if char in _OPERATORS or (char == "$" and after in ("(", "{")):
+    if char in _OPERATORS or _opens_substitution(char, after):
         return True
     return char == "#" and (not current or current[-1] in " \t")
 
