@@ -73,9 +73,7 @@ def read_json_calls(
     stops = (closer,) if closer else ()
     pos, end = body, len(text)
     while True:
-        pos = scan.skip_ws(pos)
-        while pos < len(text) and text[pos] in ",;":
-            pos = scan.skip_ws(pos + 1)
+        pos = _skip_separators(scan, pos)
         if closer and text.startswith(closer, pos):
             end = pos + len(closer)
             break
@@ -83,12 +81,10 @@ def read_json_calls(
             end = pos
             break
         if text.startswith("```", pos):  # a fence line inside the tag is wrapper noise
-            eol = text.find("\n", pos)
-            pos = len(text) if eol < 0 else eol + 1
+            pos = _next_line(text, pos)
             continue
         if too_many(found):
-            close_at = text.find(closer, pos) if closer else -1
-            end = len(text) if close_at == -1 else close_at + len(closer or "")
+            end = _past_closer(text, pos, closer)
             break
         if text[pos] in "{[":
             value = _json_value(scan, pos, stops, dialect, short_form)
@@ -107,6 +103,26 @@ def read_json_calls(
     if not found:
         return Segment(end, [issue("missing_name", dialect, text[start:end], error="no_name")])
     return Segment(end, found)
+
+
+def _skip_separators(scan: Scan, pos: int) -> int:
+    """Past the whitespace at `pos` and any commas or semicolons between call values."""
+    pos = scan.skip_ws(pos)
+    while pos < len(scan.text) and scan.text[pos] in ",;":
+        pos = scan.skip_ws(pos + 1)
+    return pos
+
+
+def _next_line(text: str, pos: int) -> int:
+    """The start of the line after the one at `pos`; the text's end on its last line."""
+    eol = text.find("\n", pos)
+    return len(text) if eol < 0 else eol + 1
+
+
+def _past_closer(text: str, pos: int, closer: str | None) -> int:
+    """Where the body ends when reading stops at `pos`: past the closer that follows, else at the text's end."""
+    close_at = text.find(closer, pos) if closer else -1
+    return len(text) if close_at == -1 else close_at + len(closer or "")
 
 
 def _json_value(
