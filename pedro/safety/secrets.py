@@ -216,6 +216,11 @@ def _worth_redacting(name: str, value: str) -> bool:
     return bool(SECRET_NAME.search(name)) or not _ORDINARY_VALUE.match(value)
 
 
+REDACTION_MARK = "[REDACTED:"
+"""How every redaction begins: text the model writes back holding more of them than the file had would put the
+marker where the user's secret was."""
+
+
 class Redactor:
     """Replaces secrets in text with [REDACTED:kind]; linear in the text, with precompiled patterns.
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 from pedro.safety.secretfiles import is_secret_path
+from pedro.safety.secrets import REDACTION_MARK
 from pedro.tools.base import FileStamp, ToolContext, ToolDeniedError, ToolFailure
 
 Codec = Literal["utf-8", "utf-16-le", "utf-16-be"]
@@ -408,6 +409,7 @@ def write_atomic(ctx: ToolContext, path: Path, data: bytes) -> bool:
     created with O_EXCL|O_NOFOLLOW, so a planted symlink cannot redirect the write.
     """
     _refuse_escaping_link(ctx, path)
+    _refuse_redaction_marks(ctx, path, data)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         existing: os.stat_result | None = path.stat()
@@ -439,6 +441,25 @@ def write_atomic(ctx: ToolContext, path: Path, data: bytes) -> bool:
         raise
     _fsync_dir(path.parent)
     return existing is None
+
+
+def _refuse_redaction_marks(ctx: ToolContext, path: Path, data: bytes) -> None:
+    """Refuse new text that holds more redaction marks than the file had: the model saw a secret hidden and wrote
+    the mark back, which would replace the secret in the user's file."""
+    mark = REDACTION_MARK.encode()
+    added = data.count(mark)
+    if not added:
+        return
+    try:
+        before = path.read_bytes().count(mark)
+    except OSError:
+        before = 0
+    if added > before:
+        raise ToolFailure(
+            f"the new text of {ctx.rel(path)} holds {REDACTION_MARK}…], which stands for a secret pedro hid from "
+            "you; writing it would replace the secret in the file. Leave the lines that hold it as they are: edit "
+            "the lines around them with code_edit"
+        )
 
 
 def _refuse_escaping_link(ctx: ToolContext, path: Path) -> None:

@@ -94,3 +94,39 @@ def test_a_glob_with_a_wildcard_folder_never_searches_a_key(arena: Arena) -> Non
     for index in range(len(searches)):
         assert "1 file that may hold secrets was not searched" in run.answer(index), run.answer(index)
     check_invariants(run)
+
+
+def test_a_secret_the_model_saw_hidden_is_never_overwritten_by_its_redaction_mark(arena: Arena) -> None:
+    """The model reads a file that holds a secret's value, sees the redaction mark in its place, and writes the file
+    back with the mark: the write is refused and the file keeps its secret, whichever tool writes."""
+    plant_env_files(arena)
+    settings = arena.root / "src" / "settings.py"
+    original = f'DB_PASSWORD = "{DB_PASSWORD}"\nDEBUG = True\n'
+    settings.write_text(original)
+    git(arena.root, "add", "src/settings.py")
+    git(arena.root, "commit", "-qm", "settings")
+    written_back = 'DB_PASSWORD = "[REDACTED:env_value]"\nDEBUG = False\n'
+    run = run_case(
+        arena,
+        [
+            call("file", {"action": "read", "path": "src/settings.py"}),
+            call("file", {"action": "write", "path": "src/settings.py", "content": written_back}),
+            call(
+                "code_edit",
+                {
+                    "action": "replace",
+                    "path": "src/settings.py",
+                    "old": "DEBUG = True",
+                    "new": 'DB_PASSWORD = "[REDACTED:env_value]"\nDEBUG = False',
+                },
+            ),  # fmt: skip
+            call(
+                "code_edit", {"action": "replace", "path": "src/settings.py", "old": "DEBUG = True", "new": "DEBUG = 0"}
+            ),
+        ],
+    )
+    assert "[REDACTED:env_value]" in run.answer(0) and DB_PASSWORD not in run.everything_sent()
+    for index in (1, 2):
+        assert "ERROR" in run.answer(index) and "stands for a secret" in run.answer(index), run.answer(index)
+    # An edit beside the secret's line still works, and the secret is still there.
+    assert settings.read_text() == f'DB_PASSWORD = "{DB_PASSWORD}"\nDEBUG = 0\n'
