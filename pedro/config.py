@@ -485,6 +485,11 @@ def ollama_host_url(value: str | None) -> str:
     problem = ollama_host_problem(text)
     if problem:
         raise ConfigError(problem)
+    return _ollama_address(text)
+
+
+def _ollama_address(text: str) -> str:
+    """ollama_host_url's reading of a value with no mistake in it."""
     scheme, sep, hostport = text.partition("://")
     default_port = OLLAMA_DEFAULT_PORT
     if not sep:

@@ -163,11 +163,16 @@ def _block_for(name: str, runner: str, text: str) -> str:
                 return _lines_until(lines, index, _jest_after)
     for index, line in enumerate(lines):
         if runner.startswith("go") and (match := _GO_FAIL.match(line)) and match.group("name").endswith(leaf):
-            block = _lines_until(lines, index, lambda after: bool(_GO_AFTER.match(after)))
-            return block if "\n" in block else _go_run_lines(lines, index, match.group("name")) + block
+            return _go_block(lines, index, match.group("name"))
         if not runner.startswith("go") and leaf and leaf in line:
             return "\n".join(lines[index : index + _EXCERPT_LINES])
     return ""
+
+
+def _go_block(lines: list[str], fail: int, name: str) -> str:
+    """The `--- FAIL` line at `fail` and the test's lines: those after it, or, from go test -v, those before it."""
+    block = _lines_until(lines, fail, lambda after: bool(_GO_AFTER.match(after)))
+    return block if "\n" in block else _go_run_lines(lines, fail, name) + block
 
 
 def _go_run_lines(lines: list[str], fail: int, name: str) -> str:
