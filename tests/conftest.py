@@ -16,6 +16,16 @@ from pedro.tools.base import ToolContext
 pytest_plugins = ["timing"]  # the slow and medium tiers, from durations.json
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as at a terminal for every process the tests start: a runner that starts the suite in the background
+    (a shell without job control) leaves SIGINT ignored, which its children inherit, and the tests that send pedro
+    a Ctrl-C would then wait on a process that never sees it."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A real git repository with one commit, on branch main."""
