@@ -64,3 +64,16 @@ _PEDRO_FRAME = re.compile(r'File "[^"\n]*[/\\]pedro[/\\][^"\n]*\.py", line \d+')
 def pedro_crashed(printed: str) -> bool:
     """Whether what pedro printed holds a traceback through pedro's own code."""
     return "Traceback (most recent call last)" in printed and _PEDRO_FRAME.search(printed) is not None
+
+
+def processes_holding(marker: str) -> list[str]:
+    """The processes whose command line holds `marker` (`pid: command`): what pedro left running."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if entry.name.isdigit() and marker in command:
+            found.append(f"{entry.name}: {command}")
+    return found

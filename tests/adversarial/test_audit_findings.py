@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
-from cli_util import pedro
+from cli_util import pedro, processes_holding
 from harness import KEY_BODY, Arena, bash, call, check_invariants, job_files_text, run_case
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -139,17 +139,4 @@ def test_an_mcp_server_dropped_at_start_up_is_not_left_running(
     done = pedro("build", "--no-input", "--backend", "openai", "--base-url", f"{model.url}/v1", "--model", "m",
                  "-d", "tidy up", env={**cli_env, **sandbox_env}, cwd=repo)  # fmt: skip
     assert "MCP server slow is not available" in done.stderr and "Traceback" not in done.stderr, done.stderr
-    assert not _running(marker)
-
-
-def _running(marker: str) -> list[str]:
-    """The processes whose command line holds `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if entry.name.isdigit() and marker in command:
-            found.append(f"{entry.name}: {command}")
-    return found
+    assert not processes_holding(marker)

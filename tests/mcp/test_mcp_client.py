@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_util import build, fenced
+from cli_util import build, fenced, processes_holding
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "mcp_server.py"
 
@@ -188,19 +188,6 @@ def test_a_server_that_writes_garbage_is_a_notice_and_the_librarys_traceback_goe
     assert "Failed to parse JSONRPC message from server" in log.read_text()  # kept, where a bug report finds it
 
 
-def _running(marker: str) -> list[str]:
-    """The processes whose command line holds `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if entry.name.isdigit() and marker in command:
-            found.append(f"{entry.name}: {command}")
-    return found
-
-
 def test_a_server_dropped_while_it_starts_ends_with_the_job(
     repo: Path, stub_server: Any, cli_env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -213,4 +200,4 @@ def test_a_server_dropped_while_it_starts_ends_with_the_job(
     )
     done = build(stub_server(["TASK COMPLETE", "TASK COMPLETE"]), repo, cli_env)
     assert "MCP server slow is not available (it did not start within" in done.stderr, done.stderr
-    assert _running(marker) == []
+    assert processes_holding(marker) == []
