@@ -213,7 +213,44 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
         elif token.kind == "string":
             yield from _format_variants(line, token)
     yield from _name_variants(line, code)
+    yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
+
+
+def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """Two neighbouring arguments of a call in each other's place: `gcd(a % b, b)` → `gcd(b, a % b)`."""
+    for k, token in enumerate(code):
+        before = code[k - 1] if k else None
+        if token.text != "(" or before is None or before.kind != "name" or before.text in _OPENING_WORDS:
+            continue
+        arguments = _call_arguments(code, k)
+        for (one_start, one_end), (other_start, other_end) in zip(arguments, arguments[1:], strict=False):
+            one, other = line[one_start:one_end], line[other_start:other_end]
+            if one != other:
+                swapped = line[:one_start] + other + line[one_end:other_start] + one + line[other_end:]
+                yield Mutant(swapped, f"arguments `{one}` and `{other}` swapped", 2)
+
+
+def _call_arguments(code: list[_Token], opening: int) -> list[tuple[int, int]]:
+    """Where the positional arguments of the call opened at token `opening` stand on the line, in order; none when
+    the call does not close on the line, or one of them is named or unpacked (`key=`, `*args`)."""
+    spans: list[tuple[int, int]] = []
+    depth, first = 0, opening + 1
+    for k in range(opening + 1, len(code)):
+        text = code[k].text
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in (")", "]", "}") and depth:
+            depth -= 1
+        elif depth == 0 and text in (",", ")"):
+            if k > first:
+                if code[first].text in ("*", "**") or any(t.text == "=" for t in code[first:k]):
+                    return []
+                spans.append((code[first].start, code[k - 1].end))
+            if text == ")":
+                return spans
+            first = k + 1
+    return []
 
 
 def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) -> Iterator[Mutant]:

@@ -341,3 +341,27 @@ def test_a_kept_change_that_made_one_test_pass_gives_way_to_its_lines_variant_th
     assert kept and kept[0]["n"] < fixed[0]["n"]
     assert outcome.fixed and "round(cents * (rate + 1))" in (repo / "tax.py").read_text()
     assert f"in place of candidate {kept[0]['n']}'s change" in fixed[0]["change"]
+
+
+def test_two_arguments_of_a_call_in_each_others_place_are_a_variant() -> None:
+    changes = {m.line.strip(): m.change for m in line_mutants("        return gcd(a % b, b)", "python")}
+    assert changes["return gcd(b, a % b)"] == "arguments `a % b` and `b` swapped"
+    # Named and unpacked arguments keep their places; a tuple after a keyword is not a call.
+    for line in ("    print(x, sep=y)", "    f(*rest, first)", "    if (a, b) == c:"):
+        assert not [m for m in line_mutants(line, "python") if m.change.startswith("arguments")], line
+
+
+def test_a_recursive_call_with_its_arguments_in_the_wrong_order_is_fixed_by_a_variant(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "gcd.py": "def gcd(a, b):\n    if b == 0:\n        return a\n    else:\n        return gcd(a % b, b)\n",
+            "test_gcd.py": (
+                "from gcd import gcd\n\n\ndef test_gcd():\n    assert gcd(35, 21) == 7\n\n\n"
+                "def test_gcd_zero():\n    assert gcd(17, 0) == 17\n"
+            ),
+        },
+    )
+    outcome, backend, _ = repair(repo, [], coverage=True, mutants=24, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert "return gcd(b, a % b)" in (repo / "gcd.py").read_text()
