@@ -39,12 +39,15 @@ class ProjectTests:
         """The command for a sentence: `make test` in backticks as written, or "pytest, detected" as it is."""
         return f"`{self.args.command}`" if self.args.command else self.command
 
-    def run(self, *, instrument: RunInstrument | None = None, only: Sequence[str] = ()) -> TestRun:
+    def run(
+        self, *, instrument: RunInstrument | None = None, only: Sequence[str] = (), timeout: float | None = None
+    ) -> TestRun:
         """One run in the sandbox, without the network; a command that cannot start is a failed run, never a crash.
         `instrument` changes the run and reads what it left (repair's line coverage); `only` holds it to those test
-        ids where the runner allows it."""
+        ids where the runner allows it; `timeout` bounds it below the configured limit."""
+        args = self.args if timeout is None else self.args.model_copy(update={"timeout": timeout})
         try:
-            return run_tests(self.args, self.ctx, instrument=instrument, only=only)
+            return run_tests(args, self.ctx, instrument=instrument, only=only)
         except ToolFailure as exc:
             result = ChildResult(
                 outcome="exited", exit_code=None, output="", total_bytes=0, cut_bytes=0, duration_s=0.0
@@ -161,8 +164,8 @@ class TestEvidence:
     def command(self) -> str:
         return self.tests.command
 
-    def run(self) -> TestRun:
-        return self.tests.run()
+    def run(self, *, timeout: float | None = None) -> TestRun:
+        return self.tests.run(timeout=timeout)
 
     def judge(self, run: TestRun) -> Judgement:
         """SWE-bench's rule: no test that passed at the baseline fails now, new tests pass, and (for a job that fixes

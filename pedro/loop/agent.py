@@ -294,7 +294,7 @@ class Agent:
         # Repair's warm pytest starts beside the baseline: its imports cost as much as the baseline's run.
         with repair.warming() if repair is not None and tests is not None else contextlib.nullcontext():
             if tests is not None:
-                self._take_baseline(tests)
+                self._take_baseline(tests, repair)
                 # The failure the person gave as a command is not there: no model can be told to fix it.
                 if tests.given and tests.must_fix and tests.baseline_run is not None and tests.baseline_run.passed:
                     return endings.nothing_to_fix(tests.tests.named)
@@ -543,10 +543,15 @@ class Agent:
             **self.parts.setup,
         )
 
-    def _take_baseline(self, tests: TestEvidence) -> None:
-        """Run the job's tests before anything changes: what passes and fails now is what later runs are judged by."""
-        run = tests.run()
+    def _take_baseline(self, tests: TestEvidence, repair: RepairStep | None) -> None:
+        """Run the job's tests before anything changes: what passes and fails now is what later runs are judged by.
+        With repair to follow, a command that hangs is stopped early and its tests run one by one, each with a
+        limit of its own: a test that loops forever is a failing test repair can work on."""
+        limit = repair.baseline_limit(self.state.deadline) if repair is not None else None
+        run = tests.run(timeout=limit)
         self.emitter.emit("tests.run", **describe_test_run(run, "baseline", tests.command))
+        if run.result.outcome == "timeout" and repair is not None and not self.state.deadline.passed:
+            run = repair.one_by_one(self.emitter.emit, run) or run
         tests.baseline, tests.baseline_run = TestStates.of(run), run
         if tests.baseline is None:
             message = f"{tests.tests.named} does not name its tests, so completion needs the whole command to pass"

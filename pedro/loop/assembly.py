@@ -338,6 +338,12 @@ class AimedRepair:
     def warming(self) -> AbstractContextManager[None]:
         return self.repairer.warming()
 
+    def baseline_limit(self, deadline: Deadline) -> float | None:
+        return self.repairer.baseline_limit(deadline)
+
+    def one_by_one(self, emit: Callable[..., None], hung: TestRun) -> TestRun | None:
+        return self.repairer.one_by_one(emit, hung)
+
 
 def _aimed(repair: Repairer | None, targets: frozenset[str] | None) -> Repairer | AimedRepair | None:
     return AimedRepair(repair, targets) if repair is not None and targets else repair

@@ -53,6 +53,16 @@ class RepairStep(Protocol):
         """Around the job's baseline: what the repair will need, started beside it."""
         ...
 
+    def baseline_limit(self, deadline: Deadline) -> float | None:
+        """How long the job's baseline may run, within `deadline`, when this repair follows it (None: the tests'
+        own limit)."""
+        ...
+
+    def one_by_one(self, emit: Callable[..., None], hung: TestRun) -> TestRun | None:
+        """After the baseline ran past its limit (`hung`): its tests again, each stopped at a limit of its own, so
+        that the tests that hang fail where they hang and the rest still run; None where this cannot be done."""
+        ...
+
 
 class BuildStep(Protocol):
     """Build's direct way (pedro.build.DirectBuild): before the loop, for a role that writes code directly."""

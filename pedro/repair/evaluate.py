@@ -23,7 +23,7 @@ from pedro.process import ChildCommand, ChildResult, release_leader, start_leade
 from pedro.repair.native_probes import probe_outputs
 from pedro.repair.probes import ProbeSpec
 from pedro.safety.sandbox import wrap
-from pedro.tools.test import RunInstrument, RunPlan, TestRun, format_summary, narrow, plan_test_run
+from pedro.tools.test import RunInstrument, RunPlan, TestRun, format_summary, narrow, plan_test_run, pytest_paths
 from pedro.tools.testreport import UNITTEST_RUNNER, ReportError, RunReport, parse_junit_xml
 
 _SERVER_SOURCE = Path(__file__).with_name("warm_pytest.py")
@@ -34,6 +34,8 @@ TIMEOUT_FACTOR = 3.0
 TIMEOUT_SLACK_S = 2.0
 """A candidate's run may take this multiple of the original code's run of the same tests, plus this: a candidate
 that loops or deadlocks is stopped early and counted as failing."""
+HUNG_MARK = "TestHung"
+"""The exception warm_pytest.py raises inside a test that ran past its own limit, as a failure's message names it."""
 _JUNIT_OPTIONS = ("-o", "junit_family=xunit1")
 PROBE_TIMEOUT_S = 60.0
 """The probe calls' limit: a compile of the package's test binary, and a few seconds per call at most."""
@@ -50,6 +52,8 @@ class _Pytest:
     plan: RunPlan
     module: bool = False
     """`python -m pytest`, which puts the working folder first on sys.path (the `pytest` script does not)."""
+    paths: tuple[str, ...] = ()
+    """The test paths the command names (none: pytest's own default), to run it whole in the warm pytest."""
 
 
 def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
@@ -78,7 +82,7 @@ def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
         return f"the interpreter of {head} cannot be found"
     options = [token for token in kept[start:-1] if not token.startswith("--junitxml")]
     options = _without(options, _JUNIT_OPTIONS)
-    return _Pytest(python, tuple(options), plan, module=start == 3)
+    return _Pytest(python, tuple(options), plan, module=start == 3, paths=pytest_paths(plan))
 
 
 def _script_interpreter(script: str, env: dict[str, str] | Any) -> str:
@@ -144,6 +148,8 @@ class WarmPytest:
         )
         self._reader = _Lines(self.process.stdout)
         self.preloaded = -1
+        self.per_test_s: float | None = None
+        """Each test's own limit in every run, once the command was found to hang: a test past it fails there."""
         if wait:
             self.wait_ready()
 
@@ -173,6 +179,7 @@ class WarmPytest:
             "timeout": timeout,
             "workdir": str(folder),
             "args": list(self.launch.options),
+            "per_test_s": self.per_test_s,
             **overlay,
         }
         assert self.process.stdin is not None
@@ -311,6 +318,10 @@ class WarmStart:
             return None
         return warm
 
+    def give_back(self, warm: WarmPytest) -> None:
+        """Hold `warm` again, after a run before repair (the tests of a command that hung), for repair to take."""
+        self._warm = warm
+
     def close(self) -> None:
         """End the pytest if nobody took it."""
         warm, self._warm = self._warm, None
@@ -397,6 +408,12 @@ class CandidateRuns:
             return
         if warm is None:
             self._fall_back(early.error if early is not None else "it did not start")
+            return
+        if warm.per_test_s is not None:
+            # The baseline is this pytest's own run of the command that hung: nothing to check it against, and each
+            # test's own limit bounds a run.
+            self.warm, self.timeout_s = warm, _limit(warm.per_test_s * len(ids))
+            self.how = f"a warm pytest, forked per candidate, each test stopped after {warm.per_test_s:g} s"
             return
         # Every test the baseline named, so that a test that behaves otherwise in a fork is caught before it can
         # make a fix look like it broke something; the failing tests alone set the time limit.

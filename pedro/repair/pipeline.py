@@ -21,7 +21,7 @@ from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
-from pedro.repair.evaluate import CandidateRuns, WarmStart
+from pedro.repair.evaluate import HUNG_MARK, CandidateRuns, WarmStart
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import Unit, locate
 from pedro.repair.native_probes import native_probe_spec
@@ -36,6 +36,13 @@ _SPECTRUM_SHOWN = 5
 FINAL_CHECK_FACTOR = 1.5
 FINAL_CHECK_SLACK_S = 2.0
 """Room kept before the job's deadline for the final check: this many times the baseline's run, and seconds more."""
+BASELINE_SHARE = 0.1
+BASELINE_MIN_S = 10.0
+"""With repair to follow, the baseline may take this share of the job's time (never less than BASELINE_MIN_S): a
+command that hangs leaves the rest of the job for finding the tests that hang and repairing them."""
+PER_TEST_SHARE = 0.1
+PER_TEST_MIN_S = 1.0
+"""Once the command hung, each test's own limit: this share of the baseline's limit, never less than PER_TEST_MIN_S."""
 
 
 @dataclass
@@ -138,6 +145,42 @@ class Repairer:
             finally:
                 self._early = None
                 early.close()
+
+    def baseline_limit(self, deadline: Deadline) -> float | None:
+        """The job's baseline limit: its share of the job's time, within the tests' own limit. None (the tests' own
+        limit holds) without a time limit, or without a warm pytest starting to run the tests one by one."""
+        left = deadline.left()
+        if left is None or self._early is None or self._early[1].error:
+            return None
+        return min(self.tests.ctx.config.test_timeout, max(BASELINE_MIN_S, left * BASELINE_SHARE))
+
+    def one_by_one(self, emit: Emit, hung: TestRun) -> TestRun | None:
+        """The hung command's tests in the warm pytest started beside the baseline, each stopped at its own limit:
+        a test that hangs fails with a traceback where it hung. The same limit holds for every later run of this
+        warm pytest, the candidates' included. None when no warm pytest serves the command, or it named no tests."""
+        if self._early is None:
+            return None
+        warm = self._early[1].take()
+        if warm is None:
+            return None
+        limit = hung.result.duration_s
+        warm.per_test_s = max(PER_TEST_MIN_S, limit * PER_TEST_SHARE)
+        try:
+            run = warm.run(warm.launch.paths, timeout=max(limit, self.tests.ctx.config.test_timeout))
+        except OSError:
+            warm.close()
+            return None
+        self._early[1].give_back(warm)
+        if run.report is None or not run.report.names_tests:
+            return None
+        hanging = sorted(f.test_id for f in run.report.failures if HUNG_MARK in f.message)
+        emit(
+            "notice",
+            message=f"{self.tests.named} still ran after {limit:g} s; its tests ran one by one, each stopped after "
+            f"{warm.per_test_s:g} s: {count(len(hanging), 'test')} hung ({', '.join(hanging[:5]) or 'none'})",
+        )
+        emit("tests.run", **describe_test_run(run, "baseline", run.command))
+        return run
 
     def _baseline(self, emit: Emit) -> TestRun:
         run = self.tests.run()

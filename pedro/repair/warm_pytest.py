@@ -161,7 +161,9 @@ def _child(request: dict[str, Any], workdir: str) -> None:
 
         argv = ["-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1"]
         argv += [f"--junitxml={Path(workdir, 'report.xml')}", *list(request.get("args") or [])]
-        code = int(pytest.main([*argv, "--", *[str(test) for test in request["ids"]]]))
+        per_test = request.get("per_test_s")
+        plugins = [_hang_guard(float(per_test))] if per_test else []
+        code = int(pytest.main([*argv, "--", *[str(test) for test in request["ids"]]], plugins=plugins))
     except BaseException:  # noqa: BLE001 (a child that cannot run says so by its exit status)
         code = 70
     finally:
@@ -169,6 +171,32 @@ def _child(request: dict[str, Any], workdir: str) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+class TestHung(Exception):  # noqa: N818 (the name a person reads in the failure: the test hung)
+    """Raised inside a test that ran past its limit, where it was: the traceback shows the loop or the wait."""
+
+
+def _hang_guard(seconds: float) -> object:
+    """A pytest plugin that stops each test's call at `seconds`: a test that loops or waits forever fails there,
+    with its traceback, and the tests after it still run."""
+    import pytest
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TestHung(f"the test still ran after {seconds:g} s, so it was stopped here")
+
+    class HangGuard:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item: Any) -> Any:
+            previous = signal.signal(signal.SIGALRM, stop)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            try:
+                yield
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+
+    return HangGuard()
 
 
 if __name__ == "__main__":

@@ -295,18 +295,36 @@ def narrow(plan: RunPlan, ids: Sequence[str]) -> RunPlan | None:
 
 def _narrow_pytest(tokens: list[str], ids: Sequence[str], cwd: Path) -> list[str] | None:
     """The pytest argv with its test paths dropped and the node ids added."""
+    split = _split_pytest(tokens, cwd)
+    return None if split is None else [*split[0], *ids]
+
+
+def pytest_paths(plan: RunPlan) -> tuple[str, ...]:
+    """The test paths and node ids a planned pytest run names (none when it names none, or is not pytest)."""
+    argv = list(plan.command.argv)
+    try:
+        tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
+    except ValueError:
+        return ()
+    split = _split_pytest(tokens, plan.command.cwd) if plan.report_kind == "junit" else None
+    return () if split is None else tuple(split[1])
+
+
+def _split_pytest(tokens: list[str], cwd: Path) -> tuple[list[str], list[str]] | None:
+    """A pytest argv as the rest and the test paths it names; None when no pytest is in it."""
     try:
         start = next(i for i, token in enumerate(tokens) if token.rsplit("/", 1)[-1] in ("pytest", "py.test"))
     except StopIteration:
         return None
-    kept = tokens[: start + 1]
+    kept, paths = tokens[: start + 1], list[str]()
     for k in range(start + 1, len(tokens)):
         token, before = tokens[k], tokens[k - 1]
         positional = not token.startswith("-") and before not in _PYTEST_VALUED
         if positional and ("::" in token or (cwd / token.split("::")[0]).exists()):
+            paths.append(token)
             continue
         kept.append(token)
-    return [*kept, *ids]
+    return kept, paths
 
 
 def _narrow_unittest(tokens: list[str], ids: Sequence[str]) -> list[str] | None:

@@ -228,3 +228,23 @@ def test_no_warm_pytest_starts_early_for_another_runner(repo: Path, tmp_path: Pa
     tests = ProjectTests(RunTestsArgs(command=f"{sys.executable} -m unittest"), ToolContext(root=repo))
     early = WarmStart(tests, tmp_path)
     assert early.take() is None and early.error == "the test runner is not pytest"
+
+
+def test_with_a_limit_per_test_a_test_that_hangs_fails_where_it_loops_and_the_others_still_run(
+    repo: Path, tmp_path: Path
+) -> None:
+    hangs = CALC.replace("return a - b", "while b:\n        a += 0\n    return a")
+    make_repo(repo, {"calc.py": hangs, "test_calc.py": TESTS})
+    tests = ProjectTests(RunTestsArgs(command=f"{PYTEST} test_calc.py"), ToolContext(root=repo))
+    early = WarmStart(tests, tmp_path)
+    warm = early.take()
+    assert warm is not None and warm.launch.paths == ("test_calc.py",)
+    try:
+        warm.per_test_s = 0.5
+        run = warm.run(warm.launch.paths, timeout=30)
+        assert run.report is not None and run.report.passing == ["test_calc.py::test_mul"]
+        [hung] = run.report.failures
+        assert hung.test_id == "test_calc.py::test_add" and hung.message.startswith("TestHung: the test still ran")
+        assert "calc.py:2: in add" in hung.details  # the frame where it loops: `while b:`
+    finally:
+        warm.close()

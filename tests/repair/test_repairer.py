@@ -539,3 +539,45 @@ def test_with_variants_off_no_variant_is_tried_after_a_kept_answer(calc: Path) -
     tried = [e.data for e in events if e.type == "repair.candidate"]
     assert tried and tried[0]["status"] == "progress"
     assert [data for data in tried if data["question"] == "mutation"] == []
+
+
+HANGS = (
+    "def add(a, b):\n    total = a\n    while b:\n        total += 1\n    return total\n\n\n"
+    "def square(n):\n    return n * n\n"
+)
+
+
+@pytest.mark.slow
+def test_a_test_that_hangs_is_stopped_where_it_hangs_and_repaired(repo: Path) -> None:
+    """A classic endless-loop bug: the whole command never ends. The baseline stops at its share of the job's time,
+    the tests run one by one with a limit each, the one that hangs fails where it loops, and repair fixes it."""
+    (repo / "calc.py").write_text(HANGS)
+    (repo / "test_calc.py").write_text(TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    backend = ScriptedBackend([FIX])
+    role = get_role("debugger")
+    ctx = ToolContext(root=repo)
+    dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx)
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ctx)
+    config = RepairConfig(candidates=1, coverage=False, rivals=0, mutants=0)
+    repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, config=config, options=GenerationOptions())
+    events: list[Event] = []
+    parts = AgentParts(
+        role=role,
+        backend=backend,
+        dispatcher=dispatcher,
+        limits=Limits(max_rounds=2, time_limit_s=120),
+        options=GenerationOptions(),
+        repair=repairer,
+        tests=TestEvidence(tests, None, must_fix=True, given=True),
+    )
+    result = Agent(parts, on_event=events.append).run("Fix the failing test.")
+    assert (result.exit_status, result.reason) == ("completed", "repaired"), result.summary
+    notices = [str(e.data["message"]) for e in events if e.type == "notice"]
+    assert any("1 test hung (test_calc.py::test_add)" in text for text in notices), notices
+    baselines = [e.data for e in events if e.type == "tests.run" and e.data["phase"] == "baseline"]
+    # The command's own run was stopped; the run test by test names the hung test with where it looped.
+    assert baselines[0]["counts"] == {"passed": 0, "failed": 0, "errors": 0}
+    assert baselines[1]["failing"] == ["test_calc.py::test_add"] and "TestHung" in str(baselines[1]["output"])
+    assert "return a + b" in (repo / "calc.py").read_text()
