@@ -43,7 +43,8 @@ _STRING = r"""(?P<string>[rRbBfFuU]{0,2}(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?
 # Longest first, so that `<=` is never read as `<` and `=`, nor `+=` as `+`.
 _OPERATORS = (
     "//=", "**=", ">>=", "<<=", "===", "!==", "...", "&^=",
-    "//", "**", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "=>", "->", ":=", "<<", ">>",
+    "//", "**", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "=>", "->", ":=",
+    "<<", ">>",
     "++", "--", "<-", "&^",
     "+", "-", "*", "/", "%", "<", ">", "=", "!", "&", "|", "^", "~",
 )  # fmt: skip
@@ -72,13 +73,23 @@ _SWAPS: dict[str, tuple[str, ...]] = {
     "//": ("/",),
     "&&": ("||",),
     "||": ("&&",),
+    "&": ("|", "^"),
+    "|": ("&", "^"),
+    "^": ("&", "|"),
+    "+=": ("-=",),
+    "-=": ("+=",),
+    "*=": ("/=",),
+    "/=": ("*=",),
+    "&=": ("|=", "^="),
+    "|=": ("&=", "^="),
+    "^=": ("&=", "|="),
 }
 _PYTHON_ONLY = {"//"}
 _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true",
                "floor": "ceil", "ceil": "floor"}  # fmt: skip
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
-_ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**="})
+_ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^="})
 # Words after which an operator is unary (`return -x`, `if not -1 < x`), not the middle of two operands.
 _OPENING_WORDS = frozenset(
     {"return", "if", "elif", "while", "for", "in", "not", "and", "or", "else", "case", "yield", "await", "throw",
@@ -301,7 +312,7 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
     """Another operator in its place, its `± 1` dropped, or its two operands swapped."""
     token, before = code[k], code[k - 1]
     after = code[k + 1] if k + 1 < len(code) else None
-    if token.text == "+" and "string" in {before.kind, after.kind if after else ""}:
+    if token.text in ("+", "+=") and "string" in {before.kind, after.kind if after else ""}:
         return  # joining text: another operator would not fix it
     for new in _SWAPS[token.text]:
         if language == "python" or new not in _PYTHON_ONLY:

@@ -365,3 +365,10 @@ def test_a_recursive_call_with_its_arguments_in_the_wrong_order_is_fixed_by_a_va
     outcome, backend, _ = repair(repo, [], coverage=True, mutants=24, candidates=0)
     assert outcome.fixed and backend.requests == []
     assert "return gcd(b, a % b)" in (repo / "gcd.py").read_text()
+
+
+def test_bitwise_and_augmented_operators_have_their_kin_as_variants() -> None:
+    changes = {m.line.strip() for m in line_mutants("        n ^= n - 1", "python")}
+    assert {"n &= n - 1", "n |= n - 1"} <= changes  # bitcount: clearing the lowest set bit is `&=`
+    assert "total -= x" in {m.line.strip() for m in line_mutants("    total += x", "python")}
+    assert not [m for m in line_mutants('    s += "a"', "python") if "-=" in m.line]  # joining text
