@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from pedro.eval.tasks import load_suite
+
 pytestmark = pytest.mark.slow
 
 TASKS_DIR = Path(__file__).resolve().parent.parent / "evals" / "tasks"
@@ -265,3 +267,17 @@ def test_required_one_function_tasks(task_id: str, function: str) -> None:
     assert (task["language"], task["tier"]) == ("python", "one-function")
     sources = [path.read_text() for path in (TASKS_DIR / task_id / "repo").glob("*.py")]
     assert any(re.search(rf"^def {function}\(", source, re.MULTILINE) for source in sources)
+
+
+QUIXBUGS_DIR = TASKS_DIR.parent / "quixbugs"
+
+
+def test_the_quixbugs_suite_is_forty_one_line_bugs_with_their_correct_programs() -> None:
+    tasks = load_suite(QUIXBUGS_DIR)
+    assert len(tasks) == 40 and {task.language for task in tasks} == {"python"}
+    for task in tasks:
+        name = task.id.removeprefix("py-quixbugs-").replace("-", "_")
+        program = Path("python_programs") / f"{name}.py"
+        buggy, fixed = (task.repo / program).read_text(), (task.path / "solution" / program).read_text()
+        assert buggy != fixed and (task.repo / "python_testcases" / f"test_{name}.py").is_file(), task.id
+        assert task.test == task.check == f"python -m pytest -q python_testcases/test_{name}.py"
