@@ -409,16 +409,16 @@ class CandidateRuns:
         if warm is None:
             self._fall_back(early.error if early is not None else "it did not start")
             return
-        if warm.per_test_s is not None:
-            # The baseline is this pytest's own run of the command that hung: nothing to check it against, and each
-            # test's own limit bounds a run.
-            self.warm, self.timeout_s = warm, _limit(warm.per_test_s * len(ids))
-            self.how = f"a warm pytest, forked per candidate, each test stopped after {warm.per_test_s:g} s"
-            return
         # Every test the baseline named, so that a test that behaves otherwise in a fork is caught before it can
         # make a fix look like it broke something; the failing tests alone set the time limit.
         report = self.baseline.report
         named = sorted({*(report.passing if report is not None else ()), *self.baseline.failing, *ids})
+        if warm.per_test_s is not None:
+            # The baseline is this pytest's own run of the command that hung: nothing to check it against, and each
+            # test's own limit bounds a run of them all.
+            self.warm, self.timeout_s = warm, _limit(warm.per_test_s * len(named))
+            self.how = f"a warm pytest, forked per candidate, each test stopped after {warm.per_test_s:.2g} s"
+            return
         try:
             budget = max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
             whole = warm.run(named, timeout=budget)

@@ -21,7 +21,7 @@ from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
-from pedro.repair.evaluate import HUNG_MARK, CandidateRuns, WarmStart
+from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmStart
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import Unit, locate
 from pedro.repair.native_probes import native_probe_spec
@@ -42,7 +42,11 @@ BASELINE_MIN_S = 10.0
 command that hangs leaves the rest of the job for finding the tests that hang and repairing them."""
 PER_TEST_SHARE = 0.1
 PER_TEST_MIN_S = 1.0
-"""Once the command hung, each test's own limit: this share of the baseline's limit, never less than PER_TEST_MIN_S."""
+"""Once the command hung, each test's own limit as its tests run one by one: this share of the baseline's limit,
+never less than PER_TEST_MIN_S."""
+CANDIDATE_PER_TEST_MIN_S = 0.25
+"""Then each test's limit in a candidate's runs: TIMEOUT_FACTOR times the slowest test that passed one by one, never
+less than this; a test that still hangs costs no more than that, and a repair tries many candidates."""
 
 
 @dataclass
@@ -173,12 +177,13 @@ class Repairer:
         self._early[1].give_back(warm)
         if run.report is None or not run.report.names_tests:
             return None
-        hanging = sorted(f.test_id for f in run.report.failures if HUNG_MARK in f.message)
+        hanging = sorted(_hung(run))
         emit(
             "notice",
-            message=f"{self.tests.named} still ran after {limit:g} s; its tests ran one by one, each stopped after "
-            f"{warm.per_test_s:g} s: {count(len(hanging), 'test')} hung ({', '.join(hanging[:5]) or 'none'})",
+            message=f"{self.tests.named} still ran after {limit:.0f} s; its tests ran one by one, each stopped after "
+            f"{warm.per_test_s:.2g} s: {count(len(hanging), 'test')} hung ({', '.join(hanging[:5]) or 'none'})",
         )
+        warm.per_test_s = max(CANDIDATE_PER_TEST_MIN_S, TIMEOUT_FACTOR * run.report.slowest_s)
         emit("tests.run", **describe_test_run(run, "baseline", run.command))
         return run
 
@@ -322,9 +327,11 @@ class Repairer:
 
     def _spectrum(self, run: TestRun, wanted: frozenset[str], emit: Emit, runs: CandidateRuns) -> Spectrum | None:
         """The tests' line coverage ranked, measured once per repair; None when off or not measurable."""
-        if not self.config.coverage:
+        # A test that hung would spend its whole limit again to be recorded, and where it hung is in its traceback.
+        failing = wanted & run.failing - _hung(run)
+        if not self.config.coverage or not failing:
             return None
-        spectrum = measure(self.tests, run, wanted & run.failing, runs)
+        spectrum = measure(self.tests, run, failing, runs)
         if spectrum is not None:
             top = [f"{path}:{line} {score:.2f}" for path, line, score in spectrum.ranked()[:_SPECTRUM_SHOWN]]
             emit(
@@ -419,3 +426,9 @@ def _repair_folder() -> Iterator[Path]:
 def _failures(run: TestRun, wanted: frozenset[str]) -> list[FailedTest]:
     failures = run.report.failures if run.report is not None else []
     return [failure for failure in failures if failure.test_id in wanted] or failures[: 1 if not wanted else 0]
+
+
+def _hung(run: TestRun) -> frozenset[str]:
+    """The tests of `run` that were stopped at their own limit (they hung)."""
+    failures = run.report.failures if run.report is not None else []
+    return frozenset(failure.test_id for failure in failures if HUNG_MARK in failure.message)

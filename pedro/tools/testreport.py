@@ -47,6 +47,8 @@ class RunReport:
     failures: list[FailedTest] = field(default_factory=list)
     passing: list[str] = field(default_factory=list)
     """The ids of the tests that passed, in the same form as the failures' ids (empty when the runner names none)."""
+    slowest_s: float = 0.0
+    """The longest a passing test took, where the report says (junit's per-test time), else 0."""
 
     @property
     def total(self) -> int:
@@ -82,6 +84,7 @@ def parse_junit_xml(text: str, *, runner: str = "pytest") -> RunReport:
         elif problem is None:
             report.passed += 1
             report.passing.append(_junit_id(case, runner))
+            report.slowest_s = max(report.slowest_s, _seconds(case.get("time", "")))
         else:
             if problem.tag == "error":
                 report.errors += 1
@@ -89,6 +92,13 @@ def parse_junit_xml(text: str, *, runner: str = "pytest") -> RunReport:
                 report.failed += 1
             report.failures.append(_junit_failure(case, problem, runner))
     return report
+
+
+def _seconds(text: str) -> float:
+    try:
+        return max(0.0, float(text))
+    except ValueError:
+        return 0.0
 
 
 def _junit_file(case: ET.Element, runner: str) -> str:

@@ -172,3 +172,16 @@ def test_long_messages_are_capped() -> None:
     long_message = "x" * 5000
     xml = f'<testsuites><testcase classname="t" name="x"><failure message="{long_message}"/></testcase></testsuites>'
     assert "more characters" in parse_junit_xml(xml).failures[0].message
+
+
+def test_junit_says_how_long_the_slowest_passing_test_took() -> None:
+    xml = (
+        '<testsuites><testsuite name="pytest">'
+        '<testcase classname="test_a" name="test_fast" time="0.004"/>'
+        '<testcase classname="test_a" name="test_slow" time="0.75"/>'
+        '<testcase classname="test_a" name="test_hung" time="9.0"><failure message="TestHung: stopped">x</failure>'
+        '</testcase><testcase classname="test_a" name="test_odd" time="n/a"/>'
+        "</testsuite></testsuites>"
+    )
+    report = parse_junit_xml(xml)
+    assert report.passed == 3 and report.slowest_s == 0.75  # a failing test's time is not a passing test's
