@@ -156,6 +156,13 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
     returns_one = len(code) == 2 and code[0].text == "return" and bool(variables)
     counts = Counter(token.text for _, token in variables)
     mutants: list[Mutant] = []
+    if [token.text for token in code if token.text != ";"] in (["return", "[", "]"], ["return", "(", ")"]):
+        # A base case that returns nothing where it should return what it was given: `return []` → `return [n]`.
+        close = code[2]
+        for name in names[:_NAMES_TRIED]:
+            comma = "," if close.text == ")" else ""
+            new = line[: close.start] + name + comma + line[close.start :]
+            mutants.append(Mutant(new, f"`{name}` in the returned {'list' if comma == '' else 'tuple'}", 3))
     for _k, token in variables:
         tier = 3 if returns_one or counts[token.text] > 1 else 4
         for other in [name for name in names if name != token.text][:_NAMES_TRIED]:

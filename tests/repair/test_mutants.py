@@ -372,3 +372,24 @@ def test_bitwise_and_augmented_operators_have_their_kin_as_variants() -> None:
     assert {"n &= n - 1", "n |= n - 1"} <= changes  # bitcount: clearing the lowest set bit is `&=`
     assert "total -= x" in {m.line.strip() for m in line_mutants("    total += x", "python")}
     assert not [m for m in line_mutants('    s += "a"', "python") if "-=" in m.line]  # joining text
+
+
+def test_a_base_case_that_returns_an_empty_list_gets_the_units_names_in_it(repo: Path) -> None:
+    assert [m.line for m in replaced_names("    return [];", "javascript", ["n"])] == ["    return [n];"]
+    make_repo(
+        repo,
+        {
+            "factors.py": (
+                "def get_factors(n):\n    if n == 1:\n        return []\n\n    for i in range(2, int(n**0.5) + 1):\n"
+                "        if n % i == 0:\n            return [i] + get_factors(n // i)\n\n    return []\n"
+            ),
+            "test_factors.py": (
+                "from factors import get_factors\n\n\ndef test_one():\n    assert get_factors(1) == []\n\n\n"
+                "def test_prime():\n    assert get_factors(101) == [101]\n\n\n"
+                "def test_composite():\n    assert get_factors(100) == [2, 2, 5, 5]\n"
+            ),
+        },
+    )
+    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert (repo / "factors.py").read_text().endswith("    return [n]\n")
