@@ -21,7 +21,9 @@ _JS_FRAME = re.compile(
 # Go: `calc_test.go:12: got 1` in a test's output, `/abs/calc.go:7 +0x1d` in a panic's goroutine trace.
 _GO_FRAME = re.compile(r"(?:^|\s)(?P<file>[^\s:]*\.go):(?P<line>\d+)(?=[: ]|$)", re.MULTILINE)
 
-_TEST_DIRS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs"})
+# A folder of tests by its name: `tests`, `__tests__`, `spec`, and a word of a longer name (`unit_tests`,
+# `python_testcases`, `integration-tests`), never a word that merely holds the letters (`attest`, `pytest_plugin`).
+_TEST_DIR = re.compile(r"(?:^|[_\-.])(?:__tests__|tests?|testing|testcases?|specs?)(?:$|[_\-.])")
 _TEST_NAME = re.compile(
     r"^(?:test_.*\.py|.*_test\.py|conftest\.py|.*_test\.go|.*\.(?:test|spec)\.[cm]?[jt]sx?|test\.[cm]?[jt]s)$"
 )
@@ -39,7 +41,7 @@ class Frame:
 def is_test_file(path: str) -> bool:
     """Whether a repository path holds tests rather than the code under test (by the usual naming rules)."""
     parts = PurePosixPath(path).parts
-    return bool(parts) and (_TEST_NAME.match(parts[-1]) is not None or any(p in _TEST_DIRS for p in parts[:-1]))
+    return bool(parts) and (_TEST_NAME.match(parts[-1]) is not None or any(_TEST_DIR.search(p) for p in parts[:-1]))
 
 
 def frames_of(text: str, root: Path) -> list[Frame]:

@@ -95,6 +95,12 @@ def test_a_path_outside_the_repository_is_no_frame(tmp_path: Path) -> None:
         ("pkg/words.go", False),
         ("src/testing_utils_impl.js", False),
         ("contest.py", False),
+        ("python_testcases/node.py", True),  # a helper the tests import, in a folder of tests by a longer name
+        ("unit_tests/fixtures.py", True),
+        ("integration-tests/db.py", True),
+        ("src/attest/sign.py", False),
+        ("pytest_plugin/hooks.py", False),
+        ("latest/build.py", False),
     ],
 )
 def test_test_files_are_recognised_by_name(path: str, expected: bool) -> None:
