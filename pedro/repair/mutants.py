@@ -155,19 +155,24 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
     variables = _value_names(code)
     returns_one = len(code) == 2 and code[0].text == "return" and bool(variables)
     counts = Counter(token.text for _, token in variables)
-    mutants: list[Mutant] = []
-    if [token.text for token in code if token.text != ";"] in (["return", "[", "]"], ["return", "(", ")"]):
-        # A base case that returns nothing where it should return what it was given: `return []` → `return [n]`.
-        close = code[2]
-        for name in names[:_NAMES_TRIED]:
-            comma = "," if close.text == ")" else ""
-            new = line[: close.start] + name + comma + line[close.start :]
-            mutants.append(Mutant(new, f"`{name}` in the returned {'list' if comma == '' else 'tuple'}", 3))
+    mutants = _filled_empty_return(line, code, names)
     for _k, token in variables:
         tier = 3 if returns_one or counts[token.text] > 1 else 4
         for other in [name for name in names if name != token.text][:_NAMES_TRIED]:
             mutants.append(Mutant(line[: token.start] + other + line[token.end :], f"`{token.text}` → `{other}`", tier))
     return mutants
+
+
+def _filled_empty_return(line: str, code: list[_Token], names: list[str]) -> list[Mutant]:
+    """A base case that returns nothing where it should return what it was given: `return []` → `return [n]`."""
+    if [token.text for token in code if token.text != ";"] not in (["return", "[", "]"], ["return", "(", ")"]):
+        return []
+    close = code[2]
+    comma, kind = (",", "tuple") if close.text == ")" else ("", "list")
+    return [
+        Mutant(line[: close.start] + name + comma + line[close.start :], f"`{name}` in the returned {kind}", 3)
+        for name in names[:_NAMES_TRIED]
+    ]
 
 
 def unit_names(text: str, language: LanguageName) -> list[str]:
@@ -236,22 +241,31 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
 
 
 def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
-    """Two neighbouring arguments of a call in each other's place: `gcd(a % b, b)` → `gcd(b, a % b)`."""
+    """Two neighbouring arguments of a call in each other's place (`gcd(a % b, b)` → `gcd(b, a % b)`), and a call
+    of a plain name replaced by its one argument, as if the call were a slip (`yield flatten(x)` → `yield x`)."""
     for k, token in enumerate(code):
         before = code[k - 1] if k else None
         if token.text != "(" or before is None or before.kind != "name" or before.text in _OPENING_WORDS:
             continue
-        arguments = _call_arguments(code, k)
+        call = _call_arguments(code, k)
+        if call is None:
+            continue
+        arguments, end = call
         for (one_start, one_end), (other_start, other_end) in zip(arguments, arguments[1:], strict=False):
             one, other = line[one_start:one_end], line[other_start:other_end]
             if one != other:
                 swapped = line[:one_start] + other + line[one_end:other_start] + one + line[other_end:]
                 yield Mutant(swapped, f"arguments `{one}` and `{other}` swapped", 2)
+        method = k >= 2 and code[k - 2].text == "."
+        if len(arguments) == 1 and not method and before.text not in _BUILTINS:
+            argument = line[arguments[0][0] : arguments[0][1]]
+            call_text = line[before.start : end]
+            yield Mutant(line[: before.start] + argument + line[end:], f"`{call_text}` → `{argument}`", 3)
 
 
-def _call_arguments(code: list[_Token], opening: int) -> list[tuple[int, int]]:
-    """Where the positional arguments of the call opened at token `opening` stand on the line, in order; none when
-    the call does not close on the line, or one of them is named or unpacked (`key=`, `*args`)."""
+def _call_arguments(code: list[_Token], opening: int) -> tuple[list[tuple[int, int]], int] | None:
+    """Where the positional arguments of the call opened at token `opening` stand on the line, in order, and where
+    the call ends; None when it does not close on the line, or an argument is named or unpacked (`key=`, `*args`)."""
     spans: list[tuple[int, int]] = []
     depth, first = 0, opening + 1
     for k in range(opening + 1, len(code)):
@@ -263,12 +277,12 @@ def _call_arguments(code: list[_Token], opening: int) -> list[tuple[int, int]]:
         elif depth == 0 and text in (",", ")"):
             if k > first:
                 if code[first].text in ("*", "**") or any(t.text == "=" for t in code[first:k]):
-                    return []
+                    return None
                 spans.append((code[first].start, code[k - 1].end))
             if text == ")":
-                return spans
+                return spans, code[k].end
             first = k + 1
-    return []
+    return None
 
 
 def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) -> Iterator[Mutant]:

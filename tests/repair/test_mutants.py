@@ -51,7 +51,9 @@ def test_text_comments_declarations_and_assignment_targets_are_left_alone() -> N
     assert all("# a - b" in line for line in changes("    total = x  # a - b"))
     assert changes("def add(a, b):") == [] and changes("func Add(a, b int) int {", "go") == []
     assert changes('    """Return a - b."""') == []
-    assert all(line.startswith("top, n = f(") for line in changes("    top, n = f(x)"))
+    # The targets stay: only the value changes (here, the call dropped for its argument).
+    assert all(line.startswith("top, n = ") for line in changes("    top, n = f(x)"))
+    assert "top, n = x" in changes("    top, n = f(x)")
     # The target's names stay; only what the assignment does to it may change (see the accumulating test).
     assert all(line.startswith(("fields = line.split(", "fields += line.split(")) for line in changes(
         "    fields = line.split(sep)"
@@ -393,3 +395,25 @@ def test_a_base_case_that_returns_an_empty_list_gets_the_units_names_in_it(repo:
     outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == []
     assert (repo / "factors.py").read_text().endswith("    return [n]\n")
+
+
+def test_a_generator_that_yields_a_call_where_it_meant_the_value_is_fixed_by_a_variant(repo: Path) -> None:
+    assert not [m for m in line_mutants("    n = int(x)", "python") if m.change.startswith("`int(x)`")]  # a type
+    make_repo(
+        repo,
+        {
+            "flat.py": (
+                "def flatten(arr):\n    for x in arr:\n        if isinstance(x, list):\n"
+                "            for y in flatten(x):\n                yield y\n        else:\n"
+                "            yield flatten(x)\n"
+            ),
+            "test_flat.py": (
+                "from flat import flatten\n\n\n"
+                "def test_nested():\n    assert list(flatten([1, [2, [3]]])) == [1, 2, 3]\n\n\n"
+                "def test_empty():\n    assert list(flatten([])) == []\n"
+            ),
+        },
+    )
+    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert "            yield x\n" in (repo / "flat.py").read_text()
