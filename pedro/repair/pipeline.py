@@ -36,17 +36,17 @@ _SPECTRUM_SHOWN = 5
 FINAL_CHECK_FACTOR = 1.5
 FINAL_CHECK_SLACK_S = 2.0
 """Room kept before the job's deadline for the final check: this many times the baseline's run, and seconds more."""
+# With repair to follow, the baseline may take this share of the job's time (never less than BASELINE_MIN_S): a
+# command that hangs leaves the rest of the job for finding the tests that hang and repairing them.
 BASELINE_SHARE = 0.1
 BASELINE_MIN_S = 10.0
-"""With repair to follow, the baseline may take this share of the job's time (never less than BASELINE_MIN_S): a
-command that hangs leaves the rest of the job for finding the tests that hang and repairing them."""
+# Once the command hung, each test's own limit as its tests run one by one: this share of the baseline's limit, never
+# less than PER_TEST_MIN_S.
 PER_TEST_SHARE = 0.1
 PER_TEST_MIN_S = 1.0
-"""Once the command hung, each test's own limit as its tests run one by one: this share of the baseline's limit,
-never less than PER_TEST_MIN_S."""
+# Then each test's limit in a candidate's runs: TIMEOUT_FACTOR times the slowest test that passed one by one, never
+# less than this; a test that still hangs costs no more than that, and a repair tries many candidates.
 CANDIDATE_PER_TEST_MIN_S = 0.25
-"""Then each test's limit in a candidate's runs: TIMEOUT_FACTOR times the slowest test that passed one by one, never
-less than this; a test that still hangs costs no more than that, and a repair tries many candidates."""
 
 
 @dataclass
