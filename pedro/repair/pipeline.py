@@ -176,6 +176,7 @@ class Repairer:
             return None
         self._early[1].give_back(warm)
         if run.report is None or not run.report.names_tests:
+            warm.per_test_s = None  # the baseline stays the command's own run, which this pytest's runs must match
             return None
         hanging = sorted(_hung(run))
         emit(
@@ -328,7 +329,7 @@ class Repairer:
     def _spectrum(self, run: TestRun, wanted: frozenset[str], emit: Emit, runs: CandidateRuns) -> Spectrum | None:
         """The tests' line coverage ranked, measured once per repair; None when off or not measurable."""
         # A test that hung would spend its whole limit again to be recorded, and where it hung is in its traceback.
-        failing = wanted & run.failing - _hung(run)
+        failing = wanted & (run.failing - _hung(run))
         if not self.config.coverage or not failing:
             return None
         spectrum = measure(self.tests, run, failing, runs)
