@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from pedro.errors import UsageError
+from pedro.eval.plan import task_env
 from pedro.eval.taskrun import TaskLimits, prepare_repository, run_task, score
 from pedro.eval.tasks import load_suite, load_task
 
@@ -97,3 +99,16 @@ def test_a_probe_puts_the_model_s_answer_into_the_file_and_runs_the_tests(
     prompt = server.requests[0]["messages"][0]["content"]
     assert "def subtract(a, b):" in prompt and "assert add(2, 3) == 5" in prompt and not server.requests[0].get("tools")
     assert len(server.requests) == (1 if solved else ANSWERS)
+
+
+def test_task_runs_load_no_pytest_plugin_the_task_does_not_name(tmp_path: Path) -> None:
+    """The Python running pedro may carry plugins of its own (hypothesis); a task's plain pytest does not load them."""
+    (tmp_path / "conftest.py").write_text("")
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert True\n")
+    env = task_env(os.environ, Path(sys.executable).parent)
+    assert env["PATH"].split(os.pathsep)[0] == str(Path(sys.executable).parent)
+    shown = subprocess.run(
+        ["python", "-m", "pytest", "-p", "no:cacheprovider", "--trace-config", "-q"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "hypothesis" not in shown and "xdist" not in shown

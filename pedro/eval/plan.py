@@ -126,8 +126,14 @@ def offline_env(base: Mapping[str, str], config_home: Path) -> dict[str, str]:
 
 def task_env(base: Mapping[str, str], python_dir: Path) -> dict[str, str]:
     """The environment of task runs: the user's own (their config applies), with the Python that runs pedro first
-    on PATH, since the tasks' test commands call `python`."""
-    return {**base, "PATH": os.pathsep.join([str(python_dir), base.get("PATH", os.defpath)])}
+    on PATH, since the tasks' test commands call `python`, and pytest's plugins left to the tasks that name them."""
+    return {
+        **base,
+        "PATH": os.pathsep.join([str(python_dir), base.get("PATH", os.defpath)]),
+        # The tasks use plain pytest; the plugins of the Python running pedro (hypothesis alone costs 0.5 s a
+        # start) are its own tooling, not the tasks', and would be paid by every test run of every agent.
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    }
 
 
 def _numbered(planned: list[PlannedRun], first_id: int = 1) -> list[PlannedRun]:

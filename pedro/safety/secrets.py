@@ -28,6 +28,8 @@ _ALLOWED_NAMES = frozenset(
         "PKG_CONFIG_PATH LD_LIBRARY_PATH SSL_CERT_FILE SSL_CERT_DIR REQUESTS_CA_BUNDLE NODE_EXTRA_CA_CERTS",
         "XDG_CACHE_HOME XDG_CONFIG_HOME XDG_DATA_HOME XDG_RUNTIME_DIR HTTP_PROXY HTTPS_PROXY NO_PROXY",
         "http_proxy https_proxy no_proxy",
+        # the test runner's own settings, as the user's shell gives them (not PYTEST_CURRENT_TEST: pytest's own)
+        "PYTEST_ADDOPTS PYTEST_PLUGINS PYTEST_DISABLE_PLUGIN_AUTOLOAD",
         # who commits: without these a git commit fails ("Author identity unknown") where no config names the user
         "GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL EMAIL",
     )

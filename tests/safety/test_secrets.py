@@ -137,6 +137,8 @@ def test_child_environment_keeps_the_allowlist_and_drops_secrets() -> None:
         "SSH_AUTH_SOCK": "/tmp/agent",
         "RANDOM_APP_SETTING": "1",
         "PYTHONPATH": "/src",
+        "PYTEST_ADDOPTS": "-x",
+        "PYTEST_CURRENT_TEST": "test_a.py::test_b (call)",
     }
     env = child_environment(environ)
     assert env == {
@@ -148,6 +150,7 @@ def test_child_environment_keeps_the_allowlist_and_drops_secrets() -> None:
         "NPM_CONFIG_CACHE": "/c",
         "PIP_INDEX_URL": "https://pypi.org/simple",
         "PYTHONPATH": "/src",
+        "PYTEST_ADDOPTS": "-x",
     }
     assert child_environment(environ, extra=["RANDOM_APP_SETTING", "MY_KEY"]).get("RANDOM_APP_SETTING") == "1"
     assert "MY_KEY" not in child_environment({"MY_KEY": "x"}, extra=["MY_KEY"])

@@ -68,6 +68,13 @@ def test_pytest_path_runs_only_that_file(ctx: ToolContext, pyproject: Path) -> N
     assert out.splitlines()[0] == "pytest passed: passed 1, failed 0, skipped 0 (exit code 0)"
 
 
+def test_the_users_pytest_settings_reach_the_run(pyproject: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Set in the user's shell, as a project's README may ask.
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-k test_add_wrong")
+    out = run(ToolContext(root=pyproject, config=ToolsConfig()))
+    assert out.splitlines()[0].startswith("pytest FAILED: passed 0, failed 1")
+
+
 def test_pytest_detected_from_test_files_alone(ctx: ToolContext, repo: Path) -> None:
     (repo / "test_solo.py").write_text("def test_one():\n    assert 1 == 2\n")
     out = run(ctx, framework="python")
