@@ -3,6 +3,7 @@ quotes, the kind of error, and the frames in the project. Variants and their ran
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
 # pytest's diff of two strings: `E         - ](#getting-started)` and `E         + ](#getting_started)`.
 _DIFF_LINE = re.compile(r"^E\s+[-+] (.{1,80})$", re.M)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# Two sides of a failed comparison on one line: pytest's `assert got == want`, node's `'got' !== 'want'`.
+_COMPARISON = re.compile(r"(?P<one>[^\n]*?) (?:==|!==|!=) (?P<other>[^\n]*)")
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class Clues:
     """index, zero, none, type, recursion, assert: the kinds of error the failure shows."""
     frames: tuple[tuple[str, int], ...] = ()
     """Frames in the project's own (non-test) files, deepest first."""
+    cases: frozenset[str] = frozenset()
+    """lower, upper: the case of a quoted string that another quoted string matches but for its case ('The', 'the')."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -68,6 +73,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
     names: set[str] = set()
     kinds: set[str] = set()
     frames: list[tuple[str, int]] = []
+    cases: set[str] = set()
     for failure in failures:
         text = f"{failure.message}\n{failure.details}"
         undefined.update(match.group("name") for pattern in _UNDEFINED for match in pattern.finditer(text))
@@ -77,6 +83,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         names.update(_IDENTIFIER.findall(failure.message))
         names.update(name for line in text.splitlines() if _assertion(line) for name in _IDENTIFIER.findall(line))
         kinds.update(kind for kind, pattern in _KINDS.items() if pattern.search(text))
+        cases.update(_cases(text))
         frames.extend((frame.path, frame.line) for frame in frames_of(text, root) if not is_test_file(frame.path))
     return Clues(
         frozenset(undefined),
@@ -85,7 +92,26 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         frozenset(names),
         frozenset(kinds),
         tuple(dict.fromkeys(frames)),
+        frozenset(cases),
     )
+
+
+def _cases(text: str) -> set[str]:
+    """The cases a comparison's two sides differ by alone: `assert [('The', 2)] == [('the', 3)]` says a value was to
+    be lower case. A spelling one comparison shows on both sides (`['a'] == ['A', 'a']`) is no such sign."""
+    found: dict[str, set[str]] = {}
+    shared: set[str] = set()
+    for match in _COMPARISON.finditer(text):
+        one, other = ({a or b for a, b in _QUOTED.findall(side)} for side in (match["one"], match["other"]))
+        shared.update(spelling.casefold() for spelling in one & other)
+        for mine, theirs in itertools.product(one - other, other - one):
+            if mine != theirs and mine.casefold() == theirs.casefold():
+                found.setdefault(mine.casefold(), set()).update(_case_of(mine) | _case_of(theirs))
+    return {case for fold, cases in found.items() if fold not in shared for case in cases}
+
+
+def _case_of(text: str) -> set[str]:
+    return {"lower"} if text.islower() else {"upper"} if text.isupper() else set()
 
 
 def _assertion(line: str) -> bool:

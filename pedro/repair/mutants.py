@@ -87,6 +87,10 @@ _SWAPS: dict[str, tuple[str, ...]] = {
 _PYTHON_ONLY = {"//"}
 _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true",
                "floor": "ceil", "ceil": "floor"}  # fmt: skip
+# Functions and methods whose slip is their twin (`any(...)` for `all(...)`): swapped only where called.
+_CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswith": "endswith",
+               "endswith": "startswith", "lower": "upper", "upper": "lower", "lstrip": "rstrip",
+               "rstrip": "lstrip"}  # fmt: skip
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
 _ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^="})
@@ -95,6 +99,8 @@ _OPENING_WORDS = frozenset(
     {"return", "if", "elif", "while", "for", "in", "not", "and", "or", "else", "case", "yield", "await", "throw",
      "typeof", "new", "lambda", "is", "assert", "del", "print"}
 )  # fmt: skip
+# Words that bind looser than `+`: an operand holding one is not a single term that can change places.
+_LOOSER_WORDS = frozenset({"if", "else", "for", "and", "or", "not", "lambda", "in", "is", "#", "//"})
 _KEYWORDS = frozenset(
     {*keyword.kwlist, "func", "var", "const", "let", "function", "new", "typeof", "null", "undefined", "nil",
      "this", "self", "range", "len", "package", "import", "go", "defer", "chan", "map", "struct", "true", "false"}
@@ -227,8 +233,8 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     for k, token in enumerate(code):
         if token.kind == "op" and token.text in _SWAPS and _binary(code, k):
             yield from _operator_variants(line, code, k, language)
-        elif token.kind == "name" and token.text in _WORD_SWAPS:
-            yield _swap(line, token, _WORD_SWAPS[token.text], 1)
+        elif token.kind == "name":
+            yield from _word_variants(line, code, k)
         elif token.kind == "number" and token.text.isdigit():
             yield from _number_variants(line, token)
         elif token.kind == "string" and token.text in _STRING_SWAPS:
@@ -238,6 +244,15 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _name_variants(line, code)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
+
+
+def _word_variants(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
+    """A word in place of its opposite (`and` → `or`), and a called function in place of its twin (`any(` → `all(`)."""
+    token = code[k]
+    if token.text in _WORD_SWAPS:
+        yield _swap(line, token, _WORD_SWAPS[token.text], 1)
+    elif token.text in _CALL_SWAPS and k + 1 < len(code) and code[k + 1].text == "(":
+        yield _swap(line, token, _CALL_SWAPS[token.text], 1)
 
 
 def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
@@ -292,9 +307,11 @@ def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) 
     if at is None:
         return
     target, value = line[code[0].start : code[at - 1].end], line[code[at + 1].start :].rstrip()
+    head = line[: code[at].start]
+    if value.startswith(f"{target} + "):
+        yield from _prepended(head, target, value[len(target) + 3 :])
     if target in value:
         return  # it already reads what it assigns
-    head = line[: code[at].start]
     yield Mutant(f"{head}+= {value}", "`=` → `+=`", 2)
     keyed = at >= 4 and code[0].kind == "name" and code[1].text == "[" and code[at - 1].text == "]"
     if keyed and language == "python":
@@ -302,6 +319,14 @@ def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) 
         yield Mutant(f"{head}= {code[0].text}.get({key}, 0) + {value}", f"`{target}` added to", 2)
     elif keyed and language in ("javascript", "typescript", "tsx"):
         yield Mutant(f"{head}= ({target} || 0) + {value}", f"`{target}` added to", 2)
+
+
+def _prepended(head: str, target: str, rest: str) -> Iterator[Mutant]:
+    """`x = x + e` → `x = e + x`: text or a list built at the wrong end (digits written last to first)."""
+    end = ";" if rest.endswith(";") else ""
+    rest = rest.removesuffix(";").rstrip()
+    if rest and "," not in rest and not _LOOSER_WORDS & set(rest.split()):
+        yield Mutant(f"{head}= {rest} + {target}{end}", f"`{target}` and `{rest}` swapped", 2)
 
 
 def _plain_assignment(code: list[_Token]) -> int | None:

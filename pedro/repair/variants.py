@@ -30,6 +30,11 @@ _DEEPEST_LINE = 2.0
 _CLUE_NAME = 1.0
 _RANK_STEP = 0.4
 _KIND_FIT = 1.5
+# `target = value` where the value is a name, an attribute or a call's result, as a line of Python or JavaScript.
+_CASE_TARGET = re.compile(
+    r"^(?P<head>\s*(?:(?:const|let|var)\s+)?[\w$.\[\]'\"]+\s*=\s*)(?P<value>[A-Za-z_$][\w$.]*(?:\(.*\))?)(?P<end>;?\s*)$"
+)
+_CASE_CALLS = (".lower()", ".upper()", ".casefold()", ".toLowerCase()", ".toUpperCase()")
 _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 
 
@@ -90,6 +95,10 @@ def _changes(
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
                 new = text[: match.start() + 1] + other + text[match.end() :]
                 yield Mutant(new, f"`.{name}` → `.{other}`, the attribute nearest in spelling", 0), new, True
+    for case in sorted(clues.cases):
+        for new in _case_folded(text, case, unit.language):
+            change = f"the value made {case} case, as the failure's strings differ by case alone"
+            yield Mutant(new, change, 0), new, True
     for mutant in [*line_mutants(text, unit.language), *replaced_names(text, unit.language, names)]:
         # A format's width or precision is worth a try when the failure compares text; other changes inside a
         # string only when the failure quotes that string.
@@ -98,6 +107,15 @@ def _changes(
         if not mutant.formats and _touches_string(text, mutant.line) and not _quoted(text, clues):
             continue
         yield mutant, mutant.line, False
+
+
+def _case_folded(text: str, case: str, language: str) -> Iterator[str]:
+    """An assignment of a name, an attribute or a call's result (`word = raw.strip(p)`) with the value's case set."""
+    match = _CASE_TARGET.match(text)
+    if match is None or match.group("value").endswith(_CASE_CALLS):
+        return
+    call = f".{case}()" if language == "python" else f".to{case.title()}Case()"
+    yield f"{match.group('head')}{match.group('value')}{call}{match.group('end')}"
 
 
 def _line_evidence(unit: Unit, line: int, text: str, clues: Clues) -> float:

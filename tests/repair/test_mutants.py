@@ -417,3 +417,83 @@ def test_a_generator_that_yields_a_call_where_it_meant_the_value_is_fixed_by_a_v
     outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == []
     assert "            yield x\n" in (repo / "flat.py").read_text()
+
+
+def test_a_called_function_gets_its_twin_and_a_name_that_is_not_called_keeps_its_own() -> None:
+    assert "if all(n % p > 0 for p in primes):" in changes("        if any(n % p > 0 for p in primes):")
+    assert "return Math.max(lo, x);" in changes("  return Math.min(lo, x);", "javascript")
+    assert "if word.endswith(prefix):" in changes("    if word.startswith(prefix):")
+    # `max` as a parameter's name is a value, not the built-in: no `min` takes its place.
+    assert not [line for line in changes("    for n in range(2, max + 1):") if "min" in line]
+
+
+def test_a_sieve_that_asks_any_where_it_meant_all_is_fixed_by_a_variant(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "sieve.py": (
+                "def sieve(max):\n    primes = []\n    for n in range(2, max + 1):\n"
+                "        if any(n % p > 0 for p in primes):\n            primes.append(n)\n    return primes\n"
+            ),
+            "test_sieve.py": (
+                "from sieve import sieve\n\n\ndef test_one():\n    assert sieve(1) == []\n\n\n"
+                "def test_ten():\n    assert sieve(10) == [2, 3, 5, 7]\n"
+            ),
+        },
+    )
+    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert "if all(n % p > 0 for p in primes):" in (repo / "sieve.py").read_text()
+
+
+def test_text_built_at_the_wrong_end_gets_its_operands_swapped() -> None:
+    assert "result = alphabet[i] + result" in changes("        result = result + alphabet[i]")
+    assert "out = String(d) + out;" in changes("  out = out + String(d);", "javascript")
+    # An operand that is not one term keeps its place.
+    assert "x = a if a else b + x" not in changes("    x = x + a if a else b")
+
+
+def test_digits_written_last_to_first_are_fixed_by_a_variant(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "to_base.py": (
+                "import string\n\n\ndef to_base(num, b):\n    result = ''\n"
+                "    alphabet = string.digits + string.ascii_uppercase\n    while num > 0:\n        i = num % b\n"
+                "        num = num // b\n        result = result + alphabet[i]\n    return result\n"
+            ),
+            "test_to_base.py": (
+                "from to_base import to_base\n\n\ndef test_one_digit():\n    assert to_base(7, 2) == '111'\n\n\n"
+                "def test_hex():\n    assert to_base(31, 16) == '1F'\n"
+            ),
+        },
+    )
+    outcome, backend, _ = repair(repo, [], coverage=True, mutants=60, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert "result = alphabet[i] + result" in (repo / "to_base.py").read_text()
+
+
+def test_words_the_failure_shows_differing_by_case_alone_are_lower_cased_first(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "words.py": (
+                "import string\n\n\ndef words(text):\n    found = []\n    for raw in text.split():\n"
+                "        word = raw.strip(string.punctuation)\n        if word:\n            found.append(word)\n"
+                "    return found\n"
+            ),
+            "top.py": (
+                "from collections import Counter\n\nfrom words import words\n\n\ndef top_words(text, n):\n"
+                "    return Counter(words(text)).most_common(n)\n"
+            ),
+            "test_top.py": (
+                "from top import top_words\n\n\ndef test_top_word_ignores_case():\n"
+                "    assert top_words('The cat saw the dog. The end.', 1) == [('the', 3)]\n"
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=12, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert "word = raw.strip(string.punctuation).lower()" in (repo / "words.py").read_text()
+    tried = [e.data["change"] for e in events if e.type == "repair.candidate" and e.data.get("change")]
+    assert "lower case" in tried[0]
