@@ -260,7 +260,7 @@ def triage(
         wanted = parsed is not None and (parsed.failed or parsed.failures)
         if not wanted or not done.config.repair.enabled or done.config.safety.mode == "read-only" or not done.snapshot:
             return
-        model = FixModel(done.config, done.backend, done.options, done.notice)
+        model = FixModel(done.config, done.backend, done.options, done.notice, done.deadline)
         runner = parsed.runner if parsed is not None else ""
         found = propose_fix(done.root, done.snapshot, model, runner=runner, log=text)
         if found is not None:

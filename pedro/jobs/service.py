@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pedro.config import NO_MODEL_GIVEN, PedroConfig
-from pedro.deadline import Deadline
+from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.errors import UsageError
 from pedro.jobstore import JobStore
 
@@ -96,6 +96,8 @@ class AfterRun:
     options: Any
     snapshot: str | None
     notice: Callable[[str], None]
+    deadline: Deadline = NO_DEADLINE
+    """The job's own: a step after the loop ends before it, as the loop did."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,14 @@ def _run_opened(opened: _Opened, spec: JobSpec, config: PedroConfig, hooks: JobH
                     parts = run.agent.parts
                     hooks.after_run(
                         AfterRun(
-                            result, opened.root, config, run.agent.backend, parts.options, snapshot, renderer.notice
+                            result,
+                            opened.root,
+                            config,
+                            run.agent.backend,
+                            parts.options,
+                            snapshot,
+                            renderer.notice,
+                            deadline,
                         )
                     )
         finally:

@@ -12,6 +12,7 @@ from typing import Any
 
 from pedro import gitlayer
 from pedro.config import PedroConfig
+from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.errors import PedroError
 from pedro.tools.test import TEST_DEPENDENCIES, Framework
 
@@ -80,6 +81,8 @@ class FixModel:
     backend: Any
     options: Any
     notice: Notice
+    deadline: Deadline = NO_DEADLINE
+    """The triage job's: repair's search, and a hung test command's first run, end in time before it."""
 
 
 def propose_fix(root: Path, snapshot: str, model: FixModel, *, runner: str = "", log: str = "") -> VerifiedFix | None:
@@ -132,12 +135,16 @@ def _repair(tree: Path, tests: Any, model: FixModel) -> VerifiedFix | None:
         backend=model.backend, dispatcher=dispatcher, tests=tests, config=model.config.repair, options=model.options
     )
     with repairer.warming():  # the warm pytest's imports cost as much as the baseline's run: beside it, not after
-        start = tests.run()
+        # A command that hangs (an endless loop under test) is stopped at its share of the job's time, and its
+        # tests run one by one, each with a limit: the one that hangs is a failing test like any other.
+        start = tests.run(timeout=repairer.baseline_limit(model.deadline))
+        if start.result.outcome == "timeout" and not model.deadline.passed:
+            start = repairer.one_by_one(_quiet, start) or start
         if start.passed or not start.failing:
             notice(f"no fix proposed: {tests.named} does not fail by test name in a clean worktree of this checkout")
             return None
         notice(f"trying a fix in a throwaway worktree: {len(start.failing)} failing under {tests.named}")
-        outcome = repairer.run(_quiet, start=start)
+        outcome = repairer.run(_quiet, start=start, deadline=model.deadline)
     after = outcome.last_run
     diff = _diff(tree) if outcome.fixed and after is not None else ""
     if not diff or after is None:
