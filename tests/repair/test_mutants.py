@@ -19,6 +19,14 @@ def changes(line: str, language: str = "python") -> list[str]:
     return [mutant.line.strip() for mutant in line_mutants(line, language)]  # type: ignore[arg-type]
 
 
+def fixed_by_a_variant(repo: Path, files: dict[str, str], mutants: int = 40) -> list[Event]:
+    """Repair of `files` with variants only and coverage on: it must fix them without a model request."""
+    make_repo(repo, files)
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=mutants, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    return events
+
+
 def test_the_likeliest_slips_come_first() -> None:
     assert changes("    return sum(values) // len(values)")[0] == "return sum(values) / len(values)"
     assert changes("        if item < best:")[:2] == ["if item <= best:", "if item > best:"]
@@ -354,7 +362,7 @@ def test_two_arguments_of_a_call_in_each_others_place_are_a_variant() -> None:
 
 
 def test_a_recursive_call_with_its_arguments_in_the_wrong_order_is_fixed_by_a_variant(repo: Path) -> None:
-    make_repo(
+    fixed_by_a_variant(
         repo,
         {
             "gcd.py": "def gcd(a, b):\n    if b == 0:\n        return a\n    else:\n        return gcd(a % b, b)\n",
@@ -363,9 +371,8 @@ def test_a_recursive_call_with_its_arguments_in_the_wrong_order_is_fixed_by_a_va
                 "def test_gcd_zero():\n    assert gcd(17, 0) == 17\n"
             ),
         },
+        mutants=24,
     )
-    outcome, backend, _ = repair(repo, [], coverage=True, mutants=24, candidates=0)
-    assert outcome.fixed and backend.requests == []
     assert "return gcd(b, a % b)" in (repo / "gcd.py").read_text()
 
 
@@ -378,7 +385,7 @@ def test_bitwise_and_augmented_operators_have_their_kin_as_variants() -> None:
 
 def test_a_base_case_that_returns_an_empty_list_gets_the_units_names_in_it(repo: Path) -> None:
     assert [m.line for m in replaced_names("    return [];", "javascript", ["n"])] == ["    return [n];"]
-    make_repo(
+    fixed_by_a_variant(
         repo,
         {
             "factors.py": (
@@ -392,14 +399,12 @@ def test_a_base_case_that_returns_an_empty_list_gets_the_units_names_in_it(repo:
             ),
         },
     )
-    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
-    assert outcome.fixed and backend.requests == []
     assert (repo / "factors.py").read_text().endswith("    return [n]\n")
 
 
 def test_a_generator_that_yields_a_call_where_it_meant_the_value_is_fixed_by_a_variant(repo: Path) -> None:
     assert not [m for m in line_mutants("    n = int(x)", "python") if m.change.startswith("`int(x)`")]  # a type
-    make_repo(
+    fixed_by_a_variant(
         repo,
         {
             "flat.py": (
@@ -414,8 +419,6 @@ def test_a_generator_that_yields_a_call_where_it_meant_the_value_is_fixed_by_a_v
             ),
         },
     )
-    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
-    assert outcome.fixed and backend.requests == []
     assert "            yield x\n" in (repo / "flat.py").read_text()
 
 
@@ -428,7 +431,7 @@ def test_a_called_function_gets_its_twin_and_a_name_that_is_not_called_keeps_its
 
 
 def test_a_sieve_that_asks_any_where_it_meant_all_is_fixed_by_a_variant(repo: Path) -> None:
-    make_repo(
+    fixed_by_a_variant(
         repo,
         {
             "sieve.py": (
@@ -441,8 +444,6 @@ def test_a_sieve_that_asks_any_where_it_meant_all_is_fixed_by_a_variant(repo: Pa
             ),
         },
     )
-    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0)
-    assert outcome.fixed and backend.requests == []
     assert "if all(n % p > 0 for p in primes):" in (repo / "sieve.py").read_text()
 
 
@@ -454,7 +455,7 @@ def test_text_built_at_the_wrong_end_gets_its_operands_swapped() -> None:
 
 
 def test_digits_written_last_to_first_are_fixed_by_a_variant(repo: Path) -> None:
-    make_repo(
+    fixed_by_a_variant(
         repo,
         {
             "to_base.py": (
@@ -467,14 +468,13 @@ def test_digits_written_last_to_first_are_fixed_by_a_variant(repo: Path) -> None
                 "def test_hex():\n    assert to_base(31, 16) == '1F'\n"
             ),
         },
+        mutants=60,
     )
-    outcome, backend, _ = repair(repo, [], coverage=True, mutants=60, candidates=0)
-    assert outcome.fixed and backend.requests == []
     assert "result = alphabet[i] + result" in (repo / "to_base.py").read_text()
 
 
 def test_words_the_failure_shows_differing_by_case_alone_are_lower_cased_first(repo: Path) -> None:
-    make_repo(
+    events = fixed_by_a_variant(
         repo,
         {
             "words.py": (
@@ -491,9 +491,8 @@ def test_words_the_failure_shows_differing_by_case_alone_are_lower_cased_first(r
                 "    assert top_words('The cat saw the dog. The end.', 1) == [('the', 3)]\n"
             ),
         },
+        mutants=12,
     )
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=12, candidates=0)
-    assert outcome.fixed and backend.requests == []
     assert "word = raw.strip(string.punctuation).lower()" in (repo / "words.py").read_text()
     tried = [e.data["change"] for e in events if e.type == "repair.candidate" and e.data.get("change")]
     assert "lower case" in tried[0]
