@@ -3,6 +3,7 @@ every candidate cost before), on the task suite's Python bugs, measured in the s
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import subprocess
@@ -13,8 +14,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from pedro.eval.plan import task_env
 from pedro.evidence import ProjectTests
 from pedro.repair.evaluate import CandidateRuns
+from pedro.safety.secrets import child_environment
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
@@ -56,7 +59,9 @@ def _task(task: Path) -> tuple[list[float], list[float], list[float]] | None:
         root = Path(folder) / "repo"
         shutil.copytree(task / "repo", root)
         subprocess.run(["git", "init", "-q", str(root)], check=True)
-        tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=root))
+        # The eval's task environment: the tasks' plain pytest, not the plugins installed beside pedro.
+        env = child_environment(task_env(os.environ, Path(sys.executable).parent))
+        tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=root, env=env))
         baseline = tests.run()
         failing = sorted(baseline.failing)
         if not failing:
