@@ -58,7 +58,7 @@ class Clues:
     frames: tuple[tuple[str, int], ...] = ()
     """Frames in the project's own (non-test) files, deepest first."""
     cases: frozenset[str] = frozenset()
-    """lower, upper: the case of a quoted string that another quoted string matches but for its case ('The', 'the')."""
+    """lower, upper: the case wanted where a comparison's sides hold strings that differ by case alone."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:

@@ -34,6 +34,7 @@ _KIND_FIT = 1.5
 _CASE_TARGET = re.compile(
     r"^(?P<head>\s*(?:(?:const|let|var)\s+)?[\w$.\[\]'\"]+\s*=\s*)(?P<value>[A-Za-z_$][\w$.]*(?:\(.*\))?)(?P<end>;?\s*)$"
 )
+_CASE_FAMILY = {"python": "python", "javascript": "javascript", "typescript": "javascript", "tsx": "javascript"}
 _CASE_CALLS = (".lower()", ".upper()", ".casefold()", ".toLowerCase()", ".toUpperCase()")
 _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 
@@ -111,10 +112,11 @@ def _changes(
 
 def _case_folded(text: str, case: str, language: str) -> Iterator[str]:
     """An assignment of a name, an attribute or a call's result (`word = raw.strip(p)`) with the value's case set."""
-    match = _CASE_TARGET.match(text)
-    if match is None or match.group("value").endswith(_CASE_CALLS):
+    match, family = _CASE_TARGET.match(text), _CASE_FAMILY.get(language)
+    # Go cases text with a function (`strings.ToLower(s)`), not a method: no variant of this shape there.
+    if match is None or family is None or match.group("value").endswith(_CASE_CALLS):
         return
-    call = f".{case}()" if language == "python" else f".to{case.title()}Case()"
+    call = f".{case}()" if family == "python" else f".to{case.title()}Case()"
     yield f"{match.group('head')}{match.group('value')}{call}{match.group('end')}"
 
 

@@ -21,3 +21,14 @@ def test_a_spelling_on_both_sides_or_another_difference_is_no_sign_of_case() -> 
     # Too few items found, not items in the wrong case: 'a' is on both sides.
     assert clues_of("AssertionError: assert ['a'] == ['A', 'a', 'A']", "E  At index 0 diff: 'a' != 'A'") == set()
     assert clues_of("AssertionError: assert 'Hello Ada' == 'Hello, Ada!'") == set()
+
+
+def test_a_value_is_cased_by_the_languages_own_method_and_not_in_go() -> None:
+    from pedro.repair.variants import _case_folded
+
+    assert list(_case_folded("    word = raw.strip()", "lower", "python")) == ["    word = raw.strip().lower()"]
+    assert list(_case_folded("  const key = name.trim();", "upper", "typescript")) == [
+        "  const key = name.trim().toUpperCase();"
+    ]
+    assert list(_case_folded("\tword = raw", "lower", "go")) == []
+    assert list(_case_folded("    n = 3", "lower", "python")) == []  # a number is no text
