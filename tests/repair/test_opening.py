@@ -40,9 +40,9 @@ def test_a_whole_function_answer_opens_with_the_definition_up_to_its_name(
 @pytest.mark.parametrize(
     ("line", "opening"),
     [
-        ("    return a - b", "```python\nreturn "),
-        ("    total = total + price * 2", "```python\ntotal = "),
-        ("    if n > 0:", "```python\nif "),
+        ("    return a - b", "```python\nreturn"),
+        ("    total = total + price * 2", "```python\ntotal ="),
+        ("    if n > 0:", "```python\nif"),
         ("    print(a)", "```python\n"),
         ("", "```python\n"),
     ],
