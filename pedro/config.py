@@ -180,7 +180,7 @@ class RepairConfig(_Section):
     """Seconds repair goes on looking for rivals once a candidate made the failing tests pass without breaking any."""
     # Variants: the names in scope an undefined name was meant to be, one-token slips of the ranked lines (`>` for
     # `>=`, a number off by one), ranked by the failure's evidence and tried while the model writes.
-    mutants: int = Field(default=80, ge=0, le=1000)
+    mutants: int = Field(default=200, ge=0, le=1000)
     """Variants tested at most; 0 tries none."""
 
 

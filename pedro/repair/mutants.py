@@ -103,7 +103,7 @@ _OPENING_WORDS = frozenset(
 _LOOSER_WORDS = frozenset({"if", "else", "for", "and", "or", "not", "lambda", "in", "is", "#", "//"})
 _KEYWORDS = frozenset(
     {*keyword.kwlist, "func", "var", "const", "let", "function", "new", "typeof", "null", "undefined", "nil",
-     "this", "self", "range", "len", "package", "import", "go", "defer", "chan", "map", "struct", "true", "false"}
+     "this", "self", "range", "len", "of", "package", "import", "go", "defer", "chan", "map", "struct", "true", "false"}
 )  # fmt: skip
 
 
@@ -175,10 +175,14 @@ def _filled_empty_return(line: str, code: list[_Token], names: list[str]) -> lis
         return []
     close = code[2]
     comma, kind = (",", "tuple") if close.text == ")" else ("", "list")
-    return [
+    filled = [
         Mutant(line[: close.start] + name + comma + line[close.start :], f"`{name}` in the returned {kind}", 3)
         for name in names[:_NAMES_TRIED]
     ]
+    if kind == "list":
+        # A recursion's base case that yields no way where one empty way was meant (the subsets of nothing).
+        filled.append(Mutant(line[: close.start] + "[]" + line[close.start :], "`[]` → `[[]]`", 3))
+    return filled
 
 
 def unit_names(text: str, language: LanguageName) -> list[str]:
@@ -242,6 +246,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
         elif token.kind == "string":
             yield from _format_variants(line, token)
     yield from _name_variants(line, code)
+    yield from _length_variants(line, code)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
 
@@ -260,17 +265,20 @@ def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
     of a plain name replaced by its one argument, as if the call were a slip (`yield flatten(x)` → `yield x`)."""
     for k, token in enumerate(code):
         before = code[k - 1] if k else None
-        if token.text != "(" or before is None or before.kind != "name" or before.text in _OPENING_WORDS:
+        if before is None or not (_called(token, before) or _indexed(token, before)):
             continue
         call = _call_arguments(code, k)
         if call is None:
             continue
         arguments, end = call
+        what = "arguments" if token.text == "(" else "indices"
         for (one_start, one_end), (other_start, other_end) in zip(arguments, arguments[1:], strict=False):
             one, other = line[one_start:one_end], line[other_start:other_end]
             if one != other:
                 swapped = line[:one_start] + other + line[one_end:other_start] + one + line[other_end:]
-                yield Mutant(swapped, f"arguments `{one}` and `{other}` swapped", 2)
+                yield Mutant(swapped, f"{what} `{one}` and `{other}` swapped", 2)
+        if token.text != "(":
+            continue
         method = k >= 2 and code[k - 2].text == "."
         if len(arguments) == 1 and not method and before.text not in _BUILTINS:
             argument = line[arguments[0][0] : arguments[0][1]]
@@ -278,25 +286,39 @@ def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
             yield Mutant(line[: before.start] + argument + line[end:], f"`{call_text}` → `{argument}`", 3)
 
 
+def _called(token: _Token, before: _Token) -> bool:
+    """Whether `token` opens a call of a name (`f(`), not a statement's bracket (`if (`)."""
+    return token.text == "(" and before.kind == "name" and before.text not in _OPENING_WORDS
+
+
+def _indexed(token: _Token, before: _Token) -> bool:
+    """Whether `token` opens a subscript (`grid[i, j]`, `f(x)[k]`), not a list (`= [a, b]`)."""
+    return token.text == "[" and (before.text in (")", "]") or (before.kind == "name" and before.text not in _KEYWORDS))
+
+
 def _call_arguments(code: list[_Token], opening: int) -> tuple[list[tuple[int, int]], int] | None:
-    """Where the positional arguments of the call opened at token `opening` stand on the line, in order, and where
-    the call ends; None when it does not close on the line, or an argument is named or unpacked (`key=`, `*args`)."""
+    """Where the positional arguments of the call (or the indices of the subscript) opened at token `opening` stand
+    on the line, in order, and where it ends; None when it does not close on the line, or an argument is named or
+    unpacked (`key=`, `*args`)."""
+    closer = ")" if code[opening].text == "(" else "]"
     spans: list[tuple[int, int]] = []
     depth, first = 0, opening + 1
     for k in range(opening + 1, len(code)):
         text = code[k].text
-        if text in ("(", "[", "{"):
+        if depth == 0 and text in (",", closer):
+            if k > first:
+                # A slice (`xs[1:]`) is one index, not two to swap.
+                named = ("=", ":") if closer == "]" else ("=",)
+                if code[first].text in ("*", "**") or any(t.text in named for t in code[first:k]):
+                    return None
+                spans.append((code[first].start, code[k - 1].end))
+            if text == closer:
+                return spans, code[k].end
+            first = k + 1
+        elif text in ("(", "[", "{"):
             depth += 1
         elif text in (")", "]", "}") and depth:
             depth -= 1
-        elif depth == 0 and text in (",", ")"):
-            if k > first:
-                if code[first].text in ("*", "**") or any(t.text == "=" for t in code[first:k]):
-                    return None
-                spans.append((code[first].start, code[k - 1].end))
-            if text == ")":
-                return spans, code[k].end
-            first = k + 1
     return None
 
 
@@ -363,13 +385,22 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
     for new in _SWAPS[token.text]:
         if language == "python" or new not in _PYTHON_ONLY:
             yield _swap(line, token, new, 1)
-    if token.text in {"+", "-"} and after is not None and after.text == "1" and _ends_operand(code, k + 1):
-        # `n - 1` where `n` was meant: the bound is off by one.
-        yield Mutant(line[: before.end] + line[after.end :], f"`{token.text} 1` dropped", 2)
+    yield from _ones_dropped(line, code, k)
     if after is not None and token.text in {"/", "-"} and _swappable(code, k, tighter=token.text == "-"):
         swapped = line[: before.start] + after.text + line[before.end : after.start] + before.text
         yield Mutant(swapped + line[after.end :], f"`{before.text}` and `{after.text}` swapped", 1)
     yield from _rounded_up(line, code, k, language)
+
+
+def _ones_dropped(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
+    """The operator at `k` with a one beside it dropped: `n - 1` where `n` was meant (a bound off by one), `1 +
+    f(rest)` where `f(rest)` was meant (a step counted where none was taken)."""
+    token, before = code[k], code[k - 1]
+    after = code[k + 1] if k + 1 < len(code) else None
+    if token.text in {"+", "-"} and after is not None and after.text == "1" and _ends_operand(code, k + 1):
+        yield Mutant(line[: before.end] + line[after.end :], f"`{token.text} 1` dropped", 2)
+    if token.text == "+" and before.text == "1" and after is not None and _starts_operand(code, k - 1):
+        yield Mutant(line[: before.start] + line[after.start :], "`1 +` dropped", 2)
 
 
 def _rounded_up(line: str, code: list[_Token], k: int, language: LanguageName) -> Iterator[Mutant]:
@@ -423,6 +454,45 @@ def _number_variants(line: str, token: _Token) -> Iterator[Mutant]:
         yield _swap(line, token, str(value * 10), 3)
 
 
+def _length_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """A length off by one: `len(xs)` → `len(xs) - 1` (Python, Go), `xs.length` → `xs.length - 1` (JavaScript)."""
+    for k in range(len(code)):
+        span = _length_span(code, k)
+        if span is None:
+            continue
+        start, end = span
+        length = line[code[start].start : code[end].end]
+        for sign in ("-", "+"):
+            shifted = f"{length} {sign} 1" if _alone(code, start, end) else f"({length} {sign} 1)"
+            changed = line[: code[start].start] + shifted + line[code[end].end :]
+            yield Mutant(changed, f"`{length}` → `{shifted}`", 3)
+
+
+def _length_span(code: list[_Token], k: int) -> tuple[int, int] | None:
+    """The first and last tokens of a length that starts at `k` (`len(xs)`, `xs.length`), or None."""
+    if code[k].text == "len" and k + 1 < len(code) and code[k + 1].text == "(":
+        start, end = k, _closing(code, k + 1)
+    elif code[k].text == "length" and k >= 2 and code[k - 1].text == "." and code[k - 2].kind == "name":
+        start, end = k - 2, k
+    else:
+        return None
+    # `len(xs) + 1` has its bound moved by the numbers' own variants already.
+    moved = end is not None and end + 1 < len(code) and code[end + 1].text in ("+", "-")
+    if end is None or moved or (start and code[start - 1].text in (".", "+", "-")):
+        return None
+    return start, end
+
+
+def _closing(code: list[_Token], opening: int) -> int | None:
+    """Where the bracket opened at `opening` closes on the line; None when it does not."""
+    depth = 0
+    for at in range(opening, len(code)):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(code[at].text, 0)
+        if depth == 0:
+            return at
+    return None
+
+
 def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
     """A variable off by one (`last` → `last + 1`), and two variables swapped (`ratio(whole, part)`)."""
     variables = _value_names(code)
@@ -440,9 +510,11 @@ def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
             yield Mutant(swapped, f"`{one}` and `{other}` swapped", 2)
 
 
-def _alone(code: list[_Token], k: int) -> bool:
-    """Whether token k stands alone between brackets or commas, where `x + 1` needs no parentheses."""
-    before, after = code[k - 1] if k else None, code[k + 1] if k + 1 < len(code) else None
+def _alone(code: list[_Token], k: int, last: int | None = None) -> bool:
+    """Whether tokens k to `last` (k alone by default) stand alone between brackets or commas, where `x + 1` needs
+    no parentheses."""
+    end = k if last is None else last
+    before, after = code[k - 1] if k else None, code[end + 1] if end + 1 < len(code) else None
     return before is not None and before.text in {"(", ",", "["} and after is not None and after.text in {
         ")", ",", "]", ":",
     }  # fmt: skip
@@ -453,10 +525,25 @@ def _value_names(code: list[_Token]) -> list[tuple[int, _Token]]:
     variables: list[tuple[int, _Token]] = []
     # What an assignment stores into (`top, score = best(pairs)`) is not a value the line computes.
     stored = next((k for k, token in enumerate(code) if token.text in _ASSIGNMENTS), -1)
+    targets = _loop_targets(code)
     for k, token in enumerate(code):
-        if k >= stored and _is_variable(token) and _read_as_value(code, k):
+        if k >= stored and k not in targets and _is_variable(token) and _read_as_value(code, k):
             variables.append((k, token))
     return variables
+
+
+def _loop_targets(code: list[_Token]) -> set[int]:
+    """Where the names a loop or a comprehension binds stand (`for i, x in`, `for (const x of`): stored, not read;
+    `for (i + 1) in` is no code, and `for j in` in place of `for i in` only unbinds the name the body reads."""
+    targets: set[int] = set()
+    for k, token in enumerate(code):
+        if token.text != "for":
+            continue
+        for at in range(k + 1, len(code)):
+            if code[at].text in ("in", "of", ";", ":="):
+                break
+            targets.add(at)
+    return targets
 
 
 def _is_variable(token: _Token) -> bool:
@@ -500,6 +587,16 @@ def _swappable(code: list[_Token], k: int, *, tighter: bool) -> bool:
         all(token.kind in {"name", "number"} and token.text not in _KEYWORDS for token in (before, after))
         and outer_before not in binding - {"(", "["}
         and outer_after not in binding
+    )
+
+
+def _starts_operand(code: list[_Token], k: int) -> bool:
+    """Whether the token at `k` starts an operand: nothing binds tighter before it (so `1 + x` can lose `1 +`)."""
+    before = code[k - 1] if k else None
+    return (
+        before is None
+        or before.text in {"(", "[", ",", "=", ":", "return", "yield", "+"}
+        or before.text in (_ASSIGNMENTS)
     )
 
 

@@ -24,6 +24,8 @@ from pedro.repair.mutants import Mutant, line_mutants, replaced_names, unit_name
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _NEAREST = 3
 _CUTOFF = 0.6
+# Twin attributes share a part and differ in the rest (`incoming` and `outgoing`, `left` and `right` less so).
+_ATTRIBUTE_CUTOFF = 0.5
 _GUIDED_SCORE = 8.0
 _TIER_SCORE = {1: 3.0, 2: 2.0, 3: 1.0, 4: 0.5}
 _DEEPEST_LINE = 2.0
@@ -36,6 +38,8 @@ _CASE_TARGET = re.compile(
 )
 _CASE_FAMILY = {"python": "python", "javascript": "javascript", "typescript": "javascript", "tsx": "javascript"}
 _CASE_CALLS = (".lower()", ".upper()", ".casefold()", ".toLowerCase()", ".toUpperCase()")
+_ENDLESS = re.compile(r"^\s*while\s*\(?\s*(?P<constant>True|true)\s*\)?\s*[:{]")
+_ASSIGNED = re.compile(r"^\s*(?:(?:const|let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*(?::=|=(?!=))")
 _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 
 
@@ -60,6 +64,7 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     order = list(dict.fromkeys([*(line for line in suspicious if line in body), *body, unit.start_line]))
     prose = _prose_lines(unit)
     scope = _scope_names(file_text, unit.language)
+    attributes = _attribute_names(file_text)
     # Names from code only: the words of a docstring's lines are not names in scope.
     code_only = [text if unit.start_line + k not in prose else "" for k, text in enumerate(unit.text.splitlines())]
     names = unit_names("\n".join(code_only), unit.language)
@@ -69,7 +74,7 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
         if line in prose or not text.strip():
             continue
         evidence = _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
-        for change, new, guided in _changes(text, unit, clues, scope, names):
+        for change, new, guided in _changes(text, unit, clues, scope, names, attributes):
             score = (_GUIDED_SCORE if guided else _TIER_SCORE.get(change.tier, 1.0)) + evidence
             score += _kind_fit(change, clues)
             key = (line, new)
@@ -77,15 +82,31 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
                 found[key] = Variant(unit, line, new, change.change, score)
     for variant in _missing_return(unit, clues):
         found.setdefault((variant.line, variant.text), variant)
-    for variant in [*_returns_after_calls(unit, order, prose, clues), *_unused_results(unit)]:
+    for variant in [*_returns_after_calls(unit, order, prose, clues), *_unused_results(unit), *_loop_ends(unit)]:
         found.setdefault((variant.line, variant.text), variant)
     return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
 
 
 def _changes(
-    text: str, unit: Unit, clues: Clues, scope: set[str], names: list[str]
+    text: str, unit: Unit, clues: Clues, scope: set[str], names: list[str], attributes: set[str]
 ) -> Iterator[tuple[Mutant, str, bool]]:
-    """(the change, the new line, whether the failure named what it changes) for one line."""
+    """(the change, the new line, whether the failure named what it changes) for one line: `attributes` are those
+    the file reads elsewhere, one of which a slip (`node.outgoing` for `node.incoming`) may have meant."""
+    yield from _guided_changes(text, unit, clues, scope)
+    yield from _attribute_changes(text, clues, attributes)
+    for mutant in [*line_mutants(text, unit.language), *replaced_names(text, unit.language, names)]:
+        # A format's width or precision is worth a try when the failure compares text; other changes inside a
+        # string only when the failure quotes that string.
+        if mutant.formats and not clues.quoted:
+            continue
+        if not mutant.formats and _touches_string(text, mutant.line) and not _quoted(text, clues):
+            continue
+        yield mutant, mutant.line, False
+
+
+def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
+    """The changes the failure asks for: an undefined name or a missing attribute → the nearest in spelling, text
+    compared in the wrong case → the value cased."""
     for name in clues.undefined:
         for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", text):
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
@@ -100,14 +121,20 @@ def _changes(
         for new in _case_folded(text, case, unit.language):
             change = f"the value made {case} case, as the failure's strings differ by case alone"
             yield Mutant(new, change, 0), new, True
-    for mutant in [*line_mutants(text, unit.language), *replaced_names(text, unit.language, names)]:
-        # A format's width or precision is worth a try when the failure compares text; other changes inside a
-        # string only when the failure quotes that string.
-        if mutant.formats and not clues.quoted:
-            continue
-        if not mutant.formats and _touches_string(text, mutant.line) and not _quoted(text, clues):
-            continue
-        yield mutant, mutant.line, False
+
+
+def _attribute_changes(text: str, clues: Clues, attributes: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
+    """An attribute in place of its twin the file reads elsewhere (`node.outgoing` for `node.incoming`), unasked."""
+    for match in re.finditer(r"\.(?P<name>[A-Za-z_$][\w$]*)", text):
+        name = match.group("name")
+        if name in clues.attributes:
+            continue  # offered by the guided changes
+        kin = difflib.get_close_matches(name, sorted(attributes - {name}), n=_NEAREST, cutoff=_ATTRIBUTE_CUTOFF)
+        for other in kin:
+            new = text[: match.start("name")] + other + text[match.end("name") :]
+            if _touches_string(text, new):
+                break  # the name stands inside a string: text, not an attribute
+            yield Mutant(new, f"`.{name}` → `.{other}`, an attribute the file uses", 3), new, False
 
 
 def _case_folded(text: str, case: str, language: str) -> Iterator[str]:
@@ -149,6 +176,22 @@ def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: C
         rank = order.index(line) if line in order else len(order)
         score = _TIER_SCORE[2] + _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
         yield Variant(unit, line, f"{text}\n{indent}return", "`return` added after the call", score)
+
+
+def _loop_ends(unit: Unit) -> list[Variant]:
+    """`while True:` where the loop was meant to run while something is left (`while queue:`): each name the unit
+    assigned before the loop, the nearest first."""
+    lines = unit.text.splitlines()
+    found: list[Variant] = []
+    for row, text in enumerate(lines):
+        loop = _ENDLESS.match(text)
+        if loop is None:
+            continue
+        assigned = [match.group("name") for line in lines[:row] if (match := _ASSIGNED.match(line))]
+        for name in list(dict.fromkeys(reversed(assigned)))[:_NEAREST]:
+            new = text[: loop.start("constant")] + name + text[loop.end("constant") :]
+            found.append(Variant(unit, unit.start_line + row, new, f"`{loop['constant']}` → `{name}`", 1.0))
+    return found
 
 
 def _unused_results(unit: Unit) -> list[Variant]:
@@ -281,6 +324,12 @@ def _quoted(text: str, clues: Clues) -> bool:
     """Whether a string literal of the line is one the failure quotes (or part of one)."""
     bodies = [match.group("body") for match in _STRING.finditer(text)]
     return any(body and any(body in quoted for quoted in clues.quoted) for body in bodies)
+
+
+def _attribute_names(file_text: str) -> set[str]:
+    """The attributes and methods the file's code reads (`.name` outside comments and strings)."""
+    code = _STRING.sub(" ", re.sub(r"//[^\n]*|/\*.*?\*/|#[^\n]*", " ", file_text, flags=re.S))
+    return set(re.findall(r"\.\s*([A-Za-z_$][\w$]*)", code))
 
 
 def _scope_names(file_text: str, language: str) -> set[str]:

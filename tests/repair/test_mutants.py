@@ -133,7 +133,7 @@ def test_two_one_token_slips_are_fixed_one_after_the_other(repo: Path) -> None:
 
 
 def test_variants_that_do_not_parse_cost_no_test_run(repo: Path) -> None:
-    (repo / "pages.py").write_text("def pages(first, last):\n    out = []\n    for page in range(first, last):\n"
+    (repo / "pages.py").write_text("def pages(first, last):\n    out = seen = []\n    for page in range(first, last):\n"
                                    "        out.append(page)\n    return out\n")  # fmt: skip
     (repo / "test_pages.py").write_text("from pages import pages\n\n\ndef test_pages():\n"
                                         "    assert pages(1, 3) == [1, 2, 3]\n")  # fmt: skip
@@ -142,7 +142,7 @@ def test_variants_that_do_not_parse_cost_no_test_run(repo: Path) -> None:
     outcome, _, events = repair(repo, [], coverage=True, mutants=24, candidates=0)
     assert outcome.fixed and "range(first, last + 1)" in (repo / "pages.py").read_text()
     unusable = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "unusable"]
-    assert unusable and all("not valid python" in str(data["reason"]) for data in unusable)  # `for (i + 1) in …`
+    assert unusable and all("not valid python" in str(data["reason"]) for data in unusable)  # `out += seen = []`
     runs = [e for e in events if e.type == "tests.run" and e.data.get("scope") == "failing"]  # each candidate's first
     tried = [e for e in events if e.type == "repair.candidate"]
     assert len(runs) == len(tried) - len(unusable)
@@ -384,7 +384,8 @@ def test_bitwise_and_augmented_operators_have_their_kin_as_variants() -> None:
 
 
 def test_a_base_case_that_returns_an_empty_list_gets_the_units_names_in_it(repo: Path) -> None:
-    assert [m.line for m in replaced_names("    return [];", "javascript", ["n"])] == ["    return [n];"]
+    filled = [m.line for m in replaced_names("    return [];", "javascript", ["n"])]
+    assert filled == ["    return [n];", "    return [[]];"]
     fixed_by_a_variant(
         repo,
         {
@@ -496,3 +497,61 @@ def test_words_the_failure_shows_differing_by_case_alone_are_lower_cased_first(r
     assert "word = raw.strip(string.punctuation).lower()" in (repo / "words.py").read_text()
     tried = [e.data["change"] for e in events if e.type == "repair.candidate" and e.data.get("change")]
     assert "lower case" in tried[0]
+
+
+def test_a_length_off_by_one_a_count_too_many_and_indices_swapped_are_variants() -> None:
+    assert "return [1] + (len(digits) - 1) * [0] + [1]" in changes("    return [1] + (len(digits)) * [0] + [1]")
+    assert "while (i < (xs.length - 1)) {" in changes("  while (i < xs.length) {", "javascript")
+    # A bound already moved by a number has the number's variants; the length's own would repeat them.
+    assert not [c for c in changes("    for i in range(len(xs) + 1):") if "((len(xs)" in c]
+    assert "return f(rest[1:])" in changes("    return 1 + f(rest[1:])")
+    assert not [c for c in changes("    return n * 1 + f(x)") if "dropped" in c]  # `n * 1` binds tighter
+    swapped = "d[i, j] = min(d[i, j], d[i, k] + d[k, j])"
+    assert swapped in changes("    d[i, j] = min(d[i, j], d[i, k] + d[j, k])")
+    assert not [c for c in changes("    return xs[1:]") if "indices" in c]  # a slice is one index
+    assert not [m for m in line_mutants("    pair = [a, b]", "python") if "indices" in m.change]  # a list
+
+
+def test_a_loops_own_names_are_never_changed() -> None:
+    # `for (i + 1) in` is no code, and `for j in` leaves the body reading a name the loop no longer binds.
+    for line in ("    for i in range(1, n):", "    return [x for x in xs if x > 0]", "  for (const x of xs) {"):
+        loops = [c for c in changes(line, "javascript" if "const" in line else "python") if "for" in c]
+        assert loops and all(("for i in" in c) or ("for x in" in c) or ("const x of" in c) for c in loops), loops
+
+
+def test_an_attribute_slip_and_an_endless_loop_are_fixed_by_variants(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "order.py": (
+                "class Node:\n    def __init__(self, name, incoming=(), outgoing=()):\n        self.name = name\n"
+                "        self.incoming = list(incoming)\n        self.outgoing = list(outgoing)\n\n\n"
+                "def ready(done, node):\n    return set(done).issuperset(node.outgoing)\n"
+            ),
+            "test_order.py": (
+                "from order import Node, ready\n\n\ndef test_ready():\n"
+                "    assert ready(['a'], Node('b', incoming=['a'], outgoing=['c']))\n\n\n"
+                "def test_waiting():\n    assert not ready([], Node('b', incoming=['a']))\n\n\n"
+                "def test_node():\n    node = Node('b', incoming=['a'], outgoing=['c'])\n"
+                "    assert (node.name, node.incoming, node.outgoing) == ('b', ['a'], ['c'])\n"
+            ),
+        },
+    )
+    assert "issuperset(node.incoming)" in (repo / "order.py").read_text()
+
+
+def test_a_loop_that_never_ends_runs_while_its_worklist_holds_something(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "drain.py": (
+                "def drain(items):\n    queue = list(items)\n    seen = []\n    while True:\n"
+                "        seen.append(queue.pop())\n    return seen\n"
+            ),
+            "test_drain.py": (
+                "from drain import drain\n\n\ndef test_drain():\n    assert drain([1, 2]) == [2, 1]\n\n\n"
+                "def test_empty():\n    assert drain([]) == []\n"
+            ),
+        },
+    )
+    assert "while queue:" in (repo / "drain.py").read_text()
