@@ -18,7 +18,7 @@ from pedro.tools.base import ToolContext
 from pedro.tools.census import forget_censuses
 from pedro.tools.navigate import outline
 from pedro.tools.ripgrep import base_argv, find_rg
-from pedro.tools.search import find_definition, find_files, grep
+from pedro.tools.search import GrepQuery, find_definition, find_files, grep
 from pedro.tools.symbols import clear_symbol_cache
 
 # Rounds per comparison: each round runs the tool and its baselines back to back, and the best round counts,
@@ -112,7 +112,7 @@ def _compare_grep(ctx: ToolContext, root: Path) -> dict[str, float]:
 
 def _first_grep(ctx: ToolContext, pattern: str, root: Path) -> object:
     forget_censuses()
-    return grep(ctx, pattern, root, limit=100)
+    return grep(ctx, GrepQuery(pattern, limit=100), root)
 
 
 def _compare_find_files(ctx: ToolContext, root: Path) -> dict[str, float]:

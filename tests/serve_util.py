@@ -11,7 +11,7 @@ from typing import Any
 
 import uvicorn
 
-from pedro.serve.app import create_app
+from pedro.serve.app import UpstreamSpec, create_app
 
 
 def free_port() -> int:
@@ -27,7 +27,8 @@ def serving() -> Iterator[Any]:
 
     def start(upstream: str, model: str = "m", **options: Any) -> int:
         port = free_port()
-        config = uvicorn.Config(create_app(upstream, model=model, **options), host="127.0.0.1", port=port,
+        spec = UpstreamSpec(upstream, key=options.pop("upstream_key", None), breaker=options.pop("breaker", None))
+        config = uvicorn.Config(create_app(spec, model=model, **options), host="127.0.0.1", port=port,
                                 log_level="warning", lifespan="on")  # fmt: skip
         server = uvicorn.Server(config)
         thread = threading.Thread(target=server.run, daemon=True)

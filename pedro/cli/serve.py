@@ -46,7 +46,7 @@ def serve(
     from pedro.backends.openai_compat import read_api_key
     from pedro.cli.render import make_renderer
     from pedro.jobs.service import managed_server
-    from pedro.serve.app import create_app
+    from pedro.serve.app import UpstreamSpec, create_app
     from pedro.serve.limits import ServeLimits
 
     _, config = load(flags, need_git=False)
@@ -62,14 +62,8 @@ def serve(
         upstream = config.resolved_base_url()
         if config.backend.kind != "openai":
             upstream = f"{upstream}/v1"  # llama-server and Ollama serve the OpenAI chat wire under /v1
-        app = create_app(
-            upstream,
-            model=config.backend.model,
-            api_key=token,
-            upstream_key=read_api_key(config),
-            limits=ServeLimits.of(config),
-            reply_time_limit=config.backend.reply_time_limit_s,
-        )
+        spec = UpstreamSpec(upstream, key=read_api_key(config))
+        app = create_app(spec, model=config.backend.model, api_key=token, limits=ServeLimits.of(config))
         renderer.notice(f"pedro serve: http://{host}:{port}/v1/responses → {upstream} (model {config.backend.model})")
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
         # pedro's own access log (JSON per request) replaces uvicorn's plain one, and uvicorn's other lines take the

@@ -42,6 +42,7 @@ from pedro.roles import Role
 from pedro.settings import RunSettings
 from pedro.tokens import TokenLedger
 from pedro.toolcalls import Extraction, extract
+from pedro.tools.test import TestRun
 from pedro.tools.textfile import is_text_file
 from pedro.workspace import fingerprint
 
@@ -547,11 +548,15 @@ class Agent:
         """Run the job's tests before anything changes: what passes and fails now is what later runs are judged by.
         With repair to follow, a command that hangs is stopped early and its tests run one by one, each with a
         limit of its own: a test that loops forever is a failing test repair can work on."""
-        limit = repair.baseline_limit(self.state.deadline) if repair is not None else None
-        run = tests.run(timeout=limit)
-        self.emitter.emit("tests.run", **describe_test_run(run, "baseline", tests.command))
-        if run.result.outcome == "timeout" and repair is not None and not self.state.deadline.passed:
-            run = repair.one_by_one(self.emitter.emit, run) or run
+
+        def ran(run: TestRun) -> None:
+            self.emitter.emit("tests.run", **describe_test_run(run, "baseline", tests.command))
+
+        if repair is None:
+            run = tests.run()
+            ran(run)
+        else:
+            run = repair.baseline(self.emitter.emit, self.state.deadline, ran=ran)
         tests.baseline, tests.baseline_run = TestStates.of(run), run
         if tests.baseline is None:
             message = f"{tests.tests.named} does not name its tests, so completion needs the whole command to pass"

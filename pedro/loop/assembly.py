@@ -338,11 +338,10 @@ class AimedRepair:
     def warming(self) -> AbstractContextManager[None]:
         return self.repairer.warming()
 
-    def baseline_limit(self, deadline: Deadline) -> float | None:
-        return self.repairer.baseline_limit(deadline)
-
-    def one_by_one(self, emit: Callable[..., None], hung: TestRun) -> TestRun | None:
-        return self.repairer.one_by_one(emit, hung)
+    def baseline(
+        self, emit: Callable[..., None], deadline: Deadline, *, ran: Callable[[TestRun], None] = lambda _run: None
+    ) -> TestRun:
+        return self.repairer.baseline(emit, deadline, ran=ran)
 
 
 def _aimed(repair: Repairer | None, targets: frozenset[str] | None) -> Repairer | AimedRepair | None:

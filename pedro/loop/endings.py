@@ -53,14 +53,11 @@ class RepairStep(Protocol):
         """Around the job's baseline: what the repair will need, started beside it."""
         ...
 
-    def baseline_limit(self, deadline: Deadline) -> float | None:
-        """How long the job's baseline may run, within `deadline`, when this repair follows it (None: the tests'
-        own limit)."""
-        ...
-
-    def one_by_one(self, emit: Callable[..., None], hung: TestRun) -> TestRun | None:
-        """After the baseline ran past its limit (`hung`): its tests again, each stopped at a limit of its own, so
-        that the tests that hang fail where they hang and the rest still run; None where this cannot be done."""
+    def baseline(
+        self, emit: Callable[..., None], deadline: Deadline, *, ran: Callable[[TestRun], None] = ...
+    ) -> TestRun:
+        """The job's tests before anything changes, with this repair to follow: a command that hangs is stopped at
+        its share of `deadline` (`ran` hears of that run) and its tests run one by one, each with a limit."""
         ...
 
 

@@ -26,6 +26,14 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 _FUNCTION_KINDS = frozenset({"function", "method"})
+# A top-level assignment of a literal: `UNITS = {"km": 1000}`, `const LIMIT = 10;`, `var rate = 0.2`.
+_CONSTANT = re.compile(
+    r"^(?:(?:export\s+)?(?:const|let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*"
+    r"(?P<value>[-\d\[{(\"'`]|True\b|False\b|true\b|false\b)"
+)
+_QUOTED = re.compile(r"""(?P<q>["'`])(?:\\.|(?!(?P=q)).)*(?P=q)""")
+_MAX_CONSTANTS = 3
+_CONSTANT_LINES = 20
 _IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 _SKIP_DIRS = frozenset({".git", ".pedro", "node_modules", ".venv", "venv", "__pycache__", "dist", "build", "vendor"})
 _MAX_SCANNED_FILES = 3000
@@ -185,6 +193,37 @@ def file_units(root: Path, rel: str) -> list[Unit]:
         if not any(o is not s and o.start_line <= s.start_line and s.end_line <= o.end_line for o in functions)
     ]
     return [_unit(rel, language, source, symbol) for symbol in sorted(outermost, key=lambda s: s.start_line)]
+
+
+def constants_read(unit: Unit, file_text: str) -> list[Unit]:
+    """The module's own constants the unit reads (`UNITS = {"km": 100, "m": 1}` for a function that reads
+    `UNITS`), each as a unit of its own: a wrong number in a table is the function's bug as much as one in its body.
+    Only assignments at the top of the file whose value is a literal (a number, a string, a table), on at most
+    _CONSTANT_LINES lines."""
+    lines = file_text.splitlines()
+    read = set(re.findall(r"[A-Za-z_$][\w$]*", unit.text))
+    found: list[Unit] = []
+    row = 0
+    while row < len(lines) and len(found) < _MAX_CONSTANTS:
+        match = _CONSTANT.match(lines[row])
+        inside = unit.start_line <= row + 1 <= unit.end_line
+        end = _statement_end(lines, row) if match and match["name"] in read and not inside else None
+        if match and end is not None:
+            text = "\n".join(lines[row : end + 1])
+            found.append(Unit(unit.path, match["name"], match["name"], unit.language, row + 1, end + 1, text))
+        row = (end if end is not None else row) + 1
+    return found
+
+
+def _statement_end(lines: list[str], row: int) -> int | None:
+    """The last line of the statement that starts at `row`: where its brackets close; None past _CONSTANT_LINES."""
+    depth = 0
+    for at in range(row, min(len(lines), row + _CONSTANT_LINES)):
+        code = re.split(r"#|//", _QUOTED.sub('""', lines[at]), maxsplit=1)[0]  # a comment's brackets do not count
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        if depth <= 0:
+            return at
+    return None
 
 
 def _unit(rel: str, language: LanguageName, source: bytes, symbol: Symbol) -> Unit:

@@ -19,6 +19,8 @@ class Tested:
     unit: Unit
     text: str
     nearer: bool = False
+    gap: float | None = None
+    """How far its failing tests stayed from passing (progress.remaining), where their failures say."""
 
 
 def pairings(tested: Sequence[Tested], limit: int) -> list[tuple[Tested, Tested, list[Edit]]]:

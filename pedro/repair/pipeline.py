@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,6 +149,18 @@ class Repairer:
             finally:
                 self._early = None
                 early.close()
+
+    def baseline(
+        self, emit: Emit, deadline: Deadline, *, ran: Callable[[TestRun], None] = lambda _run: None
+    ) -> TestRun:
+        """The job's tests before anything changes, with this repair to follow: a command that hangs (an endless loop
+        under test) is stopped at its share of the job's time (`ran` hears of that run), and its tests run again one
+        by one, each with a limit: the test that hangs is a failing test like any other."""
+        run = self.tests.run(timeout=self.baseline_limit(deadline))
+        ran(run)
+        if run.result.outcome == "timeout" and not deadline.passed:
+            run = self.one_by_one(emit, run) or run
+        return run
 
     def baseline_limit(self, deadline: Deadline) -> float | None:
         """The job's baseline limit: its share of the job's time, within the tests' own limit. None (the tests' own

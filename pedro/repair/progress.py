@@ -123,3 +123,23 @@ def _edits(one: str, other: str) -> int:
     blocks = difflib.SequenceMatcher(None, one, other, autojunk=False).get_matching_blocks()
     matched = sum(block.size for block in blocks)
     return len(one) + len(other) - 2 * matched
+
+
+def remaining(run: TestRun, wanted: frozenset[str]) -> float | None:
+    """How far the wanted tests that still fail are from passing, summed, where their failures say it: a number's
+    distance from the expected one, or text's edits from the expected text; None where a failure does not say. Only
+    runs of the same tests are compared by it: the halves of a two-place fix that came nearest are paired first."""
+    if run.report is None:
+        return None
+    total = 0.0
+    for failure in run.report.failures:
+        if failure.test_id not in wanted:
+            continue
+        values, texts = _values(failure), _texts(failure)
+        if values is not None:
+            total += abs(values[0] - values[1])
+        elif texts is not None:
+            total += _edits(*texts)
+        else:
+            return None
+    return total

@@ -28,10 +28,10 @@ from pedro.repair.clues import Clues
 from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.judge import Verdict, judge
-from pedro.repair.locate import Unit, file_units
+from pedro.repair.locate import Unit, constants_read, file_units
 from pedro.repair.pairs import Tested, joined
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
-from pedro.repair.progress import came_nearer
+from pedro.repair.progress import came_nearer, remaining
 from pedro.repair.spectrum import Suspect
 from pedro.repair.variants import Variant, unit_variants
 from pedro.tools.test import TestRun
@@ -47,7 +47,11 @@ _NOT_A_NUMBER = re.compile(
 )
 """The failure of arithmetic on a value that is no number (a function, an iterator, a string)."""
 """How long the search waits for an answer when no variant is left and the model is still writing."""
+_CONSTANT_PENALTY = 3.0
+"""How much less a variant of a constant the unit reads is worth than the same variant of the unit's own line."""
 _EARLY_PAIRS = 12
+_LATE_PAIRS = 24
+"""Pairs tried after the early ones as candidates come nearer: each with the earlier one that came nearest."""
 """Pairs of two candidates in different functions that each came nearer, tried as soon as the second one is tested
 (more wait for the end)."""
 
@@ -119,6 +123,7 @@ class Search:
     # the (file, name) pairs here are not moved again, which saved a real project's bug a run each.
     _not_numbers: set[tuple[str, str]] = field(default_factory=set)
     _early_pairs: int = 0
+    _late_pairs: int = 0
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     _queued: deque[Proposal] = field(default_factory=deque)
     """Proposals read from an answer already taken, after the first: its whole-file reading."""
@@ -133,14 +138,21 @@ class Search:
 
     def add_variants(self, units: Sequence[tuple[Unit, Sequence[int]]], *, first: bool = False) -> None:
         """Queue the variants of these units (with their suspicious lines), best supported first."""
-        found: list[Variant] = []
+        found: dict[tuple[str, int, str], Variant] = {}
         for unit, lines in units:
-            found.extend(unit_variants(unit, lines, self.clues, self._file_text(unit)))
-        found.sort(key=lambda variant: -variant.score)
+            text = self._file_text(unit)
+            for variant in unit_variants(unit, lines, self.clues, text):
+                found.setdefault((unit.path, variant.line, variant.text), variant)
+            for constant in constants_read(unit, text):
+                # A table the function reads is a likelier place than none, and less likely than its own lines.
+                for variant in unit_variants(constant, [], self.clues, text):
+                    lower = replace(variant, score=variant.score - _CONSTANT_PENALTY)
+                    found.setdefault((unit.path, variant.line, variant.text), lower)
+        ordered = sorted(found.values(), key=lambda variant: -variant.score)
         if first:
-            self.variants.extendleft(reversed(found))
+            self.variants.extendleft(reversed(ordered))
         else:
-            self.variants.extend(found)
+            self.variants.extend(ordered)
 
     def next_proposal(self, deadline: float) -> Proposal | None:
         """An answer as soon as one has arrived, else the next variant, else (while the model writes) the next
@@ -347,20 +359,32 @@ class Search:
         if nudged is not None and _NOT_A_NUMBER.search(why):
             self._not_numbers.add((applied[0][0].path, nudged["name"]))
         if len(applied) == 1:
-            self._remember_tested(Tested(index, *applied[0], nearer=came_nearer(self.run, first, self.wanted)))
+            nearer = came_nearer(self.run, first, self.wanted)
+            gap = remaining(first, self.wanted) if nearer else None
+            self._remember_tested(Tested(index, *applied[0], nearer=nearer, gap=gap))
 
     def _remember_tested(self, tested: Tested) -> None:
         """Keep a failed candidate for pairs; when it and an earlier one each came nearer at different places, try
-        the two together next: a bug in two places moves the failure closer with either half."""
+        the two together next: a bug in two places moves the failure closer with either half. The first pairs go
+        by rank; after them, each candidate that came nearer is still tried with the earlier one that came nearest
+        (the earliest pairs of a search are often spent on values that moved by chance)."""
         if tested.nearer:
-            for earlier in self.tested:  # the earliest (best ranked) first
-                if self._early_pairs >= _EARLY_PAIRS:
-                    break
-                edits = joined(earlier, tested) if earlier.nearer and earlier.unit.key != tested.unit.key else None
-                if edits is not None:
+            partners = [one for one in self.tested if one.nearer and one.unit.key != tested.unit.key]
+            early = self._early_pairs < _EARLY_PAIRS
+            if not early:
+                partners = sorted(partners, key=_nearest)[: int(self._late_pairs < _LATE_PAIRS)]
+            for earlier in partners:  # early: the earliest (best ranked) first
+                edits = joined(earlier, tested)
+                if edits is None:
+                    continue
+                if early:
                     self._early_pairs += 1
-                    label = {"unit": describe(earlier.unit), "question": "pair", "combines": [earlier.n, tested.n]}
-                    self._queued.append(Proposal(edits, "pair", label))
+                else:
+                    self._late_pairs += 1
+                label = {"unit": describe(earlier.unit), "question": "pair", "combines": [earlier.n, tested.n]}
+                self._queued.append(Proposal(edits, "pair", label))
+                if early and self._early_pairs >= _EARLY_PAIRS:
+                    break
         self.tested.append(tested)
 
     @property
@@ -458,6 +482,11 @@ def _untested(label: dict[str, Any]) -> tuple[str, str]:
 def _shown(label: dict[str, Any]) -> dict[str, Any]:
     """The label as events carry it."""
     return {key: value for key, value in label.items() if key not in ("duplicate", "problem")}
+
+
+def _nearest(tested: Tested) -> float:
+    """A tested candidate's distance from passing, for ordering partners (unknown last)."""
+    return tested.gap if tested.gap is not None else float("inf")
 
 
 def describe(unit: Unit) -> str:

@@ -1,6 +1,7 @@
 """The model-free candidates of a repair, guided by the failure and ranked by its evidence: a name the failure calls
 undefined → the names in the file nearest in spelling; a missing attribute → the file's attributes nearest in
-spelling; a `None` result → the missing `return`; then the one-token slips of mutants.py on the suspicious lines.
+spelling; a `None` result → the missing `return`; then the one-token slips of mutants.py on the suspicious lines,
+an attribute's twin that the file reads elsewhere, and a `while True` loop that should run while a name holds.
 
 No variant touches a comment, a docstring or a string literal, unless the failure quotes that string: on a real
 project's bug, swapping words inside a docstring cost minutes and could never fix anything.

@@ -12,6 +12,7 @@ import math
 import secrets
 import time
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -36,30 +37,29 @@ ACCESS = logging.getLogger("pedro.serve.access")
 ENDPOINTS = "POST /v1/responses, GET /v1/responses/ID, POST /v1/chat/completions, GET /v1/models, GET /health"
 
 
+@dataclass(frozen=True)
+class UpstreamSpec:
+    """The model server behind the app: its OpenAI base URL (ending in /v1), its key, the breaker that guards it,
+    and the client that reaches it (a test's httpx.MockTransport; else one built with `key`, closed with the app)."""
+
+    url: str
+    key: str | None = None
+    breaker: Breaker | None = None
+    client: httpx.AsyncClient | None = None
+
+
 def create_app(
-    upstream: str,
-    *,
-    model: str,
-    api_key: str | None = None,
-    upstream_key: str | None = None,
-    breaker: Breaker | None = None,
-    limits: ServeLimits | None = None,
-    reply_time_limit: float | None = 120.0,
-    client: httpx.AsyncClient | None = None,
+    upstream: str | UpstreamSpec, *, model: str, api_key: str | None = None, limits: ServeLimits | None = None
 ) -> Starlette:
-    """The app for one upstream (`upstream` is its OpenAI base URL, ending in /v1); a reply that repeats itself or
-    streams past `reply_time_limit` seconds is cut and ends as an incomplete response. `client` replaces the one
-    built with `upstream_key` (a test's httpx.MockTransport); an injected client belongs to its owner."""
+    """The app for one upstream (a base URL, or its spec); a reply that repeats itself or streams past the limits'
+    `reply_time_limit` seconds is cut and ends as an incomplete response. An injected client belongs to its owner."""
+    spec = upstream if isinstance(upstream, UpstreamSpec) else UpstreamSpec(upstream)
     limits = limits or ServeLimits()
-    owned = client is None
-    channel = client if client is not None else upstream_client(upstream_key)
-    service = _Service(
-        Upstream(upstream, channel, breaker or Breaker(), limits.request_timeout),
-        model=model,
-        api_key=api_key,
-        limits=limits,
-        reply_time_limit=reply_time_limit,
-    )
+    owned = spec.client is None
+    channel = spec.client if spec.client is not None else upstream_client(spec.key)
+    breaker = spec.breaker or Breaker()
+    service = _Service(Upstream(spec.url, channel, breaker, limits.request_timeout), model=model, api_key=api_key,
+                       limits=limits)  # fmt: skip
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -92,13 +92,11 @@ class _Service:
         model: str,
         api_key: str | None,
         limits: ServeLimits,
-        reply_time_limit: float | None,
     ) -> None:
         self.upstream = upstream
         self.model = model
         self.api_key = api_key
         self.limits = limits
-        self.reply_time_limit = reply_time_limit
         self.stored = ResponseStore(limits.store_bytes)
 
     def refused(self, request: Request) -> Response | None:
@@ -205,7 +203,7 @@ class _Service:
         return chat
 
     def _guard(self) -> ReplyGuard:
-        return ReplyGuard(self.reply_time_limit)
+        return ReplyGuard(self.limits.reply_time_limit)
 
     async def _kept(
         self,

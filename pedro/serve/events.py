@@ -205,20 +205,27 @@ class ResponseBuilder:
         events: list[Event] = []
         choices = chunk.get("choices")
         for choice in choices if isinstance(choices, list) else []:
-            if isinstance(choice, Mapping) and choice.get("finish_reason") == "length":
-                self._out_of_tokens = True
-            delta = choice.get("delta", choice.get("message")) if isinstance(choice, Mapping) else None
-            if not isinstance(delta, Mapping):
+            if not isinstance(choice, Mapping):
                 continue
-            for key in ("reasoning_content", "reasoning"):
-                if isinstance(delta.get(key), str) and delta[key]:
-                    events += self._think(delta[key])
-            for position, call in enumerate(delta.get("tool_calls") or []):
-                if isinstance(call, Mapping):
-                    events += self._native(call, position)
-            content = delta.get("content")
-            if isinstance(content, str) and content:
-                events += self._visible(self._extractor.feed(content))
+            if choice.get("finish_reason") == "length":
+                self._out_of_tokens = True
+            delta = choice.get("delta", choice.get("message"))
+            if isinstance(delta, Mapping):
+                events += self._delta(delta)
+        return events
+
+    def _delta(self, delta: Mapping[str, Any]) -> list[Event]:
+        """One choice's delta: its reasoning, its streamed tool calls, then its text."""
+        events: list[Event] = []
+        for key in ("reasoning_content", "reasoning"):
+            if isinstance(delta.get(key), str) and delta[key]:
+                events += self._think(delta[key])
+        for position, call in enumerate(delta.get("tool_calls") or []):
+            if isinstance(call, Mapping):
+                events += self._native(call, position)
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            events += self._visible(self._extractor.feed(content))
         return events
 
     def finish(self, *, incomplete: bool = False) -> list[Event]:
@@ -278,16 +285,21 @@ class ResponseBuilder:
             live.held += piece
             if not live.name:
                 return events  # arguments before the name: held, replayed right after begin
-            # A server streams one call after the other: a new one means the open ones are whole.
-            for other in self._live.values():
-                if other is not live and other.output_index is not None and not other.closed:
-                    events += self._close_native(other)
-            events += self._open(live, custom=live.name in self.custom_tools)
+            events += self._begin(live)
             piece, live.held = live.held, ""
         if piece:
             live.arguments += piece
             events += self._pieces(live, piece)
         return events
+
+    def _begin(self, live: _LiveCall) -> list[Event]:
+        """A streamed call's begin, once its name is known: a server streams one call after the other, so a new one
+        means the open ones are whole."""
+        events: list[Event] = []
+        for other in self._live.values():
+            if other is not live and other.output_index is not None and not other.closed:
+                events += self._close_native(other)
+        return events + self._open(live, custom=live.name in self.custom_tools)
 
     def _close_native(self, live: _LiveCall) -> list[Event]:
         if live.output_index is None:

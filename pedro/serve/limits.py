@@ -27,10 +27,13 @@ class ServeLimits:
     request_timeout: float = _default(BackendConfig, "request_timeout")
     max_request_bytes: int = _default(ServeConfig, "max_request_bytes")
     store_bytes: int = _default(ServeConfig, "store_bytes")
+    reply_time_limit: float | None = _default(BackendConfig, "reply_time_limit_s")
+    """Seconds a reply may stream before it is cut and ends as an incomplete response."""
 
     @classmethod
     def of(cls, config: PedroConfig) -> ServeLimits:
-        return cls(config.backend.request_timeout, config.serve.max_request_bytes, config.serve.store_bytes)
+        serve, backend = config.serve, config.backend
+        return cls(backend.request_timeout, serve.max_request_bytes, serve.store_bytes, backend.reply_time_limit_s)
 
 
 class BodyTooLarge(Exception):

@@ -158,15 +158,8 @@ class SearchTool:
         limit = min(args.max_results or ctx.config.search_max_results, MAX_RESULTS_CEILING)
         target = _resolve_target(ctx, args.path)
         if args.action == "grep":
-            return grep(
-                ctx,
-                str(args.pattern),
-                target,
-                glob=args.glob,
-                ignore_case=args.ignore_case,
-                literal=args.literal,
-                limit=limit,
-            )
+            query = GrepQuery(str(args.pattern), args.glob, args.ignore_case, args.literal, limit)
+            return grep(ctx, query, target)
         if args.action == "find_files":
             return find_files(ctx, str(args.pattern), target, ignore_case=args.ignore_case, limit=limit)
         return find_definition(ctx, str(args.name), target, limit=limit)
@@ -198,24 +191,25 @@ def _skipped_note(count: int, what: str) -> str:
 # ---- grep -------------------------------------------------------------------------------------------------
 
 
-def grep(
-    ctx: ToolContext,
-    pattern: str,
-    target: Path,
-    *,
-    glob: str | None = None,
-    ignore_case: bool = False,
-    literal: bool = False,
-    limit: int = 100,
-) -> str:
+@dataclass(frozen=True)
+class GrepQuery:
+    """What a grep asks for: the pattern, the files (`glob`), how to match, and how many rows to show."""
+
+    pattern: str
+    glob: str | None = None
+    ignore_case: bool = False
+    literal: bool = False
+    limit: int = 100
+
+
+def grep(ctx: ToolContext, query: GrepQuery, target: Path) -> str:
     """Search file contents with ripgrep; `path:line: text` rows, capped, with a count of what was cut."""
+    pattern, glob, literal = query.pattern, query.glob, query.literal
     if "\n" in pattern or "\r" in pattern:
         raise ToolFailure("grep matches one line at a time, so `pattern` cannot hold a line break; search one line")
     if target.is_file() and _looks_binary(target):
         return f"{ctx.rel(target)} is a binary file; search skips binary files"
-    hits, note, skipped = _run_grep(
-        ctx, pattern, target, glob=glob, ignore_case=ignore_case, literal=literal, limit=limit
-    )
+    hits, note, skipped = _run_grep(ctx, query, target)
     where = "" if target == ctx.root else f" in {ctx.rel(target)}"
     if glob:
         where += f" (files matching {glob})"
@@ -234,21 +228,13 @@ def grep(
     return "\n".join(lines)
 
 
-def _run_grep(
-    ctx: ToolContext,
-    pattern: str,
-    target: Path,
-    *,
-    glob: str | None,
-    ignore_case: bool,
-    literal: bool,
-    limit: int,
-) -> tuple[GrepHits, str, int]:
+def _run_grep(ctx: ToolContext, query: GrepQuery, target: Path) -> tuple[GrepHits, str, int]:
     """The hits, a note when the pattern was searched as text, and how many secret files were left out."""
+    glob, ignore_case = query.glob, query.ignore_case
     scope = scope_glob(ctx, glob, target, ignore_case=ignore_case) if glob else GlobScope((), target)
     if scope.under is None:
-        return GrepHits(limit=limit), "", 0
-    search = _Search(ctx, pattern, ignore_case=ignore_case, literal=literal, limit=limit)
+        return GrepHits(limit=query.limit), "", 0
+    search = _Search(ctx, query.pattern, ignore_case=ignore_case, literal=query.literal, limit=query.limit)
     if scope.under.is_file():
         # An explicit file was approved by _resolve_target.
         hits, note = _grep_scope(search, [ctx.rel(scope.under)], scope.filters, hide_secrets=False)

@@ -135,11 +135,7 @@ def _repair(tree: Path, tests: Any, model: FixModel) -> VerifiedFix | None:
         backend=model.backend, dispatcher=dispatcher, tests=tests, config=model.config.repair, options=model.options
     )
     with repairer.warming():  # the warm pytest's imports cost as much as the baseline's run: beside it, not after
-        # A command that hangs (an endless loop under test) is stopped at its share of the job's time, and its
-        # tests run one by one, each with a limit: the one that hangs is a failing test like any other.
-        start = tests.run(timeout=repairer.baseline_limit(model.deadline))
-        if start.result.outcome == "timeout" and not model.deadline.passed:
-            start = repairer.one_by_one(_quiet, start) or start
+        start = repairer.baseline(_quiet, model.deadline)
         if start.passed or not start.failing:
             notice(f"no fix proposed: {tests.named} does not fail by test name in a clean worktree of this checkout")
             return None

@@ -149,13 +149,7 @@ def _block_for(name: str, runner: str, text: str) -> str:
     `● test` account, else the lines after the first mention of its name."""
     leaf = re.split(r"::|\.|/| > ", name)[-1].strip()
     if runner == "pytest":
-        headers = list(_PYTEST_HEADER.finditer(text))
-        for index, header in enumerate(headers):
-            if header.group("name").split(".")[-1].split("[")[0] == leaf.split("[")[0]:
-                end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
-                section = text[header.end() : end]
-                return section.split("\n=====", 1)[0]
-        return ""
+        return _pytest_section(leaf, text)
     lines = text.splitlines()
     if runner in ("jest", "vitest"):
         for index, line in enumerate(lines):
@@ -166,6 +160,17 @@ def _block_for(name: str, runner: str, text: str) -> str:
             return _go_block(lines, index, match.group("name"))
         if not runner.startswith("go") and leaf and leaf in line:
             return "\n".join(lines[index : index + _EXCERPT_LINES])
+    return ""
+
+
+def _pytest_section(leaf: str, text: str) -> str:
+    """pytest's `___ test ___` section of the test whose last name part is `leaf`, up to the next header or the
+    summary's `=====`; "" when there is none."""
+    headers = list(_PYTEST_HEADER.finditer(text))
+    for index, header in enumerate(headers):
+        if header.group("name").split(".")[-1].split("[")[0] == leaf.split("[")[0]:
+            end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
+            return text[header.end() : end].split("\n=====", 1)[0]
     return ""
 
 

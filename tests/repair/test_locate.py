@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pedro.evidence import ProjectTests
-from pedro.repair.locate import enclosing_unit, locate
+from pedro.repair.locate import Unit, constants_read, enclosing_unit, locate
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
@@ -144,3 +144,17 @@ def test_enclosing_unit_takes_the_innermost_function(tmp_path: Path) -> None:
     inner = enclosing_unit(tmp_path, "m.py", 3)
     assert inner is not None and inner.name == "inner" and inner.text == "    def inner():\n        return 1"
     assert enclosing_unit(tmp_path, "m.py", 99) is None
+
+
+def test_the_constants_a_function_reads_are_units_of_their_own() -> None:
+    source = (
+        'import logging\n\nLOG = logging.getLogger(__name__)\nRATES = {\n    "a": 0.2,  # ) not a bracket\n'
+        '    "b": (1, 2),\n}\nLIMIT = 10\nUNUSED = 5\n\n\ndef price(kind, n):\n    LOCAL = 3\n'
+        "    LOG.info(kind)\n    return min(n, LIMIT) * RATES[kind] + LOCAL\n"
+    )
+    lines = source.splitlines()
+    unit = Unit("shop.py", "price", "price", "python", 12, 15, "\n".join(lines[11:15]))
+    found = [(c.name, c.start_line, c.end_line) for c in constants_read(unit, source)]
+    # A call's result is no table to vary, a name the function does not read is not its bug, nor is its own local.
+    assert found == [("RATES", 4, 7), ("LIMIT", 8, 8)]
+    assert constants_read(unit, source)[0].text == "\n".join(lines[3:7])

@@ -555,3 +555,22 @@ def test_a_loop_that_never_ends_runs_while_its_worklist_holds_something(repo: Pa
         },
     )
     assert "while queue:" in (repo / "drain.py").read_text()
+
+
+def test_a_wrong_number_in_a_table_the_function_reads_is_fixed_by_a_variant(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "duration.py": (
+                '"""Durations such as "2 h"."""\n\nSECONDS = {"s": 1, "m": 60, "h": 360}\n\n\n'
+                "def to_seconds(text):\n    number, unit = text.split()\n    return int(number) * SECONDS[unit]\n"
+            ),
+            "test_duration.py": (
+                "from duration import to_seconds\n\n\ndef test_hours():\n    assert to_seconds('2 h') == 7200\n\n\n"
+                "def test_minutes():\n    assert to_seconds('3 m') == 180\n"
+            ),
+        },
+    )
+    assert '"h": 3600}' in (repo / "duration.py").read_text()
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] in ("fixed", "plausible")]
+    assert fixed[0]["unit"].endswith("SECONDS") and fixed[0]["line"] == 3

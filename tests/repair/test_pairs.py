@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from pedro.process import ChildResult
 from pedro.repair import pairs as pairs_module
+from pedro.repair import search as search_module
+from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
 from pedro.repair.pairs import pairings
-from pedro.repair.progress import nearer_sign
-from pedro.tools.testreport import FailedTest
+from pedro.repair.progress import nearer_sign, remaining
+from pedro.repair.search import Search
+from pedro.tools.test import TestRun
+from pedro.tools.testreport import FailedTest, RunReport
 
 SUM = Unit("stats.py", "total", "total", "python", 1, 2, "def total(xs):\n    return sum(xs) + 1")
 Tried = pairs_module.Tested
@@ -62,3 +69,28 @@ def test_text_that_differs_only_in_its_numbers_is_nearer_only_when_the_numbers_a
     # Only the formatting of the same numbers changed: the text tells (two-digit hours, as the expected has).
     clock = 'AddMinutes("08:30", 45) = "{}", <nil>; want "09:15"'
     assert nearer_sign(failure(clock.format("8:53")), failure(clock.format("08:53"))) == 1
+
+
+def test_how_far_a_run_is_from_passing_sums_its_wanted_failures() -> None:
+    def run(*failures: FailedTest) -> TestRun:
+        report = RunReport("pytest", failed=len(failures), failures=list(failures))
+        return TestRun("", report, ChildResult("exited", 1, "", 0, 0, 0.1), "pytest")
+
+    wanted = frozenset({"test_x.py::test_x", "test_y.py::test_y"})
+    other = FailedTest("test_y.py::test_y", "test_y.py:3", "AssertionError: assert '9:15' == '09:15'")
+    assert remaining(run(failure("assert 6.5 == 4"), other), wanted) == 2.5 + 1
+    assert remaining(run(failure("ZeroDivisionError: division by zero")), wanted) is None  # it does not say
+    assert remaining(run(), wanted) == 0
+
+
+def test_after_the_early_pairs_each_nearer_candidate_is_paired_with_the_nearest_one() -> None:
+    # Only the pairing is exercised: no runs, edits or model.
+    search = Search(Path(), None, None, lambda *_a, **_k: None, frozenset(), None, Clues(), [], None,  # type: ignore[arg-type]
+                    lambda _unit: None)  # fmt: skip
+    for n in range(1, 14):  # halves that moved by chance spend the early pairs
+        search._remember_tested(Tried(n, SUM if n % 2 else MEAN, f"def total(xs):\n    return {n}", True, 50.0 - n))
+    assert search._early_pairs == search_module._EARLY_PAIRS
+    search._queued.clear()
+    search._remember_tested(Tried(20, SUM, "def total(xs):\n    return sum(xs) - 1", True, 1.0))  # the nearest yet
+    search._remember_tested(Tried(21, MEAN, "def mean(xs):\n    return total(xs) / len(xs)", True, 4.0))
+    assert [proposal.label["combines"] for proposal in search._queued] == [[12, 20], [20, 21]]

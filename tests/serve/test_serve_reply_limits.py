@@ -11,6 +11,8 @@ import pytest
 from serve_util import serving
 from stub_server import Looping
 
+from pedro.serve.limits import ServeLimits
+
 SENTENCE = "I will look at the file to see what is wrong with it. "
 
 
@@ -48,7 +50,7 @@ def test_an_upstream_stream_past_the_time_limit_ends_in_response_incomplete(
     stub_server: Any, serve: Any, client: Any
 ) -> None:
     upstream = stub_server([Looping("word", numbered=True)])
-    url = serve(f"{upstream.url}/v1", reply_time_limit=0.3)
+    url = serve(f"{upstream.url}/v1", limits=ServeLimits(reply_time_limit=0.3))
     events = list(client(url).responses.create(model="m", input="hi", stream=True))
     assert events[-2].type == "response.incomplete" and events[-2].response.status == "incomplete"
     text = "".join(event.delta for event in events if event.type == "response.output_text.delta")

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from pedro.serve.app import create_app
+from pedro.serve.app import UpstreamSpec, create_app
 
 # llama-server's answer to a prompt longer than its window (HTTP 400), as its server.cpp sends it.
 LLAMA_CONTEXT_FULL = {
@@ -25,7 +25,7 @@ LLAMA_CONTEXT_FULL = {
 def exchange(handle: Any, *requests: tuple[str, str, dict[str, Any] | None]) -> list[httpx.Response]:
     """The app's answers to `requests`, its upstream client one that `handle` answers."""
     upstream = httpx.AsyncClient(transport=httpx.MockTransport(handle))
-    app = create_app("http://model.test/v1", model="m", client=upstream)
+    app = create_app(UpstreamSpec("http://model.test/v1", client=upstream), model="m")
 
     async def run() -> list[httpx.Response]:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://pedro.test") as pedro:
