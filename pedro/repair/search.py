@@ -29,7 +29,7 @@ from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.judge import Verdict, judge
 from pedro.repair.locate import Unit, constants_read, file_units
-from pedro.repair.pairs import Tested, joined
+from pedro.repair.pairs import Tested, joined, pairings
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
 from pedro.repair.progress import came_nearer, remaining
 from pedro.repair.spectrum import Suspect
@@ -51,6 +51,11 @@ _CONSTANT_PENALTY = 3.0
 """How much less a variant of a constant the unit reads is worth than the same variant of the unit's own line."""
 _EARLY_PAIRS = 12
 _LATE_PAIRS = 24
+_IDLE_PAIRS = 40
+"""Pairs tried while the model writes once no variant is left, from the first _IDLE_NEARER candidates that came
+nearer and the first _IDLE_REST others (pairing every tested candidate with every other would cost more than a run)."""
+_IDLE_NEARER = 40
+_IDLE_REST = 20
 """Pairs tried after the early ones as candidates come nearer: each with the earlier one that came nearest."""
 """Pairs of two candidates in different functions that each came nearer, tried as soon as the second one is tested
 (more wait for the end)."""
@@ -124,6 +129,10 @@ class Search:
     _not_numbers: set[tuple[str, str]] = field(default_factory=set)
     _early_pairs: int = 0
     _late_pairs: int = 0
+    paired: set[frozenset[int]] = field(default_factory=set)
+    """The numbers of the candidates tried together so far."""
+    _idle: deque[Proposal] = field(default_factory=deque)
+    _idle_seen: int = -1
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     _queued: deque[Proposal] = field(default_factory=deque)
     """Proposals read from an answer already taken, after the first: its whole-file reading."""
@@ -172,12 +181,36 @@ class Search:
             if self._instead and self._variants_tried < self.variant_limit:
                 self._variants_tried += 1  # variants like any other: [repair].mutants bounds them too
                 return self._instead.popleft()
+            if self.model is not None and self.model.busy and (pair := self._idle_pair()) is not None:
+                return pair  # the core the tests use would wait for the model's next answer
             if self.model is None or not self.model.busy:
                 return self._answer(0.0)  # one may have come in since
             proposal = self._answer(min(_WAIT_S, max(0.0, deadline - time.monotonic())))
             if proposal is not None:
                 return proposal
         return None
+
+    def _idle_pair(self) -> Proposal | None:
+        """The next pair of earlier candidates not yet tried together (pairs.pairings' order: those that came
+        nearer first), made afresh whenever more candidates have been tested."""
+        if len(self.tested) != self._idle_seen:
+            self._idle_seen = len(self.tested)
+            nearer = [one for one in self.tested if one.nearer][:_IDLE_NEARER]
+            rest = [one for one in self.tested if not one.nearer][:_IDLE_REST]
+            self._idle = deque(pair_proposal(*pair) for pair in pairings([*nearer, *rest], _IDLE_PAIRS))
+        while self._idle:
+            proposal = self._idle.popleft()
+            if self.claim_pair(proposal):
+                return proposal
+        return None
+
+    def claim_pair(self, proposal: Proposal) -> bool:
+        """Whether the pair is yet to be tried, marking it tried: no two candidates are tested together twice."""
+        key = frozenset(proposal.label["combines"])
+        if key in self.paired:
+            return False
+        self.paired.add(key)
+        return True
 
     def _answer(self, wait_s: float) -> Proposal | None:
         """The next answer that has arrived (waiting up to `wait_s`), as a proposal; None when none has."""
@@ -381,8 +414,9 @@ class Search:
                     self._early_pairs += 1
                 else:
                     self._late_pairs += 1
-                label = {"unit": describe(earlier.unit), "question": "pair", "combines": [earlier.n, tested.n]}
-                self._queued.append(Proposal(edits, "pair", label))
+                proposal = pair_proposal(earlier, tested, edits)
+                if self.claim_pair(proposal):
+                    self._queued.append(proposal)
                 if early and self._early_pairs >= _EARLY_PAIRS:
                     break
         self.tested.append(tested)
@@ -482,6 +516,11 @@ def _untested(label: dict[str, Any]) -> tuple[str, str]:
 def _shown(label: dict[str, Any]) -> dict[str, Any]:
     """The label as events carry it."""
     return {key: value for key, value in label.items() if key not in ("duplicate", "problem")}
+
+
+def pair_proposal(first: Tested, second: Tested, edits: list[Edit]) -> Proposal:
+    """Two tested candidates applied together, as a proposal."""
+    return Proposal(edits, "pair", {"unit": describe(first.unit), "question": "pair", "combines": [first.n, second.n]})
 
 
 def _nearest(tested: Tested) -> float:

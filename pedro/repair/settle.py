@@ -13,7 +13,7 @@ from pedro.repair.edits import Edit
 from pedro.repair.judge import judge
 from pedro.repair.locate import Unit
 from pedro.repair.pairs import pairings
-from pedro.repair.search import Kept, Plausible, Proposal, Search, describe
+from pedro.repair.search import Kept, Plausible, Search, describe, pair_proposal
 from pedro.tools.test import TestRun
 
 _MAX_PAIRS = 6
@@ -145,8 +145,10 @@ def _pairs(search: Search) -> Plausible | None:
     """Before giving up: earlier candidates at two different locations, applied together (a bug that needs two
     edits shows nothing for either alone); the first pair that is plausible."""
     for first, second, edits in pairings(search.tested, _MAX_PAIRS):
-        label = {"unit": describe(first.unit), "question": "pair", "combines": [first.n, second.n]}
-        search.test(Proposal(edits, "pair", label))
+        proposal = pair_proposal(first, second, edits)
+        if not search.claim_pair(proposal):
+            continue  # tried while the model wrote
+        search.test(proposal)
         if search.editor.stopped:
             return None
         if search.pool:

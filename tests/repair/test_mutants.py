@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from repo_util import git
 from test_repairer import FIX, calc, repair, statuses
 from test_spectrum import make_repo
 
+from pedro.backends.scripted import ScriptedBackend
 from pedro.messages import Event
 from pedro.repair.mutants import line_mutants, replaced_names, unit_names
 
@@ -574,3 +576,36 @@ def test_a_wrong_number_in_a_table_the_function_reads_is_fixed_by_a_variant(repo
     assert '"h": 3600}' in (repo / "duration.py").read_text()
     fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] in ("fixed", "plausible")]
     assert fixed[0]["unit"].endswith("SECONDS") and fixed[0]["line"] == 3
+
+
+def test_pairs_are_tried_while_the_model_writes_once_the_variants_are_spent(repo: Path) -> None:
+    # Two slips, each a variant: the table's 100 for 1000, and the format's `.0f` for `.1f`. Neither fixes a test
+    # alone, so only a pair can; it must not wait until the model has written all its answers.
+    def slow_and_wrong(_messages: Any, _tools: Any) -> str:
+        time.sleep(0.5)
+        return "```python\npass\n```"
+
+    make_repo(
+        repo,
+        {
+            "distance.py": (
+                'UNITS = {"km": 100, "m": 1}\n\n\ndef parse_distance(text):\n    number, unit = text.split()\n'
+                "    return float(number) * UNITS[unit]\n\n\ndef format_km(metres):\n"
+                '    return f"{metres / 1000:.0f} km"\n\n\ndef trip_total(legs):\n'
+                "    return format_km(sum(parse_distance(leg) for leg in legs))\n"
+            ),
+            "test_distance.py": (
+                "from distance import trip_total\n\n\ndef test_trip():\n"
+                "    assert trip_total(['2 km', '500 m']) == '2.5 km'\n"
+            ),
+        },
+    )
+    backend = ScriptedBackend(slow_and_wrong)
+    outcome, _, events = repair(repo, [], coverage=True, mutants=60, candidates=40, backend=backend)
+    assert outcome.fixed, outcome.summary
+    text = (repo / "distance.py").read_text()
+    assert '"km": 1000' in text and ":.1f}" in text
+    assert [e.data["question"] for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"] == [
+        "pair"
+    ]
+    assert len(backend.requests) < 40  # found while the model was still being asked
