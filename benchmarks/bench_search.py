@@ -86,7 +86,7 @@ def _compare_grep(ctx: ToolContext, root: Path) -> dict[str, float]:
     for label, pattern in GREP_PATTERNS:
         best, cpu = _interleaved(
             {
-                "tool": partial(grep, ctx, pattern, root, limit=100),
+                "tool": partial(grep, ctx, GrepQuery(pattern, limit=100), root),
                 "rg_fair": _raw(root, [*selection, "-n", "-e", pattern, "--", "."]),
                 "rg_plain": _raw(root, [rg, "--no-config", "-n", "-e", pattern, "--", "."]),
                 "rg_json": _raw(root, [rg, "--no-config", "--hidden", "--json", "-e", pattern, "--", "."]),

@@ -40,25 +40,25 @@ from pedro.tools.testreport import FailedTest
 Origin = Literal["mutation", "function", "line", "pair", "file"]
 Emit = Callable[..., None]
 _WAIT_S = 0.2
+"""How long the search waits for an answer when no variant is left and the model is still writing."""
 _NUDGE = re.compile(r"`(?P<name>[\w.$]+)` → `\(?(?P=name) [+-] 1\)?`")
 """A variant that moves a name by one: `n` → `(n + 1)`."""
 _NOT_A_NUMBER = re.compile(
     r"unsupported operand type|can only concatenate|bad operand type|must be str, not int|invalid operation"
 )
 """The failure of arithmetic on a value that is no number (a function, an iterator, a string)."""
-"""How long the search waits for an answer when no variant is left and the model is still writing."""
 _CONSTANT_PENALTY = 3.0
 """How much less a variant of a constant the unit reads is worth than the same variant of the unit's own line."""
 _EARLY_PAIRS = 12
+"""Pairs of two candidates in different functions that each came nearer, tried as soon as the second one is tested
+(more wait for the end)."""
 _LATE_PAIRS = 24
+"""Pairs tried after the early ones as candidates come nearer: each with the earlier one that came nearest."""
 _IDLE_PAIRS = 40
 """Pairs tried while the model writes once no variant is left, from the first _IDLE_NEARER candidates that came
 nearer and the first _IDLE_REST others (pairing every tested candidate with every other would cost more than a run)."""
 _IDLE_NEARER = 40
 _IDLE_REST = 20
-"""Pairs tried after the early ones as candidates come nearer: each with the earlier one that came nearest."""
-"""Pairs of two candidates in different functions that each came nearer, tried as soon as the second one is tested
-(more wait for the end)."""
 
 
 @dataclass(frozen=True)
