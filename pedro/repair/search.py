@@ -54,9 +54,9 @@ _EARLY_PAIRS = 12
 (more wait for the end)."""
 _LATE_PAIRS = 24
 """Pairs tried after the early ones as candidates come nearer: each with the earlier one that came nearest."""
+# Pairs tried while the model writes once no variant is left, from the first _IDLE_NEARER candidates that came nearer
+# and the first _IDLE_REST others: pairing every tested candidate with every other would cost more than a run.
 _IDLE_PAIRS = 40
-"""Pairs tried while the model writes once no variant is left, from the first _IDLE_NEARER candidates that came
-nearer and the first _IDLE_REST others (pairing every tested candidate with every other would cost more than a run)."""
 _IDLE_NEARER = 40
 _IDLE_REST = 20
 
