@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import importlib
 import importlib.util
+import inspect
 import json
 import os
 import signal
@@ -33,6 +35,7 @@ def main() -> None:
     root = str(Path.cwd())
     started = time.monotonic()
     preloaded = _preload(root)
+    _settle()
     _answer(answers, {"ready": True, "preloaded": preloaded, "seconds": round(time.monotonic() - started, 3)})
     for line in sys.stdin:
         if not line.strip():
@@ -62,10 +65,7 @@ def _preload(root: str) -> int:
             with contextlib.suppress(Exception):
                 entry.load()
                 count += 1
-    # A session over an empty folder configures every plugin, which imports what plugins import only then (hypothesis
-    # does); the project's own conftest and modules stay unimported.
-    with tempfile.TemporaryDirectory(prefix="pedro-warm-") as empty, contextlib.suppress(BaseException):
-        pytest.main(["-q", "-p", "no:cacheprovider", "--collect-only", "--rootdir", empty, empty])
+    _rehearse(pytest)
     deadline = time.monotonic() + _PRELOAD_SECONDS
     for name in sorted(_imported_names(root)):
         if time.monotonic() > deadline:
@@ -76,6 +76,44 @@ def _preload(root: str) -> int:
             importlib.import_module(name)
             count += 1
     return count
+
+
+_REHEARSAL = """\
+def test_passes():
+    assert [1, 2] == [1, 2]
+
+
+def test_fails():
+    assert {"a": 1} == {"a": 2}
+"""
+
+
+def _rehearse(pytest: Any) -> None:
+    """Run a session like a candidate's, with a passing and a failing test, in a folder of its own: it configures
+    every plugin (which imports what plugins import only then: hypothesis does) and fills the caches a failure report
+    and the junit report need, once here instead of in every child. The project's own conftest and modules stay
+    unimported, and the rehearsal's module and path entry are taken back."""
+    path, modules = list(sys.path), set(sys.modules)
+    with tempfile.TemporaryDirectory(prefix="pedro-warm-") as folder, contextlib.suppress(BaseException):
+        Path(folder, "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+        Path(folder, "test_pedro_warm_rehearsal.py").write_text(_REHEARSAL, encoding="utf-8")
+        argv = ["-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", f"--junitxml={Path(folder, 'r.xml')}"]
+        pytest.main([*argv, "--rootdir", folder, folder])
+    sys.path[:] = path
+    for name in set(sys.modules) - modules:
+        if name.startswith("test_pedro_warm_rehearsal"):
+            del sys.modules[name]
+
+
+def _settle() -> None:
+    """Leave the children as little to redo as the parent can: what every child would otherwise pay again."""
+    # pytest's failure reports ask `inspect` which module holds a file, which maps every loaded module's file the
+    # first time; mapped here once, a child maps only the modules it imports itself.
+    with contextlib.suppress(Exception):
+        inspect.getmodule(compile("", "<warm>", "exec"))
+    # pytest collects garbage several times as it ends; without this each collection walks the parent's whole heap.
+    gc.collect()
+    gc.freeze()
 
 
 def _imported_names(root: str) -> set[str]:

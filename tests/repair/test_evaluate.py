@@ -52,6 +52,26 @@ def test_a_warm_pytest_runs_only_the_failing_tests_on_the_code_as_it_is_on_disk(
         candidate_runs.close()
 
 
+def test_the_warm_pytests_rehearsal_leaves_nothing_a_candidates_tests_can_see(repo: Path, tmp_path: Path) -> None:
+    # The server rehearses a session before the first candidate (a passing and a failing test of its own), so
+    # that no child pays for what every child would; the project's tests must still find the interpreter as the
+    # plain command leaves it: no rehearsal module, no rehearsal folder on the path.
+    probe = (
+        "import sys\n\n\n"
+        "def test_clean():\n"
+        "    assert not [m for m in sys.modules if 'rehearsal' in m]\n"
+        "    assert not [p for p in sys.path if 'pedro-warm-' in p]\n"
+    )
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS, "test_clean.py": probe})
+    candidate_runs, notices = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        clean = candidate_runs.known(["test_clean.py::test_clean"])
+        assert clean.passed, clean.summary
+    finally:
+        candidate_runs.close()
+
+
 def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(repo: Path, tmp_path: Path) -> None:
     # `python -m pytest` puts the working folder on sys.path, which is how tests/ (no __init__.py) imports the
     # package beside it; the warm pytest does the same, so it serves such a project rather than falling back.
