@@ -25,6 +25,12 @@ _MISSING_ATTRIBUTE = (
     re.compile(r"TypeError: (?:[\w$.]+\.)?(?P<name>[\w$]+) is not a function"),
     re.compile(r"has no field or method (?P<name>\w+)"),
 )  # fmt: skip
+# A method called on its class where an instance was meant (`timedelta.total_seconds()` for `period.total_seconds()`).
+_UNBOUND = (
+    re.compile(r"unbound method (?:[\w.]+\.)?(?P<owner>\w+)\.\w+\(\) needs an argument"),
+    re.compile(r"(?P<owner>\w+)\.\w+\(\) missing 1 required positional argument: 'self'"),
+    re.compile(r"descriptor '\w+' (?:of|for) '(?:[\w.]+\.)?(?P<owner>\w+)' objects? (?:needs an argument|doesn't apply)"),
+)
 _KINDS = {
     "index": re.compile(r"IndexError|out of range|RangeError|index out of|KeyError", re.I),
     "zero": re.compile(r"ZeroDivisionError|division by zero|divide by zero", re.I),
@@ -59,6 +65,8 @@ class Clues:
     """Frames in the project's own (non-test) files, deepest first."""
     cases: frozenset[str] = frozenset()
     """lower, upper: the case wanted where a comparison's sides hold strings that differ by case alone."""
+    unbound: frozenset[str] = frozenset()
+    """Classes whose method the failure says was called on the class itself, where an instance was meant."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -74,6 +82,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
     kinds: set[str] = set()
     frames: list[tuple[str, int]] = []
     cases: set[str] = set()
+    unbound: set[str] = set()
     for failure in failures:
         text = f"{failure.message}\n{failure.details}"
         undefined.update(match.group("name") for pattern in _UNDEFINED for match in pattern.finditer(text))
@@ -84,6 +93,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         names.update(name for line in text.splitlines() if _assertion(line) for name in _IDENTIFIER.findall(line))
         kinds.update(kind for kind, pattern in _KINDS.items() if pattern.search(text))
         cases.update(_cases(text))
+        unbound.update(match.group("owner") for pattern in _UNBOUND for match in pattern.finditer(text))
         frames.extend((frame.path, frame.line) for frame in frames_of(text, root) if not is_test_file(frame.path))
     return Clues(
         frozenset(undefined),
@@ -93,6 +103,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         frozenset(kinds),
         tuple(dict.fromkeys(frames)),
         frozenset(cases),
+        frozenset(unbound),
     )
 
 

@@ -94,6 +94,7 @@ def _changes(
     """(the change, the new line, whether the failure named what it changes) for one line: `attributes` are those
     the file reads elsewhere, one of which a slip (`node.outgoing` for `node.incoming`) may have meant."""
     yield from _guided_changes(text, unit, clues, scope)
+    yield from _instance_changes(text, unit, clues, names)
     yield from _attribute_changes(text, clues, attributes)
     for mutant in [*line_mutants(text, unit.language), *replaced_names(text, unit.language, names)]:
         # A format's width or precision is worth a try when the failure compares text; other changes inside a
@@ -122,6 +123,25 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
         for new in _case_folded(text, case, unit.language):
             change = f"the value made {case} case, as the failure's strings differ by case alone"
             yield Mutant(new, change, 0), new, True
+
+
+def _instance_changes(text: str, unit: Unit, clues: Clues, names: list[str]) -> Iterator[tuple[Mutant, str, bool]]:
+    """A method called on its class where the failure says an instance was meant: the class → each variable of the
+    unit, those the unit's lines name beside the class first (`isinstance(period, timedelta)`), then an instance."""
+    for owner in sorted(clues.unbound):
+        receiver = re.compile(rf"(?<![\w.$]){re.escape(owner)}(?=\s*\.)")
+        matches = list(receiver.finditer(text))
+        if not matches:
+            continue
+        beside = {name for line in unit.text.splitlines() if receiver.search(line) or owner in line
+                  for name in _IDENTIFIER.findall(line)}  # fmt: skip
+        ranked = sorted((name for name in names if name != owner), key=lambda name: name not in beside)
+        for match in matches:
+            for other in ranked[:_NEAREST]:
+                new = text[: match.start()] + other + text[match.end() :]
+                yield Mutant(new, f"`{owner}` → `{other}`, an instance for the class", 0), new, True
+            new = f"{text[: match.end()]}(){text[match.end() :]}"
+            yield Mutant(new, f"`{owner}` → `{owner}()`, an instance for the class", 0), new, True
 
 
 def _attribute_changes(text: str, clues: Clues, attributes: set[str]) -> Iterator[tuple[Mutant, str, bool]]:

@@ -609,3 +609,26 @@ def test_pairs_are_tried_while_the_model_writes_once_the_variants_are_spent(repo
         "pair"
     ]
     assert len(backend.requests) < 40  # found while the model was still being asked
+
+
+def test_a_method_called_on_its_class_is_called_on_the_instance_the_function_checked(repo: Path) -> None:
+    # `timedelta.total_seconds()` raises "unbound method … needs an argument": the failure names the class, and the
+    # variable the function compared with it (`isinstance(period, timedelta)`) is the instance meant, tried first.
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "throttle.py": (
+                "from datetime import timedelta\n\n\ndef seconds(period, scale=1):\n"
+                "    if isinstance(period, timedelta):\n        period = timedelta.total_seconds()\n"
+                "    return period * scale\n"
+            ),
+            "test_throttle.py": (
+                "from datetime import timedelta\n\nfrom throttle import seconds\n\n\n"
+                "def test_timedelta():\n    assert seconds(timedelta(minutes=1)) == 60\n\n\n"
+                "def test_number():\n    assert seconds(5, 2) == 10\n"
+            ),
+        },
+    )
+    assert "period = period.total_seconds()" in (repo / "throttle.py").read_text()
+    tried = [e.data for e in events if e.type == "repair.candidate"]
+    assert len(tried) <= 3 and "an instance for the class" in tried[-1]["change"], tried
