@@ -29,7 +29,10 @@ _MISSING_ATTRIBUTE = (
 _UNBOUND = (
     re.compile(r"unbound method (?:[\w.]+\.)?(?P<owner>\w+)\.\w+\(\) needs an argument"),
     re.compile(r"(?P<owner>\w+)\.\w+\(\) missing 1 required positional argument: 'self'"),
-    re.compile(r"descriptor '\w+' (?:of|for) '(?:[\w.]+\.)?(?P<owner>\w+)' objects? (?:needs an argument|doesn't apply)"),
+    re.compile(
+        r"descriptor '\w+' (?:of|for) '(?:[\w.]+\.)?(?P<owner>\w+)' objects? "
+        r"(?:needs an argument|doesn't apply)"
+    ),
 )
 _KINDS = {
     "index": re.compile(r"IndexError|out of range|RangeError|index out of|KeyError", re.I),
@@ -38,6 +41,8 @@ _KINDS = {
     "type": re.compile(r"TypeError|cannot convert|unsupported operand", re.I),
     "recursion": re.compile(r"RecursionError|maximum call stack|stack overflow", re.I),
     "assert": re.compile(r"AssertionError|\bassert\b|expected|want", re.I),
+    # The warm pytest's per-test limit, Go's and node's test timeouts.
+    "hang": re.compile(r"TestHung|test timed out|timed out after", re.I),
 }
 _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
 # pytest's diff of two strings: `E         - ](#getting-started)` and `E         + ](#getting_started)`.
@@ -60,7 +65,7 @@ class Clues:
     names: frozenset[str] = frozenset()
     """Identifiers in the failure's messages and assertion lines."""
     kinds: frozenset[str] = frozenset()
-    """index, zero, none, type, recursion, assert: the kinds of error the failure shows."""
+    """index, zero, none, type, recursion, assert, hang: the kinds of error the failure shows."""
     frames: tuple[tuple[str, int], ...] = ()
     """Frames in the project's own (non-test) files, deepest first."""
     cases: frozenset[str] = frozenset()
@@ -75,36 +80,36 @@ class Clues:
 
 def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
     """The clues of every failure together."""
-    undefined: set[str] = set()
-    attributes: set[str] = set()
-    quoted: set[str] = set()
-    names: set[str] = set()
-    kinds: set[str] = set()
-    frames: list[tuple[str, int]] = []
-    cases: set[str] = set()
-    unbound: set[str] = set()
-    for failure in failures:
-        text = f"{failure.message}\n{failure.details}"
-        undefined.update(match.group("name") for pattern in _UNDEFINED for match in pattern.finditer(text))
-        attributes.update(match.group("name") for pattern in _MISSING_ATTRIBUTE for match in pattern.finditer(text))
-        quoted.update(a or b for a, b in _QUOTED.findall(text))
-        quoted.update(_DIFF_LINE.findall(text))
-        names.update(_IDENTIFIER.findall(failure.message))
-        names.update(name for line in text.splitlines() if _assertion(line) for name in _IDENTIFIER.findall(line))
-        kinds.update(kind for kind, pattern in _KINDS.items() if pattern.search(text))
-        cases.update(_cases(text))
-        unbound.update(match.group("owner") for pattern in _UNBOUND for match in pattern.finditer(text))
-        frames.extend((frame.path, frame.line) for frame in frames_of(text, root) if not is_test_file(frame.path))
+    texts = [f"{failure.message}\n{failure.details}" for failure in failures]
+    frames = [
+        (frame.path, frame.line) for text in texts for frame in frames_of(text, root) if not is_test_file(frame.path)
+    ]
     return Clues(
-        frozenset(undefined),
-        frozenset(attributes),
-        frozenset(quoted),
-        frozenset(names),
-        frozenset(kinds),
-        tuple(dict.fromkeys(frames)),
-        frozenset(cases),
-        frozenset(unbound),
+        undefined=_named(_UNDEFINED, "name", texts),
+        attributes=_named(_MISSING_ATTRIBUTE, "name", texts),
+        quoted=frozenset(quote for text in texts for quote in _quotes(text)),
+        names=frozenset(name for failure, text in zip(failures, texts, strict=True) for name in _names(failure, text)),
+        kinds=frozenset(kind for text in texts for kind, pattern in _KINDS.items() if pattern.search(text)),
+        frames=tuple(dict.fromkeys(frames)),
+        cases=frozenset(case for text in texts for case in _cases(text)),
+        unbound=_named(_UNBOUND, "owner", texts),
     )
+
+
+def _named(patterns: Sequence[re.Pattern[str]], group: str, texts: Sequence[str]) -> frozenset[str]:
+    """What the `group` of any of `patterns` matched in any of `texts`."""
+    return frozenset(match.group(group) for text in texts for pattern in patterns for match in pattern.finditer(text))
+
+
+def _quotes(text: str) -> list[str]:
+    """The strings a failure quotes, and the lines of pytest's diff of two strings."""
+    return [*(a or b for a, b in _QUOTED.findall(text)), *_DIFF_LINE.findall(text)]
+
+
+def _names(failure: FailedTest, text: str) -> set[str]:
+    """The identifiers of a failure's message and of the lines that show its failing check."""
+    names = set(_IDENTIFIER.findall(failure.message))
+    return names | {name for line in text.splitlines() if _assertion(line) for name in _IDENTIFIER.findall(line)}
 
 
 def _cases(text: str) -> set[str]:

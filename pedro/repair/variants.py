@@ -41,6 +41,9 @@ _CASE_FAMILY = {"python": "python", "javascript": "javascript", "typescript": "j
 _CASE_CALLS = (".lower()", ".upper()", ".casefold()", ".toLowerCase()", ".toUpperCase()")
 _ENDLESS = re.compile(r"^\s*while\s*\(?\s*(?P<constant>True|true)\s*\)?\s*[:{]")
 _ASSIGNED = re.compile(r"^\s*(?:(?:const|let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*(?::=|=(?!=))")
+# A comparison's bound moved by one: an index past the end is as often the loop's `<=` as the index's `+ 1`.
+_BOUNDS = {f"`{a}` → `{b}`" for a, b in (("<=", "<"), ("<", "<="), (">=", ">"), (">", ">="))}
+_LOOP = re.compile(r"^\s*(?:while|for)\b")
 _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 
 
@@ -69,12 +72,13 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     # Names from code only: the words of a docstring's lines are not names in scope.
     code_only = [text if unit.start_line + k not in prose else "" for k, text in enumerate(unit.text.splitlines())]
     names = unit_names("\n".join(code_only), unit.language)
+    heads = _loop_heads(unit, clues)
     found: dict[tuple[int, str], Variant] = {}
     for rank, line in enumerate(order):
         text = lines[line - unit.start_line]
         if line in prose or not text.strip():
             continue
-        evidence = _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
+        evidence = _line_evidence(unit, line, text, clues, heads) + max(0.0, 3.0 - _RANK_STEP * rank)
         for change, new, guided in _changes(text, unit, clues, scope, names, attributes):
             score = (_GUIDED_SCORE if guided else _TIER_SCORE.get(change.tier, 1.0)) + evidence
             score += _kind_fit(change, clues)
@@ -168,18 +172,45 @@ def _case_folded(text: str, case: str, language: str) -> Iterator[str]:
     yield f"{match.group('head')}{match.group('value')}{call}{match.group('end')}"
 
 
-def _line_evidence(unit: Unit, line: int, text: str, clues: Clues) -> float:
-    score = _DEEPEST_LINE if clues.deepest == (unit.path, line) else 0.0
+def _line_evidence(unit: Unit, line: int, text: str, clues: Clues, heads: set[int]) -> float:
+    score = _DEEPEST_LINE if clues.deepest == (unit.path, line) or line in heads else 0.0
     if any(frame == (unit.path, line) for frame in clues.frames[1:]):
         score += _DEEPEST_LINE / 2
     words = set(_IDENTIFIER.findall(text))
     return score + (_CLUE_NAME if words & (clues.names | clues.undefined | clues.attributes) else 0.0)
 
 
+def _loop_heads(unit: Unit, clues: Clues) -> set[int]:
+    """The headers of the loops around the failure's frames in the unit, where an index ran out of range or a test
+    hung: a loop's bound (`while lo <= hi:`) starts such a failure more often than the line it stopped on."""
+    if not clues.kinds & {"index", "hang"}:
+        return set()
+    lines = unit.text.splitlines()
+    heads: set[int] = set()
+    for path, line in clues.frames:
+        if path != unit.path or not unit.start_line < line <= unit.end_line:
+            continue
+        row = line - unit.start_line
+        indent = _indent(lines[row])
+        for up in range(row, 0, -1):
+            text = lines[up]
+            if not text.strip() or (up < row and _indent(text) >= indent):
+                continue
+            if _LOOP.match(text):
+                heads.add(unit.start_line + up)
+                break
+            indent = _indent(text)
+    return heads
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
 def _kind_fit(change: Mutant, clues: Clues) -> float:
     """A bonus for a change of the kind the error suggests: a bound off by one for an index error, an operator for
     a division by zero."""
-    if "index" in clues.kinds and ("1" in change.change or "dropped" in change.change):
+    if "index" in clues.kinds and ("1" in change.change or "dropped" in change.change or change.change in _BOUNDS):
         return _KIND_FIT
     if "zero" in clues.kinds and change.tier == 1:
         return _KIND_FIT
@@ -195,7 +226,7 @@ def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: C
         text = lines[line - unit.start_line]
         indent = text[: len(text) - len(text.lstrip())]
         rank = order.index(line) if line in order else len(order)
-        score = _TIER_SCORE[2] + _line_evidence(unit, line, text, clues) + max(0.0, 3.0 - _RANK_STEP * rank)
+        score = _TIER_SCORE[2] + _line_evidence(unit, line, text, clues, set()) + max(0.0, 3.0 - _RANK_STEP * rank)
         yield Variant(unit, line, f"{text}\n{indent}return", "`return` added after the call", score)
 
 

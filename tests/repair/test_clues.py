@@ -32,3 +32,35 @@ def test_a_value_is_cased_by_the_languages_own_method_and_not_in_go() -> None:
     ]
     assert list(_case_folded("\tword = raw", "lower", "go")) == []
     assert list(_case_folded("    n = 3", "lower", "python")) == []  # a number is no text
+
+
+def test_a_method_called_on_its_class_and_a_test_that_hung_are_read() -> None:
+    def read(message: str) -> tuple[frozenset[str], frozenset[str]]:
+        clues = read_clues([FailedTest("test_a.py::test_a", message=message)], Path())
+        return clues.unbound, clues.kinds
+
+    assert read("TypeError: unbound method timedelta.total_seconds() needs an argument")[0] == {"timedelta"}
+    assert read("TypeError: Parser.parse() missing 1 required positional argument: 'self'")[0] == {"Parser"}
+    assert read("TypeError: descriptor 'upper' for 'str' objects doesn't apply to a 'int' object")[0] == {"str"}
+    assert read("TypeError: parse() missing 1 required positional argument: 'text'")[0] == set()
+    assert "hang" in read("TestHung: the test still ran after 1 s, so it was stopped here")[1]
+    assert "hang" in read("panic: test timed out after 10s")[1]
+
+
+def test_the_loop_around_an_index_past_the_end_or_a_hang_is_as_suspect_as_the_line_it_stopped_on() -> None:
+    from pedro.repair.clues import Clues
+    from pedro.repair.locate import Unit
+    from pedro.repair.variants import _loop_heads
+
+    text = (
+        "def find(items, x):\n    lo, hi = 0, len(items)\n    while lo <= hi:\n        mid = (lo + hi) // 2\n"
+        "        if items[mid] == x:\n            return mid\n        for k in range(3):\n            pass\n"
+        "        lo = mid + 1\n    return -1\n"
+    )
+    unit = Unit("search.py", "find", "find", "python", 1, 10, text)
+    assert _loop_heads(unit, Clues(frames=(("search.py", 5),), kinds=frozenset({"index"}))) == {3}
+    assert _loop_heads(unit, Clues(frames=(("search.py", 8),), kinds=frozenset({"hang"}))) == {7}
+    assert _loop_heads(unit, Clues(frames=(("search.py", 3),), kinds=frozenset({"hang"}))) == {3}
+    # Another kind of failure, or a frame outside the unit: no loop is singled out.
+    assert _loop_heads(unit, Clues(frames=(("search.py", 5),), kinds=frozenset({"assert"}))) == set()
+    assert _loop_heads(unit, Clues(frames=(("other.py", 5),), kinds=frozenset({"index"}))) == set()

@@ -261,3 +261,36 @@ def test_no_variant_puts_a_docstring_word_in_place_of_a_name(
     assert changes, candidates(events)
     words = ("Optionally", "last", "page", "shorter", "others", "hold", "many")
     assert not [c for c in changes if any(f"→ `{word}`" in c for word in words)], changes
+
+
+SEARCH = (
+    "def find(items, x):\n"
+    "    lo, hi = 0, len(items)\n"
+    "    while lo <= hi:\n"
+    "        mid = (lo + hi) // 2\n"
+    "        if items[mid] == x:\n"
+    "            return mid\n"
+    "        if items[mid] < x:\n"
+    "            lo = mid + 1\n"
+    "        else:\n"
+    "            hi = mid\n"
+    "    return -1\n"
+)
+SEARCH_TEST = (
+    "from search import find\n\n\n"
+    "def test_present():\n    assert find([1, 3, 5], 3) == 1\n\n\n"
+    "def test_past_the_end():\n    assert find([1, 3, 5], 9) == -1\n"
+)
+
+
+def test_an_index_out_of_range_inside_a_loop_tries_the_loops_bound_first(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # The IndexError is raised on `items[mid]`, but the slip is the loop's bound: the loop around the failing line
+    # is where an index that ran past the end (or a test that hung) starts, so its header is tried among the first.
+    make_repo(repo, {"search.py": SEARCH, "test_search.py": SEARCH_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    tried = candidates(events)
+    fixed = [c for c in tried if c["status"] == "fixed"]
+    assert fixed and fixed[0]["n"] <= 3 and fixed[0]["line"] == 3, [(c.get("line"), c.get("change")) for c in tried]
