@@ -118,6 +118,18 @@ _DECLARING = frozenset({"def", "func", "function", "class", "import", "from", "p
 # A printf verb (`%d`, `%5.2f`) or a format spec (`{x:.1f}`, `{:02d}`): the width and precision a slip gets wrong.
 _PRINTF = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d+))?(?P<verb>[dfsvxegq])")
 _FORMAT_SPEC = re.compile(r":(?P<flags>[<>^=+ #0-]*)(?P<width>\d*)(?:\.(?P<precision>\d+))?(?P<verb>[dfeg%])?\}")
+# An `if` or `elif` and its whole condition, as each language writes it on one line.
+_CONDITION = {
+    "python": re.compile(r"^\s*(?:if|elif)\s+(?P<condition>[^#]+?)\s*:\s*(?:#.*)?$"),
+    "go": re.compile(r"^\s*(?:\}\s*else\s+)?if\s+(?P<condition>[^;{]+?)\s*\{\s*$"),
+    "other": re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\((?P<condition>.+)\)\s*\{?\s*$"),
+}
+# A comparison's negation is its opposite operator, which the operator's own variants already try.
+_COMPARED = re.compile(r"[<>]|==|!=")
+# `x in xs` or `x is None`, alone: negated as Python writes it, `x not in xs`.
+_MEMBERSHIP = re.compile(r"(?P<left>(?:(?! and | or ).)+?) (?P<word>in|is) (?P<right>(?:(?! and | or ).)+)")
+# A condition that takes a negation without parentheses: a name, an attribute or a call.
+_SIMPLE_CONDITION = re.compile(r"[A-Za-z_$][\w$.]*(?:\([^()]*\))?")
 _NAMES_TRIED = 5
 """Other names of the unit tried in place of a variable, the most used first."""
 
@@ -237,6 +249,8 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     for k, token in enumerate(code):
         if token.kind == "op" and token.text in _SWAPS and _binary(code, k):
             yield from _operator_variants(line, code, k, language)
+        elif token.text in ("not", "!") and k + 1 < len(code):
+            yield from _negation_dropped(line, code, k)
         elif token.kind == "name":
             yield from _word_variants(line, code, k)
         elif token.kind == "number" and token.text.isdigit():
@@ -246,9 +260,41 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
         elif token.kind == "string":
             yield from _format_variants(line, token)
     yield from _name_variants(line, code)
+    yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
+
+
+def _negation_dropped(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
+    """A negation that should not be there: `if not seen:` → `if seen:`, `!done` → `done`, `not in` → `in`."""
+    token, after = code[k], code[k + 1]
+    yield Mutant(line[: token.start] + line[after.start :], f"`{token.text}` dropped", 2)
+
+
+def _negated_condition(line: str, language: LanguageName) -> Iterator[Mutant]:
+    """A condition that should have been negated: `if seen:` → `if not seen:`, `if (done) {` → `if (!(done)) {`."""
+    match = _CONDITION[_condition_family(language)].match(line)
+    if match is None:
+        return
+    condition = match.group("condition")
+    if condition.startswith(("not ", "!")) or " not " in condition or _COMPARED.search(condition):
+        return  # dropping the negation is the other variant
+    simple = _SIMPLE_CONDITION.fullmatch(condition) is not None
+    membership = _MEMBERSHIP.fullmatch(condition) if language == "python" else None
+    if membership is not None:
+        word = "not in" if membership["word"] == "in" else "is not"
+        negated = f"{membership['left']} {word} {membership['right']}"
+    elif language == "python":
+        negated = f"not {condition}" if simple else f"not ({condition})"
+    else:
+        negated = f"!{condition}" if simple else f"!({condition})"
+    changed = line[: match.start("condition")] + negated + line[match.end("condition") :]
+    yield Mutant(changed, "the condition negated", 2)
+
+
+def _condition_family(language: LanguageName) -> str:
+    return language if language in ("python", "go") else "other"
 
 
 def _word_variants(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:

@@ -632,3 +632,34 @@ def test_a_method_called_on_its_class_is_called_on_the_instance_the_function_che
     assert "period = period.total_seconds()" in (repo / "throttle.py").read_text()
     tried = [e.data for e in events if e.type == "repair.candidate"]
     assert len(tried) <= 3 and "an instance for the class" in tried[-1]["change"], tried
+
+
+def test_a_negation_is_dropped_or_added_where_a_condition_stands() -> None:
+    assert "if seen:" in changes("    if not seen:")
+    assert "if x in xs:" in changes("    if x not in xs:") and "if x is None:" in changes("    if x is not None:")
+    assert "if not seen:" in changes("    if seen:") and "elif not ok(x):" in changes("    elif ok(x):")
+    assert "if x is not None:" in changes("    if x is None:")
+    assert "if not (a in b or c):" in changes("    if a in b or c:")
+    assert "return done;" in changes("  return !done;", "javascript")
+    assert "if (!(a && b)) {" in changes("  if (a && b) {", "javascript")
+    assert "if !ok {" in changes("\tif ok {", "go")
+    # A comparison is negated by its opposite operator, which its own variants try; `!=` is no negation to drop.
+    assert not [c for c in changes("    if lo < hi:") if "not" in c]
+    assert not [c for c in changes("  if (a != b) {", "javascript") if "!(" in c or "a  b" in c]
+
+
+def test_a_condition_that_should_have_been_negated_is_fixed_by_a_variant(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "unique.py": (
+                "def unique(items):\n    seen = set()\n    kept = []\n    for item in items:\n"
+                "        if item in seen:\n            kept.append(item)\n        seen.add(item)\n    return kept\n"
+            ),
+            "test_unique.py": (
+                "from unique import unique\n\n\ndef test_unique():\n    assert unique([1, 2, 1, 3]) == [1, 2, 3]\n\n\n"
+                "def test_empty():\n    assert unique([]) == []\n"
+            ),
+        },
+    )
+    assert "if item not in seen:" in (repo / "unique.py").read_text()
