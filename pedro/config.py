@@ -157,9 +157,9 @@ class RepairConfig(_Section):
     enabled: bool = True
     """The debugger starts with repair when a test command is known and tests fail; the builder uses it to finish
     tests its change broke or added, when it claims completion."""
-    candidates: int = Field(default=32, ge=0, le=64)
-    """Answers asked for per function at most: the first greedy, then samples while the time budget lasts; 0 asks
-    the model nothing (variants only)."""
+    candidates: int = Field(default=64, ge=0, le=256)
+    """New answers asked for per function at most: the first greedy, then samples while the time budget lasts (a
+    repeated answer does not count); 0 asks the model nothing (variants only)."""
     temperature: float = Field(default=0.8, ge=0.0, le=2.0)
     """Sampling temperature of the second answer; each later one is 0.1 hotter, back to this one after six."""
     max_tokens: int = Field(default=512, ge=16)

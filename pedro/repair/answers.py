@@ -38,6 +38,9 @@ _MAX_TEMPERATURE = 1.5
 _TEMPERATURE_STEPS = 6
 _STOP_WAIT_S = 2.0
 _AHEAD_POLL_S = 0.02
+# A question whose last answers all repeated earlier ones is asked no more: a small model's line question often gives
+# the same line at every temperature, and its turns go to the questions that still give something new.
+_REPEATS_RETIRE = 4
 
 Emit = Callable[..., None]
 
@@ -100,6 +103,8 @@ class ModelAnswers:
     """Secret values out of every prompt (the dispatcher's redactor), as out of every tool result."""
     usage: Usage = field(default_factory=Usage)
     asked: int = 0
+    distinct: int = 0
+    """Answers that differed from every earlier answer to their question: what the limit counts."""
     error: str = ""
     """Why the model stopped answering (the server failed), or ""."""
     _answers: queue.Queue[Answer] = field(default_factory=queue.Queue)
@@ -112,8 +117,8 @@ class ModelAnswers:
     def start(self, questions: Sequence[Question]) -> None:
         """Begin asking; prompts are built here, on the repair's own thread."""
         prompts = [(question, self._prompt(question)) for question in questions]
-        # candidates × units answers in all, and every question at least its greedy one.
-        limit = self.asked + max(self.config.candidates * len({q.unit.key for q in questions}), len(questions))
+        # candidates × units new answers in all, and every question at least its greedy one.
+        limit = self.distinct + max(self.config.candidates * len({q.unit.key for q in questions}), len(questions))
         self._stop = threading.Event()
         self._thread = threading.Thread(
             target=self._ask_all, args=(prompts, limit, self._stop), name="pedro-repair-model"
@@ -163,30 +168,49 @@ class ModelAnswers:
         self.forward(emit)
 
     def _ask_all(self, prompts: list[tuple[Question, list[Message]]], limit: int, stop: threading.Event) -> None:
-        for number in range(self.config.candidates):
-            for question, messages in prompts:
+        """Each question in turn, greedy first and then sampled, until `limit` new answers, a stop, or every question
+        only repeats itself; an answer that repeats one its question gave is not handed on."""
+        if self.config.candidates == 0:
+            return
+        turns = _Turns(len(prompts))
+        number = 0
+        while turns.live():
+            for at, (question, messages) in enumerate(prompts):
                 key = (question.unit.path, question.unit.text, question.kind, question.line, number)
-                if key in self._done:
+                if key in self._done or turns.retired(at):
                     continue
-                # One answer ahead at most: it is written while the last one's tests run, and none is written that
-                # the repair may never look at (the core is the tests' too).
-                while not self._answers.empty() and not stop.is_set():
-                    stop.wait(_AHEAD_POLL_S)
-                if stop.is_set() or self.asked >= limit:
+                if not self._wait_turn(stop) or self.distinct >= limit:
                     return
-                try:
-                    text = self._ask(question, messages, number, self.asked + 1)
-                except _Stopped:
-                    return
-                except Exception as exc:  # noqa: BLE001 (the server, or a test double, failed: the repair goes on)
-                    self.error = str(exc) or type(exc).__name__
-                    self._events.put(("notice", {"message": f"repair asks the model no more: {self.error}"}))
-                    return
-                if stop.is_set():
+                text = self._answer(question, messages, number, stop)
+                if text is None:
                     return
                 self._done.add(key)
-                self.asked += 1
-                self._answers.put(Answer(question, number, text, self.asked))
+                if turns.new(at, text):
+                    self.distinct += 1
+                    self._answers.put(Answer(question, number, text, self.asked))
+            number += 1
+
+    def _wait_turn(self, stop: threading.Event) -> bool:
+        """One answer ahead at most: it is written while the last one's tests run, and none is written that the
+        repair may never look at (the core is the tests' too). False once stopped."""
+        while not self._answers.empty() and not stop.is_set():
+            stop.wait(_AHEAD_POLL_S)
+        return not stop.is_set()
+
+    def _answer(self, question: Question, messages: list[Message], number: int, stop: threading.Event) -> str | None:
+        """One answer, or None where the repair stopped it or the server failed (which is said once)."""
+        try:
+            text = self._ask(question, messages, number, self.asked + 1)
+        except _Stopped:
+            return None
+        except Exception as exc:  # noqa: BLE001 (the server, or a test double, failed: the repair goes on)
+            self.error = str(exc) or type(exc).__name__
+            self._events.put(("notice", {"message": f"repair asks the model no more: {self.error}"}))
+            return None
+        if stop.is_set():
+            return None
+        self.asked += 1
+        return text
 
     def _ask(self, question: Question, messages: list[Message], number: int, index: int) -> str:
         unit = question.unit
@@ -277,3 +301,26 @@ def _small_file(root: Path, unit: Unit) -> str:
     except OSError:
         return ""
     return text.rstrip("\n") if len(text.splitlines()) <= WHOLE_FILE_LINES else ""
+
+
+class _Turns:
+    """Which questions still give new answers: a question whose last answers all repeated earlier ones retires."""
+
+    def __init__(self, questions: int) -> None:
+        self.given: list[set[str]] = [set() for _ in range(questions)]
+        self.repeats = [0] * questions
+
+    def live(self) -> bool:
+        return any(count < _REPEATS_RETIRE for count in self.repeats)
+
+    def retired(self, at: int) -> bool:
+        return self.repeats[at] >= _REPEATS_RETIRE
+
+    def new(self, at: int, text: str) -> bool:
+        """Record question `at`'s answer; whether no earlier answer to it was the same."""
+        if text.strip() in self.given[at]:
+            self.repeats[at] += 1
+            return False
+        self.given[at].add(text.strip())
+        self.repeats[at] = 0
+        return True

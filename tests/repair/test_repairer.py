@@ -222,11 +222,19 @@ def test_a_file_changed_by_the_user_between_tries_is_left_alone(calc: Path) -> N
     assert statuses(events)[-1] == "stopped"
 
 
-def test_duplicate_answers_are_not_tested_twice(calc: Path) -> None:
-    outcome, _, events = repair(calc, [WRONG, WRONG, FIX])
-    assert outcome.fixed and statuses(events) == ["fails", "duplicate", "fixed"]
-    # The baseline; the failing test for the first answer; for the fix the failing test, then all, then the command.
-    assert len([e for e in events if e.type == "tests.run"]) == 5
+def test_duplicate_answers_are_not_tested_twice_nor_counted_as_answers(calc: Path) -> None:
+    # Three answers at most, yet the repeated one is no answer: the third new one is the fix.
+    outcome, backend, events = repair(calc, [WRONG, WRONG, WRONG.replace("- 1", "- 2"), FIX], candidates=3)
+    assert outcome.fixed and statuses(events) == ["fails", "fails", "fixed"] and len(backend.requests) == 4
+    # The baseline; the failing test for each wrong answer; for the fix the failing test, then all, then the command.
+    assert len([e for e in events if e.type == "tests.run"]) == 6
+
+
+def test_a_question_that_only_repeats_itself_is_asked_no_more(calc: Path) -> None:
+    outcome, backend, events = repair(calc, lambda _messages, _tools: WRONG, candidates=32)
+    assert not outcome.fixed and statuses(events) == ["fails"]
+    # One new answer, then four repeats of it: the question is spent long before its 32 answers.
+    assert len(backend.requests) == 5
 
 
 def test_passing_tests_mean_nothing_to_repair(calc: Path) -> None:
