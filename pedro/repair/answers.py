@@ -112,6 +112,8 @@ class ModelAnswers:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _done: set[tuple[str, str, str, int, int]] = field(default_factory=set)
+    _turns: _Turns = field(default_factory=lambda: _Turns())
+    """What each question gave so far, kept across restarts: a question asked before goes on where it was."""
     """The answers asked for (the unit's path and text, the question, the answer's number): never asked again."""
 
     def start(self, questions: Sequence[Question]) -> None:
@@ -168,16 +170,16 @@ class ModelAnswers:
         self.forward(emit)
 
     def _ask_all(self, prompts: list[tuple[Question, list[Message]]], limit: int, stop: threading.Event) -> None:
-        """Each question in turn, greedy first and then sampled, until `limit` new answers, a stop, or every question
-        only repeats itself; an answer that repeats one its question gave is not handed on."""
-        if self.config.candidates == 0:
-            return
-        turns = _Turns(len(prompts))
+        """Each question in turn, greedy first and then sampled (`candidates` new answers each at most), until `limit`
+        new answers, a stop, or every question only repeats itself; an answer that repeats one its question gave is
+        not handed on."""
+        turns, most = self._turns, self.config.candidates
+        asked = [(question.unit.path, question.unit.text, question.kind, question.line) for question, _ in prompts]
         number = 0
-        while turns.live():
+        while not all(turns.retired(one, most) for one in asked):
             for at, (question, messages) in enumerate(prompts):
-                key = (question.unit.path, question.unit.text, question.kind, question.line, number)
-                if key in self._done or turns.retired(at):
+                key = (*asked[at], number)
+                if key in self._done or turns.retired(asked[at], most):
                     continue
                 if not self._wait_turn(stop) or self.distinct >= limit:
                     return
@@ -185,7 +187,7 @@ class ModelAnswers:
                 if text is None:
                     return
                 self._done.add(key)
-                if turns.new(at, text):
+                if turns.new(asked[at], text):
                     self.distinct += 1
                     self._answers.put(Answer(question, number, text, self.asked))
             number += 1
@@ -304,23 +306,22 @@ def _small_file(root: Path, unit: Unit) -> str:
 
 
 class _Turns:
-    """Which questions still give new answers: a question whose last answers all repeated earlier ones retires."""
+    """What each question gave: it retires with `most` new answers, or once its last answers all repeated earlier
+    ones."""
 
-    def __init__(self, questions: int) -> None:
-        self.given: list[set[str]] = [set() for _ in range(questions)]
-        self.repeats = [0] * questions
+    def __init__(self) -> None:
+        self.given: dict[tuple[str, str, str, int], set[str]] = {}
+        self.repeats: dict[tuple[str, str, str, int], int] = {}
 
-    def live(self) -> bool:
-        return any(count < _REPEATS_RETIRE for count in self.repeats)
+    def retired(self, question: tuple[str, str, str, int], most: int) -> bool:
+        return self.repeats.get(question, 0) >= _REPEATS_RETIRE or len(self.given.get(question, ())) >= most
 
-    def retired(self, at: int) -> bool:
-        return self.repeats[at] >= _REPEATS_RETIRE
-
-    def new(self, at: int, text: str) -> bool:
-        """Record question `at`'s answer; whether no earlier answer to it was the same."""
-        if text.strip() in self.given[at]:
-            self.repeats[at] += 1
+    def new(self, question: tuple[str, str, str, int], text: str) -> bool:
+        """Record the question's answer; whether no earlier answer to it was the same."""
+        given = self.given.setdefault(question, set())
+        if text.strip() in given:
+            self.repeats[question] = self.repeats.get(question, 0) + 1
             return False
-        self.given[at].add(text.strip())
-        self.repeats[at] = 0
+        given.add(text.strip())
+        self.repeats[question] = 0
         return True
