@@ -112,9 +112,9 @@ class ModelAnswers:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _done: set[tuple[str, str, str, int, int]] = field(default_factory=set)
+    """The answers asked for (the unit's path and text, the question, the answer's number): never asked again."""
     _turns: _Turns = field(default_factory=lambda: _Turns())
     """What each question gave so far, kept across restarts: a question asked before goes on where it was."""
-    """The answers asked for (the unit's path and text, the question, the answer's number): never asked again."""
 
     def start(self, questions: Sequence[Question]) -> None:
         """Begin asking; prompts are built here, on the repair's own thread."""
