@@ -164,8 +164,11 @@ class WarmPytest:
             raise OSError(f"the warm pytest did not start: {said}")
         self.preloaded = int(ready.get("preloaded", 0))
 
-    def run(self, ids: Sequence[str], *, timeout: float, instrument: RunInstrument | None = None) -> TestRun:
-        """The tests `ids` in a forked child, on the code as it is on disk now."""
+    def run(
+        self, ids: Sequence[str], *, timeout: float, instrument: RunInstrument | None = None, repeated: bool = False
+    ) -> TestRun:
+        """The tests `ids` in a forked child, on the code as it is on disk now; `repeated` for the run every candidate
+        repeats, which the server sets up once (pytest's own set-up) for its children to start from."""
         self._runs += 1
         folder = self.workdir / f"run-{self._runs}"
         folder.mkdir()
@@ -180,6 +183,7 @@ class WarmPytest:
             "workdir": str(folder),
             "args": list(self.launch.options),
             "per_test_s": self.per_test_s,
+            "repeated": repeated,
             **overlay,
         }
         assert self.process.stdin is not None
@@ -421,8 +425,8 @@ class CandidateRuns:
             return
         try:
             budget = max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
-            whole = warm.run(named, timeout=budget)
-            run = warm.run(ids, timeout=budget) if set(named) != set(ids) else whole
+            whole = warm.run(named, timeout=budget, repeated=list(named) == list(ids))
+            run = warm.run(ids, timeout=budget, repeated=True) if set(named) != set(ids) else whole
         except OSError as exc:
             warm.close()
             self._fall_back(str(exc))
@@ -443,7 +447,7 @@ class CandidateRuns:
         """The tests `ids` on the code as it is now."""
         if self.warm is not None:
             try:
-                return self.warm.run(ids, timeout=self._timeout(), instrument=instrument)
+                return self.warm.run(ids, timeout=self._timeout(), instrument=instrument, repeated=True)
             except OSError as exc:
                 self.close()
                 self._fall_back(str(exc))

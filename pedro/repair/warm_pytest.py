@@ -1,9 +1,15 @@
 """A warm pytest for repair's candidates: it imports pytest, its plugins and the project's third-party imports once,
 then forks a child per request that imports the project's own modules afresh from disk and runs the given test ids.
 
+A request said to be `repeated` (the failing tests, which every candidate runs) gets a session of its own prepared in
+this process: options parsed, conftests loaded, plugins configured, their fixtures read; a child then only collects
+and runs. It is used once its verdict agrees with a child's that prepared nothing, and only while no project module
+was imported to prepare it and its conftests are unchanged.
+
 Copied into a folder of its own and run in the project's interpreter, inside the sandbox the tests run in; it imports
-nothing of pedro's. Requests come as JSON lines on stdin and answers go out as JSON lines on the stdout it started
-with (fd 1 is pointed at stderr, so that nothing a plugin prints can garble an answer).
+nothing of pedro's. Requests come as JSON lines on the stdin it started with and answers go out as JSON lines on the
+stdout it started with (fd 1 is pointed at stderr and fd 0 at nothing, so that nothing a plugin prints or reads can
+garble either).
 """
 
 from __future__ import annotations
@@ -16,12 +22,14 @@ import importlib.util
 import inspect
 import json
 import os
+import select
 import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 _PRELOAD_SECONDS = 20.0
 _PRELOAD_FILES = 2000
@@ -32,12 +40,16 @@ _POLL_S = 0.002
 def main() -> None:
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)
+    # The requests come on a descriptor of their own: pytest points fd 0 elsewhere while a session is prepared.
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     root = str(Path.cwd())
     started = time.monotonic()
     preloaded = _preload(root)
     _settle()
     _answer(answers, {"ready": True, "preloaded": preloaded, "seconds": round(time.monotonic() - started, 3)})
-    for line in sys.stdin:
+    server = _Server(root)
+    for line in requests:
         if not line.strip():
             continue
         try:
@@ -45,7 +57,7 @@ def main() -> None:
         except ValueError:
             _answer(answers, {"outcome": "bad request"})
             continue
-        _answer(answers, _run(request))
+        _answer(answers, server.serve(request))
 
 
 def _answer(stream: Any, answer: dict[str, Any]) -> None:
@@ -155,24 +167,212 @@ def _third_party(name: str, root: str) -> bool:
     return not inside or "site-packages" in origin
 
 
-def _run(request: dict[str, Any]) -> dict[str, Any]:
+class _Prepared:
+    """A pytest session set up in this process for one shape of request, which each child only collects and runs."""
+
+    def __init__(self, shape: str, config: Any, session: Any, conftests: dict[str, tuple[int, int]], report: Path):
+        self.shape = shape
+        self.config = config
+        self.session = session
+        self.conftests = conftests
+        """The project's conftest files loaded to prepare it, with what they were then (mtime, size)."""
+        self.report = report
+        """Where the session's junit report is written, for the child to move into its own folder."""
+
+    def current(self) -> bool:
+        """Whether every conftest it loaded is still as it was."""
+        return all(_stamp(path) == stamp for path, stamp in self.conftests.items())
+
+
+class _Server:
+    """The requests of one repair, each served by a child: through a prepared session for the run said to repeat."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.refused: set[str] = set()
+        self.prepared: _Prepared | None = None
+
+    def serve(self, request: dict[str, Any]) -> dict[str, Any]:
+        shape = _shape(request)
+        prepared = self.prepared
+        if prepared is not None and prepared.shape == shape:
+            if prepared.current():
+                answer = _run(request, prepared)
+                if answer.get("exit_code") not in _PREPARED_DOUBT:
+                    return answer
+            self._drop(refuse=True)
+        elif request.get("repeated") and shape is not None and shape not in self.refused:
+            self._drop(refuse=False)
+            return self._prepare(shape, request)
+        return _run(request, None)
+
+    def _prepare(self, shape: str, request: dict[str, Any]) -> dict[str, Any]:
+        """Prepare a session for `shape` and run the request both ways: the prepared session is kept only when its
+        verdict is the one a child that prepared nothing gives; that child's answer is the one returned."""
+        self.prepared = _prepare_session(shape, request, self.root)
+        if self.prepared is None:
+            self.refused.add(shape)
+            return _run(request, None)
+        trial = _run(request, self.prepared)
+        verdict = _verdict(trial, Path(str(request["workdir"])))
+        answer = _run(request, None)
+        if verdict != _verdict(answer, Path(str(request["workdir"]))):
+            self._drop(refuse=True)
+        return answer
+
+    def _drop(self, *, refuse: bool) -> None:
+        prepared, self.prepared = self.prepared, None
+        if prepared is None:
+            return
+        if refuse:
+            self.refused.add(prepared.shape)
+        with contextlib.suppress(BaseException):
+            prepared.config._ensure_unconfigure()
+        _forget(set(prepared.conftests))
+
+
+# A prepared session's child that ends with an internal or usage error is not trusted: the request runs again plainly.
+_PREPARED_DOUBT = (3, 4)
+
+
+def _shape(request: dict[str, Any]) -> str | None:
+    """What makes two requests the same session; None for one that sets variables (an instrument's), never prepared."""
+    if request.get("env"):
+        return None
+    return json.dumps([request.get("ids"), request.get("args"), request.get("path"), request.get("per_test_s")])
+
+
+def _verdict(answer: dict[str, Any], workdir: Path) -> tuple[Any, ...]:
+    """How a run ended and each test's outcome in its junit report, to compare two runs of the same tests."""
+    tests: set[tuple[str, str, str]] = set()
+    with contextlib.suppress(Exception):
+        for case in ElementTree.parse(workdir / "report.xml").iter("testcase"):
+            outcome = next((child.tag for child in case if child.tag in _OUTCOMES), "passed")
+            tests.add((case.get("classname", ""), case.get("name", ""), outcome))
+    return (answer["outcome"], answer.get("exit_code"), frozenset(tests))
+
+
+_OUTCOMES = ("failure", "error", "skipped")
+
+
+def _argv(request: dict[str, Any], report: Path) -> list[str]:
+    argv = ["-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", f"--junitxml={report}"]
+    return [*argv, *list(request.get("args") or []), "--", *[str(test) for test in request["ids"]]]
+
+
+def _plugins(request: dict[str, Any]) -> list[object]:
+    per_test = request.get("per_test_s")
+    return [_hang_guard(float(per_test))] if per_test else []
+
+
+def _prepare_session(shape: str, request: dict[str, Any], root: str) -> _Prepared | None:
+    """Parse the options, load the conftests, configure the plugins and read their fixtures here, as `pytest.main`
+    would in each child; None (and everything it loaded forgotten) where that imported a project module, or where
+    pytest's internals are not the ones this relies on."""
+    import pytest
+    from _pytest import fixtures
+    from _pytest.config import _prepareconfig
+
+    modules, path = set(sys.modules), list(sys.path)
+    sys.path[:0] = [str(entry) for entry in request.get("path") or []]
+    report = Path(str(request["workdir"])).parent / "prepared-report.xml"
+    config = None
+    try:
+        config = _prepareconfig(_argv(request, report), _plugins(request))
+        loaded = _inside(root, set(sys.modules) - modules)
+        if any(Path(file).name != "conftest.py" for file in loaded.values()) or _captured_fds(config) is None:
+            raise LookupError("a project module was imported, or the capture is not one this can point elsewhere")
+        session = pytest.Session.from_config(config)
+        config._do_configure()
+        fixtures.pytest_sessionstart(session)
+        _remember_rewrites(config, [str(test).split("::")[0] for test in request["ids"]])
+    except BaseException:  # noqa: BLE001 (what cannot be prepared runs as every child runs it)
+        if config is not None:
+            with contextlib.suppress(BaseException):
+                config._ensure_unconfigure()
+        _forget(set(_inside(root, set(sys.modules) - modules).values()))
+        sys.path[:] = path
+        return None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _settle()
+    return _Prepared(shape, config, session, {file: _stamp(file) for file in loaded.values()}, report)
+
+
+def _remember_rewrites(config: Any, files: list[str]) -> None:
+    """Rewrite the asserts of the test files `files` here, once: a child whose test file still reads the same takes
+    the rewritten code instead of parsing and compiling it again (a long test module costs a tenth of a second)."""
+    from _pytest.assertion import rewrite
+
+    original = rewrite._rewrite_test
+    kept: dict[str, tuple[bytes, Any]] = {}
+    for file in dict.fromkeys(files):
+        path = Path(config.rootpath, file)
+        with contextlib.suppress(Exception):
+            kept[os.path.realpath(path)] = (path.read_bytes(), original(path, config))
+
+    def rewrite_test(fn: Path, config: Any) -> Any:
+        source, code = kept.get(os.path.realpath(fn), (None, None))
+        if source is not None and Path(fn).read_bytes() == source:
+            return code
+        return original(fn, config)
+
+    if kept:
+        rewrite._rewrite_test = rewrite_test
+
+
+def _captured_fds(config: Any) -> list[Any] | None:
+    """The file-descriptor captures pytest holds for the session, each with the descriptor it restores after a test
+    (which a child points at its own log); None when the capture is by descriptor but not of a kind this knows."""
+    capman = config.pluginmanager.get_plugin("capturemanager")
+    captures = getattr(capman, "_global_capturing", None) if capman is not None else None
+    found = [capture for capture in (getattr(captures, name, None) for name in ("in_", "out", "err")) if capture]
+    held = [capture for capture in found if hasattr(capture, "targetfd_save") and hasattr(capture, "tmpfile")]
+    if getattr(config.option, "capture", "fd") == "fd" and (not found or len(held) != len(found)):
+        return None
+    return held
+
+
+def _inside(root: str, names: set[str]) -> dict[str, str]:
+    """Of the modules `names`, those whose file is in the project (not an installed package): name → file."""
+    prefix = os.path.realpath(root) + os.sep
+    found = {}
+    for name in names:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if file and os.path.realpath(file).startswith(prefix) and "site-packages" not in file:
+            found[name] = file
+    return found
+
+
+def _forget(files: set[str]) -> None:
+    """Take the modules loaded from `files` out of sys.modules, so that a later session imports them afresh."""
+    for name, module in list(sys.modules.items()):
+        if getattr(module, "__file__", None) in files:
+            del sys.modules[name]
+
+
+def _stamp(file: str) -> tuple[int, int]:
+    try:
+        status = Path(file).stat()
+    except OSError:
+        return (-1, -1)
+    return (status.st_mtime_ns, status.st_size)
+
+
+def _run(request: dict[str, Any], prepared: _Prepared | None) -> dict[str, Any]:
     """Fork a child that runs the request's test ids; wait for it within the request's timeout."""
     workdir = str(request["workdir"])
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        _child(request, workdir)
+        _child(request, workdir, prepared)
     deadline = started + float(request.get("timeout", 60.0))
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > deadline:
-            with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return {"outcome": "timeout", "exit_code": None, "seconds": round(time.monotonic() - started, 3)}
-        time.sleep(_POLL_S)
+    status = _wait(pid, deadline)
+    if status is None:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return {"outcome": "timeout", "exit_code": None, "seconds": round(time.monotonic() - started, 3)}
     with contextlib.suppress(OSError):
         os.killpg(pid, signal.SIGKILL)  # whatever the tests left running in the child's group
     seconds = round(time.monotonic() - started, 3)
@@ -181,7 +381,30 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
     return {"outcome": "exited", "exit_code": os.WEXITSTATUS(status), "seconds": seconds}
 
 
-def _child(request: dict[str, Any], workdir: str) -> None:
+def _wait(pid: int, deadline: float) -> int | None:
+    """The child's exit status, or None once `deadline` passed; woken as it ends where the system says so (a pidfd),
+    else by polling."""
+    watch = None
+    with contextlib.suppress(AttributeError, OSError):
+        watch = os.pidfd_open(pid)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if watch is not None:
+                select.select([watch], [], [], left)
+            else:
+                time.sleep(min(_POLL_S, left))
+    finally:
+        if watch is not None:
+            os.close(watch)
+
+
+def _child(request: dict[str, Any], workdir: str, prepared: _Prepared | None) -> None:
     """In the forked child: the project's modules from disk, a bytecode cache of its own, the ids run by pytest."""
     code = 70
     try:
@@ -189,19 +412,20 @@ def _child(request: dict[str, Any], workdir: str) -> None:
         log = os.open(Path(workdir, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(log, 1)
         os.dup2(log, 2)
-        os.environ.update({str(k): str(v) for k, v in dict(request.get("env") or {}).items()})
-        sys.path[:0] = [str(entry) for entry in request.get("path") or []]
+        quiet = os.open(os.devnull, os.O_RDONLY)
         # No bytecode from an earlier candidate (or written by one) can be read: a cache folder of this child's own.
         sys.pycache_prefix = tempfile.mkdtemp(prefix="pycache-", dir=workdir)
         sys.dont_write_bytecode = True
         importlib.invalidate_caches()
-        import pytest
+        if prepared is not None:
+            code = _run_prepared(prepared, Path(workdir), log, quiet)
+        else:
+            os.environ.update({str(k): str(v) for k, v in dict(request.get("env") or {}).items()})
+            sys.path[:0] = [str(entry) for entry in request.get("path") or []]
+            import pytest
 
-        argv = ["-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1"]
-        argv += [f"--junitxml={Path(workdir, 'report.xml')}", *list(request.get("args") or [])]
-        per_test = request.get("per_test_s")
-        plugins = [_hang_guard(float(per_test))] if per_test else []
-        code = int(pytest.main([*argv, "--", *[str(test) for test in request["ids"]]], plugins=plugins))
+            report = Path(workdir, "report.xml")
+            code = int(pytest.main(_argv(request, report), plugins=_plugins(request)))
     except BaseException:  # noqa: BLE001 (a child that cannot run says so by its exit status)
         code = 70
     finally:
@@ -209,6 +433,38 @@ def _child(request: dict[str, Any], workdir: str) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+def _run_prepared(prepared: _Prepared, workdir: Path, log: int, quiet: int) -> int:
+    """The prepared session, run by pytest's own session loop: the session, the configuring and the fixtures read in
+    the server are the ones it finds, and each other plugin starts its session here."""
+    import pytest
+    from _pytest import fixtures
+
+    config, session = prepared.config, prepared.session
+    with contextlib.suppress(FileNotFoundError):
+        prepared.report.unlink()
+    for capture in _captured_fds(config) or []:
+        # What pytest restores after each test is this child's log (or nothing to read), not the server's; what an
+        # earlier child left captured is not this one's.
+        os.dup2(quiet if capture.targetfd == 0 else log, capture.targetfd_save)
+        with contextlib.suppress(Exception):
+            capture.tmpfile.seek(0)
+            capture.tmpfile.truncate()
+    # pytest's own session loop, handed what the server prepared: this child's copy of it, changed only here.
+    session_type: Any = pytest.Session
+    session_type.from_config = lambda _config: session
+    config._do_configure = lambda: None
+    hooks = config.pluginmanager
+    hooks.hook.pytest_sessionstart = hooks.subset_hook_caller("pytest_sessionstart", remove_plugins=[fixtures])
+    try:
+        code = int(config.hook.pytest_cmdline_main(config=config))
+    finally:
+        config._ensure_unconfigure()
+    # Copied, not moved: a sandbox may forbid moving a file between folders (Landlock without the right to refer).
+    with contextlib.suppress(OSError):
+        (workdir / "report.xml").write_bytes(prepared.report.read_bytes())
+    return code
 
 
 class TestHung(Exception):  # noqa: N818 (the name a person reads in the failure: the test hung)

@@ -121,6 +121,86 @@ def test_nothing_of_one_candidate_reaches_the_next(repo: Path, tmp_path: Path) -
         candidate_runs.close()
 
 
+def outcomes_as_calc_is_edited(
+    candidate_runs: CandidateRuns, repo: Path, runs: int = 6, *, same_stamp: bool = False
+) -> list[bool]:
+    """Whether test_add passes in each of `runs` runs in a row, with add() broken and fixed in turn before each; with
+    `same_stamp`, each edit keeps the file's size and time, as an edit within a file system's time grain does."""
+    passed = []
+    stamp = (repo / "calc.py").stat()
+    for index in range(runs):
+        (repo / "calc.py").write_text(CALC.replace("a - b", "a + b") if index % 2 else CALC)
+        if same_stamp:
+            os.utime(repo / "calc.py", ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+        passed.append(candidate_runs.first(["test_calc.py::test_add"]).passed)
+    return passed
+
+
+def test_the_run_every_candidate_repeats_is_set_up_once_and_still_sees_each_edit(repo: Path, tmp_path: Path) -> None:
+    # pytest's own set-up (the options, the conftests, every plugin configured, their fixtures read) is done once in
+    # the warm pytest for the run each candidate repeats; each child still imports the code as it is on disk.
+    conftest = (
+        "from pathlib import Path\n\n\ndef pytest_configure(config):\n"
+        "    with Path(__file__).with_name('configured.log').open('a') as log:\n        log.write('configured\\n')\n"
+    )
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS, "conftest.py": conftest})
+    candidate_runs, notices = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        before = (repo / "configured.log").read_text().count("configured")
+        assert outcomes_as_calc_is_edited(candidate_runs, repo) == [False, True] * 3
+        # Configured in none of the six runs' children: set up once in the warm pytest, before them.
+        assert (repo / "configured.log").read_text().count("configured") == before
+    finally:
+        candidate_runs.close()
+
+
+def test_a_conftest_that_imports_the_project_leaves_each_candidate_its_own_import(repo: Path, tmp_path: Path) -> None:
+    # Set up in the warm pytest, this conftest would import calc there, and every child would test that stale copy.
+    conftest = "import calc\nimport pytest\n\n\n@pytest.fixture\ndef adder():\n    return calc.add\n"
+    tests = "def test_add(adder):\n    assert adder(2, 3) == 5\n"
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": tests, "conftest.py": conftest})
+    candidate_runs, notices = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        assert outcomes_as_calc_is_edited(candidate_runs, repo, same_stamp=True) == [False, True] * 3
+    finally:
+        candidate_runs.close()
+
+
+def test_a_conftest_changed_after_the_set_up_is_read_again(repo: Path, tmp_path: Path) -> None:
+    conftest = "import pytest\n\n\n@pytest.fixture\ndef expected():\n    return 5\n"
+    tests = "from calc import add\n\n\ndef test_add(expected):\n    assert add(2, 3) == expected\n"
+    make_repo(repo, {"calc.py": CALC.replace("a - b", "a + b"), "test_calc.py": tests, "conftest.py": conftest})
+    (repo / "calc.py").write_text(CALC)
+    candidate_runs, _ = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is not None
+        (repo / "calc.py").write_text(CALC.replace("a - b", "a + b"))
+        assert [candidate_runs.first(["test_calc.py::test_add"]).passed for _ in range(3)] == [True] * 3
+        (repo / "conftest.py").write_text(conftest.replace("return 5", "return 6"))
+        again = candidate_runs.first(["test_calc.py::test_add"])
+        assert again.failing == {"test_calc.py::test_add"}, again.summary
+    finally:
+        candidate_runs.close()
+
+
+def test_a_test_file_changed_after_the_set_up_is_read_again(repo: Path, tmp_path: Path) -> None:
+    # The warm pytest rewrites the failing tests' asserts once; a child takes that code only while the file reads
+    # the same, whatever its time and size say.
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    candidate_runs, _ = runs(repo, tmp_path)
+    try:
+        assert [candidate_runs.first(["test_calc.py::test_add"]).passed for _ in range(3)] == [False] * 3
+        stamp = (repo / "test_calc.py").stat()
+        (repo / "test_calc.py").write_text(TESTS.replace("add(2, 3) == 5", "add(2, 3) <= 5"))
+        os.utime(repo / "test_calc.py", ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+        again = candidate_runs.first(["test_calc.py::test_add"])
+        assert again.passed, again.summary
+    finally:
+        candidate_runs.close()
+
+
 def test_a_candidate_that_loops_is_stopped_at_a_multiple_of_the_original_time(repo: Path, tmp_path: Path) -> None:
     make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     candidate_runs, _ = runs(repo, tmp_path)
