@@ -85,6 +85,8 @@ _SWAPS: dict[str, tuple[str, ...]] = {
     "^=": ("&=", "|="),
 }
 _PYTHON_ONLY = {"//"}
+# A length compared with nothing: `len(xs) == 0`, `xs.length === 0`.
+_EMPTY_TEST = re.compile(r"(?P<length>\blen\([^()]*\)|[\w$.]+\.length)\s*===?\s*0(?![\w.])")
 _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true",
                "floor": "ceil", "ceil": "floor"}  # fmt: skip
 # Functions and methods whose slip is their twin (`any(...)` for `all(...)`): swapped only where called.
@@ -262,6 +264,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _name_variants(line, code)
     yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
+    yield from _base_case_widened(line)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
 
@@ -512,6 +515,13 @@ def _length_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
             shifted = f"{length} {sign} 1" if _alone(code, start, end) else f"({length} {sign} 1)"
             changed = line[: code[start].start] + shifted + line[code[end].end :]
             yield Mutant(changed, f"`{length}` → `{shifted}`", 3)
+
+
+def _base_case_widened(line: str) -> Iterator[Mutant]:
+    """A base case that stops only at nothing where one item is as done: `len(arr) == 0` → `len(arr) <= 1`."""
+    for match in _EMPTY_TEST.finditer(line):
+        new = f"{match.group('length')} <= 1"
+        yield Mutant(line[: match.start()] + new + line[match.end() :], f"`{match.group(0)}` → `{new}`", 2)
 
 
 def _length_span(code: list[_Token], k: int) -> tuple[int, int] | None:

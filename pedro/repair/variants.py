@@ -1,7 +1,8 @@
 """The model-free candidates of a repair, guided by the failure and ranked by its evidence: a name the failure calls
 undefined → the names in the file nearest in spelling; a missing attribute → the file's attributes nearest in
 spelling; a `None` result → the missing `return`; then the one-token slips of mutants.py on the suspicious lines,
-an attribute's twin that the file reads elsewhere, and a `while True` loop that should run while a name holds.
+an attribute's twin that the file reads elsewhere, a part the function slices elsewhere, a `while True` loop that
+should run while a name holds, and the lines a loop may be missing (loop_additions.py).
 
 No variant touches a comment, a docstring or a string literal, unless the failure quotes that string: on a real
 project's bug, swapping words inside a docstring cost minutes and could never fix anything.
@@ -20,7 +21,8 @@ from dataclasses import dataclass
 
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
-from pedro.repair.mutants import Mutant, line_mutants, replaced_names, unit_names
+from pedro.repair.loop_additions import loop_additions
+from pedro.repair.mutants import Mutant, line_mutants, replaced_names, unit_names, without_comment
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _NEAREST = 3
@@ -45,6 +47,11 @@ _ASSIGNED = re.compile(r"^\s*(?:(?:const|let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)
 _BOUNDS = {f"`{a}` → `{b}`" for a, b in (("<=", "<"), ("<", "<="), (">=", ">"), (">", ">="))}
 _LOOP = re.compile(r"^\s*(?:while|for)\b")
 _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+# A name sliced with one colon (`arr[:k]`, `a[1:]`), and a name standing alone as a value: not called, indexed,
+# an attribute's owner or part, nor a keyword argument or an assignment's target.
+_SLICE = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)\[(?P<slice>[^\[\]:]*:[^\[\]:]*)\]")
+_BARE_NAME = re.compile(r"(?<![\w.\[])(?P<name>[A-Za-z_]\w*)(?![\w\[(.]|\s*(?:=(?!=)|[-+*/]=))")
+_DEFINITION = re.compile(r"^\s*(?:async\s+def|def|class|lambda)\b")
 
 
 @dataclass(frozen=True)
@@ -85,11 +92,18 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
             key = (line, new)
             if key not in found or found[key].score < score:
                 found[key] = Variant(unit, line, new, change.change, score)
-    for variant in _missing_return(unit, clues):
-        found.setdefault((variant.line, variant.text), variant)
-    for variant in [*_returns_after_calls(unit, order, prose, clues), *_unused_results(unit), *_loop_ends(unit)]:
+    for variant in _whole_unit_variants(unit, order, prose, clues):
         found.setdefault((variant.line, variant.text), variant)
     return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
+
+
+def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """The variants read from the whole unit rather than one line: a missing `return`, a result computed and never
+    used, a loop that never ends, a line a loop is missing."""
+    found = [*_missing_return(unit, clues), *_returns_after_calls(unit, order, prose, clues), *_unused_results(unit)]
+    found += _loop_ends(unit)
+    found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
+    return found
 
 
 def _changes(
@@ -100,6 +114,7 @@ def _changes(
     yield from _guided_changes(text, unit, clues, scope)
     yield from _instance_changes(text, unit, clues, names)
     yield from _attribute_changes(text, clues, attributes)
+    yield from _slice_changes(text, unit, names)
     for mutant in [*line_mutants(text, unit.language), *replaced_names(text, unit.language, names)]:
         # A format's width or precision is worth a try when the failure compares text; other changes inside a
         # string only when the failure quotes that string.
@@ -160,6 +175,35 @@ def _attribute_changes(text: str, clues: Clues, attributes: set[str]) -> Iterato
             if _touches_string(text, new):
                 break  # the name stands inside a string: text, not an attribute
             yield Mutant(new, f"`.{name}` → `.{other}`, an attribute the file uses", 3), new, False
+
+
+def _slice_changes(text: str, unit: Unit, names: list[str]) -> Iterator[tuple[Mutant, str, bool]]:
+    """A sequence walked or passed whole where a part of it was meant, a part the unit slices elsewhere: `for x in
+    arr:` → `for x in arr[k:]` beside `heap = arr[:k]`; `f(a[1:], b)` → `f(a[1:], b[1:])`."""
+    if unit.language != "python" or _DEFINITION.match(text):
+        return
+    slices = _unit_slices(unit.text)
+    sliced = {match.group("name") for match in _SLICE.finditer(unit.text)}
+    code = without_comment(text, unit.language)
+    beside = bool(_SLICE.search(code))
+    for match in _BARE_NAME.finditer(code):
+        name = match.group("name")
+        if name not in names or not (name in sliced or beside):
+            continue
+        for part in slices:
+            new = f"{text[: match.end()]}[{part}]{text[match.end() :]}"
+            if not _touches_string(text, new):
+                yield Mutant(new, f"`{name}` → `{name}[{part}]`, a part the function slices", 3), new, False
+
+
+def _unit_slices(text: str) -> list[str]:
+    """The slices the unit takes (`1:`, `:k`), each with its other half (`k:` for `:k`)."""
+    found = dict.fromkeys(re.sub(r"\s+", "", match.group("slice")) for match in _SLICE.finditer(text))
+    for part in list(found):
+        head, _, tail = part.partition(":")
+        if bool(head) != bool(tail):
+            found.setdefault(f"{tail}:{head}")
+    return list(found)
 
 
 def _case_folded(text: str, case: str, language: str) -> Iterator[str]:

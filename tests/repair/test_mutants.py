@@ -663,3 +663,127 @@ def test_a_condition_that_should_have_been_negated_is_fixed_by_a_variant(repo: P
         },
     )
     assert "if item not in seen:" in (repo / "unique.py").read_text()
+
+
+def test_a_sequence_walked_whole_where_the_function_slices_a_part_gets_that_part(repo: Path) -> None:
+    # A k-heap sort seeds its heap with arr[:k], then must push the rest, arr[k:], not arr again.
+    fixed_by_a_variant(
+        repo,
+        {
+            "ksort.py": (
+                "import heapq\n\n\ndef ksort(arr, k):\n    heap = arr[:k]\n    heapq.heapify(heap)\n    out = []\n"
+                "    for x in arr:\n        out.append(heapq.heappushpop(heap, x))\n"
+                "    while heap:\n        out.append(heapq.heappop(heap))\n    return out\n"
+            ),
+            "test_ksort.py": (
+                "from ksort import ksort\n\n\n"
+                "def test_almost_sorted():\n    assert ksort([3, 2, 1, 5, 4], 2) == [1, 2, 3, 4, 5]\n"
+            ),
+        },
+    )
+    assert "    for x in arr[k:]:\n" in (repo / "ksort.py").read_text()
+
+
+def test_an_argument_passed_whole_beside_one_sliced_gets_the_same_slice(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "lcs.py": (
+                "def lcs(a, b):\n    if not a or not b:\n        return ''\n    elif a[0] == b[0]:\n"
+                "        return a[0] + lcs(a[1:], b)\n    else:\n"
+                "        return max(lcs(a, b[1:]), lcs(a[1:], b), key=len)\n"
+            ),
+            "test_lcs.py": (
+                "from lcs import lcs\n\n\ndef test_lcs():\n    assert lcs('headache', 'pentadactyl') == 'eadac'\n"
+                "    assert lcs('aa', 'a') == 'a'\n    assert lcs('a', 'aa') == 'a'\n"
+            ),
+        },
+    )
+    assert "return a[0] + lcs(a[1:], b[1:])" in (repo / "lcs.py").read_text()
+
+
+def test_a_base_case_that_stops_only_at_nothing_is_widened_to_one_item() -> None:
+    assert "if len(arr) <= 1:" in changes("    if len(arr) == 0:")
+    assert "if (xs.length <= 1) {" in changes("    if (xs.length === 0) {", "javascript")
+    assert not [line for line in changes("    if n == 0:") if "<= 1" in line]  # a number, not a length
+
+
+def test_a_variable_a_loop_reads_and_never_moves_on_is_set_in_it(repo: Path) -> None:
+    # A list's reversal returns a `prev` it never moves on: `prev = node` belongs in the loop.
+    fixed_by_a_variant(
+        repo,
+        {
+            "links.py": (
+                "class Node:\n    def __init__(self, value, after=None):\n        self.value = value\n"
+                "        self.after = after\n\n\n"
+                "def reverse(node):\n    prev = None\n    while node:\n        nxt = node.after\n"
+                "        node.after = prev\n        node = nxt\n    return prev\n"
+            ),
+            "test_links.py": (
+                "from links import Node, reverse\n\n\ndef values(node):\n    out = []\n    while node:\n"
+                "        out.append(node.value)\n        node = node.after\n    return out\n\n\n"
+                "def test_reverse():\n    assert values(reverse(Node(1, Node(2, Node(3))))) == [3, 2, 1]\n"
+            ),
+        },
+    )
+    assert "        node.after = prev\n        prev = node\n" in (repo / "links.py").read_text()
+
+
+def test_the_piece_a_loop_leaves_when_it_ends_is_appended_after_it(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "wrap.py": (
+                "def wrap(text, cols):\n    lines = []\n    while len(text) > cols:\n"
+                "        end = text.rfind(' ', 0, cols + 1)\n        if end == -1:\n            end = cols\n"
+                "        line, text = text[:end], text[end:]\n        lines.append(line)\n    return lines\n"
+            ),
+            "test_wrap.py": (
+                "from wrap import wrap\n\n\ndef test_wrap():\n"
+                "    assert wrap('aaa bbb ccc', 4) == ['aaa', ' bbb', ' ccc']\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "        lines.append(line)\n    lines.append(text)\n    return lines\n" in (repo / "wrap.py").read_text()
+
+
+def test_a_stack_the_loop_only_pops_gets_the_push_it_misses(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "rpn.py": (
+                "PRECEDENCE = {'+': 1, '-': 1, '*': 2, '/': 2}\n\n\n"
+                "def to_rpn(tokens):\n    out = []\n    ops = []\n    for token in tokens:\n"
+                "        if isinstance(token, int):\n            out.append(token)\n        else:\n"
+                "            while ops and PRECEDENCE[token] <= PRECEDENCE[ops[-1]]:\n"
+                "                out.append(ops.pop())\n"
+                "    while ops:\n        out.append(ops.pop())\n    return out\n"
+            ),
+            "test_rpn.py": (
+                "from rpn import to_rpn\n\n\ndef test_rpn():\n"
+                "    assert to_rpn([3, '+', 4, '*', 2]) == [3, 4, 2, '*', '+']\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "                out.append(ops.pop())\n            ops.append(token)\n" in (repo / "rpn.py").read_text()
+
+
+def test_a_plain_return_true_after_a_loop_that_counts_checks_the_count(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "parens.py": (
+                "def balanced(text):\n    depth = 0\n    for char in text:\n        if char == '(':\n"
+                "            depth += 1\n        else:\n            depth -= 1\n            if depth < 0:\n"
+                "                return False\n    return True\n"
+            ),
+            "test_parens.py": (
+                "from parens import balanced\n\n\ndef test_balanced():\n    assert balanced('(())')\n"
+                "    assert not balanced('(()')\n    assert not balanced(')(')\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert (repo / "parens.py").read_text().endswith("    return depth == 0\n")
