@@ -443,11 +443,12 @@ class CandidateRuns:
             self._fell_back = True
             self.notice(f"repair runs each candidate with the plain test command: a warm pytest cannot serve ({why})")
 
-    def first(self, ids: Sequence[str], instrument: RunInstrument | None = None) -> TestRun:
-        """The tests `ids` on the code as it is now."""
+    def first(self, ids: Sequence[str], instrument: RunInstrument | None = None, *, repeated: bool = True) -> TestRun:
+        """The tests `ids` on the code as it is now; `repeated` for the run each candidate repeats (the failing tests),
+        which the warm pytest sets up once."""
         if self.warm is not None:
             try:
-                return self.warm.run(ids, timeout=self._timeout(), instrument=instrument, repeated=True)
+                return self.warm.run(ids, timeout=self._timeout(), instrument=instrument, repeated=repeated)
             except OSError as exc:
                 self.close()
                 self._fall_back(str(exc))
@@ -479,7 +480,7 @@ class CandidateRuns:
                     self._fall_back(str(exc))
             return self._plain(everything, instrument, timeout)
         if self.warm is not None:
-            return self.first(ids, instrument)
+            return self.first(ids, instrument, repeated=False)
         return self._plain((), instrument)
 
     def whole(self, instrument: RunInstrument | None = None) -> TestRun:
