@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import io
 import re
 import textwrap
@@ -182,8 +183,7 @@ def _slice_changes(text: str, unit: Unit, names: list[str]) -> Iterator[tuple[Mu
     arr:` → `for x in arr[k:]` beside `heap = arr[:k]`; `f(a[1:], b)` → `f(a[1:], b[1:])`."""
     if unit.language != "python" or _DEFINITION.match(text):
         return
-    slices = _unit_slices(unit.text)
-    sliced = {match.group("name") for match in _SLICE.finditer(unit.text)}
+    slices, sliced = _unit_slices(unit.text)
     code = without_comment(text, unit.language)
     beside = bool(_SLICE.search(code))
     for match in _BARE_NAME.finditer(code):
@@ -196,14 +196,17 @@ def _slice_changes(text: str, unit: Unit, names: list[str]) -> Iterator[tuple[Mu
                 yield Mutant(new, f"`{name}` → `{name}[{part}]`, a part the function slices", 3), new, False
 
 
-def _unit_slices(text: str) -> list[str]:
-    """The slices the unit takes (`1:`, `:k`), each with its other half (`k:` for `:k`)."""
-    found = dict.fromkeys(re.sub(r"\s+", "", match.group("slice")) for match in _SLICE.finditer(text))
+@functools.lru_cache(maxsize=64)
+def _unit_slices(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The slices the unit takes (`1:`, `:k`), each with its other half (`k:` for `:k`), and the names it slices;
+    read once per unit, not once per line."""
+    matches = list(_SLICE.finditer(text))
+    found = dict.fromkeys(re.sub(r"\s+", "", match.group("slice")) for match in matches)
     for part in list(found):
         head, _, tail = part.partition(":")
         if bool(head) != bool(tail):
             found.setdefault(f"{tail}:{head}")
-    return list(found)
+    return tuple(found), frozenset(match.group("name") for match in matches)
 
 
 def _case_folded(text: str, case: str, language: str) -> Iterator[str]:

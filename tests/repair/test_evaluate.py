@@ -127,13 +127,21 @@ def outcomes_as_calc_is_edited(
     """Whether test_add passes in each of `runs` runs in a row, with add() broken and fixed in turn before each; with
     `same_stamp`, each edit keeps the file's size and time, as an edit within a file system's time grain does."""
     passed = []
-    stamp = (repo / "calc.py").stat()
     for index in range(runs):
-        (repo / "calc.py").write_text(CALC.replace("a - b", "a + b") if index % 2 else CALC)
+        text = CALC.replace("a - b", "a + b") if index % 2 else CALC
         if same_stamp:
-            os.utime(repo / "calc.py", ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+            rewrite_keeping_stamp(repo / "calc.py", text)
+        else:
+            (repo / "calc.py").write_text(text)
         passed.append(candidate_runs.first(["test_calc.py::test_add"]).passed)
     return passed
+
+
+def rewrite_keeping_stamp(path: Path, text: str) -> None:
+    """`path` given `text`, its modification time set back to what it was."""
+    stamp = path.stat()
+    path.write_text(text)
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
 
 
 def test_the_run_every_candidate_repeats_is_set_up_once_and_still_sees_each_edit(repo: Path, tmp_path: Path) -> None:
@@ -192,9 +200,7 @@ def test_a_test_file_changed_after_the_set_up_is_read_again(repo: Path, tmp_path
     candidate_runs, _ = runs(repo, tmp_path)
     try:
         assert [candidate_runs.first(["test_calc.py::test_add"]).passed for _ in range(3)] == [False] * 3
-        stamp = (repo / "test_calc.py").stat()
-        (repo / "test_calc.py").write_text(TESTS.replace("add(2, 3) == 5", "add(2, 3) <= 5"))
-        os.utime(repo / "test_calc.py", ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+        rewrite_keeping_stamp(repo / "test_calc.py", TESTS.replace("add(2, 3) == 5", "add(2, 3) <= 5"))
         again = candidate_runs.first(["test_calc.py::test_add"])
         assert again.passed, again.summary
     finally:
