@@ -108,16 +108,20 @@ def _called(node: ast.AST, method: str) -> set[str]:
 
 def _stale(tree: ast.Module, loop: ast.While | ast.For, before: set[str]) -> list[str]:
     """The names set before the loop, read as values in it and after it, that the loop neither sets nor changes
-    through a method (`parts.append`): a value it should have moved on."""
+    through a method or an item (`parts.append(x)`, `table[k] = v`): a value it should have moved on."""
     read = {name for statement in loop.body for name in _names(statement, ast.Load)}
     after = {
         name.id
         for name in ast.walk(tree)
         if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Load) and name.lineno > (loop.end_lineno or 0)
     }
+    # `stack.append(x)` and `table[k] = v` change what the name holds without setting it.
     owners = {
-        node.value.id for node in ast.walk(loop) if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-    }
+        node.value.id
+        for node in ast.walk(loop)
+        if isinstance(node, ast.Attribute | ast.Subscript) and isinstance(node.value, ast.Name)
+        and (isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load))
+    }  # fmt: skip
     return sorted((read & before & after) - _names(loop, ast.Store) - owners)
 
 

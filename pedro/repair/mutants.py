@@ -85,6 +85,10 @@ _SWAPS: dict[str, tuple[str, ...]] = {
     "^=": ("&=", "|="),
 }
 _PYTHON_ONLY = {"//"}
+# `return base * rate ...`: a value scaled by a name, returned (Python, Go, JavaScript).
+_RETURNED_PART = re.compile(
+    r"^(?P<head>\s*return\s+)(?P<part>(?P<base>[A-Za-z_$][\w$.]*)\s*[*/](?![*/=]).*?)(?P<end>;?\s*)$"
+)
 # A length compared with nothing: `len(xs) == 0`, `xs.length === 0`.
 _EMPTY_TEST = re.compile(r"(?P<length>\blen\([^()]*\)|[\w$.]+\.length)\s*===?\s*0(?![\w.])")
 _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true",
@@ -265,6 +269,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
     yield from _base_case_widened(line)
+    yield from _part_returned(line, language)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
 
@@ -522,6 +527,19 @@ def _base_case_widened(line: str) -> Iterator[Mutant]:
     for match in _EMPTY_TEST.finditer(line):
         new = f"{match.group('length')} <= 1"
         yield Mutant(line[: match.start()] + new + line[match.end() :], f"`{match.group(0)}` → `{new}`", 2)
+
+
+def _part_returned(line: str, language: LanguageName) -> Iterator[Mutant]:
+    """A part of a value returned where the value less or plus that part was meant: a discount for the discounted
+    price (`return cents * percent // 100` → `return cents - cents * percent // 100`), a tax for the taxed one."""
+    code = without_comment(line, language)
+    match = _RETURNED_PART.match(code)
+    if match is None:
+        return
+    head, base, part, end = match.group("head", "base", "part", "end")
+    for sign in ("-", "+"):
+        new = f"{base} {sign} {part}"
+        yield Mutant(f"{head}{new}{end}{line[len(code) :]}", f"`{part}` → `{new}`", 3)
 
 
 def _length_span(code: list[_Token], k: int) -> tuple[int, int] | None:

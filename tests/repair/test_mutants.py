@@ -14,6 +14,8 @@ from test_spectrum import make_repo
 
 from pedro.backends.scripted import ScriptedBackend
 from pedro.messages import Event
+from pedro.repair.locate import Unit
+from pedro.repair.loop_additions import loop_additions
 from pedro.repair.mutants import line_mutants, replaced_names, unit_names
 
 
@@ -787,3 +789,30 @@ def test_a_plain_return_true_after_a_loop_that_counts_checks_the_count(repo: Pat
         mutants=200,
     )
     assert (repo / "parens.py").read_text().endswith("    return depth == 0\n")
+
+
+def test_a_table_a_loop_fills_by_item_is_not_taken_for_a_value_it_never_moves_on() -> None:
+    text = (
+        "def lcs_length(s, t):\n    dp = Counter()\n    for i in range(len(s)):\n        for j in range(len(t)):\n"
+        "            if s[i] == t[j]:\n                dp[i, j] = dp[i - 1, j] + 1\n"
+        "    return max(dp.values()) if dp else 0\n"
+    )
+    unit = Unit("lcs.py", "lcs_length", "lcs_length", "python", 1, 7, text)
+    assert not [added for _, _, added in loop_additions(unit) if added.startswith("`dp =")]
+
+
+def test_a_discount_returned_where_the_discounted_price_was_meant_gets_the_price_less_it(repo: Path) -> None:
+    assert "return cents - cents * percent // 100" in changes("    return cents * percent // 100")
+    assert "return price + price * rate;  // taxed" in changes("  return price * rate;  // taxed", "javascript")
+    fixed_by_a_variant(
+        repo,
+        {
+            "shop.py": "def discounted(cents, percent):\n    return cents * percent // 100\n",
+            "test_shop.py": (
+                "from shop import discounted\n\n\ndef test_ten_percent():\n    assert discounted(1000, 10) == 900\n\n\n"
+                "def test_none():\n    assert discounted(300, 0) == 300\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "return cents - cents * percent // 100" in (repo / "shop.py").read_text()
