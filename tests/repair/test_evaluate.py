@@ -163,6 +163,26 @@ def test_the_run_every_candidate_repeats_is_set_up_once_and_still_sees_each_edit
         candidate_runs.close()
 
 
+def test_a_set_up_whose_verdict_differs_from_a_plain_childs_is_not_used(repo: Path, tmp_path: Path) -> None:
+    # This conftest's configuring must happen in the process that runs the tests: set up in the warm pytest, the
+    # test fails there and passes in a plain child, so the set-up is dropped and each candidate runs plainly.
+    conftest = "import os\n\n\ndef pytest_configure(config):\n    config.configured_in = os.getpid()\n"
+    tests = (
+        "import os\n"
+        + TESTS
+        + ("\n\ndef test_configured_here(pytestconfig):\n    assert pytestconfig.configured_in == os.getpid()\n")
+    )
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": tests, "conftest.py": conftest})
+    candidate_runs, notices = runs(repo, tmp_path)
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        ids = ["test_calc.py::test_add", "test_calc.py::test_configured_here"]
+        failing = [candidate_runs.first(ids).failing for _ in range(3)]
+        assert failing == [{"test_calc.py::test_add"}] * 3
+    finally:
+        candidate_runs.close()
+
+
 def test_a_conftest_that_imports_the_project_leaves_each_candidate_its_own_import(repo: Path, tmp_path: Path) -> None:
     # Set up in the warm pytest, this conftest would import calc there, and every child would test that stale copy.
     conftest = "import calc\nimport pytest\n\n\n@pytest.fixture\ndef adder():\n    return calc.add\n"
