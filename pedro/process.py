@@ -82,6 +82,8 @@ class ChildResult:
     duration_s: float
     leftovers_killed: bool = False
     """Background processes were still running after the main process exited, and were killed."""
+    cpu_s: float | None = None
+    """The CPU time the child used, where it was measured."""
 
     @property
     def truncated(self) -> bool:

@@ -34,6 +34,10 @@ TIMEOUT_FACTOR = 3.0
 TIMEOUT_SLACK_S = 2.0
 """A candidate's run may take this multiple of the original code's run of the same tests, plus this: a candidate
 that loops or deadlocks is stopped early and counted as failing."""
+CPU_SLACK_S = 1.0
+"""A warm candidate may also use TIMEOUT_FACTOR times the CPU time of the original code's run, plus this. A loop that
+never ends is stopped there, sooner than by the time limit, and a busy machine, which slows a run but adds no CPU time
+to it, stops no candidate early."""
 HUNG_MARK = "TestHung"
 """The exception warm_pytest.py raises inside a test that ran past its own limit, as a failure's message names it."""
 _JUNIT_OPTIONS = ("-o", "junit_family=xunit1")
@@ -150,6 +154,8 @@ class WarmPytest:
         self.preloaded = -1
         self.per_test_s: float | None = None
         """Each test's own limit in every run, once the command was found to hang: a test past it fails there."""
+        self.cpu_limit_s: float | None = None
+        """The CPU time a repeated run may use, once the original code's run of it was measured."""
         if wait:
             self.wait_ready()
 
@@ -184,6 +190,8 @@ class WarmPytest:
             "args": list(self.launch.options),
             "per_test_s": self.per_test_s,
             "repeated": repeated,
+            # What the original code's run used bounds the same run of a candidate, not a run measured otherwise.
+            "cpu_limit_s": self.cpu_limit_s if repeated and instrument is None else None,
             **overlay,
         }
         assert self.process.stdin is not None
@@ -244,6 +252,8 @@ def _test_run(plan: RunPlan, folder: Path, answer: dict[str, Any], timeout: floa
     data = log.read_bytes() if log.is_file() else b""
     tail = data[-_TAIL_BYTES:].decode("utf-8", errors="replace")
     code = answer.get("exit_code")
+    cpu = answer.get("cpu_s")
+    stopped = answer["outcome"] == "timeout"
     result = ChildResult(
         outcome="timeout" if answer["outcome"] == "timeout" else "exited",
         exit_code=code if isinstance(code, int) else None,
@@ -251,8 +261,11 @@ def _test_run(plan: RunPlan, folder: Path, answer: dict[str, Any], timeout: floa
         total_bytes=len(data),
         cut_bytes=max(len(data) - _TAIL_BYTES, 0),
         duration_s=float(answer.get("seconds", 0.0)),
+        cpu_s=float(cpu) if isinstance(cpu, int | float) else None,
     )
-    return TestRun(format_summary(plan, result, report, tail, timeout=timeout), report, result, command)
+    # A run stopped at its CPU limit ended before its time limit: the summary says when it was stopped.
+    stopped_after = min(timeout, result.duration_s) if stopped else timeout
+    return TestRun(format_summary(plan, result, report, tail, timeout=stopped_after), report, result, command)
 
 
 class _Lines:
@@ -436,6 +449,8 @@ class CandidateRuns:
             self._fall_back("its verdict differs from the test command's; a conftest or plugin may not survive a fork")
             return
         self.warm, self.timeout_s = warm, _limit(run.result.duration_s)
+        if run.result.cpu_s is not None:
+            warm.cpu_limit_s = run.result.cpu_s * TIMEOUT_FACTOR + CPU_SLACK_S
         self.how = "a warm pytest, forked per candidate"
 
     def _fall_back(self, why: str) -> None:

@@ -24,7 +24,9 @@ def judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[Verd
 
     `after` may have run only some tests (a candidate's first check): a test it did not run breaks nothing here."""
     if after.result.outcome == "timeout":
-        return "fails", f"its tests did not finish in {after.result.duration_s:.1f} s and were stopped"
+        spent = after.result.cpu_s
+        cpu = f", {spent:.1f} s of it on the CPU" if spent is not None else ""
+        return "fails", f"its tests did not finish in {after.result.duration_s:.1f} s{cpu}, and were stopped"
     if after.passed:
         return "fixed", ""
     if after.report is None or (not after.failing and after.report.total == 0):

@@ -35,6 +35,9 @@ _PRELOAD_SECONDS = 20.0
 _PRELOAD_FILES = 2000
 _SKIPPED_DIRS = {".git", ".pedro", "node_modules", ".venv", "venv", "env", "__pycache__", "build", "dist", ".tox"}
 _POLL_S = 0.002
+# A child with a CPU limit is looked at this often: a loop that never ends is stopped within this of its limit.
+_CPU_POLL_S = 0.02
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def main() -> None:
@@ -362,41 +365,53 @@ def _stamp(file: str) -> tuple[int, int]:
 
 
 def _run(request: dict[str, Any], prepared: _Prepared | None) -> dict[str, Any]:
-    """Fork a child that runs the request's test ids; wait for it within the request's timeout."""
+    """Fork a child that runs the request's test ids; wait for it within the request's timeout and CPU limit."""
     workdir = str(request["workdir"])
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
         _child(request, workdir, prepared)
     deadline = started + float(request.get("timeout", 60.0))
-    status = _wait(pid, deadline)
-    if status is None:
+    cpu_limit = request.get("cpu_limit_s")
+    ended = _wait(pid, deadline, float(cpu_limit) if cpu_limit else None)
+    if ended is None:
+        spent = _cpu_seconds(pid)
         with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-        return {"outcome": "timeout", "exit_code": None, "seconds": round(time.monotonic() - started, 3)}
+        seconds = round(time.monotonic() - started, 3)
+        return {"outcome": "timeout", "exit_code": None, "seconds": seconds, "cpu_s": spent}
+    status, usage = ended
     with contextlib.suppress(OSError):
         os.killpg(pid, signal.SIGKILL)  # whatever the tests left running in the child's group
-    seconds = round(time.monotonic() - started, 3)
+    answer: dict[str, Any] = {
+        "seconds": round(time.monotonic() - started, 3),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
+    }
     if os.WIFSIGNALED(status):
-        return {"outcome": "signal", "exit_code": -os.WTERMSIG(status), "seconds": seconds}
-    return {"outcome": "exited", "exit_code": os.WEXITSTATUS(status), "seconds": seconds}
+        return {"outcome": "signal", "exit_code": -os.WTERMSIG(status), **answer}
+    return {"outcome": "exited", "exit_code": os.WEXITSTATUS(status), **answer}
 
 
-def _wait(pid: int, deadline: float) -> int | None:
-    """The child's exit status, or None once `deadline` passed; woken as it ends where the system says so (a pidfd),
-    else by polling."""
+def _wait(pid: int, deadline: float, cpu_limit: float | None) -> tuple[int, Any] | None:
+    """The child's exit status and resource use, or None once `deadline` passed or the child used more than
+    `cpu_limit` seconds of CPU; woken as it ends where the system says so (a pidfd), else by polling."""
     watch = None
     with contextlib.suppress(AttributeError, OSError):
         watch = os.pidfd_open(pid)
     try:
         while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
+            done, status, usage = os.wait4(pid, os.WNOHANG)
             if done:
-                return status
+                return status, usage
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
+            if cpu_limit is not None:
+                spent = _cpu_seconds(pid)
+                if spent is not None and spent > cpu_limit:
+                    return None
+                left = min(left, _CPU_POLL_S)
             if watch is not None:
                 select.select([watch], [], [], left)
             else:
@@ -404,6 +419,17 @@ def _wait(pid: int, deadline: float) -> int | None:
     finally:
         if watch is not None:
             os.close(watch)
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time a running child has used (all its threads), or None where the system does not say."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            # Fields after the command's name, which ends at the last ")": state first, utime 12th, stime 13th.
+            fields = stat.read().rpartition(b")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _child(request: dict[str, Any], workdir: str, prepared: _Prepared | None) -> None:

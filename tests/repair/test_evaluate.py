@@ -11,7 +11,8 @@ import pytest
 from test_spectrum import make_repo
 
 from pedro.evidence import ProjectTests
-from pedro.repair.evaluate import TIMEOUT_FACTOR, TIMEOUT_SLACK_S, CandidateRuns, WarmStart
+from pedro.repair.evaluate import CPU_SLACK_S, TIMEOUT_FACTOR, TIMEOUT_SLACK_S, CandidateRuns, WarmStart
+from pedro.repair.judge import judge
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
@@ -239,6 +240,31 @@ def test_a_candidate_that_loops_is_stopped_at_a_multiple_of_the_original_time(re
         run = candidate_runs.first(["test_calc.py::test_add"])
         assert run.result.outcome == "timeout"
         assert run.result.duration_s < candidate_runs.timeout_s + 2
+    finally:
+        candidate_runs.close()
+
+
+def test_a_candidate_that_spins_is_stopped_at_a_multiple_of_the_original_cpu_time(repo: Path, tmp_path: Path) -> None:
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    candidate_runs, _ = runs(repo, tmp_path)
+    try:
+        warm = candidate_runs.warm
+        assert warm is not None and warm.cpu_limit_s is not None
+        assert CPU_SLACK_S < warm.cpu_limit_s < 5
+        candidate_runs.timeout_s = 60.0  # only the CPU limit can stop it in time
+        (repo / "calc.py").write_text(CALC.replace("return a - b", "while True:\n        pass"))
+        run = candidate_runs.first(["test_calc.py::test_add"])
+        assert run.result.outcome == "timeout"
+        assert run.result.cpu_s is not None and run.result.cpu_s >= warm.cpu_limit_s
+        assert run.result.duration_s < 30
+        verdict, why = judge(candidate_runs.baseline, run, frozenset(["test_calc.py::test_add"]))
+        assert verdict == "fails" and "on the CPU" in why
+        # A run that waits uses no CPU: on a busy machine, a candidate slowed as much is not stopped early.
+        waits = f"import time\n    time.sleep({warm.cpu_limit_s + 0.5})\n    return a + b"
+        (repo / "calc.py").write_text(CALC.replace("return a - b", waits))
+        assert candidate_runs.first(["test_calc.py::test_add"]).passed
+        # Runs measured otherwise (every known test) are bounded by their time alone.
+        assert candidate_runs.known(["test_calc.py::test_add", "test_calc.py::test_mul"]).passed
     finally:
         candidate_runs.close()
 
