@@ -312,6 +312,7 @@ class Repairer:
         if search.model is not None:
             # No answer is taken from here on: the server stops writing now, not after the final check.
             search.model.halt()
+        search.take_up_nearest()
         return settle(search)
 
     def _record(

@@ -27,6 +27,7 @@ from pedro.repair.choose import unanimous
 from pedro.repair.clues import Clues
 from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
+from pedro.repair.everywhere import everywhere
 from pedro.repair.judge import Verdict, judge
 from pedro.repair.locate import Unit, constants_read, file_units
 from pedro.repair.pairs import Tested, joined, pairings
@@ -59,6 +60,9 @@ _LATE_PAIRS = 24
 _IDLE_PAIRS = 40
 _IDLE_NEARER = 40
 _IDLE_REST = 20
+CHAIN_VARIANTS = 40
+"""Variants tried on top of kept candidates before the kept lines' other variants, then going back to the code before
+the first kept candidate: where a kept change was right, the fix on top of it came within 40 variants of it."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,20 @@ class Plausible:
 
 
 @dataclass(frozen=True)
+class Level:
+    """The search as it stood when a candidate was kept, to go on from if nothing tried on top of that candidate
+    fixes the tests: what was still to try there, and what had been tried."""
+
+    variants: tuple[Variant, ...]
+    variants_tried: int
+    instead: tuple[Proposal, ...]
+    queued: tuple[Proposal, ...]
+    suspects: tuple[Suspect, ...]
+    tested: tuple[Tested, ...]
+    tried: tuple[tuple[tuple[str, str], frozenset[str]], ...]
+
+
+@dataclass(frozen=True)
 class Kept:
     """A candidate kept for its progress (fewer wanted tests fail): its edits and the run before it."""
 
@@ -91,6 +109,8 @@ class Kept:
     before: TestRun
     what: str = ""
     """`N: unit line L`, for the chain of kept candidates the events show."""
+    resume: Level | None = None
+    """The search before it, to go back to (None for a fix's own step, which is never taken back so)."""
 
 
 @dataclass
@@ -124,6 +144,10 @@ class Search:
     in_place: Plausible | None = None
     """The plausible candidate the files hold now: left in place until another candidate is tried."""
     _variants_tried: int = 0
+    dropped: list[tuple[list[Kept], TestRun]] = field(default_factory=list)
+    """Chains of kept candidates taken back by going back, each with the tests as it left them."""
+    _chain_start: int = 0
+    """The variants tried when the first of the kept candidates was kept."""
     # A move by one that failed as arithmetic on no number (an iterator, a callback) fails alike on another line:
     # the (file, name) pairs here are not moved again, which saved a real project's bug a run each.
     _not_numbers: set[tuple[str, str]] = field(default_factory=set)
@@ -172,15 +196,11 @@ class Search:
             proposal = self._answer(0.0)
             if proposal is not None:
                 return proposal
-            if self.variants and self._variants_tried < self.variant_limit:
-                proposal = self._from_variant(self.variants.popleft())
-                if proposal is not None:
-                    self._variants_tried += 1
-                    return proposal
+            variant = self._next_variant()
+            if variant == "again":
                 continue
-            if self._instead and self._variants_tried < self.variant_limit:
-                self._variants_tried += 1  # variants like any other: [repair].mutants bounds them too
-                return self._instead.popleft()
+            if variant is not None:
+                return variant
             if self.model is not None and self.model.busy and (pair := self._idle_pair()) is not None:
                 return pair  # the core the tests use would wait for the model's next answer
             if self.model is None or not self.model.busy:
@@ -189,6 +209,27 @@ class Search:
             if proposal is not None:
                 return proposal
         return None
+
+    def _next_variant(self) -> Proposal | Literal["again"] | None:
+        """The next variant to test; "again" when one was passed over (its unit changed) or the search went back to
+        the code before the kept candidates; None when no variant is left within the limits."""
+        if self.variants and self._variants_tried < self._limit():
+            proposal = self._from_variant(self.variants.popleft())
+            if proposal is None:
+                return "again"
+            self._variants_tried += 1
+            return proposal
+        if self._instead and self._variants_tried < self.variant_limit:
+            self._variants_tried += 1  # variants like any other: [repair].mutants bounds them too
+            return self._instead.popleft()
+        return "again" if self._go_back() else None
+
+    def _limit(self) -> int:
+        """How many variants may have been tried before the next: [repair].mutants, and on top of kept candidates
+        CHAIN_VARIANTS more than when the first was kept."""
+        if self.kept and self.kept[0].resume is not None:
+            return min(self.variant_limit, self._chain_start + CHAIN_VARIANTS)
+        return self.variant_limit
 
     def _idle_pair(self) -> Proposal | None:
         """The next pair of earlier candidates not yet tried together (pairs.pairings' order: those that came
@@ -233,8 +274,28 @@ class Search:
         nudged = _NUDGE.fullmatch(variant.change)
         if unit is None or (nudged is not None and (unit.path, nudged["name"]) in self._not_numbers):
             return None
-        candidate = mutant_candidate(unit, variant.line, variant.text, self._file_text(unit))
-        return self._proposal(unit, candidate, "mutation", label)
+        file_text = self._file_text(unit)
+        candidate = mutant_candidate(unit, variant.line, variant.text, file_text)
+        proposal = self._proposal(unit, candidate, "mutation", label)
+        if proposal.edits:
+            self._queue_everywhere(unit, variant, file_text, label)
+        return proposal
+
+    def _queue_everywhere(self, unit: Unit, variant: Variant, file_text: str, label: dict[str, Any]) -> None:
+        """The variant's comparison changed on every line of the file that makes it, tried right after it."""
+        lines = file_text.splitlines()
+        if not 0 < variant.line <= len(lines):
+            return
+        wide = everywhere(lines[variant.line - 1], variant.text, file_text, lambda: file_units(self.root, unit.path))
+        if wide is None:
+            return
+        tried = self._tried.setdefault((unit.path, ""), set())
+        key = "\n".join(new for _unit, new in wide.edits)
+        if key in tried:
+            return
+        tried.add(key)
+        change = f"{wide.change} wherever the file makes that comparison ({wide.lines} lines)"
+        self._queued.append(Proposal(wide.edits, "mutation", {**label, "change": change}))
 
     def _from_answer(self, answer: Answer) -> Proposal | None:
         self.take_back_plausible()  # proposals are made against the code without it
@@ -378,11 +439,67 @@ class Search:
         """Keep a candidate that came nearer (no plausible fix yet) and go on from the code with it in place."""
         self.emit("repair.candidate", n=index, status="progress", reason=why, **_shown(proposal.label))
         line = f" line {proposal.label['line']}" if proposal.label.get("line") else ""
-        self.kept.append(Kept(index, applied, self.run, f"{index}: {proposal.label.get('unit')}{line}"))
+        level = Level(
+            tuple(self.variants), self._variants_tried, tuple(self._instead), tuple(self._queued), tuple(self.suspects),
+            tuple(self.tested), tuple((key, frozenset(texts)) for key, texts in self._tried.items()),
+        )  # fmt: skip
+        if not self.kept:
+            self._chain_start = self._variants_tried
+        self.kept.append(Kept(index, applied, self.run, f"{index}: {proposal.label.get('unit')}{line}", level))
         self.run = everything
         self.emit("repair.kept", n=index, unit=proposal.label.get("unit"), reason=why,
                   chain=[kept.what for kept in self.kept])  # fmt: skip
         self._follow(applied)
+
+    def _go_back(self) -> bool:
+        """With no fix found and nothing left to try on top of the kept candidates, take them all back and go on with
+        what was still to try before the first: a change that makes some tests pass can be the wrong one (a
+        comparison flipped where an index was off by one), and everything tried on top of it then fails. Back to
+        the start, not one step: each step's own variants were mostly spent before the next was kept."""
+        if self.pool or not self.kept or self.kept[0].resume is None:
+            return False
+        for kept in reversed(self.kept):
+            self.editor.undo(kept.edits, kept.n)
+            if self.editor.stopped:
+                return False
+        first, numbers = self.kept[0], [kept.n for kept in self.kept]
+        self.dropped.append((list(self.kept), self.run))
+        self.kept.clear()
+        level = first.resume
+        assert level is not None
+        why = "nothing tried on top of it fixed the tests; repair goes on from the code before it"
+        self.emit("repair.dropped", n=numbers, unit=describe(first.edits[0][0]), reason=why)
+        self.run = first.before
+        self.variants, self._variants_tried = deque(level.variants), level.variants_tried
+        self._instead, self._queued = deque(level.instead), deque(level.queued)
+        self.suspects, self.tested = list(level.suspects), list(level.tested)
+        self._tried = {key: set(texts) for key, texts in level.tried}
+        self._idle_seen = -1
+        if self.model is not None:
+            self.model.restart(questions_for(self.suspects), self.emit)
+        return True
+
+    def take_up_nearest(self) -> None:
+        """With no fix found and nothing kept, put back the chain of kept candidates taken back that left the fewest
+        wanted tests failing: the search went back from it and found nothing better (the failures it left may be
+        none the code can fix, a fixture file missing)."""
+        if self.pool or self.kept or not self.dropped or self.editor.stopped:
+            return
+        chain, run = min(self.dropped, key=lambda dropped: len(self.wanted & dropped[1].failing))
+        if len(self.wanted & run.failing) >= len(self.wanted & self.run.failing):
+            return
+        done: list[Kept] = []
+        for kept in chain:
+            applied, _problem = self.editor.apply(kept.edits, reported=False)
+            if not applied:
+                for step in reversed(done):
+                    self.editor.undo(step.edits, step.n)
+                return
+            done.append(kept)
+        self.kept, self.run = list(chain), run
+        why = "put back: nothing tried after it came nearer"
+        self.emit("repair.kept", n=chain[-1].n, unit=describe(chain[-1].edits[0][0]), reason=why,
+                  chain=[kept.what for kept in chain])  # fmt: skip
 
     def _learn_from_failure(
         self, index: int, proposal: Proposal, applied: list[Edit], first: TestRun, why: str
@@ -461,9 +578,9 @@ class Search:
         """The variants still untried on the lines a kept candidate changed, each made to replace it: a change that
         makes some failing tests pass may be the wrong one of its line's (`cents * rate` → `cents + rate` passed
         the test at a rate of 0, where `cents * (rate + 1)` passes them all), and variants of the kept line build
-        on it instead of undoing it."""
-        if len(applied) != 1 or not self.kept:
-            return []
+        on it instead of undoing it. Only for the first kept candidate."""
+        if len(applied) != 1 or len(self.kept) != 1:
+            return []  # a later kept line's: going back to the code before the first tries those variants
         before, kept_text = applied[0]
         old_lines, new_lines = before.text.splitlines(), kept_text.splitlines()
         file_now = self._file_text(before)

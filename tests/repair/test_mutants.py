@@ -14,6 +14,7 @@ from test_spectrum import make_repo
 
 from pedro.backends.scripted import ScriptedBackend
 from pedro.messages import Event
+from pedro.repair.everywhere import everywhere
 from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.mutants import line_mutants, replaced_names, unit_names
@@ -134,6 +135,75 @@ def test_two_one_token_slips_are_fixed_one_after_the_other(repo: Path) -> None:
     kept = [e.data for e in events if e.type == "repair.kept"]
     assert len(kept) == 1  # the first slip fixed one test and stayed while the second was looked for
     assert "progress" in statuses(events) and statuses(events)[-1] == "fixed"
+
+
+LCS_CASES = [("witch", "sandwich", 2), ("meow", "homeowner", 4), ("fun", "function", 3), ("cyborg", "cyber", 3)]
+
+
+def test_kept_changes_that_lead_nowhere_are_taken_back_and_the_variants_before_them_tried(repo: Path) -> None:
+    tests = "".join(f"def test_{n}():\n    assert lcs_length({a!r}, {b!r}) == {v}\n\n\n" for n, (a, b, v) in
+                    enumerate(LCS_CASES))  # fmt: skip
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "lcs.py": (
+                "def lcs_length(s, t):\n    from collections import Counter\n\n    dp = Counter()\n\n"
+                "    for i in range(len(s)):\n        for j in range(len(t)):\n            if s[i] == t[j]:\n"
+                "                dp[i, j] = dp[i - 1, j] + 1\n\n    return max(dp.values()) if dp else 0\n"
+            ),
+            "test_lcs.py": "from lcs import lcs_length\n\n\n" + tests,
+        },
+        mutants=200,
+    )
+    # A change that makes more tests pass is kept first; nothing on top of it fixes the rest.
+    assert "dp[i, j] = dp[i - 1, j - 1] + 1" in (repo / "lcs.py").read_text()
+    dropped = [e.data for e in events if e.type == "repair.dropped"]
+    assert dropped and "goes on from the code before it" in dropped[0]["reason"]
+    kept = [e.data["n"] for e in events if e.type == "repair.kept"]
+    assert dropped[0]["n"] == kept[: len(dropped[0]["n"])]
+
+
+EXPIRY = (
+    "class Item:\n    def __init__(self, value, expire):\n"
+    "        self.value = value\n        self.expire = expire\n\n\n"
+    "def alive(item, now):\n    return not (item.expire < now)\n\n\n"
+    "def get(items, key, now):\n    item = items.get(key)\n    if item is None or item.expire < now:\n"
+    "        return None\n    return item.value\n\n\n"
+    "def count(items, now):\n    return sum(1 for item in items.values() if not (item.expire < now))\n"
+)
+
+
+def test_a_comparison_written_in_several_functions_is_changed_in_all_of_them_at_once(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "expiry.py": EXPIRY,
+            "test_expiry.py": (
+                "from expiry import Item, alive, count, get\n\n\n"
+                "def test_an_item_is_gone_when_it_expires():\n    items = {'a': Item(1, 10)}\n"
+                "    assert not alive(items['a'], 10)\n    assert get(items, 'a', 10) is None\n"
+                "    assert count(items, 10) == 0\n\n\n"
+                "def test_an_item_is_there_before():\n    items = {'a': Item(1, 10)}\n"
+                "    assert alive(items['a'], 9) and get(items, 'a', 9) == 1 and count(items, 9) == 1\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert (repo / "expiry.py").read_text() == EXPIRY.replace("expire < now", "expire <= now")
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert "wherever the file makes that comparison (3 lines)" in fixed[0]["change"]
+
+
+def test_the_same_comparison_is_found_on_either_side_and_nothing_else_is_widened() -> None:
+    units = [Unit("e.py", "f", "f", "python", 1, 4, ""), Unit("e.py", "g", "g", "python", 5, 6, "")]
+    text = "def f(a, now):\n    if now > a.end:\n        return 1\n    return now > a.end\n"
+    text += "def g(a, now):\n    return now > a.end or now > a.start\n"
+    wide = everywhere("    if now > a.end:", "    if now >= a.end:", text, lambda: units)
+    assert wide is not None and wide.lines == 3 and [unit.name for unit, _ in wide.edits] == ["f", "g"]
+    assert wide.edits[1][1] == "def g(a, now):\n    return now >= a.end or now > a.start"
+    # Not a comparison, or a comparison made on one line only: the variant alone.
+    assert everywhere("    if now > a.end:", "    if now > a.end + 1:", text, lambda: units) is None
+    assert everywhere("    return now > a.start", "    return now >= a.start", text, lambda: units) is None
 
 
 def test_variants_that_do_not_parse_cost_no_test_run(repo: Path) -> None:
