@@ -34,10 +34,10 @@ TIMEOUT_FACTOR = 3.0
 TIMEOUT_SLACK_S = 2.0
 """A candidate's run may take this multiple of the original code's run of the same tests, plus this: a candidate
 that loops or deadlocks is stopped early and counted as failing."""
+# A warm candidate may also use TIMEOUT_FACTOR times the CPU time of the original code's run, plus this. A loop that
+# never ends is stopped there, sooner than by the time limit, and a busy machine, which slows a run but adds no CPU
+# time to it, stops no candidate early.
 CPU_SLACK_S = 1.0
-"""A warm candidate may also use TIMEOUT_FACTOR times the CPU time of the original code's run, plus this. A loop that
-never ends is stopped there, sooner than by the time limit, and a busy machine, which slows a run but adds no CPU time
-to it, stops no candidate early."""
 HUNG_MARK = "TestHung"
 """The exception warm_pytest.py raises inside a test that ran past its own limit, as a failure's message names it."""
 _JUNIT_OPTIONS = ("-o", "junit_family=xunit1")

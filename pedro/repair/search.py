@@ -60,9 +60,9 @@ _LATE_PAIRS = 24
 _IDLE_PAIRS = 40
 _IDLE_NEARER = 40
 _IDLE_REST = 20
+# Variants tried on top of kept candidates before the kept lines' other variants, then going back to the code before
+# the first kept candidate: where a kept change was right, the fix on top of it came within 40 variants of it.
 CHAIN_VARIANTS = 40
-"""Variants tried on top of kept candidates before the kept lines' other variants, then going back to the code before
-the first kept candidate: where a kept change was right, the fix on top of it came within 40 variants of it."""
 
 
 @dataclass(frozen=True)

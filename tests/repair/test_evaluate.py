@@ -255,7 +255,8 @@ def test_a_candidate_that_spins_is_stopped_at_a_multiple_of_the_original_cpu_tim
         (repo / "calc.py").write_text(CALC.replace("return a - b", "while True:\n        pass"))
         run = candidate_runs.first(["test_calc.py::test_add"])
         assert run.result.outcome == "timeout"
-        assert run.result.cpu_s is not None and run.result.cpu_s >= warm.cpu_limit_s
+        # The system's CPU accounting (ticks) may read a little under the limit its timer fired at.
+        assert run.result.cpu_s is not None and run.result.cpu_s >= 0.8 * warm.cpu_limit_s
         assert run.result.duration_s < 30
         verdict, why = judge(candidate_runs.baseline, run, frozenset(["test_calc.py::test_add"]))
         assert verdict == "fails" and "on the CPU" in why
