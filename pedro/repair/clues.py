@@ -41,6 +41,8 @@ _KINDS = {
     "type": re.compile(r"TypeError|cannot convert|unsupported operand", re.I),
     "recursion": re.compile(r"RecursionError|maximum call stack|stack overflow", re.I),
     "assert": re.compile(r"AssertionError|\bassert\b|expected|want", re.I),
+    # A sequence unpacked (`first, *rest = coins`) when it was empty.
+    "unpack": re.compile(r"not enough values to unpack", re.I),
     # The warm pytest's per-test limit, Go's and node's test timeouts.
     "hang": re.compile(r"TestHung|test timed out|timed out after", re.I),
 }
@@ -65,7 +67,7 @@ class Clues:
     names: frozenset[str] = frozenset()
     """Identifiers in the failure's messages and assertion lines."""
     kinds: frozenset[str] = frozenset()
-    """index, zero, none, type, recursion, assert, hang: the kinds of error the failure shows."""
+    """index, zero, none, type, recursion, assert, unpack, hang: the kinds of error the failure shows."""
     frames: tuple[tuple[str, int], ...] = ()
     """Frames in the project's own (non-test) files, deepest first."""
     cases: frozenset[str] = frozenset()

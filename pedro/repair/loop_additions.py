@@ -1,7 +1,7 @@
 """Lines a Python loop may be missing, or leave unchecked: the update of a variable it reads and never moves on, the
-push onto a stack it only pops, the last piece it leaves out after it ends, and a plain `return True` after it that
-forgets the count it kept. Each is (the file line, its new text: itself and a line added, or a line in its place,
-the change).
+push onto a stack it only pops, the last piece it leaves out after it ends, a plain `return True` after it that
+forgets the count it kept, and a best so far it overwrites instead of keeping. Each is (the file line, its new
+text: itself and a line added, or a line in its place, the change).
 """
 
 from __future__ import annotations
@@ -35,6 +35,31 @@ def loop_additions(unit: Unit) -> list[Addition]:
             found += _remainders(unit, lines, loop, before | _parameters(tree))
             found += _pushes(unit, lines, loop, before)
             found += _final_checks(unit, lines, tree, loop)
+            found += _best_so_far(unit, lines, tree, loop)
+    return found
+
+
+def _best_so_far(unit: Unit, lines: list[str], tree: ast.Module, loop: ast.While | ast.For) -> list[Addition]:
+    """`longest = length + 1` in a loop that reads `longest`, set to a number before it → `longest = max(longest,
+    length + 1)` (and `min`): a best so far that each step overwrites instead of keeping."""
+    starts = _numbers_set_before(tree, loop.lineno)
+    read = _names(loop, ast.Load)
+    found: list[Addition] = []
+    for node in ast.walk(loop):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        name = node.targets[0].id
+        if name not in starts or name not in read or name in _names(node.value, ast.Load):
+            continue
+        if node.end_lineno != node.lineno:
+            continue
+        row = node.lineno - 1
+        text = lines[row]
+        indent = text[: len(text) - len(text.lstrip())]
+        value = ast.unparse(node.value)
+        for best in ("max", "min"):
+            kept = f"{name} = {best}({name}, {value})"
+            found.append((unit.start_line + row, indent + kept, f"`{text.strip()}` → `{kept}`"))
     return found
 
 

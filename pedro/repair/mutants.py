@@ -89,6 +89,10 @@ _PYTHON_ONLY = {"//"}
 _RETURNED_PART = re.compile(
     r"^(?P<head>\s*return\s+)(?P<part>(?P<base>[A-Za-z_$][\w$.]*)\s*[*/](?![*/=]).*?)(?P<end>;?\s*)$"
 )
+# A list built from another and returned alone: `return [[first] + s for s in rest]`.
+_RETURNED_NEW_ITEMS = re.compile(
+    r"^(?P<head>\s*return\s+)(?P<part>\[.*\bfor\s+[\w, ]+\s+in\s+(?P<base>[A-Za-z_]\w*)\s*\])(?P<end>\s*)$"
+)
 # A length compared with nothing: `len(xs) == 0`, `xs.length === 0`.
 _EMPTY_TEST = re.compile(r"(?P<length>\blen\([^()]*\)|[\w$.]+\.length)\s*===?\s*0(?![\w.])")
 _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true",
@@ -531,13 +535,15 @@ def _base_case_widened(line: str) -> Iterator[Mutant]:
 
 def _part_returned(line: str, language: LanguageName) -> Iterator[Mutant]:
     """A part of a value returned where the value less or plus that part was meant: a discount for the discounted
-    price (`return cents * percent // 100` → `return cents - cents * percent // 100`), a tax for the taxed one."""
+    price (`return cents * percent // 100` → `return cents - cents * percent // 100`), a tax for the taxed one, the
+    items built from a list without the list (`return [[first] + s for s in rest]` → `return rest + […]`)."""
     code = without_comment(line, language)
-    match = _RETURNED_PART.match(code)
+    items = _RETURNED_NEW_ITEMS.match(code) if language == "python" else None
+    match = items or _RETURNED_PART.match(code)
     if match is None:
         return
     head, base, part, end = match.group("head", "base", "part", "end")
-    for sign in ("-", "+"):
+    for sign in ("+",) if items else ("-", "+"):
         new = f"{base} {sign} {part}"
         yield Mutant(f"{head}{new}{end}{line[len(code) :]}", f"`{part}` → `{new}`", 3)
 

@@ -102,6 +102,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     """The variants read from the whole unit rather than one line: a missing `return`, a result computed and never
     used, a loop that never ends, a line a loop is missing."""
     found = [*_missing_return(unit, clues), *_returns_after_calls(unit, order, prose, clues), *_unused_results(unit)]
+    found += _empty_guards(unit, clues)
     found += _loop_ends(unit)
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
     return found
@@ -369,6 +370,46 @@ def _missing_return(unit: Unit, clues: Clues) -> list[Variant]:
     indent = re.match(r"[ \t]*", lines[1] if len(lines) > 1 else last).group(0)  # type: ignore[union-attr]
     name = targets[-1]
     return [Variant(unit, unit.end_line, f"{last}\n{indent}return {name}", f"`return {name}` added", _GUIDED_SCORE)]
+
+
+def _empty_guards(unit: Unit, clues: Clues) -> list[Variant]:
+    """`if total < 0:` → `if total < 0 or not coins:`, for a base case that returns before `first, *rest = coins`,
+    when the failure says a sequence was unpacked empty: the recursion's end on an empty list, missing."""
+    tree = _python_tree(unit) if "unpack" in clues.kinds else None
+    if tree is None:
+        return []
+    lines = unit.text.splitlines()
+    unpacked = _unpacked_with_rest(tree)
+    found: list[Variant] = []
+    for node in _one_line_returns(tree):
+        text = lines[node.lineno - 1]
+        head = text[: len(text) - len(text.lstrip())] + "if "
+        for line, name in unpacked:
+            if node.lineno < line and text.rstrip().endswith(":"):
+                new = f"{head}{ast.unparse(node.test)} or not {name}:"
+                change = f"`or not {name}` added to the base case"
+                found.append(Variant(unit, unit.start_line + node.lineno - 1, new, change, _GUIDED_SCORE))
+    return found
+
+
+def _unpacked_with_rest(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, name) of each `first, *rest = name`."""
+    return [
+        (node.lineno, node.value.id)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Tuple) and any(isinstance(e, ast.Starred) for e in node.targets[0].elts)
+    ]  # fmt: skip
+
+
+def _one_line_returns(tree: ast.Module) -> list[ast.If]:
+    """Each `if` on one line whose whole body is a `return`: a base case."""
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and node.test.end_lineno == node.lineno and len(node.body) == 1
+        and isinstance(node.body[0], ast.Return)
+    ]  # fmt: skip
 
 
 def _python_tree(unit: Unit) -> ast.Module | None:

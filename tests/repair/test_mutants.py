@@ -871,6 +871,66 @@ def test_a_table_a_loop_fills_by_item_is_not_taken_for_a_value_it_never_moves_on
     assert not [added for _, _, added in loop_additions(unit) if added.startswith("`dp =")]
 
 
+def test_items_built_from_a_list_and_returned_without_it_get_the_list_added(repo: Path) -> None:
+    assert "return rest + [[first] + s for s in rest]" in changes("    return [[first] + s for s in rest]")
+    assert not [c for c in changes("    return [x * 2 for x in xs]", "javascript") if c.startswith("return xs +")]
+    fixed_by_a_variant(
+        repo,
+        {
+            "subsets.py": (
+                "def powerset(arr):\n    if arr:\n        first, *rest = arr\n"
+                "        rest_subsets = powerset(rest)\n        return [[first] + subset for subset in rest_subsets]\n"
+                "    else:\n        return [[]]\n"
+            ),
+            "test_subsets.py": (
+                "from subsets import powerset\n\n\ndef test_powerset():\n"
+                "    assert powerset(['a', 'b']) == [[], ['b'], ['a'], ['a', 'b']]\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "return rest_subsets + [[first] + subset for subset in rest_subsets]" in (repo / "subsets.py").read_text()
+
+
+def test_a_best_so_far_a_loop_overwrites_is_kept_instead(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "lis.py": (
+                "def lis(arr):\n    ends = {}\n    longest = 0\n\n    for i, val in enumerate(arr):\n"
+                "        prefix_lengths = [j for j in range(1, longest + 1) if arr[ends[j]] < val]\n"
+                "        length = max(prefix_lengths) if prefix_lengths else 0\n"
+                "        if length == longest or val < arr[ends[length + 1]]:\n"
+                "            ends[length + 1] = i\n            longest = length + 1\n\n    return longest\n"
+            ),
+            "test_lis.py": (
+                "from lis import lis\n\n\ndef test_lis():\n    assert lis([4, 1, 5, 3, 7, 6, 2]) == 3\n"
+                "    assert lis([10, 22, 9, 33, 21, 50, 41, 60, 80]) == 6\n"
+                "    assert lis([7, 10, 9, 2, 3, 8, 1]) == 3\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "            longest = max(longest, length + 1)\n" in (repo / "lis.py").read_text()
+
+
+def test_a_list_unpacked_empty_gets_its_end_in_the_base_case(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "change.py": (
+                "def ways(coins, total):\n    if total == 0:\n        return 1\n    if total < 0:\n        return 0\n\n"
+                "    first, *rest = coins\n    return ways(coins, total - first) + ways(rest, total)\n"
+            ),
+            "test_change.py": (
+                "from change import ways\n\n\ndef test_ways():\n    assert ways([1, 5, 10, 25], 11) == 4\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "    if total < 0 or not coins:\n" in (repo / "change.py").read_text()
+
+
 def test_a_discount_returned_where_the_discounted_price_was_meant_gets_the_price_less_it(repo: Path) -> None:
     assert "return cents - cents * percent // 100" in changes("    return cents * percent // 100")
     assert "return price + price * rate;  // taxed" in changes("  return price * rate;  // taxed", "javascript")
