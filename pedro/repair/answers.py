@@ -115,10 +115,13 @@ class ModelAnswers:
     """The answers asked for (the unit's path and text, the question, the answer's number): never asked again."""
     _turns: _Turns = field(default_factory=lambda: _Turns())
     """What each question gave so far, kept across restarts: a question asked before goes on where it was."""
+    _units: frozenset[tuple[str, str]] = frozenset()
+    """The functions (path, name) the questions asked now are about."""
 
     def start(self, questions: Sequence[Question]) -> None:
         """Begin asking; prompts are built here, on the repair's own thread."""
         prompts = [(question, self._prompt(question)) for question in questions]
+        self._units = frozenset((question.unit.path, question.unit.qualified_name) for question in questions)
         # candidates × units new answers in all, and every question at least its greedy one.
         limit = self.distinct + max(self.config.candidates * len({q.unit.key for q in questions}), len(questions))
         self._stop = threading.Event()
@@ -135,6 +138,16 @@ class ModelAnswers:
         self.stop(emit)
         if not self.error:
             self.start(questions)
+
+    def ask_about(self, questions: Sequence[Question], emit: Emit) -> None:
+        """Ask these questions from now on, unless they are about the same functions as the questions asked now and the
+        model is still answering: a restart abandons the answer being written, and a small model takes 10-20 s to
+        write one, longer than the search takes to keep a change to a function and take it back. An answer about a
+        function as it was still replaces the function as it is (Search._answered_unit)."""
+        units = {(question.unit.path, question.unit.qualified_name) for question in questions}
+        if self.busy and units == self._units:
+            return
+        self.restart(questions, emit)
 
     @property
     def busy(self) -> bool:

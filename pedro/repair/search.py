@@ -300,7 +300,7 @@ class Search:
     def _from_answer(self, answer: Answer) -> Proposal | None:
         self.take_back_plausible()  # proposals are made against the code without it
         question = answer.question
-        unit = self._current(question.unit)
+        unit = self._answered_unit(answer)
         label: dict[str, Any] = {"unit": describe(question.unit), "question": question.kind, "answer": answer.index}
         label |= {"line": question.line} if question.line else {}
         if unit is None:
@@ -357,6 +357,17 @@ class Search:
         shift = before + 1 - unit.start_line
         return Unit(unit.path, unit.name, unit.qualified_name, unit.language, unit.start_line + shift,
                     unit.end_line + shift, unit.text, unit.tests)  # fmt: skip
+
+    def _answered_unit(self, answer: Answer) -> Unit | None:
+        """The unit an answer replaces, as the file holds it now: for a whole function the search is still about, also
+        one kept candidates changed since the question was asked (when its file has one function of that name)."""
+        unit = answer.question.unit
+        current = self._current(unit)
+        asked = {(suspect.unit.path, suspect.unit.qualified_name) for suspect in self.suspects}
+        if current is not None or answer.question.kind != "function" or (unit.path, unit.qualified_name) not in asked:
+            return current
+        same = [one for one in file_units(self.root, unit.path) if one.qualified_name == unit.qualified_name]
+        return replace(same[0], tests=unit.tests) if len(same) == 1 else None
 
     def _file_text(self, unit: Unit) -> str:
         try:
@@ -476,7 +487,7 @@ class Search:
         self._tried = {key: set(texts) for key, texts in level.tried}
         self._idle_seen = -1
         if self.model is not None:
-            self.model.restart(questions_for(self.suspects), self.emit)
+            self.model.ask_about(questions_for(self.suspects), self.emit)
         return True
 
     def take_up_nearest(self) -> None:
@@ -572,7 +583,7 @@ class Search:
         self._instead.clear()  # made from the code before this candidate
         self._instead.extend(self._proposal(unit, candidate, "mutation", label) for unit, candidate, label in instead)
         if self.model is not None:
-            self.model.restart(questions_for(self.suspects), self.emit)
+            self.model.ask_about(questions_for(self.suspects), self.emit)
 
     def _instead_of_kept(self, applied: list[Edit]) -> list[tuple[Unit, Candidate, dict[str, Any]]]:
         """The variants still untried on the lines a kept candidate changed, each made to replace it: a change that
