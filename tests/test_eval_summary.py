@@ -144,6 +144,9 @@ def test_the_outcome_is_read_from_the_event_stream() -> None:
     [
         (Outcome(True, "completed", "repaired", 0), True, None),
         (Outcome(True, "completed", "completed", 0), False, "check_failed"),
+        (Outcome(True, "completed", "built", 0), False, "check_failed"),
+        (Outcome(True, "completed", "unverified", 0), False, "unverified"),
+        (Outcome(True, "completed", "unverified", 0), True, None),
         (Outcome(False, "none", "none", None, timed_out=True), False, "timeout"),
         (Outcome(False, "none", "none", 130, interrupted=True), False, "interrupted"),
         (Outcome(False, "none", "none", 2), False, "usage_error"),

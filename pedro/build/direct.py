@@ -331,8 +331,9 @@ class _Run:
         named = [] if place.exists else tests_naming(place.name, self.stage.dispatcher.ctx.root, self.listed)
         written = self._with_test(kept) if self.stage.config.with_test else ""
         given = self.stage.tests is not None and self.stage.tests.given
-        outcome.verified = bool(calls) or bool(feature) or given or bool(named and kept.run is not None)
-        outcome.summary = self._verified_summary(kept, calls, feature, bool(named) or written.startswith("added"))
+        added = written.startswith("added")
+        outcome.verified = bool(calls) or bool(feature) or given or added or bool(named and kept.run is not None)
+        outcome.summary = self._verified_summary(kept, calls, feature, bool(named) or added)
         if written:
             outcome.summary += f"; {written}"
         self.emit("build.finished", kept=True, n=kept.n, verified=outcome.verified, summary=outcome.summary,
@@ -403,11 +404,11 @@ class _Run:
         place = self.place
         verb = "changed" if place.exists else "added"
         checked = self._checks(kept, calls, feature)
-        given = self.stage.tests is not None and self.stage.tests.given
         answer = f"answer {kept.n} of {self.outcome.answers}"
         head = f"{verb} {place.label} in {place.path} ({answer}); checked: {', '.join(checked)}"
-        if not calls and not feature and not named and not given:
+        if not self.outcome.verified:
             tests = (f"the tests of {place.name}() check what it did before" if place.exists
+                     else f"no test that names {place.name} ran" if named
                      else f"no test names {place.name}")  # fmt: skip
             return (f"{head}. Unverified: {tests} and the request gives no example, so nothing checked what it "
                     f"does; add a test or an example (`{place.name}(…) returns …`)")  # fmt: skip

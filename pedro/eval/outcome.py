@@ -15,6 +15,7 @@ FailureReason = Literal[
     "tool_failed",
     "tests_failed",
     "check_failed",
+    "unverified",
     "no_answer_passed",
     "no_change",
     "no_progress",
@@ -48,6 +49,7 @@ _BY_REASON: Final[Mapping[str, FailureReason]] = {
     "no_tool_call": "no_tool_call",
     "empty_reply": "empty_reply",
     "build_failed": "no_answer_passed",
+    "unverified": "unverified",
     "time_limit": "time_limit",
 }
 # Error kinds of calls the model wrote wrongly (as opposed to calls that ran and failed).

@@ -578,7 +578,8 @@ class Agent:
             self.state.build = built.record()
         if built.kept:
             judgement = self.evidence.judge_run(built.last_run) if built.last_run is not None else None
-            return endings.built(built.summary if judgement is None else endings.with_notes(built.summary, judgement))
+            summary = built.summary if judgement is None else endings.with_notes(built.summary, judgement)
+            return endings.built(summary, verified=built.verified)
         if built.ran:
             return endings.build_failed(built.summary)
         return None

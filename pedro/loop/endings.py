@@ -131,9 +131,10 @@ def repaired(summary: str) -> Ending:
     return Ending("completed", "repaired", summary)
 
 
-def built(summary: str) -> Ending:
-    """The direct way kept an answer that passed every check it had."""
-    return Ending("completed", "built", summary)
+def built(summary: str, *, verified: bool) -> Ending:
+    """The direct way kept an answer that passed every check it had; `unverified` when none of them checked what the
+    code does (no test of it, no example, no command given), so that a script reading the record can tell."""
+    return Ending("completed", "built" if verified else "unverified", summary)
 
 
 def build_failed(summary: str) -> Ending:
