@@ -38,7 +38,7 @@ from pedro.repair.variants import Variant, unit_variants
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
-Origin = Literal["mutation", "function", "line", "pair", "file"]
+Origin = Literal["mutation", "function", "line", "pair", "file", "answer_variant"]
 Emit = Callable[..., None]
 _WAIT_S = 0.2
 """How long the search waits for an answer when no variant is left and the model is still writing."""
@@ -63,6 +63,10 @@ _IDLE_REST = 20
 # Variants tried on top of kept candidates before the kept lines' other variants, then going back to the code before
 # the first kept candidate: where a kept change was right, the fix on top of it came within 40 variants of it.
 CHAIN_VARIANTS = 40
+# Variants of the one line a failed model answer changed, tried right after it: a small model's rewrite of a line is
+# often a token from the fix (`max(best, best + x)` where `max(x, best + x)` is right), and no variant of the original
+# line reaches it.
+_ANSWER_VARIANTS = 12
 
 
 @dataclass(frozen=True)
@@ -519,10 +523,35 @@ class Search:
         nudged = _NUDGE.fullmatch(str(proposal.label.get("change", "")))
         if nudged is not None and _NOT_A_NUMBER.search(why):
             self._not_numbers.add((applied[0][0].path, nudged["name"]))
+        if proposal.question in ("function", "line", "file") and len(applied) == 1:
+            self._queue_answer_variants(index, applied[0], proposal.label)
         if len(applied) == 1:
             nearer = came_nearer(self.run, first, self.wanted)
             gap = remaining(first, self.wanted) if nearer else None
             self._remember_tested(Tested(index, *applied[0], nearer=nearer, gap=gap))
+
+    def _queue_answer_variants(self, index: int, applied: Edit, label: dict[str, Any]) -> None:
+        """The best variants of the line a failed answer changed, when it changed one line, queued with the answer's
+        line in place: each a candidate of its own, tried next, and a variant like any other ([repair].mutants and the
+        chain's limit bound them too)."""
+        unit, new = applied
+        old_lines, new_lines = unit.text.splitlines(), new.splitlines()
+        changed = [k for k, (old, now) in enumerate(zip(old_lines, new_lines, strict=False)) if old != now]
+        room = min(_ANSWER_VARIANTS, self._limit() - self._variants_tried)
+        if len(old_lines) != len(new_lines) or len(changed) != 1 or room <= 0:
+            return
+        line = unit.start_line + changed[0]
+        answered = replace(unit, text=new)
+        file_text = self._file_text(unit).replace(unit.text, new, 1)
+        variants = [v for v in unit_variants(answered, [line], self.clues, file_text) if v.line == line]
+        for variant in variants[:room]:
+            change = f"answer {label.get('answer')}'s line {line}, then {variant.change}"
+            shown = {"unit": describe(unit), "question": "answer_variant", "line": line, "change": change}
+            proposal = self._proposal(unit, mutant_candidate(answered, line, variant.text, file_text),
+                                      "answer_variant", shown)  # fmt: skip
+            if proposal.edits:
+                self._variants_tried += 1
+                self._queued.append(proposal)
 
     def _remember_tested(self, tested: Tested) -> None:
         """Keep a failed candidate for pairs; when it and an earlier one each came nearer at different places, try

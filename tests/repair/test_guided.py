@@ -294,3 +294,34 @@ def test_an_index_out_of_range_inside_a_loop_tries_the_loops_bound_first(
     tried = candidates(events)
     fixed = [c for c in tried if c["status"] == "fixed"]
     assert fixed and fixed[0]["n"] <= 3 and fixed[0]["line"] == 3, [(c.get("line"), c.get("change")) for c in tried]
+
+
+RUNNING = (
+    "def running_best(values):\n"
+    '    """The largest sum of consecutive values, 0 for none."""\n'
+    "    best = here = 0\n"
+    "    for v in values:\n"
+    "        here = here + v\n"
+    "        best = max(best, here)\n"
+    "    return best\n"
+)
+RUNNING_TEST = (
+    "from running import running_best\n\n\n"
+    "def test_running_best():\n    assert running_best([4, -5, 2, 1, -1, 3]) == 5\n    assert running_best([-1]) == 0\n"
+)
+
+
+def test_an_answer_one_token_from_the_fix_is_fixed_by_a_variant_of_the_line_it_changed(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # No variant of `here = here + v` passes; the model's line keeps the running sum from falling, but on its own
+    # never lets it start again, and `here` → `v` in it does.
+    near = RUNNING.replace("here = here + v", "here = max(here, here + v)")
+    make_repo(repo, {"running.py": RUNNING, "test_running.py": RUNNING_TEST})
+    events, proc = debug(repo, stub_server([f"```python\n{near}```"] + [NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    fixed = [c for c in candidates(events) if c["status"] == "fixed"]
+    assert fixed and fixed[0]["question"] == "answer_variant", candidates(events)
+    assert fixed[0]["change"].startswith("answer 1's line 5, then "), fixed[0]
+    check = "from running import running_best\nassert running_best([2, -3, 5, -1, 4]) == 8 and running_best([]) == 0\n"
+    assert run_python(repo, check).returncode == 0, (repo / "running.py").read_text()
