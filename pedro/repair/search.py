@@ -524,13 +524,13 @@ class Search:
         if nudged is not None and _NOT_A_NUMBER.search(why):
             self._not_numbers.add((applied[0][0].path, nudged["name"]))
         if proposal.question in ("function", "line", "file") and len(applied) == 1:
-            self._queue_answer_variants(index, applied[0], proposal.label)
+            self._queue_answer_variants(applied[0], proposal.label)
         if len(applied) == 1:
             nearer = came_nearer(self.run, first, self.wanted)
             gap = remaining(first, self.wanted) if nearer else None
             self._remember_tested(Tested(index, *applied[0], nearer=nearer, gap=gap))
 
-    def _queue_answer_variants(self, index: int, applied: Edit, label: dict[str, Any]) -> None:
+    def _queue_answer_variants(self, applied: Edit, label: dict[str, Any]) -> None:
         """The best variants of the line a failed answer changed, when it changed one line, queued with the answer's
         line in place: each a candidate of its own, tried next, and a variant like any other ([repair].mutants and the
         chain's limit bound them too)."""
@@ -546,7 +546,8 @@ class Search:
         variants = [v for v in unit_variants(answered, [line], self.clues, file_text) if v.line == line]
         for variant in variants[:room]:
             change = f"answer {label.get('answer')}'s line {line}, then {variant.change}"
-            shown = {"unit": describe(unit), "question": "answer_variant", "line": line, "change": change}
+            shown = {"unit": describe(unit), "question": "answer_variant", "answer": label.get("answer"), "line": line,
+                     "change": change}  # fmt: skip
             proposal = self._proposal(unit, mutant_candidate(answered, line, variant.text, file_text),
                                       "answer_variant", shown)  # fmt: skip
             if proposal.edits:

@@ -314,8 +314,8 @@ RUNNING_TEST = (
 def test_an_answer_one_token_from_the_fix_is_fixed_by_a_variant_of_the_line_it_changed(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    # No variant of `here = here + v` passes; the model's line keeps the running sum from falling, but on its own
-    # never lets it start again, and `here` → `v` in it does.
+    # No variant of `here = here + v` passes; the model's line keeps the running sum from falling but never lets it
+    # start again at the current value, and its first two names swapped (`max(v, v + here)`) does.
     near = RUNNING.replace("here = here + v", "here = max(here, here + v)")
     make_repo(repo, {"running.py": RUNNING, "test_running.py": RUNNING_TEST})
     events, proc = debug(repo, stub_server([f"```python\n{near}```"] + [NOTHING] * 20), cli_env)
