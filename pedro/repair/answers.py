@@ -37,6 +37,9 @@ _ANSWER_SLACK_TOKENS = 96
 _MAX_TEMPERATURE = 1.5
 _TEMPERATURE_STEPS = 6
 _STOP_WAIT_S = 2.0
+# At the end of a repair the thread is waited for only this long: one blocked on a server still reading a long prompt
+# would hold a finished job for seconds (1-2.5 s in an eval's jobs) for an answer nobody takes.
+_FINISH_WAIT_S = 0.2
 _AHEAD_POLL_S = 0.02
 # A question whose last answers all repeated earlier ones is asked no more: a small model's line question often gives
 # the same line at every temperature, and its turns go to the questions that still give something new.
@@ -175,12 +178,18 @@ class ModelAnswers:
         goes on (to the final check, which would otherwise share the cores with it)."""
         self._stop.set()
 
-    def stop(self, emit: Emit) -> None:
-        """Ask no more; an answer being written is abandoned at its next token."""
+    def stop(self, emit: Emit, *, wait_s: float = _STOP_WAIT_S) -> None:
+        """Ask no more; an answer being written is abandoned at its next token, waited for up to `wait_s` (a restart
+        waits, so that the old questions' last request does not run beside the new ones')."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=_STOP_WAIT_S)
+            self._thread.join(timeout=wait_s)
         self.forward(emit)
+
+    def finish(self, emit: Emit) -> None:
+        """The repair is over: ask no more, and leave an answer still being written to be abandoned on its own
+        thread at its next token (the thread records nothing once stopped)."""
+        self.stop(emit, wait_s=_FINISH_WAIT_S)
 
     def _ask_all(self, prompts: list[tuple[Question, list[Message]]], limit: int, stop: threading.Event) -> None:
         """Each question in turn, greedy first and then sampled (`candidates` new answers each at most), until `limit`

@@ -253,7 +253,7 @@ class Repairer:
             outcome.candidates, outcome.tool_calls = search.candidates, search.editor.calls
             if search.model is not None:
                 outcome.usage += search.model.usage
-                search.model.stop(emit)
+                search.model.finish(emit)
             self.dispatcher.snapshots.close_step(emit)
         self._record(outcome, search, settled, run, wanted, [describe(u) for u in units])
         emit(

@@ -24,7 +24,7 @@ from pedro.jobs.facts import changed_files, job_diff
 from pedro.jobstore import JobStore
 from pedro.loop.agent import Agent, AgentParts, Limits, RunResult
 from pedro.messages import Completion, Event, Message
-from pedro.repair import Repairer
+from pedro.repair import Repairer, answers
 from pedro.roles import get_role
 from pedro.safety.guard import SnapshotGuard
 from pedro.safety.snapshots import list_snapshots
@@ -537,6 +537,44 @@ def test_the_answer_being_written_is_abandoned_before_the_final_check_not_after_
     assert outcome.fixed and writing.requests
     assert [e.data["phase"] for e in events if e.type == "tests.run"][-1:] == ["candidate"]
     assert writing.written_after <= 2, writing.written_after
+
+
+class _Reading(ScriptedBackend):
+    """A server still reading a long prompt: no token comes until the test lets it go."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.go = threading.Event()
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Mapping[str, Any]],
+        options: GenerationOptions,
+        on_token: Callable[[str], None] | None = None,
+        on_notice: Callable[[str], None] | None = None,
+    ) -> Completion:
+        self.requests.append((list(messages), [dict(tool) for tool in tools]))
+        self.go.wait(60)
+        return Completion(text=FIX)
+
+
+def test_a_finished_repair_does_not_wait_for_an_answer_the_server_has_not_begun(calc: Path) -> None:
+    # A variant fixes add() while the server is still reading the question: the job has its fix, and waiting for
+    # the server's first token (seconds, on a busy machine) would only hold it. A restart, which must not ask
+    # beside the old request, waits up to _STOP_WAIT_S; the end of a repair does not.
+    reading = _Reading()
+    last: dict[str, float] = {}
+    outcome, _, events = repair(
+        calc, [], candidates=1, mutants=8, backend=reading, on_event=lambda kind: last.update({kind: time.monotonic()})
+    )
+    finished = time.monotonic()
+    reading.go.set()
+    assert outcome.fixed and reading.requests
+    final_check = last["tests.run"]
+    assert finished - final_check < answers._STOP_WAIT_S, finished - final_check
+    assert not [e for e in events if e.type == "model.completed"]
 
 
 def test_with_variants_off_no_variant_is_tried_after_a_kept_answer(calc: Path) -> None:
