@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pedro.repair.frames import frames_of, is_test_file
+from pedro.repair.progress import actual_expected_texts
 from pedro.tools.testreport import FailedTest
 
 # Python's NameError, JavaScript's ReferenceError, Go's compiler.
@@ -50,6 +51,7 @@ _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
 # pytest's diff of two strings: `E         - ](#getting-started)` and `E         + ](#getting_started)`.
 _DIFF_LINE = re.compile(r"^E\s+[-+] (.{1,80})$", re.M)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_DIGITS = re.compile(r"\d+")
 # Two sides of a failed comparison on one line: pytest's `assert got == want`, node's `'got' !== 'want'`.
 _COMPARISON = re.compile(r"(?P<one>[^\n]*?) (?:==|!==|!=) (?P<other>[^\n]*)")
 
@@ -74,6 +76,8 @@ class Clues:
     """lower, upper: the case wanted where a comparison's sides hold strings that differ by case alone."""
     unbound: frozenset[str] = frozenset()
     """Classes whose method the failure says was called on the class itself, where an instance was meant."""
+    widths: frozenset[int] = frozenset()
+    """Widths a number was wanted zero-padded to, where the expected text has a leading zero the actual one lacks."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -95,6 +99,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         frames=tuple(dict.fromkeys(frames)),
         cases=frozenset(case for text in texts for case in _cases(text)),
         unbound=_named(_UNBOUND, "owner", texts),
+        widths=frozenset(width for text in texts for width in _widths(text)),
     )
 
 
@@ -126,6 +131,20 @@ def _cases(text: str) -> set[str]:
             if mine != theirs and mine.casefold() == theirs.casefold():
                 found.setdefault(mine.casefold(), set()).update(_case_of(mine) | _case_of(theirs))
     return {case for fold, cases in found.items() if fold not in shared for case in cases}
+
+
+def _widths(text: str) -> set[int]:
+    """The widths numbers were wanted zero-padded to: the actual and the expected text read alike with their numbers
+    taken out, and a number of the expected one has leading zeros where the actual one is narrower (`'1:5' !==
+    '1:05'`; `"8:53", <nil>; want "09:15"`, where the values are wrong too)."""
+    found: set[int] = set()
+    for actual, expected in actual_expected_texts(text):
+        got, want = _DIGITS.findall(actual), _DIGITS.findall(expected)
+        if not want or _DIGITS.sub("#", actual) != _DIGITS.sub("#", expected):
+            continue
+        found.update(len(wanted) for had, wanted in zip(got, want, strict=True)
+                     if wanted.startswith("0") and len(wanted) > len(had))  # fmt: skip
+    return found
 
 
 def _case_of(text: str) -> set[str]:

@@ -166,6 +166,11 @@ def without_comment(line: str, language: LanguageName) -> str:
     return line if comment is None else line[: comment.start].rstrip()
 
 
+def string_literals(line: str, language: LanguageName) -> list[tuple[int, str]]:
+    """Each string literal of the line, its prefix and quotes included, with where it starts; none in a comment."""
+    return [(token.start, token.text) for token in _tokens(line, language) if token.kind == "string"]
+
+
 def _tokens(line: str, language: LanguageName) -> list[_Token]:
     pattern = _TOKEN_RE["python" if language == "python" else "other"]
     return [

@@ -109,13 +109,15 @@ def _numbers_apart(actual: str, expected: str) -> float | None:
     return sum(abs(one - other) for one, other in zip(_numbers_of(actual), _numbers_of(expected), strict=True))
 
 
+def actual_expected_texts(text: str) -> list[tuple[str, str]]:
+    """Every (actual, expected) pair of texts a failure's output compares, as its runner prints them."""
+    matches = (match for pattern in _TEXT_ACTUAL_EXPECTED for match in pattern.finditer(text))
+    return [(match.group("actual"), match.group("expected")) for match in matches]
+
+
 def _texts(failure: FailedTest) -> tuple[str, str] | None:
-    text = f"{failure.message}\n{failure.details}"
-    for pattern in _TEXT_ACTUAL_EXPECTED:
-        match = pattern.search(text)
-        if match is not None and "..." not in match.group("actual") + match.group("expected"):
-            return match.group("actual"), match.group("expected")
-    return None
+    pairs = actual_expected_texts(f"{failure.message}\n{failure.details}")
+    return next(((actual, expected) for actual, expected in pairs if "..." not in actual + expected), None)
 
 
 def _edits(one: str, other: str) -> int:

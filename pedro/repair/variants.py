@@ -24,6 +24,7 @@ from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.mutants import Mutant, line_mutants, replaced_names, unit_names, without_comment
+from pedro.repair.padding import zero_padded
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _NEAREST = 3
@@ -129,7 +130,7 @@ def _changes(
 
 def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
     """The changes the failure asks for: an undefined name or a missing attribute → the nearest in spelling, text
-    compared in the wrong case → the value cased."""
+    compared in the wrong case → the value cased, a number wanted with leading zeros → the number padded."""
     for name in clues.undefined:
         for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", text):
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
@@ -143,6 +144,9 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
     for case in sorted(clues.cases):
         for new in _case_folded(text, case, unit.language):
             change = f"the value made {case} case, as the failure's strings differ by case alone"
+            yield Mutant(new, change, 0), new, True
+    for width in sorted(clues.widths):
+        for new, change in zero_padded(text, width, unit.language):
             yield Mutant(new, change, 0), new, True
 
 

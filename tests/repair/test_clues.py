@@ -64,3 +64,18 @@ def test_the_loop_around_an_index_past_the_end_or_a_hang_is_as_suspect_as_the_li
     # Another kind of failure, or a frame outside the unit: no loop is singled out.
     assert _loop_heads(unit, Clues(frames=(("search.py", 5),), kinds=frozenset({"assert"}))) == set()
     assert _loop_heads(unit, Clues(frames=(("other.py", 5),), kinds=frozenset({"index"}))) == set()
+
+
+def test_a_number_the_expected_text_has_with_leading_zeros_says_how_wide_it_was_wanted() -> None:
+    def widths(message: str) -> frozenset[int]:
+        return read_clues([FailedTest("test_a.py::test_a", message=message)], Path()).widths
+
+    assert widths("AssertionError: assert '1:5' == '1:05'") == {2}
+    assert widths("Expected values to be strictly equal:\n\n'1:5' !== '1:05'\n") == {2}
+    # Go's got/want, with the values wrong as well: the shape still says the hour was wanted two digits wide.
+    assert widths('AddMinutes("08:30", 45) = "8:53", <nil>; want "09:15"') == {2}
+    assert widths("AssertionError: assert '2024-1-5' == '2024-001-05'") == {2, 3}
+    # Texts of another shape, a zero that is the whole number, or a wider actual number: no sign of padding.
+    assert widths("AssertionError: assert 'a5' == 'b05'") == set()
+    assert widths("AssertionError: assert '5' == '0'") == set()
+    assert widths("AssertionError: assert '1:05' == '1:5'") == set()

@@ -946,3 +946,35 @@ def test_a_discount_returned_where_the_discounted_price_was_meant_gets_the_price
         mutants=200,
     )
     assert "return cents - cents * percent // 100" in (repo / "shop.py").read_text()
+
+
+def test_a_number_the_failure_wants_zero_padded_is_padded_where_the_line_formats_it(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "clock.py": 'def clock(minutes):\n    return f"{minutes // 60}:{minutes % 60}"\n',
+            "test_clock.py": "from clock import clock\n\n\ndef test_clock():\n    assert clock(65) == '1:05'\n",
+        },
+    )
+    assert '    return f"{minutes // 60}:{minutes % 60:02d}"\n' in (repo / "clock.py").read_text()
+    tried = [e.data for e in events if e.type == "repair.candidate"]
+    assert len(tried) <= 2 and "zero-padded" in str(tried[-1]["change"]), tried
+
+
+def test_a_javascript_template_pads_the_number_the_failure_wants_wider(repo: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    (repo / "duration.js").write_text(
+        "function formatDuration(seconds) {\n  const minutes = Math.floor(seconds / 60);\n"
+        "  const rest = seconds % 60;\n  return `${minutes}:${rest}`;\n}\n\nmodule.exports = { formatDuration };\n"
+    )
+    (repo / "duration.test.js").write_text(
+        'const test = require("node:test");\nconst assert = require("node:assert/strict");\n'
+        'const { formatDuration } = require("./duration");\n\n'
+        'test("formatDuration", () => {\n  assert.equal(formatDuration(65), "1:05");\n});\n'
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "duration")
+    outcome, backend, _ = repair(repo, [], command="node --test", mutants=8, candidates=0)
+    assert outcome.fixed and backend.requests == []
+    assert '`${minutes}:${String(rest).padStart(2, "0")}`' in (repo / "duration.js").read_text()
