@@ -99,7 +99,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         frames=tuple(dict.fromkeys(frames)),
         cases=frozenset(case for text in texts for case in _cases(text)),
         unbound=_named(_UNBOUND, "owner", texts),
-        widths=frozenset(width for text in texts for width in _widths(text)),
+        widths=_widths(texts),
     )
 
 
@@ -133,18 +133,18 @@ def _cases(text: str) -> set[str]:
     return {case for fold, cases in found.items() if fold not in shared for case in cases}
 
 
-def _widths(text: str) -> set[int]:
+def _widths(texts: Sequence[str]) -> frozenset[int]:
     """The widths numbers were wanted zero-padded to: the actual and the expected text read alike with their numbers
     taken out, and a number of the expected one has leading zeros where the actual one is narrower (`'1:5' !==
     '1:05'`; `"8:53", <nil>; want "09:15"`, where the values are wrong too)."""
     found: set[int] = set()
-    for actual, expected in actual_expected_texts(text):
+    for actual, expected in (pair for text in texts for pair in actual_expected_texts(text)):
         got, want = _DIGITS.findall(actual), _DIGITS.findall(expected)
         if not want or _DIGITS.sub("#", actual) != _DIGITS.sub("#", expected):
             continue
         found.update(len(wanted) for had, wanted in zip(got, want, strict=True)
                      if wanted.startswith("0") and len(wanted) > len(had))  # fmt: skip
-    return found
+    return frozenset(found)
 
 
 def _case_of(text: str) -> set[str]:
