@@ -25,6 +25,7 @@ from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.mutants import Mutant, line_mutants, replaced_names, unit_names, without_comment
 from pedro.repair.padding import zero_padded
+from pedro.repair.unread import unread_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _NEAREST = 3
@@ -37,6 +38,8 @@ _DEEPEST_LINE = 2.0
 _CLUE_NAME = 1.0
 _RANK_STEP = 0.4
 _KIND_FIT = 1.5
+# A change that reads a variable the unit stores and never reads (`h*60 + h` → `h*60 + m`, with `m` scanned).
+_UNREAD_FIT = 2.5
 # `target = value` where the value is a name, an attribute or a call's result, as a line of Python or JavaScript.
 _CASE_TARGET = re.compile(
     r"^(?P<head>\s*(?:(?:const|let|var)\s+)?[\w$.\[\]'\"]+\s*=\s*)(?P<value>[A-Za-z_$][\w$.]*(?:\(.*\))?)(?P<end>;?\s*)$"
@@ -82,6 +85,8 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     code_only = [text if unit.start_line + k not in prose else "" for k, text in enumerate(unit.text.splitlines())]
     names = unit_names("\n".join(code_only), unit.language)
     heads = _loop_heads(unit, clues)
+    unread = unread_names(unit)
+    names += sorted(unread - set(names))  # read nowhere, so not among the names read: the one a slip left out
     found: dict[tuple[int, str], Variant] = {}
     for rank, line in enumerate(order):
         text = lines[line - unit.start_line]
@@ -90,7 +95,7 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
         evidence = _line_evidence(unit, line, text, clues, heads) + max(0.0, 3.0 - _RANK_STEP * rank)
         for change, new, guided in _changes(text, unit, clues, scope, names, attributes):
             score = (_GUIDED_SCORE if guided else _TIER_SCORE.get(change.tier, 1.0)) + evidence
-            score += _kind_fit(change, clues)
+            score += _kind_fit(change, clues) + _unread_fit(text, new, unread)
             key = (line, new)
             if key not in found or found[key].score < score:
                 found[key] = Variant(unit, line, new, change.change, score)
@@ -267,6 +272,14 @@ def _kind_fit(change: Mutant, clues: Clues) -> float:
     if "zero" in clues.kinds and change.tier == 1:
         return _KIND_FIT
     return 0.0
+
+
+def _unread_fit(old: str, new: str, unread: frozenset[str]) -> float:
+    """A bonus for a change that brings a variable the unit stores and never reads into a line that did not name it
+    (the lines that store it are no place to read it)."""
+    if not unread or unread & set(_IDENTIFIER.findall(old)):
+        return 0.0
+    return _UNREAD_FIT if unread & set(_IDENTIFIER.findall(new)) else 0.0
 
 
 def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> Iterator[Variant]:

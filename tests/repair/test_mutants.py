@@ -978,3 +978,16 @@ def test_a_javascript_template_pads_the_number_the_failure_wants_wider(repo: Pat
     outcome, backend, _ = repair(repo, [], command="node --test", mutants=8, candidates=0)
     assert outcome.fixed and backend.requests == []
     assert '`${minutes}:${String(rest).padStart(2, "0")}`' in (repo / "duration.js").read_text()
+
+
+def test_a_variable_stored_and_never_read_takes_the_place_of_a_name_read_twice(repo: Path) -> None:
+    # `m` is split out of the text and never read: a linter would say so, and the variants that read it come first.
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "clock.py": 'def minutes(text):\n    h, m = text.split(":")\n    return int(h) * 60 + int(h)\n',
+            "test_clock.py": "from clock import minutes\n\n\ndef test_minutes():\n    assert minutes('08:30') == 510\n",
+        },
+    )
+    assert "    return int(h) * 60 + int(m)\n" in (repo / "clock.py").read_text()
+    assert len([e for e in events if e.type == "repair.candidate"]) <= 2

@@ -1,0 +1,82 @@
+"""The variables a unit gives a value and never reads: where a slip put another name in place of one.
+
+`h, m := scan(text)` followed by `return h*60 + h` leaves `m` unread, as a linter's "assigned but never used" would
+say; the variants that read it in place of another name are then likelier than the rest.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+
+from pedro.repair.locate import Unit
+from pedro.repair.mutants import string_literals, without_comment
+
+_NAME = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$])")
+# Where a name stands as what is stored, in Go and JavaScript: a target list before `=` or `:=`, a declaration, a
+# pointer given to a scan (`&m`).
+_STORED_AFTER = re.compile(r"^\s*(?:,\s*[A-Za-z_$][\w$]*\s*)*(?::=|=(?![=>]))")
+_DECLARED_BEFORE = re.compile(r"(?:\b(?:let|const|var)\s+(?:[A-Za-z_$][\w$]*\s*,\s*)*|&)$")
+# What follows a declared name (`var h, m int`, `let x = 1`): not the type that ends Go's list.
+_DECLARED_NAME_END = re.compile(r"\s*[,=:;]|\s+[\w$*\[]")
+# A JavaScript signature's parameters: `function f(a, b = 1) {`, `(a, b) => {`, a method's `f(a, b) {`.
+_PARAMETERS = re.compile(r"\((?P<inside>[^()]*)\)")
+_NEVER_UNREAD = frozenset({"_", "self", "cls"})
+
+
+def unread_names(unit: Unit) -> frozenset[str]:
+    """The unit's variables stored and never read; none where its code cannot be read."""
+    if unit.language == "python":
+        return _python_unread(unit.text)
+    return _token_unread(unit)
+
+
+def _python_unread(text: str) -> frozenset[str]:
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return frozenset()
+    stored: set[str] = set()
+    read: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            stored.add(node.arg)
+        elif isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            read.add(node.target.id)  # `total += x` reads total too
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            read.update(node.names)  # stored for others to read
+    return frozenset(name for name in stored - read if name not in _NEVER_UNREAD and not name.startswith("_"))
+
+
+def _token_unread(unit: Unit) -> frozenset[str]:
+    """Go and JavaScript, read by tokens: a name that stands once in the body's code, where it is stored."""
+    lines = unit.text.splitlines()
+    body = [_code(line, unit) for line in lines[1:]]
+    seen: dict[str, list[bool]] = {name: [True] for name in _js_parameters(lines[0] if lines else "", unit)}
+    for line in body:
+        for match in _NAME.finditer(line):
+            before, after = line[: match.start()], line[match.end() :]
+            declared = _DECLARED_BEFORE.search(before) and (before.endswith("&") or _DECLARED_NAME_END.match(after))
+            stored = bool(_STORED_AFTER.match(after) or declared)
+            seen.setdefault(match.group(0), []).append(stored)
+    return frozenset(name for name, uses in seen.items() if all(uses) and name not in _NEVER_UNREAD)
+
+
+def _js_parameters(signature: str, unit: Unit) -> list[str]:
+    """A JavaScript or TypeScript function's plain parameters (Go's signature mixes names with types: none)."""
+    match = _PARAMETERS.search(_code(signature, unit)) if unit.language != "go" else None
+    if match is None:
+        return []
+    names = (part.split("=")[0].split(":")[0].strip().rstrip("?") for part in match.group("inside").split(","))
+    return [name for name in names if _NAME.fullmatch(name)]
+
+
+def _code(line: str, unit: Unit) -> str:
+    """The line's code: its comment dropped and its strings blanked, so that their words are no names."""
+    code = without_comment(line, unit.language)
+    for start, literal in reversed(string_literals(code, unit.language)):
+        code = code[:start] + " " * len(literal) + code[start + len(literal) :]
+    return code

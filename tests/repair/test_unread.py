@@ -1,0 +1,34 @@
+"""The variables a unit stores and never reads, in each language, as a linter would name them."""
+
+from __future__ import annotations
+
+from pedro.repair.locate import Unit
+from pedro.repair.unread import unread_names
+from pedro.tools.symbols import LanguageName
+
+
+def unread(text: str, language: LanguageName) -> frozenset[str]:
+    return unread_names(Unit("f", "f", "f", language, 1, len(text.splitlines()), text))
+
+
+def test_python_reads_the_code_itself() -> None:
+    assert unread('def parse(text):\n    h, m = text.split(":")\n    return int(h) * 60 + int(h)\n', "python") == {"m"}
+    # A parameter never read is one; `total += x` reads total; `_`, `self` and a global are no such variables.
+    text = (
+        "def area(self, width, height, _unused):\n    global seen\n    seen = 1\n    total = 0\n"
+        "    total += width\n    for _ in range(2):\n        pass\n    return total\n"
+    )
+    assert unread(text, "python") == {"height"}
+    assert unread("def broken(:\n", "python") == set()
+
+
+def test_go_and_javascript_are_read_by_where_a_name_stands() -> None:
+    go = (
+        "func Parse(text string) (int, error) {\n\tvar h, m int\n"
+        '\tif _, err := fmt.Sscanf(text, "%d:%d", &h, &m); err != nil {\n\t\treturn 0, err\n\t}\n'
+        "\treturn h*60 + h, nil\n}\n"
+    )
+    assert unread(go, "go") == {"m"}  # the type that ends `var h, m int` is no variable
+    js = 'function f(a, b = 2) {\n  const x = a + 1; // b\n  let y = "b";\n  return x;\n}\n'
+    assert unread(js, "javascript") == {"b", "y"}  # a comment's and a string's words are not reads
+    assert unread("function f(a: number, b?: string): number {\n  return a + b;\n}\n", "typescript") == set()
