@@ -52,7 +52,8 @@ def _python_unread(text: str) -> frozenset[str]:
 
 
 def _token_unread(unit: Unit) -> frozenset[str]:
-    """Go and JavaScript, read by tokens: a name that stands once in the body's code, where it is stored."""
+    """Go and JavaScript, read by tokens: a name stored wherever it stands in the body's code (a JavaScript
+    parameter stands once, in the signature, as a store)."""
     lines = unit.text.splitlines()
     body = [_code(line, unit) for line in lines[1:]]
     seen: dict[str, list[bool]] = {name: [True] for name in _js_parameters(lines[0] if lines else "", unit)}
