@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider -p no:hypothesispytest"
+"""The test command of the repositories tests build. Hypothesis's plugin, installed for pedro's own property tests,
+costs a second at each pytest start, and these repositories never use it."""
 
 
 def git(repo: Path, *args: str) -> str:

@@ -4,16 +4,14 @@ failures that were there before are named and not held against it, and every job
 from __future__ import annotations
 
 import json
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_util import build, fenced, pedro
-from repo_util import git
+from repo_util import PYTEST, git
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n"
 TESTS = (
     "from calc import add, mul\n\n\n"

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_util import build, fenced, pedro
-from repo_util import git
+from repo_util import PYTEST, git
 
 TITLE = "Add a function sub(a, b) to calc.py that returns a minus b"
 CALC = "def add(a, b):\n    return a + b\n"
@@ -50,7 +49,7 @@ def calc(repo: Path) -> Path:
 
 @pytest.fixture
 def env(cli_env: dict[str, str]) -> dict[str, str]:
-    return {**cli_env, "PYTHONDONTWRITEBYTECODE": "1", "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -m pytest -q"}
+    return {**cli_env, "PYTHONDONTWRITEBYTECODE": "1", "PEDRO_AGENT__TEST_COMMAND": PYTEST}
 
 
 def only_job(repo: Path) -> str:
@@ -80,7 +79,7 @@ def test_a_completed_build_leaves_one_commit_of_its_files_as_the_user_and_undo_t
     assert message[0] == TITLE and len(message[0]) < 72
     body = "\n".join(message)
     assert "sub() returns a minus b." in body and f"Pedro-Job: {job}" in body
-    assert "python -m pytest -q`: pass (1 passed)" in body, body  # the job's evidence: its last test run
+    assert f"{PYTEST}`: pass (1 passed)" in body, body  # the job's evidence: its last test run
     # The evidence in sentences, not a dump of the record.
     assert "Before the job, `" in body and "The tests back the change." in body, body
     assert "holds:" not in body and "notes:" not in body, body

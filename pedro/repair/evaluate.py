@@ -123,6 +123,19 @@ def _without(options: list[str], pair: tuple[str, str]) -> list[str]:
     return kept
 
 
+def turned_off_plugins(options: Sequence[str]) -> list[str]:
+    """The plugins pytest's options turn off (`-p no:NAME`, `-pno:NAME`), which the warm pytest need not import."""
+    names: list[str] = []
+    for k, token in enumerate(options):
+        if token == "-p":
+            value = options[k + 1] if k + 1 < len(options) else ""
+        else:
+            value = token[2:] if token.startswith("-p") else ""
+        if value.startswith("no:"):
+            names.append(value[3:])
+    return names
+
+
 class WarmPytest:
     """One pytest process for the whole repair, started inside the sandbox, that forks a child per run."""
 
@@ -134,7 +147,8 @@ class WarmPytest:
         script = workdir / "pedro_warm_pytest.py"
         shutil.copyfile(_SERVER_SOURCE, script)
         env = {**launch.plan.command.env, "PYTHONDONTWRITEBYTECODE": "1"}
-        command = ChildCommand((launch.python, "-u", str(script)), launch.plan.command.cwd, env)
+        argv = (launch.python, "-u", str(script), *turned_off_plugins(launch.options))
+        command = ChildCommand(argv, launch.plan.command.cwd, env)
         child = wrap(command, root=root, kind="test", writable=(workdir,))
         self._log = (workdir / "server.log").open("wb")
         self.process: subprocess.Popen[bytes] = start_leader(

@@ -9,7 +9,7 @@ was imported to prepare it and its conftests are unchanged.
 Copied into a folder of its own and run in the project's interpreter, inside the sandbox the tests run in; it imports
 nothing of pedro's. Requests come as JSON lines on the stdin it started with and answers go out as JSON lines on the
 stdout it started with (fd 1 is pointed at stderr and fd 0 at nothing, so that nothing a plugin prints or reads can
-garble either).
+garble either). Its arguments name the plugins the test command turns off (`-p no:NAME`), which it never imports.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def main() -> None:
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     root = str(Path.cwd())
     started = time.monotonic()
-    preloaded = _preload(root)
+    preloaded = _preload(root, frozenset(sys.argv[1:]))
     _settle()
     _answer(answers, {"ready": True, "preloaded": preloaded, "seconds": round(time.monotonic() - started, 3)})
     server = _Server(root)
@@ -67,19 +67,24 @@ def _answer(stream: Any, answer: dict[str, Any]) -> None:
     stream.flush()
 
 
-def _preload(root: str) -> int:
-    """Import pytest, its plugins and every third-party module the project imports (never the project's own)."""
+def _preload(root: str, disabled: frozenset[str]) -> int:
+    """Import pytest, the plugins the command's run loads (not those it turns off) and every third-party module the
+    project imports (never the project's own)."""
     import pytest
 
     count = 0
+    # pytest loads no installed plugin at all when told so; a plugin the command turns off costs nothing there either.
+    autoload = not os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
     with contextlib.suppress(Exception):
         from importlib.metadata import entry_points
 
-        for entry in entry_points(group="pytest11"):
+        for entry in entry_points(group="pytest11") if autoload else ():
+            if entry.name in disabled:
+                continue
             with contextlib.suppress(Exception):
                 entry.load()
                 count += 1
-    _rehearse(pytest)
+    _rehearse(pytest, disabled)
     deadline = time.monotonic() + _PRELOAD_SECONDS
     for name in sorted(_imported_names(root)):
         if time.monotonic() > deadline:
@@ -102,7 +107,7 @@ def test_fails():
 """
 
 
-def _rehearse(pytest: Any) -> None:
+def _rehearse(pytest: Any, disabled: frozenset[str]) -> None:
     """Run a session like a candidate's, with a passing and a failing test, in a folder of its own: it configures
     every plugin (which imports what plugins import only then: hypothesis does) and fills the caches a failure report
     and the junit report need, once here instead of in every child. The project's own conftest and modules stay
@@ -112,7 +117,8 @@ def _rehearse(pytest: Any) -> None:
         Path(folder, "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
         Path(folder, "test_pedro_warm_rehearsal.py").write_text(_REHEARSAL, encoding="utf-8")
         argv = ["-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", f"--junitxml={Path(folder, 'r.xml')}"]
-        pytest.main([*argv, "--rootdir", folder, folder])
+        turned_off = [f"-pno:{name}" for name in sorted(disabled)]
+        pytest.main([*argv, *turned_off, "--rootdir", folder, folder])
     sys.path[:] = path
     for name in set(sys.modules) - modules:
         if name.startswith("test_pedro_warm_rehearsal"):

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from cli_util import pedro
 from harness import Arena
-from repo_util import git
+from repo_util import PYTEST, git
 
 SHOP = "def total(prices):\n    return sum(prices) - 1\n"
 TESTS = "from shop import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n"
@@ -66,7 +66,7 @@ def test_undo_after_ctrl_c_during_the_third_candidate_returns_to_the_start(
 
     server = stub_server(CANDIDATES)
     env = {**cli_env, "HOME": str(arena.home), "PEDRO_REPAIR__MUTANTS": "0"}  # the candidates are the model's
-    test_command = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+    test_command = PYTEST
     argv = [sys.executable, "-m", "pedro", "debug", "total() is off by one", "--test", test_command]
     argv += ["--base-url", f"{server.url}/v1", "--model", "m", "--no-input"]
     with (tmp_path / "out").open("wb") as out, (tmp_path / "err").open("wb") as err:

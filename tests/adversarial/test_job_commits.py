@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_util import build, fenced, pedro
-from repo_util import git
+from repo_util import PYTEST, git
 
 CALC = "def add(a, b):\n    return a + b\n"
 SUB = CALC + "\n\ndef sub(a, b):\n    return a - b\n"
@@ -45,7 +44,7 @@ def calc(repo: Path) -> Path:
 
 @pytest.fixture
 def env(cli_env: dict[str, str], sandbox_env: dict[str, str]) -> dict[str, str]:
-    test_command = f"{sys.executable} -m pytest -q"
+    test_command = PYTEST
     return {**cli_env, **sandbox_env, "PYTHONDONTWRITEBYTECODE": "1", "PEDRO_AGENT__TEST_COMMAND": test_command}
 
 
@@ -112,7 +111,7 @@ def test_a_commit_from_a_command_the_job_ran_is_the_job_s_too(
 ) -> None:
     before = state(calc)
     # Only without a sandbox (.git is read-only in both) and with full access may the model's own command commit.
-    env = {**cli_env, "PYTHONDONTWRITEBYTECODE": "1", "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -m pytest -q"}
+    env = {**cli_env, "PYTHONDONTWRITEBYTECODE": "1", "PEDRO_AGENT__TEST_COMMAND": PYTEST}
     unconfined = {**env, "PEDRO_SANDBOX": "off"}
     job = run_job(stub_server([WRITE, BASH_COMMIT, DONE]), calc, unconfined, "--full-access")
     message = git(calc, "log", "-1", "--format=%B", f"pedro/{job}")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from cli_util import pedro
-from repo_util import git
+from repo_util import PYTEST, git
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
@@ -27,7 +27,6 @@ from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 CALC = "def add(a, b):\n    return a + b\n"
 TESTS = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 SUB = "```python\ndef sub(a, b):\n    return a - b\n```"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_util import pedro_crashed
+from repo_util import PYTEST
 
 from pedro.backends.managed import find_llama_server
 
@@ -47,7 +48,7 @@ def test_smollm2_adds_a_function_the_direct_way_and_its_example_is_checked(smoll
         "GIT_AUTHOR_EMAIL": "e2e@example.com",
         "GIT_COMMITTER_NAME": "e2e",
         "GIT_COMMITTER_EMAIL": "e2e@example.com",
-        "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -m pytest -q -p no:cacheprovider",
+        "PEDRO_AGENT__TEST_COMMAND": PYTEST,
         "PYTHONPATH": os.pathsep.join(
             filter(None, [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH")])
         ),

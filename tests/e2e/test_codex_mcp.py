@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_util import PYTEST
 from serve_util import serving
 
 from pedro.backends.managed import find_llama_server
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = ROOT / "tests" / "fixtures" / "mcp_server.py"
-TESTS = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+TESTS = PYTEST
 Script = Callable[[dict[str, Any]], list[dict[str, Any]]]
 
 

@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 from cli_util import pedro_crashed
+from repo_util import PYTEST
 
 from pedro.backends.managed import find_llama_server
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-TESTS = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+TESTS = PYTEST
 
 
 def read_events(job_dir: Path) -> list[dict[str, Any]]:

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 from cli_util import pedro_crashed
 from jsonschema import Draft7Validator
+from repo_util import PYTEST
 
 from pedro.backends.managed import find_llama_server
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-TESTS = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+TESTS = PYTEST
 SARIF_SCHEMA = ROOT / "tests" / "fixtures" / "sarif-schema-2.1.0.json"
 
 

@@ -18,7 +18,7 @@ import anyio
 import pytest
 from cli_util import fenced, pedro
 from mcp import Client, StdioServerParameters
-from repo_util import git
+from repo_util import PYTEST, git
 
 JOB_TOOLS = {"build", "debug", "review", "triage", "jobs_list", "job_show"}
 LIMIT_S = 120
@@ -106,7 +106,7 @@ def test_a_debug_call_answers_with_the_fix_repair_made(repo: Path, stub_server: 
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "calc")
     model = stub_server(["```python\ndef add(a, b):\n    return a + b\n```"])
-    tests = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+    tests = PYTEST
 
     async def session() -> dict[str, Any]:
         with anyio.fail_after(LIMIT_S):

@@ -8,15 +8,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_util import PYTEST
 from test_spectrum import make_repo
 
 from pedro.evidence import ProjectTests
-from pedro.repair.evaluate import CPU_SLACK_S, TIMEOUT_FACTOR, TIMEOUT_SLACK_S, CandidateRuns, WarmStart
+from pedro.repair.evaluate import (
+    CPU_SLACK_S,
+    TIMEOUT_FACTOR,
+    TIMEOUT_SLACK_S,
+    CandidateRuns,
+    WarmStart,
+    turned_off_plugins,
+)
 from pedro.repair.judge import judge
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
 TESTS = (
     "from calc import add, mul\n\n\n"
@@ -71,6 +78,28 @@ def test_the_warm_pytests_rehearsal_leaves_nothing_a_candidates_tests_can_see(re
         assert clean.passed, clean.summary
     finally:
         candidate_runs.close()
+
+
+@pytest.mark.parametrize("turned_off", [True, False])
+def test_a_plugin_the_command_turns_off_is_not_imported_by_the_warm_pytest_either(
+    repo: Path, tmp_path: Path, turned_off: bool
+) -> None:
+    # `-p no:NAME` keeps pytest from loading an installed plugin: the warm pytest leaves it unimported as well, rather
+    # than paying for an import (hypothesis's: a second) no run uses. Left on, it is there as in the command's run.
+    probe = "import sys\n\n\ndef test_plugin():\n    assert '_hypothesis_pytestplugin' not in sys.modules\n"
+    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS, "test_plugin.py": probe})
+    command = PYTEST if turned_off else PYTEST.replace(" -p no:hypothesispytest", "")
+    candidate_runs, notices = runs(repo, tmp_path, command)
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        assert candidate_runs.known(["test_plugin.py::test_plugin"]).passed is turned_off
+    finally:
+        candidate_runs.close()
+
+
+def test_the_plugins_a_command_turns_off_are_read_from_its_options() -> None:
+    options = ["-q", "-p", "no:hypothesispytest", "-pno:xdist", "-p", "myplugin", "--pdb", "-p"]
+    assert turned_off_plugins(options) == ["hypothesispytest", "xdist"]
 
 
 def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(repo: Path, tmp_path: Path) -> None:

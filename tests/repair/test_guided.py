@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from cli_util import pedro
-from repo_util import git
+from repo_util import PYTEST, git
 from test_spectrum import make_repo
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 NOTHING = "I am not sure what is wrong here."
 REPORT = (
     "def write_report(rows, output):\n"

@@ -6,13 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from repo_util import PYTEST
 
 from pedro.evidence import ProjectTests
 from pedro.repair.locate import Unit, constants_read, enclosing_unit, locate
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
-
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 
 
 def failures_of(root: Path, command: str = PYTEST) -> list:  # type: ignore[type-arg]

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_util import pedro
-from repo_util import git
+from repo_util import PYTEST, git
 
 from pedro.repair.locate import Unit
 from pedro.repair.opening import answer_opening, with_opening
-
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 
 
 def unit(text: str, name: str, language: Any = "python") -> Unit:

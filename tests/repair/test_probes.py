@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import git
+from repo_util import PYTEST, git
 from test_repairer import repair as repair_with
 
 from pedro.backends.scripted import ScriptedBackend
@@ -20,7 +19,6 @@ from pedro.repair.probes import MAX_INPUTS, neighbours, probe_spec
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 # The middle value of a list, which forgets to sort first. The visible test's input is one where the mean is the
 # middle value too, so "return the mean" passes it: the held-out kind of wrong fix.
 STATS = "def middle(values):\n    return values[len(values) // 2]\n"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from cli_util import pedro
-from repo_util import git
+from repo_util import PYTEST, git
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
@@ -32,7 +32,6 @@ from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 CALC = (
     "def add(a, b):\n    return a - b\n\n\ndef double(n):\n    return add(n, n)\n\n\ndef square(n):\n    return n * n\n"
 )

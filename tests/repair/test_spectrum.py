@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import git
+from repo_util import PYTEST, git
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
@@ -25,7 +24,6 @@ from pedro.tools import ToolRegistry
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 # Three modules: the test imports app, app imports pricing, pricing imports rates, where the bug is.
 SHOP = {
     "rates.py": (

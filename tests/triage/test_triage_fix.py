@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from cli_util import pedro
-from repo_util import git
+from repo_util import PYTEST, git
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef neg(a):\n    return -a\n"
 TESTS = (
@@ -49,7 +49,7 @@ def fix_env(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
         **cli_env,
         "GITHUB_ACTIONS": "true",
         "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
-        "PEDRO_AGENT__TEST_COMMAND": f"{sys.executable} -m pytest -q -p no:cacheprovider",
+        "PEDRO_AGENT__TEST_COMMAND": PYTEST,
         "PEDRO_REPAIR__CANDIDATES": "1",
         "PEDRO_REPAIR__MAX_FUNCTIONS": "1",
     }
@@ -71,7 +71,7 @@ def test_a_fix_the_tests_confirm_is_in_every_output_and_applies(
     server = stub_server([DIAGNOSIS, RIGHT])
     proc = triage(failing, server, fix_env(cli_env, tmp_path), tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    command = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+    command = PYTEST
     verdict = f"verified: `{command}` passes with this patch; 2 failing → 0"
     data = json.loads((tmp_path / "triage.json").read_text())
     fix = data["verified_fix"]
