@@ -51,6 +51,8 @@ _OPTIONAL_FLAGS: Final = (
 _BIND_FAILURE_MARKERS: Final = ("couldn't bind", "address already in use", "failed to bind")
 _PR_SET_PDEATHSIG: Final = 1
 _GGUF_MAGIC: Final = b"GGUF"
+# How long a stopped server may take to end by itself before it is told again (see stop_process_group).
+_SECOND_TERM_AFTER_S: Final = 0.2
 
 HealthState = Literal["ready", "loading", "down"]
 
@@ -262,8 +264,9 @@ class ManagedLlamaServer:
         """pedro's template for a model whose GGUF has none (see chat_templates), or None."""
         return template_name(read_gguf_metadata(self.model_file))
 
-    def start(self) -> ManagedLlamaServer:
-        """Start the server and block until GET /health answers 200; BackendError (with the log tail) if not."""
+    def start(self, while_loading: Callable[[], object] | None = None) -> ManagedLlamaServer:
+        """Start the server and block until GET /health answers 200; BackendError (with the log tail) if not.
+        `while_loading` runs once, as soon as the server process is started, to use the time it takes to load."""
         if self.is_running():
             return self
         binary = require_llama_server(self._binary)
@@ -275,6 +278,9 @@ class ManagedLlamaServer:
             for attempt in range(3):
                 port = pick_free_port()
                 self._spawn(binary, port)
+                if while_loading is not None:
+                    while_loading()
+                    while_loading = None
                 if self._wait_until_ready(port) or attempt == 2 or not self._failed_to_bind():
                     break
             if not self.is_running():
@@ -387,8 +393,10 @@ class ManagedLlamaServer:
 def read_health(base_url: str) -> HealthState:
     """One GET {base_url}/health with a short timeout, never raising."""
     try:
-        # trust_env=False: a proxy from the environment must never sit between pedro and its own child.
-        response = httpx.get(base_url + "/health", timeout=2.0, trust_env=False)
+        # trust_env=False: a proxy from the environment must never sit between pedro and its own child. verify=False:
+        # the child speaks plain HTTP on 127.0.0.1, with no certificate to check, and loading the machine's CA store
+        # for each poll is most of a poll's cost.
+        response = httpx.get(base_url + "/health", timeout=2.0, trust_env=False, verify=False)
     except httpx.HTTPError:
         return "down"
     if response.status_code == 200:
@@ -440,14 +448,17 @@ def make_child_setup(parent_pid: int) -> Callable[[], None]:
 
 
 def stop_process_group(process: subprocess.Popen[bytes], timeout: float) -> None:
-    """SIGTERM the process group led by `process`, SIGKILL it after `timeout` seconds, and reap the leader."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    """SIGTERM the process group led by `process`, and again after a moment; SIGKILL it after `timeout` seconds; reap
+    the leader. llama-server answers a first SIGTERM by finishing the answers it is still writing, which nobody will
+    read once pedro stops it, and a second by stopping at once."""
+    steps = ((signal.SIGTERM, _SECOND_TERM_AFTER_S), (signal.SIGTERM, timeout), (signal.SIGKILL, timeout))
+    for sig, wait_s in steps:
         if process.poll() is not None:
             break
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, sig)
         try:
-            process.wait(timeout=timeout)
+            process.wait(timeout=wait_s)
             break
         except subprocess.TimeoutExpired:
             continue

@@ -5,6 +5,7 @@ JobHooks where the job reports."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -400,7 +401,11 @@ def managed_server(config: PedroConfig, renderer: JobRenderer) -> Iterator[Pedro
         raise UsageError(f"--model-file {model_file} does not exist; give the path of a .gguf file")
     renderer.notice(f"starting llama-server with {model_file.name} …")
     ctx_size = config.backend.context_window or 8192
-    with ManagedLlamaServer(model_file, ServerSettings(ctx_size=ctx_size)) as server:
+    server = ManagedLlamaServer(model_file, ServerSettings(ctx_size=ctx_size))
+    # The job's own modules (the loop, repair, the tools: most of a second on a small machine) import while the
+    # model loads in the server's process, rather than after it.
+    server.start(while_loading=lambda: importlib.import_module("pedro.loop.assembly"))
+    with server:
         managed = config.model_copy(deep=True)
         managed.backend.kind = "llamacpp"
         managed.backend.base_url = server.base_url

@@ -28,6 +28,7 @@ def test_metadata_is_read_past_arrays_of_every_kind(tmp_path: Path) -> None:
             ("tokenizer.ggml.model", 8, "llama"),
             ("tokenizer.ggml.tokens", 9, (8, ["<pad>", "<bos>", "héllo"] * 1000)),
             ("tokenizer.ggml.scores", 9, (6, [0.5] * 3000)),
+            ("general.license", 8, "gemma"),  # a string value pedro does not keep
             ("general.name", 8, "Gemma 3 270m"),
         ],
     )

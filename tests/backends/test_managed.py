@@ -51,6 +51,17 @@ FAKE_SERVER = textwrap.dedent(
         sys.exit(1)
     if mode == "ignore-term":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode == "busy":
+        # As llama-server with an answer in flight: the first SIGTERM lets it finish, the second stops it at once.
+        terms = []
+
+        def on_term(signum, frame):
+            terms.append(signum)
+            if len(terms) == 2:
+                (state / "stopped").write_text("on the second SIGTERM")
+                os._exit(0)
+
+        signal.signal(signal.SIGTERM, on_term)
     if mode == "grandchild":
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         (state / "grandchild").write_text(str(child.pid))
@@ -293,6 +304,17 @@ def test_server_ignoring_sigterm_is_killed_after_stop_timeout(
     server.close()
     assert not is_alive(pid)
     assert time.monotonic() - started < 5
+
+
+def test_a_server_still_writing_an_answer_stops_on_the_second_sigterm_not_at_the_kill(
+    fake_binary: Path, gguf: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_MODE", "busy")
+    server = ManagedLlamaServer(gguf, ServerSettings(stop_timeout=60), binary=fake_binary).start()
+    pid = read_pid(state)
+    server.close()
+    assert not is_alive(pid)
+    assert (state / "stopped").read_text() == "on the second SIGTERM"
 
 
 def test_grandchildren_in_the_group_are_stopped_too(
