@@ -87,6 +87,9 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PEDRO_") and k not in outside}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg-config")
     env["PYTHONWARNINGS"] = "error"
+    # Hypothesis's pytest plugin, installed for pedro's property tests, costs a second at each start of the test runs
+    # pedro makes in these repositories, which never use it.
+    env["PYTEST_ADDOPTS"] = f"{env.get('PYTEST_ADDOPTS', '')} -p no:hypothesispytest".strip()
     return env
 
 

@@ -123,6 +123,14 @@ def _without(options: list[str], pair: tuple[str, str]) -> list[str]:
     return kept
 
 
+def _added_options(env: dict[str, str]) -> list[str]:
+    """The options PYTEST_ADDOPTS adds to every pytest run, as pytest reads them (none where it cannot)."""
+    try:
+        return shlex.split(env.get("PYTEST_ADDOPTS", ""))
+    except ValueError:
+        return []
+
+
 def turned_off_plugins(options: Sequence[str]) -> list[str]:
     """The plugins pytest's options turn off (`-p no:NAME`, `-pno:NAME`), which the warm pytest need not import."""
     names: list[str] = []
@@ -147,7 +155,7 @@ class WarmPytest:
         script = workdir / "pedro_warm_pytest.py"
         shutil.copyfile(_SERVER_SOURCE, script)
         env = {**launch.plan.command.env, "PYTHONDONTWRITEBYTECODE": "1"}
-        argv = (launch.python, "-u", str(script), *turned_off_plugins(launch.options))
+        argv = (launch.python, "-u", str(script), *turned_off_plugins([*_added_options(env), *launch.options]))
         command = ChildCommand(argv, launch.plan.command.cwd, env)
         child = wrap(command, root=root, kind="test", writable=(workdir,))
         self._log = (workdir / "server.log").open("wb")

@@ -80,19 +80,21 @@ def test_the_warm_pytests_rehearsal_leaves_nothing_a_candidates_tests_can_see(re
         candidate_runs.close()
 
 
-@pytest.mark.parametrize("turned_off", [True, False])
+@pytest.mark.parametrize("how", ["option", "PYTEST_ADDOPTS", "left on"])
 def test_a_plugin_the_command_turns_off_is_not_imported_by_the_warm_pytest_either(
-    repo: Path, tmp_path: Path, turned_off: bool
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    # `-p no:NAME` keeps pytest from loading an installed plugin: the warm pytest leaves it unimported as well, rather
-    # than paying for an import (hypothesis's: a second) no run uses. Left on, it is there as in the command's run.
+    # `-p no:NAME`, in the command or in PYTEST_ADDOPTS, keeps pytest from loading an installed plugin: the warm pytest
+    # leaves it unimported as well, rather than paying for an import (hypothesis's: a second) no run uses. Left on, it
+    # is there, as in the command's own run.
     probe = "import sys\n\n\ndef test_plugin():\n    assert '_hypothesis_pytestplugin' not in sys.modules\n"
     make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS, "test_plugin.py": probe})
-    command = PYTEST if turned_off else PYTEST.replace(" -p no:hypothesispytest", "")
+    command = PYTEST if how == "option" else PYTEST.replace(" -p no:hypothesispytest", "")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest" if how == "PYTEST_ADDOPTS" else "")
     candidate_runs, notices = runs(repo, tmp_path, command)
     try:
         assert candidate_runs.warm is not None and notices == []
-        assert candidate_runs.known(["test_plugin.py::test_plugin"]).passed is turned_off
+        assert candidate_runs.known(["test_plugin.py::test_plugin"]).passed is (how != "left on")
     finally:
         candidate_runs.close()
 
