@@ -12,6 +12,7 @@ from typing import Any
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.build.examples import Example, read_examples
+from pedro.build.fitted import fitted_to_example
 from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
 from pedro.build.probing import checkable, example_calls, probe_calls, tests_naming
@@ -236,7 +237,9 @@ class _Run:
             return Tried(n, merged, 1, made.problem)
         results = made.results
         outputs = tuple(result.output for result in results[len(calls) :])
-        condemned = judge_calls(calls, results)
+        condemned = judge_calls(calls, results) or fitted_to_example(
+            merged.code, place.language, self.examples, stage.description
+        )
         if condemned:
             return Tried(n, merged, 2, condemned, outputs)
         new_lint = self._new_lint()

@@ -117,6 +117,21 @@ def test_a_description_whose_example_every_answer_violates_is_not_completed(calc
     assert (calc / "calc.py").read_text() == CALC
 
 
+def test_an_answer_that_writes_the_examples_result_in_instead_of_computing_it_is_not_kept(calc: Path) -> None:
+    # `return 7` holds `sub(10, 3) returns 7` and nothing else; the answer that computes it is kept.
+    request = "Add a function sub(a, b) to calc.py that returns a minus b. Example: sub(10, 3) returns 7."
+    fitted = "```python\ndef sub(a, b):\n    # sub(10, 3) returns 7\n    return 7\n```"
+    result, _, events, _ = build(calc, [fitted, SUB], request)
+    assert answers(events) == [("failed", "examples"), ("passed", "tests")]
+    reason = next(e for e in events if e.type == "build.answer").data["reason"]
+    assert reason == "it writes sub(10, 3)'s result, 7, into the code instead of computing it"
+    assert "return a - b" in (calc / "calc.py").read_text()
+    # A value the request names beyond its example is part of what was asked: written in, it is no fitting.
+    request = "Add a function seven(a) to calc.py that returns 7 for any a. Example: seven(10) returns 7."
+    result, _, events, _ = build(calc, ["```python\ndef seven(a):\n    return 7\n```"], request, answers=1)
+    assert (result.exit_status, answers(events)) == ("completed", [("passed", "tests")])
+
+
 def test_an_answer_that_breaks_a_passing_test_is_not_kept(calc: Path) -> None:
     result, _, events, _ = build(calc, [SUB_BREAKS], answers=1, request="Add a function sub(a, b) to calc.py.")
     assert answers(events) == [("passed", "tests")]  # the answer's own add() is not taken: only sub() is written

@@ -1,0 +1,58 @@
+"""An answer fitted to the request's example: it writes the example's result into the code (`return 10` for
+`clamp(15, 0, 10) returns 10`) instead of computing it, and so passes that example and nothing else."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pedro.build.examples import Example
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# Values too common in code to say anything when an answer writes them: 0, 1, 2 and their negatives.
+_SMALL = 2.0
+_QUOTES = "'\"`"
+# Comments and Python's docstrings, where an answer may restate the example without computing anything from it.
+_COMMENTS = {
+    "python": re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|#[^\n]*'),
+    "javascript": re.compile(r"/\*[\s\S]*?\*/|//[^\n]*"),
+    "typescript": re.compile(r"/\*[\s\S]*?\*/|//[^\n]*"),
+    "go": re.compile(r"/\*[\s\S]*?\*/|//[^\n]*"),
+}
+
+
+def fitted_to_example(code: str, language: str, examples: Sequence[Example], description: str) -> str:
+    """Why the answer `code` looks fitted to an example ('' when it does not): it writes an example's result as a
+    literal, a number or a text, where the request names that value nowhere else."""
+    comments = _COMMENTS.get(language)
+    if comments is None:
+        return ""
+    body = comments.sub(" ", code)
+    prose = description
+    for example in examples:
+        prose = prose.replace(example.call, " ")
+    for example in examples:
+        value = example.expected.strip()
+        patterns = _literal_patterns(value)
+        # Once as the example's result is all the request says of it; named again, it is part of what was asked.
+        if patterns is None or len(patterns[1].findall(prose)) > 1:
+            continue
+        if patterns[0].search(body):
+            return f"it writes {example.call}'s result, {value}, into the code instead of computing it"
+    return ""
+
+
+def _literal_patterns(value: str) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """How the value appears written in code and in words; None for a value too common, or not a number or a text."""
+    if _NUMBER.fullmatch(value):
+        if abs(float(value)) <= _SMALL:
+            return None
+        # Not a piece of a longer number or name; a sentence's full stop may follow.
+        number = re.compile(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\d)")
+        return number, number
+    if len(value) >= 2 and value[0] in _QUOTES and value[-1] == value[0]:
+        inner = value[1:-1]
+        if len(inner.strip()) < 2:
+            return None
+        return re.compile(rf"([{_QUOTES}]){re.escape(inner)}\1"), re.compile(re.escape(inner))
+    return None

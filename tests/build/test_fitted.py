@@ -1,0 +1,49 @@
+"""An answer that writes the request's example result into its code is found, and one that computes it is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from pedro.build.examples import read_examples
+from pedro.build.fitted import fitted_to_example
+
+CLAMP = (
+    "Add a function clamp(x, lo, hi) to mathutil.js and export it: it returns lo when x is below lo, hi when x is "
+    "above hi, and x otherwise. Example: clamp(15, 0, 10) returns 10."
+)
+
+
+def fitted(code: str, language: str, request: str, name: str) -> str:
+    return fitted_to_example(code, language, read_examples(request, name), request)
+
+
+def test_the_examples_result_written_as_a_literal_is_found() -> None:
+    code = "function clamp(x, lo, hi) {\n  return x === 0 ? (lo = 0, hi = 0) : (lo = 0, hi = 10, x = 10);\n}"
+    assert fitted(code, "javascript", CLAMP, "clamp") == (
+        "it writes clamp(15, 0, 10)'s result, 10, into the code instead of computing it"
+    )
+    shout = "Add times to shout(). Example: shout('hi', times=3) returns 'HI!!!'."
+    assert fitted('def shout(s, times=1):\n    return "HI!!!"\n', "python", shout, "shout")
+
+
+@pytest.mark.parametrize(
+    ("code", "language", "request_", "name"),
+    [
+        # Computed; the example restated in a comment or a docstring is no fitting.
+        ("function clamp(x, lo, hi) {\n  // clamp(15, 0, 10) returns 10\n  return Math.min(hi, Math.max(lo, x));\n}",
+         "javascript", CLAMP, "clamp"),
+        ("def shout(s, times=1):\n    \"\"\"shout('hi', times=3) returns 'HI!!!'\"\"\"\n"
+         "    return s.upper() + '!' * times\n",
+         "python", "Example: shout('hi', times=3) returns 'HI!!!'.", "shout"),
+        # The value is named beyond the example: writing it is what was asked.
+        ("def fizz(n):\n    return 'Fizz' if n % 3 == 0 else n\n", "python",
+         "Add fizz(n): it returns 'Fizz' for multiples of 3, else n. Example: fizz(9) returns 'Fizz'.", "fizz"),
+        # Values too common in code to tell anything, and a longer number that only contains the result.
+        ("def sub(a, b):\n    return a - b if a > 1 else 2\n", "python", "Example: sub(5, 3) returns 2.", "sub"),
+        ("def area(r):\n    return 3.14159 * r * r\n", "python", "Example: area(1) returns 3.", "area"),
+    ],
+)  # fmt: skip
+def test_an_answer_that_computes_the_result_is_not_called_fitted(
+    code: str, language: str, request_: str, name: str
+) -> None:
+    assert fitted(code, language, request_, name) == ""
