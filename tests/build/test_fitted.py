@@ -38,6 +38,8 @@ def test_the_examples_result_written_as_a_literal_is_found() -> None:
         # The value is named beyond the example: writing it is what was asked.
         ("def fizz(n):\n    return 'Fizz' if n % 3 == 0 else n\n", "python",
          "Add fizz(n): it returns 'Fizz' for multiples of 3, else n. Example: fizz(9) returns 'Fizz'.", "fizz"),
+        # Called with nothing, a function can only write its result.
+        ("def version():\n    return '1.2.3'\n", "python", "Example: version() returns '1.2.3'.", "version"),
         # Values too common in code to tell anything, and a longer number that only contains the result.
         ("def sub(a, b):\n    return a - b if a > 1 else 2\n", "python", "Example: sub(5, 3) returns 2.", "sub"),
         ("def area(r):\n    return 3.14159 * r * r\n", "python", "Example: area(1) returns 3.", "area"),
