@@ -1,5 +1,6 @@
-"""An answer fitted to the request's example: it writes the example's result into the code (`return 10` for
-`clamp(15, 0, 10) returns 10`) instead of computing it, and so passes that example and nothing else."""
+"""An answer fitted to the request's example rather than written for what it asks: it writes the example's result
+into the code (`return 10` for `clamp(15, 0, 10) returns 10`) instead of computing it, or never reads one of the
+inputs it is given (`clamp(x, low, high) { return Math.max(low, high); }`), and so passes that example alone."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import re
 from collections.abc import Sequence
 
 from pedro.build.examples import Example
+from pedro.repair.unread import parameters, unread_in
+from pedro.tools.symbols import LanguageName
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # Values too common in code to say anything when an answer writes them: 0, 1, 2 and their negatives.
@@ -21,9 +24,15 @@ _COMMENTS = {
 }
 
 
-def fitted_to_example(code: str, language: str, examples: Sequence[Example], description: str) -> str:
-    """Why the answer `code` looks fitted to an example ('' when it does not): it writes an example's result as a
-    literal, a number or a text, where the request names that value nowhere else."""
+def fitted_to_example(code: str, language: LanguageName, examples: Sequence[Example], description: str) -> str:
+    """Why the answer `code` looks fitted to an example ('' when it does not): it never reads one of its parameters,
+    or it writes an example's result as a literal, a number or a text, where the request names that value nowhere
+    else."""
+    lines = code.strip().splitlines()
+    unread = unread_in(code, language) if lines else frozenset()
+    ignored = [name for name in parameters(lines[0], language) if name in unread] if lines else []
+    if ignored:
+        return f"it never reads its parameter {ignored[0]}"
     comments = _COMMENTS.get(language)
     if comments is None:
         return ""

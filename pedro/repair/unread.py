@@ -12,6 +12,7 @@ import textwrap
 
 from pedro.repair.locate import Unit
 from pedro.repair.mutants import string_literals, without_comment
+from pedro.tools.symbols import LanguageName
 
 _NAME = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$])")
 # Where a name stands as what is stored, in Go and JavaScript: a target list before `=` or `:=`, a declaration, a
@@ -27,9 +28,23 @@ _NEVER_UNREAD = frozenset({"_", "self", "cls"})
 
 def unread_names(unit: Unit) -> frozenset[str]:
     """The unit's variables stored and never read; none where its code cannot be read."""
-    if unit.language == "python":
-        return _python_unread(unit.text)
-    return _token_unread(unit)
+    return unread_in(unit.text, unit.language)
+
+
+def unread_in(text: str, language: LanguageName) -> frozenset[str]:
+    """The variables a function's code (`text`, its signature first) stores and never reads."""
+    if language == "python":
+        return _python_unread(text)
+    return _token_unread(text, language)
+
+
+def parameters(signature: str, language: LanguageName) -> list[str]:
+    """A Python, JavaScript or TypeScript signature's plain parameters (Go's signature mixes names with types: none)."""
+    match = _PARAMETERS.search(_code(signature, language)) if language != "go" else None
+    if match is None:
+        return []
+    names = (part.split("=")[0].split(":")[0].strip().rstrip("?") for part in match.group("inside").split(","))
+    return [name for name in names if _NAME.fullmatch(name)]
 
 
 def _python_unread(text: str) -> frozenset[str]:
@@ -51,12 +66,12 @@ def _python_unread(text: str) -> frozenset[str]:
     return frozenset(name for name in stored - read if name not in _NEVER_UNREAD and not name.startswith("_"))
 
 
-def _token_unread(unit: Unit) -> frozenset[str]:
+def _token_unread(text: str, language: LanguageName) -> frozenset[str]:
     """Go and JavaScript, read by tokens: a name stored wherever it stands in the body's code (a JavaScript
     parameter stands once, in the signature, as a store)."""
-    lines = unit.text.splitlines()
-    body = [_code(line, unit) for line in lines[1:]]
-    seen: dict[str, list[bool]] = {name: [True] for name in _js_parameters(lines[0] if lines else "", unit)}
+    lines = text.splitlines()
+    body = [_code(line, language) for line in lines[1:]]
+    seen: dict[str, list[bool]] = {name: [True] for name in parameters(lines[0] if lines else "", language)}
     for line in body:
         for match in _NAME.finditer(line):
             before, after = line[: match.start()], line[match.end() :]
@@ -66,18 +81,9 @@ def _token_unread(unit: Unit) -> frozenset[str]:
     return frozenset(name for name, uses in seen.items() if all(uses) and name not in _NEVER_UNREAD)
 
 
-def _js_parameters(signature: str, unit: Unit) -> list[str]:
-    """A JavaScript or TypeScript function's plain parameters (Go's signature mixes names with types: none)."""
-    match = _PARAMETERS.search(_code(signature, unit)) if unit.language != "go" else None
-    if match is None:
-        return []
-    names = (part.split("=")[0].split(":")[0].strip().rstrip("?") for part in match.group("inside").split(","))
-    return [name for name in names if _NAME.fullmatch(name)]
-
-
-def _code(line: str, unit: Unit) -> str:
+def _code(line: str, language: LanguageName) -> str:
     """The line's code: its comment dropped and its strings blanked, so that their words are no names."""
-    code = without_comment(line, unit.language)
-    for start, literal in reversed(string_literals(code, unit.language)):
+    code = without_comment(line, language)
+    for start, literal in reversed(string_literals(code, language)):
         code = code[:start] + " " * len(literal) + code[start + len(literal) :]
     return code

@@ -120,7 +120,7 @@ def test_a_description_whose_example_every_answer_violates_is_not_completed(calc
 def test_an_answer_that_writes_the_examples_result_in_instead_of_computing_it_is_not_kept(calc: Path) -> None:
     # `return 7` holds `sub(10, 3) returns 7` and nothing else; the answer that computes it is kept.
     request = "Add a function sub(a, b) to calc.py that returns a minus b. Example: sub(10, 3) returns 7."
-    fitted = "```python\ndef sub(a, b):\n    # sub(10, 3) returns 7\n    return 7\n```"
+    fitted = "```python\ndef sub(a, b):\n    # sub(10, 3) returns 7\n    return 7 if a > b else a - b\n```"
     result, _, events, _ = build(calc, [fitted, SUB], request)
     assert answers(events) == [("failed", "examples"), ("passed", "tests")]
     reason = next(e for e in events if e.type == "build.answer").data["reason"]
@@ -128,8 +128,16 @@ def test_an_answer_that_writes_the_examples_result_in_instead_of_computing_it_is
     assert "return a - b" in (calc / "calc.py").read_text()
     # A value the request names beyond its example is part of what was asked: written in, it is no fitting.
     request = "Add a function seven(a) to calc.py that returns 7 for any a. Example: seven(10) returns 7."
-    result, _, events, _ = build(calc, ["```python\ndef seven(a):\n    return 7\n```"], request, answers=1)
+    result, _, events, _ = build(calc, ["```python\ndef seven(a):\n    return 7 if a else 7\n```"], request, answers=1)
     assert (result.exit_status, answers(events)) == ("completed", [("passed", "tests")])
+
+
+def test_an_answer_that_never_reads_one_of_its_parameters_is_not_kept(calc: Path) -> None:
+    ignores = "```python\ndef sub(a, b):\n    return a - 3\n```"  # holds sub(5, 3) returns 2, and no other call
+    result, _, events, _ = build(calc, [ignores, SUB])
+    assert answers(events) == [("failed", "examples"), ("passed", "tests")]
+    assert next(e for e in events if e.type == "build.answer").data["reason"] == "it never reads its parameter b"
+    assert "return a - b" in (calc / "calc.py").read_text()
 
 
 def test_an_answer_that_breaks_a_passing_test_is_not_kept(calc: Path) -> None:
@@ -138,7 +146,7 @@ def test_an_answer_that_breaks_a_passing_test_is_not_kept(calc: Path) -> None:
     assert "def add(a, b):\n    return a + b" in (calc / "calc.py").read_text()
     git(calc, "checkout", "calc.py")
     # Written over add() by hand, the same change breaks test_add and is refused.
-    broken = "```python\ndef add(a, b):\n    return 0\n```"
+    broken = "```python\ndef add(a, b):\n    return (a + b) * 0\n```"
     result, _, events, _ = build(calc, [broken], answers=1, request="Add a keyword argument c to add() in calc.py.")
     assert (result.exit_status, result.reason) == ("failed", "build_failed")
     assert "1 test that passed before now fails: test_calc.py::test_add" in result.summary
@@ -198,7 +206,7 @@ def test_a_test_written_for_the_feature_must_pass(calc: Path) -> None:
     (calc / "test_sub.py").write_text("from calc import sub\n\n\ndef test_sub():\n    assert sub(7, 2) == 5\n")
     git(calc, "add", "-A")
     git(calc, "commit", "-qm", "test for sub")
-    two = "```python\ndef sub(a, b):\n    return 2\n```"
+    two = "```python\ndef sub(a, b):\n    return a - a + b - b + 2\n```"
     result, _, events, _ = build(calc, [two, SUB], request="Add a function sub(a, b) to calc.py.")
     assert answers(events) == [("failed", "tests"), ("passed", "tests")]
     assert "1 test written for it now passes" in result.summary

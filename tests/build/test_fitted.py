@@ -18,12 +18,21 @@ def fitted(code: str, language: str, request: str, name: str) -> str:
 
 
 def test_the_examples_result_written_as_a_literal_is_found() -> None:
-    code = "function clamp(x, lo, hi) {\n  return x === 0 ? (lo = 0, hi = 0) : (lo = 0, hi = 10, x = 10);\n}"
+    code = "function clamp(x, lo, hi) {\n  return x > hi ? 10 : Math.max(lo, x);\n}"
     assert fitted(code, "javascript", CLAMP, "clamp") == (
         "it writes clamp(15, 0, 10)'s result, 10, into the code instead of computing it"
     )
     shout = "Add times to shout(). Example: shout('hi', times=3) returns 'HI!!!'."
-    assert fitted('def shout(s, times=1):\n    return "HI!!!"\n', "python", shout, "shout")
+    assert fitted('def shout(s, times=1):\n    return "HI!!!" if s and times else s\n', "python", shout, "shout")
+
+
+def test_a_parameter_the_answer_never_reads_is_found() -> None:
+    code = "function clamp(x, low, high) {\n  return Math.max(low, high);\n  return Math.min(low, high);\n}"
+    assert fitted(code, "javascript", CLAMP, "clamp") == "it never reads its parameter x"
+    shout = "def shout(s, times=1):\n    return s.upper() + '!'\n"
+    assert fitted(shout, "python", "Add times to shout().", "shout") == "it never reads its parameter times"
+    # A method's self, and Go, whose signatures mix names with types, are left alone.
+    assert fitted("def peek(self):\n    return 1\n", "python", "Add peek().", "peek") == ""
 
 
 @pytest.mark.parametrize(
