@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from pedro.build.examples import Example
+from pedro.repair.mutants import without_comment
 from pedro.repair.unread import parameters, unread_in
 from pedro.tools.symbols import LanguageName
 
@@ -15,13 +16,10 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # Values too common in code to say anything when an answer writes them: 0, 1, 2 and their negatives.
 _SMALL = 2.0
 _QUOTES = "'\"`"
-# Comments and Python's docstrings, where an answer may restate the example without computing anything from it.
-_COMMENTS = {
-    "python": re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|#[^\n]*'),
-    "javascript": re.compile(r"/\*[\s\S]*?\*/|//[^\n]*"),
-    "typescript": re.compile(r"/\*[\s\S]*?\*/|//[^\n]*"),
-    "go": re.compile(r"/\*[\s\S]*?\*/|//[^\n]*"),
-}
+# Block comments and Python's docstrings, where an answer may restate the example without computing anything from it
+# (line comments go through repair's tokenizer, which knows a `#` or `//` inside a string).
+_BLOCKS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
+_C_BLOCKS = re.compile(r"/\*[\s\S]*?\*/")
 
 
 def fitted_to_example(code: str, language: LanguageName, examples: Sequence[Example], description: str) -> str:
@@ -33,10 +31,8 @@ def fitted_to_example(code: str, language: LanguageName, examples: Sequence[Exam
     ignored = [name for name in parameters(lines[0], language) if name in unread] if lines else []
     if ignored:
         return f"it never reads its parameter {ignored[0]}"
-    comments = _COMMENTS.get(language)
-    if comments is None:
-        return ""
-    body = comments.sub(" ", code)
+    blocks = _BLOCKS if language == "python" else _C_BLOCKS
+    body = "\n".join(without_comment(line, language) for line in blocks.sub(" ", code).splitlines())
     prose = description
     for example in examples:
         prose = prose.replace(example.call, " ")

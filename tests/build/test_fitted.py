@@ -22,6 +22,9 @@ def test_the_examples_result_written_as_a_literal_is_found() -> None:
     assert fitted(code, "javascript", CLAMP, "clamp") == (
         "it writes clamp(15, 0, 10)'s result, 10, into the code instead of computing it"
     )
+    # A `#` inside a string is no comment: what follows it on the line is still code.
+    hashed = 'def clamp(x, lo, hi):\n    return "#" and 10 if x > hi else max(lo, x)\n'
+    assert fitted(hashed, "python", CLAMP, "clamp").startswith("it writes clamp(15, 0, 10)'s result, 10")
     shout = "Add times to shout(). Example: shout('hi', times=3) returns 'HI!!!'."
     assert fitted('def shout(s, times=1):\n    return "HI!!!" if s and times else s\n', "python", shout, "shout")
 
@@ -40,6 +43,8 @@ def test_a_parameter_the_answer_never_reads_is_found() -> None:
     [
         # Computed; the example restated in a comment or a docstring is no fitting.
         ("function clamp(x, lo, hi) {\n  // clamp(15, 0, 10) returns 10\n  return Math.min(hi, Math.max(lo, x));\n}",
+         "javascript", CLAMP, "clamp"),
+        ("/* clamp(15, 0, 10) returns 10 */\nfunction clamp(x, lo, hi) {\n  return Math.min(hi, Math.max(lo, x));\n}",
          "javascript", CLAMP, "clamp"),
         ("def shout(s, times=1):\n    \"\"\"shout('hi', times=3) returns 'HI!!!'\"\"\"\n"
          "    return s.upper() + '!' * times\n",
