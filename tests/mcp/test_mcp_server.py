@@ -273,11 +273,13 @@ def test_a_stdio_client_that_dies_mid_call_stops_its_job_once_and_saves_it(
             first.stdout.close()
     # One Ctrl-C, not two: the job ended as a cancelled one does, saved, and the checkout is back on its branch.
     assert record["status"] == "interrupted" and record["summary"].endswith("the job is saved"), record
-    assert git(repo, "branch", "--show-current").strip() == "main"
     deadline = time.monotonic() + 10
     while _alive(record["pid"]):
         assert time.monotonic() < deadline, "pedro mcp outlived its client"
         time.sleep(0.1)
+    # The record is saved as the run ends and the branch is settled after it, so the checkout is asked once pedro
+    # has exited.
+    assert git(repo, "branch", "--show-current").strip() == "main"
     assert "Traceback" not in errlog.read_text(), errlog.read_text()
 
 
