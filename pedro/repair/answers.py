@@ -33,6 +33,8 @@ WHOLE_FILE_LINES = 150
 """A unit's file up to this many lines is shown whole: the simplest use of a small model, and often its best."""
 _MAX_FAILURES_SHOWN = 2
 _MAX_TEST_LINES = 30
+_TELLING_LINE_CHARS = 6
+"""Shorter lines (`}`, `])`, `else:`) are in any traceback; longer ones say which code it shows."""
 _ANSWER_SLACK_TOKENS = 96
 _MAX_TEMPERATURE = 1.5
 _TEMPERATURE_STEPS = 6
@@ -244,7 +246,8 @@ class ModelAnswers:
         # otherwise takes most of a small model's sample time (a server that continues answers also stops at the
         # answer's end; another one may still write a second block, which is read too). A line question's whole
         # answer is one line.
-        wanted = len(_line_text(question)) * 2 if question.kind == "line" else len(unit.text)
+        # A token of code is 3-4 characters: half the function's characters is half as much again as its tokens.
+        wanted = len(_line_text(question)) * 2 if question.kind == "line" else len(unit.text) // 2
         room = min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
         opening = self._opening(question)
         # Where the server continues the opened answer, it also stops at the answer's end (answer_stops).
@@ -276,7 +279,7 @@ class ModelAnswers:
         only at its end, so the server's prompt cache holds everything but the question between them."""
         unit = question.unit
         failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
-        failure = "\n\n".join(self._with_test_source(f) for f in failing[:_MAX_FAILURES_SHOWN])
+        failure = "\n\n".join(self._with_test_source(f, unit.path) for f in failing[:_MAX_FAILURES_SHOWN])
         whole = _small_file(self.root, unit)
         template = "repair/line.md" if question.kind == "line" else "repair/fix.md"
         prompt = render_prompt(
@@ -300,15 +303,26 @@ class ModelAnswers:
         return [Message("user", load_prompt(f"{example}_question.md")),
                 Message("assistant", load_prompt(f"{example}_answer.md").strip()), asked]  # fmt: skip
 
-    def _with_test_source(self, failure: FailedTest) -> str:
-        """The failure, and the test's own code when the runner's text does not show it (go test, node --test)."""
-        described = describe_failure(failure)
+    def _with_test_source(self, failure: FailedTest, shown: str) -> str:
+        """The failure (without the code of `shown`, the file the question shows), and the test's own code when the
+        runner's text does not show it (go test, node --test)."""
+        described = describe_failure(failure, shown=shown)
         test = failing_test(failure, self.root)
-        if test is None or test.text.strip().splitlines()[0].strip() in described:
+        if test is None or _shows(described, test.text):
             return described
         code = "\n".join(textwrap.dedent(test.text).splitlines()[:_MAX_TEST_LINES])
         source = render_prompt("repair/test_source.md", path=test.path, fence=FENCE_NAMES[test.language], code=code)
         return f"{described}\n\n{source.strip()}"
+
+
+def _shows(described: str, test: str) -> bool:
+    """Whether a failure's text already shows the test's code: its first line, or most of its other lines (pytest's
+    traceback, cut to the lines before the failing one, shows the body without the `def`)."""
+    lines = [line.strip() for line in test.strip().splitlines()]
+    if not lines or lines[0] in described:
+        return True
+    telling = [line for line in lines[1:] if len(line) >= _TELLING_LINE_CHARS]
+    return bool(telling) and 2 * sum(line in described for line in telling) >= len(telling)
 
 
 def _line_text(question: Question) -> str:

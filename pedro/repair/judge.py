@@ -14,6 +14,11 @@ Verdict = Literal["fixed", "progress", "breaks", "fails"]
 _MAX_FAILURE_LINES = 24
 _MAX_FAILURE_CHARS = 1600
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
+# pytest's long traceback: a frame ends at its location (`path:line: Error`) or a separator (`_ _ _`); the lines
+# it quotes from the source are indented, beside `>` (the line it stopped at), its carets and `E` (the error).
+_PYTEST_LOCATION = re.compile(r"^([^\s:][^:]*):\d+: \w")
+_PYTEST_SEPARATOR = re.compile(r"^(?:_ )+_$")
+_PYTEST_QUOTED = re.compile(r"^ {4}(?!\s*\^+\s*$)")
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
 
@@ -48,15 +53,36 @@ def names_tests(run: TestRun) -> bool:
     return run.passed or (run.report is not None and run.report.names_tests)
 
 
-def describe_failure(failure: FailedTest, *, short: bool = False) -> str:
-    """A failing test as the model reads it: its id and the runner's text without runtime stack noise."""
+def describe_failure(failure: FailedTest, *, short: bool = False, shown: str = "") -> str:
+    """A failing test as the model reads it: its id and the runner's text without runtime stack noise, nor the
+    code pytest quotes from the file `shown` (the question shows that file's code itself)."""
     text = failure.details or failure.message
     lines = [line.rstrip() for line in text.splitlines() if line.strip() and not _NOISE.match(line)]
+    if shown:
+        lines = _without_code_of(lines, shown)
     if short:
         message = failure.message.strip().splitlines()
         return f"{failure.test_id}: {message[0] if message else 'failed'}"
     body = "\n".join(lines[-_MAX_FAILURE_LINES:])[-_MAX_FAILURE_CHARS:]
     return f"FAILED {failure.test_id}\n{body}" if body else f"FAILED {failure.test_id}"
+
+
+def _without_code_of(lines: list[str], path: str) -> list[str]:
+    """pytest's long traceback without the source it quotes for frames in `path`: each frame keeps its arguments,
+    the line it stopped at (`>`, with its carets) and the error (`E`). Twice the unit's code made a small model's
+    question half as long again, and its prompt that much slower to read."""
+    kept: list[str] = []
+    frame: list[str] = []
+    for line in lines:
+        frame.append(line)
+        location = _PYTEST_LOCATION.match(line)
+        if location is None and not _PYTEST_SEPARATOR.match(line):
+            continue
+        if location is not None and location.group(1) == path:
+            frame = [held for held in frame if not _PYTEST_QUOTED.match(held)]
+        kept += frame
+        frame = []
+    return kept + frame
 
 
 def first_line(text: str) -> str:

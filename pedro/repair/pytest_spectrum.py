@@ -19,6 +19,9 @@ _measure: list[coverage.Coverage] = []
 def pytest_configure(config: Any) -> None:
     if _measure or hasattr(config, "workerinput"):
         return  # one measurement per run; xdist workers are not followed
+    # Only which lines each test runs is read from this run, not how its failures read; pytest's own traceback of
+    # a deep recursion, walked under the tracer, can cost seconds a test.
+    config.option.tbstyle = "native"
     root = os.environ["PEDRO_SPECTRUM_ROOT"]
     measure = coverage.Coverage(
         data_file=os.environ["PEDRO_SPECTRUM_DATA"],

@@ -124,6 +124,38 @@ def test_a_candidate_that_fixes_the_failure_is_kept(calc: Path) -> None:
                     ("candidate", None, True)]  # fmt: skip
 
 
+def test_a_long_test_pytest_shows_in_its_traceback_is_not_shown_again(calc: Path) -> None:
+    # pytest's traceback shows the test's body up to the failing line, but not its `def` when the text is cut to
+    # its last lines: the test's code is in the prompt once.
+    setup = "".join(f"    values_{n} = [{n}, {n + 1}, {n + 2}]\n" for n in range(30))
+    (calc / "test_calc.py").write_text(
+        f'{TESTS}\n\ndef test_add_many():\n    """Adds lists\' heads."""\n{setup}'
+        "    assert add(values_0[0], values_29[0]) == 29\n"
+    )
+    git(calc, "commit", "-qam", "a long test")
+    _, backend, _ = repair(calc, [FIX])
+    prompt = backend.requests[0][0][-1].content
+    assert "test_add_many" in prompt
+    assert prompt.count("values_29 = [29, 30, 31]") == 1 and "The test, in" not in prompt
+
+
+def test_the_code_pytest_quotes_from_the_function_asked_about_is_shown_once(repo: Path) -> None:
+    # The error is raised inside the function: pytest's traceback quotes its code, which the question shows anyway.
+    (repo / "total.py").write_text(
+        "def total(prices):\n    result = 0\n    for price in prices:\n        result += price.amount\n"
+        "    return result\n"
+    )
+    tests = "from total import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n"
+    (repo / "test_total.py").write_text(tests)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "total")
+    _, backend, _ = repair(repo, ["```python\ndef total(prices):\n    return sum(prices)\n```"])
+    prompt = backend.requests[0][0][-1].content
+    assert prompt.count("for price in prices:") == 1  # the file's code, not pytest's quote of it
+    assert ">           result += price.amount" in prompt and "AttributeError: 'int' object has no attribute" in prompt
+    assert "prices = [1, 2]" in prompt  # the arguments pytest shows for the frame stay
+
+
 def test_a_candidate_that_does_not_parse_is_no_edit(calc: Path) -> None:
     outcome, _, events = repair(calc, [BROKEN, FIX])
     assert outcome.fixed and statuses(events) == ["unusable", "fixed"]
