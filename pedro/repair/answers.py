@@ -18,7 +18,7 @@ from pedro.config import RepairConfig
 from pedro.messages import Message, Usage
 from pedro.modelcall import complete
 from pedro.prompts import load_prompt, render_prompt
-from pedro.repair.judge import describe_failure
+from pedro.repair.judge import describe_failure, first_line
 from pedro.repair.locate import Unit, failing_test
 from pedro.repair.opening import answer_opening, answer_stops, with_opening
 from pedro.repair.spectrum import Suspect
@@ -279,7 +279,8 @@ class ModelAnswers:
         only at its end, so the server's prompt cache holds everything but the question between them."""
         unit = question.unit
         failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
-        failure = "\n\n".join(self._with_test_source(f, unit.path) for f in failing[:_MAX_FAILURES_SHOWN])
+        shown = _unlike(failing)[:_MAX_FAILURES_SHOWN]
+        failure = "\n\n".join(self._with_test_source(f, unit.path) for f in shown)
         whole = _small_file(self.root, unit)
         template = "repair/line.md" if question.kind == "line" else "repair/fix.md"
         prompt = render_prompt(
@@ -313,6 +314,19 @@ class ModelAnswers:
         code = "\n".join(textwrap.dedent(test.text).splitlines()[:_MAX_TEST_LINES])
         source = render_prompt("repair/test_source.md", path=test.path, fence=FENCE_NAMES[test.language], code=code)
         return f"{described}\n\n{source.strip()}"
+
+
+def _unlike(failures: Sequence[FailedTest]) -> list[FailedTest]:
+    """The failures but those that repeat an earlier one's message in the same test function (one parametrized
+    test's cases that all fail alike say it once)."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for failure in failures:
+        key = (failure.test_id.partition("[")[0], first_line(failure.message))
+        if key not in seen:
+            seen.add(key)
+            kept.append(failure)
+    return kept
 
 
 def _shows(described: str, test: str) -> bool:

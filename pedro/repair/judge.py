@@ -14,11 +14,13 @@ Verdict = Literal["fixed", "progress", "breaks", "fails"]
 _MAX_FAILURE_LINES = 24
 _MAX_FAILURE_CHARS = 1600
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
-# pytest's long traceback: a frame ends at its location (`path:line: Error`) or a separator (`_ _ _`); the lines
-# it quotes from the source are indented, beside `>` (the line it stopped at), its carets and `E` (the error).
-_PYTEST_LOCATION = re.compile(r"^([^\s:][^:]*):\d+: \w")
+# pytest's traceback: a long frame ends at its location (`path:line: Error`) or a separator (`_ _ _`), a short one
+# starts at `path:line: in name`; the lines it quotes from the source are indented, beside `>` (the line it stopped
+# at), its carets and `E` (the error).
+_PYTEST_LOCATION = re.compile(r"^([^\s:][^:]*):\d+: (?!in )\w")
+_PYTEST_SHORT_FRAME = re.compile(r"^([^\s:][^:]*):\d+: in \S+$")
 _PYTEST_SEPARATOR = re.compile(r"^(?:_ )+_$")
-_PYTEST_QUOTED = re.compile(r"^ {4}(?!\s*\^+\s*$)")
+_CARETS = re.compile(r"^\s*[\^~]+\s*$")
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
 
@@ -63,26 +65,54 @@ def describe_failure(failure: FailedTest, *, short: bool = False, shown: str = "
     if short:
         message = failure.message.strip().splitlines()
         return f"{failure.test_id}: {message[0] if message else 'failed'}"
-    body = "\n".join(lines[-_MAX_FAILURE_LINES:])[-_MAX_FAILURE_CHARS:]
+    body = "\n".join(lines[-_MAX_FAILURE_LINES:])
+    if len(body) > _MAX_FAILURE_CHARS:  # cut at a line's start, where one is near
+        body = body[-_MAX_FAILURE_CHARS:].partition("\n")[2] or body[-_MAX_FAILURE_CHARS:]
     return f"FAILED {failure.test_id}\n{body}" if body else f"FAILED {failure.test_id}"
 
 
 def _without_code_of(lines: list[str], path: str) -> list[str]:
-    """pytest's long traceback without the source it quotes for frames in `path`: each frame keeps its arguments,
-    the line it stopped at (`>`, with its carets) and the error (`E`). Twice the unit's code made a small model's
-    question half as long again, and its prompt that much slower to read."""
+    """pytest's traceback without the source it quotes for frames in `path`: a long frame keeps its arguments, the
+    line it stopped at (`>`, with its carets) and the error (`E`); a short one (`path:N: in name`, as a recursion
+    prints) keeps that line alone. Twice the unit's code made a small model's question half as long again, and its
+    prompt that much slower to read."""
     kept: list[str] = []
-    frame: list[str] = []
+    frame: list[str] = []  # a long frame's lines, held until its location says whose code they quote
+    quoting = False  # the lines now indented quote a short frame in `path`
     for line in lines:
+        if header := _PYTEST_SHORT_FRAME.match(line):
+            kept, frame, quoting = [*kept, *frame, line], [], header.group(1) == path
+            continue
+        if quoting and line.startswith(" "):
+            continue
+        quoting = False
         frame.append(line)
         location = _PYTEST_LOCATION.match(line)
         if location is None and not _PYTEST_SEPARATOR.match(line):
             continue
-        if location is not None and location.group(1) == path:
-            frame = [held for held in frame if not _PYTEST_QUOTED.match(held)]
-        kept += frame
+        kept += _unquoted(frame) if location is not None and location.group(1) == path else frame
         frame = []
-    return kept + frame
+    return _collapsed([*kept, *frame])
+
+
+def _unquoted(frame: list[str]) -> list[str]:
+    """A long frame's lines without its quoted source, but for the carets under the line it stopped at."""
+    return [
+        line
+        for at, line in enumerate(frame)
+        if not line.startswith(" ") or (_CARETS.match(line) and at and frame[at - 1].startswith(">"))
+    ]
+
+
+def _collapsed(lines: list[str]) -> list[str]:
+    """Each run of the same line once, with how many times it came (a recursion's frames)."""
+    runs: list[tuple[str, int]] = []
+    for line in lines:
+        if runs and runs[-1][0] == line:
+            runs[-1] = (line, runs[-1][1] + 1)
+        else:
+            runs.append((line, 1))
+    return [line if times == 1 else f"{line} ({times} times)" for line, times in runs]
 
 
 def first_line(text: str) -> str:

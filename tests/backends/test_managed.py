@@ -192,6 +192,20 @@ def test_command_line_has_loopback_port_model_ctx_and_only_supported_flags(
     assert argv[-2:] == ["--threads", "2"]
 
 
+def test_the_server_leaves_a_core_to_the_tests_unless_told_its_threads(
+    fake_binary: Path, gguf: Path, state: Path
+) -> None:
+    import json
+    import os
+
+    with ManagedLlamaServer(gguf, ServerSettings(), binary=fake_binary):
+        argv = json.loads((state / "argv.json").read_text())
+    assert argv[argv.index("--threads") + 1] == str(max(1, len(os.sched_getaffinity(0)) - 1))
+    with ManagedLlamaServer(gguf, ServerSettings(extra_args=("-t", "3")), binary=fake_binary):
+        argv = json.loads((state / "argv.json").read_text())
+    assert "--threads" not in argv and argv[-2:] == ["-t", "3"]
+
+
 def test_parallel_slots_reach_the_command_line(fake_binary: Path, gguf: Path, state: Path) -> None:
     import json
 

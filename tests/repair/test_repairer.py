@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import threading
@@ -154,6 +155,24 @@ def test_the_code_pytest_quotes_from_the_function_asked_about_is_shown_once(repo
     assert prompt.count("for price in prices:") == 1  # the file's code, not pytest's quote of it
     assert ">           result += price.amount" in prompt and "AttributeError: 'int' object has no attribute" in prompt
     assert "prices = [1, 2]" in prompt  # the arguments pytest shows for the frame stay
+
+
+def test_a_recursion_without_its_base_case_reads_as_its_frames_once_and_how_often_they_came(repo: Path) -> None:
+    (repo / "halves.py").write_text(
+        "def halves(items):\n    if len(items) == 0:\n        return items\n"
+        "    middle = len(items) // 2\n    return halves(items[:middle]) + halves(items[middle:])\n"
+    )
+    (repo / "test_halves.py").write_text(
+        "import pytest\nfrom halves import halves\n\n\n@pytest.mark.parametrize('items', [[1], [2]])\n"
+        "def test_one(items):\n    assert halves(items) == items\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "halves")
+    _, backend, _ = repair(repo, ["```python\ndef halves(items):\n    return items\n```"])
+    prompt = backend.requests[0][0][-1].content
+    assert "RecursionError" in prompt and prompt.count("return halves(items[:middle])") == 1
+    assert prompt.count("FAILED ") == 1  # the second case fails alike: said once
+    assert re.search(r"halves\.py:5: in halves \(\d+ times\)", prompt), prompt
 
 
 def test_a_candidate_that_does_not_parse_is_no_edit(calc: Path) -> None:
