@@ -49,6 +49,8 @@ _OPTIONAL_FLAGS: Final = (
     "--offline",  # never fetch anything at run time
 )
 _THREAD_FLAGS: Final = frozenset({"-t", "--threads"})
+_BATCH_FLAGS: Final = frozenset({"-b", "--batch-size", "-ub", "--ubatch-size"})
+_PROMPT_BATCH: Final = 128
 _BIND_FAILURE_MARKERS: Final = ("couldn't bind", "address already in use", "failed to bind")
 _PR_SET_PDEATHSIG: Final = 1
 _GGUF_MAGIC: Final = b"GGUF"
@@ -259,8 +261,13 @@ class ManagedLlamaServer:
         """The full llama-server command line for this model on `port`."""
         args = [str(binary), "--host", "127.0.0.1", "--port", str(port), "-m", str(self.model_file)]
         args += ["-c", str(self.settings.ctx_size), "-np", str(self.settings.parallel), "--alias", self.model_alias]
-        if not _THREAD_FLAGS & set(self.settings.extra_args):
+        given = set(self.settings.extra_args)
+        if not _THREAD_FLAGS & given:
             args += ["--threads", str(generation_threads())]
+        if not _BATCH_FLAGS & given:
+            # A prompt read in small batches: a request whose client has gone is cancelled between two, so the next
+            # one waits ~1 s, not until the whole prompt is read (15 s for 1,400 tokens on one core). No slower.
+            args += ["--batch-size", str(_PROMPT_BATCH), "--ubatch-size", str(_PROMPT_BATCH)]
         supported = read_supported_flags(binary)
         args += [flag for flag in _OPTIONAL_FLAGS if flag in supported]
         template = self.chat_template

@@ -192,7 +192,7 @@ def test_command_line_has_loopback_port_model_ctx_and_only_supported_flags(
     assert argv[-2:] == ["--threads", "2"]
 
 
-def test_the_server_leaves_a_core_to_the_tests_unless_told_its_threads(
+def test_the_server_leaves_a_core_to_the_tests_and_reads_prompts_in_small_batches_unless_told(
     fake_binary: Path, gguf: Path, state: Path
 ) -> None:
     import json
@@ -201,6 +201,8 @@ def test_the_server_leaves_a_core_to_the_tests_unless_told_its_threads(
     with ManagedLlamaServer(gguf, ServerSettings(), binary=fake_binary):
         argv = json.loads((state / "argv.json").read_text())
     assert argv[argv.index("--threads") + 1] == str(max(1, len(os.sched_getaffinity(0)) - 1))
+    # A prompt is read in small batches, so a request whose client has gone is cancelled between two.
+    assert argv[argv.index("--batch-size") + 1] == argv[argv.index("--ubatch-size") + 1] == "128"
     with ManagedLlamaServer(gguf, ServerSettings(extra_args=("-t", "3")), binary=fake_binary):
         argv = json.loads((state / "argv.json").read_text())
     assert "--threads" not in argv and argv[-2:] == ["-t", "3"]
