@@ -13,7 +13,6 @@ Verdict = Literal["fixed", "progress", "breaks", "fails"]
 
 _MAX_FAILURE_LINES = 24
 _MAX_FAILURE_CHARS = 1600
-# Stack lines inside a runtime or a test runner say nothing the model can act on.
 # pytest's traceback: a long frame ends at its location (`path:line: Error`) or a separator (`_ _ _`), a short one
 # starts at `path:line: in name`; the lines it quotes from the source are indented, beside `>` (the line it stopped
 # at), its carets and `E` (the error).
@@ -21,6 +20,7 @@ _PYTEST_LOCATION = re.compile(r"^([^\s:][^:]*):\d+: (?!in )\w")
 _PYTEST_SHORT_FRAME = re.compile(r"^([^\s:][^:]*):\d+: in \S+$")
 _PYTEST_SEPARATOR = re.compile(r"^(?:_ )+_$")
 _CARETS = re.compile(r"^\s*[\^~]+\s*$")
+# Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
 
 
@@ -58,13 +58,13 @@ def names_tests(run: TestRun) -> bool:
 def describe_failure(failure: FailedTest, *, short: bool = False, shown: str = "") -> str:
     """A failing test as the model reads it: its id and the runner's text without runtime stack noise, nor the
     code pytest quotes from the file `shown` (the question shows that file's code itself)."""
+    if short:
+        message = failure.message.strip().splitlines()
+        return f"{failure.test_id}: {message[0] if message else 'failed'}"
     text = failure.details or failure.message
     lines = [line.rstrip() for line in text.splitlines() if line.strip() and not _NOISE.match(line)]
     if shown:
         lines = _without_code_of(lines, shown)
-    if short:
-        message = failure.message.strip().splitlines()
-        return f"{failure.test_id}: {message[0] if message else 'failed'}"
     body = "\n".join(lines[-_MAX_FAILURE_LINES:])
     if len(body) > _MAX_FAILURE_CHARS:  # cut at a line's start, where one is near
         body = body[-_MAX_FAILURE_CHARS:].partition("\n")[2] or body[-_MAX_FAILURE_CHARS:]
