@@ -23,6 +23,7 @@ from pedro.calls.run import Call, CallRun, run_calls
 from pedro.config import BuildConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
+from pedro.errors import BackendError
 from pedro.evidence import TestEvidence, count, describe_test_run
 from pedro.linters import Linter, LintMessage, configured_linters, run_linter
 from pedro.messages import Message, ToolCall, Usage
@@ -39,9 +40,14 @@ _MAX_TEMPERATURE = 1.1
 _CALLS_TIMEOUT_S = 30.0
 _LINT_TIMEOUT_S = 60.0
 _TEST_ANSWERS = 4
+"""Tests asked for at most under --with-test."""
 _AGREED_LEFT = 2
 """Passing answers that give the same output on every probe end the asking this many short of `rivals`."""
-"""Tests asked for at most under --with-test."""
+# Answers asked for after the first passing one, while one example is all that checks it and no other answer agrees
+# with it: a small model's sample holds one example by chance often enough (`if a < 0 {return -a}; return b` for
+# Max(3, 7) → 7, 1 answer of 21), where the right code is written again, or another way, within a few more.
+_CONFIRM_TRIES = 10
+_SHOWN_PROBES = 3
 
 
 @dataclass
@@ -129,6 +135,9 @@ class _Run:
     outcome: BuildOutcome
     tried: list[Tried] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)
+    written: dict[int, int] = field(default_factory=dict)
+    """How many times the model wrote each answer checked (by its number): a repeat is the model's vote for it."""
+    probes: list[Call] = field(default_factory=list)
     linters: list[tuple[Linter, str]] = field(default_factory=list)
     lint_before: list[LintMessage] | None = None
 
@@ -137,11 +146,13 @@ class _Run:
         config = stage.config
         budget = Deadline.after(config.time_budget_s, time.monotonic())
         calls = example_calls(place, self.examples)
-        probes = [
+        probes = self.probes = [
             Call(code)
             for code in probe_calls(place, self.examples, stage.description, stage.dispatcher.ctx.root, self.listed)
         ]
         feature_tests = self._feature_tests()
+        # One example and nothing else checks what the code does: a passing answer wants another that agrees.
+        lone_example = len(calls) == 1 and not feature_tests and not (stage.tests is not None and stage.tests.given)
         ctx = stage.dispatcher.ctx
         self.linters = configured_linters(ctx.root, ctx.env)[0]
         if self.linters:
@@ -154,12 +165,19 @@ class _Run:
                 break
             # With nothing that checks what the code does, agreement among more answers is the only evidence.
             rivals = config.rivals if calls or feature_tests else 2 * config.rivals
-            if first_pass is not None and self._enough(number - first_pass, rivals, len(calls)):
+            if first_pass is not None and self._enough(number - first_pass, rivals, len(calls), lone_example):
                 break
             # Every other answer is opened with the signature the request writes, the rest with the name alone:
             # each way gets right what the other gets wrong often enough that the mix finds more.
             opening = answer_opening(place, self.original, stage.description if number % 2 == 0 else "")
-            reply = self._ask(prompt, opening, number, stops=answer_stops(place))
+            try:
+                reply = self._ask(prompt, opening, number, stops=answer_stops(place))
+            except BackendError as exc:
+                if first_pass is None:
+                    raise
+                # An answer already passed: the server's failure ends the asking, not the build.
+                self.emit("notice", message=f"build asks the model no more: {exc}")
+                break
             self.outcome.answers += 1
             tried = self._check(number + 1, reply, calls, probes, feature_tests)
             if tried is None:
@@ -169,11 +187,19 @@ class _Run:
                 first_pass = number
         self._settle(calls, feature_tests)
 
-    def _enough(self, since_first_pass: int, rivals: int, examples: int) -> bool:
+    def _enough(self, since_first_pass: int, rivals: int, examples: int, lone_example: bool) -> bool:
         """Whether the answers so far settle it: more than `rivals` passed, or twice as many were asked since the
-        first did, or enough of them agree on every probe (_agreed)."""
+        first did, or enough of them agree on every probe (_agreed). Where one example is all that checks them, not
+        before one passing answer is confirmed (_confirmed), unless _CONFIRM_TRIES more were asked in vain."""
         passing = [t for t in self.tried if t.passed]
+        if lone_example and not any(self._confirmed(t, passing) for t in passing):
+            return since_first_pass > _CONFIRM_TRIES
         return len(passing) > rivals or since_first_pass > 2 * rivals or _agreed(passing, rivals, examples)
+
+    def _confirmed(self, one: Tried, passing: list[Tried]) -> bool:
+        """Whether more than the checks speak for a passing answer: the model wrote it twice, or another passing
+        answer gives its output on every probe."""
+        return self.written.get(one.n, 1) > 1 or any(t.n != one.n and t.outputs == one.outputs for t in passing)
 
     # -- asking --------------------------------------------------------------------------------------------------
 
@@ -219,7 +245,9 @@ class _Run:
             return self._report(Tried(n, None, 0, merged))
         key = "\n".join(line.rstrip() for line in merged.code.splitlines() if line.strip())
         if key in self.seen:
-            self.emit("build.answer", n=n, status="same", same_as=self.seen[key])
+            first = self.seen[key]
+            self.written[first] = self.written.get(first, 1) + 1
+            self.emit("build.answer", n=n, status="same", same_as=first)
             return None
         self.seen[key] = n
         if not self._write(merged.text):
@@ -314,7 +342,7 @@ class _Run:
             outcome.summary = self._failed()
             self.emit("build.finished", kept=False, summary=outcome.summary, examples=outcome.examples)
             return
-        kept = passing[choose(passing)]
+        kept = passing[choose(passing, [self.written.get(t.n, 1) for t in passing])]
         if len(passing) > 1:
             self.emit("build.chosen", n=kept.n, answers=[t.n for t in passing], probes=len(kept.outputs))
         assert kept.merged is not None
@@ -335,7 +363,11 @@ class _Run:
         written = self._with_test(kept) if self.stage.config.with_test else ""
         given = self.stage.tests is not None and self.stage.tests.given
         added = written.startswith("added")
-        outcome.verified = bool(calls) or bool(feature) or given or added or bool(named and kept.run is not None)
+        passing = [t for t in self.tried if t.passed]
+        # One example held by one answer the model wrote once, that no other answer agrees with, is a sample that
+        # happened to hold it: kept, and said to be unconfirmed rather than verified.
+        examples_check = len(calls) > 1 or (bool(calls) and self._confirmed(kept, passing))
+        outcome.verified = examples_check or bool(feature) or given or added or bool(named and kept.run is not None)
         outcome.summary = self._verified_summary(kept, calls, feature, bool(named) or added)
         if written:
             outcome.summary += f"; {written}"
@@ -409,6 +441,8 @@ class _Run:
         checked = self._checks(kept, calls, feature)
         answer = f"answer {kept.n} of {self.outcome.answers}"
         head = f"{verb} {place.label} in {place.path} ({answer}); checked: {', '.join(checked)}"
+        if not self.outcome.verified and calls:
+            return f"{head}. Unconfirmed: {self._unconfirmed(kept)}"
         if not self.outcome.verified:
             tests = (f"the tests of {place.name}() check what it did before" if place.exists
                      else f"no test that names {place.name} ran" if named
@@ -418,6 +452,27 @@ class _Run:
         if not named and not feature and not place.exists:
             head += f"; no test covers {place.name} yet"
         return head
+
+    def _unconfirmed(self, kept: Tried) -> str:
+        """Why one example holding is not enough here, what the kept code gives on other inputs (for the person to
+        judge at a glance), and what would check it."""
+        place, passing = self.place, [t for t in self.tried if t.passed]
+        said = (
+            f"answer {kept.n} was the only one of {self.outcome.answers} to pass every check"
+            if len(passing) == 1
+            else f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
+        )
+        examples = {call.code for call in example_calls(place, self.examples)}
+        beyond = [f"{call.code} → {output.removeprefix('= ')}" for call, output in zip(self.probes, kept.outputs,
+                  strict=False) if call.code not in examples]  # fmt: skip
+        # Spread over the probes, which vary one argument after another: each argument's part is seen.
+        if len(beyond) > _SHOWN_PROBES:
+            beyond = [beyond[round(i * (len(beyond) - 1) / (_SHOWN_PROBES - 1))] for i in range(_SHOWN_PROBES)]
+        gives = f"; on other inputs it gives {', '.join(beyond)}" if beyond else ""
+        return (
+            f"one example is all that checked it, and {said}{gives}; add a test or a second example "
+            f"(`{place.name}(…) returns …`)"
+        )
 
     def _checks(self, kept: Tried, calls: list[Call], feature: frozenset[str]) -> list[str]:
         """What the kept answer passed, in the words of the summary."""

@@ -64,11 +64,17 @@ def _always_broken(results: Sequence[CallResult]) -> str:
     return next(iter(raised))
 
 
-def choose(passing: Sequence[Tried]) -> int:
+def choose(passing: Sequence[Tried], written: Sequence[int] | None = None) -> int:
     """The answer whose outputs agree with the most others', then the smallest, then the first; an answer that gives
-    one output for every input (`return []`) comes last, as what a small model writes when it cannot do the task."""
+    one output for every input (`return []`) comes last, as what a small model writes when it cannot do the task.
+    `written` says how many times the model wrote each: every copy of an answer agrees with it, and is counted."""
     pool = [Passing(t.n, t.merged.code if t.merged else "", t.outputs) for t in passing]
-    scores = agreement(pool)
+    copies = list(written) if written is not None else [1] * len(pool)
+    weighted = [one for one, times in zip(pool, copies, strict=True) for _ in range(times)]
+    owner = [i for i, times in enumerate(copies) for _ in range(times)]
+    scores = [0] * len(pool)
+    for k, score in enumerate(agreement(weighted)):
+        scores[owner[k]] = max(scores[owner[k]], score)
 
     def key(i: int) -> tuple[bool, int, int, int]:
         outputs = pool[i].outputs

@@ -93,9 +93,10 @@ def answers(events: list[Event]) -> list[tuple[Any, Any]]:
 
 
 def test_an_answer_that_holds_the_example_is_kept_and_said_so(calc: Path) -> None:
-    result, backend, events, store = build(calc, [SUB_WRONG, SUB])
+    # The model writes the passing answer twice: more than the one example speaks for it.
+    result, backend, events, store = build(calc, [SUB_WRONG, SUB, SUB])
     assert (result.exit_status, result.reason, result.rounds) == ("completed", "built", 0)
-    assert answers(events) == [("failed", "examples"), ("passed", "tests")]
+    assert answers(events) == [("failed", "examples"), ("passed", "tests"), ("same", None)]
     assert "def sub(a, b):\n    return a - b\n" in (calc / "calc.py").read_text()
     assert "added sub() in calc.py" in result.summary and "1 test pass" in result.summary
     assert "1 example from the request holds" in result.summary and "no test covers sub yet" in result.summary
@@ -107,7 +108,42 @@ def test_an_answer_that_holds_the_example_is_kept_and_said_so(calc: Path) -> Non
     # The model was asked for code, greedy first: no tools, the file and the request in the question.
     messages, tools = backend.requests[0]
     assert tools == [] and "def add(a, b):" in messages[-1].content and REQUEST in messages[-1].content
-    assert [o.temperature for o in backend.options] == [0.0, 0.8]
+    assert [o.temperature for o in backend.options] == [0.0, 0.8, 0.9]
+
+
+ODD = "```python\ndef sub(a, b):\n    return a - b if b == 3 else a + b\n```"
+"""Holds `sub(5, 3) → 2` and nothing else: what a small model's sample writes by chance."""
+PLUS = "```python\ndef sub(a, b):\n    return a + b\n```"
+
+
+def test_a_lone_answer_that_holds_the_one_example_is_kept_but_not_called_verified(calc: Path) -> None:
+    result, backend, events, store = build(calc, [ODD, SUB_WRONG, PLUS, SUB_WRONG + "\n"], answers=6)
+    # Asked on after it passed, for an answer that agrees with it, until the server had no more to give.
+    assert [s for s, _ in answers(events)] == ["passed", "failed", "failed", "same"] and len(backend.requests) == 5
+    assert (result.exit_status, result.reason) == ("completed", "unverified")
+    assert "a - b if b == 3 else a + b" in (calc / "calc.py").read_text()
+    assert "1 example from the request holds. Unconfirmed: one example is all that checked it" in result.summary
+    assert "answer 1 was the only one of 4 to pass every check" in result.summary
+    # What it gives beyond the example, for the person to judge: sub(5, 4) is 9 here.
+    assert "on other inputs it gives sub(" in result.summary and "sub(5, 4) → 9" in result.summary
+    assert "add a test or a second example" in result.summary
+    record = json.loads((store.job_dir(result.job_id) / "job.json").read_text())
+    assert record["build"]["verified"] is False and record["build"]["kept"] is True
+
+
+def test_the_answer_the_model_writes_again_is_kept_over_a_lone_one_and_confirmed(calc: Path) -> None:
+    result, backend, events, _ = build(calc, [ODD, SUB, SUB], answers=6, rivals=1)
+    assert [s for s, _ in answers(events)] == ["passed", "passed", "same"] and len(backend.requests) == 3
+    chosen = next(e for e in events if e.type == "build.chosen")
+    assert chosen.data["n"] == 2 and chosen.data["answers"] == [1, 2]
+    assert result.reason == "built" and "return a - b\n" in (calc / "calc.py").read_text()
+
+
+def test_two_examples_that_hold_verify_a_lone_answer(calc: Path) -> None:
+    request = "Add sub(a, b) to calc.py. Examples: sub(5, 3) returns 2, and sub(9, 1) returns 8."
+    result, backend, _, _ = build(calc, [SUB], request=request, answers=4)
+    assert result.reason == "built" and len(backend.requests) == 1
+    assert "2 examples from the request hold" in result.summary and "Unconfirmed" not in result.summary
 
 
 def test_a_description_whose_example_every_answer_violates_is_not_completed(calc: Path) -> None:
@@ -176,7 +212,7 @@ def test_secret_values_never_reach_the_model_and_unreadable_files_go_to_the_loop
     (calc / ".env").write_text(f"API_TOKEN={secret}\n")
     (calc / "calc.py").write_text(CALC + f'\n\nTOKEN = "{secret}"\n')
     result, backend, _, _ = build(calc, [SUB], answers=1)
-    assert result.reason == "built"
+    assert result.exit_status == "completed" and "added sub() in calc.py" in result.summary
     assert secret not in backend.requests[0][0][-1].content and "TOKEN = " in backend.requests[0][0][-1].content
     assert f'TOKEN = "{secret}"' in (calc / "calc.py").read_text()  # the file keeps its own text
     (calc / "calc.py").write_bytes(b"def add(a, b):\n    return a + b  # \xff\n")
@@ -196,9 +232,9 @@ def test_an_example_pedro_cannot_check_is_never_listed_as_checked(calc: Path) ->
 
 
 def test_identical_answers_are_checked_once(calc: Path) -> None:
-    result, _, events, _ = build(calc, [SUB_WRONG, SUB_WRONG + "\n\nThis subtracts.", SUB], answers=3)
+    result, _, events, _ = build(calc, [SUB_WRONG, SUB_WRONG + "\n\nThis subtracts.", SUB, SUB], answers=4)
     assert result.reason == "built"
-    assert [e.data["status"] for e in events if e.type == "build.answer"] == ["failed", "same", "passed"]
+    assert [e.data["status"] for e in events if e.type == "build.answer"] == ["failed", "same", "passed", "same"]
     assert sum(1 for e in events if e.type == "tests.run") == 2  # the baseline and the passing answer's
 
 
@@ -266,7 +302,7 @@ def test_a_test_that_passes_on_the_old_code_is_dropped_and_a_real_one_kept(calc:
 
 def test_when_no_test_holds_none_is_left_behind(calc: Path) -> None:
     checks_nothing = "```python\nfrom calc import add\n\n\ndef test_sub():\n    assert add(1, 1) == 2\n```"
-    result, _, _, _ = build(calc, [SUB, *[checks_nothing] * 4], answers=1, with_test=True)
+    result, _, _, _ = build(calc, [SUB, SUB, *[checks_nothing] * 4], answers=2, with_test=True)
     assert result.reason == "built" and "no test of it was kept: test 4 passes on the code as it was" in result.summary
     assert not (calc / "test_sub.py").exists()
 
@@ -277,7 +313,7 @@ def test_pedro_build_takes_the_direct_way_for_a_small_model_and_commits_the_func
     # The listing llama-server gives for SmolLM2-135M: its size decides the way.
     meta = {"n_ctx": 8192, "n_params": 134515008, "size": 96576768}
     server = stub_server(
-        [SUB_WRONG, SUB], listing=[{"id": "m", "object": "model", "owned_by": "llamacpp", "meta": meta}]
+        [SUB_WRONG, SUB, SUB], listing=[{"id": "m", "object": "model", "owned_by": "llamacpp", "meta": meta}]
     )
     env = {**cli_env, "PEDRO_AGENT__TEST_COMMAND": PYTEST}
     run = pedro("build", "-d", REQUEST, "--backend", "openai", "--base-url", f"{server.url}/v1", "--model", "m",
