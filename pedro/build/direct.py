@@ -138,6 +138,8 @@ class _Run:
     written: dict[int, int] = field(default_factory=dict)
     """How many times the model wrote each answer checked (by its number): a repeat is the model's vote for it."""
     probes: list[Call] = field(default_factory=list)
+    probed_beyond: bool = False
+    """Whether some probe is not one of the request's examples (Go's are the examples alone)."""
     linters: list[tuple[Linter, str]] = field(default_factory=list)
     lint_before: list[LintMessage] | None = None
 
@@ -150,6 +152,7 @@ class _Run:
             Call(code)
             for code in probe_calls(place, self.examples, stage.description, stage.dispatcher.ctx.root, self.listed)
         ]
+        self.probed_beyond = any(probe.code not in {call.code for call in calls} for probe in probes)
         feature_tests = self._feature_tests()
         # One example and nothing else checks what the code does: a passing answer wants another that agrees.
         lone_example = len(calls) == 1 and not feature_tests and not (stage.tests is not None and stage.tests.given)
@@ -198,8 +201,10 @@ class _Run:
 
     def _confirmed(self, one: Tried, passing: list[Tried]) -> bool:
         """Whether more than the checks speak for a passing answer: the model wrote it twice, or another passing
-        answer gives its output on every probe."""
-        return self.written.get(one.n, 1) > 1 or any(t.n != one.n and t.outputs == one.outputs for t in passing)
+        answer gives its output on every probe, some beyond the examples (which every passing answer holds)."""
+        if self.written.get(one.n, 1) > 1:
+            return True
+        return self.probed_beyond and any(t.n != one.n and t.outputs == one.outputs for t in passing)
 
     # -- asking --------------------------------------------------------------------------------------------------
 
@@ -457,11 +462,12 @@ class _Run:
         """Why one example holding is not enough here, what the kept code gives on other inputs (for the person to
         judge at a glance), and what would check it."""
         place, passing = self.place, [t for t in self.tried if t.passed]
-        said = (
-            f"answer {kept.n} was the only one of {self.outcome.answers} to pass every check"
-            if len(passing) == 1
-            else f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
-        )
+        if len(passing) == 1:
+            said = f"answer {kept.n} was the only one of {self.outcome.answers} to pass every check"
+        elif self.probed_beyond:
+            said = f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
+        else:
+            said = f"the {len(passing)} answers that passed every check differ, and only the example compares them"
         examples = {call.code for call in example_calls(place, self.examples)}
         beyond = [f"{call.code} → {output.removeprefix('= ')}" for call, output in zip(self.probes, kept.outputs,
                   strict=False) if call.code not in examples]  # fmt: skip

@@ -4,6 +4,7 @@ only once it is checked, the best is kept, and the job says exactly what was che
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ def build(
     rivals: int = 0,
     with_test: bool = False,
     given: str = "",
+    command: str = PYTEST,
 ) -> tuple[RunResult, ScriptedBackend, list[Event], JobStore]:
     backend = ScriptedBackend(replies)
     role = get_role("builder")
@@ -63,7 +65,7 @@ def build(
     guard = SnapshotGuard(repo, job.id)
     guard.start()
     dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx, guard=guard)
-    tests = TestEvidence(ProjectTests(RunTestsArgs(command=given or PYTEST), ctx), None, given=bool(given))
+    tests = TestEvidence(ProjectTests(RunTestsArgs(command=given or command), ctx), None, given=bool(given))
     config = BuildConfig(answers=answers, rivals=rivals, with_test=with_test)
     direct = DirectBuild(backend, dispatcher, tests, config, GenerationOptions(), request)
     events: list[Event] = []
@@ -137,6 +139,23 @@ def test_the_answer_the_model_writes_again_is_kept_over_a_lone_one_and_confirmed
     chosen = next(e for e in events if e.type == "build.chosen")
     assert chosen.data["n"] == 2 and chosen.data["answers"] == [1, 2]
     assert result.reason == "built" and "return a - b\n" in (calc / "calc.py").read_text()
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
+def test_two_go_answers_that_hold_the_one_example_do_not_confirm_each_other(repo: Path) -> None:
+    # Go's answers are probed on the examples alone: two that hold it agree on nothing else, and may both be wrong.
+    (repo / "go.mod").write_text("module example.com/mathutil\n\ngo 1.19\n")
+    (repo / "mathutil.go").write_text("package mathutil\n\nfunc Abs(a int) int {\n\tif a < 0 {\n\t\treturn -a\n\t}\n"
+                                      "\treturn a\n}\n")  # fmt: skip
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "mathutil")
+    plus_one = "```go\nfunc Max(a, b int) int {\n\tif a < b {\n\t\treturn b\n\t}\n\treturn a + 1\n}\n```"
+    second = "```go\nfunc Max(a, b int) int {\n\treturn b\n}\n```"
+    request = "Add a function Max(a, b int) int to mathutil.go that returns the larger. Example: Max(3, 7) returns 7."
+    result, _, events, _ = build(repo, [plus_one, second], request=request, answers=2, command="go test ./...")
+    assert [s for s, _ in answers(events)] == ["passed", "passed"]
+    assert result.reason == "unverified" and "Unconfirmed: one example is all that checked it" in result.summary
+    assert "the 2 answers that passed every check differ, and only the example compares them" in result.summary
 
 
 def test_two_examples_that_hold_verify_a_lone_answer(calc: Path) -> None:
