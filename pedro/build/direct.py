@@ -137,67 +137,79 @@ class _Run:
     seen: dict[str, int] = field(default_factory=dict)
     written: dict[int, int] = field(default_factory=dict)
     """How many times the model wrote each answer checked (by its number): a repeat is the model's vote for it."""
+    calls: list[Call] = field(default_factory=list)
+    """The request's examples as calls, with the values they must give."""
     probes: list[Call] = field(default_factory=list)
+    feature: frozenset[str] = frozenset()
+    """Tests that failed before the build and name the function."""
     probed_beyond: bool = False
     """Whether some probe is not one of the request's examples (Go's are the examples alone)."""
     linters: list[tuple[Linter, str]] = field(default_factory=list)
     lint_before: list[LintMessage] | None = None
 
     def go(self) -> None:
-        stage, place = self.stage, self.place
-        config = stage.config
-        budget = Deadline.after(config.time_budget_s, time.monotonic())
-        calls = example_calls(place, self.examples)
-        probes = self.probes = [
-            Call(code)
-            for code in probe_calls(place, self.examples, stage.description, stage.dispatcher.ctx.root, self.listed)
-        ]
-        self.probed_beyond = any(probe.code not in {call.code for call in calls} for probe in probes)
-        feature_tests = self._feature_tests()
-        # One example and nothing else checks what the code does: a passing answer wants another that agrees.
-        lone_example = len(calls) == 1 and not feature_tests and not (stage.tests is not None and stage.tests.given)
-        ctx = stage.dispatcher.ctx
-        self.linters = configured_linters(ctx.root, ctx.env)[0]
-        if self.linters:
-            self.lint_before = self._lint()
+        stage = self.stage
+        budget = Deadline.after(stage.config.time_budget_s, time.monotonic())
+        self._prepare()
         # Secret values (the environment's, the secret files') never reach the model, in a prompt as in a result.
-        prompt = stage.dispatcher.redactor.redact(question(place, self.original, stage.description))
+        prompt = stage.dispatcher.redactor.redact(question(self.place, self.original, stage.description))
         first_pass: int | None = None
-        for number in range(config.answers):
-            if budget.passed or self.deadline.passed:
+        for number in range(stage.config.answers):
+            if budget.passed or self.deadline.passed or (first_pass is not None and self._enough(number - first_pass)):
                 break
-            # With nothing that checks what the code does, agreement among more answers is the only evidence.
-            rivals = config.rivals if calls or feature_tests else 2 * config.rivals
-            if first_pass is not None and self._enough(number - first_pass, rivals, len(calls), lone_example):
-                break
-            # Every other answer is opened with the signature the request writes, the rest with the name alone:
-            # each way gets right what the other gets wrong often enough that the mix finds more.
-            opening = answer_opening(place, self.original, stage.description if number % 2 == 0 else "")
-            try:
-                reply = self._ask(prompt, opening, number, stops=answer_stops(place))
-            except BackendError as exc:
-                if first_pass is None:
-                    raise
-                # An answer already passed: the server's failure ends the asking, not the build.
-                self.emit("notice", message=f"build asks the model no more: {exc}")
+            reply = self._reply(prompt, number, passed=first_pass is not None)
+            if reply is None:
                 break
             self.outcome.answers += 1
-            tried = self._check(number + 1, reply, calls, probes, feature_tests)
+            tried = self._check(number + 1, reply, self.calls, self.probes, self.feature)
             if tried is None:
                 continue
             self.tried.append(tried)
             if tried.passed and first_pass is None:
                 first_pass = number
-        self._settle(calls, feature_tests)
+        self._settle(self.calls, self.feature)
 
-    def _enough(self, since_first_pass: int, rivals: int, examples: int, lone_example: bool) -> bool:
+    def _prepare(self) -> None:
+        """What checks the answers: the examples' calls, the probes, the tests written for the feature, the linters
+        (and what they say before)."""
+        stage, place = self.stage, self.place
+        ctx = stage.dispatcher.ctx
+        self.calls = example_calls(place, self.examples)
+        self.probes = [Call(code) for code in probe_calls(place, self.examples, stage.description, ctx.root,
+                                                           self.listed)]  # fmt: skip
+        self.probed_beyond = any(probe.code not in {call.code for call in self.calls} for probe in self.probes)
+        self.feature = self._feature_tests()
+        self.linters = configured_linters(ctx.root, ctx.env)[0]
+        if self.linters:
+            self.lint_before = self._lint()
+
+    def _reply(self, prompt: str, number: int, *, passed: bool) -> str | None:
+        """Answer `number`; None when the server failed after an answer passed (the asking ends, not the build)."""
+        # Every other answer is opened with the signature the request writes, the rest with the name alone: each way
+        # gets right what the other gets wrong often enough that the mix finds more.
+        place = self.place
+        opening = answer_opening(place, self.original, self.stage.description if number % 2 == 0 else "")
+        try:
+            return self._ask(prompt, opening, number, stops=answer_stops(place))
+        except BackendError as exc:
+            if not passed:
+                raise
+            self.emit("notice", message=f"build asks the model no more: {exc}")
+            return None
+
+    def _enough(self, since_first_pass: int) -> bool:
         """Whether the answers so far settle it: more than `rivals` passed, or twice as many were asked since the
-        first did, or enough of them agree on every probe (_agreed). Where one example is all that checks them, not
-        before one passing answer is confirmed (_confirmed), unless _CONFIRM_TRIES more were asked in vain."""
-        passing = [t for t in self.tried if t.passed]
+        first did, or enough of them agree on every probe (_agreed). Where one example and nothing else checks what
+        the code does, not before one passing answer is confirmed (_confirmed), unless _CONFIRM_TRIES more were
+        asked in vain."""
+        config, passing = self.stage.config, [t for t in self.tried if t.passed]
+        given = self.stage.tests is not None and self.stage.tests.given
+        lone_example = len(self.calls) == 1 and not self.feature and not given
         if lone_example and not any(self._confirmed(t, passing) for t in passing):
             return since_first_pass > _CONFIRM_TRIES
-        return len(passing) > rivals or since_first_pass > 2 * rivals or _agreed(passing, rivals, examples)
+        # With nothing that checks what the code does, agreement among more answers is the only evidence.
+        rivals = config.rivals if self.calls or self.feature else 2 * config.rivals
+        return len(passing) > rivals or since_first_pass > 2 * rivals or _agreed(passing, rivals, len(self.calls))
 
     def _confirmed(self, one: Tried, passing: list[Tried]) -> bool:
         """Whether more than the checks speak for a passing answer: the model wrote it twice, or another passing
