@@ -196,25 +196,38 @@ class ModelAnswers:
     def _ask_all(self, prompts: list[tuple[Question, list[Message]]], limit: int, stop: threading.Event) -> None:
         """Each question in turn, greedy first and then sampled (`candidates` new answers each at most), until `limit`
         new answers, a stop, or every question only repeats itself; an answer that repeats one its question gave is
-        not handed on."""
+        not handed on. After the greedy round, a function's question is asked as many times a round as its lines'
+        questions together (_turns_of)."""
         turns, most = self._turns, self.config.candidates
-        asked = [(question.unit.path, question.unit.text, question.kind, question.line) for question, _ in prompts]
-        number = 0
+        asked = [_asked(question) for question, _ in prompts]
+        numbers = [0] * len(prompts)
+        greedy = True
         while not all(turns.retired(one, most) for one in asked):
             for at, (question, messages) in enumerate(prompts):
-                key = (*asked[at], number)
-                if key in self._done or turns.retired(asked[at], most):
-                    continue
-                if not self._wait_turn(stop) or self.distinct >= limit:
-                    return
-                text = self._answer(question, messages, number, stop)
-                if text is None:
-                    return
-                self._done.add(key)
-                if turns.new(asked[at], text):
-                    self.distinct += 1
-                    self._answers.put(Answer(question, number, text, self.asked))
-            number += 1
+                for _ in range(1 if greedy else _turns_of(question, prompts)):
+                    number, numbers[at] = numbers[at], numbers[at] + 1
+                    if (*asked[at], number) in self._done or turns.retired(asked[at], most):
+                        continue
+                    if not self._ask_one(question, messages, number, limit, stop):
+                        return
+            greedy = False
+
+    def _ask_one(
+        self, question: Question, messages: list[Message], number: int, limit: int, stop: threading.Event
+    ) -> bool:
+        """Answer `number` to the question, handed on when it is new; False once the asking is over (stopped, the
+        limit reached, the server failed)."""
+        if not self._wait_turn(stop) or self.distinct >= limit:
+            return False
+        text = self._answer(question, messages, number, stop)
+        if text is None:
+            return False
+        asked = _asked(question)
+        self._done.add((*asked, number))
+        if self._turns.new(asked, text):
+            self.distinct += 1
+            self._answers.put(Answer(question, number, text, self.asked))
+        return True
 
     def _wait_turn(self, stop: threading.Event) -> bool:
         """One answer ahead at most: it is written while the last one's tests run, and none is written that the
@@ -337,6 +350,22 @@ def _shows(described: str, test: str) -> bool:
         return True
     telling = [line for line in lines[1:] if len(line) >= _TELLING_LINE_CHARS]
     return bool(telling) and 2 * sum(line in described for line in telling) >= len(telling)
+
+
+def _asked(question: Question) -> tuple[str, str, str, int]:
+    """What identifies a question across restarts: its unit's path and text, its kind and line."""
+    return (question.unit.path, question.unit.text, question.kind, question.line)
+
+
+def _turns_of(question: Question, prompts: Sequence[tuple[Question, list[Message]]]) -> int:
+    """How many answers a round asks of the question once each had its greedy one: a line's question one, a
+    function's as many as its lines' questions, at least one. Whole functions are what small models fix bugs with: in
+    this project's evals SmolLM2-135M's function answers were plausible fixes 15 times in 610 on three tasks, its line
+    answers 5 times in 425 on one, which a function answer also fixed."""
+    if question.kind == "line":
+        return 1
+    unit = question.unit
+    return max(1, sum(1 for other, _ in prompts if other.kind == "line" and other.unit.key == unit.key))
 
 
 def _line_text(question: Question) -> str:

@@ -430,3 +430,26 @@ def test_node_coverage_ranks_the_buggy_branch(tmp_path: Path) -> None:
     assert {line for path, line, score in spectrum.ranked() if score == 1.0} == {5, 6}
     assert 0 < spectrum.score("rates.js", 2) < 1.0
     assert all(path == "rates.js" for path, _, _ in spectrum.ranked())
+
+
+def test_after_the_greedy_round_a_function_is_asked_as_often_as_its_lines_together(repo: Path) -> None:
+    # summarize's two lines each get a question (tests above): the greedy round asks all three once, and each round
+    # after it asks the whole function twice, once for each of its lines' questions.
+    stats = (
+        "def summarize(scores):\n    lowest = min(scores)\n    highest = max(scores)\n    mean = sum(scores)\n"
+        '    return {"min": lowest, "max": highest, "mean": mean}\n'
+    )
+    test = "from stats import summarize\n\n\ndef test_mean():\n    assert summarize([1, 5])['mean'] == 3\n"
+    make_repo(repo, {"stats.py": stats, "test_stats.py": test})
+    count = iter(range(10, 100))  # never 3, the mean the test wants
+
+    def wrong(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        # Every answer new and wrong, so that no question retires and the order shows.
+        n = next(count)
+        if "Write only the corrected line" in messages[-1].content:
+            return f"```python\nmean = {n}\n```"
+        return f"```python\ndef summarize(scores):\n    return {{'mean': {n}}}\n```"
+
+    _, backend, _ = repair(repo, wrong, candidates=8)
+    kinds = ["line" if "Write only the corrected line" in m[-1].content else "function" for m, _ in backend.requests]
+    assert kinds[:7] == ["function", "line", "line", "function", "function", "line", "line"], kinds
