@@ -480,7 +480,7 @@ class _Run:
             said = f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
         else:
             said = f"the {len(passing)} answers that passed every check differ, and only the example compares them"
-        examples = {call.code for call in example_calls(place, self.examples)}
+        examples = {call.code for call in self.calls}
         beyond = [f"{call.code} → {output.removeprefix('= ')}" for call, output in zip(self.probes, kept.outputs,
                   strict=False) if call.code not in examples]  # fmt: skip
         # Spread over the probes, which vary one argument after another: each argument's part is seen.
