@@ -122,6 +122,8 @@ def test_a_lone_answer_that_holds_the_one_example_is_kept_but_not_called_verifie
     result, backend, events, store = build(calc, [ODD, SUB_WRONG, PLUS, SUB_WRONG + "\n"], answers=6)
     # Asked on after it passed, for an answer that agrees with it, until the server had no more to give.
     assert [s for s, _ in answers(events)] == ["passed", "failed", "failed", "same"] and len(backend.requests) == 5
+    # The server's failure after an answer passed ends the asking, not the build.
+    assert any("build asks the model no more" in e.data["message"] for e in events if e.type == "notice")
     assert (result.exit_status, result.reason) == ("completed", "unverified")
     assert "a - b if b == 3 else a + b" in (calc / "calc.py").read_text()
     assert "1 example from the request holds. Unconfirmed: one example is all that checked it" in result.summary
