@@ -1,9 +1,9 @@
 """Tests sorted by the time they were measured to take: `slow` ones run in CI only, `medium` ones stay out of test-fast.
 
-`make durations` runs the whole suite with --record-durations and writes every test that took at least MEDIUM_S
-(setup, call and teardown together) to durations.json; the suite marks tests from that record, so the tiers follow
-what tests cost, not what someone guessed when writing them. A test not in the record (a new one, or a fast one)
-is in every tier until the record is taken again.
+`make durations` runs the whole suite with --record-durations (the parallel pass, then the serial tests alone) and
+writes every test that took at least MEDIUM_S (setup, call and teardown together) to durations.json; the suite marks
+tests from that record, so the tiers follow what tests cost, not what someone guessed when writing them. A test not in
+the record (a new one, or a fast one) is in every tier until the record is taken again.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 RECORD = Path(__file__).with_name("durations.json")
-SLOW_S = 3.0
-"""At or above this a test runs in CI (`make test-slow`), not in `make test`: about the slowest 5%."""
+SLOW_S = 2.0
+"""At or above this a test runs in CI (`make test-slow`, or `make test` under CI), not in `make test`: the slowest 7%,
+half of the suite's time."""
 MEDIUM_S = 0.5
 """At or above this a test is left out of `make test-fast`, the edit-test loop."""
 
@@ -42,6 +43,9 @@ class Timing:
                 item.add_marker(pytest.mark.slow)
             elif seconds >= MEDIUM_S:
                 item.add_marker(pytest.mark.medium)
+        # Longest first, the rest in the order written: pytest-xdist deals the first tests out one by one, so the
+        # workers share the long ones and finish together, instead of one running the last long test alone.
+        items.sort(key=lambda item: -recorded.get(item.nodeid, 0.0))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Under pytest-xdist the workers' reports reach this hook in the controller too, which writes the record.
@@ -50,8 +54,12 @@ class Timing:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if not self.recording or hasattr(session.config, "workerinput"):
             return
-        kept = {nodeid: round(seconds, 2) for nodeid, seconds in sorted(self.taken.items()) if seconds >= MEDIUM_S}
-        RECORD.write_text(json.dumps(kept, indent=1, ensure_ascii=False) + "\n")
+        # The tests this run measured, and the record's word on the others: the serial tests are measured in a run of
+        # their own, after the parallel one (`make durations` starts from no record, so none outlives its test).
+        recorded: dict[str, float] = json.loads(RECORD.read_text()) if RECORD.is_file() else {}
+        kept = {nodeid: seconds for nodeid, seconds in recorded.items() if nodeid not in self.taken}
+        kept.update({nodeid: round(seconds, 2) for nodeid, seconds in self.taken.items() if seconds >= MEDIUM_S})
+        RECORD.write_text(json.dumps(dict(sorted(kept.items())), indent=1, ensure_ascii=False) + "\n")
 
 
 def pytest_configure(config: pytest.Config) -> None:
