@@ -43,9 +43,6 @@ class Timing:
                 item.add_marker(pytest.mark.slow)
             elif seconds >= MEDIUM_S:
                 item.add_marker(pytest.mark.medium)
-        # Longest first, the rest in the order written: pytest-xdist deals the first tests out one by one, so the
-        # workers share the long ones and finish together, instead of one running the last long test alone.
-        items.sort(key=lambda item: -recorded.get(item.nodeid, 0.0))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Under pytest-xdist the workers' reports reach this hook in the controller too, which writes the record.
