@@ -29,7 +29,7 @@ BYTECODE = @$(PY) -m compileall -q pedro
 # suite took 12.8 s, against 4.0 s once they are written). A collection that fails is left for the run to report.
 TEST_BYTECODE = $(BYTECODE) tests && { PYTHONDONTWRITEBYTECODE= $(PY) -m pytest --collect-only -q >/dev/null || true; }
 # The tiers `make test` runs: all but the slow one, and under CI (CI=true) that one too, in the same workers, so
-# that its longest tests start first beside the others and no second run waits on its own last test.
+# that no second run collects the suite again and waits on its own last test.
 TIERS := $(if $(filter true 1,$(CI)),,and not slow)
 
 install: $(STAMP) ## Create .venv and install pedro with its development tools

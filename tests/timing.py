@@ -16,8 +16,8 @@ import pytest
 
 RECORD = Path(__file__).with_name("durations.json")
 SLOW_S = 2.0
-"""At or above this a test runs in CI (`make test-slow`, or `make test` under CI), not in `make test`: the slowest 7%,
-half of the suite's time."""
+"""At or above this a test runs in CI (`make test-slow`, or `make test` under CI), not in `make test`: about the slowest
+8%, more than half of the suite's time."""
 MEDIUM_S = 0.5
 """At or above this a test is left out of `make test-fast`, the edit-test loop."""
 
