@@ -122,11 +122,16 @@ class ModelAnswers:
     """What each question gave so far, kept across restarts: a question asked before goes on where it was."""
     _units: frozenset[tuple[str, str]] = frozenset()
     """The functions (path, name) the questions asked now are about."""
+    _asking: tuple[Question, ...] = ()
+    """The questions asked now."""
+    _next: tuple[Question, ...] | None = None
+    """Questions about the same functions to ask once the answer being written is done (taken up by `take`)."""
 
     def start(self, questions: Sequence[Question]) -> None:
         """Begin asking; prompts are built here, on the repair's own thread."""
         prompts = [(question, self._prompt(question)) for question in questions]
         self._units = frozenset((question.unit.path, question.unit.qualified_name) for question in questions)
+        self._asking, self._next = tuple(questions), None
         # candidates × units new answers in all, and every question at least its greedy one.
         limit = self.distinct + max(self.config.candidates * len({q.unit.key for q in questions}), len(questions))
         self._stop = threading.Event()
@@ -151,16 +156,23 @@ class ModelAnswers:
         function as it was still replaces the function as it is (Search._answered_unit)."""
         units = {(question.unit.path, question.unit.qualified_name) for question in questions}
         if self.busy and units == self._units:
+            # Other questions about the same functions (lines coverage found suspicious since): asked once the
+            # answer being written is done, not in place of it.
+            if tuple(questions) != self._asking:
+                self._next = tuple(questions)
             return
         self.restart(questions, emit)
 
     @property
     def busy(self) -> bool:
         """Whether more answers may come."""
-        return self._thread is not None and self._thread.is_alive()
+        return self._next is not None or (self._thread is not None and self._thread.is_alive())
 
     def take(self, wait_s: float = 0.0) -> Answer | None:
-        """The next answer, waiting up to `wait_s` for one."""
+        """The next answer, waiting up to `wait_s` for one; questions waiting for the answer being written to be
+        done are asked from here, on the repair's own thread, once it is."""
+        if self._next is not None and not (self._thread is not None and self._thread.is_alive()):
+            self.start(self._next)
         try:
             return self._answers.get(timeout=wait_s) if wait_s > 0 else self._answers.get_nowait()
         except queue.Empty:
@@ -179,11 +191,13 @@ class ModelAnswers:
         """Ask no more, without waiting: the answer being written is abandoned at its next token while the caller
         goes on (to the final check, which would otherwise share the cores with it)."""
         self._stop.set()
+        self._next = None
 
     def stop(self, emit: Emit, *, wait_s: float = _STOP_WAIT_S) -> None:
         """Ask no more; an answer being written is abandoned at its next token, waited for up to `wait_s` (a restart
         waits, so that the old questions' last request does not run beside the new ones')."""
         self._stop.set()
+        self._next = None
         if self._thread is not None:
             self._thread.join(timeout=wait_s)
         self.forward(emit)
@@ -217,7 +231,7 @@ class ModelAnswers:
     ) -> bool:
         """Answer `number` to the question, handed on when it is new; False once the asking is over (stopped, the
         limit reached, the server failed)."""
-        if not self._wait_turn(stop) or self.distinct >= limit:
+        if not self._wait_turn(stop) or self.distinct >= limit or self._next is not None:
             return False
         text = self._answer(question, messages, number, stop)
         if text is None:

@@ -480,16 +480,23 @@ class CandidateRuns:
             self._fell_back = True
             self.notice(f"repair runs each candidate with the plain test command: a warm pytest cannot serve ({why})")
 
-    def first(self, ids: Sequence[str], instrument: RunInstrument | None = None, *, repeated: bool = True) -> TestRun:
+    def first(
+        self,
+        ids: Sequence[str],
+        instrument: RunInstrument | None = None,
+        *,
+        repeated: bool = True,
+        extra_s: float = 0.0,
+    ) -> TestRun:
         """The tests `ids` on the code as it is now; `repeated` for the run each candidate repeats (the failing tests),
-        which the warm pytest sets up once."""
+        which the warm pytest sets up once; `extra_s` for what the instrument adds."""
         if self.warm is not None:
             try:
-                return self.warm.run(ids, timeout=self._timeout(), instrument=instrument, repeated=repeated)
+                return self.warm.run(ids, timeout=self._timeout() + extra_s, instrument=instrument, repeated=repeated)
             except OSError as exc:
                 self.close()
                 self._fall_back(str(exc))
-        return self._plain(ids if self.narrowed else (), instrument)
+        return self._plain(ids if self.narrowed else (), instrument, self._timeout() + extra_s)
 
     def recorded(self, ids: Sequence[str], instrument: RunInstrument) -> TestRun:
         """The tests `ids` once, with an instrument that records them (line coverage), on the original code: warm
@@ -503,12 +510,13 @@ class CandidateRuns:
                 self._fall_back(str(exc))
         return self.tests.run(instrument=instrument, only=ids)
 
-    def known(self, ids: Sequence[str], instrument: RunInstrument | None = None) -> TestRun:
+    def known(self, ids: Sequence[str], instrument: RunInstrument | None = None, *, extra_s: float = 0.0) -> TestRun:
         """Every test of `ids` (those the baseline named) and the tests beside them, warm where it can; else the
-        whole command (with the tests beside, when it can be held to tests)."""
+        whole command (with the tests beside, when it can be held to tests). `extra_s` is the time the instrument
+        adds to the run (probe calls)."""
         if self.beside:
             everything = sorted({*ids, *self.beside})
-            timeout = max(self._timeout(), self._beside_timeout_s or 0.0)
+            timeout = max(self._timeout(), self._beside_timeout_s or 0.0) + extra_s
             if self.warm is not None:
                 try:
                     return self.warm.run(everything, timeout=timeout, instrument=instrument)
@@ -517,8 +525,8 @@ class CandidateRuns:
                     self._fall_back(str(exc))
             return self._plain(everything, instrument, timeout)
         if self.warm is not None:
-            return self.first(ids, instrument, repeated=False)
-        return self._plain((), instrument)
+            return self.first(ids, instrument, repeated=False, extra_s=extra_s)
+        return self._plain((), instrument, self._timeout() + extra_s)
 
     def whole(self, instrument: RunInstrument | None = None) -> TestRun:
         """The whole command as the user gave it, for the final check."""

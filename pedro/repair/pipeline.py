@@ -217,15 +217,23 @@ class Repairer:
         failing_ids = sorted(wanted & run.failing)
         if failing_ids and run.report is not None and run.report.names_tests:
             runs.start(failing_ids)
-        spectrum = self._spectrum(run, wanted, emit, runs)
         failures = _failures(run, wanted)
-        ranked = self._suspects(failures, wanted & run.failing, spectrum)
+        editor = Editor(self.dispatcher, emit)
+        named = self._suspects(failures, wanted & run.failing, None)
+        model = self._asking(failures, named, editor)
+        try:
+            spectrum = self._spectrum(run, wanted, emit, runs)
+            ranked = named if spectrum is None else self._suspects(failures, wanted & run.failing, spectrum)
+        except BaseException:
+            _done_asking(model, outcome, emit)
+            raise
         emit("repair.started", command=self.tests.command, units=[describe(s.unit) for s in ranked], runs=runs.how)
         if not ranked:
+            _done_asking(model, outcome, emit)
             outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
             return outcome
         outcome.ran = True
-        search = self._searcher(emit, run, wanted, runs, ranked)
+        search = self._searcher(emit, run, wanted, runs, ranked, model, editor)
 
         def relocate(now: TestRun, applied: list[Edit]) -> list[Suspect]:
             nonlocal spectrum
@@ -245,7 +253,7 @@ class Repairer:
         )
         try:
             if search.model is not None:
-                search.model.start(questions_for(ranked))
+                search.model.ask_about(questions_for(ranked), emit)  # asked again only if the functions changed
             search.remember_original(ranked[0].unit)  # while the model writes its first answer
             settled = self._search(search, outcome, began)
         finally:
@@ -267,14 +275,13 @@ class Repairer:
         return outcome
 
     def _searcher(
-        self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, ranked: list[Suspect]
-    ) -> Search:
-        """The search over the ranked units: their files watched, the model ready to ask, the variants queued."""
+        self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, ranked: list[Suspect],
+        model: ModelAnswers | None, editor: Editor,
+    ) -> Search:  # fmt: skip
+        """The search over the ranked units: their files watched, the model asking, the variants queued."""
         failures = _failures(run, wanted)
-        editor = Editor(self.dispatcher, emit)
         for suspect in ranked:
             editor.watch(suspect.unit)
-        model = self._model(failures) if self.config.candidates else None
         search = Search(self.root, runs, editor, emit, wanted, run, read_clues(failures, self.root), failures, model,
                         self._probe)  # fmt: skip
         search.variant_limit, search.suspects = self.config.mutants, ranked
@@ -364,6 +371,19 @@ class Repairer:
         located = locate(failures, self.root, limit=self.config.max_functions)
         return suspects(spectrum, located, self.root, sorted(failing), self.config.max_functions)
 
+    def _asking(self, failures: list[FailedTest], named: list[Suspect], editor: Editor) -> ModelAnswers | None:
+        """The model, already asked about the functions the failures name (`named`), while coverage is measured
+        (seconds on a deep recursion): its first answer is the slowest thing repair waits for. Their files are
+        watched from the moment the model reads them. None when repair asks no model."""
+        if not self.config.candidates:
+            return None
+        model = self._model(failures)
+        for suspect in named:
+            editor.watch(suspect.unit)
+        if named:
+            model.start(questions_for(named))
+        return model
+
     def _model(self, failures: list[FailedTest]) -> ModelAnswers:
         return ModelAnswers(self.backend, self.options, self.config, self.root, failures,
                             redact=self.dispatcher.redactor.redact)  # fmt: skip
@@ -440,6 +460,13 @@ def _repair_folder() -> Iterator[Path]:
 def _failures(run: TestRun, wanted: frozenset[str]) -> list[FailedTest]:
     failures = run.report.failures if run.report is not None else []
     return [failure for failure in failures if failure.test_id in wanted] or failures[: 1 if not wanted else 0]
+
+
+def _done_asking(model: ModelAnswers | None, outcome: RepairOutcome, emit: Emit) -> None:
+    """The model asked no more before any search began, and what it spent counted."""
+    if model is not None:
+        model.finish(emit)
+        outcome.usage += model.usage
 
 
 def _hung(run: TestRun) -> frozenset[str]:

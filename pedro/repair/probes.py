@@ -23,6 +23,7 @@ from typing import Any
 
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
+from pedro.repair.pytest_probes import SECONDS_PER_CALL
 from pedro.tools.test import RunPlan
 
 _PLUGIN = "pedro_probe_plugin"
@@ -225,6 +226,12 @@ class ProbeRecorder:
 
     spec: ProbeSpec
     outputs: list[str] | None = None
+
+    @property
+    def allowance_s(self) -> float:
+        """The time the calls may add to the run: a slow function's probes must not make a right fix's run look
+        like one that hung."""
+        return len(self.spec.inputs) * SECONDS_PER_CALL
 
     def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
         folder = workdir / "probes"

@@ -15,7 +15,8 @@ import signal
 from typing import Any
 
 _MAX_REPR = 200
-_SECONDS_PER_CALL = 1.0
+SECONDS_PER_CALL = 1.0
+"""Each probe call's limit; a run that calls them has as much more time per call (ProbeRecorder.allowance_s)."""
 
 
 class _Slow(Exception):
@@ -28,7 +29,7 @@ def _stop(signum: int, frame: Any) -> None:
 
 def _call(function: Any, args: list[Any], kwargs: dict[str, Any]) -> str:
     """What one call gives: the repr of its result, or the name of the exception it raised."""
-    signal.setitimer(signal.ITIMER_REAL, _SECONDS_PER_CALL)
+    signal.setitimer(signal.ITIMER_REAL, SECONDS_PER_CALL)
     try:
         return "= " + repr(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))[:_MAX_REPR]
     except _Slow:

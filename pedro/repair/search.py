@@ -417,7 +417,7 @@ class Search:
             unit = applied[0][0]
             spec = self.probe_for(unit) if verdict == "fixed" else None
             probe = ProbeRecorder(spec) if spec is not None and not spec.separate else None
-            everything = self.runs.known(self.all_ids, instrument=probe)
+            everything = self.runs.known(self.all_ids, instrument=probe, extra_s=probe.allowance_s if probe else 0.0)
             self.emit("tests.run", **describe_test_run(everything, "candidate", everything.command), candidate=index,
                       scope="all")  # fmt: skip
             verdict, why = _judged_as(proposal, *judge(self.run, everything, self.wanted))

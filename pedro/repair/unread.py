@@ -24,6 +24,8 @@ _DECLARED_NAME_END = re.compile(r"\s*[,=:;]|\s+[\w$*\[]")
 # A JavaScript signature's parameters: `function f(a, b = 1) {`, `(a, b) => {`, a method's `f(a, b) {`.
 _PARAMETERS = re.compile(r"\((?P<inside>[^()]*)\)")
 _NEVER_UNREAD = frozenset({"_", "self", "cls"})
+# The methods that add to a collection, called as a statement of their own: a write into it, not a read.
+_FILLING_METHODS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault"})
 
 
 def unread_names(unit: Unit) -> frozenset[str]:
@@ -54,16 +56,42 @@ def _python_unread(text: str) -> frozenset[str]:
         return frozenset()
     stored: set[str] = set()
     read: set[str] = set()
+    parameters: set[str] = set()
+    filled = _filled_in_place(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.arg):
             stored.add(node.arg)
+            parameters.add(node.arg)
         elif isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+            (read if isinstance(node.ctx, ast.Load) and id(node) not in filled else stored).add(node.id)
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             read.add(node.target.id)  # `total += x` reads total too
         elif isinstance(node, ast.Global | ast.Nonlocal):
             read.update(node.names)  # stored for others to read
-    return frozenset(name for name in stored - read if name not in _NEVER_UNREAD and not name.startswith("_"))
+    # A parameter filled in place is the caller's to read.
+    unread = stored - read - (parameters & set(filled.values()))
+    return frozenset(name for name in unread if name not in _NEVER_UNREAD and not name.startswith("_"))
+
+
+def _filled_in_place(tree: ast.AST) -> dict[int, str]:
+    """The names a statement only writes into (`counts[x] += 1`, `seen[key] = v`, `out.append(x)`): a local
+    collection filled there and read nowhere else was computed for nothing, as a variable stored and never read.
+    (An attribute set on an object is a change others see, not such a write.)"""
+    filled: dict[int, str] = {}
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            call = node.value.func
+            if isinstance(call, ast.Attribute) and call.attr in _FILLING_METHODS and isinstance(call.value, ast.Name):
+                filled[id(call.value)] = call.value.id
+        for target in targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                filled[id(target.value)] = target.value.id
+    return filled
 
 
 def _token_unread(text: str, language: LanguageName) -> frozenset[str]:

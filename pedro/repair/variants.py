@@ -38,6 +38,9 @@ _DEEPEST_LINE = 2.0
 _CLUE_NAME = 1.0
 _RANK_STEP = 0.4
 _KIND_FIT = 1.5
+# A base case's condition when a recursion never ended: as strong as the most suspicious line's rank, since every
+# line of an endless recursion ran in every failing test.
+_BASE_CASE = 3.0
 # A change that reads a variable the unit stores and never reads (`h*60 + h` → `h*60 + m`, with `m` scanned).
 _UNREAD_FIT = 2.5
 # `target = value` where the value is a name, an attribute or a call's result, as a line of Python or JavaScript.
@@ -51,6 +54,9 @@ _ASSIGNED = re.compile(r"^\s*(?:(?:const|let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)
 # A comparison's bound moved by one: an index past the end is as often the loop's `<=` as the index's `+ 1`.
 _BOUNDS = {f"`{a}` → `{b}`" for a, b in (("<=", "<"), ("<", "<="), (">=", ">"), (">", ">="))}
 _LOOP = re.compile(r"^\s*(?:while|for)\b")
+_LOOP_TARGETS = re.compile(r"\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?([\w$\s,()\[\]]+?)\s+(?:in|of)\b")
+_CONDITION = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif)\b")
+_RETURN = re.compile(r"(?<![\w$])return\b")
 _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 # A name sliced with one colon (`arr[:k]`, `a[1:]`), and a name standing alone as a value: not called, indexed,
 # an attribute's owner or part, nor a keyword argument or an assignment's target.
@@ -85,17 +91,23 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     code_only = [text if unit.start_line + k not in prose else "" for k, text in enumerate(unit.text.splitlines())]
     names = unit_names("\n".join(code_only), unit.language)
     heads = _loop_heads(unit, clues)
+    cases = _base_cases(unit, clues)
     unread = unread_names(unit)
-    names += sorted(unread - set(names))  # read nowhere, so not among the names read: the one a slip left out
+    bound = _loop_bound(code_only)
+    stored_last = _stored_last(unread, code_only, unit.start_line)
+    # Read nowhere, so not among the names read: the one a slip left out, tried before the names each line
+    # reads (only the first few names are tried in place of each).
+    names = [*sorted(unread - set(names)), *names]
     found: dict[tuple[int, str], Variant] = {}
     for rank, line in enumerate(order):
         text = lines[line - unit.start_line]
         if line in prose or not text.strip():
             continue
         evidence = _line_evidence(unit, line, text, clues, heads) + max(0.0, 3.0 - _RANK_STEP * rank)
+        evidence += _BASE_CASE if line in cases else 0.0
         for change, new, guided in _changes(text, unit, clues, scope, names, attributes):
             score = (_GUIDED_SCORE if guided else _TIER_SCORE.get(change.tier, 1.0)) + evidence
-            score += _kind_fit(change, clues) + _unread_fit(text, new, unread)
+            score += _kind_fit(change, clues) + _unread_fit(text, new, stored_last, bound, line)
             key = (line, new)
             if key not in found or found[key].score < score:
                 found[key] = Variant(unit, line, new, change.change, score)
@@ -237,6 +249,25 @@ def _line_evidence(unit: Unit, line: int, text: str, clues: Clues, heads: set[in
     return score + (_CLUE_NAME if words & (clues.names | clues.undefined | clues.attributes) else 0.0)
 
 
+def _base_cases(unit: Unit, clues: Clues) -> set[int]:
+    """The conditions of a recursive unit's base cases, when the failure is a recursion that never ended: an `if`
+    whose branch returns without calling the unit again (`if len(arr) == 0: return arr`) stops too late more often
+    than the recursive call is wrong."""
+    lines = unit.text.splitlines()
+    call = re.compile(rf"(?<![\w.$]){re.escape(unit.name)}\s*\(")
+    if "recursion" not in clues.kinds or not any(call.search(text) for text in lines[1:]):
+        return set()
+    cases: set[int] = set()
+    for row, text in enumerate(lines[1:], start=1):
+        if not _CONDITION.match(text):
+            continue
+        branch = next((later for later in lines[row + 1 :] if later.strip()), "")
+        returned = text if _RETURN.search(text) else branch if _indent(branch) > _indent(text) else ""
+        if _RETURN.search(returned) and not call.search(returned):
+            cases.add(unit.start_line + row)
+    return cases
+
+
 def _loop_heads(unit: Unit, clues: Clues) -> set[int]:
     """The headers of the loops around the failure's frames in the unit, where an index ran out of range or a test
     hung: a loop's bound (`while lo <= hi:`) starts such a failure more often than the line it stopped on."""
@@ -274,12 +305,32 @@ def _kind_fit(change: Mutant, clues: Clues) -> float:
     return 0.0
 
 
-def _unread_fit(old: str, new: str, unread: frozenset[str]) -> float:
-    """A bonus for a change that brings a variable the unit stores and never reads into a line that did not name it
-    (the lines that store it are no place to read it)."""
-    if not unread or unread & set(_IDENTIFIER.findall(old)):
+def _unread_fit(old: str, new: str, stored_last: dict[str, int], bound: set[str], line: int) -> float:
+    """A bonus for a change that brings a variable the unit stores and never reads into a line after the last one
+    that stores it (before it, its value is not yet made), in place of a name other than one a loop binds: the item
+    a loop hands out is seldom where a whole value computed beside the loop was meant."""
+    before = set(_IDENTIFIER.findall(old))
+    if not stored_last or before & stored_last.keys():
         return 0.0
-    return _UNREAD_FIT if unread & set(_IDENTIFIER.findall(new)) else 0.0
+    after = set(_IDENTIFIER.findall(new))
+    replaced = before - after
+    if replaced and replaced <= bound:
+        return 0.0
+    return _UNREAD_FIT if any(line > stored_last[name] for name in after & stored_last.keys()) else 0.0
+
+
+def _stored_last(unread: frozenset[str], lines: Sequence[str], start_line: int) -> dict[str, int]:
+    """For each variable the unit never reads, the last file line that names it: every place it stands stores it."""
+    last: dict[str, int] = {}
+    for row, text in enumerate(lines):
+        for name in unread & set(_IDENTIFIER.findall(text)):
+            last[name] = start_line + row
+    return last
+
+
+def _loop_bound(lines: Sequence[str]) -> set[str]:
+    """The names the unit's loops bind (`for i, count in`, `for (const x of`)."""
+    return {name for line in lines for match in _LOOP_TARGETS.finditer(line) for name in _IDENTIFIER.findall(match[1])}
 
 
 def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> Iterator[Variant]:

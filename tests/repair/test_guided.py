@@ -134,7 +134,7 @@ def test_an_answer_that_routes_around_the_other_broken_function_is_not_taken(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
     make_repo(repo, {"stats.py": STATS, "test_stats.py": STATS_TEST})
-    server = stub_server([AROUND] * 8)
+    server = stub_server([AROUND] * 40)  # never out of replies: the model is asked from the start of repair
     env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "2", "PEDRO_REPAIR__MUTANTS": "40"}
     events, proc = debug(repo, server, env)
     around = [c for c in candidates(events) if c.get("question") == "function" and c["unit"] == "stats.py:5 mean"]
@@ -324,3 +324,67 @@ def test_an_answer_one_token_from_the_fix_is_fixed_by_a_variant_of_the_line_it_c
     assert fixed[0]["change"].startswith("answer 1's line 5, then "), fixed[0]
     check = "from running import running_best\nassert running_best([2, -3, 5, -1, 4]) == 8 and running_best([]) == 0\n"
     assert run_python(repo, check).returncode == 0, (repo / "running.py").read_text()
+
+
+COUNTING = (
+    "def sort_small(values, limit):\n"
+    '    """The values (each at least 0 and under limit) in ascending order, by counting them."""\n'
+    "    counts = [0] * limit\n"
+    "    for v in values:\n"
+    "        counts[v] += 1\n"
+    "    ordered = []\n"
+    "    for v, n in enumerate(values):\n"
+    "        ordered.extend([v] * n)\n"
+    "    return ordered\n"
+)
+COUNTING_TEST = (
+    "from counting import sort_small\n\n\n"
+    "def test_sort_small():\n    assert sort_small([3, 1, 2, 1], 4) == [1, 1, 2, 3]\n"
+)
+
+
+def test_a_collection_filled_and_never_read_takes_the_place_of_the_name_read_instead(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # `counts` is filled (`counts[v] += 1`) and read nowhere: the loop that should read it reads `values`.
+    make_repo(repo, {"counting.py": COUNTING, "test_counting.py": COUNTING_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    variants = [c for c in candidates(events) if c["question"] == "mutation"]  # the model's answers come between
+    fixed = [k for k, c in enumerate(variants) if c["status"] == "fixed"]
+    assert fixed and fixed[0] < 15, [(c.get("line"), c.get("change")) for c in variants]
+    fixed = [variants[fixed[0]]]
+    assert fixed[0]["change"] == "`values` → `counts`" and fixed[0]["line"] == 7, fixed[0]
+    assert "for v, n in enumerate(counts):" in (repo / "counting.py").read_text()
+
+
+MERGE = (
+    "def merge_sort(items):\n"
+    "    if len(items) == 0:\n"
+    "        return items\n"
+    "    middle = len(items) // 2\n"
+    "    left, right = merge_sort(items[:middle]), merge_sort(items[middle:])\n"
+    "    merged = []\n"
+    "    while left and right:\n"
+    "        merged.append((left if left[0] <= right[0] else right).pop(0))\n"
+    "    return merged + left + right\n"
+)
+MERGE_TEST = (
+    "from merging import merge_sort\n\n\n"
+    "def test_merge_sort():\n    assert merge_sort([3, 1, 2]) == [1, 2, 3]\n    assert merge_sort([]) == []\n"
+)
+
+
+def test_a_recursion_that_never_ends_tries_its_base_case_first(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # Every line runs in the endless recursion, and the spectrum ranks the recursive calls highest; the base case
+    # that stops one item too late is where such a failure starts.
+    make_repo(repo, {"merging.py": MERGE, "test_merging.py": MERGE_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    variants = [c for c in candidates(events) if c["question"] == "mutation"]  # the model's answers come between
+    fixed = [k for k, c in enumerate(variants) if c["status"] == "fixed"]
+    assert fixed and fixed[0] < 4, [(c.get("line"), c.get("change")) for c in variants]
+    fixed = [variants[fixed[0]]]
+    assert fixed[0]["change"] == "`len(items) == 0` → `len(items) <= 1`", fixed[0]

@@ -218,22 +218,26 @@ def test_ochiai_scores_lines_only_failing_tests_run_highest() -> None:
 def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
     make_repo(repo, SHOP)
     outcome, backend, events = repair(repo, answering({"        return 0.02": "return 0.2"}))
-    # The whole function is asked first (this model has no answer to it), then the most suspicious line.
-    assert outcome.fixed and outcome.candidates == 2, outcome.summary
+    # While coverage is measured, the model is asked about the function the traceback names (app.py's total);
+    # once coverage points at the helper, its whole function is asked (this model has no answer to it), then its
+    # most suspicious line.
+    assert outcome.fixed and outcome.candidates <= 3, outcome.summary
     assert "        return 0.2\n" in (repo / "rates.py").read_text()
-    assert "Write the corrected" in backend.requests[0][0][-1].content
-    prompt = backend.requests[1][0][-1].content
+    asked = [(c["unit"], c["question"], c.get("line")) for c in candidates(events)]
+    assert asked[-2:] == [("rates.py:1 tax_rate", "function", None), ("rates.py:1 tax_rate", "line", 5)], asked
+    assert all(unit == "app.py:4 total" for unit, _, _ in asked[:-2]), asked
+    prompts = [request[0][-1].content for request in backend.requests]
+    at = next(k for k, text in enumerate(prompts) if "def tax_rate" in text and "Write the corrected" in text)
+    prompt = prompts[at + 1]  # the helper's line, asked next
     assert asks_for_line(prompt, "return 0.02") and "Write only the corrected line" in prompt
     spectrum = next(e for e in events if e.type == "repair.spectrum")
     assert spectrum.data["runs"] == 1 and spectrum.data["lines"][0].startswith("rates.py:5 ")
-    asked = [(c["question"], c.get("line")) for c in candidates(events)]
-    assert asked == [("function", None), ("line", 5)]
     # A line's answer is a line: it gets room for about one, the function's for a few functions.
-    assert backend.options[1].max_tokens < backend.options[0].max_tokens
-    assert backend.options[1].max_tokens <= 2 * len("return 0.02") + 96
+    assert backend.options[at + 1].max_tokens < backend.options[at].max_tokens
+    assert backend.options[at + 1].max_tokens <= 2 * len("return 0.02") + 96
     # Both questions show the failure and the function alike and differ only after them, so llama-server's prompt
     # cache keeps all of it from one question to the next.
-    function_prompt = backend.requests[0][0][-1].content
+    function_prompt = backend.requests[at][0][-1].content
     shared = len(os.path.commonprefix([function_prompt, prompt]))
     code_block_end = function_prompt.index("```\n", function_prompt.index("```python\n")) + 4
     assert shared >= code_block_end, function_prompt[shared:]
@@ -453,3 +457,38 @@ def test_after_the_greedy_round_a_function_is_asked_as_often_as_its_lines_togeth
     _, backend, _ = repair(repo, wrong, candidates=8)
     kinds = ["line" if "Write only the corrected line" in m[-1].content else "function" for m, _ in backend.requests]
     assert kinds[:7] == ["function", "line", "line", "function", "function", "line", "line"], kinds
+
+
+def test_the_model_is_asked_while_coverage_is_measured_and_a_slow_fix_is_not_taken_for_a_hang(repo: Path) -> None:
+    # The failing test takes a second under coverage: the model's first answer is not kept waiting for it.
+    make_repo(
+        repo,
+        {
+            "slow.py": "import time\n\n\ndef half(n):\n    time.sleep(1)\n    return n * 2\n",
+            "test_slow.py": "from slow import half\n\n\ndef test_half():\n    assert half(4) == 2\n",
+        },
+    )
+    events: list[Event] = []
+    seen_when_asked: list[list[str]] = []
+
+    def answer(_messages: list[Message], _tools: list[dict[str, Any]]) -> str:
+        seen_when_asked.append([event.type for event in events])
+        return "```python\ndef half(n):\n    time.sleep(1)\n    return n // 2\n```"
+
+    def emit(type_: str, **data: Any) -> None:
+        events.append(Event(type=type_, job_id="j", seq=len(events) + 1, data=data))  # type: ignore[arg-type]
+
+    ctx = ToolContext(root=repo)
+    repairer = Repairer(
+        backend=ScriptedBackend(answer),
+        dispatcher=Dispatcher(ToolRegistry.default(get_role("debugger").tools), ctx),
+        tests=ProjectTests(RunTestsArgs(command=PYTEST), ctx),
+        config=RepairConfig(candidates=1, rivals=0, mutants=0),
+        options=GenerationOptions(),
+    )
+    outcome = repairer.run(emit)
+    # The fix takes a second a call too: its probes (one call per input, after the tests) add to its run's limit
+    # rather than make the right fix look like a run that hung.
+    assert outcome.fixed, [e.data for e in events if e.type == "repair.candidate"]
+    assert any(event.type == "repair.spectrum" for event in events)
+    assert seen_when_asked and "repair.spectrum" not in seen_when_asked[0], seen_when_asked[0]

@@ -32,3 +32,14 @@ def test_go_and_javascript_are_read_by_where_a_name_stands() -> None:
     js = 'function f(a, b = 2) {\n  const x = a + 1; // b\n  let y = "b";\n  return x;\n}\n'
     assert unread(js, "javascript") == {"b", "y"}  # a comment's and a string's words are not reads
     assert unread("function f(a: number, b?: string): number {\n  return a + b;\n}\n", "typescript") == set()
+
+
+def test_a_local_collection_only_filled_is_unread_and_a_parameter_filled_in_place_is_not() -> None:
+    text = (
+        "def sort_small(values, limit, seen):\n    counts = [0] * limit\n    for v in values:\n"
+        "        counts[v] += 1\n        seen.add(v)\n    found = []\n    found.append(limit)\n"
+        "    return values\n"
+    )
+    # `counts` and `found` are filled and read nowhere; `seen` is the caller's, filled for the caller to read.
+    assert unread(text, "python") == {"counts", "found"}
+    assert unread("def f(x):\n    out = {}\n    out[1] = x\n    return out[1]\n", "python") == set()
