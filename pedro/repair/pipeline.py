@@ -80,6 +80,17 @@ class RepairOutcome:
     left for the loop, so the job does not end on the progress alone."""
 
 
+@dataclass(frozen=True)
+class _Located:
+    """Where repair starts: the coverage measured (or None), the units ranked, the model asking about them, and
+    the editor that watches their files."""
+
+    spectrum: Spectrum | None
+    ranked: list[Suspect]
+    model: ModelAnswers | None
+    editor: Editor
+
+
 class Repairer:
     """Repairs failing tests: finds the units the failures point at, tries variants and the model's answers at once,
     and keeps the plausible candidate the probes support best, confirmed by the whole test command."""
@@ -217,23 +228,15 @@ class Repairer:
         failing_ids = sorted(wanted & run.failing)
         if failing_ids and run.report is not None and run.report.names_tests:
             runs.start(failing_ids)
-        failures = _failures(run, wanted)
-        editor = Editor(self.dispatcher, emit)
-        named = self._suspects(failures, wanted & run.failing, None)
-        model = self._asking(failures, named, editor)
-        try:
-            spectrum = self._spectrum(run, wanted, emit, runs)
-            ranked = named if spectrum is None else self._suspects(failures, wanted & run.failing, spectrum)
-        except BaseException:
-            _done_asking(model, outcome, emit)
-            raise
+        located = self._located(emit, outcome, run, wanted, runs)
+        spectrum, ranked = located.spectrum, located.ranked
         emit("repair.started", command=self.tests.command, units=[describe(s.unit) for s in ranked], runs=runs.how)
         if not ranked:
-            _done_asking(model, outcome, emit)
+            _done_asking(located.model, outcome, emit)
             outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
             return outcome
         outcome.ran = True
-        search = self._searcher(emit, run, wanted, runs, ranked, model, editor)
+        search = self._searcher(emit, run, wanted, runs, located)
 
         def relocate(now: TestRun, applied: list[Edit]) -> list[Suspect]:
             nonlocal spectrum
@@ -274,12 +277,29 @@ class Repairer:
         )
         return outcome
 
+    def _located(
+        self, emit: Emit, outcome: RepairOutcome, run: TestRun, wanted: frozenset[str], runs: CandidateRuns
+    ) -> _Located:
+        """The units to repair, ranked by coverage where it can be measured, with the model already asked about
+        the ones the failures name while it is."""
+        failures = _failures(run, wanted)
+        editor = Editor(self.dispatcher, emit)
+        named = self._suspects(failures, wanted & run.failing, None)
+        model = self._asking(failures, named, editor)
+        try:
+            spectrum = self._spectrum(run, wanted, emit, runs)
+            ranked = named if spectrum is None else self._suspects(failures, wanted & run.failing, spectrum)
+        except BaseException:
+            _done_asking(model, outcome, emit)
+            raise
+        return _Located(spectrum, ranked, model, editor)
+
     def _searcher(
-        self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, ranked: list[Suspect],
-        model: ModelAnswers | None, editor: Editor,
-    ) -> Search:  # fmt: skip
+        self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, located: _Located
+    ) -> Search:
         """The search over the ranked units: their files watched, the model asking, the variants queued."""
         failures = _failures(run, wanted)
+        ranked, model, editor = located.ranked, located.model, located.editor
         for suspect in ranked:
             editor.watch(suspect.unit)
         search = Search(self.root, runs, editor, emit, wanted, run, read_clues(failures, self.root), failures, model,

@@ -120,6 +120,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     """The variants read from the whole unit rather than one line: a missing `return`, a result computed and never
     used, a loop that never ends, a line a loop is missing."""
     found = [*_missing_return(unit, clues), *_returns_after_calls(unit, order, prose, clues), *_unused_results(unit)]
+    found += _rebased_arguments(unit, order, clues)
     found += _empty_guards(unit, clues)
     found += _loop_ends(unit)
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
@@ -399,6 +400,61 @@ def _in_place_of_calls(unit: Unit, tree: ast.Module, source: str, name: str, val
         change = f"`{ast.unparse(call.func)}(…)` → `{name}`, the result computed above and never used"
         found.append(Variant(unit, unit.start_line + row, new, change, _GUIDED_SCORE))
     return found
+
+
+def _rebased_arguments(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:
+    """A recursive call that hands a smaller part on (`kth(above, k)`) with a position passed through unchanged,
+    where the position was meant to count within that part: `k` → `k - num_lessoreq`, for each count the function
+    computes with `len()` (a quickselect's or a search's classic slip), ranked as the line's other variants are."""
+    tree = _python_tree(unit)
+    function = tree.body[0] if tree is not None and tree.body else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    parameters = [argument.arg for argument in function.args.args]
+    counts = sorted(_lengths_assigned(function))
+    lines = unit.text.splitlines()
+    found: list[Variant] = []
+    for call in [node for node in ast.walk(function) if isinstance(node, ast.Call)]:
+        same = _passed_through(call, function.name, parameters)
+        if not same:
+            continue
+        line = unit.start_line + call.lineno - 1
+        rank = order.index(line) if line in order else len(order)
+        text = lines[call.lineno - 1]
+        score = _TIER_SCORE[2] + _line_evidence(unit, line, text, clues, set()) + max(0.0, 3.0 - _RANK_STEP * rank)
+        for arg in same:
+            for count in counts:
+                found.extend(_rebased(unit, text, call.lineno, arg, count, score))
+    return found
+
+
+def _passed_through(call: ast.Call, name: str, parameters: list[str]) -> list[ast.Name]:
+    """The arguments of a one-line recursive call that pass a parameter on in its own place (`k` in `kth(above,
+    k)`), when some other argument changed: [] for any other call."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == name) or call.lineno != call.end_lineno:
+        return []
+    same = [arg for k, arg in enumerate(call.args[: len(parameters)]) if isinstance(arg, ast.Name) and arg.id ==
+            parameters[k]]  # fmt: skip
+    return same if len(same) < len(call.args) else []
+
+
+def _rebased(unit: Unit, text: str, row: int, arg: ast.Name, count: str, score: float) -> Iterator[Variant]:
+    shift = len(text) - len(textwrap.dedent(unit.text).splitlines()[row - 1])
+    start, end = arg.col_offset + shift, (arg.end_col_offset or arg.col_offset) + shift
+    for sign in ("-", "+"):
+        new = f"{text[:start]}{arg.id} {sign} {count}{text[end:]}"
+        yield Variant(unit, unit.start_line + row - 1, new, f"`{arg.id}` → `{arg.id} {sign} {count}`", score)
+
+
+def _lengths_assigned(function: ast.AST) -> set[str]:
+    """The names the function assigns a count made with `len()` (`num_less = len(below)`)."""
+    return {
+        node.targets[0].id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        and any(isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "len"
+                for call in ast.walk(node.value))
+    }  # fmt: skip
 
 
 def _calls_that_end_a_branch(unit: Unit) -> list[int]:

@@ -388,3 +388,38 @@ def test_a_recursion_that_never_ends_tries_its_base_case_first(
     assert fixed and fixed[0] < 4, [(c.get("line"), c.get("change")) for c in variants]
     fixed = [variants[fixed[0]]]
     assert fixed[0]["change"] == "`len(items) == 0` → `len(items) <= 1`", fixed[0]
+
+
+SELECT = (
+    "def select(values, k):\n"
+    '    """The k-th smallest of the values, 0 for the smallest."""\n'
+    "    pivot = values[0]\n"
+    "    smaller = [v for v in values if v < pivot]\n"
+    "    larger = [v for v in values if v > pivot]\n"
+    "    below = len(smaller)\n"
+    "    upto = len(values) - len(larger)\n"
+    "    if k < below:\n"
+    "        return select(smaller, k)\n"
+    "    if k >= upto:\n"
+    "        return select(larger, k)\n"
+    "    return pivot\n"
+)
+SELECT_TEST = (
+    "from selecting import select\n\n\n"
+    "def test_select():\n    assert select([1, 5, 4], 2) == 5\n    assert select([1, 2, 3], 2) == 3\n"
+    "    assert select([3, 1, 2, 5, 4], 4) == 5\n    assert select([3, 1, 2], 0) == 1\n"
+)
+
+
+def test_a_position_handed_unchanged_to_a_smaller_part_is_rebased_by_the_count_left_behind(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # `select(larger, k)`: in the larger part, the k-th smallest is the (k - upto)-th.
+    make_repo(repo, {"selecting.py": SELECT, "test_selecting.py": SELECT_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    variants = [c for c in candidates(events) if c["question"] == "mutation"]  # the model's answers come between
+    fixed = [k for k, c in enumerate(variants) if c["status"] == "fixed"]
+    assert fixed and fixed[0] < 10, [(c.get("line"), c.get("change")) for c in variants]
+    assert variants[fixed[0]]["change"] == "`k` → `k - upto`", variants[fixed[0]]
+    assert "return select(larger, k - upto)" in (repo / "selecting.py").read_text()
