@@ -60,6 +60,15 @@ def candidates(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == "repair.candidate"]
 
 
+def fixed_variant(events: list[dict[str, Any]], *, within: int) -> dict[str, Any]:
+    """The first variant that fixed the tests, which must be among the first `within` variants tried (the model's
+    answers, tried as they come, are not counted)."""
+    variants = [c for c in candidates(events) if c["question"] == "mutation"]
+    fixed = [k for k, c in enumerate(variants) if c["status"] == "fixed"]
+    assert fixed and fixed[0] < within, [(c.get("line"), c.get("change")) for c in variants]
+    return variants[fixed[0]]
+
+
 def test_an_undefined_name_is_fixed_by_the_name_in_scope_and_no_variant_touches_prose(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
@@ -350,11 +359,8 @@ def test_a_collection_filled_and_never_read_takes_the_place_of_the_name_read_ins
     make_repo(repo, {"counting.py": COUNTING, "test_counting.py": COUNTING_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
-    variants = [c for c in candidates(events) if c["question"] == "mutation"]  # the model's answers come between
-    fixed = [k for k, c in enumerate(variants) if c["status"] == "fixed"]
-    assert fixed and fixed[0] < 15, [(c.get("line"), c.get("change")) for c in variants]
-    fixed = [variants[fixed[0]]]
-    assert fixed[0]["change"] == "`values` → `counts`" and fixed[0]["line"] == 7, fixed[0]
+    fixed = fixed_variant(events, within=15)
+    assert fixed["change"] == "`values` → `counts`" and fixed["line"] == 7, fixed
     assert "for v, n in enumerate(counts):" in (repo / "counting.py").read_text()
 
 
@@ -383,11 +389,8 @@ def test_a_recursion_that_never_ends_tries_its_base_case_first(
     make_repo(repo, {"merging.py": MERGE, "test_merging.py": MERGE_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
-    variants = [c for c in candidates(events) if c["question"] == "mutation"]  # the model's answers come between
-    fixed = [k for k, c in enumerate(variants) if c["status"] == "fixed"]
-    assert fixed and fixed[0] < 4, [(c.get("line"), c.get("change")) for c in variants]
-    fixed = [variants[fixed[0]]]
-    assert fixed[0]["change"] == "`len(items) == 0` → `len(items) <= 1`", fixed[0]
+    fixed = fixed_variant(events, within=4)
+    assert fixed["change"] == "`len(items) == 0` → `len(items) <= 1`", fixed
 
 
 SELECT = (
@@ -418,8 +421,6 @@ def test_a_position_handed_unchanged_to_a_smaller_part_is_rebased_by_the_count_l
     make_repo(repo, {"selecting.py": SELECT, "test_selecting.py": SELECT_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
-    variants = [c for c in candidates(events) if c["question"] == "mutation"]  # the model's answers come between
-    fixed = [k for k, c in enumerate(variants) if c["status"] == "fixed"]
-    assert fixed and fixed[0] < 10, [(c.get("line"), c.get("change")) for c in variants]
-    assert variants[fixed[0]]["change"] == "`k` → `k - upto`", variants[fixed[0]]
+    fixed = fixed_variant(events, within=10)
+    assert fixed["change"] == "`k` → `k - upto`", fixed
     assert "return select(larger, k - upto)" in (repo / "selecting.py").read_text()
