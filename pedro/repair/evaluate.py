@@ -498,17 +498,18 @@ class CandidateRuns:
                 self._fall_back(str(exc))
         return self._plain(ids if self.narrowed else (), instrument, self._timeout() + extra_s)
 
-    def recorded(self, ids: Sequence[str], instrument: RunInstrument) -> TestRun:
+    def recorded(self, ids: Sequence[str], instrument: RunInstrument, *, limit_s: float | None = None) -> TestRun:
         """The tests `ids` once, with an instrument that records them (line coverage), on the original code: warm
-        where it serves, else the test command held to them. The limit is generous, as recording slows a run."""
+        where it serves, else the test command held to them. The limit is generous, as recording slows a run, unless
+        `limit_s` is given."""
         if self.warm is not None:
-            timeout = max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
+            timeout = limit_s or max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
             try:
                 return self.warm.run(ids, timeout=timeout, instrument=instrument)
             except OSError as exc:
                 self.close()
                 self._fall_back(str(exc))
-        return self.tests.run(instrument=instrument, only=ids)
+        return self.tests.run(instrument=instrument, only=ids, timeout=limit_s)
 
     def known(self, ids: Sequence[str], instrument: RunInstrument | None = None, *, extra_s: float = 0.0) -> TestRun:
         """Every test of `ids` (those the baseline named) and the tests beside them, warm where it can; else the

@@ -33,6 +33,10 @@ from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
 _SPECTRUM_SHOWN = 5
+# Coverage may take this share of the time repair has (its budget, within the job's time left), never less than
+# SPECTRUM_MIN_S.
+SPECTRUM_SHARE = 0.1
+SPECTRUM_MIN_S = 3.0
 FINAL_CHECK_FACTOR = 1.5
 FINAL_CHECK_SLACK_S = 2.0
 """Room kept before the job's deadline for the final check: this many times the baseline's run, and seconds more."""
@@ -372,7 +376,12 @@ class Repairer:
         failing = wanted & (run.failing - _hung(run))
         if not self.config.coverage or not failing:
             return None
-        spectrum = measure(self.tests, run, failing, runs)
+        limit = self._spectrum_limit()
+        began = time.monotonic()
+        spectrum = measure(self.tests, run, failing, runs, limit_s=limit)
+        if spectrum is None and time.monotonic() - began >= limit:
+            emit("notice", message=f"coverage of the failing tests ran past {limit:.0f} s and was stopped; repair "
+                 "ranks the code by the failures alone")  # fmt: skip
         if spectrum is not None:
             top = [f"{path}:{line} {score:.2f}" for path, line, score in spectrum.ranked()[:_SPECTRUM_SHOWN]]
             emit(
@@ -384,6 +393,13 @@ class Repairer:
                 lines=top,
             )
         return spectrum
+
+    def _spectrum_limit(self) -> float:
+        """Coverage's share of the time repair has: a deep recursion under the tracer took 17 s of a job's minute,
+        and the failures' own evidence ranks the code without it."""
+        left = self._deadline.left()
+        have = self.config.time_budget_s if left is None else min(left, self.config.time_budget_s)
+        return max(SPECTRUM_MIN_S, have * SPECTRUM_SHARE)
 
     def _suspects(
         self, failures: list[FailedTest], failing: frozenset[str], spectrum: Spectrum | None

@@ -297,18 +297,23 @@ def matches(context: str, test_id: str) -> bool:
 
 
 def measure(
-    tests: ProjectTests, start: TestRun, failing: frozenset[str], candidates: CandidateRuns | None = None
+    tests: ProjectTests,
+    start: TestRun,
+    failing: frozenset[str],
+    candidates: CandidateRuns | None = None,
+    *,
+    limit_s: float | None = None,
 ) -> Spectrum | None:
     """The spectrum of the tests `start` ran, with `failing` as the failing ones; None when the runner is one pedro
-    cannot record coverage for, or nothing was recorded. Through `candidates` a pytest run is recorded in the warm
-    pytest the candidates use, where it serves."""
+    cannot record coverage for, or nothing was recorded (within `limit_s`, for pytest). Through `candidates` a
+    pytest run is recorded in the warm pytest the candidates use, where it serves."""
     report = start.report
     if report is None or not failing or not report.names_tests:
         return None
     began = time.monotonic()
     passing: Sequence[str]
     if report.runner == "pytest":
-        covered, passing = _pytest_coverage(tests, start, failing, candidates)
+        covered, passing = _pytest_coverage(tests, start, failing, candidates, limit_s)
         runs = 1
     elif report.runner in ("go test", NODE_RUNNER):
         covered, runs = _grouped_coverage(tests, report.runner, failing, frozenset(report.passing))
@@ -326,8 +331,9 @@ def measure(
 
 
 def _pytest_coverage(
-    tests: ProjectTests, start: TestRun, failing: frozenset[str], candidates: CandidateRuns | None
-) -> tuple[dict[str, set[Line]], Sequence[str]]:
+    tests: ProjectTests, start: TestRun, failing: frozenset[str], candidates: CandidateRuns | None,
+    limit_s: float | None,
+) -> tuple[dict[str, set[Line]], Sequence[str]]:  # fmt: skip
     """The lines each test ran, recorded by pytest, and the passing tests they are contrasted with."""
     report = start.report
     assert report is not None
@@ -338,7 +344,13 @@ def _pytest_coverage(
     # tests it leaves out still tell the lines every test runs from the lines only the failing ones run.
     containers = named_containers(start, tests.command)
     only = containers or _neighbourhood(failing, report.passing)
-    recorded = candidates.recorded(only, python) if candidates is not None else tests.run(instrument=python, only=only)
+    recorded = (
+        candidates.recorded(only, python, limit_s=limit_s)
+        if candidates is not None
+        else tests.run(instrument=python, only=only, timeout=limit_s)
+    )
+    if recorded.result.outcome == "timeout":
+        return {}, passing
     if containers and recorded.report is not None:
         passing = [test for test in recorded.report.passing if test not in failing]
     covered: dict[str, set[Line]] = {}

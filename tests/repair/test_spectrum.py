@@ -492,3 +492,18 @@ def test_the_model_is_asked_while_coverage_is_measured_and_a_slow_fix_is_not_tak
     assert outcome.fixed, [e.data for e in events if e.type == "repair.candidate"]
     assert any(event.type == "repair.spectrum" for event in events)
     assert seen_when_asked and "repair.spectrum" not in seen_when_asked[0], seen_when_asked[0]
+
+
+def test_coverage_that_runs_past_its_limit_is_given_up(repo: Path) -> None:
+    # Within its limit, the slow test's coverage ranks its function; past it, nothing is ranked by coverage.
+    make_repo(
+        repo,
+        {
+            "slow.py": "import time\n\n\ndef half(n):\n    time.sleep(1)\n    return n * 2\n",
+            "test_slow.py": "from slow import half\n\n\ndef test_half():\n    assert half(4) == 2\n",
+        },
+    )
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    run = tests.run()
+    assert measure(tests, run, run.failing, limit_s=20.0) is not None
+    assert measure(tests, run, run.failing, limit_s=0.5) is None
