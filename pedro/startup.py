@@ -1,5 +1,6 @@
-"""Ctrl-C while pedro starts: an ending with its exit status, never a traceback from the imports."""
+"""Ctrl-C while pedro starts: an ending with its exit status, never a traceback; SIGUSR1: its threads' stacks."""
 
+import faulthandler
 import os
 import signal
 import sys
@@ -21,6 +22,9 @@ def quiet_interrupts_while_starting() -> None:
     name, folder = os.path.basename(started), os.path.basename(os.path.dirname(started))  # noqa: PTH119, PTH120
     if name == "pedro" or (name == "__main__.py" and folder == "pedro"):
         signal.signal(signal.SIGINT, _interrupted_while_starting)
+        # `kill -USR1 PID` shows where a pedro that will not end is waiting, and leaves it running (the evaluation
+        # sends it before stopping a run at its limit). Registered first, as SIGUSR1 would otherwise end pedro.
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
 
 
 def interrupts_as_usual() -> None:

@@ -112,3 +112,22 @@ def test_task_runs_load_no_pytest_plugin_the_task_does_not_name(tmp_path: Path) 
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     assert "hypothesis" not in shown and "xdist" not in shown
+
+
+def test_a_run_stopped_at_its_limit_keeps_where_pedro_was_waiting(
+    stub_server: Any, tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    from pedro.eval.launch import run_pedro
+    from stub_server import Looping
+
+    # A model that never stops writing: the run outlives its limit in the middle of a request.
+    server = stub_server([Looping("word ", numbered=True)] * 4)
+    repo = prepare_repository(load_task(SUITE / "py-add-sign"), tmp_path / "repo")
+    backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", "m"]
+    args = ["build", "--description", "add a function sub(a, b)", "--json", *backend]
+    env = {**env_for(cli_env), "PEDRO_AGENT__TIME_LIMIT_S": "300", "PEDRO_BUILD__STRATEGY": "loop"}
+    launched = run_pedro(args, cwd=repo, env=env, time_limit_s=6)
+    # Every thread's stack at the limit (SIGUSR1), and pedro went on to end as Ctrl-C ends it, its job saved.
+    assert launched.timed_out and "(most recent call first)" in launched.stderr, launched.stderr[-2000:]
+    assert "File " in launched.stderr and launched.exit_code == 130
+    assert '"type": "job.finished"' in launched.stdout

@@ -251,5 +251,7 @@ def _pedro_frames(stderr: str) -> list[str]:
     frames = re.findall(r'File "([^"]*)", line (\d+)', stderr.partition("Traceback")[2])
     ours = [f"{path}:{line}" for path, line in frames if f"{os.sep}pedro{os.sep}" in path]
     return [
-        frame for frame in ours if not frame.endswith(("__main__.py:3", "startup.py:3", "startup.py:4", "startup.py:5"))
+        frame
+        for frame in ours
+        if not frame.endswith(("__main__.py:3", "startup.py:3", "startup.py:4", "startup.py:5", "startup.py:6"))
     ]

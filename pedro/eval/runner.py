@@ -92,7 +92,7 @@ class Runner:
         try:
             if item.case is not None:
                 case_run = run_case(item.case, workdir, env=env, time_limit_s=self.time_limit_s, cancel=self.cancel)
-                trace = self.store.write_trace(spec.run_id, case_run.launched.stdout)
+                trace = self.store.write_trace(spec.run_id, case_run.launched.stdout, case_run.launched.stderr)
                 record = record_of(
                     spec, case_run.outcome, wall_s=case_run.launched.wall_s, mismatches=case_run.mismatches, trace=trace
                 )
@@ -113,7 +113,7 @@ class Runner:
                     limits=TaskLimits(self.max_rounds, self.time_limit_s),
                     cancel=self.cancel,
                 )
-                trace = self.store.write_trace(spec.run_id, task_run.stdout)
+                trace = self.store.write_trace(spec.run_id, task_run.stdout, task_run.stderr)
                 record = record_of(
                     spec, task_run.outcome, wall_s=task_run.result.wall_s, solved=task_run.result.solved, trace=trace
                 )

@@ -58,11 +58,13 @@ class TaskResult:
 
 @dataclass(frozen=True)
 class TaskRun:
-    """A finished run: its result, its outcome as read from the events, and the events themselves (the trace)."""
+    """A finished run: its result, its outcome as read from the events, the events themselves (the trace), and
+    for a run stopped at its limit, the end of its stderr."""
 
     result: TaskResult
     outcome: Outcome
     stdout: str
+    stderr: str = ""
 
 
 def commit_repository(repo: Path) -> Path:
@@ -144,7 +146,7 @@ def run_task(
         repair_candidates=outcome.repair_candidates,
         failure=failure_reason(outcome, solved=solved),
     )
-    return TaskRun(result, outcome, launched.stdout)
+    return TaskRun(result, outcome, launched.stdout, launched.stderr)
 
 
 def score(task: Task, repo: Path, env: Mapping[str, str], *, log: Path | None = None) -> bool:
