@@ -117,8 +117,9 @@ def test_task_runs_load_no_pytest_plugin_the_task_does_not_name(tmp_path: Path) 
 def test_a_run_stopped_at_its_limit_keeps_where_pedro_was_waiting(
     stub_server: Any, tmp_path: Path, cli_env: dict[str, str]
 ) -> None:
-    from pedro.eval.launch import run_pedro
     from stub_server import Looping
+
+    from pedro.eval.launch import run_pedro
 
     # A model that never stops writing: the run outlives its limit in the middle of a request.
     server = stub_server([Looping("word ", numbered=True)] * 4)

@@ -124,6 +124,7 @@ _BUILTINS = frozenset(name for name in dir(builtins) if isinstance(getattr(built
     "string", "error", "rune", "byte", "any", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
     "uint64", "float32", "float64", "errors", "math", "sort", "time", "os",
 }  # fmt: skip
+_EVERY_BUILTIN = frozenset(dir(builtins))
 _DECLARING = frozenset({"def", "func", "function", "class", "import", "from", "package"})
 # A printf verb (`%d`, `%5.2f`) or a format spec (`{x:.1f}`, `{:02d}`): the width and precision a slip gets wrong.
 _PRINTF = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d+))?(?P<verb>[dfsvxegq])")
@@ -194,6 +195,36 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
         for other in [name for name in names if name != token.text][:_NAMES_TRIED]:
             mutants.append(Mutant(line[: token.start] + other + line[token.end :], f"`{token.text}` → `{other}`", tier))
     return mutants
+
+
+def replaced_calls(line: str, language: LanguageName, held: list[str]) -> list[Mutant]:
+    """The line with a call of one of the project's functions replaced by a variable the unit holds, as if a value
+    were computed again where the variable holding it was meant (`get(nodes, nxt) + length` → `distance +
+    length`); `held` are the names the unit assigns, in order. None of the call's own names, nor the line's target."""
+    code = [token for token in _tokens(line, language) if token.kind != "comment"]
+    if not code or code[0].text in _DECLARING:
+        return []
+    target = code[0].text if _plain_assignment(code) is not None else None
+    mutants: list[Mutant] = []
+    for name_at, end in _project_calls(code):
+        inside = {t.text for t in code[name_at : end + 1] if t.kind == "name"}
+        start, stop = code[name_at].start, code[end].end
+        for other in [name for name in held if name not in inside and name != target][:_NAMES_TRIED]:
+            change = f"`{line[start:stop]}` → `{other}`, a value the function holds"
+            mutants.append(Mutant(line[:start] + other + line[stop:], change, 4))
+    return mutants
+
+
+def _project_calls(code: list[_Token]) -> Iterator[tuple[int, int]]:
+    """Where each call of a plain name that is no builtin starts (its name) and ends (its `)`), when it closes on the
+    line and its value is used: a method's is its object's state, a call alone on its line returns nothing used."""
+    for k in range(1, len(code)):
+        before = code[k - 1]
+        if not _called(code[k], before) or before.text in _EVERY_BUILTIN or (k >= 2 and code[k - 2].text == "."):
+            continue
+        end = _closing(code, k)
+        if end is not None and not (k == 1 and end == len(code) - 1):
+            yield k - 1, end
 
 
 def _filled_empty_return(line: str, code: list[_Token], names: list[str]) -> list[Mutant]:
@@ -395,6 +426,7 @@ def _accumulate_variants(line: str, code: list[_Token], language: LanguageName) 
     head = line[: code[at].start]
     if value.startswith(f"{target} + "):
         yield from _prepended(head, target, value[len(target) + 3 :])
+        yield from _kept_above_zero(head, value, language)
     if target in value:
         return  # it already reads what it assigns
     yield Mutant(f"{head}+= {value}", "`=` → `+=`", 2)
@@ -412,6 +444,17 @@ def _prepended(head: str, target: str, rest: str) -> Iterator[Mutant]:
     rest = rest.removesuffix(";").rstrip()
     if rest and "," not in rest and not _LOOSER_WORDS & set(rest.split()):
         yield Mutant(f"{head}= {rest} + {target}{end}", f"`{target}` and `{rest}` swapped", 2)
+
+
+def _kept_above_zero(head: str, value: str, language: LanguageName) -> Iterator[Mutant]:
+    """`x = x + e` → `x = max(0, x + e)`: a running sum that should start again from zero once it falls below
+    (the best sum of a run of items: Kadane's `max_ending_here`), or a balance that cannot go negative."""
+    if language == "go":
+        return  # its `max` is as new as Go 1.21
+    end = ";" if value.endswith(";") else ""
+    body = value.removesuffix(";").rstrip()
+    best = "max" if language == "python" else "Math.max"
+    yield Mutant(f"{head}= {best}(0, {body}){end}", f"`{body}` kept from falling below zero", 4)
 
 
 def _plain_assignment(code: list[_Token]) -> int | None:

@@ -1,8 +1,9 @@
 """The model-free candidates of a repair, guided by the failure and ranked by its evidence: a name the failure calls
 undefined → the names in the file nearest in spelling; a missing attribute → the file's attributes nearest in
 spelling; a `None` result → the missing `return`; then the one-token slips of mutants.py on the suspicious lines,
-an attribute's twin that the file reads elsewhere, a part the function slices elsewhere, a `while True` loop that
-should run while a name holds, and the lines a loop may be missing (loop_additions.py).
+an attribute's twin that the file reads elsewhere, a part the function slices elsewhere, a call whose value a
+variable already holds, a result stored in the wrong place (misplaced.py), a `while True` loop that should run while
+a name holds, and the lines a loop may be missing (loop_additions.py).
 
 No variant touches a comment, a docstring or a string literal, unless the failure quotes that string: on a real
 project's bug, swapping words inside a docstring cost minutes and could never fix anything.
@@ -23,7 +24,8 @@ from dataclasses import dataclass
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
-from pedro.repair.mutants import Mutant, line_mutants, replaced_names, unit_names, without_comment
+from pedro.repair.misplaced import misplaced_stores
+from pedro.repair.mutants import Mutant, line_mutants, replaced_calls, replaced_names, unit_names, without_comment
 from pedro.repair.padding import zero_padded
 from pedro.repair.unread import unread_names
 
@@ -98,6 +100,7 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     # Read nowhere, so not among the names read: the one a slip left out, tried before the names each line
     # reads (only the first few names are tried in place of each).
     names = [*sorted(unread - set(names)), *names]
+    held = _held_names(unit, code_only)
     found: dict[tuple[int, str], Variant] = {}
     for rank, line in enumerate(order):
         text = lines[line - unit.start_line]
@@ -105,15 +108,20 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
             continue
         evidence = _line_evidence(unit, line, text, clues, heads) + max(0.0, 3.0 - _RANK_STEP * rank)
         evidence += _BASE_CASE if line in cases else 0.0
-        for change, new, guided in _changes(text, unit, clues, scope, names, attributes):
+        for change, new, guided in _changes(text, unit, clues, scope, (names, held), attributes):
             score = (_GUIDED_SCORE if guided else _TIER_SCORE.get(change.tier, 1.0)) + evidence
             score += _kind_fit(change, clues) + _unread_fit(text, new, stored_last, bound, line)
-            key = (line, new)
-            if key not in found or found[key].score < score:
-                found[key] = Variant(unit, line, new, change.change, score)
+            _keep(found, Variant(unit, line, new, change.change, score))
     for variant in _whole_unit_variants(unit, order, prose, clues):
-        found.setdefault((variant.line, variant.text), variant)
+        _keep(found, variant)
     return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
+
+
+def _keep(found: dict[tuple[int, str], Variant], variant: Variant) -> None:
+    """Keep `variant` unless the same line was reached by a stronger reason, which keeps its rank and its words."""
+    key = (variant.line, variant.text)
+    if key not in found or found[key].score < variant.score:
+        found[key] = variant
 
 
 def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
@@ -121,6 +129,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     used, a loop that never ends, a line a loop is missing."""
     found = [*_missing_return(unit, clues), *_returns_after_calls(unit, order, prose, clues), *_unused_results(unit)]
     found += _rebased_arguments(unit, order, clues)
+    found += _misplaced(unit, order, clues)
     found += _empty_guards(unit, clues)
     found += _loop_ends(unit)
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
@@ -128,15 +137,18 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
 
 
 def _changes(
-    text: str, unit: Unit, clues: Clues, scope: set[str], names: list[str], attributes: set[str]
+    text: str, unit: Unit, clues: Clues, scope: set[str], names: tuple[list[str], list[str]], attributes: set[str]
 ) -> Iterator[tuple[Mutant, str, bool]]:
-    """(the change, the new line, whether the failure named what it changes) for one line: `attributes` are those
-    the file reads elsewhere, one of which a slip (`node.outgoing` for `node.incoming`) may have meant."""
+    """(the change, the new line, whether the failure named what it changes) for one line: `names` are those the
+    unit reads and those it assigns; `attributes` are those the file reads elsewhere, one of which a slip
+    (`node.outgoing` for `node.incoming`) may have meant."""
+    read, held = names
     yield from _guided_changes(text, unit, clues, scope)
-    yield from _instance_changes(text, unit, clues, names)
+    yield from _instance_changes(text, unit, clues, read)
     yield from _attribute_changes(text, clues, attributes)
-    yield from _slice_changes(text, unit, names)
-    for mutant in [*line_mutants(text, unit.language), *replaced_names(text, unit.language, names)]:
+    yield from _slice_changes(text, unit, read)
+    mutants = [*line_mutants(text, unit.language), *replaced_names(text, unit.language, read)]
+    for mutant in [*mutants, *replaced_calls(text, unit.language, held)]:
         # A format's width or precision is worth a try when the failure compares text; other changes inside a
         # string only when the failure quotes that string.
         if mutant.formats and not clues.quoted:
@@ -428,6 +440,22 @@ def _rebased_arguments(unit: Unit, order: list[int], clues: Clues) -> list[Varia
     return found
 
 
+def _misplaced(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:
+    """An assignment's result stored in a like target its value reads (misplaced.py), ranked as the line's other
+    variants are."""
+    tree = _python_tree(unit)
+    if tree is None:
+        return []
+    found: list[Variant] = []
+    lines = unit.text.splitlines()
+    for store in misplaced_stores(unit.text, tree):
+        line = unit.start_line + store.row
+        rank = order.index(line) if line in order else len(order)
+        evidence = _line_evidence(unit, line, lines[store.row], clues, set()) + max(0.0, 3.0 - _RANK_STEP * rank)
+        found.append(Variant(unit, line, store.text, store.change, _TIER_SCORE[3] + evidence))
+    return found
+
+
 def _passed_through(call: ast.Call, name: str, parameters: list[str]) -> list[ast.Name]:
     """The arguments of a one-line recursive call that pass a parameter on in its own place (`k` in `kth(above,
     k)`), when some other argument changed: [] for any other call."""
@@ -534,6 +562,18 @@ def _one_line_returns(tree: ast.Module) -> list[ast.If]:
         if isinstance(node, ast.If) and node.test.end_lineno == node.lineno and len(node.body) == 1
         and isinstance(node.body[0], ast.Return)
     ]  # fmt: skip
+
+
+def _held_names(unit: Unit, code_lines: Sequence[str]) -> list[str]:
+    """The variables the unit assigns (loop and unpacking targets too), in the order they are first assigned; its
+    parameters are not among them."""
+    tree = _python_tree(unit)
+    if tree is None:
+        found = (_ASSIGNED.match(line) for line in code_lines[1:])
+        return list(dict.fromkeys(match["name"] for match in found if match is not None))
+    stored = [node for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)]
+    stored.sort(key=lambda node: (node.lineno, node.col_offset))
+    return list(dict.fromkeys(node.id for node in stored))
 
 
 def _python_tree(unit: Unit) -> ast.Module | None:

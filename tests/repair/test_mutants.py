@@ -17,7 +17,7 @@ from pedro.messages import Event
 from pedro.repair.everywhere import everywhere
 from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
-from pedro.repair.mutants import line_mutants, replaced_names, unit_names
+from pedro.repair.mutants import line_mutants, replaced_calls, replaced_names, unit_names
 
 
 def changes(line: str, language: str = "python") -> list[str]:
@@ -991,3 +991,82 @@ def test_a_variable_stored_and_never_read_takes_the_place_of_a_name_read_twice(r
     )
     assert "    return int(h) * 60 + int(m)\n" in (repo / "clock.py").read_text()
     assert len([e for e in events if e.type == "repair.candidate"]) <= 2
+
+
+def test_a_value_computed_again_is_replaced_by_the_variable_that_holds_it(repo: Path) -> None:
+    held = ["best", "out", "v"]
+    swapped = [m.line.strip() for m in replaced_calls("        out.append(largest(values))", "python", held)]
+    # The call's own names and the line's target are not offered; nor is a builtin, a method or a call alone.
+    assert swapped == ["out.append(best)", "out.append(out)", "out.append(v)"]
+    assert replaced_calls("    total = total + len(items)", "python", ["total", "n"]) == []
+    assert replaced_calls("    n = self.count(items) + 1", "python", ["n", "k"]) == []
+    assert replaced_calls("    heappush(heap, item)", "python", ["heap", "k"]) == []
+    assert [m.line for m in replaced_calls("    n = size(xs) + 1", "python", ["n", "k"])] == ["    n = k + 1"]
+    # Through the real loop: a running maximum that asks a helper for the largest of all instead.
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "runmax.py": (
+                "def largest(values):\n    return max(values)\n\n\n"
+                "def running_max(values):\n    best = None\n    out = []\n    for v in values:\n"
+                "        best = v if best is None else max(best, v)\n        out.append(largest(values))\n"
+                "    return out\n"
+            ),
+            "test_runmax.py": (
+                "from runmax import running_max\n\n\ndef test_running_max():\n"
+                "    assert running_max([1, 3, 2]) == [1, 3, 3]\n"
+            ),
+        },
+    )
+    assert "        out.append(best)\n" in (repo / "runmax.py").read_text()
+    (fixed,) = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert fixed["change"] == "`largest(values)` → `best`, a value the function holds"
+
+
+def test_a_running_sum_that_should_start_again_from_zero_is_kept_above_it(repo: Path) -> None:
+    assert "best_here = max(0, best_here + x)" in changes("        best_here = best_here + x")
+    assert "sum = Math.max(0, sum + v);" in changes("  sum = sum + v;", "javascript")
+    assert not [c for c in changes("        total = x + total") if "max(0" in c]
+    fixed_by_a_variant(
+        repo,
+        {
+            "runs.py": (
+                "def best_run(gains):\n    best_here = 0\n    best = 0\n    for x in gains:\n"
+                "        best_here = best_here + x\n        best = max(best, best_here)\n    return best\n"
+            ),
+            "test_runs.py": (
+                "from runs import best_run\n\n\ndef test_best_run():\n    assert best_run([4, -5, 2, 1, -1, 3]) == 5\n"
+                "    assert best_run([1, 2]) == 3\n"
+            ),
+        },
+    )
+    assert "        best_here = max(0, best_here + x)\n" in (repo / "runs.py").read_text()
+
+
+def test_a_result_stored_in_the_wrong_place_goes_where_its_value_reads_from(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "paths.py": (
+                "def shortest(source, weight_by_edge):\n"
+                "    weight_by_node = {v: float('inf') for u, v in weight_by_edge}\n"
+                "    weight_by_node[source] = 0\n"
+                "    for i in range(len(weight_by_node) - 1):\n"
+                "        for (u, v), weight in weight_by_edge.items():\n"
+                "            weight_by_edge[u, v] = min(\n"
+                "                weight_by_node[u] + weight,\n"
+                "                weight_by_node[v]\n"
+                "            )\n"
+                "    return weight_by_node\n"
+            ),
+            "test_paths.py": (
+                "from paths import shortest\n\n\ndef test_shortest():\n"
+                "    graph = {('A', 'B'): 3, ('A', 'C'): 3, ('C', 'B'): -2}\n"
+                "    assert shortest('A', graph) == {'A': 0, 'B': 1, 'C': 3}\n"
+            ),
+        },
+        mutants=80,
+    )
+    assert "            weight_by_node[v] = min(\n" in (repo / "paths.py").read_text()
+    (fixed,) = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert fixed["change"] == "the result stored in `weight_by_node[v]`, not `weight_by_edge[u, v]`"
