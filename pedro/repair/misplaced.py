@@ -17,7 +17,7 @@ _BEST_OF = frozenset({"min", "max"})
 
 
 @dataclass(frozen=True)
-class Restore:
+class MovedStore:
     """One assignment's target replaced: the unit's line (0-based), its new text, and what changed."""
 
     row: int
@@ -25,12 +25,12 @@ class Restore:
     change: str
 
 
-def misplaced_stores(text: str, tree: ast.Module) -> list[Restore]:
+def misplaced_stores(text: str, tree: ast.Module) -> list[MovedStore]:
     """For each one-target assignment of the unit (`text`, parsed dedented as `tree`), its target in place of each
     like target its value reads: an item (`a[i]`) for an item, and for a name, a name the `min`/`max` it is given
     compares."""
     originals, dedented = text.splitlines(), textwrap.dedent(text).splitlines()
-    found: list[Restore] = []
+    found: list[MovedStore] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
@@ -45,7 +45,7 @@ def misplaced_stores(text: str, tree: ast.Module) -> list[Restore]:
         for new in _alike(target, node.value):
             if new != old:
                 line = (raw[:start] + new.encode() + raw[end:]).decode()
-                found.append(Restore(row, line, f"the result stored in `{new}`, not `{old}`"))
+                found.append(MovedStore(row, line, f"the result stored in `{new}`, not `{old}`"))
     return found
 
 

@@ -124,6 +124,7 @@ _BUILTINS = frozenset(name for name in dir(builtins) if isinstance(getattr(built
     "string", "error", "rune", "byte", "any", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
     "uint64", "float32", "float64", "errors", "math", "sort", "time", "os",
 }  # fmt: skip
+# Every name Python has without an import: never one of the project's own functions.
 _EVERY_BUILTIN = frozenset(dir(builtins))
 _DECLARING = frozenset({"def", "func", "function", "class", "import", "from", "package"})
 # A printf verb (`%d`, `%5.2f`) or a format spec (`{x:.1f}`, `{:02d}`): the width and precision a slip gets wrong.
