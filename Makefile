@@ -71,10 +71,12 @@ e2e: $(STAMP) ## Real llama-server + real SmolLM2-135M model (and Codex CLI from
 	$(BYTECODE)
 	PYTHON=$(PY) scripts/install-model -q >/dev/null
 	PYTHON=$(PY) scripts/install-model -q --model gemma3 >/dev/null
-	@# Codex CLI from npm, for the tests that drive it; without npm they skip, and this line says why.
+	@# Codex CLI from npm, for the tests that drive it; without npm they skip, and this line says why. One
+	@# llama-server per worker: each generates on one thread (generation_threads), so two workers kept both cores busy
+	@# where one left 40% of them idle (225 s against 150 s on 2 cores).
 	codex="$$(scripts/install-codex -q)" || true; \
 	server="$$(PYTHON=$(PY) scripts/install-llama-server)" && PATH="$$(dirname "$$server"):$$PATH" PEDRO_CODEX="$$codex" \
-		$(PY) -m pytest -m e2e tests/e2e tests/backends/test_managed.py -p no:cacheprovider
+		$(PY) -m pytest -m e2e tests/e2e tests/backends/test_managed.py -p no:cacheprovider -n $(WORKERS)
 
 bench: $(STAMP) ## Performance measurements; prints ratios, saves JSON under benchmarks/results/
 	$(BYTECODE)

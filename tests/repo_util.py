@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider -p no:hypothesispytest"
-"""The test command of the repositories tests build. Hypothesis's plugin, installed for pedro's own property tests,
-costs a second at each pytest start, and these repositories never use it."""
+_PLUGINS_LEFT_OUT = " ".join(f"-p no:{plugin.name}" for plugin in entry_points(group="pytest11"))
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider {_PLUGINS_LEFT_OUT}".rstrip()
+"""The test command of the repositories tests build. The plugins installed for pedro's own tests (hypothesis, xdist,
+anyio) cost half of each pytest start, and these repositories use none of them: a repair test starts pytest three
+or four times."""
 
 
 def git(repo: Path, *args: str) -> str:
