@@ -44,6 +44,12 @@ _KINDS = {
     "assert": re.compile(r"AssertionError|\bassert\b|expected|want", re.I),
     # A sequence unpacked (`first, *rest = coins`) when it was empty.
     "unpack": re.compile(r"not enough values to unpack", re.I),
+    # A result with one empty item more than wanted: unittest's `First extra element 1: []`, pytest's `Left contains
+    # one more item: []`.
+    "empty": re.compile(
+        r"(?:First extra element \d+:|Left contains (?:one|\d+) more items?(?:, first extra item)?:)\s*(?:E\s+)?"
+        r"(?:\[\]|''|\"\"|\(\)|\{\}|set\(\))(?!\S)"
+    ),
     # The warm pytest's per-test limit, Go's and node's test timeouts.
     "hang": re.compile(r"TestHung|test timed out|timed out after", re.I),
 }
@@ -69,7 +75,7 @@ class Clues:
     names: frozenset[str] = frozenset()
     """Identifiers in the failure's messages and assertion lines."""
     kinds: frozenset[str] = frozenset()
-    """index, zero, none, type, recursion, assert, unpack, hang: the kinds of error the failure shows."""
+    """index, zero, none, type, recursion, assert, unpack, empty, hang: the kinds of error the failure shows."""
     frames: tuple[tuple[str, int], ...] = ()
     """Frames in the project's own (non-test) files, deepest first."""
     cases: frozenset[str] = frozenset()

@@ -3,7 +3,8 @@ undefined → the names in the file nearest in spelling; a missing attribute →
 spelling; a `None` result → the missing `return`; then the one-token slips of mutants.py on the suspicious lines,
 an attribute's twin that the file reads elsewhere, a part the function slices elsewhere, a call whose value a
 variable already holds, a result stored in the wrong place (misplaced.py), a `while True` loop that should run while
-a name holds, and the lines a loop may be missing (loop_additions.py).
+a name holds, the lines a loop may be missing (loop_additions.py), and a guard for a piece handed on empty
+(empty_pieces.py).
 
 No variant touches a comment, a docstring or a string literal, unless the failure quotes that string: on a real
 project's bug, swapping words inside a docstring cost minutes and could never fix anything.
@@ -22,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pedro.repair.clues import Clues
+from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.misplaced import misplaced_stores
@@ -131,6 +133,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _rebased_arguments(unit, order, clues)
     found += _misplaced(unit, order, clues)
     found += _empty_guards(unit, clues)
+    found += _empty_pieces(unit, order, clues)
     found += _loop_ends(unit)
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
     return found
@@ -453,6 +456,22 @@ def _misplaced(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:
         rank = order.index(line) if line in order else len(order)
         evidence = _line_evidence(unit, line, lines[store.row], clues, set()) + max(0.0, 3.0 - _RANK_STEP * rank)
         found.append(Variant(unit, line, store.text, store.change, _TIER_SCORE[3] + evidence))
+    return found
+
+
+def _empty_pieces(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:
+    """A `yield` or `append` of a value run only when the value is not empty (empty_pieces.py), when the failure's
+    result holds one empty item more than wanted; the suspicious lines' first."""
+    tree = _python_tree(unit) if "empty" in clues.kinds else None
+    if tree is None:
+        return []
+    found: list[Variant] = []
+    for guarded in empty_piece_guards(unit.text, tree):
+        line = unit.start_line + guarded.row
+        rank = order.index(line) if line in order else len(order)
+        found.append(
+            Variant(unit, line, guarded.text, guarded.change, _GUIDED_SCORE + max(0.0, 3.0 - _RANK_STEP * rank))
+        )
     return found
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import shutil
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from test_spectrum import make_repo
 
 from pedro.backends.scripted import ScriptedBackend
 from pedro.messages import Event
+from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.everywhere import everywhere
 from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
@@ -1070,3 +1072,40 @@ def test_a_result_stored_in_the_wrong_place_goes_where_its_value_reads_from(repo
     assert "            weight_by_node[v] = min(\n" in (repo / "paths.py").read_text()
     (fixed,) = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
     assert fixed["change"] == "the result stored in `weight_by_node[v]`, not `weight_by_edge[u, v]`"
+
+
+def test_a_piece_handed_on_empty_is_guarded_where_the_failure_shows_one_empty_item_too_many(repo: Path) -> None:
+    # split_after's bug in more-itertools: the rest after the last split is yielded even when nothing is left.
+    unit = (
+        "def chunks(items, size):\n    buf = []\n    it = iter(items)\n    for item in it:\n        buf.append(item)\n"
+        "        if len(buf) == size:\n            yield buf\n            buf = []\n    yield list(it) + buf\n"
+    )
+    tree = ast.parse(unit)
+    guarded = {g.row: g.text for g in empty_piece_guards(unit, tree)}
+    # Each value handed on; a computed one once, into a name of its own.
+    assert guarded == {
+        4: "        if item:\n            buf.append(item)",
+        6: "            if buf:\n                yield buf",
+        8: "    piece = list(it) + buf\n    if piece:\n        yield piece",
+    }
+    # None where an `if` already tests the value, nor for a literal.
+    assert empty_piece_guards("def f(out):\n    out.append(0)\n    if out:\n        yield out\n", ast.parse(
+        "def f(out):\n    out.append(0)\n    if out:\n        yield out\n")) == []  # fmt: skip
+    fixed_by_a_variant(
+        repo,
+        {
+            "split.py": (
+                "def split_at(items, sep):\n    buf = []\n    it = iter(items)\n    for item in it:\n"
+                "        if item == sep:\n            yield buf\n            yield list(it)\n            return\n"
+                "        buf.append(item)\n    yield buf\n"
+            ),
+            "test_split.py": (
+                "import unittest\n\nfrom split import split_at\n\n\nclass SplitTest(unittest.TestCase):\n"
+                "    def test_split(self):\n        self.assertEqual(list(split_at([1, 0, 2], 0)), [[1], [2]])\n"
+                "        self.assertEqual(list(split_at([1, 0], 0)), [[1]])\n"
+            ),
+        },
+        mutants=12,
+    )
+    fixed = "            piece = list(it)\n            if piece:\n                yield piece\n            return\n"
+    assert fixed in (repo / "split.py").read_text()
