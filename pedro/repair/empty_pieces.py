@@ -5,21 +5,13 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from dataclasses import dataclass
+
+from pedro.repair.locate import RowChange
 
 _NAME = "piece"
 
 
-@dataclass(frozen=True)
-class Guarded:
-    """The statement's row in the unit (0 for its first line), its new lines and what changed."""
-
-    row: int
-    text: str
-    change: str
-
-
-def empty_piece_guards(unit_text: str, tree: ast.Module) -> list[Guarded]:
+def empty_piece_guards(unit_text: str, tree: ast.Module) -> list[RowChange]:
     """Each `yield VALUE` or `NAME.append(VALUE)` on a line of its own in a Python unit, run only when VALUE is not
     empty; none for a literal VALUE (never empty, or always) or one an `if` or `while` of the unit already tests."""
     taken = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
@@ -35,7 +27,7 @@ def empty_piece_guards(unit_text: str, tree: ast.Module) -> list[Guarded]:
     return found
 
 
-def _guarded(unit_text: str, statement: ast.Expr, value: ast.expr, name: str) -> Guarded | None:
+def _guarded(unit_text: str, statement: ast.Expr, value: ast.expr, name: str) -> RowChange | None:
     """The statement behind `if VALUE:` (a computed value first stored in `name`), or None where it does not stand
     alone on its line (after an `if x:`, before a `;`)."""
     said, whole = (ast.get_source_segment(textwrap.dedent(unit_text), node) for node in (value, statement))
@@ -52,7 +44,7 @@ def _guarded(unit_text: str, statement: ast.Expr, value: ast.expr, name: str) ->
         at = whole.rfind(said)
         handed = whole[:at] + name + whole[at + len(said) :] + (f"  {rest}" if rest else "")
         text = f"{indent}{name} = {said}\n{indent}if {name}:\n{indent}    {handed}"
-    return Guarded(statement.lineno - 1, text, f"`{whole}` run only when `{said}` is not empty")
+    return RowChange(statement.lineno - 1, text, f"`{whole}` run only when `{said}` is not empty")
 
 
 def _handed_on(statement: ast.AST) -> ast.expr | None:

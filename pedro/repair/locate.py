@@ -70,6 +70,16 @@ class Unit:
         return (self.path, self.qualified_name, self.start_line)
 
 
+@dataclass(frozen=True)
+class RowChange:
+    """A change of a unit's lines read from its syntax tree: the row it starts at (0 for the unit's first line), the
+    new text (a line, or several where lines are added) and what changed, in words."""
+
+    row: int
+    text: str
+    change: str
+
+
 def locate(failures: Sequence[FailedTest], root: Path, *, limit: int = 3) -> list[Unit]:
     """The units the failures point at, most pointed-at first; then the functions those units call.
 

@@ -10,27 +10,19 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from dataclasses import dataclass
+
+from pedro.repair.locate import RowChange
 
 _BEST_OF = frozenset({"min", "max"})
 """Calls whose result is a best-so-far: with a plain name as target, only such an update is offered another name."""
 
 
-@dataclass(frozen=True)
-class MovedStore:
-    """One assignment's target replaced: the unit's line (0-based), its new text, and what changed."""
-
-    row: int
-    text: str
-    change: str
-
-
-def misplaced_stores(text: str, tree: ast.Module) -> list[MovedStore]:
+def misplaced_stores(text: str, tree: ast.Module) -> list[RowChange]:
     """For each one-target assignment of the unit (`text`, parsed dedented as `tree`), its target in place of each
     like target its value reads: an item (`a[i]`) for an item, and for a name, a name the `min`/`max` it is given
     compares."""
     originals, dedented = text.splitlines(), textwrap.dedent(text).splitlines()
-    found: list[MovedStore] = []
+    found: list[RowChange] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
@@ -45,7 +37,7 @@ def misplaced_stores(text: str, tree: ast.Module) -> list[MovedStore]:
         for new in _alike(target, node.value):
             if new != old:
                 line = (raw[:start] + new.encode() + raw[end:]).decode()
-                found.append(MovedStore(row, line, f"the result stored in `{new}`, not `{old}`"))
+                found.append(RowChange(row, line, f"the result stored in `{new}`, not `{old}`"))
     return found
 
 
