@@ -40,6 +40,8 @@ def run() -> dict[str, Any]:
         env = {
             **os.environ,
             "PEDRO_REPAIR__CANDIDATES": str(CANDIDATES),
+            # The variants alone fix this task now (a pair of them): without them, repair asks the model its questions.
+            "PEDRO_REPAIR__MUTANTS": "0",
             "PEDRO_BACKEND__CONTEXT_WINDOW": "8192",
         }
         argv = [sys.executable, "-m", "pedro", "debug", "--test", task.test, "--description", task.description]
