@@ -17,21 +17,24 @@ def empty_piece_guards(unit_text: str, tree: ast.Module) -> list[RowChange]:
     taken = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     name = next(f"{_NAME}{'_' * n}" for n in range(len(taken) + 1) if f"{_NAME}{'_' * n}" not in taken)
     tested = _tested_values(tree)
+    lines, dedented = unit_text.splitlines(), textwrap.dedent(unit_text)
     found = []
     for statement in ast.walk(tree):
         value = _handed_on(statement)
         if isinstance(statement, ast.Expr) and value is not None and ast.unparse(value) not in tested:
-            guarded = _guarded(unit_text, statement, value, name)
+            guarded = _guarded((lines, dedented), statement, value, name)
             if guarded is not None:
                 found.append(guarded)
     return found
 
 
-def _guarded(unit_text: str, statement: ast.Expr, value: ast.expr, name: str) -> RowChange | None:
+def _guarded(unit: tuple[list[str], str], statement: ast.Expr, value: ast.expr, name: str) -> RowChange | None:
     """The statement behind `if VALUE:` (a computed value first stored in `name`), or None where it does not stand
-    alone on its line (after an `if x:`, before a `;`)."""
-    said, whole = (ast.get_source_segment(textwrap.dedent(unit_text), node) for node in (value, statement))
-    line = unit_text.splitlines()[statement.lineno - 1]
+    alone on its line (after an `if x:`, before a `;`); `unit` is its lines as written and its text dedented, as
+    parsed."""
+    lines, dedented = unit
+    said, whole = (ast.get_source_segment(dedented, node) for node in (value, statement))
+    line = lines[statement.lineno - 1]
     indent, code = line[: len(line) - len(line.lstrip())], line.strip()
     rest = code.removeprefix(whole or "\n").strip()  # a comment after it is kept
     if not said or not whole or not code.startswith(whole) or (rest and not rest.startswith("#")):
