@@ -13,6 +13,7 @@ import ast
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from pedro.repair.probes import ProbeSpec
 
@@ -62,15 +63,24 @@ def agreement(pool: Sequence[Passing]) -> list[int]:
     ]
 
 
-def choose(pool: Sequence[Passing], original: Sequence[str] | None = None, pinned: int = 0) -> int:
+def choose(
+    pool: Sequence[Passing],
+    original: Sequence[str] | None = None,
+    pinned: int = 0,
+    alike: Sequence[tuple[int, int]] = (),
+) -> int:
     """The index of the candidate most others agree with; ties go to the one that changes the fewest outputs the
     tests do not pin (against `original`, the unrepaired code's), then to the smallest change, then the earliest.
 
     Before all that, a candidate whose every output is the original's moved by one constant (`result = 1` where the
     loop skips the first price, `return x + 1`) yields to one that is not: it shifts the answers until the test's
     own one comes out, where a fix changes what is computed. Two such shifts agree with each other everywhere, and
-    would otherwise outvote the fix."""
+    would otherwise outvote the fix. Then, where the code is to ignore case, the one that answers the most `alike`
+    pairs of inputs (case_blind_pairs) alike goes first: that is what the function promises."""
     scores = agreement(pool)
+
+    def blind(one: Passing) -> int:
+        return sum(1 for a, b in alike if max(a, b) < len(one.outputs) and one.outputs[a] == one.outputs[b])
 
     def moved(one: Passing) -> int:
         if original is None or len(original) != len(one.outputs):
@@ -79,8 +89,15 @@ def choose(pool: Sequence[Passing], original: Sequence[str] | None = None, pinne
             1 for k, (old, new) in enumerate(zip(original, one.outputs, strict=True)) if k >= pinned and old != new
         )
 
-    return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -scores[i], moved(pool[i]),
-                                                pool[i].change, i))  # fmt: skip
+    return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
+                                                moved(pool[i]), pool[i].change, i))  # fmt: skip
+
+
+def case_blind_pairs(inputs: Sequence[str]) -> list[tuple[int, int]]:
+    """The pairs of probe inputs that differ by case alone (`count('The cat', 'the')`, `count('The cat', 'THE')`),
+    which code that ignores case answers alike."""
+    return [(i, j) for i, j in combinations(range(len(inputs)), 2)
+            if inputs[i] != inputs[j] and inputs[i].casefold() == inputs[j].casefold()]  # fmt: skip
 
 
 def unanimous(outputs: Sequence[Sequence[str]], original: Sequence[str] | None, pinned: int) -> bool:
@@ -124,10 +141,14 @@ def _number(output: str) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def judge_pool(pool: Sequence[Passing], spec: ProbeSpec | None, original: Sequence[str] | None) -> Verdict:
-    """The candidate to keep, and what it changes and where the others disagree, in words."""
+def judge_pool(
+    pool: Sequence[Passing], spec: ProbeSpec | None, original: Sequence[str] | None, *, case_blind: bool = False
+) -> Verdict:
+    """The candidate to keep, and what it changes and where the others disagree, in words; `case_blind`: the code is
+    to ignore case (a failing test or the code says so)."""
     pinned = spec.pinned if spec is not None else 0
-    index = choose(pool, original, pinned)
+    alike = case_blind_pairs(spec.inputs) if case_blind and spec is not None else []
+    index = choose(pool, original, pinned, alike)
     if spec is None:
         return Verdict(index)
     kept = pool[index]
@@ -136,6 +157,16 @@ def judge_pool(pool: Sequence[Passing], spec: ProbeSpec | None, original: Sequen
         for k, (old, new) in enumerate(zip(original or (), kept.outputs, strict=False))
         if k >= pinned and old != new
     )
+    disputes, first = _disputes(pool, kept, spec)
+    suggestion = ""
+    if first >= 0 and kept.outputs[first].startswith("= "):
+        suggestion = f"assert {spec.call(first)} == {kept.outputs[first][2:]}"
+    return Verdict(index, beyond[:_SHOWN], tuple(dict.fromkeys(disputes))[:_SHOWN], suggestion)
+
+
+def _disputes(pool: Sequence[Passing], kept: Passing, spec: ProbeSpec) -> tuple[list[str], int]:
+    """Each input another plausible candidate answers otherwise than the kept one, in words, and the first such
+    input's index (-1 for none)."""
     disputes: list[str] = []
     first = -1
     for other in pool:
@@ -147,10 +178,7 @@ def judge_pool(pool: Sequence[Passing], spec: ProbeSpec | None, original: Sequen
                 disputes.append(
                     f"{spec.call(k)}: {_said(mine)} (candidate {kept.n}) or {_said(theirs)} (candidate {other.n})"
                 )
-    suggestion = ""
-    if first >= 0 and kept.outputs[first].startswith("= "):
-        suggestion = f"assert {spec.call(first)} == {kept.outputs[first][2:]}"
-    return Verdict(index, beyond[:_SHOWN], tuple(dict.fromkeys(disputes))[:_SHOWN], suggestion)
+    return disputes, first
 
 
 def _said(output: str) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pedro.repair.case_folding import IGNORES_CASE
 from pedro.repair.frames import frames_of, is_test_file
 from pedro.repair.progress import actual_expected_texts
 from pedro.tools.testreport import FailedTest
@@ -84,6 +85,8 @@ class Clues:
     """Classes whose method the failure says was called on the class itself, where an instance was meant."""
     widths: frozenset[int] = frozenset()
     """Widths a number was wanted zero-padded to, where the expected text has a leading zero the actual one lacks."""
+    ignores_case: bool = False
+    """Whether a failing test's name or message says case is to be ignored (`test_count_word_ignores_case`)."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -106,6 +109,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         cases=frozenset(case for text in texts for case in _cases(text)),
         unbound=_named(_UNBOUND, "owner", texts),
         widths=_widths(texts),
+        ignores_case=any(IGNORES_CASE.search(f"{failure.test_id}\n{failure.message}") for failure in failures),
     )
 
 

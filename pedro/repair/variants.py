@@ -20,8 +20,9 @@ import re
 import textwrap
 import tokenize
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from pedro.repair.case_folding import IGNORES_CASE, folded_parameters, handles_case
 from pedro.repair.clues import Clues
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.locate import Unit
@@ -86,13 +87,14 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     suspicious first, then the rest of the body; none on lines of prose (comments, docstrings)."""
     lines = unit.text.splitlines()
     body = range(unit.start_line + 1, unit.end_line + 1)
+    prose = _prose_lines(unit)
     # The signature last: its default values (`sep="_"`) are the slip a signature holds.
     order = list(dict.fromkeys([*(line for line in suspicious if line in body), *body, unit.start_line]))
-    prose = _prose_lines(unit)
     scope = _scope_names(file_text, unit.language)
     attributes = _attribute_names(file_text)
     # Names from code only: the words of a docstring's lines are not names in scope.
     code_only = [text if unit.start_line + k not in prose else "" for k, text in enumerate(unit.text.splitlines())]
+    clues = _case_wanted(unit, prose, code_only, clues)
     names = unit_names("\n".join(code_only), unit.language)
     heads = _loop_heads(unit, clues)
     cases = _base_cases(unit, clues)
@@ -134,6 +136,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _misplaced(unit, order, clues)
     found += _empty_guards(unit, clues)
     found += _empty_pieces(unit, order, clues)
+    found += _folded_parameters(unit, order, prose, clues)
     found += _loop_ends(unit)
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
     return found
@@ -456,6 +459,38 @@ def _misplaced(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:
         rank = order.index(line) if line in order else len(order)
         evidence = _line_evidence(unit, line, lines[store.row], clues, set()) + max(0.0, 3.0 - _RANK_STEP * rank)
         found.append(Variant(unit, line, store.text, store.change, _TIER_SCORE[3] + evidence))
+    return found
+
+
+def _case_wanted(unit: Unit, prose: set[int], code: list[str], clues: Clues) -> Clues:
+    """The clues with lower case wanted, where the unit's own docstring says it ignores case, no comparison of strings
+    showed the case wanted and the unit's code does not deal with case already. A failing test's name alone (`test_
+    ignore_case`) is no such sign for every unit it reaches (_folded_parameters weighs it)."""
+    if clues.cases or not _says_case_ignored(unit, prose) or handles_case("\n".join(code)):
+        return clues
+    return replace(clues, cases=frozenset({"lower"}))
+
+
+def _says_case_ignored(unit: Unit, prose: set[int]) -> bool:
+    """Whether the unit's docstring or comments say it ignores case."""
+    return IGNORES_CASE.search("\n".join(unit.text.splitlines()[line - unit.start_line] for line in prose)) is not None
+
+
+def _folded_parameters(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """The unit's text parameters put in the case wanted where it starts (case_folding.py), when the failure or the
+    unit says case is to be ignored: all of them at once before each alone. Guided where the unit itself says so;
+    where only the failure does, a value's case set on its own line (_case_folded) goes first, the narrower change."""
+    tree = _python_tree(unit) if clues.cases or clues.ignores_case else None
+    if tree is None:
+        return []
+    base = _GUIDED_SCORE if _says_case_ignored(unit, prose) else _TIER_SCORE[2]
+    found: list[Variant] = []
+    for case in sorted(clues.cases or {"lower"}):
+        for k, folded in enumerate(folded_parameters(unit.text, tree, case)):
+            line = unit.start_line + folded.row
+            rank = order.index(line) if line in order else len(order)
+            score = base + max(0.0, 3.0 - _RANK_STEP * rank) - (0.5 if k else 0.0)
+            found.append(Variant(unit, line, folded.text, folded.change, score))
     return found
 
 

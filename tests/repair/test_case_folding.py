@@ -1,0 +1,115 @@
+"""Repair of code that is to ignore case and does not: the parameters folded where the function starts, and among
+plausible fixes the one that answers inputs differing by case alone alike."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from test_repairer import repair
+from test_spectrum import make_repo
+
+from pedro.repair.case_folding import IGNORES_CASE, folded_parameters
+from pedro.repair.choose import Passing, case_blind_pairs, choose
+from pedro.repair.clues import Clues
+from pedro.repair.locate import Unit
+from pedro.repair.variants import unit_variants
+
+COUNT_WORD = (
+    'def count_word(text, word):\n    """How many times `word` occurs in `text`{said}."""\n'
+    "    return text.split().count(word)\n"
+)
+
+
+def fixed_by_a_variant_among_rivals(repo: Path, files: dict[str, str]) -> None:
+    """Repair of `files` by variants alone, plausible candidates compared as a job compares them."""
+    make_repo(repo, files)
+    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+
+
+def _folded(unit: str) -> dict[int, str]:
+    return {change.row: change.text for change in folded_parameters(unit, ast.parse(unit), "lower")}
+
+
+def test_text_parameters_are_folded_together_then_alone_before_the_first_statement() -> None:
+    folded = folded_parameters(COUNT_WORD.format(said=""), ast.parse(COUNT_WORD.format(said="")), "lower")
+    assert [(change.row, change.text) for change in folded] == [
+        (2, "    text = text.lower()\n    word = word.lower()\n    return text.split().count(word)"),
+        (2, "    text = text.lower()\n    return text.split().count(word)"),
+        (2, "    word = word.lower()\n    return text.split().count(word)"),
+    ]
+    # Not `self`, a number's or None's default, a parameter never read, nor a body on the `def` line.
+    method = "def has(self, name, limit=3, strict=None, unused=''):\n    return name in self.names[:limit]\n"
+    assert _folded(method) == {1: "    name = name.lower()\n    return name in self.names[:limit]"}
+    assert _folded("def f(text): return text.split()\n") == {}
+    # None where the code deals with case already: the slip is elsewhere.
+    flagged = "def findall(pattern, text, ignore_case=False):\n    return re.findall(pattern, text, re.I)\n"
+    assert _folded(flagged) == {} and _folded(flagged.replace(", re.I", "").replace(", ignore_case=False", ""))
+    # Nor one the function reads as a number: a slice's bound here.
+    assert _folded("def top(text, n):\n    return text.split()[:n]\n") == {
+        1: "    text = text.lower()\n    return text.split()[:n]"
+    }
+
+
+def test_only_words_that_say_case_is_ignored_ask_for_it() -> None:
+    for said in ("ignoring case", "test_count_word_ignores_case", "case-insensitive", "regardless of case"):
+        assert IGNORES_CASE.search(said), said
+    for said in (
+        "in that case",
+        "test_base_case",
+        "lower case letters",
+        "the upper case",
+        "in any case",
+        "case-sensitive",
+    ):
+        assert not IGNORES_CASE.search(said), said
+
+
+def test_the_folding_is_offered_only_where_the_failure_or_the_unit_says_case_is_ignored() -> None:
+    def offered(said: str, clues: Clues) -> list[str]:
+        text = COUNT_WORD.format(said=said)
+        unit = Unit("words.py", "count_word", "count_word", "python", 1, text.count("\n"), text)
+        return [v.text for v in unit_variants(unit, [3], clues, text) if "made lower case where" in v.change]
+
+    assert offered(", ignoring case", Clues())
+    assert offered("", Clues(ignores_case=True))
+    assert offered("", Clues()) == []
+
+
+def test_among_plausible_fixes_the_one_that_answers_inputs_differing_by_case_alike_is_kept() -> None:
+    inputs = ("'The cat', 'the'", "'The cat', 'THE'", "'The cat x', 'the'")
+    assert case_blind_pairs(inputs) == [(0, 1)]
+    # Candidate 1 folds the text alone (smaller); candidate 2 folds both, and counts 'THE' as 'the' does.
+    pool = [Passing(1, "", ("= 1", "= 0", "= 1"), change=1), Passing(2, "", ("= 1", "= 1", "= 1"), change=2)]
+    assert choose(pool) == 0
+    assert choose(pool, alike=case_blind_pairs(inputs)) == 1
+
+
+def test_a_count_that_is_to_ignore_case_is_fixed_by_folding_both_of_its_texts(repo: Path) -> None:
+    fixed_by_a_variant_among_rivals(
+        repo,
+        {
+            "words.py": COUNT_WORD.format(said=", ignoring case"),
+            "test_words.py": (
+                "from words import count_word\n\n\ndef test_count_word():\n"
+                "    assert count_word('The cat saw the dog', 'the') == 2\n"
+            ),
+        },
+    )
+    assert "    text = text.lower()\n    word = word.lower()\n" in (repo / "words.py").read_text()
+
+
+def test_a_lookup_whose_failing_test_says_it_ignores_case_is_fixed_for_every_case_of_the_name(repo: Path) -> None:
+    fixed_by_a_variant_among_rivals(
+        repo,
+        {
+            "tags.py": "def has_tag(tags, tag):\n    return tag in tags.split(',')\n",
+            "test_tags.py": (
+                "from tags import has_tag\n\n\ndef test_has_tag_ignores_case():\n"
+                "    assert has_tag('Red,Blue', 'red')\n    assert not has_tag('Red,Blue', 'green')\n"
+            ),
+        },
+    )
+    # Folding `tags` alone passes the test too, and would miss has_tag('Red,Blue', 'RED').
+    assert "    tags = tags.lower()\n    tag = tag.lower()\n" in (repo / "tags.py").read_text()
