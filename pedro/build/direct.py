@@ -186,9 +186,12 @@ class _Run:
     def _reply(self, prompt: str, number: int, *, passed: bool) -> str | None:
         """Answer `number`; None when the server failed after an answer passed (the asking ends, not the build)."""
         # Every other answer is opened with the signature the request writes, the rest with the name alone: each way
-        # gets right what the other gets wrong often enough that the mix finds more.
-        place = self.place
-        opening = answer_opening(place, self.original, self.stage.description if number % 2 == 0 else "")
+        # gets right what the other gets wrong often enough that the mix finds more. Not for an argument a changed
+        # function gains: opened with its old signature, an answer cannot take it (`def shout(text):` for `times=3`).
+        place, description = self.place, self.stage.description
+        written = answer_opening(place, self.original, description)
+        gains = place.exists and written != answer_opening(place, self.original)
+        opening = written if number % 2 == 0 or gains else answer_opening(place, self.original)
         try:
             return self._ask(prompt, opening, number, stops=answer_stops(place))
         except BackendError as exc:

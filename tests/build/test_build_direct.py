@@ -55,8 +55,9 @@ def build(
     with_test: bool = False,
     given: str = "",
     command: str = PYTEST,
+    backend: ScriptedBackend | None = None,
 ) -> tuple[RunResult, ScriptedBackend, list[Event], JobStore]:
-    backend = ScriptedBackend(replies)
+    backend = backend or ScriptedBackend(replies)
     role = get_role("builder")
     ctx = ToolContext(root=repo)
     store = JobStore(repo)
@@ -226,6 +227,22 @@ def test_a_changed_function_is_unverified_by_the_tests_of_what_it_did_before(cal
     )
     assert result.reason == "unverified" and "changed add() in calc.py" in result.summary
     assert "Unverified" in result.summary  # test_add names add(), but checks only what add() did before
+
+
+class ContinuingBackend(ScriptedBackend):
+    """A scripted server that continues the answer pedro opens, as llama-server and Ollama do."""
+
+    continues_answers = True
+
+
+def test_every_answer_for_an_argument_a_changed_function_gains_opens_with_it(calc: Path) -> None:
+    backend = ContinuingBackend(["    return a + b\n```"] * 4)
+    request = "Add a keyword argument c to add() in calc.py, default 0. Example: add(1, 2, c=3) returns 6."
+    result, _, _, _ = build(calc, [], request=request, answers=4, backend=backend)
+    openings = [messages[-1].content for messages, _ in backend.requests]
+    # Opened with add's old signature, half of them could never take `c` (`def shout(text):` for `times=3`).
+    assert len(openings) == 4 and all(opening.startswith("```python\ndef add(a, b, c=0):") for opening in openings)
+    assert result.exit_status == "failed"  # none of them adds c
 
 
 def test_secret_values_never_reach_the_model_and_unreadable_files_go_to_the_loop(calc: Path) -> None:
