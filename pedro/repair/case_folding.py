@@ -1,6 +1,6 @@
-"""Parameters put in one case where a function starts (`text = text.lower()`), for a function that is to ignore case
-and does not: the failing test or the function's own docstring says so, and the failure may show no string at all
-(`count_word("The cat saw the dog", "the")`: `assert 1 == 2`)."""
+"""Parameters put in one case where a function starts (`text = text.lower()`, `text = text.toLowerCase();`), for a
+Python or JavaScript function that is to ignore case and does not: the failing test or the function's own docstring
+says so, and the failure may show no string at all (`count_word("The cat saw the dog", "the")`: `assert 1 == 2`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,14 @@ IGNORES_CASE = re.compile(
 _HANDLES_CASE = re.compile(r"\.(?:lower|upper|casefold)\(|IGNORECASE|\bre\.I\b|\w*case\w*\s*[=,)]", re.I)
 """Code that already deals with case (a call that sets it, a regex flag, a parameter named for it): the slip is
 elsewhere, not a parameter never folded."""
+_JS_HANDLES_CASE = re.compile(
+    r"to(?:Locale)?(?:Lower|Upper)Case\(|localeCompare|sensitivity|\w*[cC]ase\w*\s*[=,)]|/[^/\n]+/[a-z]*i[a-z]*\b"
+)
+"""The same for JavaScript: a call that sets case, a comparison that ignores it, a regular expression's `i` flag."""
+# A JavaScript function's head up to the brace that opens its body, at a line's end: `function f(a, b) {`, a
+# method `  count(a, b) {`, an arrow `const f = (a, b) => {`.
+_JS_HEAD = re.compile(r"^[^\n]*?\((?P<params>[^()]*)\)\s*(?:=>\s*)?\{[ \t]*$", re.M)
+_JS_NOT_TEXT = re.compile(r"^(?:-?\d|null\b|undefined\b|true\b|false\b|\[|\{)")
 _MOST = 4
 """Parameters folded at most, together or one at a time."""
 _NOT_TEXT = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
@@ -41,12 +49,52 @@ def folded_parameters(unit_text: str, tree: ast.Module, case: str) -> list[RowCh
     if not names or len(indent) <= len(head) - len(head.lstrip()):
         return []
     groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())]
-    return [_folded(first.lineno - 1, indent, line, group, case) for group in groups]
+    return [_folded(first.lineno - 1, indent, line, group, f"{case}()") for group in groups]
 
 
-def handles_case(code: str) -> bool:
+def folded_js_parameters(unit_text: str, case: str) -> list[RowChange]:
+    """folded_parameters for a JavaScript function whose body opens at the end of its head's line: `text =
+    text.toLowerCase();` before its first line, for the parameters with no default or a string one, read and never
+    as a number; none where its code deals with case already."""
+    head = _JS_HEAD.search(unit_text)
+    if head is None or handles_case(unit_text, "javascript"):
+        return []
+    row = unit_text.count("\n", 0, head.end()) + 1
+    lines = unit_text.splitlines()
+    if row >= len(lines) or not lines[row].strip():
+        return []
+    body = "\n".join(lines[row:])
+    names = [name for name, default in _js_parameters(head.group("params"))
+             if not _JS_NOT_TEXT.match(default) and re.search(rf"(?<![\w$.]){name}(?![\w$])", body)
+             and not _js_number(name, body)][:_MOST]  # fmt: skip
+    line = lines[row]
+    indent = line[: len(line) - len(line.lstrip())]
+    call = f"to{case.title()}Case()"
+    groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())] if names else []
+    return [_folded(row, indent, line, group, call, ";") for group in groups]
+
+
+def handles_case(code: str, language: str = "python") -> bool:
     """Whether code (without its prose) deals with case already: a call that sets it, a regex flag, a name for it."""
-    return _HANDLES_CASE.search(code) is not None
+    return (_JS_HANDLES_CASE if language in {"javascript", "typescript"} else _HANDLES_CASE).search(code) is not None
+
+
+def _js_parameters(params: str) -> list[tuple[str, str]]:
+    """(name, default) of a JavaScript parameter list's plain names; "" for no default."""
+    found = []
+    for part in params.split(","):
+        name, _, default = part.partition("=")
+        name = name.strip().split(":")[0].strip().rstrip("?")
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+            found.append((name, default.strip()))
+    return found
+
+
+def _js_number(name: str, body: str) -> bool:
+    """Whether JavaScript code reads `name` as a number: an index, an operand of `-`, `/`, `%` or `*`, a side of an
+    order comparison."""
+    word = rf"(?<![\w$.]){re.escape(name)}(?![\w$])"
+    return re.search(rf"\[\s*{word}\s*\]|{word}\s*[-/%*<>]|[-/%*<>]=?\s*{word}", body) is not None
 
 
 def _code(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
@@ -62,9 +110,10 @@ def _folded_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]
     return [name for name in _text_parameters(function) if name in read and name not in numbers][:_MOST]
 
 
-def _folded(row: int, indent: str, line: str, names: tuple[str, ...], case: str) -> RowChange:
-    added = "".join(f"{indent}{name} = {name}.{case}()\n" for name in names)
+def _folded(row: int, indent: str, line: str, names: tuple[str, ...], call: str, end: str = "") -> RowChange:
+    added = "".join(f"{indent}{name} = {name}.{call}{end}\n" for name in names)
     said = " and ".join(f"`{name}`" for name in names)
+    case = "lower" if "ower" in call else "upper"
     return RowChange(row, added + line, f"{said} made {case} case where the function starts, as case is to be ignored")
 
 

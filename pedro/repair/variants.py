@@ -22,7 +22,7 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from pedro.repair.case_folding import IGNORES_CASE, folded_parameters, handles_case
+from pedro.repair.case_folding import IGNORES_CASE, folded_js_parameters, folded_parameters, handles_case
 from pedro.repair.clues import Clues
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.locate import Unit
@@ -466,7 +466,7 @@ def _case_wanted(unit: Unit, prose: set[int], code: list[str], clues: Clues) -> 
     """The clues with lower case wanted, where the unit's own docstring says it ignores case, no comparison of strings
     showed the case wanted and the unit's code does not deal with case already. A failing test's name alone (`test_
     ignore_case`) is no such sign for every unit it reaches (_folded_parameters weighs it)."""
-    if clues.cases or not _says_case_ignored(unit, prose) or handles_case("\n".join(code)):
+    if clues.cases or not _says_case_ignored(unit, prose) or handles_case("\n".join(code), unit.language):
         return clues
     return replace(clues, cases=frozenset({"lower"}))
 
@@ -480,13 +480,17 @@ def _folded_parameters(unit: Unit, order: list[int], prose: set[int], clues: Clu
     """The unit's text parameters put in the case wanted where it starts (case_folding.py), when the failure or the
     unit says case is to be ignored: all of them at once before each alone. Guided where the unit itself says so;
     where only the failure does, a value's case set on its own line (_case_folded) goes first, the narrower change."""
-    tree = _python_tree(unit) if clues.cases or clues.ignores_case else None
-    if tree is None:
+    if not (clues.cases or clues.ignores_case) or unit.language not in {"python", "javascript", "typescript"}:
         return []
+    tree = _python_tree(unit)
     base = _GUIDED_SCORE if _says_case_ignored(unit, prose) else _TIER_SCORE[2]
     found: list[Variant] = []
     for case in sorted(clues.cases or {"lower"}):
-        for k, folded in enumerate(folded_parameters(unit.text, tree, case)):
+        if unit.language == "python":
+            changes = folded_parameters(unit.text, tree, case) if tree is not None else []
+        else:
+            changes = folded_js_parameters(unit.text, case)
+        for k, folded in enumerate(changes):
             line = unit.start_line + folded.row
             rank = order.index(line) if line in order else len(order)
             score = base + max(0.0, 3.0 - _RANK_STEP * rank) - (0.5 if k else 0.0)

@@ -4,12 +4,15 @@ plausible fixes the one that answers inputs differing by case alone alike."""
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
+import pytest
+from repo_util import git
 from test_repairer import repair
 from test_spectrum import make_repo
 
-from pedro.repair.case_folding import IGNORES_CASE, folded_parameters
+from pedro.repair.case_folding import IGNORES_CASE, folded_js_parameters, folded_parameters
 from pedro.repair.choose import Passing, case_blind_pairs, choose
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
@@ -50,6 +53,23 @@ def test_text_parameters_are_folded_together_then_alone_before_the_first_stateme
     assert _folded("def top(text, n):\n    return text.split()[:n]\n") == {
         1: "    text = text.lower()\n    return text.split()[:n]"
     }
+
+
+def test_javascript_text_parameters_are_folded_where_the_body_opens() -> None:
+    count = 'function countWord(text, word) {\n  return text.split(" ").filter((w) => w === word).length;\n}\n'
+    first = folded_js_parameters(count, "lower")[0]
+    folded = ["  text = text.toLowerCase();", "  word = word.toLowerCase();"]
+    assert (first.row, first.text.splitlines()[:2]) == (1, folded)
+    # Not a number's default, one read as an index, nor code that deals with case already.
+    arrow = "const top = (text, n = 3) => {\n  return text.split(' ').slice(0, n);\n};\n"
+    assert [change.text.splitlines()[0] for change in folded_js_parameters(arrow, "lower")] == [
+        "  text = text.toLowerCase();"
+    ]
+    method = "  matches(name, i) {\n    return this.names[i] === name;\n  }\n"
+    assert [change.text.splitlines()[0] for change in folded_js_parameters(method, "lower")] == [
+        "    name = name.toLowerCase();"
+    ]
+    assert folded_js_parameters("function has(t, w) {\n  return t.toLowerCase().includes(w);\n}\n", "lower") == []
 
 
 def test_only_words_that_say_case_is_ignored_ask_for_it() -> None:
@@ -113,3 +133,22 @@ def test_a_lookup_whose_failing_test_says_it_ignores_case_is_fixed_for_every_cas
     )
     # Folding `tags` alone passes the test too, and would miss has_tag('Red,Blue', 'RED').
     assert "    tags = tags.lower()\n    tag = tag.lower()\n" in (repo / "tags.py").read_text()
+
+
+def test_a_javascript_count_whose_test_says_it_ignores_case_is_fixed_for_every_case_of_the_word(repo: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    (repo / "words.js").write_text(
+        'function countWord(text, word) {\n  return text.split(" ").filter((w) => w === word).length;\n}\n\n'
+        "module.exports = { countWord };\n"
+    )
+    (repo / "words.test.js").write_text(
+        'const test = require("node:test");\nconst assert = require("node:assert/strict");\n'
+        'const { countWord } = require("./words");\n\ntest("countWord ignores case", () => {\n'
+        '  assert.equal(countWord("The cat saw the dog", "the"), 2);\n});\n'
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "words")
+    outcome, backend, _ = repair(repo, [], command="node --test", mutants=40, candidates=0, rivals=3)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    assert "  text = text.toLowerCase();\n  word = word.toLowerCase();\n" in (repo / "words.js").read_text()
