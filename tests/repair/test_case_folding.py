@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import git
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -138,17 +137,13 @@ def test_a_lookup_whose_failing_test_says_it_ignores_case_is_fixed_for_every_cas
 def test_a_javascript_count_whose_test_says_it_ignores_case_is_fixed_for_every_case_of_the_word(repo: Path) -> None:
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    (repo / "words.js").write_text(
-        'function countWord(text, word) {\n  return text.split(" ").filter((w) => w === word).length;\n}\n\n'
-        "module.exports = { countWord };\n"
-    )
-    (repo / "words.test.js").write_text(
+    words = 'function countWord(text, word) {\n  return text.split(" ").filter((w) => w === word).length;\n}\n'
+    test = (
         'const test = require("node:test");\nconst assert = require("node:assert/strict");\n'
         'const { countWord } = require("./words");\n\ntest("countWord ignores case", () => {\n'
         '  assert.equal(countWord("The cat saw the dog", "the"), 2);\n});\n'
     )
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "words")
+    make_repo(repo, {"words.js": words + "\nmodule.exports = { countWord };\n", "words.test.js": test})
     outcome, backend, _ = repair(repo, [], command="node --test", mutants=40, candidates=0, rivals=3)
     assert outcome.fixed and backend.requests == [], outcome.summary
     assert "  text = text.toLowerCase();\n  word = word.toLowerCase();\n" in (repo / "words.js").read_text()
