@@ -146,6 +146,8 @@ class _Run:
     """Whether some probe is not one of the request's examples (Go's are the examples alone)."""
     linters: list[tuple[Linter, str]] = field(default_factory=list)
     lint_before: list[LintMessage] | None = None
+    openings: tuple[str, str] = ("", "")
+    """An answer's first words with the signature the request writes, and with the function's name alone."""
 
     def go(self) -> None:
         stage = self.stage
@@ -179,6 +181,7 @@ class _Run:
                                                            self.listed)]  # fmt: skip
         self.probed_beyond = any(probe.code not in {call.code for call in self.calls} for probe in self.probes)
         self.feature = self._feature_tests()
+        self.openings = (answer_opening(place, self.original, stage.description), answer_opening(place, self.original))
         self.linters = configured_linters(ctx.root, ctx.env)[0]
         if self.linters:
             self.lint_before = self._lint()
@@ -188,10 +191,10 @@ class _Run:
         # Every other answer is opened with the signature the request writes, the rest with the name alone: each way
         # gets right what the other gets wrong often enough that the mix finds more. Not for an argument a changed
         # function gains: opened with its old signature, an answer cannot take it (`def shout(text):` for `times=3`).
-        place, description = self.place, self.stage.description
-        written = answer_opening(place, self.original, description)
-        gains = place.exists and written != answer_opening(place, self.original)
-        opening = written if number % 2 == 0 or gains else answer_opening(place, self.original)
+        written, named = self.openings
+        gains = self.place.exists and written != named
+        opening = written if number % 2 == 0 or gains else named
+        place = self.place
         try:
             return self._ask(prompt, opening, number, stops=answer_stops(place))
         except BackendError as exc:

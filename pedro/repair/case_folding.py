@@ -26,6 +26,8 @@ _JS_HANDLES_CASE = re.compile(
 # A JavaScript function's head up to the brace that opens its body, at a line's end: `function f(a, b) {`, a
 # method `  count(a, b) {`, an arrow `const f = (a, b) => {`.
 _JS_HEAD = re.compile(r"^[^\n]*?\((?P<params>[^()]*)\)\s*(?:=>\s*)?\{[ \t]*$", re.M)
+_JS_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+"""A JavaScript comment: what it says of case is prose, not code that deals with case."""
 _JS_NOT_TEXT = re.compile(r"^(?:-?\d|null\b|undefined\b|true\b|false\b|\[|\{)")
 _MOST = 4
 """Parameters folded at most, together or one at a time."""
@@ -49,7 +51,7 @@ def folded_parameters(unit_text: str, tree: ast.Module, case: str) -> list[RowCh
     if not names or len(indent) <= len(head) - len(head.lstrip()):
         return []
     groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())]
-    return [_folded(first.lineno - 1, indent, line, group, f"{case}()") for group in groups]
+    return [_folded(first.lineno - 1, indent, line, group, (f".{case}()", case)) for group in groups]
 
 
 def folded_js_parameters(unit_text: str, case: str) -> list[RowChange]:
@@ -57,7 +59,7 @@ def folded_js_parameters(unit_text: str, case: str) -> list[RowChange]:
     text.toLowerCase();` before its first line, for the parameters with no default or a string one, read and never
     as a number; none where its code deals with case already."""
     head = _JS_HEAD.search(unit_text)
-    if head is None or handles_case(unit_text, "javascript"):
+    if head is None or handles_case(_JS_COMMENT.sub("", unit_text), "javascript"):
         return []
     row = unit_text.count("\n", 0, head.end()) + 1
     lines = unit_text.splitlines()
@@ -69,9 +71,8 @@ def folded_js_parameters(unit_text: str, case: str) -> list[RowChange]:
              and not _js_number(name, body)][:_MOST]  # fmt: skip
     line = lines[row]
     indent = line[: len(line) - len(line.lstrip())]
-    call = f"to{case.title()}Case()"
     groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())] if names else []
-    return [_folded(row, indent, line, group, call, ";") for group in groups]
+    return [_folded(row, indent, line, group, (f".to{case.title()}Case();", case)) for group in groups]
 
 
 def handles_case(code: str, language: str = "python") -> bool:
@@ -110,10 +111,11 @@ def _folded_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]
     return [name for name in _text_parameters(function) if name in read and name not in numbers][:_MOST]
 
 
-def _folded(row: int, indent: str, line: str, names: tuple[str, ...], call: str, end: str = "") -> RowChange:
-    added = "".join(f"{indent}{name} = {name}.{call}{end}\n" for name in names)
+def _folded(row: int, indent: str, line: str, names: tuple[str, ...], fold: tuple[str, str]) -> RowChange:
+    """`names` folded before `line`; `fold` is what follows `name = name` (`.lower()`) and the case it sets."""
+    call, case = fold
+    added = "".join(f"{indent}{name} = {name}{call}\n" for name in names)
     said = " and ".join(f"`{name}`" for name in names)
-    case = "lower" if "ower" in call else "upper"
     return RowChange(row, added + line, f"{said} made {case} case where the function starts, as case is to be ignored")
 
 

@@ -69,6 +69,11 @@ def test_javascript_text_parameters_are_folded_where_the_body_opens() -> None:
         "    name = name.toLowerCase();"
     ]
     assert folded_js_parameters("function has(t, w) {\n  return t.toLowerCase().includes(w);\n}\n", "lower") == []
+    # What a comment says of case is no code that deals with it.
+    commented = (
+        "function has(t, w) {\n  // true for a word in any case, whatever its case, here\n  return t.includes(w);\n}\n"
+    )
+    assert len(folded_js_parameters(commented, "lower")) == 3
 
 
 def test_only_words_that_say_case_is_ignored_ask_for_it() -> None:
