@@ -323,6 +323,7 @@ def special_cases(text: str, unit: Unit, failure_text: str) -> str:
     for line in (without_comment(line, unit.language).strip() for line in text.splitlines()):
         if line in old:
             continue
+        line = _PREFIXED.sub(r"\g<literal>", line)
         compared = _COMPARED.search(line)
         if compared and _value(compared.group("value")) in literals:
             return f"it compares with {compared.group('value')}, a value from the failing test"
@@ -340,7 +341,7 @@ def _constant_from(line: str, literals: set[str]) -> str:
     6.50`), or "": it makes the test's own numbers pass, not the code."""
     for pattern, verb in ((_RETURNED_EXPRESSION, "returns"), (_ASSIGNED, "sets {target} to")):
         found = pattern.match(line)
-        if found is None or _NAME.search(found.group("expression")):
+        if found is None or _NAME.search(_LITERAL.sub("0", found.group("expression"))):
             continue
         used = sorted(literal for literal in _LITERAL.findall(found.group("expression")) if _value(literal) in literals)
         if used:
@@ -371,3 +372,5 @@ _ASSIGNED = re.compile(
     r"^(?:const |let |var )?(?P<target>[\w.\[\]]+)\s*(?::=|[-+*/%]?=(?!=))\s*(?P<expression>[^;]+?)\s*;?$"
 )
 _NAME = re.compile(r"[A-Za-z_]")
+_PREFIXED = re.compile(r"""\b[rRuUbBfF]{1,2}(?P<literal>"[^"{\n]*"|'[^'{\n]*')""")
+"""A string literal with a prefix and nothing to format (`f"Ada Lovelace"`): the constant it spells."""

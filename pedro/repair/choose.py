@@ -19,6 +19,7 @@ from pedro.repair.probes import ProbeSpec
 
 _SHOWN = 5
 _UNANIMOUS_PROBES = 2
+_CONSTANT_PROBES = 4
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,21 @@ def unanimous(outputs: Sequence[Sequence[str]], original: Sequence[str] | None, 
     if len(outputs) < 2 or len({tuple(one) for one in outputs}) != 1 or len(outputs[0]) - pinned < _UNANIMOUS_PROBES:
         return False
     return not shifts(outputs[0], original)
+
+
+def ignores_input(outputs: Sequence[str] | None, original: Sequence[str] | None) -> str:
+    """Why a candidate that passes the tests is no fix, or "": it returns one and the same value on every probe (at
+    least _CONSTANT_PROBES of them), where the original's outputs differ between inputs, and that value is no bare
+    yes, no or None. It answers whatever it is asked with the value the tests expect (`return f"Ada Lovelace"`)."""
+    if not outputs or original is None or len(outputs) < _CONSTANT_PROBES or len(set(outputs)) != 1:
+        return ""
+    value = outputs[0]
+    if not value.startswith("= ") or value[2:] in {"True", "False", "None"} or len(set(original)) < 2:
+        return ""
+    return (
+        f"it returns {value[2:]} whatever it is given ({len(outputs)} inputs tried), where the code it replaces "
+        "answers them differently"
+    )
 
 
 def shifts(outputs: Sequence[str], original: Sequence[str] | None) -> bool:

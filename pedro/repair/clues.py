@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pedro.repair.case_folding import IGNORES_CASE
 from pedro.repair.frames import frames_of, is_test_file
+from pedro.repair.normal_forms import ignored
 from pedro.repair.progress import actual_expected_texts
 from pedro.tools.testreport import FailedTest
 
@@ -85,8 +85,9 @@ class Clues:
     """Classes whose method the failure says was called on the class itself, where an instance was meant."""
     widths: frozenset[int] = frozenset()
     """Widths a number was wanted zero-padded to, where the expected text has a leading zero the actual one lacks."""
-    ignores_case: bool = False
-    """Whether a failing test's name or message says case is to be ignored (`test_count_word_ignores_case`)."""
+    ignored: frozenset[str] = frozenset()
+    """case, space, order: what a failing test's name or message says is to be ignored (`test_count_ignores_case`,
+    `test_median_of_unsorted_values`)."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -109,7 +110,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         cases=frozenset(case for text in texts for case in _cases(text)),
         unbound=_named(_UNBOUND, "owner", texts),
         widths=_widths(texts),
-        ignores_case=any(IGNORES_CASE.search(f"{failure.test_id}\n{failure.message}") for failure in failures),
+        ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
     )
 
 

@@ -23,7 +23,7 @@ from pedro.repair.candidate import (
     read_line_candidate,
     special_cases,
 )
-from pedro.repair.choose import unanimous
+from pedro.repair.choose import ignores_input, unanimous
 from pedro.repair.clues import Clues
 from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
@@ -423,13 +423,20 @@ class Search:
             verdict, why = _judged_as(proposal, *judge(self.run, everything, self.wanted))
             if verdict == "fixed":
                 outputs = self._probed_outputs(spec, probe)
-                self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
-                plausible = Plausible(index, applied, everything, outputs, proposal.question)
-                self.pool.append(plausible)
                 if spec is not None and unit.key not in self.originals:
                     self.editor.undo(applied, index)
                     self._remember_original(unit, spec)
                     self.editor.apply(applied, reported=False)
+                overfit = ignores_input(outputs, self.originals.get(unit.key))
+                if overfit:
+                    # It passes by answering the tests' value whatever it is asked: no fix, and nothing to learn from.
+                    self.emit("repair.candidate", n=index, status="overfits", reason=overfit, **_shown(proposal.label))
+                    self.last_problem = overfit
+                    self.editor.undo(applied, index)
+                    return "fails"
+                self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
+                plausible = Plausible(index, applied, everything, outputs, proposal.question)
+                self.pool.append(plausible)
                 self.in_place = plausible  # taken back only when another candidate is tried
                 return verdict
             if verdict == "progress" and not self.pool:

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pedro.evidence import describe_test_run
-from pedro.repair.case_folding import IGNORES_CASE
 from pedro.repair.choose import Passing, Verdict, agreement, changed_lines, judge_pool
 from pedro.repair.edits import Edit
 from pedro.repair.judge import judge
 from pedro.repair.locate import Unit
+from pedro.repair.normal_forms import ignored
 from pedro.repair.pairs import pairings
 from pedro.repair.search import Kept, Plausible, Search, describe, pair_proposal
 from pedro.tools.test import TestRun
@@ -81,7 +81,7 @@ def _ranked(search: Search, pool: list[Plausible]) -> tuple[Verdict | None, list
     if not all(p.outputs is not None for p in pool) or len({len(p.outputs or ()) for p in pool}) != 1:
         return None, sorted(range(len(pool)), key=lambda i: (_change(pool[i].edits), i))
     passing = [Passing(p.n, _text(p.edits), p.outputs or (), _change(p.edits)) for p in pool]
-    case_blind = search.clues.ignores_case or IGNORES_CASE.search(unit.text) is not None
+    case_blind = "case" in search.clues.ignored | ignored(unit.text)
     verdict = judge_pool(passing, spec, search.originals.get(unit.key), case_blind=case_blind)
     search.emit(
         "repair.chosen",

@@ -22,13 +22,20 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from pedro.repair.case_folding import IGNORES_CASE, folded_js_parameters, folded_parameters, handles_case
 from pedro.repair.clues import Clues
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.locate import Unit
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.misplaced import misplaced_stores
 from pedro.repair.mutants import Mutant, line_mutants, replaced_calls, replaced_names, unit_names, without_comment
+from pedro.repair.normal_forms import (
+    FORMS,
+    handles_case,
+    ignored,
+    normalised_js_parameters,
+    normalised_parameters,
+    stripped_pieces,
+)
 from pedro.repair.padding import zero_padded
 from pedro.repair.unread import unread_names
 
@@ -136,7 +143,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _misplaced(unit, order, clues)
     found += _empty_guards(unit, clues)
     found += _empty_pieces(unit, order, clues)
-    found += _folded_parameters(unit, order, prose, clues)
+    found += _normalised_parameters(unit, order, prose, clues)
     found += _loop_ends(unit)
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
     return found
@@ -165,8 +172,8 @@ def _changes(
 
 
 def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
-    """The changes the failure asks for: an undefined name or a missing attribute → the nearest in spelling, text
-    compared in the wrong case → the value cased, a number wanted with leading zeros → the number padded."""
+    """The changes the failure asks for: an undefined name or a missing attribute → the nearest in spelling, and the
+    value in the form wanted (_form_changes)."""
     for name in clues.undefined:
         for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", text):
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
@@ -177,9 +184,18 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
                 new = text[: match.start() + 1] + other + text[match.end() :]
                 yield Mutant(new, f"`.{name}` → `.{other}`, the attribute nearest in spelling", 0), new, True
+    yield from _form_changes(text, unit, clues)
+
+
+def _form_changes(text: str, unit: Unit, clues: Clues) -> Iterator[tuple[Mutant, str, bool]]:
+    """The changes that put a value in the form the failure or the unit wants: text compared in the wrong case → the
+    value cased, spaces to be ignored → a split's pieces stripped, a number wanted with leading zeros → padded."""
     for case in sorted(clues.cases):
         for new in _case_folded(text, case, unit.language):
             change = f"the value made {case} case, as the failure's strings differ by case alone"
+            yield Mutant(new, change, 0), new, True
+    if "space" in clues.ignored:
+        for new, change in stripped_pieces(text, unit.language):
             yield Mutant(new, change, 0), new, True
     for width in sorted(clues.widths):
         for new, change in zero_padded(text, width, unit.language):
@@ -463,39 +479,52 @@ def _misplaced(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:
 
 
 def _case_wanted(unit: Unit, prose: set[int], code: list[str], clues: Clues) -> Clues:
-    """The clues with lower case wanted, where the unit's own docstring says it ignores case, no comparison of strings
-    showed the case wanted and the unit's code does not deal with case already. A failing test's name alone (`test_
-    ignore_case`) is no such sign for every unit it reaches (_folded_parameters weighs it)."""
-    if clues.cases or not _says_case_ignored(unit, prose) or handles_case("\n".join(code), unit.language):
+    """The clues with what the unit's own docstring or comments say it ignores added, and lower case wanted where
+    they say it ignores case, no comparison of strings showed the case wanted and the unit's code does not deal with
+    case already. A failing test's name alone (`test_ignore_case`) is no sign for every unit it reaches to set case
+    on a value's own line (_normalised_parameters weighs it)."""
+    said = _said_ignored(unit, prose)
+    clues = replace(clues, ignored=clues.ignored | said) if said - clues.ignored else clues
+    if clues.cases or "case" not in said or handles_case("\n".join(code), unit.language):
         return clues
     return replace(clues, cases=frozenset({"lower"}))
 
 
-def _says_case_ignored(unit: Unit, prose: set[int]) -> bool:
-    """Whether the unit's docstring or comments say it ignores case."""
-    return IGNORES_CASE.search("\n".join(unit.text.splitlines()[line - unit.start_line] for line in prose)) is not None
+def _said_ignored(unit: Unit, prose: set[int]) -> frozenset[str]:
+    """What the unit's docstring or comments say it ignores: case, space, order."""
+    return ignored("\n".join(unit.text.splitlines()[line - unit.start_line] for line in prose))
 
 
-def _folded_parameters(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
-    """The unit's text parameters put in the case wanted where it starts (case_folding.py), when the failure or the
-    unit says case is to be ignored: all of them at once before each alone. Guided where the unit itself says so;
-    where only the failure does, a value's case set on its own line (_case_folded) goes first, the narrower change."""
-    if not (clues.cases or clues.ignores_case) or unit.language not in {"python", "javascript", "typescript"}:
+def _normalised_parameters(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """The unit's parameters put in the form it is to work on where it starts (normal_forms.py: one case, stripped,
+    sorted), when the failure or the unit says case, surrounding spaces or order are to be ignored: all of them at
+    once before each alone. Guided where the unit itself says so; where only the failure does, at a plain variant's
+    rank, so that a value's case set on its own line (_case_folded) goes first, the narrower change."""
+    if unit.language not in {"python", "javascript", "typescript"}:
         return []
-    tree = _python_tree(unit)
-    base = _GUIDED_SCORE if _says_case_ignored(unit, prose) else _TIER_SCORE[2]
+    said = _said_ignored(unit, prose)
+    wanted = clues.ignored | said | ({"case"} if clues.cases else set())
+    tree = _python_tree(unit) if unit.language == "python" else None
     found: list[Variant] = []
-    for case in sorted(clues.cases or {"lower"}):
+    for name in _form_names(wanted, clues):
+        form = FORMS[name]
         if unit.language == "python":
-            changes = folded_parameters(unit.text, tree, case) if tree is not None else []
+            changes = normalised_parameters(unit.text, tree, form) if tree is not None else []
         else:
-            changes = folded_js_parameters(unit.text, case)
-        for k, folded in enumerate(changes):
-            line = unit.start_line + folded.row
+            changes = normalised_js_parameters(unit.text, form)
+        base = _GUIDED_SCORE if form.ignores in said else _TIER_SCORE[2]
+        for k, normalised in enumerate(changes):
+            line = unit.start_line + normalised.row
             rank = order.index(line) if line in order else len(order)
             score = base + max(0.0, 3.0 - _RANK_STEP * rank) - (0.5 if k else 0.0)
-            found.append(Variant(unit, line, folded.text, folded.change, score))
+            found.append(Variant(unit, line, normalised.text, normalised.change, score))
     return found
+
+
+def _form_names(wanted: frozenset[str] | set[str], clues: Clues) -> list[str]:
+    """The forms to try for what is to be ignored: the case the failure showed wanted (else lower), then the others."""
+    cases = sorted(clues.cases or {"lower"}) if "case" in wanted else []
+    return [*cases, *(name for name in ("space", "order") if name in wanted)]
 
 
 def _empty_pieces(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:

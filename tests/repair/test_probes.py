@@ -13,7 +13,7 @@ from test_repairer import repair as repair_with
 from pedro.backends.scripted import ScriptedBackend
 from pedro.evidence import ProjectTests
 from pedro.messages import Event
-from pedro.repair.choose import Passing, agreement, changed_lines, choose
+from pedro.repair.choose import Passing, agreement, changed_lines, choose, ignores_input
 from pedro.repair.locate import Unit
 from pedro.repair.probes import MAX_INPUTS, neighbours, probe_spec
 from pedro.tools.base import ToolContext
@@ -193,3 +193,26 @@ def test_the_candidate_most_others_agree_with_wins_and_ties_go_to_the_smallest_c
     assert choose([right, also_right, fitted]) == 1  # the two agree; the smaller change of them
     assert choose([fitted, right]) == 0  # two that disagree: the smaller change
     assert changed_lines("a\nb\nc", "a\nB\nc") == 2
+
+
+# An answer that spells the value the test expects, whatever it is given: it passes, and is no fix.
+CONSTANT = "```python\ndef middle(values):\n    return 1 + 1\n```"
+
+
+def test_an_answer_that_returns_the_tests_value_whatever_it_is_given_is_no_fix(stats: Path) -> None:
+    outcome, _, events = repair(stats, [CONSTANT, MEDIAN])
+    assert outcome.fixed and outcome.candidates == 2, outcome.summary
+    first = of_type(events, "repair.candidate")[0]
+    assert first["status"] == "overfits" and first["reason"].startswith("it returns 2 whatever it is given"), first
+    assert "sorted(values)" in (stats / "stats.py").read_text()
+
+
+def test_only_a_value_that_is_the_same_on_every_varied_probe_is_taken_for_one_the_tests_were_fitted_with() -> None:
+    varied = ("= 1", "= 3", "= 2", "= 5")
+    assert ignores_input(("= 2",) * 4, varied)
+    # A yes or no may well be the same on every probe; so may a function the original answered alike.
+    assert not ignores_input(("= True",) * 4, varied)
+    assert not ignores_input(("= 2",) * 4, ("= 1",) * 4)
+    # Too few probes, or outputs that differ, say nothing.
+    assert not ignores_input(("= 2",) * 3, varied[:3])
+    assert not ignores_input(("= 2", "= 2", "= 2", "= 3"), varied)

@@ -1,5 +1,5 @@
-"""Repair of code that is to ignore case and does not: the parameters folded where the function starts, and among
-plausible fixes the one that answers inputs differing by case alone alike."""
+"""Repair of code that is to ignore case, surrounding spaces or order and does not: the parameters put in that form
+where the function starts, and among plausible fixes the one that answers inputs differing by case alone alike."""
 
 from __future__ import annotations
 
@@ -11,10 +11,17 @@ import pytest
 from test_repairer import repair
 from test_spectrum import make_repo
 
-from pedro.repair.case_folding import IGNORES_CASE, folded_js_parameters, folded_parameters
 from pedro.repair.choose import Passing, case_blind_pairs, choose
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
+from pedro.repair.normal_forms import (
+    FORMS,
+    IGNORES_CASE,
+    ignored,
+    normalised_js_parameters,
+    normalised_parameters,
+    stripped_pieces,
+)
 from pedro.repair.variants import unit_variants
 
 COUNT_WORD = (
@@ -31,11 +38,11 @@ def fixed_by_a_variant_among_rivals(repo: Path, files: dict[str, str]) -> None:
 
 
 def _folded(unit: str) -> dict[int, str]:
-    return {change.row: change.text for change in folded_parameters(unit, ast.parse(unit), "lower")}
+    return {change.row: change.text for change in normalised_parameters(unit, ast.parse(unit), FORMS["lower"])}
 
 
 def test_text_parameters_are_folded_together_then_alone_before_the_first_statement() -> None:
-    folded = folded_parameters(COUNT_WORD.format(said=""), ast.parse(COUNT_WORD.format(said="")), "lower")
+    folded = normalised_parameters(COUNT_WORD.format(said=""), ast.parse(COUNT_WORD.format(said="")), FORMS["lower"])
     assert [(change.row, change.text) for change in folded] == [
         (2, "    text = text.lower()\n    word = word.lower()\n    return text.split().count(word)"),
         (2, "    text = text.lower()\n    return text.split().count(word)"),
@@ -56,24 +63,27 @@ def test_text_parameters_are_folded_together_then_alone_before_the_first_stateme
 
 def test_javascript_text_parameters_are_folded_where_the_body_opens() -> None:
     count = 'function countWord(text, word) {\n  return text.split(" ").filter((w) => w === word).length;\n}\n'
-    first = folded_js_parameters(count, "lower")[0]
+    first = normalised_js_parameters(count, FORMS["lower"])[0]
     folded = ["  text = text.toLowerCase();", "  word = word.toLowerCase();"]
     assert (first.row, first.text.splitlines()[:2]) == (1, folded)
     # Not a number's default, one read as an index, nor code that deals with case already.
     arrow = "const top = (text, n = 3) => {\n  return text.split(' ').slice(0, n);\n};\n"
-    assert [change.text.splitlines()[0] for change in folded_js_parameters(arrow, "lower")] == [
+    assert [change.text.splitlines()[0] for change in normalised_js_parameters(arrow, FORMS["lower"])] == [
         "  text = text.toLowerCase();"
     ]
     method = "  matches(name, i) {\n    return this.names[i] === name;\n  }\n"
-    assert [change.text.splitlines()[0] for change in folded_js_parameters(method, "lower")] == [
+    assert [change.text.splitlines()[0] for change in normalised_js_parameters(method, FORMS["lower"])] == [
         "    name = name.toLowerCase();"
     ]
-    assert folded_js_parameters("function has(t, w) {\n  return t.toLowerCase().includes(w);\n}\n", "lower") == []
+    assert (
+        normalised_js_parameters("function has(t, w) {\n  return t.toLowerCase().includes(w);\n}\n", FORMS["lower"])
+        == []
+    )
     # What a comment says of case is no code that deals with it.
     commented = (
         "function has(t, w) {\n  // true for a word in any case, whatever its case, here\n  return t.includes(w);\n}\n"
     )
-    assert len(folded_js_parameters(commented, "lower")) == 3
+    assert len(normalised_js_parameters(commented, FORMS["lower"])) == 3
 
 
 def test_only_words_that_say_case_is_ignored_ask_for_it() -> None:
@@ -97,7 +107,7 @@ def test_the_folding_is_offered_only_where_the_failure_or_the_unit_says_case_is_
         return [v.text for v in unit_variants(unit, [3], clues, text) if "made lower case where" in v.change]
 
     assert offered(", ignoring case", Clues())
-    assert offered("", Clues(ignores_case=True))
+    assert offered("", Clues(ignored=frozenset({"case"})))
     assert offered("", Clues()) == []
 
 
@@ -152,3 +162,94 @@ def test_a_javascript_count_whose_test_says_it_ignores_case_is_fixed_for_every_c
     outcome, backend, _ = repair(repo, [], command="node --test", mutants=40, candidates=0, rivals=3)
     assert outcome.fixed and backend.requests == [], outcome.summary
     assert "  text = text.toLowerCase();\n  word = word.toLowerCase();\n" in (repo / "words.js").read_text()
+
+
+DISPLAY_NAME = 'def display_name(name):\n    """The name in title case{said}."""\n    return name.title()\n'
+MEDIAN = (
+    'def median(values):\n    """The middle value of `values`{said} (the mean of the two middle ones if even)."""\n'
+    "    n = len(values)\n    mid = n // 2\n    if n % 2:\n        return values[mid]\n"
+    "    return (values[mid - 1] + values[mid]) / 2\n"
+)
+
+
+def test_what_a_function_is_to_ignore_is_read_from_its_words_and_its_tests_names() -> None:
+    assert ignored("The name in title case; surrounding spaces are ignored.") == {"space"}
+    assert ignored("test_display_name_trims_the_name") == {"space"}
+    assert ignored("leading and trailing whitespace does not count") == {"space"}
+    assert ignored("The middle value once sorted") == {"order"}
+    assert ignored("test_median_of_unsorted_values") == {"order"}
+    assert ignored("Counts words, ignoring case and surrounding spaces") == {"case", "space"}
+    for said in ("leading zeros", "the sorted list of keys", "returns the spaces", "a space-separated list"):
+        assert ignored(said) == frozenset(), said
+
+
+def test_text_is_stripped_and_sequences_sorted_where_the_function_starts() -> None:
+    text = DISPLAY_NAME.format(said="")
+    assert [c.text for c in normalised_parameters(text, ast.parse(text), FORMS["space"])] == [
+        "    name = name.strip()\n    return name.title()"
+    ]
+    median = MEDIAN.format(said="")
+    sorted_first = normalised_parameters(median, ast.parse(median), FORMS["order"])
+    assert [c.text.splitlines()[0] for c in sorted_first] == ["    values = sorted(values)"]
+    # Not a text, a number's default, nor code that sorts already.
+    assert (
+        normalised_parameters(
+            "def f(n=3, s='a'):\n    return s * n\n", ast.parse("def f(n=3, s='a'): 0"), FORMS["order"]
+        )
+        == []
+    )
+    sorting = "def top(values):\n    return sorted(values)[-1]\n"
+    assert normalised_parameters(sorting, ast.parse(sorting), FORMS["order"]) == []
+    # JavaScript trims, and has no plain way to sort numbers in place of a parameter.
+    trim = "function greet(name) {\n  return `Hello, ${name}!`;\n}\n"
+    assert normalised_js_parameters(trim, FORMS["space"])[0].text.splitlines()[0] == "  name = name.trim();"
+    assert normalised_js_parameters(trim, FORMS["order"]) == []
+
+
+def test_a_name_whose_docstring_says_spaces_are_ignored_is_fixed_by_stripping_it(repo: Path) -> None:
+    fixed_by_a_variant_among_rivals(
+        repo,
+        {
+            "names.py": DISPLAY_NAME.format(said="; surrounding spaces are ignored"),
+            "test_names.py": (
+                "from names import display_name\n\n\ndef test_display_name():\n"
+                "    assert display_name('  ada lovelace ') == 'Ada Lovelace'\n"
+            ),
+        },
+    )
+    assert "    name = name.strip()\n    return name.title()\n" in (repo / "names.py").read_text()
+
+
+def test_a_median_that_is_to_sort_its_values_first_is_fixed_by_sorting_them(repo: Path) -> None:
+    # Without the sort, `n = len(values) - 1` with `n % 1` passes these two asserts too, and is wrong elsewhere.
+    fixed_by_a_variant_among_rivals(
+        repo,
+        {
+            "stats.py": MEDIAN.format(said=" once sorted"),
+            "test_stats.py": (
+                "from stats import median\n\n\ndef test_median():\n"
+                "    assert median([3, 1, 2]) == 2\n    assert median([4, 1, 3, 2]) == 2.5\n"
+            ),
+        },
+    )
+    assert "    values = sorted(values)\n    n = len(values)\n" in (repo / "stats.py").read_text()
+
+
+def test_tags_whose_docstring_says_spaces_around_each_are_ignored_are_fixed_by_stripping_the_pieces(repo: Path) -> None:
+    fixed_by_a_variant_among_rivals(
+        repo,
+        {
+            "tags.py": (
+                'def parse_tags(text):\n    """The comma-separated tags in `text`; spaces around each are ignored."""\n'
+                '    return [tag for tag in text.split(",") if tag]\n'
+            ),
+            "test_tags.py": (
+                "from tags import parse_tags\n\n\ndef test_parse_tags():\n"
+                "    assert parse_tags('a, b ,c') == ['a', 'b', 'c']\n"
+            ),
+        },
+    )
+    assert '[piece.strip() for piece in text.split(",")]' in (repo / "tags.py").read_text()
+    assert stripped_pieces('  return text.split(",").map((t) => t.trim());', "javascript") == []
+    ((joined, _),) = stripped_pieces("  return line.split(sep).filter(Boolean);", "javascript")
+    assert joined == "  return line.split(sep).map((piece) => piece.trim()).filter(Boolean);"
