@@ -235,13 +235,22 @@ _PROGRESS: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
-def _summary_line(data: dict[str, Any]) -> str:
+def summary_line(data: dict[str, Any]) -> str:
     totals = data.get("totals", {})
     tokens = totals.get("prompt_tokens", 0) + totals.get("completion_tokens", 0)
+    caveat = _CAVEATS.get(str(data.get("reason")), "")
     return (
         f"{data.get('exit_status')} (exit {data.get('exit_code')}) · {_count(totals.get('rounds', 0), 'round')} · "
         f"{_count(totals.get('tool_calls', 0), 'tool call')} · {tokens} tokens · {totals.get('duration_s', 0):.1f}s"
+        + (f" · {caveat}" if caveat else "")
     )
+
+
+_CAVEATS = {
+    "repaired_unsure": "unsure: fixes that pass the tests disagree (above)",
+    "unverified": "unverified: nothing checked what the code does",
+}
+"""What the end line adds for a completion that is not a clean one."""
 
 
 def _error_name(data: dict[str, Any]) -> str:
@@ -414,7 +423,7 @@ class PlainRenderer:
 
     def _job_finished(self, event: Event) -> None:
         data = event.data
-        self._line(f"=== {_summary_line(data)}")
+        self._line(f"=== {summary_line(data)}")
         _write_summary(data, self._result_line, shown=self._reply if self.result is self.out else "")
         if hint := resume_hint(event.job_id, data):
             self._line(hint)
@@ -646,7 +655,7 @@ class RichRenderer:
             self._show_held()
         self._held = ""
         if not (self.session and done):
-            self._line(f"\n[bold {'green' if done else 'red'}]{escape(_summary_line(data))}[/]")
+            self._line(f"\n[bold {'green' if done else 'red'}]{escape(summary_line(data))}[/]")
         separate = self.result is not None
         _write_summary(data, self._result_text if separate else self._markdown, shown="" if separate else self._reply)
         if not self.session and (hint := resume_hint(event.job_id, data)):

@@ -175,7 +175,7 @@ def failure_reason(outcome: Outcome, *, solved: bool) -> FailureReason | None:
         return "usage_error" if outcome.exit_code == USAGE_EXIT_CODE else "crashed"
     if outcome.reason in _BY_REASON:
         return _BY_REASON[outcome.reason]
-    if outcome.reason in ("completed", "repaired", "built"):
+    if outcome.reason in ("completed", "repaired", "repaired_unsure", "built"):
         return "check_failed"  # pedro's own evidence held, the task's hidden check did not
     return _reason_from_calls(outcome)
 

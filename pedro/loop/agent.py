@@ -601,7 +601,8 @@ class Agent:
             judgement = self.evidence.judge_run(repaired.last_run) if tests is not None else None
             # Progress on some failures, while others still point at code, is work the loop goes on with.
             if (judgement is None or judgement.holds) and not repaired.left:
-                return endings.repaired(endings.with_notes(repaired.summary, judgement))
+                summary = endings.with_notes(repaired.summary, judgement)
+                return endings.repaired(summary, unsure=bool(repaired.disputes))
         if repaired.ran:
             self.state.failed_repair = repaired.summary
         return repaired.handover

@@ -127,8 +127,14 @@ def round_limit(limits: Limits) -> Ending:
     )
 
 
-def repaired(summary: str) -> Ending:
-    return Ending("completed", "repaired", summary)
+REPAIRED = frozenset({"repaired", "repaired_unsure"})
+"""The reasons of a job that repair ended with a fix."""
+
+
+def repaired(summary: str, *, unsure: bool = False) -> Ending:
+    """Repair fixed the failing tests and the evidence backs it; `repaired_unsure` when plausible fixes disagreed on
+    inputs the tests do not pin, so that the fix is not taken for a clean one (the summary names the inputs)."""
+    return Ending("completed", "repaired_unsure" if unsure else "repaired", summary)
 
 
 def built(summary: str, *, verified: bool) -> Ending:
@@ -228,7 +234,7 @@ def tool_failed(results: Sequence[ToolResult], counters: Counters, calling: Tool
 def tool_use(ending: Ending, counters: Counters, calling: ToolCallingConfig) -> Ending:
     """Under tool_use_mode = "enforced", a completion holds only after at least one successful tool call (the
     repair step's edits count: they are tool calls too)."""
-    if calling.tool_use_mode != "enforced" or ending.status != "completed" or ending.reason == "repaired":
+    if calling.tool_use_mode != "enforced" or ending.status != "completed" or ending.reason in REPAIRED:
         return ending
     if counters.ok_calls == 0:
         tried = f" ({counters.failed_calls} failed)" if counters.failed_calls else ""
@@ -392,6 +398,7 @@ __all__ = [
     "interrupted",
     "nothing_to_fix",
     "repaired",
+    "REPAIRED",
     "repeated_calls",
     "reply_without_calls",
     "round_limit",

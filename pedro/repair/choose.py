@@ -56,7 +56,7 @@ def agreement(pool: Sequence[Passing]) -> list[int]:
     """For each candidate, on how many probe inputs its output equals another candidate's, summed over the others."""
     return [
         sum(
-            sum(1 for mine, theirs in zip(one.outputs, other.outputs, strict=True) if mine == theirs)
+            sum(1 for mine, theirs in zip(one.outputs, other.outputs, strict=True) if same(mine, theirs))
             for k, other in enumerate(pool)
             if k != i
         )
@@ -81,13 +81,15 @@ def choose(
     scores = agreement(pool)
 
     def blind(one: Passing) -> int:
-        return sum(1 for a, b in alike if max(a, b) < len(one.outputs) and one.outputs[a] == one.outputs[b])
+        return sum(1 for a, b in alike if max(a, b) < len(one.outputs) and same(one.outputs[a], one.outputs[b]))
 
     def moved(one: Passing) -> int:
         if original is None or len(original) != len(one.outputs):
             return 0
         return sum(
-            1 for k, (old, new) in enumerate(zip(original, one.outputs, strict=True)) if k >= pinned and old != new
+            1
+            for k, (old, new) in enumerate(zip(original, one.outputs, strict=True))
+            if k >= pinned and not same(old, new)
         )
 
     return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
@@ -105,7 +107,11 @@ def unanimous(outputs: Sequence[Sequence[str]], original: Sequence[str] | None, 
     """Whether two or more plausible candidates give the same outputs on every probe, at least two of them beyond the
     tests' own inputs, and none of them merely shifts the original's outputs: candidates reached by different edits
     that agree that far leave little for another rival to settle, so the search may stop looking."""
-    if len(outputs) < 2 or len({tuple(one) for one in outputs}) != 1 or len(outputs[0]) - pinned < _UNANIMOUS_PROBES:
+    if (
+        len(outputs) < 2
+        or len({tuple(map(_key, one)) for one in outputs}) != 1
+        or len(outputs[0]) - pinned < _UNANIMOUS_PROBES
+    ):
         return False
     return not shifts(outputs[0], original)
 
@@ -114,10 +120,10 @@ def ignores_input(outputs: Sequence[str] | None, original: Sequence[str] | None)
     """Why a candidate that passes the tests is no fix, or "": it returns one and the same value on every probe (at
     least _CONSTANT_PROBES of them), where the original's outputs differ between inputs, and that value is no bare
     yes, no or None. It answers whatever it is asked with the value the tests expect (`return f"Ada Lovelace"`)."""
-    if not outputs or original is None or len(outputs) < _CONSTANT_PROBES or len(set(outputs)) != 1:
+    if not outputs or original is None or len(outputs) < _CONSTANT_PROBES or len(set(map(_key, outputs))) != 1:
         return ""
     value = outputs[0]
-    if not value.startswith("= ") or value[2:] in {"True", "False", "None"} or len(set(original)) < 2:
+    if not value.startswith("= ") or value[2:] in {"True", "False", "None"} or len(set(map(_key, original))) < 2:
         return ""
     return (
         f"it returns {value[2:]} whatever it is given ({len(outputs)} inputs tried), where the code it replaces "
@@ -147,6 +153,17 @@ def _number_pairs(outputs: Sequence[str], original: Sequence[str] | None) -> lis
     return numbers if len(numbers) == len(pairs) else None
 
 
+def same(one: str, other: str) -> bool:
+    """Whether two probe outputs are one answer: equal, or numbers of equal value (`2` and `2.0`, as `==` holds)."""
+    return one == other or _key(one) == _key(other)
+
+
+def _key(output: str) -> str:
+    """An output as the answer it stands for: a number by its value, anything else as it reads."""
+    number = _number(output)
+    return output if number is None else f"= {number!r}"
+
+
 def _number(output: str) -> float | None:
     if not output.startswith("= "):
         return None
@@ -171,7 +188,7 @@ def judge_pool(
     beyond = tuple(
         f"{spec.call(k)}: {_said(old)} → {_said(new)}"
         for k, (old, new) in enumerate(zip(original or (), kept.outputs, strict=False))
-        if k >= pinned and old != new
+        if k >= pinned and not same(old, new)
     )
     disputes, first = _disputes(pool, kept, spec)
     suggestion = ""
@@ -189,7 +206,7 @@ def _disputes(pool: Sequence[Passing], kept: Passing, spec: ProbeSpec) -> tuple[
         if other is kept:
             continue
         for k, (mine, theirs) in enumerate(zip(kept.outputs, other.outputs, strict=True)):
-            if mine != theirs:
+            if not same(mine, theirs):
                 first = k if first < 0 else first
                 disputes.append(
                     f"{spec.call(k)}: {_said(mine)} (candidate {kept.n}) or {_said(theirs)} (candidate {other.n})"

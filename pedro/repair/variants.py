@@ -37,6 +37,13 @@ from pedro.repair.normal_forms import (
     stripped_pieces,
 )
 from pedro.repair.padding import zero_padded
+from pedro.repair.statement_slips import (
+    dropped_javascript,
+    dropped_python,
+    returns_in_loops,
+    unformatted_javascript,
+    unformatted_python,
+)
 from pedro.repair.unread import unread_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
@@ -144,6 +151,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _empty_guards(unit, clues)
     found += _empty_pieces(unit, order, clues)
     found += _normalised_parameters(unit, order, prose, clues)
+    found += _statement_slips(unit, order, prose, clues)
     found += _loop_ends(unit)
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
     return found
@@ -525,6 +533,35 @@ def _form_names(wanted: frozenset[str] | set[str], clues: Clues) -> list[str]:
     """The forms to try for what is to be ignored: the case the failure showed wanted (else lower), then the others."""
     cases = sorted(clues.cases or {"lower"}) if "case" in wanted else []
     return [*cases, *(name for name in ("space", "order") if name in wanted)]
+
+
+def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """Whole statements that slipped (statement_slips.py): a string meant to format values and not formatting them,
+    a value computed and dropped, a `return` left inside a loop. A string the failure quotes with a placeholder in
+    it, and a value dropped where the failure shows nothing came back, are what the failure asks for."""
+    lines = unit.text.splitlines()
+    tree = _python_tree(unit)
+    if tree is not None:
+        formats = unformatted_python(textwrap.dedent(unit.text), tree, lines)
+        dropped = [*dropped_python(tree, lines), *returns_in_loops(tree, lines)]
+    elif unit.language in {"javascript", "typescript"}:
+        formats, dropped = unformatted_javascript(lines), dropped_javascript(lines)
+    else:
+        return []
+    guided = {
+        id(change)
+        for change in [*(formats if any("{" in quote for quote in clues.quoted) else []),
+                       *(dropped if "none" in clues.kinds else [])]
+    }  # fmt: skip
+    found: list[Variant] = []
+    for change in [*formats, *dropped]:
+        line = unit.start_line + change.row
+        if line in prose:
+            continue
+        rank = order.index(line) if line in order else len(order)
+        base = _GUIDED_SCORE if id(change) in guided else _TIER_SCORE[2]
+        found.append(Variant(unit, line, change.text, change.change, base + max(0.0, 3.0 - _RANK_STEP * rank)))
+    return found
 
 
 def _empty_pieces(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:

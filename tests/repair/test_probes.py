@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 from repo_util import PYTEST, git
 from test_repairer import repair as repair_with
+from test_repairer import run_job
 
 from pedro.backends.scripted import ScriptedBackend
+from pedro.cli.render import summary_line
 from pedro.evidence import ProjectTests
 from pedro.messages import Event
-from pedro.repair.choose import Passing, agreement, changed_lines, choose, ignores_input
+from pedro.repair.choose import Passing, agreement, changed_lines, choose, ignores_input, judge_pool
 from pedro.repair.locate import Unit
 from pedro.repair.probes import MAX_INPUTS, neighbours, probe_spec
 from pedro.tools.base import ToolContext
@@ -216,3 +218,20 @@ def test_only_a_value_that_is_the_same_on_every_varied_probe_is_taken_for_one_th
     # Too few probes, or outputs that differ, say nothing.
     assert not ignores_input(("= 2",) * 3, varied[:3])
     assert not ignores_input(("= 2", "= 2", "= 2", "= 3"), varied)
+
+
+def test_a_job_whose_plausible_fixes_disagree_ends_unsure_and_says_so(stats: Path) -> None:
+    result, _, events = run_job(stats, [MEAN, MEDIAN], with_repair=True, rivals=1)
+    assert (result.exit_status, result.reason) == ("completed", "repaired_unsure"), result.summary
+    assert "Unsure: candidates that pass the tests disagree on middle(" in result.summary
+    (finished,) = [dict(e.data) for e in events if e.type == "job.finished"]
+    assert summary_line(finished).endswith("· unsure: fixes that pass the tests disagree (above)")
+
+
+def test_outputs_equal_in_value_are_one_answer_not_a_dispute(stats: Path) -> None:
+    spec = probe_spec(unit("stats.py", "middle", tests=("test_stats.py::test_middle",)), stats)
+    assert spec is not None and len(spec.inputs) > 2
+    answers = [Passing(1, "", ("= 2",) * len(spec.inputs)), Passing(2, "", ("= 2.0",) * len(spec.inputs))]
+    verdict = judge_pool(answers, spec, ("= 2",) * len(spec.inputs))
+    assert verdict.disputes == () and verdict.beyond == ()
+    assert agreement(answers) == [len(spec.inputs)] * 2

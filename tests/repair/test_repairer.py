@@ -330,7 +330,7 @@ def test_every_located_function_gets_its_greedy_answer_before_any_is_sampled(cal
 
 
 def run_job(
-    repo: Path, replies: Any, *, with_repair: bool, store: JobStore | None = None
+    repo: Path, replies: Any, *, with_repair: bool, store: JobStore | None = None, rivals: int = 0
 ) -> tuple[RunResult, ScriptedBackend, list[Event]]:
     backend = ScriptedBackend(replies)
     role = get_role("debugger")
@@ -342,7 +342,7 @@ def run_job(
             backend=backend,
             dispatcher=dispatcher,
             tests=tests,
-            config=RepairConfig(candidates=1, coverage=False, rivals=0, mutants=0),
+            config=RepairConfig(candidates=1 + rivals, coverage=False, rivals=rivals, mutants=0),
             options=GenerationOptions(),
         )
         if with_repair

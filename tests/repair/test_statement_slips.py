@@ -1,0 +1,126 @@
+"""Repair of slips of a whole statement: a string meant to format values that does not, a value computed and dropped
+where it was to be returned, a `return` left inside the loop it was to follow."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from test_repairer import repair
+from test_spectrum import make_repo
+
+from pedro.repair.statement_slips import (
+    dropped_javascript,
+    dropped_python,
+    returns_in_loops,
+    unformatted_javascript,
+    unformatted_python,
+)
+
+
+def _python(text: str) -> tuple[str, ast.Module, list[str]]:
+    source = textwrap.dedent(text)
+    return source, ast.parse(source), text.splitlines()
+
+
+def fixed_by_variants_alone(repo: Path, files: dict[str, str], command: str | None = None) -> None:
+    make_repo(repo, files)
+    extra = {"command": command} if command else {}
+    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3, **extra)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+
+
+def test_a_string_with_a_placeholder_for_a_name_the_function_knows_is_made_an_f_string() -> None:
+    text = (
+        'def greet(name, n):\n    """Say {hello} to `name`."""\n    label = "{n} new"\n'
+        '    done = "{name}".format(name=name)\n    other = "{unknown} stays"\n    return f"{name}" + "{label}!"\n'
+    )
+    changes = unformatted_python(*_python(text))
+    assert [(c.row, c.text) for c in changes] == [
+        (2, '    label = f"{n} new"'),
+        (5, '    return f"{name}" + f"{label}!"'),
+    ]
+    # A method's lines are indented: the dedented tree's strings are found on the unit's own lines.
+    method = '    def show(self, total):\n        return "total: {total:.2f}"\n'
+    assert [c.text for c in unformatted_python(*_python(method))] == ['        return f"total: {total:.2f}"']
+
+
+def test_a_javascript_string_in_quotes_with_a_placeholder_is_made_a_template_literal() -> None:
+    lines = ['  const a = "Hello, ${name}!";', "  const b = 'cost: ${price}' + `${x}`;", '  const c = "${";']
+    assert [c.text for c in unformatted_javascript(lines)] == [
+        "  const a = `Hello, ${name}!`;",
+        "  const b = `cost: ${price}` + `${x}`;",
+    ]
+
+
+def test_a_value_computed_and_dropped_is_returned() -> None:
+    text = "def double(xs):\n    save(xs)\n    for x in xs:\n        x * 2\n    xs\n"
+    _, tree, lines = _python(text)
+    assert [(c.row, c.text) for c in dropped_python(tree, lines)] == [(3, "        return x * 2"), (4, "    return xs")]
+    js = [
+        "function withTax(prices, rate) {", "  return prices.map((price) => {", "    price * (1 + rate);", "  });",
+        "  total += price;", "  save(price);", "  count++;", "  x = y === z;", '  "use strict";', "}",
+    ]  # fmt: skip
+    assert [(c.row, c.text) for c in dropped_javascript(js)] == [(2, "    return price * (1 + rate);")]
+
+
+def test_a_return_that_ends_a_loops_body_after_other_statements_is_moved_out_to_follow_it() -> None:
+    text = (
+        "def index_of(values, target):\n    for i, value in enumerate(values):\n        if value == target:\n"
+        "            return i\n        return -1\n"
+    )
+    _, tree, lines = _python(text)
+    assert [(c.row, c.text) for c in returns_in_loops(tree, lines)] == [(4, "    return -1")]
+    # A loop whose only statement is a return, or one with an else, is left alone.
+    alone = "def first(xs):\n    for x in xs:\n        return x\n"
+    assert returns_in_loops(*_python(alone)[1:]) == []
+
+
+def test_a_greeting_missing_its_f_is_fixed_at_the_first_candidate(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "greet.py": 'def greeting(name, count):\n    return "Hello, {name}! You have {count} new messages."\n',
+            "test_greet.py": (
+                "from greet import greeting\n\n\ndef test_greeting():\n"
+                "    assert greeting('Ann', 3) == 'Hello, Ann! You have 3 new messages.'\n"
+            ),
+        },
+    )
+    assert 'return f"Hello, {name}!' in (repo / "greet.py").read_text()
+
+
+def test_a_search_that_returns_inside_its_loop_is_fixed_by_moving_the_return_out(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "search.py": (
+                "def index_of(values, target):\n    for i, value in enumerate(values):\n        if value == target:\n"
+                "            return i\n        return -1\n"
+            ),
+            "test_search.py": (
+                "from search import index_of\n\n\ndef test_index_of():\n"
+                "    assert index_of([4, 5, 6], 6) == 2\n    assert index_of([4, 5, 6], 7) == -1\n"
+            ),
+        },
+    )
+    assert (repo / "search.py").read_text().endswith("            return i\n    return -1\n")
+
+
+def test_a_javascript_arrow_that_drops_its_value_is_fixed_by_returning_it(repo: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    price = (
+        "function withTax(prices, rate) {\n  return prices.map((price) => {\n    price * (1 + rate);\n  });\n}\n"
+        "module.exports = { withTax };\n"
+    )
+    test = (
+        'const test = require("node:test");\nconst assert = require("node:assert/strict");\n'
+        'const { withTax } = require("./price");\n\ntest("withTax", () => {\n'
+        "  assert.deepEqual(withTax([100, 200], 0.5), [150, 300]);\n});\n"
+    )
+    fixed_by_variants_alone(repo, {"price.js": price, "price.test.js": test}, command="node --test")
+    assert "    return price * (1 + rate);\n" in (repo / "price.js").read_text()
