@@ -9,7 +9,7 @@ import textwrap
 import warnings
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pedro.repair.locate import Unit
 from pedro.repair.mutants import without_comment
@@ -128,6 +128,8 @@ def _fit(code: str, unit: Unit, file_text: str, *, whole: bool) -> tuple[str | N
             return None, f"the answer is not valid {unit.language} code"
     indent = re.match(r"[ \t]*", unit.text).group(0)  # type: ignore[union-attr]
     fitted = "\n".join(indent + line if line.strip() else "" for line in textwrap.dedent(new).splitlines())
+    if whole and unit.language == "python":
+        fitted = _with_own_docstring(fitted, unit)
     if fitted.strip() == unit.text.strip():
         return None, "the answer repeats the original code unchanged"
     new_file = _replace_lines(file_text, unit, fitted)
@@ -198,6 +200,33 @@ def _wrap_python_body(code: str, unit: Unit, lines: list[str], base: str) -> str
     return candidate if _python_tree(textwrap.dedent(candidate)) is not None else None
 
 
+def _with_own_docstring(fitted: str, unit: Unit) -> str:
+    """A whole function the model wrote, with the original's docstring in place of its own (or of none): a fix of
+    the code leaves what the user wrote about it as it was, and the question showed it to the model as it is."""
+    tree, mine = _python_tree(textwrap.dedent(unit.text)), _python_tree(textwrap.dedent(fitted))
+    original = tree.body[0] if tree is not None and tree.body else None
+    answer = mine.body[0] if mine is not None and mine.body else None
+    if not isinstance(original, ast.FunctionDef | ast.AsyncFunctionDef) or not _is_docstring(original.body[0]):
+        return fitted
+    if not isinstance(answer, ast.FunctionDef | ast.AsyncFunctionDef):
+        return fitted
+    own, lines = original.body[0], fitted.splitlines()
+    docstring = unit.text.splitlines()[own.lineno - 1 : own.end_lineno]
+    first = answer.body[0]
+    if _is_docstring(first):
+        rest = answer.body[1:]
+        if not rest:
+            return fitted
+        start, after = first.lineno - 1, rest[0].lineno - 1
+    else:
+        start = after = first.lineno - 1
+    target = lines[after][: len(lines[after]) - len(lines[after].lstrip())]
+    source = docstring[0][: len(docstring[0]) - len(docstring[0].lstrip())]
+    moved = [target + line[len(source) :] if line.startswith(source) else line for line in docstring]
+    new = "\n".join([*lines[:start], *moved, *lines[after:]])
+    return new if _python_tree(textwrap.dedent(new)) is not None else fitted
+
+
 def _is_docstring(node: ast.stmt | None) -> bool:
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
@@ -253,9 +282,14 @@ def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Ca
     return Candidate(None, problem)
 
 
-def mutant_candidate(unit: Unit, line: int, new_line: str, file_text: str) -> Candidate:
-    """The unit with its line `line` (a file line) replaced by `new_line`, when the file still parses."""
-    fitted = _with_line(unit, line, new_line)
+def mutant_candidate(
+    unit: Unit, line: int, new_line: str, file_text: str, also: Sequence[tuple[int, str]] = ()
+) -> Candidate:
+    """The unit with its line `line` (a file line) replaced by `new_line`, and those `also` names by theirs, when the
+    file still parses."""
+    fitted = unit.text
+    for at, text in sorted([(line, new_line), *also], reverse=True):  # the last first: an added line moves the rest
+        fitted = _with_line(replace(unit, text=fitted), at, text)
     if parses(_replace_lines(file_text, unit, fitted), unit.language):
         return Candidate(fitted, "")
     return Candidate(None, f"with the variant in place of line {line}, {unit.path} is not valid {unit.language} code")

@@ -78,6 +78,9 @@ class RowChange:
     row: int
     text: str
     change: str
+    also: tuple[tuple[int, str], ...] = ()
+    """Other rows the same change rewrites, (row, new text): a default in the signature and the line that replaces
+    it where the body starts."""
 
 
 def locate(failures: Sequence[FailedTest], root: Path, *, limit: int = 3) -> list[Unit]:

@@ -307,6 +307,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
             yield _swap(line, token, _STRING_SWAPS[token.text], 3)
         elif token.kind == "string":
             yield from _format_variants(line, token)
+    yield from _step_reversed(line, code)
     yield from _name_variants(line, code)
     yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
@@ -314,6 +315,20 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _part_returned(line, language)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
+
+
+def _step_reversed(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """A slice's step walked the other way: `[::1]` → `[::-1]`, `[::-1]` → `[::1]` (a reversal that is not, or one
+    that should not be)."""
+    for k in range(2, len(code)):
+        token, before = code[k], [one.text for one in code[max(0, k - 3) : k]]
+        if token.kind != "number":
+            continue
+        if before[-2:] == [":", ":"]:
+            yield _swap(line, token, f"-{token.text}", 2)
+        elif before == [":", ":", "-"]:
+            sign = code[k - 1]
+            yield Mutant(line[: sign.start] + line[sign.end :], f"`-{token.text}` → `{token.text}`", 2)
 
 
 def _negation_dropped(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:

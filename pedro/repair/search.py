@@ -279,9 +279,9 @@ class Search:
         if unit is None or (nudged is not None and (unit.path, nudged["name"]) in self._not_numbers):
             return None
         file_text = self._file_text(unit)
-        candidate = mutant_candidate(unit, variant.line, variant.text, file_text)
+        candidate = mutant_candidate(unit, variant.line, variant.text, file_text, variant.also)
         proposal = self._proposal(unit, candidate, "mutation", label)
-        if proposal.edits:
+        if proposal.edits and not variant.also:
             self._queue_everywhere(unit, variant, file_text, label)
         return proposal
 
@@ -422,23 +422,7 @@ class Search:
                       scope="all")  # fmt: skip
             verdict, why = _judged_as(proposal, *judge(self.run, everything, self.wanted))
             if verdict == "fixed":
-                outputs = self._probed_outputs(spec, probe)
-                if spec is not None and unit.key not in self.originals:
-                    self.editor.undo(applied, index)
-                    self._remember_original(unit, spec)
-                    self.editor.apply(applied, reported=False)
-                overfit = ignores_input(outputs, self.originals.get(unit.key))
-                if overfit:
-                    # It passes by answering the tests' value whatever it is asked: no fix, and nothing to learn from.
-                    self.emit("repair.candidate", n=index, status="overfits", reason=overfit, **_shown(proposal.label))
-                    self.last_problem = overfit
-                    self.editor.undo(applied, index)
-                    return "fails"
-                self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
-                plausible = Plausible(index, applied, everything, outputs, proposal.question)
-                self.pool.append(plausible)
-                self.in_place = plausible  # taken back only when another candidate is tried
-                return verdict
+                return self._plausible(index, proposal, applied, everything, self._probed_outputs(spec, probe))
             if verdict == "progress" and not self.pool:
                 self._keep_progress(index, proposal, applied, everything, why)
                 return verdict
@@ -448,6 +432,29 @@ class Search:
         if verdict == "fails":
             self._learn_from_failure(index, proposal, applied, first, why)
         return verdict
+
+    def _plausible(
+        self, index: int, proposal: Proposal, applied: list[Edit], everything: TestRun, outputs: tuple[str, ...] | None
+    ) -> Verdict:
+        """A candidate that passed every test joins the pool, unless its probe outputs show it answers the tests'
+        value whatever it is asked (choose.ignores_input): then it is no fix, and nothing to learn from."""
+        unit = applied[0][0]
+        spec = self.probe_for(unit)
+        if spec is not None and unit.key not in self.originals:
+            self.editor.undo(applied, index)
+            self._remember_original(unit, spec)
+            self.editor.apply(applied, reported=False)
+        overfit = ignores_input(outputs, self.originals.get(unit.key))
+        if overfit:
+            self.emit("repair.candidate", n=index, status="overfits", reason=overfit, **_shown(proposal.label))
+            self.last_problem = overfit
+            self.editor.undo(applied, index)
+            return "fails"
+        self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
+        plausible = Plausible(index, applied, everything, outputs, proposal.question)
+        self.pool.append(plausible)
+        self.in_place = plausible  # taken back only when another candidate is tried
+        return "fixed"
 
     def _probed_outputs(self, spec: ProbeSpec | None, probe: ProbeRecorder | None) -> tuple[str, ...] | None:
         """What the fixed code gave on the probe's inputs: recorded in the tests' run, or by a program of its own."""

@@ -1,7 +1,8 @@
 """Slips of a whole statement that no one-token variant reaches: a string meant to format values that does not
 (`"Hello, {name}!"` without its `f`, `"${name}"` in quotes where backticks format), a value computed and dropped where
 it was to be returned (`price * (1 + rate);` in an arrow function's block), and a `return` left inside the loop it was
-to follow (`return -1` one level too deep, so the loop ends after its first item)."""
+to follow (`return -1` one level too deep, so the loop ends after its first item), and a list, dict or set default that
+every call shares (`items=[]`, changed in place)."""
 
 from __future__ import annotations
 
@@ -35,25 +36,42 @@ def unformatted_python(source: str, tree: ast.Module, lines: list[str]) -> list[
     (the unit dedented); `lines` the unit's own lines."""
     known = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     known |= {arg.arg for node in ast.walk(tree) if isinstance(node, ast.arguments) for arg in _all_arguments(node)}
-    filled = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "format"}
-    filled |= {id(node.left) for node in ast.walk(tree) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)}
-    filled |= {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}  # docstrings
-    filled |= {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
-    found: list[RowChange] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or id(node) in filled:
-            continue
-        names = {match["name"] for match in _PLACEHOLDER.finditer(node.value)}
-        segment = ast.get_source_segment(source, node)
-        if not names & known or node.lineno != node.end_lineno or segment is None or segment[0] not in "\"'":
-            continue
-        row = node.lineno - 1
-        line = lines[row]
-        at = line.find(segment)
-        if at >= 0 and (at == 0 or not (line[at - 1].isalnum() or line[at - 1] == "_")):
-            new = line[:at] + "f" + line[at:]
-            found.append(RowChange(row, new, f"{segment} made an f-string, as it names {_listed(names & known)}"))
+    filled = _filled_elsewhere(tree)
+    found = [
+        change
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in filled
+        and (change := _f_string(node, source, lines, known)) is not None
+    ]  # fmt: skip
     return sorted(found, key=lambda change: change.row)
+
+
+def _filled_elsewhere(tree: ast.Module) -> set[int]:
+    """The strings that are no f-string's slip: those `.format()` or `%` fills, docstrings, an f-string's parts."""
+    filled: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "format" or isinstance(node, ast.Expr):
+            filled.add(id(node.value))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            filled.add(id(node.left))
+        elif isinstance(node, ast.JoinedStr):
+            filled.update(id(part) for part in node.values)
+    return filled
+
+
+def _f_string(node: ast.Constant, source: str, lines: list[str], known: set[str]) -> RowChange | None:
+    """The string made an f-string on its line, when it names a name the function knows and stands on one line
+    with no prefix."""
+    names = {match["name"] for match in _PLACEHOLDER.finditer(str(node.value))} & known
+    segment = ast.get_source_segment(source, node)
+    if not names or node.lineno != node.end_lineno or segment is None or segment[0] not in "\"'":
+        return None
+    line = lines[node.lineno - 1]
+    at = line.find(segment)
+    if at < 0 or at > 0 and (line[at - 1].isalnum() or line[at - 1] == "_"):
+        return None
+    new = line[:at] + "f" + line[at:]
+    return RowChange(node.lineno - 1, new, f"{segment} made an f-string, as it names {_listed(names)}")
 
 
 def unformatted_javascript(lines: list[str]) -> list[RowChange]:
@@ -116,6 +134,75 @@ def returns_in_loops(tree: ast.Module, lines: list[str]) -> list[RowChange]:
         indent = head[: len(head) - len(head.lstrip())]
         found.append(RowChange(row, indent + lines[row].strip(), "the `return` moved out of the loop, to follow it"))
     return sorted(found, key=lambda change: change.row)
+
+
+def shared_defaults(source: str, tree: ast.Module, lines: list[str]) -> list[RowChange]:
+    """A parameter whose default is a list, dict or set the function changes (`items=[]`, then `items.append(x)`):
+    one object shared by every call that gives none, so each call sees the last one's changes. The default becomes
+    None and the body starts with `if items is None: items = []`. `source` is what `tree` was parsed from."""
+    function = tree.body[0] if tree.body else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return []
+    first = next((statement for statement in function.body if not _is_docstring(statement)), None)
+    if first is None or first.lineno == function.lineno:
+        return []
+    changed = _changed_in_place(function)
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    pairs = [*zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults, strict=True),
+             *((arg, default) for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+               if default is not None)]  # fmt: skip
+    shift = len(lines[0]) - len(source.splitlines()[0])  # what dedenting took from each line
+    found: list[RowChange] = []
+    for arg, default in pairs:
+        segment = ast.get_source_segment(source, default)
+        if arg.arg not in changed or segment is None or not _is_shared(default) or default.lineno != default.end_lineno:
+            continue
+        row, at = default.lineno - 1, default.col_offset + shift
+        if lines[row][at : at + len(segment)] != segment:
+            continue
+        signature = lines[row][:at] + "None" + lines[row][at + len(segment) :]
+        body_row = first.lineno - 1
+        line = lines[body_row]
+        indent = line[: len(line) - len(line.lstrip())]
+        guard = f"{indent}if {arg.arg} is None:\n{indent}    {arg.arg} = {segment}\n{line}"
+        change = f"`{arg.arg}={segment}` → `{arg.arg}=None` and a new {segment} made on each call"
+        found.append(RowChange(body_row, guard, change, also=((row, signature),)))
+    return found
+
+
+def _is_shared(default: ast.expr) -> bool:
+    """A default that is one mutable object: a list, dict or set display, or `list()`, `dict()`, `set()`."""
+    if isinstance(default, ast.List | ast.Dict | ast.Set):
+        return True
+    return (isinstance(default, ast.Call) and isinstance(default.func, ast.Name)
+            and default.func.id in {"list", "dict", "set"} and not default.args)  # fmt: skip
+
+
+def _changed_in_place(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names the function changes in place: a mutating method called on them, an item or slice assigned, `+=`."""
+    found: set[str] = set()
+    for node in ast.walk(function):
+        target: ast.expr | None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+            target = node.func.value
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.Delete):
+            targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+            found.update(t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name))
+            target = node.target if isinstance(node, ast.AugAssign) else None
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            found.add(target.id)
+    return found
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "add", "setdefault", "pop", "popitem", "remove",
+                       "discard", "clear", "sort", "reverse"})  # fmt: skip
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 def _all_arguments(arguments: ast.arguments) -> list[ast.arg]:

@@ -41,12 +41,15 @@ from pedro.repair.statement_slips import (
     dropped_javascript,
     dropped_python,
     returns_in_loops,
+    shared_defaults,
     unformatted_javascript,
     unformatted_python,
 )
 from pedro.repair.unread import unread_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_LOOKUP = re.compile(r"\.get\((?P<key>[^(),\n]+)\)")
+"""A dict lookup with no default (`stock.get(name)`): None for a missing key."""
 _NEAREST = 3
 _CUTOFF = 0.6
 # Twin attributes share a part and differ in the rest (`incoming` and `outgoing`, `left` and `right` less so).
@@ -94,6 +97,8 @@ class Variant:
     text: str
     change: str
     score: float
+    also: tuple[tuple[int, str], ...] = ()
+    """Other file lines the same change rewrites, (line, new text)."""
 
 
 def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text: str) -> list[Variant]:
@@ -197,7 +202,8 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
 
 def _form_changes(text: str, unit: Unit, clues: Clues) -> Iterator[tuple[Mutant, str, bool]]:
     """The changes that put a value in the form the failure or the unit wants: text compared in the wrong case → the
-    value cased, spaces to be ignored → a split's pieces stripped, a number wanted with leading zeros → padded."""
+    value cased, spaces to be ignored → a split's pieces stripped, a number wanted with leading zeros → padded, a
+    lookup that gave None where a value was used → a default for a missing key."""
     for case in sorted(clues.cases):
         for new in _case_folded(text, case, unit.language):
             change = f"the value made {case} case, as the failure's strings differ by case alone"
@@ -208,6 +214,15 @@ def _form_changes(text: str, unit: Unit, clues: Clues) -> Iterator[tuple[Mutant,
     for width in sorted(clues.widths):
         for new, change in zero_padded(text, width, unit.language):
             yield Mutant(new, change, 0), new, True
+    if "none" in clues.kinds and unit.language == "python":
+        for match in _LOOKUP.finditer(text):
+            for default in ("0", '""', "[]"):
+                new = f"{text[: match.end('key')]}, {default}{text[match.end('key') :]}"
+                yield (
+                    Mutant(new, f"`.get({match['key']})` → `.get({match['key']}, {default})`, as None came back", 0),
+                    new,
+                    True,
+                )
 
 
 def _instance_changes(text: str, unit: Unit, clues: Clues, names: list[str]) -> Iterator[tuple[Mutant, str, bool]]:
@@ -537,13 +552,15 @@ def _form_names(wanted: frozenset[str] | set[str], clues: Clues) -> list[str]:
 
 def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """Whole statements that slipped (statement_slips.py): a string meant to format values and not formatting them,
-    a value computed and dropped, a `return` left inside a loop. A string the failure quotes with a placeholder in
-    it, and a value dropped where the failure shows nothing came back, are what the failure asks for."""
+    a value computed and dropped, a `return` left inside a loop, a default every call shares. A string the failure
+    quotes with a placeholder in it, and a value dropped where the failure shows nothing came back, are what the
+    failure asks for."""
     lines = unit.text.splitlines()
     tree = _python_tree(unit)
     if tree is not None:
         formats = unformatted_python(textwrap.dedent(unit.text), tree, lines)
-        dropped = [*dropped_python(tree, lines), *returns_in_loops(tree, lines)]
+        source = textwrap.dedent(unit.text)
+        dropped = [*dropped_python(tree, lines), *returns_in_loops(tree, lines), *shared_defaults(source, tree, lines)]
     elif unit.language in {"javascript", "typescript"}:
         formats, dropped = unformatted_javascript(lines), dropped_javascript(lines)
     else:
@@ -560,7 +577,8 @@ def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues
             continue
         rank = order.index(line) if line in order else len(order)
         base = _GUIDED_SCORE if id(change) in guided else _TIER_SCORE[2]
-        found.append(Variant(unit, line, change.text, change.change, base + max(0.0, 3.0 - _RANK_STEP * rank)))
+        also = tuple((unit.start_line + row, text) for row, text in change.also)
+        found.append(Variant(unit, line, change.text, change.change, base + max(0.0, 3.0 - _RANK_STEP * rank), also))
     return found
 
 

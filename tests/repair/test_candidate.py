@@ -38,6 +38,20 @@ def test_a_body_alone_gets_the_original_header() -> None:
     assert candidate.text == FIXED  # the docstring stays
 
 
+def test_a_whole_function_keeps_the_originals_docstring_whatever_the_answer_did_with_it() -> None:
+    # Dropped, or rewritten in the model's words: the fix is the code's, the docstring stays the user's.
+    for reply in (
+        "def add(a, b):\n    return a + b",
+        'def add(a, b):\n    """Return the sum of a and b."""\n    return a + b',
+    ):
+        assert read_candidate(f"```python\n{reply}\n```", ADD, FILE).text == FIXED
+    # A method's docstring over two lines, indented to the class.
+    file = 'class A:\n    def f(self):\n        """One.\n\n        Two."""\n        return 1\n'
+    unit = Unit("a.py", "f", "A.f", "python", 2, 6, "\n".join(file.splitlines()[1:]))
+    fixed = read_candidate("```python\ndef f(self):\n    return 2\n```", unit, file).text
+    assert fixed == '    def f(self):\n        """One.\n\n        Two."""\n        return 2'
+
+
 def test_a_method_is_indented_to_its_class() -> None:
     file = "class Account:\n    def deposit(self, amount):\n        self.balance -= amount\n"
     unit = Unit(

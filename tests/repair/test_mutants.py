@@ -337,6 +337,13 @@ def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> N
     assert "\treturn h*60 + m, nil" in twice
 
 
+def test_a_slices_step_is_walked_the_other_way_and_javascripts_or_becomes_its_nullish_twin() -> None:
+    assert 'return " ".join(words[::-1])' in changes('    return " ".join(words[::1])')
+    assert "return text[::1]" in changes("    return text[::-1]")
+    assert not [line for line in changes("    return text[1:2]") if "-1]" in line or "[-" in line]
+    assert "return config.port ?? 8080;" in changes("  return config.port || 8080;", "javascript")
+
+
 def test_a_function_that_returns_the_wrong_variable_is_fixed_by_a_variant(repo: Path) -> None:
     make_repo(repo, {
         "gcd.py": "def gcd(a, b):\n    while b:\n        a, b = b, a % b\n    return b\n",
@@ -1109,3 +1116,22 @@ def test_a_piece_handed_on_empty_is_guarded_where_the_failure_shows_one_empty_it
     )
     fixed = "            piece = list(it)\n            if piece:\n                yield piece\n            return\n"
     assert fixed in (repo / "split.py").read_text()
+
+
+def test_a_lookup_that_gave_none_where_a_number_was_added_gets_a_default(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "inventory.py": (
+                "def total_stock(stock, names):\n    total = 0\n    for name in names:\n"
+                "        total += stock.get(name)\n    return total\n"
+            ),
+            "test_inventory.py": (
+                "from inventory import total_stock\n\n\ndef test_total_stock():\n"
+                "    assert total_stock({'apple': 3, 'pear': 2}, ['apple', 'kiwi', 'pear']) == 5\n"
+            ),
+        },
+    )
+    assert "total += stock.get(name, 0)" in (repo / "inventory.py").read_text()
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert fixed[0]["n"] <= 3, fixed

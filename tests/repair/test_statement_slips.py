@@ -16,6 +16,7 @@ from pedro.repair.statement_slips import (
     dropped_javascript,
     dropped_python,
     returns_in_loops,
+    shared_defaults,
     unformatted_javascript,
     unformatted_python,
 )
@@ -79,6 +80,24 @@ def test_a_return_that_ends_a_loops_body_after_other_statements_is_moved_out_to_
     assert returns_in_loops(*_python(alone)[1:]) == []
 
 
+def test_a_list_default_the_function_changes_becomes_none_and_a_new_list_on_each_call() -> None:
+    text = (
+        '    def add(self, item, items=[], seen={}, *, log=list(), size=3):\n        """Add."""\n'
+        "        items.append(item)\n        seen[item] = True\n        return items\n"
+    )
+    change, seen = shared_defaults(*_python(text))
+    assert seen.also == ((0, "    def add(self, item, items=[], seen=None, *, log=list(), size=3):"),)
+    assert (change.row, change.also) == (
+        2,
+        ((0, "    def add(self, item, items=None, seen={}, *, log=list(), size=3):"),),
+    )
+    assert change.text == "        if items is None:\n            items = []\n        items.append(item)"
+    # `seen` is changed too (an item assigned), in a change of its own; `log` is not until it is appended to.
+    text = text.replace("        return items", "        log.append(item)\n        return items")
+    assert len(shared_defaults(*_python(text))) == 3
+    assert shared_defaults(*_python("def f(items=[]):\n    return len(items)\n")) == []
+
+
 def test_a_greeting_missing_its_f_is_fixed_at_the_first_candidate(repo: Path) -> None:
     fixed_by_variants_alone(
         repo,
@@ -124,3 +143,23 @@ def test_a_javascript_arrow_that_drops_its_value_is_fixed_by_returning_it(repo: 
     )
     fixed_by_variants_alone(repo, {"price.js": price, "price.test.js": test}, command="node --test")
     assert "    return price * (1 + rate);\n" in (repo / "price.js").read_text()
+
+
+def test_a_list_default_every_call_shares_is_fixed_by_a_new_list_on_each_call(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "bag.py": (
+                'def add_item(item, items=[]):\n    """`items` with `item` added; a new list when none is given."""\n'
+                "    items.append(item)\n    return items\n"
+            ),
+            "test_bag.py": (
+                "from bag import add_item\n\n\ndef test_add_item():\n"
+                "    assert add_item('a') == ['a']\n    assert add_item('b') == ['b']\n"
+            ),
+        },
+    )
+    assert (repo / "bag.py").read_text() == (
+        'def add_item(item, items=None):\n    """`items` with `item` added; a new list when none is given."""\n'
+        "    if items is None:\n        items = []\n    items.append(item)\n    return items\n"
+    )
