@@ -389,7 +389,10 @@ def _values(text: str) -> set[str]:
 
 
 def _value(literal: str) -> str:
-    """A literal as the value it stands for: 6.5 and 6.50 (or 2 and 2.0) are one number."""
+    """A literal as the value it stands for: 6.5 and 6.50 (or 2 and 2.0) are one number, 'a' and "a" one string
+    (pytest quotes the expected value in its own quotes, the code in its)."""
+    if literal[:1] in {"'", '"'}:
+        return repr(literal[1:-1])
     try:
         return repr(float(literal))
     except ValueError:

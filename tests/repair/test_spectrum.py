@@ -16,8 +16,9 @@ from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests
 from pedro.messages import Event, Message
 from pedro.repair import Repairer
+from pedro.repair.candidate import special_cases
 from pedro.repair.evaluate import CandidateRuns
-from pedro.repair.locate import locate
+from pedro.repair.locate import Unit, locate
 from pedro.repair.spectrum import measure, ochiai, suspects
 from pedro.roles import get_role
 from pedro.tools import ToolRegistry
@@ -507,3 +508,13 @@ def test_coverage_that_runs_past_its_limit_is_given_up(repo: Path) -> None:
     run = tests.run()
     assert measure(tests, run, run.failing, limit_s=20.0) is not None
     assert measure(tests, run, run.failing, limit_s=0.5) is None
+
+
+def test_a_prefixed_string_of_the_tests_value_is_the_same_special_case() -> None:
+    unit = Unit("names.py", "display_name", "display_name", "python", 1, 2, "def display_name(name):\n    return name")
+    failure = "AssertionError: assert '  ada lovelace ' == 'Ada Lovelace'"
+    for literal in ('f"Ada Lovelace"', "r'Ada Lovelace'", '"Ada Lovelace"'):
+        why = special_cases(f"def display_name(name):\n    return {literal}", unit, failure)
+        assert why.startswith("it returns") and "Ada Lovelace" in why, literal
+    # An f-string that formats something is code, not the constant.
+    assert special_cases('def display_name(name):\n    return f"{name.strip().title()}"', unit, failure) == ""
