@@ -27,6 +27,8 @@ _MISSING_ATTRIBUTE = (
     re.compile(r"TypeError: (?:[\w$.]+\.)?(?P<name>[\w$]+) is not a function"),
     re.compile(r"has no field or method (?P<name>\w+)"),
 )  # fmt: skip
+# A key a lookup did not find: Python's KeyError.
+_MISSING_KEY = (re.compile(r"KeyError: (?P<quote>['\"])(?P<name>[^'\"\n]+)(?P=quote)"),)
 # A method called on its class where an instance was meant (`timedelta.total_seconds()` for `period.total_seconds()`).
 _UNBOUND = (
     re.compile(r"unbound method (?:[\w.]+\.)?(?P<owner>\w+)\.\w+\(\) needs an argument"),
@@ -85,6 +87,8 @@ class Clues:
     """Classes whose method the failure says was called on the class itself, where an instance was meant."""
     widths: frozenset[int] = frozenset()
     """Widths a number was wanted zero-padded to, where the expected text has a leading zero the actual one lacks."""
+    keys: frozenset[str] = frozenset()
+    """Keys a lookup did not find (`KeyError: 'mail'`): a string in the code that may be misspelt."""
     ignored: frozenset[str] = frozenset()
     """case, space, order: what a failing test's name or message says is to be ignored (`test_count_ignores_case`,
     `test_median_of_unsorted_values`)."""
@@ -109,6 +113,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         frames=tuple(dict.fromkeys(frames)),
         cases=frozenset(case for text in texts for case in _cases(text)),
         unbound=_named(_UNBOUND, "owner", texts),
+        keys=_named(_MISSING_KEY, "name", texts),
         widths=_widths(texts),
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
     )

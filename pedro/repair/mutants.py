@@ -101,7 +101,7 @@ _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true
 # Functions and methods whose slip is their twin (`any(...)` for `all(...)`): swapped only where called.
 _CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswith": "endswith",
                "endswith": "startswith", "lower": "upper", "upper": "lower", "lstrip": "rstrip",
-               "rstrip": "lstrip"}  # fmt: skip
+               "rstrip": "lstrip", "append": "extend", "extend": "append"}  # fmt: skip
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
 _ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^="})

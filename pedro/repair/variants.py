@@ -192,6 +192,12 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
                 new = text[: match.start()] + other + text[match.end() :]
                 yield Mutant(new, f"`{name}` → `{other}`, the name in scope nearest in spelling", 0), new, True
+    for key in clues.keys:
+        for match in re.finditer(rf"""(?P<quote>['"]){re.escape(key)}(?P=quote)""", text):
+            known = sorted(clues.quoted - {key})
+            for other in difflib.get_close_matches(key, known, n=_NEAREST, cutoff=_CUTOFF):
+                new = f"{text[: match.start() + 1]}{other}{text[match.end() - 1 :]}"
+                yield Mutant(new, f"`{key}` → `{other}`, the key the failure shows nearest in spelling", 0), new, True
     for name in clues.attributes:
         for match in re.finditer(rf"\.{re.escape(name)}(?![\w$])", text):
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):

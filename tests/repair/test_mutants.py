@@ -337,11 +337,14 @@ def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> N
     assert "\treturn h*60 + m, nil" in twice
 
 
-def test_a_slices_step_is_walked_the_other_way_and_javascripts_or_becomes_its_nullish_twin() -> None:
+def test_a_slices_step_javascripts_or_and_an_append_each_have_their_twin() -> None:
     assert 'return " ".join(words[::-1])' in changes('    return " ".join(words[::1])')
     assert "return text[::1]" in changes("    return text[::-1]")
     assert not [line for line in changes("    return text[1:2]") if "-1]" in line or "[-" in line]
     assert "return config.port ?? 8080;" in changes("  return config.port || 8080;", "javascript")
+    # A list added whole where its items were meant, and the other way.
+    assert "result.extend(flatten(item))" in changes("        result.append(flatten(item))")
+    assert "parts.append(piece)" in changes("    parts.extend(piece)")
 
 
 def test_a_function_that_returns_the_wrong_variable_is_fixed_by_a_variant(repo: Path) -> None:
@@ -1135,3 +1138,19 @@ def test_a_lookup_that_gave_none_where_a_number_was_added_gets_a_default(repo: P
     assert "total += stock.get(name, 0)" in (repo / "inventory.py").read_text()
     fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
     assert fixed[0]["n"] <= 3, fixed
+
+
+def test_a_key_a_lookup_did_not_find_becomes_the_nearest_key_the_failure_shows(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "users.py": 'def emails(users):\n    return [user["mail"] for user in users]\n',
+            "test_users.py": (
+                "from users import emails\n\n\ndef test_emails():\n"
+                '    assert emails([{"name": "a", "email": "a@x.org"}]) == ["a@x.org"]\n'
+            ),
+        },
+    )
+    assert 'user["email"]' in (repo / "users.py").read_text()
+    fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
+    assert fixed[0]["n"] == 1 and "the key the failure shows nearest" in fixed[0]["change"], fixed
