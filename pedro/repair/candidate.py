@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pedro.repair.locate import Unit
+from pedro.repair.locate import Unit, is_docstring
 from pedro.repair.mutants import without_comment
 from pedro.tools.symbols import LanguageName, extract_symbols, parse_root
 
@@ -192,7 +192,7 @@ def _wrap_python_body(code: str, unit: Unit, lines: list[str], base: str) -> str
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return None
     first = function.body[0]
-    keeps_docstring = _is_docstring(first) and not _is_docstring(_first_statement(code))
+    keeps_docstring = is_docstring(first) and not is_docstring(_first_statement(code))
     header = lines[: (first.end_lineno or first.lineno) if keeps_docstring else first.lineno - 1]
     body_indent = base + "    "
     body = "\n".join(body_indent + line if line.strip() else "" for line in code.splitlines())
@@ -206,14 +206,14 @@ def _with_own_docstring(fitted: str, unit: Unit) -> str:
     tree, mine = _python_tree(textwrap.dedent(unit.text)), _python_tree(textwrap.dedent(fitted))
     original = tree.body[0] if tree is not None and tree.body else None
     answer = mine.body[0] if mine is not None and mine.body else None
-    if not isinstance(original, ast.FunctionDef | ast.AsyncFunctionDef) or not _is_docstring(original.body[0]):
+    if not isinstance(original, ast.FunctionDef | ast.AsyncFunctionDef) or not is_docstring(original.body[0]):
         return fitted
     if not isinstance(answer, ast.FunctionDef | ast.AsyncFunctionDef):
         return fitted
     own, lines = original.body[0], fitted.splitlines()
     docstring = unit.text.splitlines()[own.lineno - 1 : own.end_lineno]
     first = answer.body[0]
-    if _is_docstring(first):
+    if is_docstring(first):
         rest = answer.body[1:]
         if not rest:
             return fitted
@@ -225,10 +225,6 @@ def _with_own_docstring(fitted: str, unit: Unit) -> str:
     moved = [target + line[len(source) :] if line.startswith(source) else line for line in docstring]
     new = "\n".join([*lines[:start], *moved, *lines[after:]])
     return new if _python_tree(textwrap.dedent(new)) is not None else fitted
-
-
-def _is_docstring(node: ast.stmt | None) -> bool:
-    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 def _first_statement(code: str) -> ast.stmt | None:

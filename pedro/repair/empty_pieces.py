@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from pedro.repair.locate import RowChange
+from pedro.repair.locate import RowChange, indent_of
 
 _NAME = "piece"
 
@@ -35,7 +35,7 @@ def _guarded(unit: tuple[list[str], str], statement: ast.Expr, value: ast.expr, 
     lines, dedented = unit
     said, whole = (ast.get_source_segment(dedented, node) for node in (value, statement))
     line = lines[statement.lineno - 1]
-    indent, code = line[: len(line) - len(line.lstrip())], line.strip()
+    indent, code = indent_of(line), line.strip()
     rest = code.removeprefix(whole or "\n").strip()  # a comment after it is kept
     if not said or not whole or not code.startswith(whole) or (rest and not rest.startswith("#")):
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections import Counter
@@ -81,6 +82,16 @@ class RowChange:
     also: tuple[tuple[int, str], ...] = ()
     """Other rows the same change rewrites, (row, new text): a default in the signature and the line that replaces
     it where the body starts."""
+
+
+def indent_of(line: str) -> str:
+    """The spaces and tabs a line starts with."""
+    return line[: len(line) - len(line.lstrip())]
+
+
+def is_docstring(node: ast.stmt | None) -> bool:
+    """Whether a statement is a string on its own: a docstring where it opens a body."""
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 def locate(failures: Sequence[FailedTest], root: Path, *, limit: int = 3) -> list[Unit]:

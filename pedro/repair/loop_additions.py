@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from pedro.repair.locate import Unit
+from pedro.repair.locate import Unit, indent_of
 
 Addition = tuple[int, str, str]
 # A loop's names that could be what another should be set to, and the places to try: enough for a short loop.
@@ -55,7 +55,7 @@ def _best_so_far(unit: Unit, lines: list[str], tree: ast.Module, loop: ast.While
             continue
         row = node.lineno - 1
         text = lines[row]
-        indent = text[: len(text) - len(text.lstrip())]
+        indent = indent_of(text)
         value = ast.unparse(node.value)
         for best in ("max", "min"):
             kept = f"{name} = {best}({name}, {value})"
@@ -184,7 +184,7 @@ def _after(unit: Unit, lines: list[str], statement: ast.stmt, line: str, change:
     """`line` added after `statement`, at its indentation."""
     first, last = statement.lineno - 1, (statement.end_lineno or statement.lineno) - 1
     text = lines[first]
-    indent = text[: len(text) - len(text.lstrip())]
+    indent = indent_of(text)
     return (unit.start_line + last, f"{lines[last]}\n{indent}{line}", change)
 
 

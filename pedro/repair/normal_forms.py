@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
-from pedro.repair.locate import RowChange
+from pedro.repair.locate import RowChange, indent_of, is_docstring
 
 IGNORES_CASE = re.compile(
     r"ignor(?:e|es|ed|ing)[\s_-]+(?:the[\s_-]+)?(?:letter[\s_-]+)?case|case[\s_-]*insensitiv|regardless[\s_-]+of[\s_-]+"
@@ -100,7 +100,7 @@ def normalised_parameters(unit_text: str, tree: ast.Module, form: Form) -> list[
         return []
     names = _normalised_names(function, form)
     line, head = lines[first.lineno - 1], lines[function.lineno - 1]
-    indent = line[: len(line) - len(line.lstrip())]
+    indent = indent_of(line)
     if not names or len(indent) <= len(head) - len(head.lstrip()):
         return []
     groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())]
@@ -123,7 +123,7 @@ def normalised_js_parameters(unit_text: str, form: Form) -> list[RowChange]:
              if not _JS_NOT_TEXT.match(default) and re.search(rf"(?<![\w$.]){name}(?![\w$])", body)
              and not _js_number(name, body)][:_MOST]  # fmt: skip
     line = lines[row]
-    indent = line[: len(line) - len(line.lstrip())]
+    indent = indent_of(line)
     groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())] if names else []
     return [_normalised(row, indent, line, group, form.javascript + ";", form.said) for group in groups]
 
@@ -224,9 +224,7 @@ def _normalised(row: int, indent: str, line: str, names: tuple[str, ...], code: 
 def _first_statement(function: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt | None:
     """The body's first statement after its docstring."""
     body = function.body
-    docstring = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(
-        body[0].value.value, str)  # fmt: skip
-    rest = body[1:] if docstring else body
+    rest = body[1:] if is_docstring(body[0]) else body
     return rest[0] if rest else None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from pedro.repair.locate import RowChange
+from pedro.repair.locate import RowChange, indent_of, is_docstring
 
 _PLACEHOLDER = re.compile(r"\{(?P<name>[A-Za-z_]\w*)(?:[.\[][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
 """A placeholder an f-string fills: `{name}`, `{user.name}`, `{total:.2f}`."""
@@ -97,7 +97,7 @@ def dropped_python(tree: ast.Module, lines: list[str]) -> list[RowChange]:
             continue
         row = statement.lineno - 1
         line = lines[row]
-        indent = line[: len(line) - len(line.lstrip())]
+        indent = indent_of(line)
         found.append(RowChange(row, f"{indent}return {line.strip()}", "the value it computes and drops returned"))
     return sorted(found, key=lambda change: change.row)
 
@@ -131,7 +131,7 @@ def returns_in_loops(tree: ast.Module, lines: list[str]) -> list[RowChange]:
         if not isinstance(last, ast.Return) or last.lineno != last.end_lineno:
             continue
         head, row = lines[node.lineno - 1], last.lineno - 1
-        indent = head[: len(head) - len(head.lstrip())]
+        indent = indent_of(head)
         found.append(RowChange(row, indent + lines[row].strip(), "the `return` moved out of the loop, to follow it"))
     return sorted(found, key=lambda change: change.row)
 
@@ -143,7 +143,7 @@ def shared_defaults(source: str, tree: ast.Module, lines: list[str]) -> list[Row
     function = tree.body[0] if tree.body else None
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return []
-    first = next((statement for statement in function.body if not _is_docstring(statement)), None)
+    first = next((statement for statement in function.body if not is_docstring(statement)), None)
     if first is None or first.lineno == function.lineno:
         return []
     changed = _changed_in_place(function)
@@ -164,7 +164,7 @@ def shared_defaults(source: str, tree: ast.Module, lines: list[str]) -> list[Row
         signature = lines[row][:at] + "None" + lines[row][at + len(segment) :]
         body_row = first.lineno - 1
         line = lines[body_row]
-        indent = line[: len(line) - len(line.lstrip())]
+        indent = indent_of(line)
         guard = f"{indent}if {arg.arg} is None:\n{indent}    {arg.arg} = {segment}\n{line}"
         change = f"`{arg.arg}={segment}` → `{arg.arg}=None` and a new {segment} made on each call"
         found.append(RowChange(body_row, guard, change, also=((row, signature),)))
@@ -199,10 +199,6 @@ def _changed_in_place(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[s
 
 _MUTATORS = frozenset({"append", "extend", "insert", "update", "add", "setdefault", "pop", "popitem", "remove",
                        "discard", "clear", "sort", "reverse"})  # fmt: skip
-
-
-def _is_docstring(node: ast.stmt) -> bool:
-    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 def _all_arguments(arguments: ast.arguments) -> list[ast.arg]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from pedro.repair.clues import Clues
 from pedro.repair.empty_pieces import empty_piece_guards
-from pedro.repair.locate import Unit
+from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.misplaced import misplaced_stores
 from pedro.repair.mutants import Mutant, line_mutants, replaced_calls, replaced_names, unit_names, without_comment
@@ -404,7 +404,7 @@ def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: C
         if line in prose:
             continue
         text = lines[line - unit.start_line]
-        indent = text[: len(text) - len(text.lstrip())]
+        indent = indent_of(text)
         rank = order.index(line) if line in order else len(order)
         score = _TIER_SCORE[2] + _line_evidence(unit, line, text, clues, set()) + max(0.0, 3.0 - _RANK_STEP * rank)
         yield Variant(unit, line, f"{text}\n{indent}return", "`return` added after the call", score)
@@ -564,8 +564,8 @@ def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues
     lines = unit.text.splitlines()
     tree = _python_tree(unit)
     if tree is not None:
-        formats = unformatted_python(textwrap.dedent(unit.text), tree, lines)
         source = textwrap.dedent(unit.text)
+        formats = unformatted_python(source, tree, lines)
         dropped = [*dropped_python(tree, lines), *returns_in_loops(tree, lines), *shared_defaults(source, tree, lines)]
     elif unit.language in {"javascript", "typescript"}:
         formats, dropped = unformatted_javascript(lines), dropped_javascript(lines)
@@ -683,7 +683,7 @@ def _empty_guards(unit: Unit, clues: Clues) -> list[Variant]:
     found: list[Variant] = []
     for node in _one_line_returns(tree):
         text = lines[node.lineno - 1]
-        head = text[: len(text) - len(text.lstrip())] + "if "
+        head = indent_of(text) + "if "
         for line, name in unpacked:
             if node.lineno < line and text.rstrip().endswith(":"):
                 new = f"{head}{ast.unparse(node.test)} or not {name}:"
