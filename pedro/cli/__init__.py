@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from pedro.startup import interrupts_as_usual, quiet_interrupts_while_starting
+from pedro.startup import INTERRUPTED_EXIT_CODE, interrupts_as_usual, quiet_interrupts_while_starting
 
 # From pedro's first lines (pathlib would cost an import): Ctrl-C while the command line imports is an ending, not
 # a traceback.
@@ -30,10 +30,14 @@ def main(argv: list[str] | None = None) -> None:
         # A write that bypassed the guarded streams; the reader is gone all the same.
         code = CLOSED_STDOUT_EXIT_CODE
         _discard_stdout()
-    for shield in shields:
-        shield.finish()
-    if guard.stdout_gone:
-        code = CLOSED_STDOUT_EXIT_CODE
+    try:
+        for shield in shields:
+            shield.finish()
+        if guard.stdout_gone:
+            code = CLOSED_STDOUT_EXIT_CODE
+    except KeyboardInterrupt:
+        # Ctrl-C after the command finished, while its output is flushed: an ending like any, not a traceback.
+        code = INTERRUPTED_EXIT_CODE
     sys.exit(code)
 
 
