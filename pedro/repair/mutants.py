@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from pedro.repair.term_slips import term_slips
 from pedro.tools.symbols import LanguageName
 
 
@@ -264,8 +265,31 @@ def _default_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
             yield from _number_variants(line, token)
         elif token.kind == "string" and token.text in _STRING_SWAPS:
             yield _swap(line, token, _STRING_SWAPS[token.text], 3)
+        elif token.kind == "string" and [one.text for one in code[k + 1 : k + 3]] == [".", "join"]:
+            yield from _separator_variants(line, token)
         elif token.kind == "name" and token.text in _WORD_SWAPS:
             yield _swap(line, token, _WORD_SWAPS[token.text], 2)
+
+
+def _string_variants(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
+    """A string's own slips: `_` for `-`, a join's separator, a format's width or precision."""
+    token = code[k]
+    if token.text in _STRING_SWAPS:
+        yield _swap(line, token, _STRING_SWAPS[token.text], 3)
+    elif [one.text for one in code[k + 1 : k + 3]] == [".", "join"]:
+        yield from _separator_variants(line, token)
+    else:
+        yield from _format_variants(line, token)
+
+
+def _separator_variants(line: str, token: _Token) -> Iterator[Mutant]:
+    """A join's separator with a space more or less (`''.join` ↔ `' '.join`, `","` ↔ `", "`): worth a try where the
+    failure compares text."""
+    quote, body = token.text[-1], token.text[1:-1]
+    if token.text[0] != quote or body.strip(" ") not in {"", ",", ";", "|", "-"} or len(body) > 3:
+        return
+    new = quote + (body.strip(" ") if " " in body else f"{body} ") + quote
+    yield Mutant(line[: token.start] + new + line[token.end :], f"`{token.text}` → `{new}`, the separator", 3, True)
 
 
 def _format_variants(line: str, token: _Token) -> Iterator[Mutant]:
@@ -303,10 +327,8 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
             yield from _word_variants(line, code, k)
         elif token.kind == "number" and token.text.isdigit():
             yield from _number_variants(line, token)
-        elif token.kind == "string" and token.text in _STRING_SWAPS:
-            yield _swap(line, token, _STRING_SWAPS[token.text], 3)
         elif token.kind == "string":
-            yield from _format_variants(line, token)
+            yield from _string_variants(line, code, k)
     yield from _step_reversed(line, code)
     yield from _name_variants(line, code)
     yield from _negated_condition(line, language)
@@ -315,6 +337,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _part_returned(line, language)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
+    yield from (Mutant(new, change, tier) for new, change, tier in term_slips(line, code, language))
 
 
 def _step_reversed(line: str, code: list[_Token]) -> Iterator[Mutant]:

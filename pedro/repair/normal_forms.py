@@ -1,6 +1,7 @@
 """Parameters put in the form a function promises to work on, where it starts: one case (`text = text.lower()`),
-no surrounding spaces (`name = name.strip()`), sorted (`values = sorted(values)`), for a Python or JavaScript function
-that is to ignore case, surrounding spaces or order and does not. The failing test or the function's own docstring
+no surrounding spaces (`name = name.strip()`), sorted (`values = sorted(values)`), each value once (`values =
+list(dict.fromkeys(values))`), for a Python or JavaScript function that is to ignore case, surrounding spaces, order
+or repeats and does not. The failing test or the function's own docstring
 says so, and the failure may show nothing of it (`count_word("The cat saw the dog", "the")`: `assert 1 == 2`)."""
 
 from __future__ import annotations
@@ -36,7 +37,13 @@ WANTS_ORDER = re.compile(
 )
 """Words that say values are to be taken in order whatever order they come in: `the middle value once sorted`,
 `test_median_of_unsorted_values`."""
-IGNORED = {"case": IGNORES_CASE, "space": IGNORES_SPACE, "order": WANTS_ORDER}
+WANTS_UNIQUE = re.compile(
+    rf"{_START}(?:unique|distinct|dedup\w*){_END}|{_START}(?:without|no|ignor\w*|remov\w*|drop\w*|skip\w*)[\s_-]+"
+    rf"(?:the[\s_-]+|any[\s_-]+)?(?:duplicat|repeat)\w*|{_START}(?:each|every)[\s_-]+\w+[\s_-]+only[\s_-]+once{_END}",
+    re.I,
+)
+"""Words that say each value is to count once: `sorted unique elements`, `test_dedupes`, `duplicates removed`."""
+IGNORED = {"case": IGNORES_CASE, "space": IGNORES_SPACE, "order": WANTS_ORDER, "duplicates": WANTS_UNIQUE}
 """What a function may be told to ignore, and the words that say so."""
 _HANDLES_CASE = re.compile(r"\.(?:lower|upper|casefold)\(|IGNORECASE|\bre\.I\b|\w*case\w*\s*[=,)]", re.I)
 """Code that already deals with case (a call that sets it, a regex flag, a parameter named for it): the slip is
@@ -74,6 +81,7 @@ class Form:
 
 _HANDLES_SPACE = re.compile(r"\.(?:strip|lstrip|rstrip|trim|trimStart|trimEnd)\(")
 _HANDLES_ORDER = re.compile(r"\bsorted\(|\.sort\(|\bheapq\b|\bbisect\b")
+_HANDLES_DUPLICATES = re.compile(r"\bset\(|\bfromkeys\(|\bCounter\(|\bnew Set\(|\b(?:seen|unique|distinct)\b")
 FORMS = {
     "lower": Form("case", "{name}.lower()", "{name}.toLowerCase()", _HANDLES_CASE, _JS_HANDLES_CASE,
                   "made lower case where the function starts, as case is to be ignored"),
@@ -83,6 +91,9 @@ FORMS = {
                   "stripped of surrounding spaces where the function starts, as they are to be ignored"),
     "order": Form("order", "sorted({name})", "", _HANDLES_ORDER, _HANDLES_ORDER,
                   "sorted where the function starts, as it is to take the values in order", sequences=True),
+    "duplicates": Form("duplicates", "list(dict.fromkeys({name}))", "", _HANDLES_DUPLICATES, _HANDLES_DUPLICATES,
+                       "with its repeats left out where the function starts, as each value is to count once",
+                       sequences=True),
 }  # fmt: skip
 """Each form by name: `lower` and `upper` for case."""
 
@@ -155,7 +166,7 @@ def handles_case(code: str, language: str = "python") -> bool:
 
 
 def ignored(text: str) -> frozenset[str]:
-    """What `text` (a test's name and message, a docstring) says is to be ignored: case, space, order."""
+    """What `text` (a test's name and message, a docstring) says is to be ignored: case, space, order, duplicates."""
     return frozenset(what for what, words in IGNORED.items() if words.search(text))
 
 
@@ -211,7 +222,9 @@ def _read_as_sequences(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[
     return found
 
 
-_OF_SEQUENCES = frozenset({"len", "sum", "min", "max", "list", "tuple", "enumerate", "zip", "iter", "reversed"})
+_OF_SEQUENCES = frozenset(
+    {"len", "sum", "min", "max", "list", "tuple", "enumerate", "zip", "iter", "reversed", "sorted", "set"}
+)
 
 
 def _normalised(row: int, indent: str, line: str, names: tuple[str, ...], code: str, said: str) -> RowChange:

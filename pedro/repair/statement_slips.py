@@ -1,8 +1,9 @@
 """Slips of a whole statement that no one-token variant reaches: a string meant to format values that does not
 (`"Hello, {name}!"` without its `f`, `"${name}"` in quotes where backticks format), a value computed and dropped where
 it was to be returned (`price * (1 + rate);` in an arrow function's block), and a `return` left inside the loop it was
-to follow (`return -1` one level too deep, so the loop ends after its first item), and a list, dict or set default that
-every call shares (`items=[]`, changed in place)."""
+to follow (`return -1` one level too deep, so the loop ends after its first item), a list, dict or set default that
+every call shares (`items=[]`, changed in place), and the result of a method that changes its object in place returned
+as if it were the object (`return ans.sort()`, which is None)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ _JS_STATEMENT = re.compile(
 _JS_CALL = re.compile(r"^[\w$.\[\]'\"]+\s*\(|^\(.*\)\s*\(|\+\+|--")
 """A statement worth its effect: a call (`save(x)`, `(fn)(x)`), an increment."""
 _ASSIGNMENT = re.compile(r"(?<![=!<>])=(?![=>])|[-+*/%&|^]=")
+_IN_PLACE = frozenset({"sort", "reverse", "append", "extend", "insert", "update", "add", "clear", "remove", "discard"})
+"""Python methods that change their list, dict or set in place and return None."""
+_JS_IN_PLACE = re.compile(
+    r"^(?P<indent>[ \t]*)return\s+(?P<call>(?P<target>[\w$]+(?:\.[\w$]+)*)\.(?:push|unshift|forEach)\(.*\));?\s*$"
+)
+"""A JavaScript `return` of a method that changes its array and returns its length or nothing: `return xs.push(x)`."""
 _PYTHON_EFFECTS = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.Constant, ast.JoinedStr, ast.NamedExpr)
 """Expressions a statement of their own is worth: a call, a wait, a yield; a string is a docstring or a comment."""
 
@@ -118,6 +125,49 @@ def dropped_javascript(lines: list[str]) -> list[RowChange]:
             RowChange(row, f"{match['indent']}return {expression};", "the value it computes and drops returned")
         )
     return found
+
+
+def returned_in_place_python(source: str, tree: ast.Module, lines: list[str]) -> list[RowChange]:
+    """Each one-line `return xs.sort()` (a method that changes its object in place and returns None): the call made,
+    then the object returned; and the object returned without the call, where the call was the slip. `source` is
+    what `tree` was parsed from."""
+    found: list[RowChange] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Return) or node.lineno != node.end_lineno:
+            continue
+        value = node.value
+        if not isinstance(value, ast.Call):
+            continue
+        method = value.func
+        if not isinstance(method, ast.Attribute) or method.attr not in _IN_PLACE:
+            continue
+        target, call = ast.get_source_segment(source, method.value), ast.get_source_segment(source, value)
+        if not isinstance(method.value, ast.Name | ast.Attribute) or target is None or call is None:
+            continue
+        found += _returned_object(node.lineno - 1, indent_of(lines[node.lineno - 1]), call, target)
+    return sorted(found, key=lambda change: change.row)
+
+
+def returned_in_place_javascript(lines: list[str]) -> list[RowChange]:
+    """Each one-line `return xs.push(x)` (the new length, not the array): the call made, then the array returned;
+    and the array returned without the call."""
+    found: list[RowChange] = []
+    for row, line in enumerate(lines):
+        match = _JS_IN_PLACE.match(line)
+        if match is not None:
+            found += _returned_object(row, match["indent"], match["call"] + ";", match["target"] + ";")
+    return found
+
+
+def _returned_object(row: int, indent: str, call: str, target: str) -> list[RowChange]:
+    """The two readings of a returned in-place call: made, then its object returned; its object returned alone."""
+    words = target.rstrip(";")
+    return [
+        RowChange(
+            row, f"{indent}{call}\n{indent}return {target}", f"`{words}` returned after the call, not the call's result"
+        ),
+        RowChange(row, f"{indent}return {target}", f"`{words}` returned without the call"),
+    ]
 
 
 def returns_in_loops(tree: ast.Module, lines: list[str]) -> list[RowChange]:

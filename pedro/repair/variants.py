@@ -40,11 +40,14 @@ from pedro.repair.padding import zero_padded
 from pedro.repair.statement_slips import (
     dropped_javascript,
     dropped_python,
+    returned_in_place_javascript,
+    returned_in_place_python,
     returns_in_loops,
     shared_defaults,
     unformatted_javascript,
     unformatted_python,
 )
+from pedro.repair.term_slips import moved_counters
 from pedro.repair.unread import unread_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
@@ -149,7 +152,7 @@ def _keep(found: dict[tuple[int, str], Variant], variant: Variant) -> None:
 
 def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """The variants read from the whole unit rather than one line: a missing `return`, a result computed and never
-    used, a loop that never ends, a line a loop is missing."""
+    used, a loop that never ends, a line a loop is missing, a counter moved on the wrong name."""
     found = [*_missing_return(unit, clues), *_returns_after_calls(unit, order, prose, clues), *_unused_results(unit)]
     found += _rebased_arguments(unit, order, clues)
     found += _misplaced(unit, order, clues)
@@ -158,6 +161,12 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _normalised_parameters(unit, order, prose, clues)
     found += _statement_slips(unit, order, prose, clues)
     found += _loop_ends(unit)
+    lines = unit.text.splitlines()
+    found += [
+        Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
+        for row, text, change in moved_counters(lines)
+        if unit.start_line + row not in prose
+    ]
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
     return found
 
@@ -520,7 +529,7 @@ def _case_wanted(unit: Unit, prose: set[int], code: list[str], clues: Clues) -> 
 
 
 def _said_ignored(unit: Unit, prose: set[int]) -> frozenset[str]:
-    """What the unit's docstring or comments say it ignores: case, space, order."""
+    """What the unit's docstring or comments say it ignores: case, space, order, duplicates."""
     return ignored("\n".join(unit.text.splitlines()[line - unit.start_line] for line in prose))
 
 
@@ -553,22 +562,24 @@ def _normalised_parameters(unit: Unit, order: list[int], prose: set[int], clues:
 def _form_names(wanted: frozenset[str] | set[str], clues: Clues) -> list[str]:
     """The forms to try for what is to be ignored: the case the failure showed wanted (else lower), then the others."""
     cases = sorted(clues.cases or {"lower"}) if "case" in wanted else []
-    return [*cases, *(name for name in ("space", "order") if name in wanted)]
+    return [*cases, *(name for name in ("space", "order", "duplicates") if name in wanted)]
 
 
 def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """Whole statements that slipped (statement_slips.py): a string meant to format values and not formatting them,
-    a value computed and dropped, a `return` left inside a loop, a default every call shares. A string the failure
-    quotes with a placeholder in it, and a value dropped where the failure shows nothing came back, are what the
-    failure asks for."""
+    a value computed and dropped, a `return` left inside a loop, a default every call shares, an in-place method's
+    result returned. A string the failure quotes with a placeholder in it, and a value dropped (or an in-place
+    method's None returned) where the failure shows nothing came back, are what the failure asks for."""
     lines = unit.text.splitlines()
     tree = _python_tree(unit)
     if tree is not None:
         source = textwrap.dedent(unit.text)
         formats = unformatted_python(source, tree, lines)
-        dropped = [*dropped_python(tree, lines), *returns_in_loops(tree, lines), *shared_defaults(source, tree, lines)]
+        dropped = [*dropped_python(tree, lines), *returns_in_loops(tree, lines), *shared_defaults(source, tree, lines),
+                   *returned_in_place_python(source, tree, lines)]  # fmt: skip
     elif unit.language in {"javascript", "typescript"}:
-        formats, dropped = unformatted_javascript(lines), dropped_javascript(lines)
+        formats = unformatted_javascript(lines)
+        dropped = [*dropped_javascript(lines), *returned_in_place_javascript(lines)]
     else:
         return []
     guided = {

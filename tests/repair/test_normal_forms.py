@@ -179,7 +179,10 @@ def test_what_a_function_is_to_ignore_is_read_from_its_words_and_its_tests_names
     assert ignored("The middle value once sorted") == {"order"}
     assert ignored("test_median_of_unsorted_values") == {"order"}
     assert ignored("Counts words, ignoring case and surrounding spaces") == {"case", "space"}
-    for said in ("leading zeros", "the sorted list of keys", "returns the spaces", "a space-separated list"):
+    assert ignored("Return sorted unique elements in a list") == {"duplicates"}
+    assert ignored("test_tags_without_duplicates") == {"duplicates"}
+    for said in ("leading zeros", "the sorted list of keys", "returns the spaces", "a space-separated list",
+                 "the same characters", "duplicate keys raise"):  # fmt: skip
         assert ignored(said) == frozenset(), said
 
 
@@ -253,3 +256,20 @@ def test_tags_whose_docstring_says_spaces_around_each_are_ignored_are_fixed_by_s
     assert stripped_pieces('  return text.split(",").map((t) => t.trim());', "javascript") == []
     ((joined, _),) = stripped_pieces("  return line.split(sep).filter(Boolean);", "javascript")
     assert joined == "  return line.split(sep).map((piece) => piece.trim()).filter(Boolean);"
+
+
+def test_a_sorted_list_that_is_to_hold_each_value_once_is_fixed_by_leaving_out_the_repeats(repo: Path) -> None:
+    fixed_by_a_variant_among_rivals(
+        repo,
+        {
+            "tags.py": 'def unique_tags(tags):\n    """The sorted unique tags."""\n    return sorted(tags)\n',
+            "test_tags.py": (
+                "from tags import unique_tags\n\n\ndef test_unique_tags():\n"
+                "    assert unique_tags(['b', 'a', 'b']) == ['a', 'b']\n"
+            ),
+        },
+    )
+    assert "    tags = list(dict.fromkeys(tags))\n    return sorted(tags)\n" in (repo / "tags.py").read_text()
+    # Code that keeps each value once already is left alone.
+    kept = "def unique_tags(tags):\n    return sorted(set(tags))\n"
+    assert normalised_parameters(kept, ast.parse(kept), FORMS["duplicates"]) == []

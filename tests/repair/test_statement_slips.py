@@ -15,6 +15,8 @@ from test_spectrum import make_repo
 from pedro.repair.statement_slips import (
     dropped_javascript,
     dropped_python,
+    returned_in_place_javascript,
+    returned_in_place_python,
     returns_in_loops,
     shared_defaults,
     unformatted_javascript,
@@ -27,11 +29,13 @@ def _python(text: str) -> tuple[str, ast.Module, list[str]]:
     return source, ast.parse(source), text.splitlines()
 
 
-def fixed_by_variants_alone(repo: Path, files: dict[str, str], command: str | None = None) -> None:
+def fixed_by_variants_alone(repo: Path, files: dict[str, str], command: str | None = None, mutants: int = 40) -> int:
+    """Repair `repo` by variants alone, at most `mutants` of them; how many were tried."""
     make_repo(repo, files)
     extra = {"command": command} if command else {}
-    outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3, **extra)
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=mutants, candidates=0, rivals=3, **extra)
     assert outcome.fixed and backend.requests == [], outcome.summary
+    return sum(1 for event in events if event.type == "repair.candidate")
 
 
 def test_a_string_with_a_placeholder_for_a_name_the_function_knows_is_made_an_f_string() -> None:
@@ -96,6 +100,43 @@ def test_a_list_default_the_function_changes_becomes_none_and_a_new_list_on_each
     text = text.replace("        return items", "        log.append(item)\n        return items")
     assert len(shared_defaults(*_python(text))) == 3
     assert shared_defaults(*_python("def f(items=[]):\n    return len(items)\n")) == []
+
+
+def test_a_returned_in_place_call_is_made_then_its_object_returned_or_its_object_returned_alone() -> None:
+    text = (
+        "def top(arr, k):\n    arr.sort()\n    ans = arr[-k:]\n    return ans.sort(reverse=True)\n"
+        "def keep(x):\n    return sorted(x)\n"
+    )
+    assert [(c.row, c.text) for c in returned_in_place_python(*_python(text))] == [
+        (3, "    ans.sort(reverse=True)\n    return ans"),
+        (3, "    return ans"),
+    ]
+    method = "    def add(self, x):\n        return self.items.append(x)\n"
+    assert [c.text for c in returned_in_place_python(*_python(method))][0] == (
+        "        self.items.append(x)\n        return self.items"
+    )
+    # JavaScript's sort returns the array; push returns the new length.
+    lines = ["  return xs.sort();", "  return seen.push(item);"]
+    assert [(c.row, c.text) for c in returned_in_place_javascript(lines)] == [
+        (1, "  seen.push(item);\n  return seen;"),
+        (1, "  return seen;"),
+    ]
+
+
+def test_a_sorted_copy_returned_as_the_none_sort_gives_is_fixed_by_variants(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "rank.py": (
+                'def ranked(scores):\n    """The scores from highest to lowest."""\n    result = list(scores)\n'
+                "    return result.sort(reverse=True)\n"
+            ),
+            "test_rank.py": (
+                "from rank import ranked\n\n\ndef test_ranked():\n    assert ranked([2, 9, 4]) == [9, 4, 2]\n"
+            ),
+        },
+    )
+    assert "    result.sort(reverse=True)\n    return result\n" in (repo / "rank.py").read_text()
 
 
 def test_a_greeting_missing_its_f_is_fixed_at_the_first_candidate(repo: Path) -> None:

@@ -1,0 +1,122 @@
+"""Repair's variants for a term in excess or out of place: an operand dropped, a chain's connective flipped whole, a
+list's items swapped, a difference made absolute, a remainder where a difference is compared with zero."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_statement_slips import fixed_by_variants_alone
+
+from pedro.repair.mutants import line_mutants
+from pedro.repair.term_slips import moved_counters
+
+
+def changes(line: str, language: str = "python") -> dict[str, str]:
+    """What each variant of the line changed, by its new line (stripped)."""
+    return {mutant.line.strip(): mutant.change for mutant in line_mutants(line, language)}  # type: ignore[arg-type]
+
+
+def test_an_operand_is_dropped_as_its_operators_precedence_binds_it() -> None:
+    found = changes("    return [n + 2*i + i for i in range(n)]")
+    assert found["return [n + 2*i for i in range(n)]"] == "`+ i` dropped"
+    assert found["return [n + i for i in range(n)]"] == "`+ 2*i` dropped"
+    assert changes("        n[0] = n[0] * neg * -1")["n[0] = n[0] * neg"] == "`* -1` dropped"
+    assert "expression += oprt + str(oprn)" in changes("        expression += expression + oprt + str(oprn)")
+    # A condition one too many, as a whole comparison, never its half.
+    chain = changes("    if a == b and b == c:")
+    assert chain["if a == b:"] == "`and b == c` dropped"
+    assert "if a == b == c:" not in chain
+
+
+def test_in_arithmetic_the_token_a_tighter_operator_binds_is_dropped_too_after_the_operands() -> None:
+    mutants = line_mutants("    prod = (-1) ** 2 * len(negatives)", "python")
+    tiers = {mutant.line.strip(): mutant.tier for mutant in mutants}
+    assert tiers["prod = len(negatives)"] == 3
+    assert tiers["prod = (-1) ** len(negatives)"] == 4
+
+
+def test_text_is_never_dropped_from_a_line() -> None:
+    assert all('"total: "' in line for line in changes('    label = "total: " + str(n) + unit'))
+
+
+def test_a_chain_of_ands_becomes_a_chain_of_ors_whole_and_not_a_mixed_one() -> None:
+    found = changes("      if s[i] == s[i+1] and s[i+1] == s[i+2] and s[i] == s[i+2]:")
+    assert found["if s[i] == s[i+1] or s[i+1] == s[i+2] or s[i] == s[i+2]:"] == "every `and` → `or`"
+    js = changes("  return a > 0 || b > 0 || c > 0;", "javascript")
+    assert js["return a > 0 && b > 0 && c > 0;"] == "every `||` → `&&`"
+    assert not [line for line in changes("    if a and b or c and d:") if line.count("or") == 3]
+
+
+def test_two_items_of_a_list_or_tuple_written_out_are_swapped_but_never_a_tuple_of_types() -> None:
+    found = changes("    return [arr.index(min(evens)), min(evens)]")
+    assert found["return [min(evens), arr.index(min(evens))]"].startswith("items ")
+    assert "return (hi, lo)" in changes("    return (lo, hi)")
+    assert "if isinstance(val, (bytes, str)):" not in changes("    if isinstance(val, (str, bytes)):")
+
+
+def test_a_difference_that_stands_alone_is_made_absolute_and_one_compared_with_zero_a_remainder() -> None:
+    assert changes("        distance = elem - elem2")["distance = abs(elem - elem2)"] == (
+        "`elem - elem2` → `abs(elem - elem2)`"
+    )
+    assert "const gap = Math.abs(a - b);" in changes("  const gap = a - b;", "javascript")
+    assert changes("        if n - i == 0:")["if n % i == 0:"] == "`-` → `%`"
+    assert "if n % 2 == 1:" not in changes("        if n - 2 == 1:")
+    # Already absolute, or a part of a longer sum: left as it is.
+    assert not [line for line in changes("    d = abs(a - b)") if "abs(abs(" in line]
+    assert not [line for line in changes("    d = a - b + c") if "abs(" in line]
+
+
+def test_a_distance_written_as_a_plain_difference_is_fixed_by_variants(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "close.py": (
+                "def has_close(numbers, threshold):\n"
+                '    """Whether any two of the numbers are closer to each other than threshold."""\n'
+                "    for i, a in enumerate(numbers):\n        for j, b in enumerate(numbers):\n"
+                "            if i != j:\n                gap = a - b\n                if gap < threshold:\n"
+                "                    return True\n    return False\n"
+            ),
+            "test_close.py": (
+                "from close import has_close\n\n\ndef test_has_close():\n"
+                "    assert has_close([1.0, 2.0, 3.9, 4.0], 0.3) is True\n"
+                "    assert has_close([1.0, 2.0, 3.9, 4.5], 0.3) is False\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "gap = abs(a - b)" in (repo / "close.py").read_text()
+
+
+def test_a_factor_applied_twice_is_fixed_by_dropping_it(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "tax.py": (
+                "def with_tax(price, rate):\n"
+                '    """The price with the tax rate (1.2 for 20%) applied once."""\n'
+                "    return price * rate * rate\n"
+            ),
+            "test_tax.py": (
+                "from tax import with_tax\n\n\ndef test_with_tax():\n    assert with_tax(100, 1.5) == 150\n"
+            ),
+        },
+    )
+    assert "    return price * rate\n" in (repo / "tax.py").read_text()
+
+
+def test_a_joins_separator_gains_or_loses_its_space_where_the_failure_compares_text() -> None:
+    found = {m.line.strip(): m for m in line_mutants("    return ' '.join(sorted(word) for word in words)", "python")}
+    assert found["return ''.join(sorted(word) for word in words)"].formats
+    assert 'return ", ".join(names)' in changes('    return ",".join(names)')
+    assert not [line for line in changes('    return "and".join(names)') if "join" in line and "and" not in line]
+
+
+def test_a_counter_moved_on_the_wrong_name_is_moved_on_each_of_the_others() -> None:
+    lines = ["def depth(s):", "    depth = max_depth = 0", "    for c in s:", "        if c == '(':",
+             "            depth += 1", "            max_depth = max(depth, max_depth)", "        else:",
+             "            max_depth -= 1", "    return max_depth"]  # fmt: skip
+    assert list(moved_counters(lines)) == [
+        (4, "            max_depth += 1", "`depth` → `max_depth`, the counter moved"),
+        (7, "            depth -= 1", "`max_depth` → `depth`, the counter moved"),
+    ]
