@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pedro.repair.term_slips import term_slips
+from pedro.repair.term_slips import matching_bracket, term_slips
 from pedro.tools.symbols import LanguageName
 
 
@@ -225,7 +225,7 @@ def _project_calls(code: list[_Token]) -> Iterator[tuple[int, int]]:
         before = code[k - 1]
         if not _called(code[k], before) or before.text in _EVERY_BUILTIN or (k >= 2 and code[k - 2].text == "."):
             continue
-        end = _closing(code, k)
+        end = matching_bracket(code, k)
         if end is not None and not (k == 1 and end == len(code) - 1):
             yield k - 1, end
 
@@ -289,7 +289,8 @@ def _separator_variants(line: str, token: _Token) -> Iterator[Mutant]:
     if token.text[0] != quote or body.strip(" ") not in {"", ",", ";", "|", "-"} or len(body) > 3:
         return
     new = quote + (body.strip(" ") if " " in body else f"{body} ") + quote
-    yield Mutant(line[: token.start] + new + line[token.end :], f"`{token.text}` → `{new}`, the separator", 3, True)
+    changed = line[: token.start] + new + line[token.end :]
+    yield Mutant(changed, f"`{token.text}` → `{new}`, the separator", 3, formats=True)
 
 
 def _format_variants(line: str, token: _Token) -> Iterator[Mutant]:
@@ -639,7 +640,7 @@ def _part_returned(line: str, language: LanguageName) -> Iterator[Mutant]:
 def _length_span(code: list[_Token], k: int) -> tuple[int, int] | None:
     """The first and last tokens of a length that starts at `k` (`len(xs)`, `xs.length`), or None."""
     if code[k].text == "len" and k + 1 < len(code) and code[k + 1].text == "(":
-        start, end = k, _closing(code, k + 1)
+        start, end = k, matching_bracket(code, k + 1)
     elif code[k].text == "length" and k >= 2 and code[k - 1].text == "." and code[k - 2].kind == "name":
         start, end = k - 2, k
     else:
@@ -649,16 +650,6 @@ def _length_span(code: list[_Token], k: int) -> tuple[int, int] | None:
     if end is None or moved or (start and code[start - 1].text in (".", "+", "-")):
         return None
     return start, end
-
-
-def _closing(code: list[_Token], opening: int) -> int | None:
-    """Where the bracket opened at `opening` closes on the line; None when it does not."""
-    depth = 0
-    for at in range(opening, len(code)):
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(code[at].text, 0)
-        if depth == 0:
-            return at
-    return None
 
 
 def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:

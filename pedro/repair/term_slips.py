@@ -201,7 +201,7 @@ def _term_after(code: Sequence[Token], k: int) -> int | None:
     if k >= len(code) or code[k].text in _HEADS:
         return None
     if code[k].text == "(":
-        end = _match(code, k, 1)
+        end = matching_bracket(code, k)
     elif code[k].kind in {"name", "number", "string"}:
         end = k
     else:
@@ -209,7 +209,7 @@ def _term_after(code: Sequence[Token], k: int) -> int | None:
     while end is not None and end + 1 < len(code):
         follow = code[end + 1]
         if follow.text in {"(", "["}:
-            end = _match(code, end + 1, 1)
+            end = matching_bracket(code, end + 1)
         elif follow.text == "." and end + 2 < len(code) and code[end + 2].kind == "name":
             end += 2
         else:
@@ -231,7 +231,7 @@ def _atom_before(code: Sequence[Token], k: int) -> int | None:
     """The first token of the name, number, string, call or subscript that ends at `k`, or None."""
     token = code[k]
     if token.text in {")", "]"}:
-        start = _match(code, k, -1)
+        start = matching_bracket(code, k, -1)
         if start is None or not start:
             return start
         before = code[start - 1]
@@ -242,7 +242,7 @@ def _atom_before(code: Sequence[Token], k: int) -> int | None:
     return k
 
 
-def _match(code: Sequence[Token], at: int, step: int) -> int | None:
+def matching_bracket(code: Sequence[Token], at: int, step: int = 1) -> int | None:
     """Where the bracket at `at` is matched, walking by `step` (1: forwards from an opening, -1: back from a closing);
     None when not on the line."""
     depth = 0
@@ -269,7 +269,7 @@ def _displays(code: Sequence[Token]) -> Iterator[list[tuple[int, int]]]:
     the bare tuple a `return` gives."""
     for k in range(len(code)):
         if _opens_display(code, k):
-            items = _items(code, k + 1, _match(code, k, 1))
+            items = _items(code, k + 1, matching_bracket(code, k))
             if items is not None and len(items) > 1:
                 yield items
     if code and code[0].text == "return":
