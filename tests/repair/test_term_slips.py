@@ -120,3 +120,24 @@ def test_a_counter_moved_on_the_wrong_name_is_moved_on_each_of_the_others() -> N
         (4, "            max_depth += 1", "`depth` → `max_depth`, the counter moved"),
         (7, "            depth -= 1", "`max_depth` → `depth`, the counter moved"),
     ]
+
+
+def test_a_depth_that_undoes_the_wrong_counter_is_fixed_by_moving_the_other(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "nesting.py": (
+                "def deepest(text):\n"
+                '    """How deep the parentheses of text nest at most."""\n'
+                "    depth = max_depth = 0\n    for c in text:\n        if c == '(':\n            depth += 1\n"
+                "            max_depth = max(depth, max_depth)\n        elif c == ')':\n            max_depth -= 1\n"
+                "    return max_depth\n"
+            ),
+            "test_nesting.py": (
+                "from nesting import deepest\n\n\ndef test_deepest():\n"
+                "    assert deepest('(()())') == 2\n    assert deepest('()()()') == 1\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "        elif c == ')':\n            depth -= 1\n" in (repo / "nesting.py").read_text()
