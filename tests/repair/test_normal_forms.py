@@ -259,13 +259,15 @@ def test_tags_whose_docstring_says_spaces_around_each_are_ignored_are_fixed_by_s
 
 
 def test_a_sorted_list_that_is_to_hold_each_value_once_is_fixed_by_leaving_out_the_repeats(repo: Path) -> None:
+    # Reversed, without its first item or with it repeated, the list holds the same values, on which the fix answers
+    # the same: the probe without its last item tells it from an answer fitted to the test.
     fixed_by_a_variant_among_rivals(
         repo,
         {
             "tags.py": 'def unique_tags(tags):\n    """The sorted unique tags."""\n    return sorted(tags)\n',
             "test_tags.py": (
                 "from tags import unique_tags\n\n\ndef test_unique_tags():\n"
-                "    assert unique_tags(['b', 'a', 'b']) == ['a', 'b']\n"
+                "    assert unique_tags(['c', 'a', 'c', 'b']) == ['a', 'b', 'c']\n"
             ),
         },
     )

@@ -183,7 +183,8 @@ def test_a_helper_the_tests_never_call_is_probed_through_its_caller(repo: Path) 
 
 def test_neighbours_keep_the_type_and_stay_near() -> None:
     assert neighbours(5) == [6, 4, -5, 17] and neighbours(True) == [False]
-    assert neighbours("ab") == ["ba", "AB", "ab x", ""] and neighbours([1, 2]) == [[2, 1], [2], [1, 2, 1]]
+    assert neighbours("ab") == ["ba", "AB", "ab x", ""]
+    assert neighbours([1, 2]) == [[2, 1], [2], [1, 2, 1], [1], []] and neighbours((1,)) == [(1,), (), (1, 1), (), ()]
     assert neighbours(None) == [] and neighbours([]) == []
 
 
