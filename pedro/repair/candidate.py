@@ -291,10 +291,15 @@ def mutant_candidate(
     return Candidate(None, f"with the variant in place of line {line}, {unit.path} is not valid {unit.language} code")
 
 
+REMOVED = ""
+"""A variant's new text that takes its line out (no variant leaves a line empty: a blank line changes nothing)."""
+
+
 def _with_line(unit: Unit, line: int, new_line: str) -> str:
-    """The unit's text with its file line `line` replaced by `new_line`."""
+    """The unit's text with its file line `line` replaced by `new_line`, or taken out where that is REMOVED."""
     lines = unit.text.splitlines()
-    return "\n".join([*lines[: line - unit.start_line], new_line, *lines[line - unit.start_line + 1 :]])
+    kept = [] if new_line == REMOVED else [new_line]
+    return "\n".join([*lines[: line - unit.start_line], *kept, *lines[line - unit.start_line + 1 :]])
 
 
 def _line_answer(reply: str, language: LanguageName) -> str:

@@ -89,6 +89,8 @@ class Clues:
     """Widths a number was wanted zero-padded to, where the expected text has a leading zero the actual one lacks."""
     keys: frozenset[str] = frozenset()
     """Keys a lookup did not find (`KeyError: 'mail'`): a string in the code that may be misspelt."""
+    texts: frozenset[tuple[str, str]] = frozenset()
+    """(actual, expected) texts the failure compares whole (`assert 'yes' == 'Yes'`): a literal may be spelt out."""
     ignored: frozenset[str] = frozenset()
     """case, space, order: what a failing test's name or message says is to be ignored (`test_count_ignores_case`,
     `test_median_of_unsorted_values`)."""
@@ -115,6 +117,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         unbound=_named(_UNBOUND, "owner", texts),
         keys=_named(_MISSING_KEY, "name", texts),
         widths=_widths(texts),
+        texts=_compared_texts(texts),
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
     )
 
@@ -122,6 +125,12 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
 def _named(patterns: Sequence[re.Pattern[str]], group: str, texts: Sequence[str]) -> frozenset[str]:
     """What the `group` of any of `patterns` matched in any of `texts`."""
     return frozenset(match.group(group) for text in texts for pattern in patterns for match in pattern.finditer(text))
+
+
+def _compared_texts(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """The (actual, expected) texts the failures compare whole: none the runner cut short (`...`)."""
+    pairs = (pair for text in texts for pair in actual_expected_texts(text))
+    return frozenset(pair for pair in pairs if "..." not in "".join(pair))
 
 
 def _quotes(text: str) -> list[str]:

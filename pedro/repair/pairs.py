@@ -21,6 +21,11 @@ class Tested:
     nearer: bool = False
     gap: float | None = None
     """How far its failing tests stayed from passing (progress.remaining), where their failures say."""
+    later: bool = False
+    """Its failing tests now fail at a later assertion (progress.failed_later): one half of a fix in two places."""
+    alike: bool = False
+    """Its failing tests failed exactly as before (progress.fails_alike): it changed nothing the first failing
+    assertion reaches, as the other half of such a fix does."""
 
 
 def pairings(tested: Sequence[Tested], limit: int) -> list[tuple[Tested, Tested, list[Edit]]]:

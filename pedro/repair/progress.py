@@ -22,6 +22,7 @@ _NODE_DIFF = re.compile(
 )
 _JEST = re.compile(rf"Expected:\s*(?P<expected>{_NUMBER})\s*\n\s*Received:\s*(?P<actual>{_NUMBER})")
 _NUMBER_IN_TEXT = re.compile(r"\d+(?:\.\d+)?")
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # (actual, expected) text: pytest's `assert 'a' == 'b'`, node's `'a' !== 'b'`, Go's `= "a", <nil>; want "b"`.
 _TEXT_ACTUAL_EXPECTED = (
     re.compile(r"""\bassert (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) == (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""),
@@ -67,15 +68,51 @@ def came_nearer(before: TestRun, after: TestRun, wanted: frozenset[str]) -> bool
     """Whether some wanted test that still fails fails nearer to passing after a candidate, and none further: a
     number nearer the expected one, or text fewer edits from the expected text. Candidates that each came nearer
     at two places are the likeliest halves of a two-place fix."""
-    if before.report is None or after.report is None:
+    signs = [nearer_sign(earlier, failure) for earlier, failure in _same_tests(before, after, wanted)]
+    return any(sign > 0 for sign in signs) and not any(sign < 0 for sign in signs)
+
+
+def failed_later(before: TestRun, after: TestRun, wanted: frozenset[str]) -> bool:
+    """Whether some wanted test that still fails now fails at a later line of the same file, and none earlier: the
+    assertions before it hold now. One half of a fix in two places (two branches, two cases) does this; the other
+    half leaves the failure as it was (`fails_alike`), as the first assertion never reaches it."""
+    moves = [_moved(earlier, failure) for earlier, failure in _same_tests(before, after, wanted)]
+    return any(move > 0 for move in moves) and not any(move < 0 for move in moves)
+
+
+def fails_alike(before: TestRun, after: TestRun, wanted: frozenset[str]) -> bool:
+    """Whether the wanted tests fail after a candidate exactly as before: the same tests, at the same place, with
+    the same message."""
+    if before.report is None or after.report is None or before.failing & wanted != after.failing & wanted:
         return False
+    pairs = _same_tests(before, after, wanted)
+    return bool(pairs) and all(_as_failed(earlier) == _as_failed(failure) for earlier, failure in pairs)
+
+
+def _as_failed(failure: FailedTest) -> tuple[str, str]:
+    """Where and how a test failed, without what differs between two runs of the same failure: an object's address
+    (`<function fibfib at 0x7f6c…>`)."""
+    return failure.location, _ADDRESS.sub("", failure.message)
+
+
+def _same_tests(before: TestRun, after: TestRun, wanted: frozenset[str]) -> list[tuple[FailedTest, FailedTest]]:
+    """Each wanted test failing in both runs, as (its failure before, its failure after)."""
+    if before.report is None or after.report is None:
+        return []
     earlier = {failure.test_id: failure for failure in before.report.failures}
-    signs = [
-        nearer_sign(earlier[failure.test_id], failure)
+    return [
+        (earlier[failure.test_id], failure)
         for failure in after.report.failures
         if failure.test_id in wanted and failure.test_id in earlier
     ]
-    return any(sign > 0 for sign in signs) and not any(sign < 0 for sign in signs)
+
+
+def _moved(before: FailedTest, after: FailedTest) -> int:
+    """+1 when the failure is at a later line of the same file, -1 at an earlier one, else 0."""
+    was, now = _location(before.location), _location(after.location)
+    if not was or not now or was[0] != now[0]:
+        return 0
+    return (now[1] > was[1]) - (now[1] < was[1])
 
 
 def nearer_sign(before: FailedTest, after: FailedTest) -> int:

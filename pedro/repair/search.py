@@ -32,7 +32,7 @@ from pedro.repair.judge import Verdict, judge
 from pedro.repair.locate import Unit, constants_read, file_units
 from pedro.repair.pairs import Tested, joined, pairings
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
-from pedro.repair.progress import came_nearer, remaining
+from pedro.repair.progress import came_nearer, failed_later, fails_alike, remaining
 from pedro.repair.spectrum import Suspect
 from pedro.repair.variants import Variant, unit_variants
 from pedro.tools.test import TestRun
@@ -55,6 +55,11 @@ _EARLY_PAIRS = 12
 (more wait for the end)."""
 _LATE_PAIRS = 24
 """Pairs tried after the early ones as candidates come nearer: each with the earlier one that came nearest."""
+_FIRST_HALVES = 2
+_HALF_EVERY = 3
+_HALF_PAIRS = 24
+"""The first candidates after which the failure came at a later assertion, and the pairs each makes with candidates
+that left the failure as it was."""
 # Pairs tried while the model writes once no variant is left, from the first _IDLE_NEARER candidates that came nearer
 # and the first _IDLE_REST others: pairing every tested candidate with every other would cost more than a run.
 _IDLE_PAIRS = 40
@@ -157,6 +162,11 @@ class Search:
     _not_numbers: set[tuple[str, str]] = field(default_factory=set)
     _early_pairs: int = 0
     _late_pairs: int = 0
+    _halves: dict[int, int] = field(default_factory=dict)
+    """The candidates that moved the failure to a later assertion, taken as first halves: how many pairs each made."""
+    _halves_queue: deque[Proposal] = field(default_factory=deque)
+    """Their pairs, the newest first, tried one after every _HALF_EVERY variants: a one-place fix stays likelier."""
+    _halves_turn: int = 0
     paired: set[frozenset[int]] = field(default_factory=set)
     """The numbers of the candidates tried together so far."""
     _idle: deque[Proposal] = field(default_factory=deque)
@@ -175,16 +185,16 @@ class Search:
 
     def add_variants(self, units: Sequence[tuple[Unit, Sequence[int]]], *, first: bool = False) -> None:
         """Queue the variants of these units (with their suspicious lines), best supported first."""
-        found: dict[tuple[str, int, str], Variant] = {}
+        found: dict[tuple[str, int, str, tuple[tuple[int, str], ...]], Variant] = {}
         for unit, lines in units:
             text = self._file_text(unit)
             for variant in unit_variants(unit, lines, self.clues, text):
-                found.setdefault((unit.path, variant.line, variant.text), variant)
+                found.setdefault((unit.path, variant.line, variant.text, variant.also), variant)
             for constant in constants_read(unit, text):
                 # A table the function reads is a likelier place than none, and less likely than its own lines.
                 for variant in unit_variants(constant, [], self.clues, text):
                     lower = replace(variant, score=variant.score - _CONSTANT_PENALTY)
-                    found.setdefault((unit.path, variant.line, variant.text), lower)
+                    found.setdefault((unit.path, variant.line, variant.text, variant.also), lower)
         ordered = sorted(found.values(), key=lambda variant: -variant.score)
         if first:
             self.variants.extendleft(reversed(ordered))
@@ -200,11 +210,16 @@ class Search:
             proposal = self._answer(0.0)
             if proposal is not None:
                 return proposal
+            if self._halves_queue and self._variants_tried >= self._halves_turn:
+                self._halves_turn = self._variants_tried + _HALF_EVERY
+                return self._halves_queue.popleft()
             variant = self._next_variant()
             if variant == "again":
                 continue
             if variant is not None:
                 return variant
+            if self._halves_queue:
+                return self._halves_queue.popleft()
             if self.model is not None and self.model.busy and (pair := self._idle_pair()) is not None:
                 return pair  # the core the tests use would wait for the model's next answer
             if self.model is None or not self.model.busy:
@@ -501,6 +516,7 @@ class Search:
         self.run = first.before
         self.variants, self._variants_tried = deque(level.variants), level.variants_tried
         self._instead, self._queued = deque(level.instead), deque(level.queued)
+        self._halves_queue.clear()  # made of candidates tried on top of the kept ones
         self.suspects, self.tested = list(level.suspects), list(level.tested)
         self._tried = {key: set(texts) for key, texts in level.tried}
         self._idle_seen = -1
@@ -542,7 +558,11 @@ class Search:
         if len(applied) == 1:
             nearer = came_nearer(self.run, first, self.wanted)
             gap = remaining(first, self.wanted) if nearer else None
-            self._remember_tested(Tested(index, *applied[0], nearer=nearer, gap=gap))
+            # A pair is not half of another: three changes at once are too weak a lead.
+            single = proposal.question != "pair"
+            later = single and failed_later(self.run, first, self.wanted)
+            alike = single and fails_alike(self.run, first, self.wanted)
+            self._remember_tested(Tested(index, *applied[0], nearer=nearer, gap=gap, later=later, alike=alike))
 
     def _queue_answer_variants(self, applied: Edit, label: dict[str, Any]) -> None:
         """The best variants of the line a failed answer changed, when it changed one line, queued with the answer's
@@ -591,7 +611,35 @@ class Search:
                     self._queued.append(proposal)
                 if early and self._early_pairs >= _EARLY_PAIRS:
                     break
+        self._pair_halves(tested)
         self.tested.append(tested)
+
+    def _pair_halves(self, tested: Tested) -> None:
+        """Where one candidate moved the failure to a later assertion and another left it exactly as it was, try the
+        two together soon: a slip in two branches or two cases of one function shows nothing for the second half
+        until the first is in place (`number + remaining - need` in one branch, `number + need + remaining` in the
+        other), and no single candidate after the first comes nearer. The pairs made last go first, each batch
+        best ranked first: the newest partner was just tried."""
+        if self.pool:
+            return  # with a one-place fix at hand, two changes that fit the tests are likelier to fit them alone
+        if tested.later and len(self._halves) < _FIRST_HALVES:
+            self._halves[tested.n] = 0
+            partners = [one for one in self.tested if one.alike]
+        elif tested.alike:
+            partners = [one for one in self.tested if one.n in self._halves]
+        else:
+            return
+        batch = []
+        for earlier in partners:  # the earliest (best ranked) first
+            first = tested if tested.later else earlier
+            edits = joined(earlier, tested)
+            if edits is None or self._halves[first.n] >= _HALF_PAIRS:
+                continue
+            proposal = pair_proposal(earlier, tested, edits)
+            if self.claim_pair(proposal):
+                self._halves[first.n] += 1
+                batch.append(proposal)
+        self._halves_queue.extendleft(reversed(batch))
 
     @property
     def unanimous(self) -> bool:
@@ -620,6 +668,8 @@ class Search:
             self.editor.watch(suspect.unit)  # a file first looked at now: read as it is, as the model reads one
         self.variants.clear()
         self._queued.clear()  # read from the code before the kept candidate
+        self._halves.clear()
+        self._halves_queue.clear()
         self.tested.clear()  # their edits too: pairs are made of candidates tried on the code as it is now
         # A change that failed beside the old code may fix the new: with `sum()` fixed, `mean()`'s own fix passes.
         self._tried.clear()

@@ -3,13 +3,15 @@
 it was to be returned (`price * (1 + rate);` in an arrow function's block), and a `return` left inside the loop it was
 to follow (`return -1` one level too deep, so the loop ends after its first item), a list, dict or set default that
 every call shares (`items=[]`, changed in place), and the result of a method that changes its object in place returned
-as if it were the object (`return ans.sort()`, which is None)."""
+as if it were the object (`return ans.sort()`, which is None); and a step too many (`i *= n` in a loop that was only to
+read `i`), taken out."""
 
 from __future__ import annotations
 
 import ast
 import re
 
+from pedro.repair.candidate import REMOVED
 from pedro.repair.locate import RowChange, indent_of, is_docstring
 
 _PLACEHOLDER = re.compile(r"\{(?P<name>[A-Za-z_]\w*)(?:[.\[][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
@@ -33,6 +35,10 @@ _JS_IN_PLACE = re.compile(
     r"^(?P<indent>[ \t]*)return\s+(?P<call>(?P<target>[\w$]+(?:\.[\w$]+)*)\.(?:push|unshift|forEach)\(.*\));?\s*$"
 )
 """A JavaScript `return` of a method that changes its array and returns its length or nothing: `return xs.push(x)`."""
+_JS_UPDATE = re.compile(r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*(?:\+|-|\*|/|%|\*\*)=\s*[^=;][^;]*;\s*$")
+"""A JavaScript line that only updates a value in place: `i *= n;`, `this.total += x;`."""
+_OTHERS_IN_BLOCK = 2
+"""A statement is taken out only from a block of at least this many: the block keeps a statement of its own."""
 _PYTHON_EFFECTS = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.Constant, ast.JoinedStr, ast.NamedExpr)
 """Expressions a statement of their own is worth: a call, a wait, a yield; a string is a docstring or a comment."""
 
@@ -125,6 +131,30 @@ def dropped_javascript(lines: list[str]) -> list[RowChange]:
             RowChange(row, f"{match['indent']}return {expression};", "the value it computes and drops returned")
         )
     return found
+
+
+def excess_steps_python(tree: ast.Module, lines: list[str]) -> list[RowChange]:
+    """Each one-line update of a value (`i *= n`, `total += x`) in a block of other statements, taken out: a step too
+    many, which leaves the name as the lines before it made it."""
+    found: list[RowChange] = []
+    for node in ast.walk(tree):
+        for block in (getattr(node, name, None) for name in ("body", "orelse", "finalbody")):
+            if not isinstance(block, list) or len(block) < _OTHERS_IN_BLOCK:
+                continue
+            for statement in block:
+                if isinstance(statement, ast.AugAssign) and statement.lineno == statement.end_lineno:
+                    row = statement.lineno - 1
+                    found.append(RowChange(row, REMOVED, f"`{lines[row].strip()}` taken out, a step too many"))
+    return sorted(found, key=lambda change: change.row)
+
+
+def excess_steps_javascript(lines: list[str]) -> list[RowChange]:
+    """Each line that only updates a value (`i *= n;`, `total += x;`), taken out."""
+    return [
+        RowChange(row, REMOVED, f"`{line.strip()}` taken out, a step too many")
+        for row, line in enumerate(lines)
+        if row and _JS_UPDATE.match(line)
+    ]
 
 
 def returned_in_place_python(source: str, tree: ast.Module, lines: list[str]) -> list[RowChange]:

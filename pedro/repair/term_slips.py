@@ -66,6 +66,47 @@ def term_slips(line: str, code: Sequence[Token], language: str) -> Iterator[Slip
     yield from _items_swapped(line, code)
     yield from _made_absolute(line, code, language)
     yield from _remainders(line, code)
+    yield from _regrouped(line, code)
+
+
+_ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})
+
+
+def _regrouped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
+    """Arithmetic whose brackets were left out, so that the tighter operator took one term where the sum was meant:
+    `len(l) - 1 // 2` → `(len(l) - 1) // 2`, `lo + hi / 2` → `(lo + hi) / 2`, and on the right `total / n + 1` →
+    `total / (n + 1)`."""
+    for k, token in enumerate(code):
+        if token.text not in _ARITHMETIC or not _between_operands(code, k):
+            continue
+        for first, last in (_grouped_before(code, k), _grouped_after(code, k)):
+            if first is None or last is None or _holds_text(code, first, last):
+                continue
+            opened, closed = code[first].start, code[last].end
+            side = "before" if last < k else "after"
+            new = f"{line[:opened]}({line[opened:closed]}){line[closed:]}"
+            yield new, f"`{line[opened:closed].strip()}` taken together {side} `{token.text}`", 3
+
+
+def _grouped_before(code: Sequence[Token], k: int) -> tuple[int | None, int | None]:
+    """The tokens of `a - b` in `a - b // c` (the operator at `k`), to be bracketed; (None, None) where none."""
+    start = _term_before(code, k - 1)
+    if start is None or start < 2 or not _looser(code, start - 1, _PRECEDENCE[code[k].text]):
+        return None, None
+    return _operand_start(code, start - 1, _term_before(code, start - 2) or 0), k - 1
+
+
+def _grouped_after(code: Sequence[Token], k: int) -> tuple[int | None, int | None]:
+    """The tokens of `b + c` in `a / b + c` (the operator at `k`), to be bracketed; (None, None) where none."""
+    end = _term_after(code, k + 1)
+    if end is None or end + 2 >= len(code) or not _looser(code, end + 1, _PRECEDENCE[code[k].text]):
+        return None, None
+    return k + 1, _operand_end(code, end + 1, _term_after(code, end + 2) or len(code) - 1)
+
+
+def _looser(code: Sequence[Token], k: int, tight: int) -> bool:
+    """Whether the token at `k` is an arithmetic operator between operands that binds less tightly than `tight`."""
+    return code[k].text in _ARITHMETIC and _PRECEDENCE[code[k].text] < tight and _between_operands(code, k)
 
 
 def _operands_dropped(line: str, code: Sequence[Token]) -> Iterator[Slip]:

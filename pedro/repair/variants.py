@@ -40,6 +40,8 @@ from pedro.repair.padding import zero_padded
 from pedro.repair.statement_slips import (
     dropped_javascript,
     dropped_python,
+    excess_steps_javascript,
+    excess_steps_python,
     returned_in_place_javascript,
     returned_in_place_python,
     returns_in_loops,
@@ -48,6 +50,7 @@ from pedro.repair.statement_slips import (
     unformatted_python,
 )
 from pedro.repair.term_slips import moved_counters
+from pedro.repair.text_slips import spelled_out
 from pedro.repair.unread import unread_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
@@ -58,6 +61,8 @@ _CUTOFF = 0.6
 # Twin attributes share a part and differ in the rest (`incoming` and `outgoing`, `left` and `right` less so).
 _ATTRIBUTE_CUTOFF = 0.5
 _GUIDED_SCORE = 8.0
+_THROUGHOUT = 0.5
+"""What a literal's change made to every literal like it is worth above the change of that one literal."""
 _TIER_SCORE = {1: 3.0, 2: 2.0, 3: 1.0, 4: 0.5}
 _DEEPEST_LINE = 2.0
 _CLUE_NAME = 1.0
@@ -127,7 +132,7 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     # reads (only the first few names are tried in place of each).
     names = [*sorted(unread - set(names)), *names]
     held = _held_names(unit, code_only)
-    found: dict[tuple[int, str], Variant] = {}
+    found: dict[tuple[int, str, tuple[tuple[int, str], ...]], Variant] = {}
     for rank, line in enumerate(order):
         text = lines[line - unit.start_line]
         if line in prose or not text.strip():
@@ -143,9 +148,9 @@ def unit_variants(unit: Unit, suspicious: Sequence[int], clues: Clues, file_text
     return sorted(found.values(), key=lambda v: (-v.score, order.index(v.line) if v.line in order else 0))
 
 
-def _keep(found: dict[tuple[int, str], Variant], variant: Variant) -> None:
-    """Keep `variant` unless the same line was reached by a stronger reason, which keeps its rank and its words."""
-    key = (variant.line, variant.text)
+def _keep(found: dict[tuple[int, str, tuple[tuple[int, str], ...]], Variant], variant: Variant) -> None:
+    """Keep `variant` unless the same change was reached by a stronger reason, which keeps its rank and its words."""
+    key = (variant.line, variant.text, variant.also)
     if key not in found or found[key].score < variant.score:
         found[key] = variant
 
@@ -160,6 +165,8 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _empty_pieces(unit, order, clues)
     found += _normalised_parameters(unit, order, prose, clues)
     found += _statement_slips(unit, order, prose, clues)
+    found += _spelled_out(unit, order, prose, clues)
+    found += _excess_steps(unit, order, prose)
     found += _loop_ends(unit)
     lines = unit.text.splitlines()
     found += [
@@ -596,6 +603,43 @@ def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues
         base = _GUIDED_SCORE if id(change) in guided else _TIER_SCORE[2]
         also = tuple((unit.start_line + row, text) for row, text in change.also)
         found.append(Variant(unit, line, change.text, change.change, base + max(0.0, 3.0 - _RANK_STEP * rank), also))
+    return found
+
+
+def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A one-line update of a value taken out (`i *= n`): a step too many, as likely as a term too many."""
+    lines = unit.text.splitlines()
+    tree = _python_tree(unit)
+    if tree is not None:
+        changes = excess_steps_python(tree, lines)
+    elif unit.language in {"javascript", "typescript"}:
+        changes = excess_steps_javascript(lines)
+    else:
+        return []
+    found = []
+    for change in changes:
+        line = unit.start_line + change.row
+        if line not in prose:
+            rank = order.index(line) if line in order else len(order)
+            found.append(
+                Variant(unit, line, change.text, change.change, _TIER_SCORE[3] + max(0.0, 3.0 - _RANK_STEP * rank))
+            )
+    return found
+
+
+def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """A literal rewritten as the text the failure expects, where it covers all that differs (text_slips). The same
+    casing throughout first: where only one literal was wrong it fails at once, and where all were, the failure of
+    the first shows only that one, so no variant would reach the next."""
+    if not clues.texts:
+        return []
+    lines = unit.text.splitlines()
+    rows = [line - unit.start_line for line in order if line not in prose and line - unit.start_line < len(lines)]
+    found = []
+    for row, text, change, also in spelled_out(lines, rows, clues.texts, unit.language):
+        score = _GUIDED_SCORE + (_THROUGHOUT if also else 0.0)
+        others = tuple((unit.start_line + other, new) for other, new in also)
+        found.append(Variant(unit, unit.start_line + row, text, change, score, others))
     return found
 
 

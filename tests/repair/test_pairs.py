@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
+
+from test_repairer import repair
+from test_spectrum import make_repo
 
 from pedro.process import ChildResult
 from pedro.repair import pairs as pairs_module
@@ -10,7 +14,7 @@ from pedro.repair import search as search_module
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
 from pedro.repair.pairs import pairings
-from pedro.repair.progress import nearer_sign, remaining
+from pedro.repair.progress import failed_later, fails_alike, nearer_sign, remaining
 from pedro.repair.search import Search
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest, RunReport
@@ -94,3 +98,64 @@ def test_after_the_early_pairs_each_nearer_candidate_is_paired_with_the_nearest_
     search._remember_tested(Tried(20, SUM, "def total(xs):\n    return sum(xs) - 1", True, 1.0))  # the nearest yet
     search._remember_tested(Tried(21, MEAN, "def mean(xs):\n    return total(xs) / len(xs)", True, 4.0))
     assert [proposal.label["combines"] for proposal in search._queued] == [[12, 20], [20, 21]]
+
+
+def run_failing(*failures: FailedTest) -> TestRun:
+    report = RunReport("pytest", failed=len(failures), failures=list(failures))
+    return TestRun("", report, ChildResult("exited", 1, "", 0, 0, 0.1), "pytest")
+
+
+def test_a_failure_at_a_later_assertion_and_one_left_exactly_as_it_was_are_told_apart() -> None:
+    wanted = frozenset({"test_x.py::test_x"})
+    before = run_failing(
+        FailedTest("test_x.py::test_x", "test_x.py:5", "assert 2 == 1\n + where 2 = <function f at 0x7f6c>(2)")
+    )
+    later = run_failing(FailedTest("test_x.py::test_x", "test_x.py:8", "assert 3 == 0"))
+    # The same failure, told by another run: an object's address differs, nothing else.
+    same = run_failing(
+        FailedTest("test_x.py::test_x", "test_x.py:5", "assert 2 == 1\n + where 2 = <function f at 0x7f23>(2)")
+    )
+    moved_value = run_failing(FailedTest("test_x.py::test_x", "test_x.py:5", "assert 3 == 1"))
+    assert failed_later(before, later, wanted) and not fails_alike(before, later, wanted)
+    assert fails_alike(before, same, wanted) and not failed_later(before, same, wanted)
+    assert not failed_later(before, moved_value, wanted) and not fails_alike(before, moved_value, wanted)
+    assert not failed_later(later, before, wanted)  # earlier is no half of a fix
+
+
+def test_a_candidate_that_moved_the_failure_later_is_paired_with_those_that_left_it_as_it_was() -> None:
+    search = Search(Path(), None, None, lambda *_a, **_k: None, frozenset(), None, Clues(), [], None,  # type: ignore[arg-type]
+                    lambda _unit: None)  # fmt: skip
+    two = Unit("eat.py", "eat", "eat", "python", 1, 3, "def eat(a, b):\n    x = a + b\n    y = a + b")
+    search._remember_tested(Tried(1, two, "def eat(a, b):\n    x = a + b\n    y = b", alike=True))
+    search._remember_tested(Tried(2, two, "def eat(a, b):\n    x = a - b\n    y = a + b"))  # moved the value: neither
+    search._remember_tested(Tried(3, two, "def eat(a, b):\n    x = b\n    y = a + b", nearer=True, later=True))
+    search._remember_tested(Tried(4, two, "def eat(a, b):\n    x = a + b\n    y = a", alike=True))
+    search._remember_tested(Tried(5, two, "def eat(a, b):\n    x = a * b\n    y = a + b", alike=True))  # same line as 3
+    pairs = [proposal.label["combines"] for proposal in search._halves_queue]
+    assert pairs == [[3, 4], [1, 3]]  # the newest first: its partner was just tried
+    assert search._halves_queue[1].edits == [(two, "def eat(a, b):\n    x = b\n    y = b")]
+    # Tried one after every few variants, not before them: a one-place fix stays likelier.
+    assert search._queued == deque()
+
+
+def test_a_slip_in_each_of_two_branches_is_fixed_by_the_pair_of_halves(repo: Path) -> None:
+    # Each branch returns one too many; the first assertion reaches only the first branch, so the second half of the
+    # fix leaves its failure as it was, and only the first half moves it to the next assertion. Within the variants'
+    # limit (40), no pair is tried but these.
+    make_repo(
+        repo,
+        {
+            "tiers.py": (
+                "def tier(n, base=0):\n    step = base + 1\n    if n < 10 * step:\n        return 2\n"
+                "    if n < 100 * step:\n        return 3\n    return 4\n"
+            ),
+            "test_tiers.py": (
+                "from tiers import tier\n\n\ndef test_tier():\n    assert tier(5) == 1\n    assert tier(50) == 2\n"
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["question"] == "pair", fixed
+    assert "        return 1\n    if n < 100 * step:\n        return 2\n" in (repo / "tiers.py").read_text()

@@ -15,6 +15,8 @@ from test_spectrum import make_repo
 from pedro.repair.statement_slips import (
     dropped_javascript,
     dropped_python,
+    excess_steps_javascript,
+    excess_steps_python,
     returned_in_place_javascript,
     returned_in_place_python,
     returns_in_loops,
@@ -204,3 +206,34 @@ def test_a_list_default_every_call_shares_is_fixed_by_a_new_list_on_each_call(re
         'def add_item(item, items=None):\n    """`items` with `item` added; a new list when none is given."""\n'
         "    if items is None:\n        items = []\n    items.append(item)\n    return items\n"
     )
+
+
+def test_a_one_line_update_in_a_block_of_others_is_taken_out() -> None:
+    text = (
+        "def special(n):\n    fact = 1\n    total = 1\n    for i in range(1, n + 1):\n        i *= n\n"
+        "        fact *= i\n        total *= fact\n    if n:\n        n -= 1\n    return total\n"
+    )
+    rows = [(c.row, c.text, c.change) for c in excess_steps_python(ast.parse(text), text.splitlines())]
+    # The block of one statement keeps it (`n -= 1`): taking it out would leave the block empty.
+    assert rows == [
+        (4, "", "`i *= n` taken out, a step too many"),
+        (5, "", "`fact *= i` taken out, a step too many"),
+        (6, "", "`total *= fact` taken out, a step too many"),
+    ]
+    lines = ["function f(xs) {", "  let t = 0;", "  for (const x of xs) {", "    t += x;", "    t *= 2;", "  }", "}"]
+    assert [c.row for c in excess_steps_javascript(lines)] == [3, 4]
+
+
+def test_a_step_too_many_in_a_loop_is_fixed_by_taking_it_out(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "fact.py": (
+                "def special(n):\n    fact = 1\n    total = 1\n    for i in range(1, n + 1):\n        i *= n\n"
+                "        fact *= i\n        total *= fact\n    return total\n"
+            ),
+            "test_fact.py": "from fact import special\n\n\ndef test_special():\n    assert special(4) == 288\n",
+        },
+    )
+    assert "i *= n" not in (repo / "fact.py").read_text()
+    assert "        fact *= i\n" in (repo / "fact.py").read_text()

@@ -141,3 +141,14 @@ def test_a_depth_that_undoes_the_wrong_counter_is_fixed_by_moving_the_other(repo
         mutants=200,
     )
     assert "        elif c == ')':\n            depth -= 1\n" in (repo / "nesting.py").read_text()
+
+
+def test_arithmetic_whose_brackets_were_left_out_is_taken_together() -> None:
+    found = changes("        return (l[len(l) - 1 // 2] + l[len(l) // 2]) / 2.0")
+    assert found["return (l[(len(l) - 1) // 2] + l[len(l) // 2]) / 2.0"] == "`len(l) - 1` taken together before `//`"
+    assert changes("    mid = lo + hi / 2")["mid = (lo + hi) / 2"] == "`lo + hi` taken together before `/`"
+    assert changes("    return total / n + 1")["return total / (n + 1)"] == "`n + 1` taken together after `/`"
+    assert changes("  const mid = lo + hi / 2;", "javascript")["const mid = (lo + hi) / 2;"]
+    # Nothing where the operators bind alike or the tighter one already has its brackets, and never around text.
+    for line in ("    return a + b - c", "    return (a + b) / 2", '    s = "a" + b * 2'):
+        assert not [change for change in changes(line).values() if "taken together" in change], line

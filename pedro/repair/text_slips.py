@@ -1,0 +1,121 @@
+"""Variants of a string literal that the failure itself spells out: the code gave `'yes'` where `'Yes'` was expected,
+so the literal whose text stands where the two differ becomes the expected text (`'yes'` → `'Yes'`, and `"d"` →
+`"db"` at the end of `"db" + bits + "d"`). A change of case alone is also made to the function's other literals
+written in that case: a slip made throughout (`'yes'`/`'no'` for `'Yes'`/`'No'`) shows in one failure at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from pedro.repair.mutants import string_literals
+from pedro.tools.symbols import LanguageName
+
+Fix = tuple[int, str, str, tuple[tuple[int, str], ...]]
+"""(the row, its new text, what changed, the other rows the same change rewrites as (row, new text))."""
+
+_PER_LITERAL = 3
+"""Rewritings of one literal at most: a short literal may stand at several places of the actual text."""
+_CASINGS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("capitalised", str.capitalize),
+    ("in upper case", str.upper),
+    ("in lower case", str.lower),
+    ("title-cased", str.title),
+)
+
+
+def spelled_out(
+    lines: Sequence[str], rows: Iterable[int], texts: Iterable[tuple[str, str]], language: LanguageName
+) -> list[Fix]:
+    """Each literal on `rows` of `lines` rewritten so that an actual text of the failure (`texts`: (actual, expected)
+    pairs) would read as expected, where the literal covers all that differs between the two."""
+    rows = list(rows)
+    pairs = [(actual, expected) for actual, expected in texts if actual != expected]
+    found: list[Fix] = []
+    for row in rows:
+        line = lines[row]
+        for start, token in string_literals(line, language):
+            body = _plain_body(token)
+            if body is None:
+                continue
+            news = dict.fromkeys(new for actual, expected in pairs for new in _rewritten(body, actual, expected))
+            for new in [new for new in news if _writable(new, token[0])][:_PER_LITERAL]:
+                written = token[0] + new + token[0]
+                change = f"`{token}` → `{written}`, the text the failure expects"
+                found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
+                found.extend(_cased_throughout(lines, rows, (row, start, token), new, language))
+    return found
+
+
+def _plain_body(token: str) -> str | None:
+    """The text of a literal without a prefix or an escape (`'yes'` → `yes`); None for any other."""
+    if len(token) < 3 or token[0] not in "'\"" or token[-1] != token[0] or "\\" in token:
+        return None
+    return token[1:-1]
+
+
+def _writable(text: str, quote: str) -> bool:
+    """Whether `text` can stand between `quote`s as it is."""
+    return quote not in text and "\\" not in text and "\n" not in text
+
+
+def _rewritten(body: str, actual: str, expected: str) -> Iterator[str]:
+    """What `body` becomes where it stands in `actual` over all that differs from `expected`."""
+    same_start = 0
+    while same_start < min(len(actual), len(expected)) and actual[same_start] == expected[same_start]:
+        same_start += 1
+    same_end = 0
+    room = min(len(actual), len(expected)) - same_start
+    while same_end < room and actual[-1 - same_end] == expected[-1 - same_end]:
+        same_end += 1
+    differs_from, differs_to = same_start, len(actual) - same_end
+    at = actual.find(body)
+    while at != -1:
+        end = at + len(body)
+        if at <= differs_from and end >= differs_to:
+            new = expected[at : len(expected) - (len(actual) - end)]
+            if new != body:
+                yield new
+        at = actual.find(body, at + 1)
+
+
+def _cased_throughout(
+    lines: Sequence[str], rows: list[int], literal: tuple[int, int, str], new: str, language: LanguageName
+) -> Iterator[Fix]:
+    """Where `new` is the literal's text in another case, the same casing of every literal on `rows` written in the
+    literal's case, as one change."""
+    row, start, token = literal
+    body = token[1:-1]
+    if new == body or new.lower() != body.lower():
+        return
+    for name, casing in _CASINGS:
+        if casing(body) != new:
+            continue
+        rewritten = {r: _recased(lines[r], language, casing, _shape(body)) for r in rows}
+        also = tuple((r, text) for r, text in rewritten.items() if r != row and text != lines[r])
+        here = rewritten[row]
+        if also or here != lines[row][:start] + token[0] + new + token[0] + lines[row][start + len(token) :]:
+            yield row, here, f"the literals written like `{token}` {name} throughout, as the failure expects", also
+        return
+
+
+def _recased(line: str, language: LanguageName, casing: Callable[[str], str], shape: str) -> str:
+    """`line` with each plain literal of case `shape` passed through `casing`."""
+    for start, token in reversed(string_literals(line, language)):
+        body = _plain_body(token)
+        if body is None or _shape(body) != shape:
+            continue
+        new = casing(body)
+        if _writable(new, token[0]):
+            line = line[:start] + token[0] + new + token[0] + line[start + len(token) :]
+    return line
+
+
+def _shape(text: str) -> str:
+    """The case a text is written in: lower, upper, capitalised, or other (no letters, or mixed)."""
+    if not any(char.isalpha() for char in text):
+        return "other"
+    if text.islower():
+        return "lower"
+    if text.isupper():
+        return "upper"
+    return "capitalised" if text == text.capitalize() else "other"

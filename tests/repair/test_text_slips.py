@@ -1,0 +1,63 @@
+"""Repair's variants of a string literal that the failure spells out: the literal that covers all that differs between
+the actual and the expected text becomes the expected text, and a change of case alone is made throughout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_repairer import repair
+from test_spectrum import make_repo
+
+from pedro.repair.text_slips import spelled_out
+
+
+def fixes(lines: list[str], *texts: tuple[str, str], language: str = "python") -> dict[str, tuple[int, str]]:
+    """What each variant changed, by its change in words: (the row, the new text), with the other rows it rewrites."""
+    found = spelled_out(lines, range(len(lines)), texts, language)  # type: ignore[arg-type]
+    return {change: (row, text, *(f"{r}: {t}" for r, t in also)) for row, text, change, also in found}  # type: ignore[misc]
+
+
+def test_the_literal_where_the_actual_text_differs_becomes_the_expected_text() -> None:
+    lines = ["def to_binary(n):", '    return "db" + bin(n)[2:] + "d"']
+    assert fixes(lines, ("db0d", "db0db")) == {
+        '`"d"` → `"db"`, the text the failure expects': (1, '    return "db" + bin(n)[2:] + "db"')
+    }
+    # A literal away from where the two differ is left: "db" stands before the difference, not over it.
+    assert fixes(lines, ("xx0d", "db0d")) == {}
+    # No literal covers a difference inside what the code computed.
+    assert fixes(lines, ("db01d", "db10d")) == {}
+
+
+def test_a_change_of_case_is_also_made_to_the_other_literals_written_in_that_case() -> None:
+    lines = ["def answer(ok):", "    if ok:", "        return 'yes'", "    return 'no'", "    log('DEBUG')"]
+    found = fixes(lines, ("yes", "Yes"))
+    assert found["`'yes'` → `'Yes'`, the text the failure expects"] == (2, "        return 'Yes'")
+    assert found["the literals written like `'yes'` capitalised throughout, as the failure expects"] == (
+        2, "        return 'Yes'", "3:     return 'No'",
+    )  # fmt: skip
+
+
+def test_literals_with_an_escape_a_prefix_or_none_of_the_text_are_left_alone() -> None:
+    lines = ["def f(x):", r"    a = 'ye\ts'", "    b = f'yes{x}'", "    c = 'maybe'", "    d = ''"]
+    assert fixes(lines, ("yes", "Yes")) == {}
+    # JavaScript's quotes are read the same way; a template literal is not a plain one.
+    js = ["function f(x) {", "  return x ? 'on' : `off`;", "}"]
+    assert list(fixes(js, ("on", "ON"), language="javascript")) == ["`'on'` → `'ON'`, the text the failure expects"]
+
+
+def test_a_function_that_answers_in_the_wrong_case_throughout_is_fixed_by_its_first_candidate(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "answer.py": "def answer(ok):\n    if ok:\n        return 'yes'\n    return 'no'\n",
+            "test_answer.py": (
+                "from answer import answer\n\n\ndef test_answer():\n"
+                "    assert answer(True) == 'Yes'\n    assert answer(False) == 'No'\n"
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["n"] == 1, fixed
+    assert (repo / "answer.py").read_text() == "def answer(ok):\n    if ok:\n        return 'Yes'\n    return 'No'\n"
