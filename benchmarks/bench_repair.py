@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -74,11 +75,27 @@ def run_pedro_eval(ggufs: Sequence[Path], env: dict[str, str], args: argparse.Na
     """Run `pedro eval` in this checkout (its progress and tables on the terminal); the folder it wrote."""
     evals = ROOT / EVALS_DIR
     before = set(evals.iterdir()) if evals.is_dir() else set()
-    done = subprocess.run(eval_command(ggufs, args), cwd=ROOT, env=env, check=False)
+    returncode = run_passing_term_on(eval_command(ggufs, args), cwd=ROOT, env=env)
     written = sorted(set(evals.iterdir()) - before) if evals.is_dir() else []
     if not written:
-        raise SystemExit(f"pedro eval wrote no results (exit {done.returncode})")
+        raise SystemExit(f"pedro eval wrote no results (exit {returncode})")
     return written[-1]
+
+
+def run_passing_term_on(command: Sequence[str], **options: Any) -> int:
+    """Run `command` to its end, passing a SIGTERM sent to this process on to it as the Ctrl-C it stops on (its runs
+    ended, its server stopped, what it finished saved): killed at once, `pedro eval` would leave its llama-server
+    running beside the next benchmark. Its exit status."""
+    process = subprocess.Popen(list(command), **options)
+
+    def stop(_signum: int, _frame: object) -> None:
+        process.send_signal(signal.SIGINT)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        return process.wait()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def by_tier(rows: Sequence[dict[str, Any]], tiers: dict[str, str]) -> dict[str, str]:
