@@ -1,10 +1,12 @@
 """Variants of a string literal that the failure itself spells out: the code gave `'yes'` where `'Yes'` was expected,
 so the literal whose text stands where the two differ becomes the expected text (`'yes'` → `'Yes'`, and `"d"` →
 `"db"` at the end of `"db" + bits + "d"`). A change of case alone is also made to the function's other literals
-written in that case: a slip made throughout (`'yes'`/`'no'` for `'Yes'`/`'No'`) shows in one failure at a time."""
+written in that case: a slip made throughout (`'yes'`/`'no'` for `'Yes'`/`'No'`) shows in one failure at a time. And a
+pattern's class of ASCII letters, where the failure's text holds a letter outside ASCII, widened to every letter."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from pedro.repair.mutants import string_literals
@@ -44,6 +46,38 @@ def spelled_out(
                 found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
                 found.extend(_cased_throughout(lines, rows, (row, start, token), new, language))
     return found
+
+
+def widened_letters(
+    lines: Sequence[str], rows: Iterable[int], texts: Iterable[tuple[str, str]], language: LanguageName
+) -> list[Fix]:
+    """Where the failure's texts hold a letter outside ASCII (`'Ana índia'` for `'Ana Índia'`), each pattern's class of
+    ASCII letters (`[a-z]`, `[A-Za-z]`) widened to every letter: `\\w`, or letters alone (`[^\\W\\d_]`). Python's
+    patterns only: JavaScript's `\\w` is ASCII."""
+    if language != "python" or not any(_foreign_letter(actual + expected) for actual, expected in texts):
+        return []
+    found: list[Fix] = []
+    for row in rows:
+        line = lines[row]
+        for start, token in string_literals(line, language):
+            prefix = token[: token.index(token[-1])].lower()
+            if "f" in prefix:
+                continue  # an f-string's braces are not a pattern's
+            for ascii_class, wider in itertools.product(_ASCII_LETTERS, _WIDER):
+                if ascii_class in token:
+                    written = token.replace(ascii_class, wider if "r" in prefix else wider.replace("\\", "\\\\"))
+                    change = f"`{ascii_class}` → `{wider}`, as the failure's text holds a letter outside ASCII"
+                    found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
+    return found
+
+
+_ASCII_LETTERS = ("[a-zA-Z]", "[A-Za-z]", "[a-z]", "[A-Z]")
+_WIDER = (r"\w", r"[^\W\d_]")
+"""Every letter, and digits and `_` too (`\\w`, as a word is read), or letters alone."""
+
+
+def _foreign_letter(text: str) -> bool:
+    return any(char.isalpha() and not char.isascii() for char in text)
 
 
 def _plain_body(token: str) -> str | None:

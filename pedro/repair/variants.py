@@ -50,7 +50,7 @@ from pedro.repair.statement_slips import (
     unformatted_python,
 )
 from pedro.repair.term_slips import moved_counters
-from pedro.repair.text_slips import spelled_out
+from pedro.repair.text_slips import spelled_out, widened_letters
 from pedro.repair.unread import unread_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
@@ -628,7 +628,8 @@ def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant
 
 
 def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
-    """A literal rewritten as the text the failure expects, where it covers all that differs (text_slips). The same
+    """A literal rewritten as the text the failure expects, where it covers all that differs, or a pattern's ASCII
+    letters widened where the failure's text holds others (text_slips). The same
     casing throughout first: where only one literal was wrong it fails at once, and where all were, the failure of
     the first shows only that one, so no variant would reach the next."""
     if not clues.texts:
@@ -636,7 +637,11 @@ def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) ->
     lines = unit.text.splitlines()
     rows = [line - unit.start_line for line in order if line not in prose and line - unit.start_line < len(lines)]
     found = []
-    for row, text, change, also in spelled_out(lines, rows, clues.texts, unit.language):
+    fixes = [
+        *spelled_out(lines, rows, clues.texts, unit.language),
+        *widened_letters(lines, rows, clues.texts, unit.language),
+    ]
+    for row, text, change, also in fixes:
         score = _GUIDED_SCORE + (_THROUGHOUT if also else 0.0)
         others = tuple((unit.start_line + other, new) for other, new in also)
         found.append(Variant(unit, unit.start_line + row, text, change, score, others))

@@ -8,7 +8,7 @@ from pathlib import Path
 from test_repairer import repair
 from test_spectrum import make_repo
 
-from pedro.repair.text_slips import spelled_out
+from pedro.repair.text_slips import spelled_out, widened_letters
 
 
 def fixes(lines: list[str], *texts: tuple[str, str], language: str = "python") -> dict[str, tuple[int, str]]:
@@ -61,3 +61,17 @@ def test_a_function_that_answers_in_the_wrong_case_throughout_is_fixed_by_its_fi
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["n"] == 1, fixed
     assert (repo / "answer.py").read_text() == "def answer(ok):\n    if ok:\n        return 'Yes'\n    return 'No'\n"
+
+
+def test_a_patterns_ascii_letters_are_widened_where_the_failure_holds_a_letter_outside_ascii() -> None:
+    lines = ["def titleize(word):", '    return re.sub(r"\\b(\'?[a-z])", up, word)', '    x = "[A-Za-z]+"']
+    found = widened_letters(lines, range(3), [("Ana índia", "Ana Índia")], "python")
+    assert [(row, text) for row, text, _change, _also in found] == [
+        (1, '    return re.sub(r"\\b(\'?\\w)", up, word)'),
+        (1, '    return re.sub(r"\\b(\'?[^\\W\\d_])", up, word)'),
+        (2, '    x = "\\\\w+"'),  # a plain literal's backslash written twice
+        (2, '    x = "[^\\\\W\\\\d_]+"'),
+    ]
+    # Nothing where every letter is ASCII, and nothing in JavaScript, whose \w is ASCII.
+    assert widened_letters(lines, range(3), [("Ana india", "Ana India")], "python") == []
+    assert widened_letters(["  s.replace(/[a-z]/g, up);"], [0], [("índia", "Índia")], "javascript") == []
