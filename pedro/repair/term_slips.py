@@ -93,7 +93,8 @@ def _grouped_before(code: Sequence[Token], k: int) -> tuple[int | None, int | No
     start = _term_before(code, k - 1)
     if start is None or start < 2 or not _looser(code, start - 1, _PRECEDENCE[code[k].text]):
         return None, None
-    return _operand_start(code, start - 1, _term_before(code, start - 2) or 0), k - 1
+    before = _term_before(code, start - 2)
+    return (None, None) if before is None else (_operand_start(code, start - 1, before), k - 1)
 
 
 def _grouped_after(code: Sequence[Token], k: int) -> tuple[int | None, int | None]:
@@ -101,7 +102,8 @@ def _grouped_after(code: Sequence[Token], k: int) -> tuple[int | None, int | Non
     end = _term_after(code, k + 1)
     if end is None or end + 2 >= len(code) or not _looser(code, end + 1, _PRECEDENCE[code[k].text]):
         return None, None
-    return k + 1, _operand_end(code, end + 1, _term_after(code, end + 2) or len(code) - 1)
+    after = _term_after(code, end + 2)
+    return (None, None) if after is None else (k + 1, _operand_end(code, end + 1, after))
 
 
 def _looser(code: Sequence[Token], k: int, tight: int) -> bool:

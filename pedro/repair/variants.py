@@ -599,11 +599,16 @@ def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues
         line = unit.start_line + change.row
         if line in prose:
             continue
-        rank = order.index(line) if line in order else len(order)
         base = _GUIDED_SCORE if id(change) in guided else _TIER_SCORE[2]
         also = tuple((unit.start_line + row, text) for row, text in change.also)
-        found.append(Variant(unit, line, change.text, change.change, base + max(0.0, 3.0 - _RANK_STEP * rank), also))
+        found.append(Variant(unit, line, change.text, change.change, base + _rank_bonus(line, order), also))
     return found
+
+
+def _rank_bonus(line: int, order: list[int]) -> float:
+    """What a whole-statement change is worth for where its line ranks among the suspicious ones."""
+    rank = order.index(line) if line in order else len(order)
+    return max(0.0, 3.0 - _RANK_STEP * rank)
 
 
 def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
@@ -616,22 +621,19 @@ def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant
         changes = excess_steps_javascript(lines)
     else:
         return []
-    found = []
-    for change in changes:
-        line = unit.start_line + change.row
-        if line not in prose:
-            rank = order.index(line) if line in order else len(order)
-            found.append(
-                Variant(unit, line, change.text, change.change, _TIER_SCORE[3] + max(0.0, 3.0 - _RANK_STEP * rank))
-            )
-    return found
+    lines_of = [(unit.start_line + change.row, change) for change in changes]
+    return [
+        Variant(unit, line, change.text, change.change, _TIER_SCORE[3] + _rank_bonus(line, order))
+        for line, change in lines_of
+        if line not in prose
+    ]
 
 
 def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """A literal rewritten as the text the failure expects, where it covers all that differs, or a pattern's ASCII
-    letters widened where the failure's text holds others (text_slips). The same
-    casing throughout first: where only one literal was wrong it fails at once, and where all were, the failure of
-    the first shows only that one, so no variant would reach the next."""
+    letters widened where the failure's text holds others (text_slips). The same casing throughout first: where only
+    one literal was wrong it fails at once, and where all were, the failure of the first shows only that one, so no
+    variant would reach the next."""
     if not clues.texts:
         return []
     lines = unit.text.splitlines()
