@@ -34,11 +34,10 @@ _TEXT_ACTUAL_EXPECTED = (
 def closer(before: FailedTest, after: FailedTest) -> tuple[int, str]:
     """+1 and why when `after` fails closer to passing than `before` (a later assertion in the same file, an actual
     value nearer the expected one), -1 when further, 0 when it cannot be told or nothing moved."""
-    was, now = _location(before.location), _location(after.location)
-    if was and now and was[0] == now[0] and was[1] != now[1]:
-        if now[1] > was[1]:
-            return 1, f"it now fails later, at line {now[1]} (was {was[1]})"
-        return -1, f"it now fails earlier, at line {now[1]} (was {was[1]})"
+    move = _moved(before, after)
+    if move:
+        (_, was), (_, now) = _location(before.location) or ("", 0), _location(after.location) or ("", 0)
+        return move, f"it now fails {'later' if move > 0 else 'earlier'}, at line {now} (was {was})"
     old, new = _values(before), _values(after)
     if old is None or new is None or old[1] != new[1] or old[0] == new[0]:
         return 0, ""

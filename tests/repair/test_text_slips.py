@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_repairer import repair
-from test_spectrum import make_repo
+from test_mutants import fixed_by_a_variant
 
 from pedro.repair.text_slips import spelled_out, widened_letters
 
@@ -46,7 +45,7 @@ def test_literals_with_an_escape_a_prefix_or_none_of_the_text_are_left_alone() -
 
 
 def test_a_function_that_answers_in_the_wrong_case_throughout_is_fixed_by_its_first_candidate(repo: Path) -> None:
-    make_repo(
+    events = fixed_by_a_variant(
         repo,
         {
             "answer.py": "def answer(ok):\n    if ok:\n        return 'yes'\n    return 'no'\n",
@@ -56,8 +55,6 @@ def test_a_function_that_answers_in_the_wrong_case_throughout_is_fixed_by_its_fi
             ),
         },
     )
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3)
-    assert outcome.fixed and backend.requests == [], outcome.summary
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["n"] == 1, fixed
     assert (repo / "answer.py").read_text() == "def answer(ok):\n    if ok:\n        return 'Yes'\n    return 'No'\n"
