@@ -1,12 +1,14 @@
-"""Write HumanEvalFix's Python tasks as an eval suite (evals/README.md's format) from a HumanEvalPack checkout.
+"""Write HumanEvalFix's Python or JavaScript tasks as an eval suite (evals/README.md's format) from HumanEvalPack.
 
 HumanEvalFix (HumanEvalPack, MIT licensed) gives each of HumanEval's 164 functions with a bug written in by hand,
 and its tests. Each task here is a repository holding the buggy function in `solution.py` and its tests as one
-pytest test in `test_solution.py`; the test command is the check, as the benchmark runs it. The source is a
-checkout laid out as `<root>/python_<n>/instruction.md` (the buggy function in its `# Context` block),
-`tests/test_code.txt` (the tests, ending in `check(<name>)`) and `solution/solution.py` (the fixed function).
+pytest test in `test_solution.py` (JavaScript: `solution.js`, exporting the function, and one `node:test` test in
+`solution.test.js`, whose `console.assert` calls become `assert.ok`, which fail); the test command is the check, as
+the benchmark runs it. The source is a checkout laid out as `<root>/python_<n>/instruction.md` (the buggy function
+in its `# Context` block), `tests/test_code.txt` (the tests, ending in `check(<name>)`; JavaScript's in a call of
+its test function) and `solution/solution.py` (the fixed function); `javascript_<n>` likewise.
 
-    python benchmarks/humanevalfix_suite.py SOURCE OUT [--every 4] [--offset 0]
+    python benchmarks/humanevalfix_suite.py SOURCE OUT [--every 4] [--offset 0] [--language javascript]
     make eval ARGS="--models smollm2 --suite OUT --modes repair --jobs 1 --time-limit 60 --max-rounds 2"
 
 Tasks whose tests need more than the function (helpers defined beside it) fail as shipped and with their fix
@@ -33,54 +35,118 @@ test = "python -m pytest -q test_solution.py"
 check = "python -m pytest -q test_solution.py"
 timeout_s = 60
 """
+_JS_CONTEXT = re.compile(
+    r"# Context\n\n```javascript\n(?P<code>.*?)\n```\n\n# Instruction\n\nFix bugs in (?P<name>\w+)", re.S
+)
+_JS_TASK = """title = "HumanEvalFix JavaScript {n} {name}"
+language = "javascript"
+tier = "one-function"
+description = "The tests in solution.test.js fail; fix the bug in {name} so they pass."
+test = "node --test"
+check = "node --test"
+timeout_s = 60
+"""
+_JS_PACKAGE = '{"name": "solution", "version": "1.0.0", "private": true, "scripts": {"test": "node --test"}}\n'
+_JS_RUN = re.compile(r"^(test\w*)\(\)\s*;?\s*$", re.M)
+
+
+def _context(folder: Path, pattern: re.Pattern[str]) -> re.Match[str]:
+    """The `# Context` block of a task's instruction: the buggy function and its name."""
+    context = pattern.search((folder / "instruction.md").read_text())
+    if context is None:
+        raise SystemExit(f"{folder / 'instruction.md'}: no `# Context` block naming the function to fix")
+    return context
+
+
+def _write(task: Path, files: dict[str, str]) -> Path:
+    """The task's files (`repo/…`, `solution/…`, `task.toml`) written under its folder."""
+    for name, text in files.items():
+        (task / name).parent.mkdir(parents=True, exist_ok=True)
+        (task / name).write_text(text)
+    return task
 
 
 def write_task(source: Path, n: int, out: Path) -> Path:
     """The task of HumanEvalFix's Python function `n`, written under `out`."""
     folder = source / f"python_{n}"
-    context = _CONTEXT.search((folder / "instruction.md").read_text())
-    if context is None:
-        raise SystemExit(f"{folder / 'instruction.md'}: no `# Context` block naming the function to fix")
+    context = _context(folder, _CONTEXT)
     name = context["name"]
     tests = (folder / "tests" / "test_code.txt").read_text().rstrip().splitlines()
     body = "\n".join(line for line in tests if not line.startswith("check(")).strip("\n")
-    task = out / f"py-hef-{n}"
-    (task / "repo").mkdir(parents=True)
-    (task / "solution").mkdir()
-    (task / "repo" / "solution.py").write_text(_HEADER + context["code"].rstrip() + "\n")
-    (task / "solution" / "solution.py").write_text(_HEADER + (folder / "solution" / "solution.py").read_text())
     test = f"from solution import {name}\n\n\n{body}\n\n\ndef test_{name}():\n    check({name})\n"
-    (task / "repo" / "test_solution.py").write_text(test)
-    (task / "task.toml").write_text(_TASK.format(n=n, name=name))
-    return task
+    return _write(
+        out / f"py-hef-{n}",
+        {
+            "repo/solution.py": _HEADER + context["code"].rstrip() + "\n",
+            "solution/solution.py": _HEADER + (folder / "solution" / "solution.py").read_text(),
+            "repo/test_solution.py": test,
+            "task.toml": _TASK.format(n=n, name=name),
+        },
+    )
+
+
+def write_javascript_task(source: Path, n: int, out: Path) -> Path:
+    """The task of HumanEvalFix's JavaScript function `n`, written under `out`."""
+    folder = source / f"javascript_{n}"
+    context = _context(folder, _JS_CONTEXT)
+    name = context["name"]
+    tests = (folder / "tests" / "test_code.txt").read_text()
+    runs = "".join(f"  {run}();\n" for run in _JS_RUN.findall(tests))
+    body = _JS_RUN.sub("", tests).replace("console.assert(", "assert.ok(").strip("\n")
+    exports = f"\n\nmodule.exports = {{ {name} }};\n"
+    test = (
+        'const test = require("node:test");\nconst assert = require("node:assert");\n'
+        f'const {{ {name} }} = require("./solution.js");\n\n{body}\n\ntest("{name}", () => {{\n{runs}}});\n'
+    )
+    return _write(
+        out / f"js-hef-{n}",
+        {
+            "repo/solution.js": context["code"].rstrip() + exports,
+            "solution/solution.js": (folder / "solution" / "solution.js").read_text().rstrip() + exports,
+            "repo/solution.test.js": test,
+            "repo/package.json": _JS_PACKAGE,
+            "task.toml": _JS_TASK.format(n=n, name=name),
+        },
+    )
 
 
 def holds(task: Path) -> bool:
     """Whether the task's tests fail as shipped and pass with its fix."""
+    javascript = (task / "repo" / "solution.js").is_file()
+    fix = task / "solution" / ("solution.js" if javascript else "solution.py")
     outcomes = []
     for fixed in (False, True):
         with tempfile.TemporaryDirectory() as scratch:
             shutil.copytree(task / "repo", scratch, dirs_exist_ok=True)
             if fixed:
-                shutil.copy(task / "solution" / "solution.py", scratch)
+                shutil.copy(fix, scratch)
             command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_solution.py"]
-            run = subprocess.run(command, cwd=scratch, capture_output=True, timeout=60, check=False)
-            outcomes.append(run.returncode == 0)
+            if javascript:
+                command = ["node", "--test"]
+            try:  # a bug that loops for ever fails as shipped
+                run = subprocess.run(command, cwd=scratch, capture_output=True, timeout=30, check=False)
+            except subprocess.TimeoutExpired:
+                outcomes.append(False)
+            else:
+                outcomes.append(run.returncode == 0)
     return outcomes == [False, True]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", type=Path, help="the folder holding python_0 … python_163")
+    parser.add_argument("source", type=Path, help="the folder holding python_0 … python_163 (javascript_0 …)")
     parser.add_argument("out", type=Path, help="the suite's folder (replaced)")
     parser.add_argument("--every", type=int, default=1, help="take every n-th task (4: a quarter)")
     parser.add_argument("--offset", type=int, default=0, help="the first task taken")
+    parser.add_argument("--language", choices=("python", "javascript"), default="python")
     args = parser.parse_args()
     shutil.rmtree(args.out, ignore_errors=True)
     kept, left = 0, []
-    numbers = sorted(int(path.name.split("_")[1]) for path in args.source.glob("python_*") if path.is_dir())
+    write = write_javascript_task if args.language == "javascript" else write_task
+    found = args.source.glob(f"{args.language}_*")
+    numbers = sorted(int(path.name.split("_")[1]) for path in found if path.is_dir())
     for n in (n for n in numbers if n >= args.offset and (n - args.offset) % args.every == 0):
-        task = write_task(args.source, n, args.out)
+        task = write(args.source, n, args.out)
         if holds(task):
             kept += 1
         else:
