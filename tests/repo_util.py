@@ -50,3 +50,14 @@ def review_change(tmp_path: Path) -> Path:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "is_empty and half")
     return repo
+
+
+def node_test(module: str, name: str, *checks: str, strict: bool = True) -> str:
+    """A node:test file that takes `name` from `./module` and makes `checks` (lines of JavaScript) in one test, with
+    node's strict assert (`assert.equal` is strict) or its plain one (`assert.ok` as a bare check)."""
+    kind = "node:assert/strict" if strict else "node:assert"
+    lines = "".join(f"  {check}\n" for check in checks)
+    return (
+        f'const test = require("node:test");\nconst assert = require("{kind}");\n'
+        f'const {{ {name} }} = require("./{module}");\n\ntest("{name}", () => {{\n{lines}}});\n'
+    )

@@ -7,7 +7,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,6 +65,9 @@ class Unit:
     end_line: int
     text: str
     tests: tuple[str, ...] = ()
+    doc: str = ""
+    """The comment just above the unit, where a language documents its functions there (JavaScript's `/** … */`,
+    Go's `//` lines): what it says the unit promises, as a Python docstring does."""
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -118,16 +121,7 @@ def locate(failures: Sequence[FailedTest], root: Path, *, limit: int = 3) -> lis
 
 
 def _with_tests(unit: Unit, tests: list[str]) -> Unit:
-    return Unit(
-        unit.path,
-        unit.name,
-        unit.qualified_name,
-        unit.language,
-        unit.start_line,
-        unit.end_line,
-        unit.text,
-        tuple(dict.fromkeys(tests)),
-    )
+    return replace(unit, tests=tuple(dict.fromkeys(tests)))
 
 
 def _units_for(failure: FailedTest, root: Path) -> list[Unit]:
@@ -253,7 +247,27 @@ def _statement_end(lines: list[str], row: int) -> int | None:
 def _unit(rel: str, language: LanguageName, source: bytes, symbol: Symbol) -> Unit:
     lines = source.decode("utf-8", errors="replace").splitlines()
     text = "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
-    return Unit(rel, symbol.name, symbol.qualified_name, language, symbol.start_line, symbol.end_line, text)
+    doc = "" if language == "python" else comment_above(lines, symbol.start_line)
+    return Unit(rel, symbol.name, symbol.qualified_name, language, symbol.start_line, symbol.end_line, text, doc=doc)
+
+
+def comment_above(lines: list[str], start_line: int) -> str:
+    """The comment that ends on the line just above `start_line` (1-based): a block `/* … */` or a run of `//`
+    lines; "" where code or a blank line comes first."""
+    row = start_line - 2
+    if row < 0:
+        return ""
+    if lines[row].strip().startswith("//"):
+        top = row
+        while top > 0 and lines[top - 1].strip().startswith("//"):
+            top -= 1
+        return "\n".join(lines[top : row + 1])
+    if not lines[row].rstrip().endswith("*/"):
+        return ""
+    top = row
+    while top >= 0 and "/*" not in lines[top]:
+        top -= 1
+    return "\n".join(lines[top : row + 1]) if top >= 0 else ""
 
 
 def _called_from_test(root: Path, frame: Frame) -> list[Unit]:

@@ -106,6 +106,8 @@ _CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswi
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
 _ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^="})
+_CONDITIONS = frozenset({"if", "elif", "while", "else", "}"})
+"""Words a line starts with when what follows is a condition, whose block may share its line."""
 # Words after which an operator is unary (`return -x`, `if not -1 < x`), not the middle of two operands.
 _OPENING_WORDS = frozenset(
     {"return", "if", "elif", "while", "for", "in", "not", "and", "or", "else", "case", "yield", "await", "throw",
@@ -276,10 +278,16 @@ def _string_variants(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
     token = code[k]
     if token.text in _STRING_SWAPS:
         yield _swap(line, token, _STRING_SWAPS[token.text], 3)
-    elif [one.text for one in code[k + 1 : k + 3]] == [".", "join"]:
+    elif [one.text for one in code[k + 1 : k + 3]] == [".", "join"] or _joined_by(code, k):
         yield from _separator_variants(line, token)
     else:
         yield from _format_variants(line, token)
+
+
+def _joined_by(code: list[_Token], k: int) -> bool:
+    """Whether the string at k is what a JavaScript array's `.join(…)` puts between its items."""
+    after = [one.text for one in code[k + 1 : k + 2]]
+    return k >= 3 and [one.text for one in code[k - 3 : k]] == [".", "join", "("] and after == [")"]
 
 
 def _separator_variants(line: str, token: _Token) -> Iterator[Mutant]:
@@ -682,9 +690,13 @@ def _alone(code: list[_Token], k: int, last: int | None = None) -> bool:
 def _value_names(code: list[_Token]) -> list[tuple[int, _Token]]:
     """The line's variables read as values: not keywords, types, calls, attributes or what an assignment stores."""
     variables: list[tuple[int, _Token]] = []
-    # What an assignment stores into (`top, score = best(pairs)`) is not a value the line computes.
+    # What an assignment stores into (`top, score = best(pairs)`) is not a value the line computes; where a condition
+    # holds its block on its own line (`if (j % i == 0) { p = 0; break }`), only the name stored into.
     stored = next((k for k, token in enumerate(code) if token.text in _ASSIGNMENTS), -1)
     targets = _loop_targets(code)
+    if stored > 0 and code[0].text in _CONDITIONS:
+        targets.add(stored - 1)
+        stored = -1
     for k, token in enumerate(code):
         if k >= stored and k not in targets and _is_variable(token) and _read_as_value(code, k):
             variables.append((k, token))

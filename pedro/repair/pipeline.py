@@ -19,6 +19,7 @@ from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Usage
 from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
+from pedro.repair.assert_values import COMPARED_TIMEOUT_S, compared_values
 from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmStart
@@ -306,8 +307,11 @@ class Repairer:
         ranked, model, editor = located.ranked, located.model, located.editor
         for suspect in ranked:
             editor.watch(suspect.unit)
-        search = Search(self.root, runs, editor, emit, wanted, run, read_clues(failures, self.root), failures, model,
-                        self._probe)  # fmt: skip
+        ctx = self.tests.ctx
+        compared = compared_values(failures, [s.unit for s in ranked], self.root, ctx.env,
+                                   min(ctx.config.test_timeout, COMPARED_TIMEOUT_S))  # fmt: skip
+        clues = read_clues(failures, self.root, compared)
+        search = Search(self.root, runs, editor, emit, wanted, run, clues, failures, model, self._probe)
         search.variant_limit, search.suspects = self.config.mutants, ranked
         search.add_variants([(s.unit, s.lines) for s in ranked])
         return search

@@ -374,8 +374,7 @@ class Search:
         if before + 1 == unit.start_line:
             return unit
         shift = before + 1 - unit.start_line
-        return Unit(unit.path, unit.name, unit.qualified_name, unit.language, unit.start_line + shift,
-                    unit.end_line + shift, unit.text, unit.tests)  # fmt: skip
+        return replace(unit, start_line=unit.start_line + shift, end_line=unit.end_line + shift)
 
     def _answered_unit(self, answer: Answer) -> Unit | None:
         """The unit an answer replaces, as the file holds it now: for a whole function the search is still about, also

@@ -5,7 +5,7 @@ candidates tried together, then progress that led nowhere taken back."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pedro.evidence import describe_test_run
 from pedro.repair.choose import Passing, Verdict, agreement, changed_lines, judge_pool
@@ -128,8 +128,7 @@ def _without_needless(search: Search, chosen: Plausible) -> TestRun:
 
 
 def _with_text(unit: Unit, text: str) -> Unit:
-    return Unit(unit.path, unit.name, unit.qualified_name, unit.language, unit.start_line,
-                unit.start_line + len(text.splitlines()) - 1, text, unit.tests)  # fmt: skip
+    return replace(unit, end_line=unit.start_line + len(text.splitlines()) - 1, text=text)
 
 
 def _changed_units(kept: Sequence[Kept]) -> list[tuple[Unit, str, list[int]]]:

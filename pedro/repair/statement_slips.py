@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 
 from pedro.repair.candidate import REMOVED
 from pedro.repair.locate import RowChange, indent_of, is_docstring
@@ -37,6 +38,12 @@ _JS_IN_PLACE = re.compile(
 """A JavaScript `return` of a method that changes its array and returns its length or nothing: `return xs.push(x)`."""
 _JS_UPDATE = re.compile(r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*(?:\+|-|\*|/|%|\*\*)=\s*[^=;][^;]*;\s*$")
 """A JavaScript line that only updates a value in place: `i *= n;`, `this.total += x;`."""
+_JS_ADD = re.compile(r"^[ \t]*(?P<target>[A-Za-z_$][\w$]*(?:\.[\w$]+)*)\.(?:push|unshift|add)\(.*\);?\s*$")
+"""A JavaScript line that only adds to an array or a set: `out.push(x);`."""
+_JS_ASSIGN = re.compile(r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+|\[[^\]\n]+\])*\s*=(?!=)[^;]*;?\s*$")
+"""A JavaScript line that only assigns, with no declaration: `p[j] = p[ind]`."""
+_ADDS = frozenset({"append", "appendleft", "add", "insert", "extend"})
+"""Python methods that add to a list or a set."""
 _OTHERS_IN_BLOCK = 2
 """A statement is taken out only from a block of at least this many: the block keeps a statement of its own."""
 _PYTHON_EFFECTS = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.Constant, ast.JoinedStr, ast.NamedExpr)
@@ -137,15 +144,47 @@ def excess_steps_python(tree: ast.Module, lines: list[str]) -> list[RowChange]:
     """Each one-line update of a value (`i *= n`, `total += x`) in a block of other statements, taken out: a step too
     many, which leaves the name as the lines before it made it."""
     found: list[RowChange] = []
+    for block in _blocks(tree):
+        for statement in block:
+            if isinstance(statement, ast.AugAssign) and statement.lineno == statement.end_lineno:
+                row = statement.lineno - 1
+                found.append(RowChange(row, REMOVED, f"`{lines[row].strip()}` taken out, a step too many"))
+    return sorted(found, key=lambda change: change.row)
+
+
+def doubled_steps_python(tree: ast.Module, lines: list[str]) -> list[RowChange]:
+    """A step done twice, the second taken out: an item added to a collection just after another was added to it
+    (`out.append(i)` then `out.append(n)`), or an assignment written again further down its block (`p[j] = p[ind]`
+    once more after a swap)."""
+    found: list[RowChange] = []
+    for block in _blocks(tree):
+        seen: set[str] = set()
+        for before, statement in zip([None, *block], block, strict=False):
+            row, one_line = statement.lineno - 1, statement.lineno == statement.end_lineno
+            if one_line and _adds_to(statement) is not None and _adds_to(statement) == _adds_to(before):
+                found.append(RowChange(row, REMOVED, f"`{lines[row].strip()}` taken out, an item added twice"))
+            elif one_line and isinstance(statement, ast.Assign) and ast.dump(statement) in seen:
+                found.append(RowChange(row, REMOVED, f"`{lines[row].strip()}` taken out, a step done twice"))
+            seen.add(ast.dump(statement))
+    return sorted(found, key=lambda change: change.row)
+
+
+def _blocks(tree: ast.Module) -> Iterator[list[ast.stmt]]:
+    """Every block of statements that keeps one of its own when one is taken out."""
     for node in ast.walk(tree):
         for block in (getattr(node, name, None) for name in ("body", "orelse", "finalbody")):
-            if not isinstance(block, list) or len(block) < _OTHERS_IN_BLOCK:
-                continue
-            for statement in block:
-                if isinstance(statement, ast.AugAssign) and statement.lineno == statement.end_lineno:
-                    row = statement.lineno - 1
-                    found.append(RowChange(row, REMOVED, f"`{lines[row].strip()}` taken out, a step too many"))
-    return sorted(found, key=lambda change: change.row)
+            if isinstance(block, list) and len(block) >= _OTHERS_IN_BLOCK:
+                yield block
+
+
+def _adds_to(statement: ast.stmt | None) -> str | None:
+    """The collection a statement only adds to (`out.append(x)`, `seen.add(x)`), as its code; else None."""
+    if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
+        return None
+    method = statement.value.func
+    if not isinstance(method, ast.Attribute) or method.attr not in _ADDS:
+        return None
+    return ast.dump(method.value)
 
 
 def excess_steps_javascript(lines: list[str]) -> list[RowChange]:
@@ -155,6 +194,36 @@ def excess_steps_javascript(lines: list[str]) -> list[RowChange]:
         for row, line in enumerate(lines)
         if row and _JS_UPDATE.match(line)
     ]
+
+
+def doubled_steps_javascript(lines: list[str]) -> list[RowChange]:
+    """As doubled_steps_python: an item pushed just after another was pushed to the same array, or a one-line
+    assignment written again further down its block, taken out."""
+    found: list[RowChange] = []
+    for row, line in enumerate(lines):
+        pushed = _JS_ADD.match(line)
+        if row and pushed is not None and _js_adds_to(lines[row - 1], line) == pushed["target"]:
+            found.append(RowChange(row, REMOVED, f"`{line.strip()}` taken out, an item added twice"))
+        elif row and _JS_ASSIGN.match(line) and _written_before_in_block(lines, row):
+            found.append(RowChange(row, REMOVED, f"`{line.strip()}` taken out, a step done twice"))
+    return found
+
+
+def _js_adds_to(line: str, after: str) -> str | None:
+    """The array `line` pushes to, where it stands at the indent of `after`; else None."""
+    match = _JS_ADD.match(line)
+    return match["target"] if match is not None and indent_of(line) == indent_of(after) else None
+
+
+def _written_before_in_block(lines: list[str], row: int) -> bool:
+    """Whether the line at `row` stands, the same, above it in its block (no line less indented between)."""
+    indent, text = indent_of(lines[row]), lines[row].strip().rstrip(";")
+    for above in reversed(lines[:row]):
+        if above.strip() and len(indent_of(above)) < len(indent):
+            return False
+        if indent_of(above) == indent and above.strip().rstrip(";") == text:
+            return True
+    return False
 
 
 def returned_in_place_python(source: str, tree: ast.Module, lines: list[str]) -> list[RowChange]:

@@ -38,6 +38,8 @@ from pedro.repair.normal_forms import (
 )
 from pedro.repair.padding import zero_padded
 from pedro.repair.statement_slips import (
+    doubled_steps_javascript,
+    doubled_steps_python,
     dropped_javascript,
     dropped_python,
     excess_steps_javascript,
@@ -49,6 +51,7 @@ from pedro.repair.statement_slips import (
     unformatted_javascript,
     unformatted_python,
 )
+from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import spelled_out, widened_letters
 from pedro.repair.unread import unread_names
@@ -168,6 +171,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _spelled_out(unit, order, prose, clues)
     found += _excess_steps(unit, order, prose)
     found += _loop_ends(unit)
+    found += _stuck_loops(unit, order, prose)
     lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -442,6 +446,22 @@ def _loop_ends(unit: Unit) -> list[Variant]:
     return found
 
 
+def _stuck_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A `while` loop's condition that reads nothing the loop changes, with one of its names made one the loop
+    assigns (stuck_loops.py): the code itself shows that slip, as a failure's clue does, so these come first."""
+    if unit.language == "python":
+        changes = stuck_loops_python(unit.text)
+    elif unit.language in {"javascript", "typescript"}:
+        changes = stuck_loops_javascript(unit.text.splitlines())
+    else:
+        return []
+    return [
+        Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
+        for change in changes
+        if (line := unit.start_line + change.row) not in prose
+    ]
+
+
 def _unused_results(unit: Unit) -> list[Variant]:
     """A name assigned a call's result and never read, in place of a later call of the same function: `p =
     Parser(format, case_sensitive=case_sensitive)`, then `return Parser(format).findall(text)` where `p.findall` was
@@ -536,8 +556,9 @@ def _case_wanted(unit: Unit, prose: set[int], code: list[str], clues: Clues) -> 
 
 
 def _said_ignored(unit: Unit, prose: set[int]) -> frozenset[str]:
-    """What the unit's docstring or comments say it ignores: case, space, order, duplicates."""
-    return ignored("\n".join(unit.text.splitlines()[line - unit.start_line] for line in prose))
+    """What the unit's docstring or comments, or the comment above it, say it ignores: case, space, order,
+    duplicates."""
+    return ignored("\n".join([unit.doc, *(unit.text.splitlines()[line - unit.start_line] for line in prose)]))
 
 
 def _normalised_parameters(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
@@ -612,20 +633,22 @@ def _rank_bonus(line: int, order: list[int]) -> float:
 
 
 def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
-    """A one-line update of a value taken out (`i *= n`): a step too many, as likely as a term too many."""
+    """A one-line update of a value taken out (`i *= n`): a step too many, as likely as a term too many; and a step
+    done twice (an item added just after another, an assignment written again), as likely as the likeliest
+    one-token slip, since code that does so is wrong or needless."""
     lines = unit.text.splitlines()
     tree = _python_tree(unit)
     if tree is not None:
-        changes = excess_steps_python(tree, lines)
+        tiers = [(3, excess_steps_python(tree, lines)), (1, doubled_steps_python(tree, lines))]
     elif unit.language in {"javascript", "typescript"}:
-        changes = excess_steps_javascript(lines)
+        tiers = [(3, excess_steps_javascript(lines)), (1, doubled_steps_javascript(lines))]
     else:
         return []
-    lines_of = [(unit.start_line + change.row, change) for change in changes]
     return [
-        Variant(unit, line, change.text, change.change, _TIER_SCORE[3] + _rank_bonus(line, order))
-        for line, change in lines_of
-        if line not in prose
+        Variant(unit, line, change.text, change.change, _TIER_SCORE[tier] + _rank_bonus(line, order))
+        for tier, changes in tiers
+        for change in changes
+        if (line := unit.start_line + change.row) not in prose
     ]
 
 

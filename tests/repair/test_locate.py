@@ -9,7 +9,7 @@ import pytest
 from repo_util import PYTEST
 
 from pedro.evidence import ProjectTests
-from pedro.repair.locate import Unit, constants_read, enclosing_unit, locate
+from pedro.repair.locate import Unit, comment_above, constants_read, enclosing_unit, locate
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 
@@ -157,3 +157,12 @@ def test_the_constants_a_function_reads_are_units_of_their_own() -> None:
     # A call's result is no table to vary, a name the function does not read is not its bug, nor is its own local.
     assert found == [("RATES", 4, 7), ("LIMIT", 8, 8)]
     assert constants_read(unit, source)[0].text == "\n".join(lines[3:7])
+
+
+def test_the_comment_just_above_a_function_is_its_documentation() -> None:
+    lines = ["const a = 1;", "/* Sum of `xs`,", "   ignoring case. */", "const f = (xs) => {", "}", "",
+             "// Go's way:", "// two lines.", "func g() {", "}", "", "func h() {"]  # fmt: skip
+    assert comment_above(lines, 4) == "/* Sum of `xs`,\n   ignoring case. */"
+    assert comment_above(lines, 9) == "// Go's way:\n// two lines."
+    assert comment_above(lines, 12) == ""  # a blank line between
+    assert comment_above(lines, 1) == ""

@@ -1154,3 +1154,12 @@ def test_a_key_a_lookup_did_not_find_becomes_the_nearest_key_the_failure_shows(r
     assert 'user["email"]' in (repo / "users.py").read_text()
     fixed = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"]
     assert fixed[0]["n"] == 1 and "the key the failure shows nearest" in fixed[0]["change"], fixed
+
+
+def test_a_condition_with_its_block_on_its_line_gets_the_variants_of_its_names() -> None:
+    # `p = 0` in the block stores into `p` alone: the condition's names are values, swapped and shifted like any.
+    found = changes("      if (j % i == 0) { p = 0; break }", "javascript")
+    assert "if (i % j == 0) { p = 0; break }" in found
+    assert "if ((j + 1) % i == 0) { p = 0; break }" in found
+    assert not [change for change in found if change.startswith("if (j % i == 0) { (p")]
+    assert "if i % j == 0: p = 0" in changes("    if j % i == 0: p = 0")

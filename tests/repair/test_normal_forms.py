@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from repo_util import node_test
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -275,3 +276,23 @@ def test_a_sorted_list_that_is_to_hold_each_value_once_is_fixed_by_leaving_out_t
     # Code that keeps each value once already is left alone.
     kept = "def unique_tags(tags):\n    return sorted(set(tags))\n"
     assert normalised_parameters(kept, ast.parse(kept), FORMS["duplicates"]) == []
+
+
+def test_a_javascript_function_whose_comment_above_says_it_ignores_case_is_fixed_by_its_first_candidate(
+    repo: Path,
+) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    code = (
+        "/* How many distinct characters the string holds, regardless of case.\n"
+        "  >>> countDistinct('xyzXYZ')\n  3\n  */\n"
+        "const countDistinct = (string) => {\n  return (new Set(string)).size;\n}\n\n"
+        "module.exports = { countDistinct };\n"
+    )
+    test = node_test("count", "countDistinct", "assert.ok(countDistinct('abcde' + 'CADE') === 5);", strict=False)
+    make_repo(repo, {"count.js": code, "count.test.js": test})
+    outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert [(t["n"], t["status"]) for t in tried] == [(1, "fixed")], tried
+    assert "  string = string.toLowerCase();\n  return (new Set(string)).size;\n" in (repo / "count.js").read_text()

@@ -9,10 +9,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from repo_util import node_test
 from test_repairer import repair
 from test_spectrum import make_repo
 
 from pedro.repair.statement_slips import (
+    doubled_steps_javascript,
+    doubled_steps_python,
     dropped_javascript,
     dropped_python,
     excess_steps_javascript,
@@ -179,11 +182,7 @@ def test_a_javascript_arrow_that_drops_its_value_is_fixed_by_returning_it(repo: 
         "function withTax(prices, rate) {\n  return prices.map((price) => {\n    price * (1 + rate);\n  });\n}\n"
         "module.exports = { withTax };\n"
     )
-    test = (
-        'const test = require("node:test");\nconst assert = require("node:assert/strict");\n'
-        'const { withTax } = require("./price");\n\ntest("withTax", () => {\n'
-        "  assert.deepEqual(withTax([100, 200], 0.5), [150, 300]);\n});\n"
-    )
+    test = node_test("price", "withTax", "assert.deepEqual(withTax([100, 200], 0.5), [150, 300]);")
     fixed_by_variants_alone(repo, {"price.js": price, "price.test.js": test}, command="node --test")
     assert "    return price * (1 + rate);\n" in (repo / "price.js").read_text()
 
@@ -237,3 +236,62 @@ def test_a_step_too_many_in_a_loop_is_fixed_by_taking_it_out(repo: Path) -> None
     )
     assert "i *= n" not in (repo / "fact.py").read_text()
     assert "        fact *= i\n" in (repo / "fact.py").read_text()
+
+
+def test_a_step_done_twice_is_taken_out_the_second_time() -> None:
+    text = (
+        "def pile(n, xs):\n    out = []\n    for i in range(n):\n        out.append(i)\n        out.append(n)\n"
+        "        seen.add(i)\n        a = xs[i]\n        b = xs[0]\n        a = xs[i]\n    out.append(1)\n"
+        "    if n:\n        a = 1\n    a = 1\n    return out\n"
+    )
+    rows = [(c.row, c.text, c.change) for c in doubled_steps_python(ast.parse(text), text.splitlines())]
+    # Not `seen.add(i)` after `out.append(n)` (another collection), not the last `append` (another block's), not
+    # `a = 1` after the `if` block's own `a = 1`.
+    assert rows == [
+        (4, "", "`out.append(n)` taken out, an item added twice"),
+        (8, "", "`a = xs[i]` taken out, a step done twice"),
+    ]
+    lines = [
+        "const f = (xs) => {", "  let t = []", "  for (let i = 0; i < 3; i++) {", "    t.push(i)", "    t.push(xs[0])",
+        "    u.push(i)", "    let tmp = t[0]", "    t[0] = t[1]", "    t[1] = tmp", "    t[0] = t[1]", "  }",
+        "  t[0] = t[1]", "  return t", "}",
+    ]  # fmt: skip
+    rows = [(c.row, c.change) for c in doubled_steps_javascript(lines)]
+    assert rows == [
+        (4, "`t.push(xs[0])` taken out, an item added twice"),
+        (9, "`t[0] = t[1]` taken out, a step done twice"),
+    ]
+
+
+def test_an_item_pushed_twice_is_fixed_by_taking_the_second_out(repo: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    pile = (
+        "const makeAPile = (n) => {\n  let t = []\n  for (let i = n; i < n * 3; i += 2) {\n    t.push(i)\n"
+        "    t.push(n)\n  }\n  return t\n}\n\nmodule.exports = { makeAPile };\n"
+    )
+    test = node_test("pile", "makeAPile", "assert.deepEqual(makeAPile(3), [3, 5, 7]);")
+    fixed_by_variants_alone(repo, {"pile.js": pile, "pile.test.js": test}, command="node --test")
+    assert "t.push(n)" not in (repo / "pile.js").read_text()
+
+
+def test_an_assignment_written_again_after_a_swap_is_fixed_by_taking_it_out(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "order.py": (
+                "def sort_in_place(p):\n    for j in range(len(p)):\n        low = j\n"
+                "        for k in range(j + 1, len(p)):\n            if p[k] < p[low]:\n                low = k\n"
+                "        tmp = p[j]\n        p[j] = p[low]\n        p[low] = tmp\n        p[j] = p[low]\n    return p\n"
+            ),
+            "test_order.py": (
+                "from order import sort_in_place\n\n\ndef test_sort_in_place():\n"
+                "    assert sort_in_place([3, 1, 2]) == [1, 2, 3]\n"
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["change"] == "`p[j] = p[low]` taken out, a step done twice", fixed
+    assert (repo / "order.py").read_text().count("p[j] = p[low]") == 1

@@ -3,10 +3,16 @@ the actual and the expected text becomes the expected text, and a change of case
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
+from repo_util import node_test
 from test_mutants import fixed_by_a_variant
+from test_repairer import repair
+from test_spectrum import make_repo
 
+from pedro.repair.assert_values import _equality
 from pedro.repair.text_slips import spelled_out, widened_letters
 
 
@@ -72,3 +78,35 @@ def test_a_patterns_ascii_letters_are_widened_where_the_failure_holds_a_letter_o
     # Nothing where every letter is ASCII, and nothing in JavaScript, whose \w is ASCII.
     assert widened_letters(lines, range(3), [("Ana india", "Ana India")], "python") == []
     assert widened_letters(["  s.replace(/[a-z]/g, up);"], [0], [("índia", "Índia")], "javascript") == []
+
+
+def test_the_two_sides_of_a_bare_assertion_of_one_equality_are_found() -> None:
+    assert _equality("f(['x', 'y']) === 'x y'") == ("f(['x', 'y'])", "'x y'")
+    assert _equality("JSON.stringify(f([1, 2])) == JSON.stringify([1])") == (
+        "JSON.stringify(f([1, 2]))",
+        "JSON.stringify([1])",
+    )
+    assert _equality("f('a === b') === 'c'") == ("f('a === b')", "'c'")  # an operator in a string is text
+    for other in ("Math.abs(f(1) - 2) < 1e-6", "f(1) === 2 && f(2) === 3", "f(1) !== 2", "ok ? f(1) : 2 === 3", "f(1)"):
+        assert _equality(other) is None, other
+
+
+def test_a_bare_javascript_assertion_is_given_its_values_and_a_literal_in_the_wrong_case_fixed_first(
+    repo: Path,
+) -> None:
+    """node's `assert.ok(answer(false) === 'No')` says only that it was falsy: the values its two sides give show
+    `'no' !== 'No'`, as pytest would, and the case is changed throughout at the first candidate."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    code = (
+        "function answer(ok) {\n  if (ok) {\n    return 'yes';\n  }\n  return 'no';\n}\n\n"
+        "module.exports = { answer };\n"
+    )
+    checks = ("assert.ok(answer(false) === 'No');", "assert.ok(answer(true) === 'Yes');")
+    test = node_test("answer", "answer", *checks, strict=False)
+    make_repo(repo, {"answer.js": code, "answer.test.js": test})
+    outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert [(t["n"], t["status"]) for t in tried] == [(1, "fixed")], tried
+    assert "return 'Yes';" in (repo / "answer.js").read_text() and "return 'No';" in (repo / "answer.js").read_text()

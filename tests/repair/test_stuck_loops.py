@@ -1,0 +1,103 @@
+"""A `while` loop whose condition reads nothing its body changes: a name of the condition made one the body
+assigns, in Python and JavaScript; never for a loop its body may leave or whose names the body changes in place."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from repo_util import node_test
+from test_repairer import repair
+from test_spectrum import make_repo
+
+from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
+
+POWER = (
+    "def is_simple_power(x, n):\n    if n == 1:\n        return x == 1\n    power = 1\n    while n < x:\n"
+    "        power = power * n\n    return power == x\n"
+)
+
+
+def test_a_condition_that_reads_nothing_the_loop_changes_is_given_the_names_the_loop_assigns() -> None:
+    rows = [(c.row, c.text) for c in stuck_loops_python(POWER)]
+    assert rows == [(4, "    while power < x:"), (4, "    while n < power:")]
+    lines = [
+        "const f = (x, n) => {",
+        "  let power = 1",
+        "  while (n < x)",
+        "    power = power * n;",
+        "  return power",
+        "}",
+    ]
+    assert [(c.row, c.text) for c in stuck_loops_javascript(lines)] == [
+        (2, "  while (power < x)"),
+        (2, "  while (n < power)"),
+    ]
+    braced = ["function f(i, n) {", "  let k = 0;", "  while (i < n) {", "    k++;", "  }", "  return k;", "}"]
+    assert [c.text for c in stuck_loops_javascript(braced)] == ["  while (k < n) {", "  while (i < k) {"]
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "    while stack:\n        stack.pop()\n",  # changed in place
+        "    while i < n:\n        i += 1\n",  # the condition's own name moves on
+        "    while i < n:\n        x = 2\n        if x:\n            break\n",  # left another way
+        "    while i < n:\n        x = 2\n        return x\n",
+        "    while ready():\n        x = 2\n",  # a call may change
+        "    while seen[i] < n:\n        seen[i] = 2\n",
+    ],
+)
+def test_a_loop_that_can_end_is_left_alone(loop: str) -> None:
+    assert stuck_loops_python(f"def f(stack, i, n, seen):\n    x = 0\n{loop}    return x\n") == []
+
+
+def test_javascript_loops_that_can_end_are_left_alone() -> None:
+    for body in ("    i++;", "    stack.pop();", "    if (k) break;\n    k = 1;", "    k = 1; return k;"):
+        lines = [
+            "function f(i, n, stack) {",
+            "  let k = 0;",
+            "  while (i < n && stack) {",
+            *body.split("\n"),
+            "  }",
+            "}",
+        ]
+        assert stuck_loops_javascript(lines) == [], body
+
+
+def test_a_loop_that_never_moves_its_condition_is_fixed_by_the_first_candidate(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "power.py": POWER,
+            "test_power.py": (
+                "from power import is_simple_power\n\n\ndef test_is_simple_power():\n"
+                "    assert is_simple_power(1, 4)\n    assert is_simple_power(2, 2)\n"
+                "    assert not is_simple_power(5, 7)\n"
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert tried[-1]["n"] == 1 and "in the loop's condition" in str(tried[-1]["change"]), tried
+    assert "    while power < x:\n" in (repo / "power.py").read_text()
+
+
+def test_a_javascript_loop_that_never_moves_its_condition_is_fixed(repo: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    code = (
+        "const isSimplePower = (x, n) => {\n  if (n == 1)\n    return (x == 1);\n  var power = 1;\n"
+        "  while (n < x)\n    power = power * n;\n  return (power == x);\n}\n\nmodule.exports = { isSimplePower };\n"
+    )
+    test = node_test(
+        "power", "isSimplePower", "assert.equal(isSimplePower(1, 4), true);", "assert.equal(isSimplePower(2, 2), true);"
+    )
+    make_repo(repo, {"power.js": code, "power.test.js": test})
+    outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["change"] == "`n` → `power` in the loop's condition, which reads nothing the loop changes", fixed
+    assert "  while (power < x)\n" in (repo / "power.js").read_text()
