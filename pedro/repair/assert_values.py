@@ -1,12 +1,14 @@
 """The values a bare assertion compared, found by making its two sides' calls: node's `assert.ok(f(x) === 'ab')` fails
 saying only that the expression was falsy, where pytest shows `assert 'a b' == 'ab'`. Each side is evaluated with the
-module's exports in scope (calls/), and the pair is written as node writes a failed strict equality (`'a b' !== 'ab'`),
-so that the clues read it as they read any comparison's values."""
+module's exports in scope (calls/), and the pair is added to the failure's text as node writes a failed strict
+equality (`'a b' !== 'ab'`), so that the model's question and the clues read it as they read any comparison's values.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from pedro.calls.run import Call, run_calls
@@ -25,24 +27,28 @@ COMPARED_TIMEOUT_S = 10.0
 """The most one child may take: its calls are the test's own, each held to calls/'s limit."""
 
 
-def compared_values(failures: Sequence[FailedTest], units: Sequence[Unit], root: Path, env: Mapping[str, str],
-                    timeout: float) -> list[str]:  # fmt: skip
-    """`actual !== expected` for each failure's bare assertion of an equality whose two sides could be evaluated
-    against the JavaScript unit its expression names; none for anything else."""
-    found: list[str] = []
-    for failure in failures[:_MOST]:
-        match = _FALSY.search(failure.message)
+def with_values(failures: Sequence[FailedTest], units: Sequence[Unit], root: Path, env: Mapping[str, str],
+                timeout: float) -> list[FailedTest]:  # fmt: skip
+    """The failures, each bare assertion of an equality whose two sides could be evaluated against the JavaScript unit
+    its expression names with `actual !== expected` added to its text; the rest as they are."""
+    shown: list[FailedTest] = []
+    for k, failure in enumerate(failures):
+        match = _FALSY.search(failure.message) if k < _MOST else None
         sides = _equality(" ".join(match["expression"].split())) if match is not None else None
         unit = next((u for u in units if u.language == "javascript" and sides and u.name in sides[0]), None)
-        if sides is None or unit is None:
-            continue
-        made = run_calls("javascript", unit.path, root, env, [Call(sides[0]), Call(sides[1])], timeout)
-        if made.problem or len(made.results) != 2 or any(result.raised for result in made.results):
-            continue
-        actual, expected = (result.value for result in made.results)
-        if actual != expected:
-            found.append(f"{actual} !== {expected}")
-    return found
+        values = _values(sides, unit, root, env, timeout) if sides is not None and unit is not None else None
+        # At the end of the runner's text, which the question keeps when it cuts the text short.
+        shown.append(replace(failure, details=f"{failure.details.rstrip()}\n\n{values}") if values else failure)
+    return shown
+
+
+def _values(sides: tuple[str, str], unit: Unit, root: Path, env: Mapping[str, str], timeout: float) -> str | None:
+    """`actual !== expected` as the two sides are now; None where either raised, or they are equal."""
+    made = run_calls("javascript", unit.path, root, env, [Call(sides[0]), Call(sides[1])], timeout)
+    if made.problem or len(made.results) != 2 or any(result.raised for result in made.results):
+        return None
+    actual, expected = (result.value for result in made.results)
+    return f"{actual} !== {expected}" if actual != expected else None
 
 
 def _equality(expression: str) -> tuple[str, str] | None:

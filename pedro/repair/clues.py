@@ -100,26 +100,24 @@ class Clues:
         return self.frames[0] if self.frames else None
 
 
-def read_clues(failures: Sequence[FailedTest], root: Path, compared: Sequence[str] = ()) -> Clues:
-    """The clues of every failure together; `compared` holds the values of comparisons the failures do not show,
-    found otherwise (assert_values.py), as a runner writes them."""
+def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
+    """The clues of every failure together."""
     texts = [f"{failure.message}\n{failure.details}" for failure in failures]
-    shown = [*texts, *compared]
     frames = [
         (frame.path, frame.line) for text in texts for frame in frames_of(text, root) if not is_test_file(frame.path)
     ]
     return Clues(
         undefined=_named(_UNDEFINED, "name", texts),
         attributes=_named(_MISSING_ATTRIBUTE, "name", texts),
-        quoted=frozenset(quote for text in shown for quote in _quotes(text)),
+        quoted=frozenset(quote for text in texts for quote in _quotes(text)),
         names=frozenset(name for failure, text in zip(failures, texts, strict=True) for name in _names(failure, text)),
         kinds=frozenset(kind for text in texts for kind, pattern in _KINDS.items() if pattern.search(text)),
         frames=tuple(dict.fromkeys(frames)),
-        cases=frozenset(case for text in shown for case in _cases(text)),
+        cases=frozenset(case for text in texts for case in _cases(text)),
         unbound=_named(_UNBOUND, "owner", texts),
         keys=_named(_MISSING_KEY, "name", texts),
-        widths=_widths(shown),
-        texts=_compared_texts(shown),
+        widths=_widths(texts),
+        texts=_compared_texts(texts),
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
     )
 

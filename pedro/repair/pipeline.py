@@ -19,7 +19,7 @@ from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.messages import Usage
 from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
-from pedro.repair.assert_values import COMPARED_TIMEOUT_S, compared_values
+from pedro.repair.assert_values import COMPARED_TIMEOUT_S, with_values
 from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmStart
@@ -94,6 +94,8 @@ class _Located:
     ranked: list[Suspect]
     model: ModelAnswers | None
     editor: Editor
+    shown: list[FailedTest]
+    """The failures as the model and the clues read them: with the values a bare assertion did not show."""
 
 
 class Repairer:
@@ -290,14 +292,17 @@ class Repairer:
         failures = _failures(run, wanted)
         editor = Editor(self.dispatcher, emit)
         named = self._suspects(failures, wanted & run.failing, None)
-        model = self._asking(failures, named, editor)
+        ctx = self.tests.ctx
+        shown = with_values(failures, [s.unit for s in named], self.root, ctx.env,
+                            min(ctx.config.test_timeout, COMPARED_TIMEOUT_S))  # fmt: skip
+        model = self._asking(shown, named, editor)
         try:
             spectrum = self._spectrum(run, wanted, emit, runs)
             ranked = named if spectrum is None else self._suspects(failures, wanted & run.failing, spectrum)
         except BaseException:
             _done_asking(model, outcome, emit)
             raise
-        return _Located(spectrum, ranked, model, editor)
+        return _Located(spectrum, ranked, model, editor, shown)
 
     def _searcher(
         self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, located: _Located
@@ -307,10 +312,7 @@ class Repairer:
         ranked, model, editor = located.ranked, located.model, located.editor
         for suspect in ranked:
             editor.watch(suspect.unit)
-        ctx = self.tests.ctx
-        compared = compared_values(failures, [s.unit for s in ranked], self.root, ctx.env,
-                                   min(ctx.config.test_timeout, COMPARED_TIMEOUT_S))  # fmt: skip
-        clues = read_clues(failures, self.root, compared)
+        clues = read_clues(located.shown, self.root)
         search = Search(self.root, runs, editor, emit, wanted, run, clues, failures, model, self._probe)
         search.variant_limit, search.suspects = self.config.mutants, ranked
         search.add_variants([(s.unit, s.lines) for s in ranked])

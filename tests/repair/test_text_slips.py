@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import node_test
+from repo_util import git, node_test
 from test_mutants import fixed_by_a_variant
 from test_repairer import repair
 from test_spectrum import make_repo
@@ -110,3 +110,7 @@ def test_a_bare_javascript_assertion_is_given_its_values_and_a_literal_in_the_wr
     tried = [event.data for event in events if event.type == "repair.candidate"]
     assert [(t["n"], t["status"]) for t in tried] == [(1, "fixed")], tried
     assert "return 'Yes';" in (repo / "answer.js").read_text() and "return 'No';" in (repo / "answer.js").read_text()
+    # The model's question shows them too.
+    git(repo, "checkout", "-q", "answer.js")
+    _, asked, _ = repair(repo, ["```javascript\nfunction answer(ok) {\n  return ok;\n}\n```"], command="node --test")
+    assert "'no' !== 'No'" in asked.requests[0][0][-1].content
