@@ -107,6 +107,8 @@ _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
 _ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^="})
 _CONDITIONS = frozenset({"if", "elif", "while", "else", "}"})
+_ROUNDING = frozenset({"floor", "trunc", "ceil", "int"})
+"""Calls that round a number to a whole one: `Math.floor`, `math.trunc`, `int`."""
 """Words a line starts with when what follows is a condition, whose block may share its line."""
 # Words after which an operator is unary (`return -x`, `if not -1 < x`), not the middle of two operands.
 _OPENING_WORDS = frozenset(
@@ -540,11 +542,24 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
     for new in _SWAPS[token.text]:
         if language == "python" or new not in _PYTHON_ONLY:
             yield _swap(line, token, new, 1)
+    if token.text in {"+", "-", "*"} and _floored(code, k):
+        # Rounding a sum, a difference or a product of whole numbers changes nothing: a division was meant.
+        yield _swap(line, token, "/", 1)
     yield from _ones_dropped(line, code, k)
     if after is not None and token.text in {"/", "-"} and _swappable(code, k, tighter=token.text == "-"):
         swapped = line[: before.start] + after.text + line[before.end : after.start] + before.text
         yield Mutant(swapped + line[after.end :], f"`{before.text}` and `{after.text}` swapped", 1)
     yield from _rounded_up(line, code, k, language)
+
+
+def _floored(code: list[_Token], k: int) -> bool:
+    """Whether the operator at `k` stands directly inside a call that rounds (`Math.floor(x - base)`, `int(a * b)`)."""
+    depth = 0
+    for at in range(k - 1, 0, -1):
+        depth += (code[at].text in ")]}") - (code[at].text in "([{")
+        if depth < 0:
+            return code[at].text == "(" and code[at - 1].text in _ROUNDING
+    return False
 
 
 def _ones_dropped(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:

@@ -4,7 +4,7 @@ it was to be returned (`price * (1 + rate);` in an arrow function's block), and 
 to follow (`return -1` one level too deep, so the loop ends after its first item), a list, dict or set default that
 every call shares (`items=[]`, changed in place), and the result of a method that changes its object in place returned
 as if it were the object (`return ans.sort()`, which is None); and a step too many (`i *= n` in a loop that was only to
-read `i`), taken out."""
+read `i`) or done twice (`out.append(n)` just after `out.append(i)`), taken out."""
 
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from pedro.repair.clues import Clues
+from pedro.repair.counts import divided_by_count
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
@@ -172,6 +173,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _excess_steps(unit, order, prose)
     found += _loop_ends(unit)
     found += _stuck_loops(unit, order, prose)
+    found += _divided_by_count(unit, order, prose)
     lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -458,6 +460,17 @@ def _stuck_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]
     return [
         Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
         for change in changes
+        if (line := unit.start_line + change.row) not in prose
+    ]
+
+
+def _divided_by_count(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A division by a name where the count of a sequence the unit walks was meant (counts.py): as likely as a
+    one-token slip of the second tier."""
+    language = "javascript" if unit.language == "typescript" else unit.language
+    return [
+        Variant(unit, line, change.text, change.change, _TIER_SCORE[2] + _rank_bonus(line, order))
+        for change in divided_by_count(unit.text.splitlines(), language)
         if (line := unit.start_line + change.row) not in prose
     ]
 
