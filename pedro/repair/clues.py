@@ -60,6 +60,9 @@ _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
 # pytest's diff of two strings: `E         - ](#getting-started)` and `E         + ](#getting_started)`.
 _DIFF_LINE = re.compile(r"^E\s+[-+] (.{1,80})$", re.M)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_BOOLEAN = re.compile(r"\b(?:[Tt]rue|[Ff]alse)\b")
+_ASSERTED = re.compile(r"^(?:.*?\bassert\s+|E\s+)")
+"""What comes before a comparison's first side: pytest's `E`, `AssertionError: assert `."""
 _DIGITS = re.compile(r"\d+")
 # Two sides of a failed comparison on one line: pytest's `assert got == want`, node's `'got' !== 'want'`.
 _COMPARISON = re.compile(r"(?P<one>[^\n]*?) (?:==|!==|!=) (?P<other>[^\n]*)")
@@ -78,7 +81,8 @@ class Clues:
     names: frozenset[str] = frozenset()
     """Identifiers in the failure's messages and assertion lines."""
     kinds: frozenset[str] = frozenset()
-    """index, zero, none, type, recursion, assert, unpack, empty, hang: the kinds of error the failure shows."""
+    """index, zero, none, type, recursion, assert, unpack, empty, hang, flipped (a comparison whose sides differ by a
+    true or false alone): the kinds of error the failure shows."""
     frames: tuple[tuple[str, int], ...] = ()
     """Frames in the project's own (non-test) files, deepest first."""
     cases: frozenset[str] = frozenset()
@@ -111,7 +115,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         attributes=_named(_MISSING_ATTRIBUTE, "name", texts),
         quoted=frozenset(quote for text in texts for quote in _quotes(text)),
         names=frozenset(name for failure, text in zip(failures, texts, strict=True) for name in _names(failure, text)),
-        kinds=frozenset(kind for text in texts for kind, pattern in _KINDS.items() if pattern.search(text)),
+        kinds=_kinds(texts),
         frames=tuple(dict.fromkeys(frames)),
         cases=frozenset(case for text in texts for case in _cases(text)),
         unbound=_named(_UNBOUND, "owner", texts),
@@ -120,6 +124,12 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         texts=_compared_texts(texts),
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
     )
+
+
+def _kinds(texts: Sequence[str]) -> frozenset[str]:
+    """The kinds of error the texts show (_KINDS), and `flipped` where a comparison differs by a boolean alone."""
+    kinds = {kind for text in texts for kind, pattern in _KINDS.items() if pattern.search(text)}
+    return frozenset(kinds | ({"flipped"} if any(_flipped(text) for text in texts) else set()))
 
 
 def _named(patterns: Sequence[re.Pattern[str]], group: str, texts: Sequence[str]) -> frozenset[str]:
@@ -156,6 +166,16 @@ def _cases(text: str) -> set[str]:
             if mine != theirs and mine.casefold() == theirs.casefold():
                 found.setdefault(mine.casefold(), set()).update(_case_of(mine) | _case_of(theirs))
     return {case for fold, cases in found.items() if fold not in shared for case in cases}
+
+
+def _flipped(text: str) -> bool:
+    """Whether a comparison the text shows differs by its true and false values alone (`('bcd', True) == ('bcd',
+    False)`, `'["bcd",true]' !== '["bcd",false]'`)."""
+    for match in _COMPARISON.finditer(text):
+        one, other = (_ASSERTED.sub("", side.strip()) for side in (match["one"], match["other"]))
+        if one != other and _BOOLEAN.sub("?", one) == _BOOLEAN.sub("?", other):
+            return True
+    return False
 
 
 def _widths(texts: Sequence[str]) -> frozenset[int]:

@@ -44,6 +44,14 @@ _JS_ASSIGN = re.compile(r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+|\[[^\]\n]+\])*\s*=(
 """A JavaScript line that only assigns, with no declaration: `p[j] = p[ind]`."""
 _ADDS = frozenset({"append", "appendleft", "add", "insert", "extend"})
 """Python methods that add to a list or a set."""
+_FLAG = {
+    "python": re.compile(r"^(?P<indent>[ \t]*)(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>True|False)\s*(?:#.*)?$"),
+    "javascript": re.compile(
+        r"^(?P<indent>[ \t]*)(?:(?:let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?P<value>true|false)\s*;?\s*$"
+    ),
+}
+"""A line that sets a flag: `found = False`, `let isPalindrome = false`."""
+_FLIPPED = {"True": "False", "False": "True", "true": "false", "false": "true"}
 _OTHERS_IN_BLOCK = 2
 """A statement is taken out only from a block of at least this many: the block keeps a statement of its own."""
 _PYTHON_EFFECTS = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.Constant, ast.JoinedStr, ast.NamedExpr)
@@ -224,6 +232,30 @@ def _written_before_in_block(lines: list[str], row: int) -> bool:
         if indent_of(above) == indent and above.strip().rstrip(";") == text:
             return True
     return False
+
+
+def inverted_flags(lines: list[str], language: str) -> list[RowChange]:
+    """Each flag the unit sets both ways (`found = False`, later `found = True`), every setting of it flipped at once:
+    a flag that starts where it should end and ends where it should start."""
+    pattern = _FLAG.get("javascript" if language == "typescript" else language)
+    if pattern is None:
+        return []
+    settings: dict[str, list[tuple[int, re.Match[str]]]] = {}
+    for row, line in enumerate(lines):
+        if (match := pattern.match(line)) is not None:
+            settings.setdefault(match["name"], []).append((row, match))
+    found: list[RowChange] = []
+    for name, rows in settings.items():
+        if len({match["value"] for _, match in rows}) < 2:
+            continue
+        flipped = [(row, _flipped(lines[row], match)) for row, match in rows]
+        (first, text), *others = flipped
+        found.append(RowChange(first, text, f"`{name}` set the other way wherever it is set", tuple(others)))
+    return found
+
+
+def _flipped(line: str, match: re.Match[str]) -> str:
+    return line[: match.start("value")] + _FLIPPED[match["value"]] + line[match.end("value") :]
 
 
 def returned_in_place_python(source: str, tree: ast.Module, lines: list[str]) -> list[RowChange]:

@@ -45,6 +45,7 @@ from pedro.repair.statement_slips import (
     dropped_python,
     excess_steps_javascript,
     excess_steps_python,
+    inverted_flags,
     returned_in_place_javascript,
     returned_in_place_python,
     returns_in_loops,
@@ -609,8 +610,9 @@ def _form_names(wanted: frozenset[str] | set[str], clues: Clues) -> list[str]:
 def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """Whole statements that slipped (statement_slips.py): a string meant to format values and not formatting them,
     a value computed and dropped, a `return` left inside a loop, a default every call shares, an in-place method's
-    result returned. A string the failure quotes with a placeholder in it, and a value dropped (or an in-place
-    method's None returned) where the failure shows nothing came back, are what the failure asks for."""
+    result returned, a flag set the wrong way throughout. A string the failure quotes with a placeholder in it, and a
+    value dropped (or an in-place method's None returned) where the failure shows nothing came back, are what the
+    failure asks for."""
     lines = unit.text.splitlines()
     tree = _python_tree(unit)
     if tree is not None:
@@ -628,8 +630,10 @@ def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues
         for change in [*(formats if any("{" in quote for quote in clues.quoted) else []),
                        *(dropped if "none" in clues.kinds else [])]
     }  # fmt: skip
+    flags = inverted_flags(lines, unit.language)
+    guided |= {id(change) for change in flags if "flipped" in clues.kinds}
     found: list[Variant] = []
-    for change in [*formats, *dropped]:
+    for change in [*formats, *dropped, *flags]:
         line = unit.start_line + change.row
         if line in prose:
             continue

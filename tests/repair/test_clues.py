@@ -79,3 +79,13 @@ def test_a_number_the_expected_text_has_with_leading_zeros_says_how_wide_it_was_
     assert widths("AssertionError: assert 'a5' == 'b05'") == set()
     assert widths("AssertionError: assert '5' == '0'") == set()
     assert widths("AssertionError: assert '1:05' == '1:5'") == set()
+
+
+def test_a_comparison_that_differs_by_a_boolean_alone_is_a_flipped_flag(tmp_path: Path) -> None:
+    def kinds(message: str) -> frozenset[str]:
+        return read_clues([FailedTest("t", message=message)], tmp_path).kinds
+
+    assert "flipped" in kinds("AssertionError: assert ('bcd', True) == ('bcd', False)")
+    assert "flipped" in kinds("""'["bcd",true]' !== '["bcd",false]'""")
+    assert "flipped" not in kinds("AssertionError: assert ('bcd', True) == ('bc', False)")
+    assert "flipped" not in kinds("AssertionError: assert 1 == 2")

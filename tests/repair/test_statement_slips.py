@@ -20,6 +20,7 @@ from pedro.repair.statement_slips import (
     dropped_python,
     excess_steps_javascript,
     excess_steps_python,
+    inverted_flags,
     returned_in_place_javascript,
     returned_in_place_python,
     returns_in_loops,
@@ -295,3 +296,41 @@ def test_an_assignment_written_again_after_a_swap_is_fixed_by_taking_it_out(repo
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["change"] == "`p[j] = p[low]` taken out, a step done twice", fixed
     assert (repo / "order.py").read_text().count("p[j] = p[low]") == 1
+
+
+def test_a_flag_set_both_ways_is_set_the_other_way_wherever_it_is_set() -> None:
+    lines = ["def f(xs):", "    ok = False", "    seen = True", "    for x in xs:", "        if x:",
+             "            ok = True", "    return ok, seen"]  # fmt: skip
+    (change,) = inverted_flags(lines, "python")
+    assert (change.row, change.text, change.also) == (1, "    ok = True", ((5, "            ok = False"),))
+    assert change.change == "`ok` set the other way wherever it is set"
+    js = ["const f = (t) => {", "  let same = false", "  if (t) {", "    same = true;", "  }", "  return same", "}"]
+    (change,) = inverted_flags(js, "javascript")
+    assert (change.row, change.text, change.also) == (1, "  let same = true", ((3, "    same = false;"),))
+    assert inverted_flags(["    ok = False", "    ok = False"], "python") == []  # set one way only
+
+
+def test_a_palindrome_flag_that_starts_where_it_should_end_is_fixed_first_where_the_failure_shows_it_flipped(
+    repo: Path,
+) -> None:
+    make_repo(
+        repo,
+        {
+            "strings.py": (
+                "def reverse_delete(s, c):\n    t = ''.join(ch for ch in s if ch not in c)\n    same = False\n"
+                "    for i in range(len(t) // 2):\n        if t[i] != t[-i - 1]:\n            same = True\n"
+                "            break\n    return t, same\n"
+            ),
+            "test_strings.py": (
+                "from strings import reverse_delete\n\n\ndef test_reverse_delete():\n"
+                "    assert reverse_delete('abcde', 'ae') == ('bcd', False)\n"
+                "    assert reverse_delete('abcdedcba', 'ab') == ('cdedc', True)\n"
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert [(t["n"], t["status"], t["change"]) for t in tried] == [
+        (1, "fixed", "`same` set the other way wherever it is set")
+    ], tried
