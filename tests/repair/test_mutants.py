@@ -1163,3 +1163,10 @@ def test_a_condition_with_its_block_on_its_line_gets_the_variants_of_its_names()
     assert "if ((j + 1) % i == 0) { p = 0; break }" in found
     assert not [change for change in found if change.startswith("if (j % i == 0) { (p")]
     assert "if i % j == 0: p = 0" in changes("    if j % i == 0: p = 0")
+
+
+def test_an_arrays_join_separator_gets_a_space_more_or_less() -> None:
+    assert "return strings.join('');" in changes("  return strings.join(' ');", "javascript")
+    assert 'return parts.join(", ");' in changes('  return parts.join(",");', "javascript")
+    # Not a string that is one argument of several, nor one that is not what `.join(…)` puts between items.
+    assert "return f(' ', x);" not in changes("  return f(' ', x);", "javascript")
