@@ -284,7 +284,7 @@ def narrow(plan: RunPlan, ids: Sequence[str]) -> RunPlan | None:
     elif plan.report_kind == "go-json":
         narrowed = _narrow_go(tokens, ids, plan.module)
     elif plan.report_kind == "node-junit":
-        narrowed = [tokens[0], f"--test-name-pattern={_name_pattern(ids)}", *tokens[1:]]
+        narrowed = [tokens[0], f"--test-name-pattern={name_pattern(ids)}", *tokens[1:]]
     else:
         return None
     if narrowed is None:
@@ -351,10 +351,11 @@ def _narrow_go(tokens: list[str], ids: Sequence[str], module: str) -> list[str] 
         elif package:
             return None
     flags = [token for token in tokens[2:] if token.startswith("-") and not token.startswith("-run")]
-    return ["go", "test", *flags, "-run", _name_pattern(list(names)), *packages]
+    return ["go", "test", *flags, "-run", name_pattern(list(names)), *packages]
 
 
-def _name_pattern(names: Sequence[str]) -> str:
+def name_pattern(names: Sequence[str]) -> str:
+    """A regular expression that matches exactly the test names `names` (go test -run, node --test-name-pattern)."""
     return "^(" + "|".join(re.escape(name) for name in names) + ")$"
 
 
@@ -435,9 +436,32 @@ def _plan_npm(project: Path, rel_target: str, env: dict[str, str], report: Path)
         json_path = report.with_suffix(".json")
         flags = ("--run", "--reporter=default", "--reporter=json", f"--outputFile.json={json_path}", *extra)
         return RunPlan("vitest", ChildCommand(("npm", "test", "--", *flags), project, env), "vitest", json_path)
+    node = _node_test_script(project, script)
+    if node is not None:
+        tokens, kind, path = _node_reporter([*node, *extra], report)
+        return RunPlan(NODE_RUNNER, ChildCommand(tuple(tokens), project, env), kind, path)
     # An unknown runner may watch for changes unless it believes it runs in CI (react-scripts, karma).
     argv = ("npm", "test", *(("--", *extra) if extra else ()))
     return RunPlan(runner or "npm test", ChildCommand(argv, project, {**env, "CI": "1"}), "raw")
+
+
+def _node_test_script(project: Path, script: str) -> list[str] | None:
+    """The words of a test script that is node's own runner alone (`node --test …`), which runs as it is, without npm
+    (npm adds half a second to every run, and its output hides node's): None for anything else, or when the package
+    has a pretest or posttest script that npm would run around it."""
+    if _SHELL_META.search(script):
+        return None
+    try:
+        tokens = shlex.split(script)
+    except ValueError:
+        return None
+    if tokens[:1] != ["node"] or "--test" not in tokens[1:]:
+        return None
+    try:
+        scripts = json.loads((project / "package.json").read_text(encoding="utf-8")).get("scripts", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    return None if "pretest" in scripts or "posttest" in scripts else tokens
 
 
 def _js_runner(script: str) -> str | None:

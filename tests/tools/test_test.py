@@ -171,6 +171,31 @@ def test_npm_script_with_unknown_runner_is_read_raw(ctx: ToolContext, repo: Path
     assert out.splitlines()[0] == "npm test FAILED: passed 2, failed 1, skipped 0 (exit code 1)"
 
 
+_NODE_TESTS = (
+    'const test = require("node:test");\nconst assert = require("node:assert/strict");\n\n'
+    'test("adds", () => assert.equal(1 + 2, 3));\ntest("adds wrong", () => assert.equal(2 + 2, 5));\n'
+)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_an_npm_script_that_is_node_s_own_runner_runs_as_node_with_its_report(ctx: ToolContext, repo: Path) -> None:
+    (repo / "package.json").write_text(json.dumps({"name": "demo", "scripts": {"test": "node --test"}}))
+    (repo / "calc.test.js").write_text(_NODE_TESTS)
+    out = run(ctx)
+    # node's junit report names the tests, and the run can be held to the failing one by name (repair's first run).
+    assert out.splitlines()[0] == "node --test FAILED: passed 1, failed 1, skipped 0 (exit code 1)"
+    assert "- adds wrong" in out and "4 !== 5" in out
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_an_npm_script_with_a_pretest_script_still_runs_through_npm(ctx: ToolContext, repo: Path) -> None:
+    scripts = {"pretest": "node -e \"console.log('built')\"", "test": "node --test"}
+    (repo / "package.json").write_text(json.dumps({"name": "demo", "scripts": scripts}))
+    (repo / "calc.test.js").write_text(_NODE_TESTS)
+    out = run(ctx)
+    assert out.splitlines()[0].startswith("npm test FAILED")
+
+
 def _node_modules_with(runner: str) -> Path | None:
     """A node_modules holding jest/vitest, named by PEDRO_TEST_NODE_MODULES (the suite never downloads)."""
     folder = os.environ.get("PEDRO_TEST_NODE_MODULES", "")
