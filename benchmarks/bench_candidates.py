@@ -1,5 +1,6 @@
 """What one repair candidate's test run costs: the warm forked pytest against the plain sandboxed test command (what
-every candidate cost before), on the task suite's Python bugs, measured in the same run. The warm figure is a task's
+every candidate cost before), on the task suite's Python bugs, and the warm node (a worker thread per run) against
+`node --test` on its JavaScript bugs, measured in the same run. The warm figure is a task's
 mean over WARM_RUNS candidates in a row, fewer than a repair runs (a median of 28 a task in `evals/tasks`, 70 in
 QuixBugs); what is paid once a repair, before its first candidate (the warm pytest's start, the session it sets up
 for the failing tests), is not counted."""
@@ -29,15 +30,18 @@ RUNS = 3
 WARM_RUNS = 20
 RATIO_GOAL = 10.0
 SECONDS_GOAL = 0.15
+NODE_RATIO_GOAL = 3.0
+"""node starts a worker thread per run (a fresh module registry): cheaper than two processes, dearer than a fork."""
+PREFIXES = {"python": "py-", "javascript": "js-"}
 
 
-def run(limit: int | None = None) -> dict[str, Any]:
-    """The median over the Python tasks of each one's seconds per candidate run: warm (the mean of WARM_RUNS runs in a
-    row), plain and held to the failing tests (the median of RUNS)."""
+def run(limit: int | None = None, language: str = "python") -> dict[str, Any]:
+    """The median over the language's tasks of each one's seconds per candidate run: warm (the mean of WARM_RUNS runs
+    in a row), plain and held to the failing tests (the median of RUNS)."""
     warm: list[float] = []
     plain: list[float] = []
     narrowed: list[float] = []
-    tasks = sorted(path for path in TASKS.iterdir() if path.name.startswith("py-"))[:limit]
+    tasks = sorted(path for path in TASKS.iterdir() if path.name.startswith(PREFIXES[language]))[:limit]
     for task in tasks:
         timed = _task(task)
         if timed is not None:
@@ -45,7 +49,7 @@ def run(limit: int | None = None) -> dict[str, Any]:
             plain.extend(timed[1])
             narrowed.extend(timed[2])
     if not warm:
-        return {"failed": "no Python task could be timed"}
+        return {"failed": f"no {language} task could be timed"}
     return {
         "tasks": len(tasks),
         "warm_s": statistics.median(warm),
@@ -94,4 +98,4 @@ def _times(call: Any, runs: int = RUNS) -> list[float]:
 
 
 if __name__ == "__main__":
-    print(run())
+    print(run(), run(language="javascript"))

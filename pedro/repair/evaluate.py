@@ -4,32 +4,25 @@ whole command once, as the final check. Each run is bounded by a multiple of the
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import selectors
 import shlex
 import shutil
-import signal
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from pedro.evidence import ProjectTests, count
-from pedro.process import ChildCommand, ChildResult, release_leader, start_leader
+from pedro.process import ChildCommand
 from pedro.repair.native_probes import probe_outputs
 from pedro.repair.probes import ProbeSpec
-from pedro.safety.sandbox import wrap
-from pedro.tools.test import RunInstrument, RunPlan, TestRun, format_summary, narrow, plan_test_run, pytest_paths
-from pedro.tools.testreport import UNITTEST_RUNNER, ReportError, RunReport, parse_junit_xml
+from pedro.repair.warm_node import WarmNode, node_launch
+from pedro.repair.warm_server import WarmServer, warm_test_run
+from pedro.tools.test import RunInstrument, RunPlan, TestRun, narrow, plan_test_run, pytest_paths
+from pedro.tools.testreport import NODE_RUNNER, UNITTEST_RUNNER
 
 _SERVER_SOURCE = Path(__file__).with_name("warm_pytest.py")
-_READY_TIMEOUT_S = 60.0
-_ANSWER_SLACK_S = 10.0
-_TAIL_BYTES = 4096
 TIMEOUT_FACTOR = 3.0
 TIMEOUT_SLACK_S = 2.0
 """A candidate's run may take this multiple of the original code's run of the same tests, plus this: a candidate
@@ -146,36 +139,20 @@ def turned_off_plugins(options: Sequence[str]) -> list[str]:
     return names
 
 
-class WarmPytest:
+class WarmPytest(WarmServer):
     """One pytest process for the whole repair, started inside the sandbox, that forks a child per run."""
+
+    name = "warm pytest"
+    differs = "a conftest or plugin may not survive a fork"
 
     def __init__(self, launch: _Pytest, root: Path, workdir: Path, *, wait: bool = True) -> None:
         """Start it; unless not `wait`, until it is ready (`wait_ready`)."""
         self.launch = launch
-        self.workdir = workdir
-        self._runs = 0
         script = workdir / "pedro_warm_pytest.py"
         shutil.copyfile(_SERVER_SOURCE, script)
         env = {**launch.plan.command.env, "PYTHONDONTWRITEBYTECODE": "1"}
         argv = (launch.python, "-u", str(script), *turned_off_plugins([*_added_options(env), *launch.options]))
-        command = ChildCommand(argv, launch.plan.command.cwd, env)
-        child = wrap(command, root=root, kind="test", writable=(workdir,))
-        self._log = (workdir / "server.log").open("wb")
-        self.process: subprocess.Popen[bytes] = start_leader(
-            lambda: subprocess.Popen(
-                list(child.argv),
-                cwd=child.cwd,
-                env=dict(child.env),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._log,
-                start_new_session=True,
-                close_fds=True,
-                preexec_fn=child.preexec,
-            )
-        )
-        self._reader = _Lines(self.process.stdout)
-        self.preloaded = -1
+        super().__init__(ChildCommand(argv, launch.plan.command.cwd, env), root, workdir)
         self.per_test_s: float | None = None
         """Each test's own limit in every run, once the command was found to hang: a test past it fails there."""
         self.cpu_limit_s: float | None = None
@@ -183,25 +160,21 @@ class WarmPytest:
         if wait:
             self.wait_ready()
 
-    def wait_ready(self) -> None:
-        """Until it has imported pytest and the project's third-party modules; OSError when it could not."""
-        if self.preloaded >= 0:
-            return
-        ready = self._reader.read(_READY_TIMEOUT_S)
-        if ready is None or not ready.get("ready"):
-            said = self.server_said()
-            self.close()
-            raise OSError(f"the warm pytest did not start: {said}")
-        self.preloaded = int(ready.get("preloaded", 0))
+    @property
+    def preloaded(self) -> int:
+        """How many third-party modules it imported before its first run (-1 until it is ready)."""
+        return int(self.ready.get("preloaded", 0)) if self.ready is not None else -1
+
+    def serves(self, instrument: RunInstrument | None) -> bool:
+        """Whether it can run with `instrument` (every instrument is a pytest plugin or environment)."""
+        return True
 
     def run(
         self, ids: Sequence[str], *, timeout: float, instrument: RunInstrument | None = None, repeated: bool = False
     ) -> TestRun:
         """The tests `ids` in a forked child, on the code as it is on disk now; `repeated` for the run every candidate
         repeats, which the server sets up once (pytest's own set-up) for its children to start from."""
-        self._runs += 1
-        folder = self.workdir / f"run-{self._runs}"
-        folder.mkdir()
+        folder = self.new_folder()
         plan = replace(self.launch.plan, label="pytest")
         prepared = instrument.prepare(plan, folder) if instrument is not None else plan
         overlay = _overlay(plan.command.env, prepared.command.env)
@@ -218,42 +191,10 @@ class WarmPytest:
             "cpu_limit_s": self.cpu_limit_s if repeated and instrument is None else None,
             **overlay,
         }
-        assert self.process.stdin is not None
-        try:
-            self.process.stdin.write((json.dumps(request) + "\n").encode())
-            self.process.stdin.flush()
-        except OSError as exc:
-            raise OSError(f"the warm pytest stopped ({exc})") from exc
-        answer = self._reader.read(timeout + _ANSWER_SLACK_S)
-        if answer is None or "outcome" not in answer or answer["outcome"] == "bad request":
-            raise OSError(f"the warm pytest stopped answering: {self.server_said()}")
+        answer = self.ask(request, timeout)
         if instrument is not None:
             instrument.collect(prepared, folder)
-        return _test_run(plan, folder, answer, timeout, shlex.join(["pytest", *ids]))
-
-    def server_said(self) -> str:
-        """The end of what the server wrote on stderr, for a message."""
-        if not self._log.closed:
-            self._log.flush()
-        text = (self.workdir / "server.log").read_bytes()[-600:].decode("utf-8", errors="replace").strip()
-        return text.splitlines()[-1] if text else "it wrote nothing"
-
-    def close(self) -> None:
-        """End the server and anything left in its process group."""
-        with contextlib.suppress(OSError):
-            if self.process.stdin is not None:
-                self.process.stdin.close()
-        try:
-            self.process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            pass
-        with contextlib.suppress(OSError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
-        release_leader(self.process)
-        self._reader.close()
-        self._log.close()
+        return warm_test_run(plan, folder, answer, timeout, shlex.join(["pytest", *ids]))
 
 
 def _overlay(base: Any, prepared: Any) -> dict[str, Any]:
@@ -263,70 +204,6 @@ def _overlay(base: Any, prepared: Any) -> dict[str, Any]:
     before = set(filter(None, str(base.get("PYTHONPATH", "")).split(os.pathsep)))
     added = [entry for entry in str(prepared.get("PYTHONPATH", "")).split(os.pathsep) if entry and entry not in before]
     return {"env": env, "path": added}
-
-
-def _test_run(plan: RunPlan, folder: Path, answer: dict[str, Any], timeout: float, command: str) -> TestRun:
-    """A warm run as every test run reads: the junit report, the output's tail, the outcome."""
-    report: RunReport | None = None
-    xml = folder / "report.xml"
-    if xml.is_file() and xml.stat().st_size:
-        with contextlib.suppress(ReportError):
-            report = parse_junit_xml(xml.read_text(encoding="utf-8", errors="replace"))
-    log = folder / "output.log"
-    data = log.read_bytes() if log.is_file() else b""
-    tail = data[-_TAIL_BYTES:].decode("utf-8", errors="replace")
-    code = answer.get("exit_code")
-    cpu = answer.get("cpu_s")
-    stopped = answer["outcome"] == "timeout"
-    result = ChildResult(
-        outcome="timeout" if answer["outcome"] == "timeout" else "exited",
-        exit_code=code if isinstance(code, int) else None,
-        output=tail,
-        total_bytes=len(data),
-        cut_bytes=max(len(data) - _TAIL_BYTES, 0),
-        duration_s=float(answer.get("seconds", 0.0)),
-        cpu_s=float(cpu) if isinstance(cpu, int | float) else None,
-    )
-    # A run stopped at its CPU limit ended before its time limit: the summary says when it was stopped.
-    stopped_after = min(timeout, result.duration_s) if stopped else timeout
-    return TestRun(format_summary(plan, result, report, tail, timeout=stopped_after), report, result, command)
-
-
-class _Lines:
-    """JSON lines from a pipe, each waited for with a deadline."""
-
-    def __init__(self, pipe: IO[bytes] | None) -> None:
-        assert pipe is not None
-        self.pipe = pipe
-        self.buffer = b""
-        os.set_blocking(pipe.fileno(), False)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(pipe.fileno(), selectors.EVENT_READ)
-
-    def read(self, seconds: float) -> dict[str, Any] | None:
-        deadline = time.monotonic() + seconds
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not self.selector.select(timeout=left):
-                return None
-            try:
-                chunk = os.read(self.pipe.fileno(), 65536)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            return None
-        return answer if isinstance(answer, dict) else None
-
-    def close(self) -> None:
-        self.selector.close()
-        with contextlib.suppress(OSError):
-            self.pipe.close()
 
 
 class WarmStart:
@@ -370,6 +247,9 @@ class WarmStart:
             warm.close()
 
 
+WarmRunner = WarmPytest | WarmNode
+
+
 @dataclass
 class CandidateRuns:
     """The runs of one repair: `first` (the failing tests), `known` (every test the baseline named), `whole` (the
@@ -379,7 +259,7 @@ class CandidateRuns:
     baseline: TestRun
     notice: Notice
     workdir: Path
-    warm: WarmPytest | None = None
+    warm: WarmRunner | None = None
     timeout_s: float | None = None
     """Each candidate's limit: TIMEOUT_FACTOR times the original code's first run, plus TIMEOUT_SLACK_S."""
     how: str = "the whole command"
@@ -405,8 +285,10 @@ class CandidateRuns:
                 self._fall_back(launch)
             else:
                 self._start_warm(launch, ids, wanted, early)
+        elif use_warm and runner == NODE_RUNNER:
+            self._start_warm_node(ids, wanted)
         elif use_warm:
-            self._fall_back(f"the test runner is {runner}, not pytest")
+            self._fall_back(f"the test runner is {runner}, neither pytest nor node --test")
         if early is not None:
             early.close()
         if self.warm is None:
@@ -450,16 +332,36 @@ class CandidateRuns:
         if warm is None:
             self._fall_back(early.error if early is not None else "it did not start")
             return
-        # Every test the baseline named, so that a test that behaves otherwise in a fork is caught before it can
-        # make a fix look like it broke something; the failing tests alone set the time limit.
-        report = self.baseline.report
-        named = sorted({*(report.passing if report is not None else ()), *self.baseline.failing, *ids})
         if warm.per_test_s is not None:
             # The baseline is this pytest's own run of the command that hung: nothing to check it against, and each
             # test's own limit bounds a run of them all.
+            named = self._named(ids)
             self.warm, self.timeout_s = warm, _limit(warm.per_test_s * len(named))
             self.how = f"a warm pytest, forked per candidate, each test stopped after {warm.per_test_s:.2g} s"
             return
+        self._trust(warm, ids, wanted, "a warm pytest, forked per candidate")
+
+    def _start_warm_node(self, ids: Sequence[str], wanted: frozenset[str]) -> None:
+        launch = node_launch(self.tests, self.workdir)
+        if isinstance(launch, str):
+            self._fall_back(launch)
+            return
+        try:
+            warm = WarmNode(launch, self.tests.ctx.root, self.workdir)
+        except OSError as exc:
+            self._fall_back(str(exc))
+            return
+        self._trust(warm, ids, wanted, "a warm node, a worker thread per candidate")
+
+    def _named(self, ids: Sequence[str]) -> list[str]:
+        report = self.baseline.report
+        return sorted({*(report.passing if report is not None else ()), *self.baseline.failing, *ids})
+
+    def _trust(self, warm: WarmRunner, ids: Sequence[str], wanted: frozenset[str], how: str) -> None:
+        """Use `warm` once its verdicts agree with the baseline's: on every test the baseline named, so that a test
+        that behaves otherwise there is caught before it can make a fix look like it broke something, and on the
+        failing tests alone, whose run sets the time limit."""
+        named = self._named(ids)
         try:
             budget = max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
             whole = warm.run(named, timeout=budget, repeated=list(named) == list(ids))
@@ -470,17 +372,17 @@ class CandidateRuns:
             return
         if not _agrees(whole, self.baseline, frozenset(named)) or not _agrees(run, self.baseline, wanted):
             warm.close()
-            self._fall_back("its verdict differs from the test command's; a conftest or plugin may not survive a fork")
+            self._fall_back(f"its verdict differs from the test command's; {warm.differs}")
             return
         self.warm, self.timeout_s = warm, _limit(run.result.duration_s)
         if run.result.cpu_s is not None:
             warm.cpu_limit_s = run.result.cpu_s * TIMEOUT_FACTOR + CPU_SLACK_S
-        self.how = "a warm pytest, forked per candidate"
+        self.how = how
 
     def _fall_back(self, why: str) -> None:
         if not self._fell_back:
             self._fell_back = True
-            self.notice(f"repair runs each candidate with the plain test command: a warm pytest cannot serve ({why})")
+            self.notice(f"repair runs each candidate with the plain test command: a warm runner cannot serve ({why})")
 
     def first(
         self,
@@ -492,7 +394,7 @@ class CandidateRuns:
     ) -> TestRun:
         """The tests `ids` on the code as it is now; `repeated` for the run each candidate repeats (the failing tests),
         which the warm pytest sets up once; `extra_s` for what the instrument adds."""
-        if self.warm is not None:
+        if self.warm is not None and self.warm.serves(instrument):
             try:
                 return self.warm.run(ids, timeout=self._timeout() + extra_s, instrument=instrument, repeated=repeated)
             except OSError as exc:
@@ -504,7 +406,7 @@ class CandidateRuns:
         """The tests `ids` once, with an instrument that records them (line coverage), on the original code: warm
         where it serves, else the test command held to them. The limit is generous, as recording slows a run, unless
         `limit_s` is given."""
-        if self.warm is not None:
+        if self.warm is not None and self.warm.serves(instrument):
             timeout = limit_s or max(self.baseline.result.duration_s * TIMEOUT_FACTOR, 30.0)
             try:
                 return self.warm.run(ids, timeout=timeout, instrument=instrument)
@@ -520,14 +422,14 @@ class CandidateRuns:
         if self.beside:
             everything = sorted({*ids, *self.beside})
             timeout = max(self._timeout(), self._beside_timeout_s or 0.0) + extra_s
-            if self.warm is not None:
+            if self.warm is not None and self.warm.serves(instrument):
                 try:
                     return self.warm.run(everything, timeout=timeout, instrument=instrument)
                 except OSError as exc:
                     self.close()
                     self._fall_back(str(exc))
             return self._plain(everything, instrument, timeout)
-        if self.warm is not None:
+        if self.warm is not None and self.warm.serves(instrument):
             return self.first(ids, instrument, repeated=False, extra_s=extra_s)
         return self._plain((), instrument, self._timeout() + extra_s)
 

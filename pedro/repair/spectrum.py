@@ -23,7 +23,7 @@ from pedro.evidence import ProjectTests
 from pedro.repair.evaluate import CandidateRuns, named_containers
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit, enclosing_unit
-from pedro.tools.test import RunPlan, TestRun
+from pedro.tools.test import RunPlan, TestRun, name_pattern
 from pedro.tools.testreport import NODE_RUNNER
 
 _PLUGIN = "pedro_spectrum_plugin"
@@ -178,7 +178,7 @@ class GoRecorder:
         argv = list(plan.command.argv)
         explicit = argv[:2] == ["bash", "-c"]
         tokens = shlex.split(argv[2]) if explicit else argv
-        pattern = "^(" + "|".join(re.escape(name) for name in self.names) + ")$"
+        pattern = name_pattern(self.names)
         flags = [f"-coverprofile={workdir / 'cover.out'}", "-coverpkg=./...", "-run", pattern]
         at = tokens.index("test") + 1
         tokens = [*tokens[:at], *flags, *tokens[at:]]
@@ -233,7 +233,7 @@ class NodeRecorder:
     def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
         argv = list(plan.command.argv)
         tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
-        pattern = "^(" + "|".join(re.escape(name) for name in self.names) + ")$"
+        pattern = name_pattern(self.names)
         tokens = [tokens[0], f"--test-name-pattern={pattern}", *tokens[1:]]
         new_argv = (*argv[:2], shlex.join(tokens)) if argv[:2] == ["bash", "-c"] else tuple(tokens)
         env = {**plan.command.env, "NODE_V8_COVERAGE": str(workdir / "v8")}

@@ -334,7 +334,7 @@ def test_python_s_own_runner_is_held_to_the_failing_tests(repo: Path, tmp_path: 
         assert baseline.report is not None and baseline.report.runner == "unittest"
         assert baseline.failing == {"test_calc.CalcTest.test_add"}
         assert baseline.report.passing == ["test_calc.CalcTest.test_mul"] and baseline.report.names_tests
-        assert candidate_runs.warm is None and "not pytest" in notices[0]
+        assert candidate_runs.warm is None and "the test runner is unittest" in notices[0]
         run = candidate_runs.first(["test_calc.CalcTest.test_add"])
         assert run.report is not None and run.report.total == 1 and run.failing == {"test_calc.CalcTest.test_add"}
         failure = run.report.failures[0]
