@@ -119,3 +119,22 @@ def test_an_option_whose_value_is_a_word_of_its_own_is_run_by_the_plain_command(
         assert candidate_runs.first(["add"]).failing == {"add"}
     finally:
         candidate_runs.close()
+
+
+def test_es_modules_and_suites_run_warm_too(repo: Path, tmp_path: Path) -> None:
+    tests = (
+        'import { describe, it } from "node:test";\nimport assert from "node:assert/strict";\n'
+        'import { add } from "./calc.js";\n\n'
+        'describe("calc", () => {\n  it("adds", () => assert.equal(add(2, 3), 5));\n'
+        '  it("adds zero", () => assert.equal(add(2, 0), 2));\n});\n'
+    )
+    module = "export function add(a, b) {\n  return a - b;\n}\n"
+    make_repo(repo, {"package.json": '{"type": "module"}\n', "calc.js": module, "calc.test.js": tests})
+    candidate_runs, notices = runs(repo, tmp_path, "node --test")
+    try:
+        assert isinstance(candidate_runs.warm, WarmNode) and notices == []
+        assert candidate_runs.first(["adds"]).failing == {"adds"}
+        (repo / "calc.js").write_text(module.replace("a - b", "a + b"))
+        assert candidate_runs.known(["adds", "adds zero"]).passed
+    finally:
+        candidate_runs.close()
