@@ -201,7 +201,22 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
         tier = 3 if returns_one or counts[token.text] > 1 else 4
         for other in [name for name in names if name != token.text][:_NAMES_TRIED]:
             mutants.append(Mutant(line[: token.start] + other + line[token.end :], f"`{token.text}` → `{other}`", tier))
-    return mutants
+    return mutants + _replaced_receivers(line, code, names)
+
+
+def _replaced_receivers(line: str, code: list[_Token], names: list[str]) -> list[Mutant]:
+    """A line that is one method call on a variable (`l.sort(…)`, `p.push(x)`), called on another name of its unit:
+    the method changes the object it is called on in place, and the slip changes the wrong one (`even.sort(…)`
+    meant)."""
+    if len(code) < 4 or not _is_variable(code[0]) or code[1].text != "." or code[3].text != "(":
+        return []
+    receiver, method = code[0], code[2].text
+    return [
+        Mutant(
+            line[: receiver.start] + other + line[receiver.end :], f"`{receiver.text}.{method}` → `{other}.{method}`", 3
+        )
+        for other in [name for name in names if name != receiver.text][:_NAMES_TRIED]
+    ]
 
 
 def replaced_calls(line: str, language: LanguageName, held: list[str]) -> list[Mutant]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import git
+from repo_util import git, node_test
 from test_repairer import FIX, calc, repair, statuses
 from test_spectrum import make_repo
 
@@ -335,6 +335,47 @@ def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> N
     assert [(m.line, m.tier) for m in returned] == [("\treturn a", 3)]
     twice = [m.line for m in replaced_names("\treturn h*60 + h, nil", "go", ["h", "m"]) if m.tier == 3]
     assert "\treturn h*60 + m, nil" in twice
+
+
+def test_a_method_that_changes_its_object_in_place_is_also_called_on_the_units_other_names() -> None:
+    receivers = [m.line for m in replaced_names("    odds.sort()", "python", ["evens", "odds", "ans"])]
+    assert receivers == ["    evens.sort()", "    ans.sort()"]
+    js = replaced_names("  l.sort((a, b) => (a - b));", "javascript", ["even", "l"])
+    assert ("  even.sort((a, b) => (a - b));", "`l.sort` → `even.sort`") in [(m.line, m.change) for m in js]
+    # Only a call that is the whole line: a value taken from a call (`x = items.pop()`) is not changed in place.
+    assert replaced_names("    x = items.pop()", "python", ["tail", "items"]) == []
+    assert not [m for m in replaced_names("    math.floor(x)", "python", ["x", "y"]) if "floor" in m.change]
+
+
+SORT_TAIL = (
+    'def sort_tail(items):\n    """The first item, then the others sorted."""\n    head = items[:1]\n'
+    "    tail = items[1:]\n    head.sort()\n    return head + tail\n"
+)
+
+
+def test_a_list_sorted_in_place_where_another_was_meant_is_fixed_in_python_and_javascript(repo: Path) -> None:
+    test = "from tail import sort_tail\n\n\ndef test_sort_tail():\n    assert sort_tail([3, 2, 1]) == [3, 1, 2]\n"
+    make_repo(repo, {"tail.py": SORT_TAIL, "test_tail.py": test})
+    outcome, backend, _events = repair(repo, [], coverage=True, mutants=200, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    assert "    tail.sort()\n" in (repo / "tail.py").read_text()
+    if shutil.which("node") is None:
+        return
+    js = (
+        "function sortTail(items) {\n  const head = items.slice(0, 1);\n  const tail = items.slice(1);\n"
+        "  head.sort((a, b) => a - b);\n  return head.concat(tail);\n}\n\nmodule.exports = { sortTail };\n"
+    )
+    (repo / "tail.py").unlink()
+    (repo / "test_tail.py").unlink()
+    (repo / "tail.js").write_text(js)
+    (repo / "tail.test.js").write_text(
+        node_test("tail", "sortTail", "assert.deepEqual(sortTail([3, 2, 1]), [3, 1, 2]);")
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "javascript")
+    outcome, backend, _events = repair(repo, [], command="node --test", mutants=200, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    assert "  tail.sort((a, b) => a - b);\n" in (repo / "tail.js").read_text()
 
 
 def test_a_slices_step_javascripts_or_and_an_append_each_have_their_twin() -> None:
