@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from pedro.repair.clues import Clues
+from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.locate import Unit, indent_of
@@ -175,6 +176,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _loop_ends(unit)
     found += _stuck_loops(unit, order, prose)
     found += _divided_by_count(unit, order, prose)
+    found += _compared_values(unit, order, prose)
     lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -474,6 +476,19 @@ def _divided_by_count(unit: Unit, order: list[int], prose: set[int]) -> list[Var
         for change in divided_by_count(unit.text.splitlines(), language)
         if (line := unit.start_line + change.row) not in prose
     ]
+
+
+def _compared_values(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """An `if` that compares a value with its target and assigns the target another (compared_values.py): the code
+    itself shows the slip, so as likely as the likeliest one-token slip; the same slip in every such `if` of the
+    target a little likelier (copied code copies its slips)."""
+    return [
+        Variant(unit, line, change.text, change.change,
+                _TIER_SCORE[1] + _rank_bonus(line, order) + (_THROUGHOUT if change.also else 0.0),
+                tuple((unit.start_line + row, text) for row, text in change.also))
+        for change in compared_values(unit.text.splitlines(), unit.language)
+        if (line := unit.start_line + change.row) not in prose
+    ]  # fmt: skip
 
 
 def _unused_results(unit: Unit) -> list[Variant]:
