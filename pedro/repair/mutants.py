@@ -69,7 +69,8 @@ _SWAPS: dict[str, tuple[str, ...]] = {
     "!==": ("===",),
     "+": ("-", "*"),
     "-": ("+",),
-    "*": ("/", "+"),
+    "*": ("/", "+", "**"),  # `x * 2` where `x ** 2` (a square) was meant
+    "**": ("*",),
     "/": ("*",),
     "//": ("/",),
     "&&": ("||",),
@@ -86,7 +87,17 @@ _SWAPS: dict[str, tuple[str, ...]] = {
     "|=": ("&=", "^="),
     "^=": ("&=", "|="),
 }
-_PYTHON_ONLY = {"//"}
+PYTHON_IN_PLACE = frozenset(
+    {"sort", "reverse", "append", "extend", "insert", "update", "add", "clear", "remove", "discard"}
+)
+"""Python methods that change their list, dict or set in place and return None."""
+_REORDERS = frozenset({"sort", "reverse"})
+"""Methods that reorder their list or array in place (Python's and JavaScript's)."""
+_ONLY_IN: dict[str, frozenset[str]] = {
+    "//": frozenset({"python"}),
+    "**": frozenset({"python", "javascript", "typescript"}),
+}
+"""Operators some languages lack (Go has neither)."""
 # `return base * rate ...`: a value scaled by a name, returned (Python, Go, JavaScript).
 _RETURNED_PART = re.compile(
     r"^(?P<head>\s*return\s+)(?P<part>(?P<base>[A-Za-z_$][\w$.]*)\s*[*/](?![*/=]).*?)(?P<end>;?\s*)$"
@@ -205,15 +216,16 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
 
 
 def _replaced_receivers(line: str, code: list[_Token], names: list[str]) -> list[Mutant]:
-    """A line that is one method call on a variable (`l.sort(…)`, `p.push(x)`), called on another name of its unit:
-    the method changes the object it is called on in place, and the slip changes the wrong one (`even.sort(…)`
-    meant)."""
+    """A line that only reorders a list in place (`l.sort(…)`, `xs.reverse()`), called on another name of its unit:
+    the slip sorted the wrong list (`even.sort(…)` meant). The rarest of slips."""
     if len(code) < 4 or not _is_variable(code[0]) or code[1].text != "." or code[3].text != "(":
+        return []
+    if code[2].text not in _REORDERS:
         return []
     receiver, method = code[0], code[2].text
     return [
         Mutant(
-            line[: receiver.start] + other + line[receiver.end :], f"`{receiver.text}.{method}` → `{other}.{method}`", 3
+            line[: receiver.start] + other + line[receiver.end :], f"`{receiver.text}.{method}` → `{other}.{method}`", 4
         )
         for other in [name for name in names if name != receiver.text][:_NAMES_TRIED]
     ]
@@ -548,6 +560,18 @@ def _binary(code: list[_Token], k: int) -> bool:
     )
 
 
+def _repeats(code: list[_Token], k: int) -> bool:
+    """Whether the `*` at `k` repeats a string or a list (`"-" * n`, `[v] * n`): no number to raise to a power."""
+    before, after = code[k - 1], code[k + 1] if k + 1 < len(code) else None
+    if "string" in {before.kind, after.kind if after is not None else ""} or (after is not None and after.text == "["):
+        return True
+    opening = matching_bracket(code, k - 1, -1) if before.text == "]" else None
+    # A `[` after a name or a bracket indexes; anywhere else it opens a list.
+    return opening is not None and (
+        opening == 0 or (code[opening - 1].kind not in _OPERAND_END and code[opening - 1].text not in {")", "]"})
+    )
+
+
 def _operator_variants(line: str, code: list[_Token], k: int, language: LanguageName) -> Iterator[Mutant]:
     """Another operator in its place, its `± 1` dropped, or its two operands swapped."""
     token, before = code[k], code[k - 1]
@@ -555,8 +579,10 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
     if token.text in ("+", "+=") and "string" in {before.kind, after.kind if after else ""}:
         return  # joining text: another operator would not fix it
     for new in _SWAPS[token.text]:
-        if language == "python" or new not in _PYTHON_ONLY:
-            yield _swap(line, token, new, 1)
+        if language not in _ONLY_IN.get(new, frozenset({language})) or (new == "**" and _repeats(code, k)):
+            continue
+        # A power where a product stands is a rarer slip than the product's other neighbours.
+        yield _swap(line, token, new, 3 if new == "**" else 1)
     if token.text in {"+", "-", "*"} and _floored(code, k):
         # Rounding a sum, a difference or a product of whole numbers changes nothing: a division was meant.
         yield _swap(line, token, "/", 1)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from pedro.repair.candidate import REMOVED
 from pedro.repair.locate import RowChange, indent_of, is_docstring
+from pedro.repair.mutants import PYTHON_IN_PLACE
 
 _PLACEHOLDER = re.compile(r"\{(?P<name>[A-Za-z_]\w*)(?:[.\[][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
 """A placeholder an f-string fills: `{name}`, `{user.name}`, `{total:.2f}`."""
@@ -30,8 +31,6 @@ _JS_STATEMENT = re.compile(
 _JS_CALL = re.compile(r"^[\w$.\[\]'\"]+\s*\(|^\(.*\)\s*\(|\+\+|--")
 """A statement worth its effect: a call (`save(x)`, `(fn)(x)`), an increment."""
 _ASSIGNMENT = re.compile(r"(?<![=!<>])=(?![=>])|[-+*/%&|^]=")
-_IN_PLACE = frozenset({"sort", "reverse", "append", "extend", "insert", "update", "add", "clear", "remove", "discard"})
-"""Python methods that change their list, dict or set in place and return None."""
 _JS_IN_PLACE = re.compile(
     r"^(?P<indent>[ \t]*)return\s+(?P<call>(?P<target>[\w$]+(?:\.[\w$]+)*)\.(?:push|unshift|forEach)\(.*\));?\s*$"
 )
@@ -270,7 +269,7 @@ def returned_in_place_python(source: str, tree: ast.Module, lines: list[str]) ->
         if not isinstance(value, ast.Call):
             continue
         method = value.func
-        if not isinstance(method, ast.Attribute) or method.attr not in _IN_PLACE:
+        if not isinstance(method, ast.Attribute) or method.attr not in PYTHON_IN_PLACE:
             continue
         target, call = ast.get_source_segment(source, method.value), ast.get_source_segment(source, value)
         if not isinstance(method.value, ast.Name | ast.Attribute) or target is None or call is None:

@@ -510,6 +510,23 @@ def test_bitwise_and_augmented_operators_have_their_kin_as_variants() -> None:
     assert not [m for m in line_mutants('    s += "a"', "python") if "-=" in m.line]  # joining text
 
 
+def test_a_product_where_a_power_was_meant_is_a_variant_where_the_language_has_powers(repo: Path) -> None:
+    assert "total += math.ceil(x) ** 2" in changes("        total += math.ceil(x) * 2")
+    assert "p += y ** 2;" in changes("    p += y * 2;", "javascript")
+    assert "return a * b" in changes("    return a ** b")
+    assert not [line for line in changes("\treturn a * b", "go") if "**" in line]
+    # Text or a list repeated is no number to raise: `[v] * n`, `"-" * n`; an item indexed is (`a[i] * 2`).
+    assert not [line for line in changes("    out.extend([v] * n)") + changes('    return "-" * n') if "**" in line]
+    assert "x = a[i] ** 2" in changes("    x = a[i] * 2")
+    code = (
+        'def sum_squares(values):\n    """The sum of the squares of the values."""\n    total = 0\n'
+        "    for v in values:\n        total += v * 2\n    return total\n"
+    )
+    test = "from squares import sum_squares\n\n\ndef test_sum_squares():\n    assert sum_squares([1, 2, 3]) == 14\n"
+    events = fixed_by_a_variant(repo, {"squares.py": code, "test_squares.py": test})
+    assert "        total += v ** 2\n" in (repo / "squares.py").read_text(), statuses(events)
+
+
 def test_a_base_case_that_returns_an_empty_list_gets_the_units_names_in_it(repo: Path) -> None:
     filled = [m.line for m in replaced_names("    return [];", "javascript", ["n"])]
     assert filled == ["    return [n];", "    return [[]];"]
