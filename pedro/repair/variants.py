@@ -26,6 +26,7 @@ from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
 from pedro.repair.empty_pieces import empty_piece_guards
+from pedro.repair.fixed_conditions import fixed_conditions
 from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.misplaced import misplaced_stores
@@ -177,6 +178,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _stuck_loops(unit, order, prose)
     found += _divided_by_count(unit, order, prose)
     found += _compared_values(unit, order, prose)
+    found += _fixed_conditions(unit, order, prose)
     lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -487,6 +489,17 @@ def _compared_values(unit: Unit, order: list[int], prose: set[int]) -> list[Vari
                 _TIER_SCORE[1] + _rank_bonus(line, order) + (_THROUGHOUT if change.also else 0.0),
                 tuple((unit.start_line + row, text) for row, text in change.also))
         for change in compared_values(unit.text.splitlines(), unit.language)
+        if (line := unit.start_line + change.row) not in prose
+    ]  # fmt: skip
+
+
+def _fixed_conditions(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A condition that could never change (`c != 'a' || c != 'e'`), its joining words turned (fixed_conditions.py):
+    the code itself shows that slip, as a failure's clue does, so these come first."""
+    return [
+        Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order),
+                tuple((unit.start_line + row, text) for row, text in change.also))
+        for change in fixed_conditions(unit.text.splitlines(), unit.language)
         if (line := unit.start_line + change.row) not in prose
     ]  # fmt: skip
 
