@@ -3,8 +3,9 @@
 it was to be returned (`price * (1 + rate);` in an arrow function's block), and a `return` left inside the loop it was
 to follow (`return -1` one level too deep, so the loop ends after its first item), a list, dict or set default that
 every call shares (`items=[]`, changed in place), and the result of a method that changes its object in place returned
-as if it were the object (`return ans.sort()`, which is None); and a step too many (`i *= n` in a loop that was only to
-read `i`) or done twice (`out.append(n)` just after `out.append(i)`), taken out."""
+as if it were the object (`return ans.sort()`, which is None), or the other way, a new value's method called as if it
+changed its object (`s.strip()`, `values.filter(…);` alone on their lines); and a step too many (`i *= n` in a loop
+that was only to read `i`) or done twice (`out.append(n)` just after `out.append(i)`), taken out."""
 
 from __future__ import annotations
 
@@ -145,6 +146,53 @@ def dropped_javascript(lines: list[str]) -> list[RowChange]:
             RowChange(row, f"{match['indent']}return {expression};", "the value it computes and drops returned")
         )
     return found
+
+
+_NEW_VALUE_METHODS = {
+    "python": "strip|lstrip|rstrip|lower|upper|title|capitalize|casefold|swapcase|replace|removeprefix|removesuffix|"
+    "zfill|center|ljust|rjust|split|rsplit|splitlines|join|format|encode|decode|copy|union|intersection|difference",
+    "javascript": "filter|map|slice|concat|flat|flatMap|trim|trimStart|trimEnd|toUpperCase|toLowerCase|replace|"
+    "replaceAll|padStart|padEnd|repeat|substring|toSorted|toReversed|toSpliced|with",
+}
+"""Methods that return a new value and leave their object as it was: a call of one alone on its line drops it."""
+_DROPPED_RESULT = {
+    language: re.compile(
+        rf"^(?P<indent>[ \t]*)(?P<call>(?P<target>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\.(?:{methods})\(.*\))"
+        r"(?P<end>;?)\s*$"
+    )
+    for language, methods in _NEW_VALUE_METHODS.items()
+}
+_PYTHON_NEW_VALUE_CALL = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<call>(?:sorted|reversed)\((?P<target>[A-Za-z_]\w*)\b.*\))\s*$"
+)
+
+
+def dropped_results(lines: list[str], language: str) -> list[RowChange]:
+    """Each call alone on its line of a method that returns a new value (`s.strip()`, `values.filter(…);`,
+    `sorted(xs)`), as if it changed its object in place: its result stored back in the object's name."""
+    dialect = "javascript" if language == "typescript" else language
+    pattern = _DROPPED_RESULT.get(dialect)
+    if pattern is None:
+        return []
+    found: list[RowChange] = []
+    for row, line in enumerate(lines):
+        match = pattern.match(line) or (_PYTHON_NEW_VALUE_CALL.match(line) if dialect == "python" else None)
+        if match is None or row == 0 or not _balanced(match["call"]):
+            continue
+        end = match.groupdict().get("end") or ""
+        text = f"{match['indent']}{match['target']} = {match['call']}{end}"
+        found.append(RowChange(row, text, f"`{match['target']}` given the new value `{match['call']}` returns"))
+    return found
+
+
+def _balanced(code: str) -> bool:
+    """Whether the brackets of `code` (strings left out) close on the line."""
+    depth = 0
+    for char in _without_strings(code):
+        depth += (char in "([{") - (char in ")]}")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def excess_steps_python(tree: ast.Module, lines: list[str]) -> list[RowChange]:

@@ -45,6 +45,7 @@ from pedro.repair.statement_slips import (
     doubled_steps_python,
     dropped_javascript,
     dropped_python,
+    dropped_results,
     excess_steps_javascript,
     excess_steps_python,
     inverted_flags,
@@ -637,7 +638,8 @@ def _form_names(wanted: frozenset[str] | set[str], clues: Clues) -> list[str]:
 
 def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """Whole statements that slipped (statement_slips.py): a string meant to format values and not formatting them,
-    a value computed and dropped, a `return` left inside a loop, a default every call shares, an in-place method's
+    a value computed and dropped (a new value's method called as if it changed its object), a `return` left inside a
+    loop, a default every call shares, an in-place method's
     result returned, a flag set the wrong way throughout. A string the failure quotes with a placeholder in it, and a
     value dropped (or an in-place method's None returned) where the failure shows nothing came back, are what the
     failure asks for."""
@@ -661,7 +663,7 @@ def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues
     flags = inverted_flags(lines, unit.language)
     guided |= {id(change) for change in flags if "flipped" in clues.kinds}
     found: list[Variant] = []
-    for change in [*formats, *dropped, *flags]:
+    for change in [*formats, *dropped, *flags, *dropped_results(lines, unit.language)]:
         line = unit.start_line + change.row
         if line in prose:
             continue

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from repo_util import node_test
+from repo_util import git, node_test
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -18,6 +18,7 @@ from pedro.repair.statement_slips import (
     doubled_steps_python,
     dropped_javascript,
     dropped_python,
+    dropped_results,
     excess_steps_javascript,
     excess_steps_python,
     inverted_flags,
@@ -334,3 +335,41 @@ def test_a_palindrome_flag_that_starts_where_it_should_end_is_fixed_first_where_
     assert [(t["n"], t["status"], t["change"]) for t in tried] == [
         (1, "fixed", "`same` set the other way wherever it is set")
     ], tried
+
+
+def test_a_new_values_method_called_alone_has_its_result_stored_back() -> None:
+    js = ["const f = (values) => {", "  values.filter(x => x > 0);", "  xs.push(1);", "  s.trim()", "  a.map(f"]
+    assert [(c.row, c.text) for c in dropped_results(js, "javascript")] == [
+        (1, "  values = values.filter(x => x > 0);"),
+        (3, "  s = s.trim()"),
+    ]
+    python = ["def f(s, xs):", "    s.strip()", "    sorted(xs)", "    xs.sort()", "    print(s.lower())"]
+    assert [c.text for c in dropped_results(python, "python")] == ["    s = s.strip()", "    xs = sorted(xs)"]
+    assert dropped_results(["func f() {", "\ts.Trim()"], "go") == []
+
+
+def test_a_stripped_name_whose_result_was_dropped_is_fixed_in_python_and_javascript(repo: Path) -> None:
+    code = (
+        'def greeting(name):\n    """Hello and the name without the spaces around it."""\n    name.strip()\n'
+        "    return 'Hello ' + name\n"
+    )
+    test = "from greet import greeting\n\n\ndef test_greeting():\n    assert greeting('  Ann ') == 'Hello Ann'\n"
+    make_repo(repo, {"greet.py": code, "test_greet.py": test})
+    outcome, backend, _events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    assert "    name = name.strip()\n" in (repo / "greet.py").read_text()
+    if shutil.which("node") is None:
+        return
+    js = (
+        "function positives(values) {\n  values.filter((x) => x > 0);\n  return values;\n}\n\n"
+        "module.exports = { positives };\n"
+    )
+    (repo / "greet.py").unlink()
+    (repo / "test_greet.py").unlink()
+    (repo / "pos.js").write_text(js)
+    (repo / "pos.test.js").write_text(node_test("pos", "positives", "assert.deepEqual(positives([1, -2, 3]), [1, 3]);"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "javascript")
+    outcome, backend, _events = repair(repo, [], command="node --test", mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    assert "  values = values.filter((x) => x > 0);\n" in (repo / "pos.js").read_text()
