@@ -149,16 +149,18 @@ def dropped_javascript(lines: list[str]) -> list[RowChange]:
 
 
 _NEW_VALUE_METHODS = {
-    "python": "strip|lstrip|rstrip|lower|upper|title|capitalize|casefold|swapcase|replace|removeprefix|removesuffix|"
-    "zfill|center|ljust|rjust|split|rsplit|splitlines|join|format|encode|decode|copy|union|intersection|difference",
-    "javascript": "filter|map|slice|concat|flat|flatMap|trim|trimStart|trimEnd|toUpperCase|toLowerCase|replace|"
-    "replaceAll|padStart|padEnd|repeat|substring|toSorted|toReversed|toSpliced|with",
-}
+    "python": ("strip", "lstrip", "rstrip", "lower", "upper", "title", "capitalize", "casefold", "swapcase", "replace",
+               "removeprefix", "removesuffix", "zfill", "center", "ljust", "rjust", "split", "rsplit", "splitlines",
+               "join", "format", "encode", "decode", "copy", "union", "intersection", "difference"),
+    "javascript": ("filter", "map", "slice", "concat", "flat", "flatMap", "trim", "trimStart", "trimEnd",
+                   "toUpperCase", "toLowerCase", "replace", "replaceAll", "padStart", "padEnd", "repeat", "substring",
+                   "toSorted", "toReversed", "toSpliced", "with"),
+}  # fmt: skip
 """Methods that return a new value and leave their object as it was: a call of one alone on its line drops it."""
 _DROPPED_RESULT = {
     language: re.compile(
-        rf"^(?P<indent>[ \t]*)(?P<call>(?P<target>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\.(?:{methods})\(.*\))"
-        r"(?P<end>;?)\s*$"
+        r"^(?P<indent>[ \t]*)(?P<call>(?P<target>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\."
+        rf"(?:{'|'.join(methods)})\(.*\))(?P<end>;?)\s*$"
     )
     for language, methods in _NEW_VALUE_METHODS.items()
 }
