@@ -16,8 +16,6 @@ from pedro.repair.warm_server import WarmServer, warm_test_run
 from pedro.tools.test import RunInstrument, RunPlan, TestRun, name_pattern, plan_test_run
 
 _SERVER_SOURCE = Path(__file__).with_name("warm_node.js")
-_REPORTER_OPTIONS = 4
-"""The reporter options the test tool puts after `node` (junit to the report file, spec to stdout)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,8 @@ def node_launch(tests: ProjectTests, workdir: Path) -> NodeLaunch | str:
         return "the test runner is not node --test"
     argv = list(plan.command.argv)
     tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
-    args = tokens[1 + _REPORTER_OPTIONS :]
+    # The test tool's own reporters (the command had none, or it would not be node-junit): the server sets its own.
+    args = [arg for arg in tokens[1:] if not arg.startswith("--test-reporter")]
     odd = [arg for arg in args if arg.startswith("-") and arg != "--test" and "=" not in arg]
     if odd:
         return f"the test command gives node {odd[0]}, which a warm node does not take apart"
