@@ -114,6 +114,7 @@ _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true
 _CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswith": "endswith",
                "endswith": "startswith", "lower": "upper", "upper": "lower", "lstrip": "rstrip",
                "rstrip": "lstrip", "append": "extend", "extend": "append"}  # fmt: skip
+_SEPARATORS = frozenset({",", ";", "|", "-", " "})
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
 _ASSIGNMENTS = frozenset({"=", ":=", "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^="})
@@ -309,6 +310,9 @@ def _string_variants(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
         yield _swap(line, token, _STRING_SWAPS[token.text], 3)
     elif [one.text for one in code[k + 1 : k + 3]] == [".", "join"] or _joined_by(code, k):
         yield from _separator_variants(line, token)
+    elif token.text[1:-1] in _SEPARATORS and token.text[0] == token.text[-1]:
+        # A separator written out alone (`parts.append(',')`) where a space was meant, or the reverse.
+        yield from _separator_variants(line, token, alone=True)
     else:
         yield from _format_variants(line, token)
 
@@ -319,15 +323,18 @@ def _joined_by(code: list[_Token], k: int) -> bool:
     return k >= 3 and [one.text for one in code[k - 3 : k]] == [".", "join", "("] and after == [")"]
 
 
-def _separator_variants(line: str, token: _Token) -> Iterator[Mutant]:
-    """A join's separator with a space more or less (`''.join` ↔ `' '.join`, `","` ↔ `", "`): worth a try where the
-    failure compares text."""
+def _separator_variants(line: str, token: _Token, *, alone: bool = False) -> Iterator[Mutant]:
+    """A join's separator with a space more or less (`''.join` ↔ `' '.join`, `","` ↔ `", "`), and one written out
+    `alone` also as a space (`','` → `' '`) or the space as a comma: worth a try where the failure compares text."""
     quote, body = token.text[-1], token.text[1:-1]
-    if token.text[0] != quote or body.strip(" ") not in {"", ",", ";", "|", "-"} or len(body) > 3:
+    if token.text[0] != quote or body.strip(" ") not in _SEPARATORS | {""} or len(body) > 3:
         return
-    new = quote + (body.strip(" ") if " " in body else f"{body} ") + quote
-    changed = line[: token.start] + new + line[token.end :]
-    yield Mutant(changed, f"`{token.text}` → `{new}`, the separator", 3, formats=True)
+    news = [body.strip(" ") if " " in body else f"{body} "]
+    if alone:
+        news.append("," if body == " " else " ")
+    for new in (quote + one + quote for one in news):
+        changed = line[: token.start] + new + line[token.end :]
+        yield Mutant(changed, f"`{token.text}` → `{new}`, the separator", 3, formats=True)
 
 
 def _format_variants(line: str, token: _Token) -> Iterator[Mutant]:
@@ -368,6 +375,8 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
         elif token.kind == "string":
             yield from _string_variants(line, code, k)
     yield from _step_reversed(line, code)
+    if language == "python":
+        yield from _order_reversed(line, code)
     yield from _name_variants(line, code)
     yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
@@ -390,6 +399,22 @@ def _step_reversed(line: str, code: list[_Token]) -> Iterator[Mutant]:
         elif before == [":", ":", "-"]:
             sign = code[k - 1]
             yield Mutant(line[: sign.start] + line[sign.end :], f"`-{token.text}` → `{token.text}`", 2)
+
+
+def _order_reversed(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """A sort the wrong way round: `sorted(xs)` → `sorted(xs, reverse=True)`, `xs.sort(key=len)` →
+    `xs.sort(key=len, reverse=True)`. A `reverse=` already there is a word to turn over, as any `True` is."""
+    for k in range(1, len(code)):
+        name = code[k - 1].text
+        method = k >= 2 and code[k - 2].text == "."
+        if code[k].text != "(" or (name, method) not in (("sorted", False), ("sort", True)):
+            continue
+        close = matching_bracket(code, k)
+        if close is None or any(token.text == "reverse" for token in code[k:close]):
+            continue
+        at = code[close].start
+        added = ", reverse=True" if line[code[k].end : at].strip() else "reverse=True"
+        yield Mutant(line[:at] + added + line[at:], f"`{name}(…)` made to sort in reverse", 2)
 
 
 def _negation_dropped(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:

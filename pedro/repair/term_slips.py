@@ -1,8 +1,8 @@
-"""Line variants for a term in excess or out of place: an operand dropped with its operator (`n[0] * neg * -1`), a
-chain of `and` made a chain of `or` (or the reverse) whole, two items of a list or tuple in each other's place, a
-difference made absolute where a distance was meant, a remainder where a difference or quotient is compared with
-zero (`n - i == 0` for `n % i == 0`), and a count moved on the wrong one of the function's counters (`max_depth -= 1`
-where `depth += 1` was to be undone)."""
+"""Line variants for a term in excess or out of place: an operand dropped with its operator (`n[0] * neg * -1`), or
+the rest of a chain with it (`x * y * a * b` → `x * y`), a chain of `and` made a chain of `or` (or the reverse) whole,
+two items of a list or tuple in each other's place, a difference made absolute where a distance was meant, a remainder
+where a difference or quotient is compared with zero (`n - i == 0` for `n % i == 0`), and a count moved on the wrong
+one of the function's counters (`max_depth -= 1` where `depth += 1` was to be undone)."""
 
 from __future__ import annotations
 
@@ -64,12 +64,15 @@ def term_slips(line: str, code: Sequence[Token], language: str) -> Iterator[Slip
     yield from _operands_dropped(line, code)
     yield from _chain_flipped(line, code)
     yield from _items_swapped(line, code)
+    yield from _operands_swapped(line, code)
     yield from _made_absolute(line, code, language)
     yield from _remainders(line, code)
     yield from _regrouped(line, code)
 
 
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})
+# Operators whose operands' order counts (`+` where it joins text or parts).
+_ORDERED = frozenset({"+", "-", "/", "//", "%", "**"})
 
 
 def _regrouped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
@@ -121,7 +124,9 @@ def _operands_dropped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
             continue
         after, arithmetic = _term_after(code, k + 1), token.text not in _CONNECTIVES
         if after is not None:
-            for end, tier in _dedupe(((_operand_end(code, k, after), 3), (after if arithmetic else None, 4))):
+            one = _operand_end(code, k, after)
+            spans = ((one, 3), (after if arithmetic else None, 4), (_chain_end(code, k, one), 4))
+            for end, tier in _dedupe(spans):
                 if _holds_text(code, k, end):
                     continue
                 text = line[code[k - 1].end : code[end].end]
@@ -133,6 +138,18 @@ def _operands_dropped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
                     continue
                 text = line[code[start].start : code[k + 1].start]
                 yield line[: code[start].start] + line[code[k + 1].start :], f"`{text.strip()}` dropped", tier
+
+
+def _chain_end(code: Sequence[Token], k: int, end: int | None) -> int | None:
+    """The last token of the chain the operator at `k` continues, from its operand ending at `end`: the terms after it
+    joined by operators that bind as it does (`* a * b` after `abs(x) * abs(y)`: more than one term too many)."""
+    bound = _PRECEDENCE[code[k].text]
+    while end is not None and end + 2 < len(code) and _PRECEDENCE.get(code[end + 1].text) == bound:
+        if not _between_operands(code, end + 1):
+            return end
+        after = _term_after(code, end + 2)
+        end = None if after is None else _operand_end(code, end + 1, after)
+    return end
 
 
 def _holds_text(code: Sequence[Token], first: int, last: int) -> bool:
@@ -195,6 +212,23 @@ def _items_swapped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
             if one != other and not {one, other} <= _TYPES:
                 swapped = line[:one_start] + other + line[one_end:other_start] + one + line[other_end:]
                 yield swapped, f"items `{one}` and `{other}` swapped", 2
+
+
+def _operands_swapped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
+    """The two terms of an expression where order counts, in each other's place: `s[:k] + s[k:]` → `s[k:] + s[:k]`,
+    `len(xs) - i` → `i - len(xs)`. A sum only of text or of parts (a string, a slice): numbers add in any order."""
+    for k, token in enumerate(code):
+        if token.text not in _ORDERED or not _between_operands(code, k):
+            continue
+        before, after = _term_before(code, k - 1), _term_after(code, k + 1)
+        if before is None or after is None or not _stands_alone(code, before, after):
+            continue
+        if token.text == "+" and not any(one.kind == "string" or one.text == "[" for one in code[before : after + 1]):
+            continue
+        one, other = line[code[before].start : code[k - 1].end], line[code[k + 1].start : code[after].end]
+        if one != other:
+            swapped = line[: code[before].start] + other + line[code[k - 1].end : code[k + 1].start] + one
+            yield swapped + line[code[after].end :], f"`{one}` and `{other}` swapped", 3
 
 
 def _made_absolute(line: str, code: Sequence[Token], language: str) -> Iterator[Slip]:

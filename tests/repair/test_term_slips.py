@@ -152,3 +152,75 @@ def test_arithmetic_whose_brackets_were_left_out_is_taken_together() -> None:
     # Nothing where the operators bind alike or the tighter one already has its brackets, and never around text.
     for line in ("    return a + b - c", "    return (a + b) / 2", '    s = "a" + b * 2'):
         assert not [change for change in changes(line).values() if "taken together" in change], line
+
+
+def test_the_rest_of_a_chain_is_dropped_with_the_first_term_too_many() -> None:
+    mutants = {m.line.strip(): m for m in line_mutants("    return abs(a % 10) * abs(b % 10) * a * b", "python")}
+    assert mutants["return abs(a % 10) * abs(b % 10)"].change == "`* a * b` dropped"
+    assert mutants["return abs(a % 10) * abs(b % 10)"].tier == 4
+    # The chain ends where an operator binds otherwise: `+ s` stays when `* 2` goes.
+    assert "return h + m" not in changes("    return h + m * 2 + s")
+    assert "if x:" in changes("    if x and y and z:")
+
+
+def test_two_terms_whose_order_counts_are_swapped_but_never_numbers_added() -> None:
+    rotated = changes("        return s[:len(s) - shift] + s[len(s) - shift:]")
+    assert rotated["return s[len(s) - shift:] + s[:len(s) - shift]"].endswith("swapped")
+    assert changes("    return len(xs) - i")["return i - len(xs)"] == "`len(xs)` and `i` swapped"
+    assert 'return name + "x"' in changes('    return "x" + name')
+    assert "return g(y) + f(x)" not in changes("    return f(x) + g(y)")
+
+
+def test_a_sort_is_tried_the_other_way_round() -> None:
+    assert changes("    ranked = sorted(arr)")["ranked = sorted(arr, reverse=True)"].startswith("`sorted(…)`")
+    assert "xs.sort(key=len, reverse=True)" in changes("    xs.sort(key=len)")
+    assert "ys.sort(reverse=True)" in changes("    ys.sort()")
+    # Already reversed: the flag is a word to turn over, not a second `reverse=`.
+    assert not [line for line in changes("    return sorted(xs, reverse=True)") if line.count("reverse") > 1]
+    assert not [line for line in changes("    x = my_sorted(a)") if "reverse" in line]
+
+
+def test_a_separator_written_out_alone_is_tried_as_a_space() -> None:
+    found = {m.line.strip(): m for m in line_mutants("            parts.append(',')", "python")}
+    assert found["parts.append(' ')"].formats  # tried only where the failure compares text
+    assert "out += ','" in changes("    out += ' '")
+
+
+def test_words_split_on_the_wrong_separator_are_fixed_by_variants(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "words.py": (
+                "def words(s):\n"
+                '    """The words of s, which commas or spaces separate."""\n'
+                "    letters = []\n    for letter in s:\n        if letter == ',':\n"
+                "            letters.append(',')\n        else:\n            letters.append(letter)\n"
+                '    return "".join(letters).split()\n'
+            ),
+            "test_words.py": (
+                "from words import words\n\n\ndef test_words():\n"
+                '    assert words("Hi, my name") == ["Hi", "my", "name"]\n'
+            ),
+        },
+        mutants=200,
+    )
+    assert "letters.append(' ')" in (repo / "words.py").read_text()
+
+
+def test_a_rotation_that_joins_its_parts_the_wrong_way_round_is_fixed_by_variants(repo: Path) -> None:
+    fixed_by_variants_alone(
+        repo,
+        {
+            "rotate.py": (
+                "def rotate_right(s, k):\n"
+                '    """s with its last k characters moved to the front."""\n'
+                "    k = k % len(s)\n    return s[:len(s) - k] + s[len(s) - k:]\n"
+            ),
+            "test_rotate.py": (
+                "from rotate import rotate_right\n\n\ndef test_rotate_right():\n"
+                '    assert rotate_right("abcde", 2) == "deabc"\n    assert rotate_right("ab", 1) == "ba"\n'
+            ),
+        },
+        mutants=200,
+    )
+    assert "return s[len(s) - k:] + s[:len(s) - k]" in (repo / "rotate.py").read_text()
