@@ -28,6 +28,10 @@ _TEXT_ACTUAL_EXPECTED = (
     re.compile(r"""\bassert (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) == (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""),
     re.compile(r"""^\s*(?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) !==? (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)\s*$""", re.M),
     re.compile(r"""=\s*"(?P<actual>[^"\n]*)"[^"\n]*?\bwant\s*"(?P<expected>[^"\n]*)\""""),
+    # pytest on two lists: the first item they differ at (`At index 0 diff: 'E+' != 'E'`).
+    re.compile(
+        r"""\bAt index \d+ diff: (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) != (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""
+    ),
 )
 
 

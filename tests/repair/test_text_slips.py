@@ -66,6 +66,25 @@ def test_a_function_that_answers_in_the_wrong_case_throughout_is_fixed_by_its_fi
     assert (repo / "answer.py").read_text() == "def answer(ok):\n    if ok:\n        return 'Yes'\n    return 'No'\n"
 
 
+def test_a_text_one_item_of_a_list_differs_by_is_spelt_out_from_pytests_diff_of_the_lists(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "grades.py": (
+                "def grades(scores):\n    found = []\n    for score in scores:\n"
+                "        if score > 50:\n            found.append('pass')\n"
+                "        else:\n            found.append('F+')\n    return found\n"
+            ),
+            "test_grades.py": (
+                "from grades import grades\n\n\ndef test_grades():\n    assert grades([70, 10]) == ['pass', 'F']\n"
+            ),
+        },
+    )
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["n"] == 1 and "the text the failure expects" in fixed[0]["change"], fixed
+    assert "found.append('F')" in (repo / "grades.py").read_text()
+
+
 def test_a_patterns_ascii_letters_are_widened_where_the_failure_holds_a_letter_outside_ascii() -> None:
     lines = ["def titleize(word):", '    return re.sub(r"\\b(\'?[a-z])", up, word)', '    x = "[A-Za-z]+"']
     found = widened_letters(lines, range(3), [("Ana índia", "Ana Índia")], "python")
