@@ -186,6 +186,11 @@ def without_comment(line: str, language: LanguageName) -> str:
     return line if comment is None else line[: comment.start].rstrip()
 
 
+def code_tokens(line: str, language: LanguageName) -> list[tuple[str, str, int]]:
+    """The line's tokens but its comment, as (kind, text, where it starts): kinds `name`, `number`, `string`, `op`."""
+    return [(token.kind, token.text, token.start) for token in _tokens(line, language) if token.kind != "comment"]
+
+
 def string_literals(line: str, language: LanguageName) -> list[tuple[int, str]]:
     """Each string literal of the line, its prefix and quotes included, with where it starts; none in a comment."""
     return [(token.start, token.text) for token in _tokens(line, language) if token.kind == "string"]

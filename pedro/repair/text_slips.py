@@ -1,15 +1,17 @@
 """Variants of a string literal that the failure itself spells out: the code gave `'yes'` where `'Yes'` was expected,
 so the literal whose text stands where the two differ becomes the expected text (`'yes'` → `'Yes'`, and `"d"` →
 `"db"` at the end of `"db" + bits + "d"`). A change of case alone is also made to the function's other literals
-written in that case: a slip made throughout (`'yes'`/`'no'` for `'Yes'`/`'No'`) shows in one failure at a time. And a
-pattern's class of ASCII letters, where the failure's text holds a letter outside ASCII, widened to every letter."""
+written in that case: a slip made throughout (`'yes'`/`'no'` for `'Yes'`/`'No'`) shows in one failure at a time. A
+pattern's class of ASCII letters, where the failure's text holds a letter outside ASCII, widened to every letter. Text
+the expected has and the actual lacks, put between two texts joined with nothing between them; and a value given the
+case the failure expects (`i` → `i.swapcase()`) where the two texts differ by case alone."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from pedro.repair.mutants import string_literals
+from pedro.repair.mutants import code_tokens, string_literals
 from pedro.tools.symbols import LanguageName
 
 Fix = tuple[int, str, str, tuple[tuple[int, str], ...]]
@@ -69,6 +71,116 @@ def widened_letters(
                     change = f"`{ascii_class}` → `{wider}`, as the failure's text holds a letter outside ASCII"
                     found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
     return found
+
+
+def joined_apart(
+    lines: Sequence[str], rows: Iterable[int], texts: Iterable[tuple[str, str]], language: LanguageName
+) -> list[Fix]:
+    """Where an expected text is the actual one with a short piece put in (`'Watashi.eIGHt'` for `'WatashieIGHt'`),
+    that piece between the two sides of each `+` on `rows` (`name + ext` → `name + "." + ext`) and between two
+    neighbouring placeholders of a formatted string (`f"{a}{b}"` → `f"{a}.{b}"`): a separator left out."""
+    pieces = dict.fromkeys(piece for actual, expected in texts if (piece := _put_in(actual, expected)))
+    found: list[Fix] = []
+    for row, piece in itertools.product(rows, pieces):
+        line = lines[row]
+        tokens = code_tokens(line, language)
+        quote = '"' if '"' not in piece else "'"
+        for at, (kind, text, start) in enumerate(tokens):
+            if kind == "op" and text in ("+", "+=") and _joins_values(tokens, at):
+                end = start + len(text)
+                new = f"{line[:end]} {quote}{piece}{quote} +{line[end:]}"
+                found.append(
+                    (row, new, f"{quote}{piece}{quote} put in after `{text}`, the text the failure expects", ())
+                )
+            elif kind == "string" and (text.lower().startswith(("f'", 'f"')) or text.startswith("`")):
+                joint = "}${" if text.startswith("`") else "}{"
+                for gap in _occurrences(text, joint):
+                    new_token = text[: gap + 1] + piece + text[gap + 1 :]
+                    new = line[:start] + new_token + line[start + len(text) :]
+                    found.append((row, new, f"`{piece}` put in between two placeholders, as the failure expects", ()))
+    return found
+
+
+def recased(
+    lines: Sequence[str], rows: Iterable[int], texts: Iterable[tuple[str, str]], language: LanguageName
+) -> list[Fix]:
+    """Where an actual text differs from the expected one by case alone, in a way one of the language's own casings
+    makes (`'AsDf'` for `'aSdF'`: swapped), that casing applied to each value a line on `rows` stores, adds, appends or
+    returns (`new[k] = c` → `new[k] = c.swapcase()`)."""
+    casings = _CASE_METHODS.get(language, {})
+    wanted = dict.fromkeys(
+        method
+        for actual, expected in texts
+        if actual != expected and actual.lower() == expected.lower()
+        for method, casing in casings.items()
+        if casing(actual) == expected
+    )
+    found: list[Fix] = []
+    for row, method in itertools.product(rows, wanted):
+        line = lines[row]
+        for start, end in _stored_values(code_tokens(line, language)):
+            value = line[start:end]
+            new = f"{line[:start]}{value}.{method}(){line[end:]}"
+            found.append((row, new, f"`{value}` → `{value}.{method}()`, in the case the failure expects", ()))
+    return found
+
+
+_CASE_METHODS: dict[str, dict[str, Callable[[str], str]]] = {
+    "python": {"swapcase": str.swapcase, "upper": str.upper, "lower": str.lower, "capitalize": str.capitalize},
+    "javascript": {"toUpperCase": str.upper, "toLowerCase": str.lower},
+    "typescript": {"toUpperCase": str.upper, "toLowerCase": str.lower},
+}
+_PIECE_MOST = 3
+"""The longest piece put in between two joined texts: a separator, not a word."""
+
+
+def _put_in(actual: str, expected: str) -> str | None:
+    """The piece `expected` has in one place that `actual` lacks, where that is all that differs; else None."""
+    extra = len(expected) - len(actual)
+    if not 0 < extra <= _PIECE_MOST:
+        return None
+    same = 0
+    while same < len(actual) and actual[same] == expected[same]:
+        same += 1
+    piece = expected[same : same + extra]
+    if expected[:same] + expected[same + extra :] != actual or not _writable(piece, '"') or "{" in piece:
+        return None
+    return piece
+
+
+def _joins_values(tokens: Sequence[tuple[str, str, int]], at: int) -> bool:
+    """Whether the `+` at `at` joins two values that may be texts (neither side a number written out)."""
+    if at == 0 or at + 1 >= len(tokens):
+        return False
+    before, after = tokens[at - 1], tokens[at + 1]
+    assigning = tokens[at][1] == "+="
+    return (assigning or before[0] in ("name", "string") or before[1] in (")", "]")) and after[0] in ("name", "string")
+
+
+def _occurrences(text: str, joint: str) -> Iterator[int]:
+    at = text.find(joint)
+    while at != -1:
+        yield at
+        at = text.find(joint, at + 1)
+
+
+def _stored_values(tokens: Sequence[tuple[str, str, int]]) -> Iterator[tuple[int, int]]:
+    """Where a plain value (a name, or a name indexed by a name: `c`, `s[i]`) stands alone after `=`, `+=`, `return` or
+    as an `append`/`push` call's one argument: the values a line stores, adds, appends or returns."""
+    texts = [text for _, text, _ in tokens]
+    for at, (_, text, _) in enumerate(tokens):
+        opens = text in ("=", "+=", "return") or (
+            text == "(" and at >= 2 and texts[at - 2] == "." and texts[at - 1] in ("append", "push")
+        )
+        if not opens or at + 1 >= len(tokens) or tokens[at + 1][0] != "name":
+            continue
+        last = at + 1
+        if texts[last + 1 : last + 4] and texts[last + 1] == "[" and texts[last + 3 : last + 4] == ["]"]:
+            last += 3
+        follows = texts[last + 1] if last + 1 < len(texts) else ""
+        if follows in ("", ")", ";", ","):
+            kind, text_last, start_last = tokens[last]
+            yield tokens[at + 1][2], start_last + len(text_last)
 
 
 _ASCII_LETTERS = ("[a-zA-Z]", "[A-Za-z]", "[a-z]", "[A-Z]")

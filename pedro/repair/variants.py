@@ -58,7 +58,7 @@ from pedro.repair.statement_slips import (
 )
 from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
 from pedro.repair.term_slips import moved_counters
-from pedro.repair.text_slips import spelled_out, widened_letters
+from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_letters
 from pedro.repair.unread import unread_names
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
@@ -712,6 +712,8 @@ def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) ->
     fixes = [
         *spelled_out(lines, rows, clues.texts, unit.language),
         *widened_letters(lines, rows, clues.texts, unit.language),
+        *joined_apart(lines, rows, clues.texts, unit.language),
+        *recased(lines, rows, clues.texts, unit.language),
     ]
     for row, text, change, also in fixes:
         score = _GUIDED_SCORE + (_THROUGHOUT if also else 0.0)

@@ -13,7 +13,7 @@ from test_repairer import repair
 from test_spectrum import make_repo
 
 from pedro.repair.assert_values import _equality
-from pedro.repair.text_slips import spelled_out, widened_letters
+from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_letters
 
 
 def fixes(lines: list[str], *texts: tuple[str, str], language: str = "python") -> dict[str, tuple[int, str]]:
@@ -83,6 +83,47 @@ def test_a_text_one_item_of_a_list_differs_by_is_spelt_out_from_pytests_diff_of_
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["n"] == 1 and "the text the failure expects" in fixed[0]["change"], fixed
     assert "found.append('F')" in (repo / "grades.py").read_text()
+
+
+def test_a_separator_the_expected_text_has_is_put_between_two_joined_texts() -> None:
+    lines = ["    ans = stem + ext", '    return f"{a}{b}"', "  return `${a}${b}`;", "    n = count + 1"]
+    texts = [("reportpdf", "report.pdf")]
+    found = {(row, new) for row, new, _, _ in joined_apart(lines, range(4), texts, "python")}
+    assert (0, '    ans = stem + "." + ext') in found
+    assert (1, '    return f"{a}.{b}"') in found
+    assert (2, "  return `${a}.${b}`;") in found
+    assert not [new for row, new in found if row == 3]  # a number added is no text joined
+    # More than a separator missing, or another difference besides: nothing to put in.
+    assert joined_apart(lines, range(4), [("report", "report file")], "python") == []
+    assert joined_apart(lines, range(4), [("reportpdf", "Report.pdf")], "python") == []
+
+
+def test_a_value_is_given_the_case_the_failure_expects_where_the_texts_differ_by_case_alone() -> None:
+    lines = ["        new[k] = c", "    out.append(word)", "    return s", "    x = f(c)"]
+    swapped = {new for _, new, _, _ in recased(lines, range(4), [("AsDf", "aSdF")], "python")}
+    assert swapped == {"        new[k] = c.swapcase()", "    out.append(word.swapcase())", "    return s.swapcase()"}
+    upper = {new for _, new, _, _ in recased(lines, range(4), [("ab", "AB")], "javascript")}
+    assert "    return s.toUpperCase()" in upper
+    assert recased(lines, range(4), [("ab", "AC")], "python") == []
+
+
+def test_a_text_built_without_its_separator_is_fixed_by_its_first_candidate(repo: Path) -> None:
+    events = fixed_by_a_variant(
+        repo,
+        {
+            "names.py": (
+                "def file_name(stem, ext):\n"
+                "    stem = stem.strip()\n    ext = ext.lower()\n    name = stem + ext\n    return name\n"
+            ),
+            "test_names.py": (
+                "from names import file_name\n\n\ndef test_file_name():\n"
+                "    assert file_name('report ', 'PDF') == 'report.pdf'\n"
+            ),
+        },
+    )
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["n"] == 1, fixed
+    assert 'name = stem + "." + ext' in (repo / "names.py").read_text()
 
 
 def test_a_patterns_ascii_letters_are_widened_where_the_failure_holds_a_letter_outside_ascii() -> None:
