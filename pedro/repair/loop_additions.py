@@ -163,8 +163,9 @@ def _updates(unit: Unit, lines: list[str], loop: ast.While | ast.For, stale: lis
 
 def _remainders(unit: Unit, lines: list[str], loop: ast.While | ast.For, before: set[str]) -> list[Addition]:
     """`parts.append(rest)` after the loop, where the loop appends to `parts` (made before it) and sets `rest`:
-    what is left when a loop that cuts pieces off ends."""
-    stored = sorted(_names(loop, ast.Store))[: _VALUES + 1]
+    what is left when a loop that cuts pieces off ends; and the item a loop over all but the last leaves out
+    (`for n in numbers[:-1]` → `numbers[-1]`)."""
+    stored = [*_left_out(loop), *sorted(_names(loop, ast.Store))[: _VALUES + 1]]
     found: list[Addition] = []
     for call in ast.walk(loop):
         if not (
@@ -178,6 +179,37 @@ def _remainders(unit: Unit, lines: list[str], loop: ast.While | ast.For, before:
                 line = f"{target}.append({value})"
                 found.append(_after(unit, lines, loop, line, f"`{line}` added after the loop"))
     return found
+
+
+def _left_out(loop: ast.While | ast.For) -> list[str]:
+    """The last item, where the loop walks all items but the last: `for x in xs[:-1]`, `for i in range(len(xs) - 1)`."""
+    walked = loop.iter if isinstance(loop, ast.For) else None
+    if isinstance(walked, ast.Subscript) and isinstance(walked.slice, ast.Slice):
+        part = walked.slice
+        if part.lower is None and part.step is None and _minus_one(part.upper):
+            return [f"{ast.unparse(walked.value)}[-1]"]
+    if isinstance(walked, ast.Call) and ast.unparse(walked.func) == "range" and len(walked.args) == 1:
+        counted = _length_less_one(walked.args[0])
+        return [f"{counted}[-1]"] if counted else []
+    return []
+
+
+def _length_less_one(bound: ast.expr) -> str | None:
+    """`xs` where `bound` is `len(xs) - 1`."""
+    if not (isinstance(bound, ast.BinOp) and isinstance(bound.op, ast.Sub) and _is_one(bound.right)):
+        return None
+    counted = bound.left
+    if isinstance(counted, ast.Call) and ast.unparse(counted.func) == "len" and len(counted.args) == 1:
+        return ast.unparse(counted.args[0])
+    return None
+
+
+def _minus_one(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and _is_one(node.operand)
+
+
+def _is_one(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 1
 
 
 def _after(unit: Unit, lines: list[str], statement: ast.stmt, line: str, change: str) -> Addition:

@@ -890,6 +890,19 @@ def test_the_piece_a_loop_leaves_when_it_ends_is_appended_after_it(repo: Path) -
     assert "        lines.append(line)\n    lines.append(text)\n    return lines\n" in (repo / "wrap.py").read_text()
 
 
+def test_the_last_item_a_loop_over_all_but_the_last_leaves_out_is_appended_after_it() -> None:
+    text = (
+        "def intersperse(numbers, mark):\n    result = []\n    for n in numbers[:-1]:\n"
+        "        result.append(n)\n        result.append(mark)\n    return result\n"
+    )
+    unit = Unit("marks.py", "intersperse", "intersperse", "python", 1, 6, text)
+    added = {change: new for _, new, change in loop_additions(unit)}
+    assert added["`result.append(numbers[-1])` added after the loop"].endswith("\n    result.append(numbers[-1])")
+    counted = "def f(xs):\n    out = []\n    for i in range(len(xs) - 1):\n        out.append(xs[i])\n    return out\n"
+    changes = [change for _, _, change in loop_additions(Unit("f.py", "f", "f", "python", 1, 5, counted))]
+    assert "`out.append(xs[-1])` added after the loop" in changes
+
+
 def test_a_stack_the_loop_only_pops_gets_the_push_it_misses(repo: Path) -> None:
     fixed_by_a_variant(
         repo,
