@@ -108,6 +108,8 @@ _RETURNED_NEW_ITEMS = re.compile(
 )
 # A length compared with nothing: `len(xs) == 0`, `xs.length === 0`.
 _EMPTY_TEST = re.compile(r"(?P<length>\blen\([^()]*\)|[\w$.]+\.length)\s*===?\s*0(?![\w.])")
+_COMPLEMENTS = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+"""Each order comparison's opposite: true exactly where it is false."""
 _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true": "false", "false": "true",
                "floor": "ceil", "ceil": "floor"}  # fmt: skip
 # Functions and methods whose slip is their twin (`any(...)` for `all(...)`): swapped only where called.
@@ -218,7 +220,22 @@ def replaced_names(line: str, language: LanguageName, names: list[str]) -> list[
         tier = 3 if returns_one or counts[token.text] > 1 else 4
         for other in [name for name in names if name != token.text][:_NAMES_TRIED]:
             mutants.append(Mutant(line[: token.start] + other + line[token.end :], f"`{token.text}` → `{other}`", tier))
-    return mutants + _replaced_receivers(line, code, names)
+    return mutants + _replaced_lengths(line, code, names) + _replaced_receivers(line, code, names)
+
+
+def _replaced_lengths(line: str, code: list[_Token], names: list[str]) -> list[Mutant]:
+    """A length where another name of the unit was meant (`i < arr.length` → `i < k`, the count of items to take):
+    likeliest where that name is one the unit never reads, which `names` lists first."""
+    mutants: list[Mutant] = []
+    for k in range(len(code)):
+        span = _length_span(code, k)
+        if span is None:
+            continue
+        start, end = code[span[0]].start, code[span[1]].end
+        length = line[start:end]
+        for other in [name for name in names if not re.search(rf"\b{re.escape(name)}\b", length)][:_NAMES_TRIED]:
+            mutants.append(Mutant(line[:start] + other + line[end:], f"`{length}` → `{other}`", 4))
+    return mutants
 
 
 def _replaced_receivers(line: str, code: list[_Token], names: list[str]) -> list[Mutant]:
@@ -608,11 +625,7 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
     after = code[k + 1] if k + 1 < len(code) else None
     if token.text in ("+", "+=") and "string" in {before.kind, after.kind if after else ""}:
         return  # joining text: another operator would not fix it
-    for new in _SWAPS[token.text]:
-        if language not in _ONLY_IN.get(new, frozenset({language})) or (new == "**" and _repeats(code, k)):
-            continue
-        # A power where a product stands is a rarer slip than the product's other neighbours.
-        yield _swap(line, token, new, 3 if new == "**" else 1)
+    yield from _other_operators(line, code, k, language)
     if token.text in {"+", "-", "*"} and _floored(code, k):
         # Rounding a sum, a difference or a product of whole numbers changes nothing: a division was meant.
         yield _swap(line, token, "/", 1)
@@ -621,6 +634,19 @@ def _operator_variants(line: str, code: list[_Token], k: int, language: Language
         swapped = line[: before.start] + after.text + line[before.end : after.start] + before.text
         yield Mutant(swapped + line[after.end :], f"`{before.text}` and `{after.text}` swapped", 1)
     yield from _rounded_up(line, code, k, language)
+
+
+def _other_operators(line: str, code: list[_Token], k: int, language: LanguageName) -> Iterator[Mutant]:
+    """The operator's neighbours in its place (`<` → `<=`), then a comparison's opposite (`<=` → `>`: its two branches
+    in each other's place)."""
+    token = code[k]
+    for new in _SWAPS[token.text]:
+        if language not in _ONLY_IN.get(new, frozenset({language})) or (new == "**" and _repeats(code, k)):
+            continue
+        # A power where a product stands is a rarer slip than the product's other neighbours.
+        yield _swap(line, token, new, 3 if new == "**" else 1)
+    if token.text in _COMPLEMENTS:
+        yield _swap(line, token, _COMPLEMENTS[token.text], 2)
 
 
 def _floored(code: list[_Token], k: int) -> bool:

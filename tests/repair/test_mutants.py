@@ -1241,3 +1241,36 @@ def test_an_arrays_join_separator_gets_a_space_more_or_less() -> None:
     assert 'return parts.join(", ");' in changes('  return parts.join(",");', "javascript")
     # Not a string that is one argument of several, nor one that is not what `.join(…)` puts between items.
     assert "return f(' ', x);" not in changes("  return f(' ', x);", "javascript")
+
+
+def test_a_comparison_is_also_turned_over_whole_after_its_neighbours() -> None:
+    tiers = {m.line.strip(): m.tier for m in line_mutants("  if (l1 <= l2)", "javascript")}
+    assert tiers["if (l1 > l2)"] == 2 and tiers["if (l1 < l2)"] == 1
+    assert "if a < b:" in changes("    if a >= b:")
+
+
+def test_a_length_is_replaced_by_the_name_the_unit_never_reads() -> None:
+    found = {m.line.strip(): m.change for m in replaced_names("    for i in range(len(xs)):", "python", ["k", "xs"])}
+    assert found["for i in range(k):"] == "`len(xs)` → `k`"
+    assert "for i in range(xs):" not in found  # the name the length counts is not its own length
+    js = [m.line.strip() for m in replaced_names("  for (let i = 0; i < arr.length; i++) {", "javascript", ["k"])]
+    assert "for (let i = 0; i < k; i++) {" in js
+
+
+def test_a_sum_over_the_whole_list_where_its_first_k_items_were_meant_is_fixed_by_variants(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "head.py": (
+                "def head_total(xs, k):\n"
+                '    """The sum of the first k items of xs."""\n'
+                "    total = 0\n    for i in range(len(xs)):\n        total += xs[i]\n    return total\n"
+            ),
+            "test_head.py": (
+                "from head import head_total\n\n\ndef test_head_total():\n"
+                "    assert head_total([1, 2, 3, 4], 2) == 3\n    assert head_total([5, 1, 1], 1) == 5\n"
+            ),
+        },
+        mutants=200,
+    )
+    assert "for i in range(k):" in (repo / "head.py").read_text()
