@@ -399,6 +399,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _step_reversed(line, code)
     if language == "python":
         yield from _order_reversed(line, code)
+        yield from _compared_as_collections(line, code)
     yield from _name_variants(line, code)
     yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
@@ -437,6 +438,20 @@ def _order_reversed(line: str, code: list[_Token]) -> Iterator[Mutant]:
         at = code[close].start
         added = ", reverse=True" if line[code[k].end : at].strip() else "reverse=True"
         yield Mutant(line[:at] + added + line[at:], f"`{name}(…)` made to sort in reverse", 2)
+
+
+def _compared_as_collections(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """Two names compared whole where their items were meant, in any order or number: `s0 == s1` →
+    `set(s0) == set(s1)`, `sorted(s0) == sorted(s1)`."""
+    for k in range(1, len(code) - 1):
+        one, other = code[k - 1], code[k + 1]
+        if code[k].text not in ("==", "!=") or not (_is_variable(one) and _is_variable(other)):
+            continue
+        if (k >= 2 and code[k - 2].text in (".", "(", "[")) or (k + 2 < len(code) and code[k + 2].text in ".([,"):
+            continue
+        for wrap in ("set", "sorted"):
+            new = f"{line[: one.start]}{wrap}({one.text}) {code[k].text} {wrap}({other.text}){line[other.end :]}"
+            yield Mutant(new, f"`{one.text}` and `{other.text}` compared as {wrap} items", 4)
 
 
 def _negation_dropped(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:

@@ -99,6 +99,8 @@ _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 # A name sliced with one colon (`arr[:k]`, `a[1:]`), and a name standing alone as a value: not called, indexed,
 # an attribute's owner or part, nor a keyword argument or an assignment's target.
 _SLICE = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)\[(?P<slice>[^\[\]:]*:[^\[\]:]*)\]")
+_WALKED = re.compile(r"\bfor\b.+?\bin\s+(?P<name>[A-Za-z_]\w*)\s*(?:$|:|\bif\b|[)\]])")
+"""The sequence a `for` walks, in a statement or a comprehension (`for x in xs:`, `(e for e in arr if …)`)."""
 _BARE_NAME = re.compile(r"(?<![\w.\[])(?P<name>[A-Za-z_]\w*)(?![\w\[(.]|\s*(?:=(?!=)|[-+*/]=))")
 _DEFINITION = re.compile(r"^\s*(?:async\s+def|def|class|lambda)\b")
 
@@ -300,14 +302,20 @@ def _slice_changes(text: str, unit: Unit, names: list[str]) -> Iterator[tuple[Mu
     slices, sliced = _unit_slices(unit.text)
     code = without_comment(text, unit.language)
     beside = bool(_SLICE.search(code))
+    # A sequence walked whole beside a name the unit never reads: up to it, or from it (`arr` → `arr[:k]`).
+    unread = [part for name in sorted(unread_names(unit)) for part in (f":{name}", f"{name}:")]
+    walked = set(_WALKED.findall(code)) if unread else set()
     for match in _BARE_NAME.finditer(code):
         name = match.group("name")
-        if name not in names or not (name in sliced or beside):
+        sliced_parts = slices if name in sliced or beside else ()
+        unread_parts = unread if name in walked else []
+        if name not in names:
             continue
-        for part in slices:
+        for part in dict.fromkeys([*sliced_parts, *unread_parts]):
             new = f"{text[: match.end()]}[{part}]{text[match.end() :]}"
+            why = "a part the function slices" if part in sliced_parts else "the name the function never reads"
             if not _touches_string(text, new):
-                yield Mutant(new, f"`{name}` → `{name}[{part}]`, a part the function slices", 3), new, False
+                yield Mutant(new, f"`{name}` → `{name}[{part}]`, {why}", 3), new, False
 
 
 @functools.lru_cache(maxsize=64)

@@ -1274,3 +1274,28 @@ def test_a_sum_over_the_whole_list_where_its_first_k_items_were_meant_is_fixed_b
         mutants=200,
     )
     assert "for i in range(k):" in (repo / "head.py").read_text()
+
+
+def test_a_sequence_walked_whole_beside_a_count_never_read_is_cut_to_that_count(repo: Path) -> None:
+    fixed_by_a_variant(
+        repo,
+        {
+            "small.py": (
+                "def small_total(arr, k):\n"
+                '    """The sum of the items of at most two digits among the first k items of arr."""\n'
+                "    return sum(x for x in arr if abs(x) < 100)\n"
+            ),
+            "test_small.py": (
+                "from small import small_total\n\n\ndef test_small_total():\n"
+                "    assert small_total([111, 21, 3, 4000, 5, 6], 4) == 24\n"
+            ),
+        },
+    )
+    assert "return sum(x for x in arr[:k] if abs(x) < 100)" in (repo / "small.py").read_text()
+
+
+def test_two_names_compared_whole_are_also_compared_as_their_items() -> None:
+    found = {m.line.strip(): m.tier for m in line_mutants("    return s0 == s1", "python")}
+    assert found["return set(s0) == set(s1)"] == 4 and found["return sorted(s0) == sorted(s1)"] == 4
+    assert not [line for line in changes("    if node.left == other:") if "set(" in line]
+    assert not [line for line in changes("  return a === b;", "javascript") if "set(" in line]

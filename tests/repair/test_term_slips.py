@@ -200,6 +200,7 @@ def test_words_split_on_the_wrong_separator_are_fixed_by_variants(repo: Path) ->
             "test_words.py": (
                 "from words import words\n\n\ndef test_words():\n"
                 '    assert words("Hi, my name") == ["Hi", "my", "name"]\n'
+                '    assert words("one,two") == ["one", "two"]\n'
             ),
         },
         mutants=200,
