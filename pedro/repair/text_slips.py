@@ -92,7 +92,7 @@ def joined_apart(
                 found.append(
                     (row, new, f"{quote}{piece}{quote} put in after `{text}`, the text the failure expects", ())
                 )
-            elif kind == "string" and (text.lower().startswith(("f'", 'f"')) or text.startswith("`")):
+            elif kind == "string" and _formats_placeholders(text, piece):
                 joint = "}${" if text.startswith("`") else "}{"
                 for gap in _occurrences(text, joint):
                     new_token = text[: gap + 1] + piece + text[gap + 1 :]
@@ -155,6 +155,13 @@ def _joins_values(tokens: Sequence[tuple[str, str, int]], at: int) -> bool:
     before, after = tokens[at - 1], tokens[at + 1]
     assigning = tokens[at][1] == "+="
     return (assigning or before[0] in ("name", "string") or before[1] in (")", "]")) and after[0] in ("name", "string")
+
+
+def _formats_placeholders(token: str, piece: str) -> bool:
+    """Whether `token` is an f-string or a template literal that can hold `piece` as it is."""
+    if token.startswith("`"):
+        return "`" not in piece and "$" not in piece
+    return token.lower().startswith(("f'", 'f"')) and token[1] not in piece
 
 
 def _occurrences(text: str, joint: str) -> Iterator[int]:

@@ -7,6 +7,7 @@ say; the variants that read it in place of another name are then likelier than t
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import textwrap
 
@@ -33,6 +34,7 @@ def unread_names(unit: Unit) -> frozenset[str]:
     return unread_in(unit.text, unit.language)
 
 
+@functools.lru_cache(maxsize=64)
 def unread_in(text: str, language: LanguageName) -> frozenset[str]:
     """The variables a function's code (`text`, its signature first) stores and never reads."""
     if language == "python":
