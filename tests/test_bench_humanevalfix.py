@@ -1,10 +1,13 @@
-"""benchmarks/humanevalfix_suite.py: HumanEvalFix's Python tasks written as an eval suite the eval loads."""
+"""benchmarks/humanevalfix_suite.py: HumanEvalFix's Python and Go tasks written as an eval suite the eval loads."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from pedro.eval.tasks import load_task
 
@@ -61,3 +64,74 @@ def test_a_task_is_written_in_the_suites_format_and_one_whose_fix_fails_is_left_
     assert (task / "repo" / "test_solution.py").read_text().endswith("def test_below_zero():\n    check(below_zero)\n")
     loaded = load_task(task)
     assert (loaded.tier, loaded.test) == ("one-function", "python -m pytest -q test_solution.py")
+
+
+GO_INSTRUCTION = """# Context
+
+```go
+import (
+    "math"
+)
+
+// Whether two numbers of the list are closer to each other than the threshold.
+func HasCloseElements(numbers []float64, threshold float64) bool {
+    for i := 0; i < len(numbers); i++ {
+        for j := i + 1; j < len(numbers); j++ {
+            var distance float64 = numbers[i] - numbers[j]
+            if distance < threshold {
+                return true
+            }
+        }
+    }
+    return false
+}
+```
+
+# Instruction
+
+Fix bugs in HasCloseElements.
+"""
+GO_TESTS = """package main
+
+import (
+    "testing"
+    "github.com/stretchr/testify/assert"
+    "math"
+    "strings"
+)
+
+// the prompt and the solution, as the benchmark's test file holds them
+"""
+GO_TEST_CODE = """func TestHasCloseElements(t *testing.T) {
+    assert := assert.New(t)
+    assert.Equal(true, HasCloseElements([]float64{1.0, 2.0, 3.9, 4.0, 5.0, 2.2}, 0.3))
+    assert.Equal(false, HasCloseElements([]float64{1.0, 2.0, 3.9, 4.0, 5.0, 2.2}, math.Pow(0.05, 1)))
+}
+"""
+
+
+def test_a_go_task_compares_as_testify_does_without_downloading_it(tmp_path: Path) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("Go is not installed (CI installs golang-go)")
+    source, out = tmp_path / "fix", tmp_path / "suite"
+    folder = source / "go_0"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "solution").mkdir()
+    (folder / "instruction.md").write_text(GO_INSTRUCTION)
+    (folder / "tests" / "main_test.go").write_text(GO_TESTS)
+    (folder / "tests" / "test_code.txt").write_text(GO_TEST_CODE)
+    code = GO_INSTRUCTION.split("```go\n")[1].split("```")[0]
+    (folder / "solution" / "solution.go").write_text(
+        code.replace("numbers[i] - numbers[j]", "math.Abs(numbers[i] - numbers[j])")
+    )
+    command = [sys.executable, str(SCRIPT), str(source), str(out), "--language", "go"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    # Shipped, the function fails to compile (math unused) as the benchmark's does; with its fix the tests pass.
+    assert "1 tasks in" in run.stdout, run.stdout
+    task = out / "go-hef-0"
+    test = (task / "repo" / "solution_test.go").read_text()
+    # The test file imports what its test reads ("math"), not what only the benchmark's prompt did ("strings").
+    assert '"task/assert"' in test and '"math"' in test and "strings" not in test and "testify" not in test
+    loaded = load_task(task)
+    assert (loaded.language, loaded.test) == ("go", "go test ./...")

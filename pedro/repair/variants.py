@@ -647,10 +647,9 @@ def _form_names(wanted: frozenset[str] | set[str], clues: Clues) -> list[str]:
 def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """Whole statements that slipped (statement_slips.py): a string meant to format values and not formatting them,
     a value computed and dropped (a new value's method called as if it changed its object), a `return` left inside a
-    loop, a default every call shares, an in-place method's
-    result returned, a flag set the wrong way throughout. A string the failure quotes with a placeholder in it, and a
-    value dropped (or an in-place method's None returned) where the failure shows nothing came back, are what the
-    failure asks for."""
+    loop, a default every call shares, an in-place method's result returned, a flag set the wrong way throughout. A
+    string the failure quotes with a placeholder in it, and a value dropped (or an in-place method's None returned)
+    where the failure shows nothing came back, are what the failure asks for."""
     lines = unit.text.splitlines()
     tree = _python_tree(unit)
     if tree is not None:
