@@ -4,8 +4,8 @@ HumanEvalFix (HumanEvalPack, MIT licensed) gives each of HumanEval's 164 functio
 and its tests. Each task here is a repository holding the buggy function in `solution.py` and its tests as one
 pytest test in `test_solution.py` (JavaScript: `solution.js`, exporting the function, and one `node:test` test in
 `solution.test.js`, whose `console.assert` calls become `assert.ok`, which fail; Go: `solution.go` in package main
-with the imports the benchmark gives it, and the test function in `solution_test.go`, its `assert.Equal` from a
-module-local `assert` package that compares as testify's does, since nothing is downloaded); the test command is
+with the imports the benchmark gives it, and the test function in `solution_test.go`, its `assert.Equal` from
+`assert_test.go`, which compares as testify's does, since nothing is downloaded); the test command is
 the check, as the benchmark runs it. The source is a checkout laid out as `<root>/python_<n>/instruction.md` (the
 buggy function in its `# Context` block), `tests/test_code.txt` (the tests, ending in `check(<name>)`; JavaScript's
 in a call of its test function; Go's imports in `tests/main_test.go`) and `solution/solution.py` (the fixed
@@ -65,9 +65,10 @@ timeout_s = 60
 """
 _GO_MOD = "module task\n\ngo 1.19\n"
 _GO_IMPORTS = re.compile(r"^import \((?P<block>.*?)^\)", re.S | re.M)
-_TESTIFY = "github.com/stretchr/testify/assert"
-# testify's assert.Equal, as HumanEvalFix's Go tests use it: ObjectsAreEqual's comparison and a failure at the caller.
-_GO_ASSERT = """package assert
+# testify's assert.Equal, as HumanEvalFix's Go tests use it (`assert := assert.New(t)`, whose right side reads this
+# package-level `assert`): ObjectsAreEqual's comparison and a failure at the caller. A test file of its own, as a
+# dependency is no code under repair.
+_GO_ASSERT = """package main
 
 import (
 \t"bytes"
@@ -75,9 +76,13 @@ import (
 \t"testing"
 )
 
+type testify struct{}
+
+var assert testify
+
 type Assertions struct{ t *testing.T }
 
-func New(t *testing.T) *Assertions { return &Assertions{t} }
+func (testify) New(t *testing.T) *Assertions { return &Assertions{t} }
 
 func (a *Assertions) Equal(expected, actual interface{}, msgAndArgs ...interface{}) bool {
 \ta.t.Helper()
@@ -167,8 +172,9 @@ def write_go_task(source: Path, n: int, out: Path) -> Path:
     imports = _GO_IMPORTS.search((folder / "tests" / "main_test.go").read_text())
     wanted = [line.strip() for line in (imports["block"] if imports else "").splitlines() if line.strip()]
     # Go refuses an import the file does not use: the test file keeps those its test function reads.
-    used = [path for path in wanted if path.strip('"') in ("testing", _TESTIFY) or _go_package_used(path, tests)]
-    block = "".join(f"\t{path.replace(_TESTIFY, 'task/assert')}\n" for path in used)
+    used = [path for path in wanted if path.strip('"') == "testing" or _go_package_used(path, tests)]
+    used = [path for path in used if "testify" not in path]  # assert_test.go stands in for it
+    block = "".join(f"\t{path}\n" for path in used)
     return _write(
         out / f"go-hef-{n}",
         {
@@ -178,7 +184,7 @@ def write_go_task(source: Path, n: int, out: Path) -> Path:
             + (folder / "solution" / "solution.go").read_text().rstrip()
             + "\n",
             "repo/solution_test.go": f"package main\n\nimport (\n{block})\n\n{tests}\n",
-            "repo/assert/assert.go": _GO_ASSERT,
+            "repo/assert_test.go": _GO_ASSERT,
             "task.toml": _GO_TASK.format(n=n, name=context["name"]),
         },
     )

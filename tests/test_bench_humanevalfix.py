@@ -131,7 +131,9 @@ def test_a_go_task_compares_as_testify_does_without_downloading_it(tmp_path: Pat
     assert "1 tasks in" in run.stdout, run.stdout
     task = out / "go-hef-0"
     test = (task / "repo" / "solution_test.go").read_text()
-    # The test file imports what its test reads ("math"), not what only the benchmark's prompt did ("strings").
-    assert '"task/assert"' in test and '"math"' in test and "strings" not in test and "testify" not in test
+    # The test file imports what its test reads ("math"), not what only the benchmark's prompt did ("strings"), and
+    # testify's assert comes from a test file of the task's own.
+    assert '"math"' in test and "strings" not in test and "testify" not in test
+    assert "func (testify) New(t *testing.T) *Assertions" in (task / "repo" / "assert_test.go").read_text()
     loaded = load_task(task)
     assert (loaded.language, loaded.test) == ("go", "go test ./...")

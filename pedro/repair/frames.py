@@ -44,6 +44,28 @@ def is_test_file(path: str) -> bool:
     return bool(parts) and (_TEST_NAME.match(parts[-1]) is not None or any(_TEST_DIR.search(p) for p in parts[:-1]))
 
 
+# A Go file that imports the testing package: a helper of the tests (`testutil/assert.go`) under any name.
+_GO_TESTING_IMPORT = re.compile(rb'^\s*(?:import\s+)?(?:\w+\s+)?"testing"\s*$', re.MULTILINE)
+
+
+def is_test_code(root: Path, path: str) -> bool:
+    """Whether a repository file is part of the tests: a test file by name, or a Go helper that imports `testing`.
+    Repair never edits one: an assertion helper made to agree with a wrong answer would pass every test."""
+    if is_test_file(path):
+        return True
+    if not path.endswith(".go"):
+        return False
+    try:
+        head = (root / path).read_bytes()[:_GO_HEAD_BYTES]
+    except OSError:
+        return False
+    return _GO_TESTING_IMPORT.search(head) is not None
+
+
+# Go's imports come before any declaration: the start of a file holds them.
+_GO_HEAD_BYTES = 16384
+
+
 def frames_of(text: str, root: Path) -> list[Frame]:
     """The frames of a failure text that lie in files inside `root`, innermost first."""
     inside = (_in_repository(frame.path, frame.line, frame.function, root) for frame in stack_frames(text))

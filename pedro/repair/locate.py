@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pedro.repair.frames import Frame, frames_of, is_test_file
+from pedro.repair.frames import Frame, frames_of, is_test_code, is_test_file
 from pedro.tools.symbols import (
     EXTENSIONS,
     LanguageName,
@@ -130,20 +130,22 @@ def _units_for(failure: FailedTest, root: Path) -> list[Unit]:
     frames = frames_of(text, root)
     if failure.location and (located := _location_frame(failure.location, root)) is not None:
         frames.append(located)
-    if not any(is_test_file(frame.path) for frame in frames):
+    if not any(is_test_code(root, frame.path) for frame in frames):
         frames.extend(_test_definition_frames(failure.test_id, root))
     found: list[Unit] = []
     for frame in frames:
-        if not is_test_file(frame.path) and (unit := enclosing_unit(root, frame.path, frame.line)) is not None:
+        if not is_test_code(root, frame.path) and (unit := enclosing_unit(root, frame.path, frame.line)) is not None:
             found.append(unit)
-    if found:
-        return found
+    return found or _units_behind(frames, root)
+
+
+def _units_behind(frames: list[Frame], root: Path) -> list[Unit]:
+    """For frames inside no function of the code under test: what the test calls, else the functions of a file
+    the failure points at outside them."""
     for frame in frames:
-        if is_test_file(frame.path):
-            found.extend(_called_from_test(root, frame))
-            if found:
-                return found
-    return found
+        if is_test_code(root, frame.path) and (called := _called_from_test(root, frame)):
+            return called
+    return [unit for frame in frames if not is_test_code(root, frame.path) for unit in _file_level(root, frame.path)]
 
 
 def failing_test(failure: FailedTest, root: Path) -> Unit | None:
@@ -196,6 +198,16 @@ def enclosing_unit(root: Path, rel: str, line: int) -> Unit | None:
     if not around:
         return None
     return _unit(rel, language, source, max(around, key=lambda s: (s.depth, s.start_line)))
+
+
+def _file_level(root: Path, rel: str) -> list[Unit]:
+    """The functions of `rel` for a failure that points at a line outside all of them (Go's `imported and not used`,
+    a declaration at the top of a file): where a use was dropped or a value is wrong. Those the tests beside the file
+    call come first."""
+    units = file_units(root, rel)
+    folder = (root / rel).parent
+    tests = b"\n".join(_read(path) or b"" for path in sorted(folder.iterdir()) if is_test_file(path.name))
+    return sorted(units, key=lambda unit: re.search(rf"\b{re.escape(unit.name)}\b".encode(), tests) is None)
 
 
 def file_units(root: Path, rel: str) -> list[Unit]:
@@ -323,7 +335,7 @@ def _definitions(root: Path, name: str, language: LanguageName) -> list[Unit]:
     found: list[Unit] = []
     for rel in _source_files(root):
         file_language = detect_language(rel)
-        if file_language not in family or is_test_file(rel):
+        if file_language not in family or is_test_code(root, rel):
             continue
         source = _read(root / rel)
         if source is None:

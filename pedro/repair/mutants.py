@@ -511,13 +511,18 @@ def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
             if one != other:
                 swapped = line[:one_start] + other + line[one_end:other_start] + one + line[other_end:]
                 yield Mutant(swapped, f"{what} `{one}` and `{other}` swapped", 2)
-        if token.text != "(":
-            continue
-        method = k >= 2 and code[k - 2].text == "."
-        if len(arguments) == 1 and not method and before.text not in _BUILTINS:
-            argument = line[arguments[0][0] : arguments[0][1]]
-            call_text = line[before.start : end]
-            yield Mutant(line[: before.start] + argument + line[end:], f"`{call_text}` → `{argument}`", 3)
+        if token.text == "(" and len(arguments) == 1:
+            yield from _call_dropped(line, code, k, arguments[0], end)
+
+
+def _call_dropped(line: str, code: list[_Token], k: int, argument: tuple[int, int], end: int) -> Iterator[Mutant]:
+    """A call of a plain name (not a method, a type or a length) replaced by its one argument."""
+    before = code[k - 1]
+    # A length is never a slip for what it measures: `len(xs)` → `xs` would compare a list with a number.
+    if (k >= 2 and code[k - 2].text == ".") or before.text in _BUILTINS or before.text == "len":
+        return
+    text, call_text = line[argument[0] : argument[1]], line[before.start : end]
+    yield Mutant(line[: before.start] + text + line[end:], f"`{call_text}` → `{text}`", 3)
 
 
 def _called(token: _Token, before: _Token) -> bool:
@@ -790,18 +795,52 @@ def _length_span(code: list[_Token], k: int) -> tuple[int, int] | None:
 def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
     """A variable off by one (`last` → `last + 1`), and two variables swapped (`ratio(whole, part)`)."""
     variables = _value_names(code)
+    indexing = _indexing(code)
     for k, token in variables:
+        if token.text in indexing[0] or _measured(code, k):
+            continue  # a collection (`xs[i]`, `len(xs)`): one more than a list is no value
         for sign in ("+", "-"):
             shifted = f"{token.text} {sign} 1" if _alone(code, k) else f"({token.text} {sign} 1)"
             yield Mutant(line[: token.start] + shifted + line[token.end :], f"`{token.text}` → `{shifted}`", 3)
     names = list(dict.fromkeys(token.text for _, token in variables))
     for i, one in enumerate(names):
         for other in names[i + 1 :]:
+            if not _swappable_names(one, other, indexing):
+                continue
             swapped = "".join(
                 other if token.text == one else one if token.text == other else token.text
                 for token in _spans(line, code, {one, other}, [t for _, t in variables])
             )
             yield Mutant(swapped, f"`{one}` and `{other}` swapped", 2)
+
+
+def _indexing(code: list[_Token]) -> tuple[set[str], set[str]]:
+    """The names the line indexes (`grid` in `grid[r][c]`) and the names read inside an index (`r`, `c`)."""
+    collections: set[str] = set()
+    indices: set[str] = set()
+    for k, token in enumerate(code[:-1]):
+        if token.kind != "name" or code[k + 1].text != "[" or (k and code[k - 1].text == "."):
+            continue
+        collections.add(token.text)
+        at: int | None = k + 1
+        while at is not None and at < len(code) and code[at].text == "[":  # `grid[r][c]`: every index of it
+            end = matching_bracket(code, at)
+            indices.update(name.text for name in code[at + 1 : end] if name.kind == "name")
+            at = None if end is None else end + 1
+    return collections, indices
+
+
+def _swappable_names(one: str, other: str, indexing: tuple[set[str], set[str]]) -> bool:
+    """Whether two names may be read in each other's place: not a collection and a name only its indices read
+    (`xs[i]` → `i[xs]`), where neither swap makes a value."""
+    collections, indices = indexing
+    only_index = indices - collections
+    return not ((one in collections and other in only_index) or (other in collections and one in only_index))
+
+
+def _measured(code: list[_Token], k: int) -> bool:
+    """Whether the name at `k` is what a length call measures (`len(xs)`): a collection, with no one more of it."""
+    return 2 <= k < len(code) - 1 and code[k - 1].text == "(" and code[k - 2].text == "len" and code[k + 1].text == ")"
 
 
 def _alone(code: list[_Token], k: int, last: int | None = None) -> bool:

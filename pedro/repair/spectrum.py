@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pedro.evidence import ProjectTests
 from pedro.repair.evaluate import CandidateRuns, named_containers
-from pedro.repair.frames import is_test_file
+from pedro.repair.frames import is_test_code, is_test_file
 from pedro.repair.locate import Unit, enclosing_unit
 from pedro.tools.test import RunPlan, TestRun, name_pattern
 from pedro.tools.testreport import NODE_RUNNER
@@ -199,7 +199,7 @@ class GoRecorder:
             file = match.group("file")
             local = file[len(plan.module) + 1 :] if plan.module and file.startswith(plan.module + "/") else file
             rel = _relative(str(project / local), root)
-            if rel is None or is_test_file(rel):
+            if rel is None or is_test_code(root, rel):
                 continue
             if rel not in sources:
                 sources[rel] = (root / rel).read_text(encoding="utf-8", errors="replace").splitlines()

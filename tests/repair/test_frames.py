@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pedro.repair.frames import Frame, frames_of, is_test_file
+from pedro.repair.frames import Frame, frames_of, is_test_code, is_test_file
 
 PYTEST_TEXT = """def test_total() -> None:
 >       assert total([1, 2]) == 3
@@ -105,3 +105,16 @@ def test_a_path_outside_the_repository_is_no_frame(tmp_path: Path) -> None:
 )
 def test_test_files_are_recognised_by_name(path: str, expected: bool) -> None:
     assert is_test_file(path) is expected
+
+
+def test_a_go_helper_that_imports_testing_is_test_code_under_any_name(tmp_path: Path) -> None:
+    (tmp_path / "check").mkdir()
+    (tmp_path / "check" / "equal.go").write_text(
+        'package check\n\nimport (\n\t"reflect"\n\t"testing"\n)\n\nfunc Equal(t *testing.T, a, b any) {\n'
+        '\tif !reflect.DeepEqual(a, b) {\n\t\tt.Errorf("%v != %v", a, b)\n\t}\n}\n'
+    )
+    (tmp_path / "calc.go").write_text('package calc\n\nimport "strings"\n\nfunc Up(s string) string {\n\treturn s\n}\n')
+    (tmp_path / "calc.py").write_text("import unittest\n")
+    assert is_test_code(tmp_path, "check/equal.go") and is_test_code(tmp_path, "calc_test.go")
+    assert not is_test_code(tmp_path, "calc.go") and not is_test_code(tmp_path, "calc.py")
+    assert not is_test_code(tmp_path, "gone.go")

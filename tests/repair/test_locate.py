@@ -138,6 +138,50 @@ def test_go_failures_lead_to_the_called_function(tmp_path: Path) -> None:
     assert [(u.path, u.name, u.start_line) for u in units] == [("words.go", "Double", 3)]
 
 
+def test_a_go_build_failure_outside_every_function_leads_to_the_functions_of_its_file(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    # The slip dropped the only use of an import: Go refuses to build at the import line, inside no function.
+    root = write(
+        tmp_path,
+        {
+            "go.mod": "module example.com/dist\n\ngo 1.19\n",
+            "dist.go": 'package dist\n\nimport (\n\t"math"\n)\n\nfunc helper(a float64) float64 {\n\treturn a\n}\n\n'
+            "func Distance(a, b float64) float64 {\n\treturn helper(a - b)\n}\n",
+            "dist_test.go": 'package dist\n\nimport "testing"\n\nfunc TestDistance(t *testing.T) {\n'
+            '\tif got := Distance(1, 3); got != 2 {\n\t\tt.Errorf("Distance(1, 3) = %v, want 2", got)\n\t}\n}\n',
+        },
+    )
+    units = locate(failures_of(root, "go test ./..."), root)
+    # The function the tests call first, then what it calls.
+    assert [(u.path, u.name) for u in units] == [("dist.go", "Distance"), ("dist.go", "helper")]
+
+
+def test_a_go_assertion_helper_outside_the_tests_names_is_never_the_unit_to_repair(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    # The helper reports its own line (no t.Helper()): the failure points into it, yet it is part of the tests, and
+    # making it agree would pass every test.
+    root = write(
+        tmp_path,
+        {
+            "go.mod": "module example.com/calc\n\ngo 1.19\n",
+            "check/equal.go": 'package check\n\nimport "testing"\n\nfunc Equal(t *testing.T, want, got int) {\n'
+            '\tif want != got {\n\t\tt.Errorf("want %d, got %d", want, got)\n\t}\n}\n',
+            "calc.go": "package calc\n\nfunc Double(n int) int {\n\treturn n + 2\n}\n",
+            "calc_test.go": 'package calc\n\nimport (\n\t"testing"\n\n\t"example.com/calc/check"\n)\n\n'
+            "func TestDouble(t *testing.T) {\n\tcheck.Equal(t, 6, Double(3))\n}\n",
+        },
+    )
+    failures = failures_of(root, "go test ./...")
+    assert "equal.go:7: want 6, got 5" in (failures[0].details or "")
+    assert [(u.path, u.name) for u in locate(failures, root)] == [("calc.go", "Double")]
+
+
 def test_enclosing_unit_takes_the_innermost_function(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def outer():\n    def inner():\n        return 1\n    return inner()\n")
     inner = enclosing_unit(tmp_path, "m.py", 3)

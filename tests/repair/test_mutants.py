@@ -61,6 +61,21 @@ def test_an_assignment_that_should_have_added_to_what_was_there() -> None:
     assert not [c for c in changes("    a, b = b, a") if "+=" in c]
 
 
+def test_a_collection_is_never_swapped_with_its_own_index_nor_made_one_more() -> None:
+    for language in ("python", "go", "javascript"):
+        got = changes("    distance = numbers[i] - numbers[j]", language)
+        assert "distance = numbers[j] - numbers[i]" in got  # two indices may swap
+        assert "distance = i[numbers] - i[j]" not in got and not any("(numbers +" in line for line in got)
+    grid = changes("    return grid[r][c] + a[i] - b[i]")
+    # Two indices, and two collections, may swap; a collection and an index never do.
+    assert "return grid[c][r] + a[i] - b[i]" in grid and "return a[r][c] + grid[i] - b[i]" in grid
+    assert not [line for line in grid if line.startswith("return c[") or "[grid]" in line or "i[r]" in line]
+    # What a length measures is a collection too, and a length is never dropped for it.
+    length = changes("    return xs[len(xs) - k]")
+    assert "return xs[len(xs) - (k + 1)]" in length
+    assert not [line for line in length if "len(xs + 1)" in line or "xs[xs - k]" in line]
+
+
 def test_text_comments_declarations_and_assignment_targets_are_left_alone() -> None:
     assert all('"a < b"' in line for line in changes('    message = "a < b" + name'))
     assert all("# a - b" in line for line in changes("    total = x  # a - b"))
