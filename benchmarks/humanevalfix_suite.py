@@ -113,11 +113,18 @@ def _context(folder: Path, pattern: re.Pattern[str]) -> re.Match[str]:
 
 
 def _write(task: Path, files: dict[str, str]) -> Path:
-    """The task's files (`repo/…`, `solution/…`, `task.toml`) written under its folder."""
-    for name, text in files.items():
+    """The task's files (`repo/…`, `solution/…`, `task.toml`) written under its folder; its tests also under
+    `hidden/`, which the check copies back over the repository, so that a run that changed a test is not scored on
+    its own version of it."""
+    tests = {f"hidden/{name[5:]}": text for name, text in files.items() if name.startswith("repo/") and _is_test(name)}
+    for name, text in {**files, **tests}.items():
         (task / name).parent.mkdir(parents=True, exist_ok=True)
         (task / name).write_text(text)
     return task
+
+
+def _is_test(name: str) -> bool:
+    return name.endswith(("/test_solution.py", "/solution.test.js", "_test.go"))
 
 
 def write_task(source: Path, n: int, out: Path) -> Path:

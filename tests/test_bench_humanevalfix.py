@@ -62,6 +62,7 @@ def test_a_task_is_written_in_the_suites_format_and_one_whose_fix_fails_is_left_
     assert sorted(p.name for p in out.iterdir()) == ["py-hef-0"]
     assert "if balance == 0:" in (task / "repo" / "solution.py").read_text()
     assert (task / "repo" / "test_solution.py").read_text().endswith("def test_below_zero():\n    check(below_zero)\n")
+    assert (task / "hidden" / "test_solution.py").read_text() == (task / "repo" / "test_solution.py").read_text()
     loaded = load_task(task)
     assert (loaded.tier, loaded.test) == ("one-function", "python -m pytest -q test_solution.py")
 
@@ -135,5 +136,7 @@ def test_a_go_task_compares_as_testify_does_without_downloading_it(tmp_path: Pat
     # testify's assert comes from a test file of the task's own.
     assert '"math"' in test and "strings" not in test and "testify" not in test
     assert "func (testify) New(t *testing.T) *Assertions" in (task / "repo" / "assert_test.go").read_text()
+    # The check scores the tests as shipped, whatever a run did to them.
+    assert sorted(path.name for path in (task / "hidden").iterdir()) == ["assert_test.go", "solution_test.go"]
     loaded = load_task(task)
     assert (loaded.language, loaded.test) == ("go", "go test ./...")

@@ -802,10 +802,18 @@ def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
         for sign in ("+", "-"):
             shifted = f"{token.text} {sign} 1" if _alone(code, k) else f"({token.text} {sign} 1)"
             yield Mutant(line[: token.start] + shifted + line[token.end :], f"`{token.text}` → `{shifted}`", 3)
+    yield from _names_swapped(line, code, variables, indexing)
+
+
+def _names_swapped(
+    line: str, code: list[_Token], variables: list[tuple[int, _Token]], indexing: tuple[set[str], set[str]]
+) -> Iterator[Mutant]:
+    """Two variables of the line in each other's place, wherever each stands (`ratio(whole, part)`)."""
+    measured = {code[k].text for k in range(len(code)) if _measured(code, k)}
     names = list(dict.fromkeys(token.text for _, token in variables))
     for i, one in enumerate(names):
         for other in names[i + 1 :]:
-            if not _swappable_names(one, other, indexing):
+            if not _swappable_names(one, other, indexing, measured):
                 continue
             swapped = "".join(
                 other if token.text == one else one if token.text == other else token.text
@@ -815,8 +823,9 @@ def _name_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
 
 
 def _indexing(code: list[_Token]) -> tuple[set[str], set[str]]:
-    """The names the line indexes (`grid` in `grid[r][c]`) and the names read inside an index (`r`, `c`)."""
-    collections: set[str] = set()
+    """The names the line indexes or measures (`grid` in `grid[r][c]`, `xs` in `len(xs)`) and the names read inside
+    an index (`r`, `c`)."""
+    collections = {code[k].text for k in range(len(code)) if _measured(code, k)}
     indices: set[str] = set()
     for k, token in enumerate(code[:-1]):
         if token.kind != "name" or code[k + 1].text != "[" or (k and code[k - 1].text == "."):
@@ -830,12 +839,14 @@ def _indexing(code: list[_Token]) -> tuple[set[str], set[str]]:
     return collections, indices
 
 
-def _swappable_names(one: str, other: str, indexing: tuple[set[str], set[str]]) -> bool:
-    """Whether two names may be read in each other's place: not a collection and a name only its indices read
-    (`xs[i]` → `i[xs]`), where neither swap makes a value."""
+def _swappable_names(one: str, other: str, indexing: tuple[set[str], set[str]], measured: set[str]) -> bool:
+    """Whether two names may be read in each other's place: not a collection and a name an index reads (`xs[i]` →
+    `i[xs]`), nor a collection a length measures and any other name (`i < len(xs)` → `xs < len(i)`)."""
     collections, indices = indexing
-    only_index = indices - collections
-    return not ((one in collections and other in only_index) or (other in collections and one in only_index))
+    for collection, name in ((one, other), (other, one)):
+        if collection in collections and name not in collections and (name in indices or collection in measured):
+            return False
+    return True
 
 
 def _measured(code: list[_Token], k: int) -> bool:
@@ -864,9 +875,16 @@ def _value_names(code: list[_Token]) -> list[tuple[int, _Token]]:
         targets.add(stored - 1)
         stored = -1
     for k, token in enumerate(code):
-        if k >= stored and k not in targets and _is_variable(token) and _read_as_value(code, k):
+        if k >= stored and k not in targets and _is_variable(token) and _read_as_value(code, k) and not _label(code, k):
             variables.append((k, token))
     return variables
+
+
+def _label(code: list[_Token], k: int) -> bool:
+    """Whether the name at `k` is a loop's label (Go's and JavaScript's `outer:`, `continue outer`): no value."""
+    if k == 0:
+        return len(code) == 2 and code[1].text == ":"
+    return code[k - 1].text in ("break", "continue", "goto")
 
 
 def _loop_targets(code: list[_Token]) -> set[int]:

@@ -552,7 +552,9 @@ class Search:
         nudged = _NUDGE.fullmatch(str(proposal.label.get("change", "")))
         if nudged is not None and _NOT_A_NUMBER.search(why):
             self._not_numbers.add((applied[0][0].path, nudged["name"]))
-        if proposal.question in ("function", "line", "file") and len(applied) == 1:
+        # An answer whose tests hung (a recursion that never ends) hangs with a number changed too.
+        hung = first.result.outcome == "timeout"
+        if proposal.question in ("function", "line", "file") and len(applied) == 1 and not hung:
             self._queue_answer_variants(applied[0], proposal.label)
         if len(applied) == 1:
             nearer = came_nearer(self.run, first, self.wanted)

@@ -42,6 +42,12 @@ _JS_ADD = re.compile(r"^[ \t]*(?P<target>[A-Za-z_$][\w$]*(?:\.[\w$]+)*)\.(?:push
 """A JavaScript line that only adds to an array or a set: `out.push(x);`."""
 _JS_ASSIGN = re.compile(r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+|\[[^\]\n]+\])*\s*=(?!=)[^;]*;?\s*$")
 """A JavaScript line that only assigns, with no declaration: `p[j] = p[ind]`."""
+_GO_UPDATE = re.compile(r"^[ \t]*[A-Za-z_]\w*(?:\.\w+)*\s*(?:\+|-|\*|/|%|<<|>>|&|\||\^)=\s*[^=\s].*$")
+"""A Go line that only updates a value in place: `i *= n`, `s.total += x`."""
+_GO_ADD = re.compile(r"^[ \t]*(?P<target>[A-Za-z_]\w*(?:\.\w+)*)\s*=\s*append\((?P=target)\s*,.*\)\s*$")
+"""A Go line that only appends to a slice: `out = append(out, x)`."""
+_UPDATES = {"javascript": _JS_UPDATE, "typescript": _JS_UPDATE, "go": _GO_UPDATE}
+_ADDING = {"javascript": _JS_ADD, "typescript": _JS_ADD, "go": _GO_ADD}
 _ADDS = frozenset({"append", "appendleft", "add", "insert", "extend"})
 """Python methods that add to a list or a set."""
 _FLAG = {
@@ -244,31 +250,36 @@ def _adds_to(statement: ast.stmt | None) -> str | None:
     return ast.dump(method.value)
 
 
-def excess_steps_javascript(lines: list[str]) -> list[RowChange]:
-    """Each line that only updates a value (`i *= n;`, `total += x;`), taken out."""
+def excess_steps_lines(lines: list[str], language: str) -> list[RowChange]:
+    """Each line that only updates a value (JavaScript's `i *= n;`, Go's `total += x`), taken out."""
+    update = _UPDATES.get(language)
     return [
         RowChange(row, REMOVED, f"`{line.strip()}` taken out, a step too many")
         for row, line in enumerate(lines)
-        if row and _JS_UPDATE.match(line)
+        if row and update is not None and update.match(line)
     ]
 
 
-def doubled_steps_javascript(lines: list[str]) -> list[RowChange]:
-    """As doubled_steps_python: an item pushed just after another was pushed to the same array, or a one-line
-    assignment written again further down its block, taken out."""
+def doubled_steps_lines(lines: list[str], language: str) -> list[RowChange]:
+    """As doubled_steps_python, for JavaScript and Go read line by line: an item added just after another was added
+    to the same array or slice (`out.push(x);`, `out = append(out, x)`), or a one-line assignment written again
+    further down its block, taken out."""
+    adding = _ADDING.get(language)
+    if adding is None:
+        return []
     found: list[RowChange] = []
     for row, line in enumerate(lines):
-        pushed = _JS_ADD.match(line)
-        if row and pushed is not None and _js_adds_to(lines[row - 1], line) == pushed["target"]:
+        added = adding.match(line)
+        if row and added is not None and _adds_at_indent(adding, lines[row - 1], line) == added["target"]:
             found.append(RowChange(row, REMOVED, f"`{line.strip()}` taken out, an item added twice"))
         elif row and _JS_ASSIGN.match(line) and _written_before_in_block(lines, row):
             found.append(RowChange(row, REMOVED, f"`{line.strip()}` taken out, a step done twice"))
     return found
 
 
-def _js_adds_to(line: str, after: str) -> str | None:
-    """The array `line` pushes to, where it stands at the indent of `after`; else None."""
-    match = _JS_ADD.match(line)
+def _adds_at_indent(adding: re.Pattern[str], line: str, after: str) -> str | None:
+    """The collection `line` adds to, where it stands at the indent of `after`; else None."""
+    match = adding.match(line)
     return match["target"] if match is not None and indent_of(line) == indent_of(after) else None
 
 

@@ -30,7 +30,7 @@ _OPENERS = frozenset({"(", "[", "{", ","})
 _CLOSERS = frozenset({")", "]", "}", ","})
 _COMPARISONS = frozenset({"==", "!=", "===", "!==", "<", "<=", ">", ">="})
 _ZERO_TESTS = frozenset({"==", "!=", "===", "!=="})
-_ABS = {"python": "abs", "javascript": "Math.abs", "typescript": "Math.abs", "tsx": "Math.abs"}
+_ABS = {"python": "abs", "javascript": "Math.abs", "typescript": "Math.abs", "tsx": "Math.abs", "go": "math.Abs"}
 # Words that open a statement or a clause: a term after one starts there (`return a - b`, `if a - b > t`).
 # Names that say a difference is a distance, whose sign never counts: its absolute value is likelier.
 _DISTANCE = re.compile(r"dist|gap|diff|delta|apart|away|spread", re.IGNORECASE)

@@ -41,12 +41,12 @@ from pedro.repair.normal_forms import (
 )
 from pedro.repair.padding import zero_padded
 from pedro.repair.statement_slips import (
-    doubled_steps_javascript,
+    doubled_steps_lines,
     doubled_steps_python,
     dropped_javascript,
     dropped_python,
     dropped_results,
-    excess_steps_javascript,
+    excess_steps_lines,
     excess_steps_python,
     inverted_flags,
     returned_in_place_javascript,
@@ -694,8 +694,8 @@ def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant
     tree = _python_tree(unit)
     if tree is not None:
         tiers = [(3, excess_steps_python(tree, lines)), (1, doubled_steps_python(tree, lines))]
-    elif unit.language in {"javascript", "typescript"}:
-        tiers = [(3, excess_steps_javascript(lines)), (1, doubled_steps_javascript(lines))]
+    elif unit.language in {"javascript", "typescript", "go"}:
+        tiers = [(3, excess_steps_lines(lines, unit.language)), (1, doubled_steps_lines(lines, unit.language))]
     else:
         return []
     return [

@@ -319,6 +319,19 @@ RUNNING_TEST = (
 )
 
 
+def test_an_answer_whose_tests_hang_gets_no_variants_of_its_line(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # The model's one line loops for ever; a number changed in it would loop as long, each to the candidate's limit.
+    hangs = RUNNING.replace("        best = max(best, here)", "        while here > -1: best = max(best, here)")
+    make_repo(repo, {"running.py": RUNNING, "test_running.py": RUNNING_TEST})
+    events, _proc = debug(repo, stub_server([f"```python\n{hangs}```"] + [NOTHING] * 20), cli_env)
+    tried = candidates(events)
+    answered = [c for c in tried if c["question"] == "function"]
+    assert answered and "did not finish" in answered[0]["reason"], tried
+    assert not [c for c in tried if c["question"] == "answer_variant"], tried
+
+
 def test_an_answer_one_token_from_the_fix_is_fixed_by_a_variant_of_the_line_it_changed(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:

@@ -14,12 +14,12 @@ from test_repairer import repair
 from test_spectrum import make_repo
 
 from pedro.repair.statement_slips import (
-    doubled_steps_javascript,
+    doubled_steps_lines,
     doubled_steps_python,
     dropped_javascript,
     dropped_python,
     dropped_results,
-    excess_steps_javascript,
+    excess_steps_lines,
     excess_steps_python,
     inverted_flags,
     returned_in_place_javascript,
@@ -222,7 +222,7 @@ def test_a_one_line_update_in_a_block_of_others_is_taken_out() -> None:
         (6, "", "`total *= fact` taken out, a step too many"),
     ]
     lines = ["function f(xs) {", "  let t = 0;", "  for (const x of xs) {", "    t += x;", "    t *= 2;", "  }", "}"]
-    assert [c.row for c in excess_steps_javascript(lines)] == [3, 4]
+    assert [c.row for c in excess_steps_lines(lines, "javascript")] == [3, 4]
 
 
 def test_a_step_too_many_in_a_loop_is_fixed_by_taking_it_out(repo: Path) -> None:
@@ -258,11 +258,19 @@ def test_a_step_done_twice_is_taken_out_the_second_time() -> None:
         "    u.push(i)", "    let tmp = t[0]", "    t[0] = t[1]", "    t[1] = tmp", "    t[0] = t[1]", "  }",
         "  t[0] = t[1]", "  return t", "}",
     ]  # fmt: skip
-    rows = [(c.row, c.change) for c in doubled_steps_javascript(lines)]
+    rows = [(c.row, c.change) for c in doubled_steps_lines(lines, "javascript")]
     assert rows == [
         (4, "`t.push(xs[0])` taken out, an item added twice"),
         (9, "`t[0] = t[1]` taken out, a step done twice"),
     ]
+    go = [
+        "func F(xs []int) []int {", "\tt := make([]int, 0)", "\tfor _, x := range xs {", "\t\tt = append(t, x)",
+        "\t\tt = append(t, 1)", "\t\tu = append(t, x)", "\t\ttotal += x", "\t}", "\treturn t", "}",
+    ]  # fmt: skip
+    assert [(c.row, c.change) for c in doubled_steps_lines(go, "go")] == [
+        (4, "`t = append(t, 1)` taken out, an item added twice")
+    ]
+    assert [c.row for c in excess_steps_lines(go, "go")] == [6]
 
 
 def test_an_item_pushed_twice_is_fixed_by_taking_the_second_out(repo: Path) -> None:
@@ -275,6 +283,23 @@ def test_an_item_pushed_twice_is_fixed_by_taking_the_second_out(repo: Path) -> N
     test = node_test("pile", "makeAPile", "assert.deepEqual(makeAPile(3), [3, 5, 7]);")
     fixed_by_variants_alone(repo, {"pile.js": pile, "pile.test.js": test}, command="node --test")
     assert "t.push(n)" not in (repo / "pile.js").read_text()
+
+
+def test_an_item_appended_twice_in_go_is_fixed_by_taking_the_second_out(repo: Path) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    odd = (
+        "package odd\n\nfunc Odd(xs []int) []int {\n\tout := make([]int, 0)\n\tfor _, x := range xs {\n"
+        "\t\tif x%2 == 1 {\n\t\t\tout = append(out, x)\n\t\t\tout = append(out, 1)\n\t\t}\n\t}\n\treturn out\n}\n"
+    )
+    test = (
+        'package odd\n\nimport (\n\t"reflect"\n\t"testing"\n)\n\nfunc TestOdd(t *testing.T) {\n'
+        "\tif got := Odd([]int{1, 2, 3}); !reflect.DeepEqual(got, []int{1, 3}) {\n"
+        '\t\tt.Errorf("Odd = %v", got)\n\t}\n}\n'
+    )
+    files = {"go.mod": "module example.com/odd\n\ngo 1.19\n", "odd.go": odd, "odd_test.go": test}
+    fixed_by_variants_alone(repo, files, command="go test ./...")
+    assert "out = append(out, 1)" not in (repo / "odd.go").read_text()
 
 
 def test_an_assignment_written_again_after_a_swap_is_fixed_by_taking_it_out(repo: Path) -> None:
