@@ -1,6 +1,7 @@
 """A division by the wrong value where a count was meant: `total / mean` in a function that averages a sequence it
 walks, where `total / len(numbers)` (JavaScript `numbers.length`) was meant. Each plain name a line divides by
-becomes the length of each sequence the unit walks, sums or measures; Python and JavaScript."""
+becomes the length of each sequence the unit walks, sums or measures; Python, JavaScript and Go (whose division
+takes one type on both sides: the length as it is, and as a float64)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ _WALKED = {
         r"(?<![\w$.])(?P<a>[A-Za-z_$][\w$]*)\.(?:length|reduce|map|forEach|filter)\b"
         r"|\bfor\s*\(\s*(?:const|let|var)\s+[\w$]+\s+of\s+(?P<b>[A-Za-z_$][\w$]*)\s*\)"
     ),
+    "go": re.compile(r"\blen\((?P<a>\w+)\)|\brange\s+(?P<b>\w+)\s*\{|\b\w+\((?P<c>\w+)\)\s*/"),
 }
 _DIVIDED = re.compile(r"(?<![/*])/\s*(?P<name>[A-Za-z_$][\w$]*)(?![\w$.(\[])")
 """A division by a plain name: `/ mean`, not `/ len(xs)`, `/ xs.length`, `// n` nor `/ f(x)`."""
-_COUNT = {"python": "len({})", "javascript": "{}.length"}
+_COUNTS = {"python": ("len({})",), "javascript": ("{}.length",), "go": ("float64(len({}))", "len({})")}
 
 
 def divided_by_count(lines: list[str], language: str) -> list[RowChange]:
@@ -37,7 +39,8 @@ def divided_by_count(lines: list[str], language: str) -> list[RowChange]:
             for sequence in walked:
                 if sequence == match["name"]:
                     continue
-                count = _COUNT[language].format(sequence)
-                new = line[: match.start("name")] + count + line[match.end("name") :]
-                found.append(RowChange(row, new, f"`/ {match['name']}` → `/ {count}`, the count of what it walks"))
+                for count in (form.format(sequence) for form in _COUNTS[language]):
+                    new = line[: match.start("name")] + count + line[match.end("name") :]
+                    change = f"`/ {match['name']}` → `/ {count}`, the count of what it walks"
+                    found.append(RowChange(row, new, change))
     return found[:_MOST]

@@ -55,8 +55,11 @@ _FLAG = {
     "javascript": re.compile(
         r"^(?P<indent>[ \t]*)(?:(?:let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?P<value>true|false)\s*;?\s*$"
     ),
+    "go": re.compile(
+        r"^(?P<indent>[ \t]*)(?:var\s+)?(?P<name>[A-Za-z_]\w*)(?:\s+bool)?\s*:?=\s*(?P<value>true|false)\s*$"
+    ),
 }
-"""A line that sets a flag: `found = False`, `let isPalindrome = false`."""
+"""A line that sets a flag: `found = False`, `let isPalindrome = false`, `t := false`."""
 _FLIPPED = {"True": "False", "False": "True", "true": "false", "false": "true"}
 _OTHERS_IN_BLOCK = 2
 """A statement is taken out only from a block of at least this many: the block keeps a statement of its own."""

@@ -28,6 +28,13 @@ def test_a_division_by_a_name_is_given_the_count_of_each_sequence_the_unit_walks
     assert [(c.row, c.change) for c in divided_by_count(lines, "javascript")] == [
         (3, "`/ mean` → `/ numbers.length`, the count of what it walks")
     ]
+    # Go's division takes one type on both sides: the length as it is, and as a float64.
+    go = ["func Mad(numbers []float64) float64 {", "\tmean := 0.0", "\tfor _, x := range numbers {", "\t\tmean += x",
+          "\t}", "\treturn total(numbers) / mean", "}"]  # fmt: skip
+    assert [c.text for c in divided_by_count(go, "go")] == [
+        "\treturn total(numbers) / float64(len(numbers))",
+        "\treturn total(numbers) / len(numbers)",
+    ]
     # Nothing where the unit walks no sequence, nor for a division by a call, a length or a whole division.
     assert divided_by_count(["def f(a, b):", "    return a / b"], "python") == []
     for line in ("    return total / len(xs)", "    return total // n", "    return total / f(n)"):

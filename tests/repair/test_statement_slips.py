@@ -334,6 +334,10 @@ def test_a_flag_set_both_ways_is_set_the_other_way_wherever_it_is_set() -> None:
     (change,) = inverted_flags(js, "javascript")
     assert (change.row, change.text, change.also) == (1, "  let same = true", ((3, "    same = false;"),))
     assert inverted_flags(["    ok = False", "    ok = False"], "python") == []  # set one way only
+    go = ["func F(rs []rune) bool {", "\tt := false", "\tfor i := range rs {", "\t\tif rs[i] == 0 {", "\t\t\tt=true",
+          "\t\t}", "\t}", "\tvar u bool = true", "\treturn t && u", "}"]  # fmt: skip
+    (change,) = inverted_flags(go, "go")
+    assert (change.row, change.text, change.also) == (1, "\tt := true", ((4, "\t\t\tt=false"),))
 
 
 def test_a_palindrome_flag_that_starts_where_it_should_end_is_fixed_first_where_the_failure_shows_it_flipped(

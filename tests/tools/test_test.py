@@ -13,7 +13,7 @@ import pytest
 from pedro.config import ToolsConfig
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
-from pedro.tools.test import RunTestsArgs, detect_framework
+from pedro.tools.test import RunTestsArgs, detect_framework, narrow, plan_test_run
 
 CALC_TESTS = """\
 import pytest
@@ -244,3 +244,15 @@ def test_report_files_stay_out_of_the_repository(ctx: ToolContext, pyproject: Pa
     ).stdout
     assert "xml" not in status
     assert "report" not in status
+
+
+def test_a_go_run_held_to_named_tests_skips_vet_unless_the_command_sets_it(repo: Path, tmp_path: Path) -> None:
+    (repo / "go.mod").write_text("module example.com/demo\n\ngo 1.19\n")
+    ctx = ToolContext(root=repo)
+    for command, vet in (("go test ./...", ["-vet=off"]), ("go test -vet=all ./...", ["-vet=all"])):
+        plan = narrow(plan_test_run(RunTestsArgs(command=command), ctx, tmp_path), ["example.com/demo/calc.TestAdd"])
+        assert plan is not None
+        argv = " ".join(plan.command.argv)
+        # The first check of a candidate: the named test, in its package; vet as the command asks, else none.
+        assert "-run '^(TestAdd)$' ./calc" in argv or "-run ^(TestAdd)$ ./calc" in argv, argv
+        assert [flag for flag in argv.split() if flag.startswith("-vet")] == vet, argv
