@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from pedro.evidence import ProjectTests
 from pedro.repair.locate import Unit, comment_above, constants_read, enclosing_unit, locate
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
+
+NEEDS_GO = pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed (Debian: golang-go)")
 
 
 def failures_of(root: Path, command: str = PYTEST) -> list:  # type: ignore[type-arg]
@@ -102,8 +105,6 @@ def test_the_functions_a_located_unit_calls_come_next(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="node is only set up on Linux here")
 def test_node_test_failures_lead_to_the_called_function(tmp_path: Path) -> None:
-    import shutil
-
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     root = write(
@@ -120,11 +121,8 @@ def test_node_test_failures_lead_to_the_called_function(tmp_path: Path) -> None:
     assert [(u.path, u.name, u.start_line, u.end_line) for u in units] == [("clamp.js", "clamp", 1, 4)]
 
 
+@NEEDS_GO
 def test_go_failures_lead_to_the_called_function(tmp_path: Path) -> None:
-    import shutil
-
-    if shutil.which("go") is None:
-        pytest.skip("go is not installed")
     root = write(
         tmp_path,
         {
@@ -138,11 +136,8 @@ def test_go_failures_lead_to_the_called_function(tmp_path: Path) -> None:
     assert [(u.path, u.name, u.start_line) for u in units] == [("words.go", "Double", 3)]
 
 
+@NEEDS_GO
 def test_a_go_build_failure_outside_every_function_leads_to_the_functions_of_its_file(tmp_path: Path) -> None:
-    import shutil
-
-    if shutil.which("go") is None:
-        pytest.skip("go is not installed")
     # The slip dropped the only use of an import: Go refuses to build at the import line, inside no function.
     root = write(
         tmp_path,
@@ -159,11 +154,8 @@ def test_a_go_build_failure_outside_every_function_leads_to_the_functions_of_its
     assert [(u.path, u.name) for u in units] == [("dist.go", "Distance"), ("dist.go", "helper")]
 
 
+@NEEDS_GO
 def test_a_go_assertion_helper_outside_the_tests_names_is_never_the_unit_to_repair(tmp_path: Path) -> None:
-    import shutil
-
-    if shutil.which("go") is None:
-        pytest.skip("go is not installed")
     # The helper reports its own line (no t.Helper()): the failure points into it, yet it is part of the tests, and
     # making it agree would pass every test.
     root = write(
