@@ -205,6 +205,8 @@ def _file_level(root: Path, rel: str) -> list[Unit]:
     a declaration at the top of a file): where a use was dropped or a value is wrong. Those the tests beside the file
     call come first."""
     units = file_units(root, rel)
+    if len(units) < 2:
+        return units  # nothing to order, and a file gone since the failure has no folder to read
     folder = (root / rel).parent
     tests = b"\n".join(_read(path) or b"" for path in sorted(folder.iterdir()) if is_test_file(path.name))
     return sorted(units, key=lambda unit: re.search(rf"\b{re.escape(unit.name)}\b".encode(), tests) is None)
