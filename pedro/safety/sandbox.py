@@ -28,7 +28,8 @@ from pedro.gitlayer import run as run_git
 from pedro.process import ChildCommand
 from pedro.safety import seccomp
 from pedro.safety.policy import HOOK_DIRS
-from pedro.safety.secretfiles import credential_stores, is_secret_path, repo_secret_files
+from pedro.safety.secretfiles import credential_stores, is_secret_path
+from pedro.safety.secretlisting import repo_secret_files
 from pedro.safety.snapshots import held_by_git
 
 SandboxKind = Literal["bubblewrap", "landlock", "none"]

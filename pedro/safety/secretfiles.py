@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import os
 import pwd
 import re
-import subprocess
 from collections.abc import Mapping
 from fnmatch import translate
 from pathlib import Path, PurePath
-
-from pedro.rgbinary import rg_binary
-from pedro.safety.snapshots import SKIPPED_DIRS
 
 # Files that set environment variables, often to real credentials; their values are also redacted (secrets.py).
 # Templates (.env.example, .env.local.sample, ...) list the variables with placeholders, so models may read them.
@@ -97,6 +91,19 @@ _ENV_NAME = _name_regex(ENV_FILE_NAMES)
 _SECRET_NAME = _name_regex(SECRET_FILE_NAMES)
 _SECRET_RUNS = tuple(tuple(part.lower() for part in entry.split("/")) for entry in HOME_SECRETS)
 _RUN_STARTS = frozenset(run[0] for run in _SECRET_RUNS)
+_RUN_ENDS = frozenset(run[-1] for run in _SECRET_RUNS)
+
+
+def _literal_ends(globs: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a name must start with (the text before a glob's first wildcard) or else end with (after its last one)
+    to match any of `globs` (whose one wildcard is *), lower case: a test in C that rules out almost every name
+    before the regex is asked."""
+    starts = {glob.partition("*")[0].lower() for glob in globs}
+    ends = {glob.rpartition("*")[2].lower() for glob in globs if glob.startswith("*")}
+    return tuple(sorted(starts - {""})), tuple(sorted(ends))
+
+
+_STARTS, _ENDS = _literal_ends([*SECRET_FILE_NAMES, *_RUN_ENDS])
 
 
 def _parts(path: str | PurePath) -> list[str]:
@@ -112,6 +119,15 @@ def is_secret_path(path: str | PurePath) -> bool:
     """
     parts = _parts(path)
     return bool(parts) and (bool(_SECRET_NAME.match(parts[-1])) or _has_store(parts))
+
+
+def might_be_secret(name: str) -> bool:
+    """Whether a file named `name` may be secret in some folder: a secret name, or the last part of a credential
+    store (.netrc, .docker/config.json), which is_secret_path decides with the folders above it."""
+    lowered = name.lower()
+    if not (lowered.startswith(_STARTS) or lowered.endswith(_ENDS)):
+        return False
+    return bool(_SECRET_NAME.match(name)) or lowered in _RUN_ENDS
 
 
 def in_credential_store(path: str | PurePath) -> bool:
@@ -189,101 +205,3 @@ def _is_a_store(real: Path, homes: set[Path]) -> bool:
     """Whether a resolved credential-store path exists and is not `/`, a home or above one."""
     # A link that leads to / or to a home would hide far more than a credential store.
     return real.exists() and real != Path("/") and real not in homes and not any(real in h.parents for h in homes)
-
-
-def repo_secret_files(root: Path) -> list[Path]:
-    """The regular files under `root` that may hold secrets, symlinks skipped (their targets are found themselves).
-
-    The listing skips what snapshots skip (.git, node_modules, virtualenvs, build output, caches) and any other
-    virtualenv (a folder with pyvenv.cfg, such as one named .env): vendored CA bundles and test keys of
-    dependencies live there, hiding them would break the tools. Ignore files do not hide a secret file (a .env is
-    usually ignored). One native pass of ripgrep's walker, limited to the secret names, lists the tree: this runs
-    before every job and every sandboxed command, and a walk in Python cost seconds on a large tree.
-    """
-    listed = _listed_by_ripgrep(root)
-    found = listed if listed is not None else _walked(root)
-    venvs: dict[Path, bool] = {}
-    return sorted(path for path in found if not _inside_virtualenv(path, root, venvs))
-
-
-_RG_TIMEOUT_S = 120.0
-
-
-def _rg_globs() -> list[str]:
-    """ripgrep's globs for the secret names (a superset: is_secret_path decides) and the skipped folders."""
-    names = list(SECRET_FILE_NAMES)
-    stores = [glob for entry in HOME_SECRETS for glob in (f"**/{entry}", f"**/{entry}/**")]
-    # An exclusion given last wins over the names, as a skipped folder wins in the walk.
-    return [*(f"--iglob={glob}" for glob in (*names, *stores)), *(f"--glob=!{name}" for name in sorted(SKIPPED_DIRS))]
-
-
-def _listed_by_ripgrep(root: Path) -> list[Path] | None:
-    """The secret files ripgrep lists under `root`, or None when ripgrep is missing or fails."""
-    rg = rg_binary()
-    if rg is None:
-        return None
-    argv = [rg, "--files", "--hidden", "--no-ignore", "--no-config", "--no-messages", "--null", *_rg_globs(), "."]
-    try:
-        proc = subprocess.Popen(argv, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)  # fmt: skip
-    except OSError:
-        return None
-    # The listing may run on a thread beside a tool (Redactor.prefetch): if pedro exits first, it ends with pedro.
-    _LISTINGS.add(proc)
-    try:
-        out, _ = proc.communicate(timeout=_RG_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        return None
-    finally:
-        _LISTINGS.discard(proc)
-    if proc.returncode not in (0, 1):  # 1: no file matched
-        return None
-    rels = [os.fsdecode(raw) for raw in out.split(b"\0") if raw]
-    return [root / rel for rel in rels if is_secret_path(rel)]
-
-
-_LISTINGS: set[subprocess.Popen[bytes]] = set()
-
-
-@atexit.register
-def _end_listings() -> None:
-    """A listing still running when pedro exits (Ctrl-C during a tool) is ended, never left behind."""
-    for proc in list(_LISTINGS):
-        with contextlib.suppress(OSError):
-            proc.kill()
-
-
-def _walked(root: Path) -> list[Path]:
-    """The same list by a walk in Python, where ripgrep cannot run."""
-    found: list[Path] = []
-    stack = [root]
-    while stack:
-        directory = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in SKIPPED_DIRS:
-                        stack.append(Path(entry.path))
-                elif entry.is_file(follow_symlinks=False) and is_secret_path(Path(entry.path).relative_to(root)):
-                    found.append(Path(entry.path))
-            except OSError:
-                continue
-    return found
-
-
-def _inside_virtualenv(path: Path, root: Path, venvs: dict[Path, bool]) -> bool:
-    """Whether a folder between `root` (excluded) and `path` holds pyvenv.cfg."""
-    for folder in path.parents:
-        if folder == root or root not in folder.parents:
-            return False
-        if folder not in venvs:
-            venvs[folder] = (folder / "pyvenv.cfg").is_file()
-        if venvs[folder]:
-            return True
-    return False

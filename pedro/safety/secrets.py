@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from pedro.safety.secretfiles import is_env_file, repo_secret_files
+from pedro.safety.secretfiles import is_env_file
+from pedro.safety.secretlisting import repo_secret_files
 
 
 def _words(*chunks: str) -> list[str]:

@@ -10,7 +10,7 @@ and asked again while nothing it depends on has changed, checked the way git's u
 - an ignore file (.gitignore, .ignore, .rgignore, .git/info/exclude, git's global excludes) can change what is
   listed without touching its directory, so each is recorded too, present or absent;
 - a change in the same clock tick as the walk would leave a time unmoved, so a census whose tree has a time
-  within _SETTLE_NS of the walk's start (or later) is not kept.
+  within treestate.SETTLE_NS of the walk's start (or later) is not kept.
 
 Recording reads every walked directory, which costs about what the listing does, so it is done when the same
 search comes again: the next search pays it instead of a listing, and the ones after it pay a stat per directory.
@@ -33,28 +33,20 @@ import re
 import stat
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from pedro.safety.treestate import Remembered, Stamps, settled_stamps, unchanged
 from pedro.tools.base import ToolContext
 from pedro.tools.ripgrep import SECRET_TYPE, FileListing, find_rg, left_out_by_secret_filters
 
-# How long before a walk its tree must have been still for the census to be kept: well above a filesystem
-# clock's tick, and above the skew between a network filesystem's clock and this machine's.
-_SETTLE_NS = 2_000_000_000
 # Trees remembered at once (a repository's root and the folders searched in it).
 _KEPT = 16
 # Files whose content decides what ripgrep lists in the directory that holds them and below it.
 _IGNORE_FILES = (".gitignore", ".ignore", ".rgignore")
 _EXCLUDES_FILE = re.compile(r"^\s*excludesfile\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
-
-# A path's recorded state: (change time, modification time, inode, size), or None while it does not exist. The
-# change time moves with every entry added or removed and cannot be set back, as a tool restoring times can set
-# back a modification time (tar, cp -p, touch -d).
-_Stamp = tuple[int, int, int, int] | None
 _Key = tuple[str, ...]
 
 
@@ -79,32 +71,11 @@ class _Taken:
 @dataclass(frozen=True)
 class _Kept:
     census: Census
-    stamps: tuple[tuple[str, _Stamp], ...]
+    stamps: Stamps
 
 
-class _Memory:
-    """Censuses per tree, most recently used last: recorded ones, and ones taken but not yet recorded."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.entries: OrderedDict[_Key, _Kept | _Taken] = OrderedDict()
-
-    def get(self, key: _Key) -> _Kept | _Taken | None:
-        with self.lock:
-            return self.entries.get(key)
-
-    def put(self, key: _Key, entry: _Kept | _Taken | None) -> None:
-        with self.lock:
-            if entry is None:
-                self.entries.pop(key, None)
-                return
-            self.entries[key] = entry
-            self.entries.move_to_end(key)
-            while len(self.entries) > _KEPT:
-                self.entries.popitem(last=False)
-
-
-_MEMORY = _Memory()
+# Censuses per tree: recorded ones, and ones taken but not yet recorded.
+_MEMORY: Remembered[_Kept | _Taken] = Remembered(_KEPT)
 
 
 class SecretCensus:
@@ -218,43 +189,31 @@ def _regular(path: str) -> bool:
 
 def forget_censuses() -> None:
     """Forget every census (benchmarks time the first search of a tree with it)."""
-    with _MEMORY.lock:
-        _MEMORY.entries.clear()
+    _MEMORY.clear()
 
 
 def _recall(ctx: ToolContext, key: _Key) -> Census | None:
     """The census of `key` if its tree is as it was when the census was taken; None when it must be taken again."""
     entry = _MEMORY.get(key)
     if isinstance(entry, _Taken):
-        stamps = _tree_stamps(ctx, entry.under, entry.paths, entry.started_ns - _SETTLE_NS)
+        stamps = _tree_stamps(ctx, entry.under, entry.paths, entry.started_ns)
         _MEMORY.put(key, None if stamps is None else _Kept(entry.census, stamps))
         return None if stamps is None else entry.census
     if entry is None:
         return None
-    if any(_stamp(path) != stamp for path, stamp in entry.stamps):
+    if not unchanged(entry.stamps):
         _MEMORY.put(key, None)
         return None
     _MEMORY.put(key, entry)
     return entry.census
 
 
-def _stamp(path: str) -> _Stamp:
-    try:
-        # os.stat on text: one Path per stamp would cost as much as the stat, thousands of times per search.
-        info = os.stat(path, follow_symlinks=False)  # noqa: PTH116
-    except OSError:
-        return None
-    return (info.st_ctime_ns, info.st_mtime_ns, info.st_ino, info.st_size)
-
-
-def _tree_stamps(
-    ctx: ToolContext, under: Path, paths: Iterable[str], settled_before: int
-) -> tuple[tuple[str, _Stamp], ...] | None:
+def _tree_stamps(ctx: ToolContext, under: Path, paths: Iterable[str], walked_at_ns: int) -> Stamps | None:
     """The state of everything the listing's result depends on (its directories, the ones beside them, and the
-    ignore files that applied to the walk), or None as soon as any of it changed at or after `settled_before`."""
+    ignore files that applied to the walk), or None as soon as any of it changed too close to the walk."""
     walked = _walked_directories(ctx, under, paths)
     # The walked directories first: an edit since the walk moves one of them, and reading them all would be wasted.
-    stamps = _settled(walked, settled_before)
+    stamps = settled_stamps(walked, walked_at_ns)
     if stamps is None:
         return None
     beside = {str(above / name) for above in under.parents for name in _IGNORE_FILES}
@@ -271,7 +230,7 @@ def _tree_stamps(
                         beside.add(entry.path)
         except OSError:
             return None  # gone since the listing
-    more = _settled(beside, settled_before)
+    more = settled_stamps(beside, walked_at_ns)
     return None if more is None else stamps + more
 
 
@@ -287,11 +246,6 @@ def _walked_directories(ctx: ToolContext, under: Path, paths: Iterable[str]) -> 
             folder = folder.rpartition("/")[0]
     inside = top + "/" if top else ""
     return {str(under), *(f"{ctx.root}/{rel}" for rel in seen if rel.startswith(inside) and rel)}
-
-
-def _settled(paths: Iterable[str], settled_before: int) -> tuple[tuple[str, _Stamp], ...] | None:
-    stamps = tuple((path, _stamp(path)) for path in paths)
-    return None if any(stamp is not None and stamp[0] >= settled_before for _, stamp in stamps) else stamps
 
 
 def _config_homes(ctx: ToolContext) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pedro.safety import secretfiles
+from pedro.safety import secretlisting
 from pedro.safety.policy import FileRead, FileWrite, Policy, protected_reason
 from pedro.safety.sandbox import detect_sandbox, read_landlock_abi
 from pedro.safety.secretfiles import (
@@ -22,8 +22,8 @@ from pedro.safety.secretfiles import (
     home_secret_paths,
     is_env_file,
     is_secret_path,
-    repo_secret_files,
 )
+from pedro.safety.secretlisting import repo_secret_files
 from pedro.safety.secrets import Redactor, secret_values
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolDeniedError
@@ -195,8 +195,10 @@ def test_the_native_listing_finds_what_a_walk_finds_at_every_depth_behind_ignore
         (root / skipped).mkdir(parents=True, exist_ok=True)
         (root / skipped / ".env").write_text("x\n")
     (root / "venv-like" / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    walked = sorted(path for path in secretfiles._walked(root) if not secretfiles._inside_virtualenv(path, root, {}))
-    assert secretfiles._listed_by_ripgrep(root) is not None
+    walked = sorted(
+        path for path in secretlisting._walked(root) if not secretlisting._inside_virtualenv(path, root, {})
+    )
+    assert secretlisting._listed_by_ripgrep(root) is not None
     assert repo_secret_files(root) == walked
     found = {path.relative_to(root).as_posix() for path in walked}
     assert {"a/b/c/.env", "a/.ssh/inner", "a/b/c/.config/gh", ".docker/config.json", "ID_RSA"} <= found

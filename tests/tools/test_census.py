@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pedro.safety import treestate
 from pedro.safety.secretfiles import SECRET_FILE_NAMES
 from pedro.tools import census, search
 from pedro.tools.base import ToolContext
@@ -38,7 +39,7 @@ SETTLE_SECONDS = 0.1
 @pytest.fixture
 def tree(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ToolContext:
     """A repository that has been still for a while, searched with a home of its own (no global git excludes)."""
-    monkeypatch.setattr(census, "_SETTLE_NS", int(SETTLE_SECONDS * 1e9))
+    monkeypatch.setattr(treestate, "SETTLE_NS", int(SETTLE_SECONDS * 1e9))
     files = {
         "src/app.py": "needle = 1\n",
         "src/.env": "needle=secret\n",
