@@ -40,6 +40,7 @@ from pedro.repair.normal_forms import (
     stripped_pieces,
 )
 from pedro.repair.padding import zero_padded
+from pedro.repair.recursion_slips import recursion_slips
 from pedro.repair.statement_slips import (
     doubled_steps_lines,
     doubled_steps_python,
@@ -57,6 +58,7 @@ from pedro.repair.statement_slips import (
     unformatted_python,
 )
 from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
+from pedro.repair.swapped_reads import swapped_reads
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_letters
 from pedro.repair.unread import unread_names
@@ -182,6 +184,8 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _divided_by_count(unit, order, prose)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
+    found += _recursions(unit, order, prose, clues)
+    found += _swapped_reads(unit, order, prose)
     lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -679,6 +683,37 @@ def _statement_slips(unit: Unit, order: list[int], prose: set[int], clues: Clues
         base = _GUIDED_SCORE if id(change) in guided else _TIER_SCORE[2]
         also = tuple((unit.start_line + row, text) for row, text in change.also)
         found.append(Variant(unit, line, change.text, change.change, base + _rank_bonus(line, order), also))
+    return found
+
+
+def _recursions(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """A function that calls itself (recursion_slips.py): the head its recursion dropped, a constant where the
+    parameter it counts down was meant, a call handed its own arguments unchanged; the last what the failure asks
+    for when the recursion never ended."""
+    joined, endless = recursion_slips(unit.text.splitlines(), unit.name, unit.language)
+    never_ended = bool({"recursion", "hang"} & clues.kinds)
+    found: list[Variant] = []
+    for k, change in enumerate([*joined, *endless]):
+        line = unit.start_line + change.row
+        if line in prose:
+            continue
+        base = _GUIDED_SCORE if never_ended and change in endless else _TIER_SCORE[2]
+        # In the order given: the likeliest of a call's changes first (a division the function's remainder names).
+        found.append(Variant(unit, line, change.text, change.change, base + _rank_bonus(line, order) - 0.01 * k))
+    return found
+
+
+def _swapped_reads(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """Two places of one sequence read on two lines, swapped together (swapped_reads.py): as likely as a whole
+    statement's slip, ranked by the likelier of the two lines."""
+    found: list[Variant] = []
+    for change in swapped_reads(unit.text.splitlines(), unit.language):
+        lines = [unit.start_line + change.row, *(unit.start_line + row for row, _ in change.also)]
+        if any(line in prose for line in lines):
+            continue
+        also = tuple((unit.start_line + row, text) for row, text in change.also)
+        bonus = max(_rank_bonus(line, order) for line in lines)
+        found.append(Variant(unit, lines[0], change.text, change.change, _TIER_SCORE[2] + bonus, also))
     return found
 
 
