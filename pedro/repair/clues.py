@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pedro.repair.frames import frames_of, is_test_file
+from pedro.repair.locate import failing_test
 from pedro.repair.normal_forms import ignored
 from pedro.repair.progress import actual_expected_texts
 from pedro.tools.testreport import FailedTest
@@ -64,6 +65,9 @@ _BOOLEAN = re.compile(r"\b(?:[Tt]rue|[Ff]alse)\b")
 _ASSERTED = re.compile(r"^(?:.*?\bassert\s+|E\s+)")
 """What comes before a comparison's first side: pytest's `E`, `AssertionError: assert `."""
 _DIGITS = re.compile(r"\d+")
+_STRING_LITERAL = re.compile(r"""(?P<q>["'`])(?P<body>[^"'`\\\n]{1,80})(?P=q)""")
+_WORD = re.compile(r"[^\W\d_]{4,40}")
+"""A word a test may spell: letters alone, long enough that one or two of them differing is a slip."""
 # Two sides of a failed comparison on one line: pytest's `assert got == want`, node's `'got' !== 'want'`.
 _COMPARISON = re.compile(r"(?P<one>[^\n]*?) (?:==|!==|!=) (?P<other>[^\n]*)")
 
@@ -98,6 +102,12 @@ class Clues:
     ignored: frozenset[str] = frozenset()
     """case, space, order: what a failing test's name or message says is to be ignored (`test_count_ignores_case`,
     `test_median_of_unsorted_values`)."""
+    spelled: frozenset[str] = frozenset()
+    """Words the failing tests spell in their own code or the failure quotes (`Bf("Jupiter", "Neptune")`): a literal
+    in the code a letter or two from one of them may be misspelt (`"Jupyter"`)."""
+    characters: frozenset[str] = frozenset()
+    """The characters of the strings the failing tests spell in their own code or the failure quotes
+    (`IsNested("[[]]")`): a bracket the code looks for that none of them holds may be the wrong kind (`'('`)."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -107,6 +117,7 @@ class Clues:
 def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
     """The clues of every failure together."""
     texts = [f"{failure.message}\n{failure.details}" for failure in failures]
+    literals = _literals(failures, texts, root)
     frames = [
         (frame.path, frame.line) for text in texts for frame in frames_of(text, root) if not is_test_file(frame.path)
     ]
@@ -123,6 +134,8 @@ def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
         widths=_widths(texts),
         texts=_compared_texts(texts),
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
+        spelled=frozenset(literal for literal in literals if _WORD.fullmatch(literal)),
+        characters=frozenset("".join(literals)),
     )
 
 
@@ -141,6 +154,12 @@ def _compared_texts(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
     """The (actual, expected) texts the failures compare whole: none the runner cut short (`...`)."""
     pairs = (pair for text in texts for pair in actual_expected_texts(text))
     return frozenset(pair for pair in pairs if "..." not in "".join(pair))
+
+
+def _literals(failures: Sequence[FailedTest], texts: Sequence[str], root: Path) -> list[str]:
+    """The strings the failures quote and the failing tests' own string literals spell."""
+    sources = [*texts, *(test.text for failure in failures if (test := failing_test(failure, root)) is not None)]
+    return [match.group("body") for source in sources for match in _STRING_LITERAL.finditer(source)]
 
 
 def _quotes(text: str) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import os
 import re
 from collections import Counter
@@ -154,27 +155,25 @@ def failing_test(failure: FailedTest, root: Path) -> Unit | None:
     frames = [frame for frame in frames_of(text, root) if is_test_file(frame.path)]
     if failure.location and (located := _location_frame(failure.location, root)) is not None:
         frames.append(located)
-    frames.extend(_test_definition_frames(failure.test_id, root))
-    for frame in frames:
+    # The definition found by name last, and only when no frame gave it: finding it reads the project's test files.
+    for frame in itertools.chain(frames, _test_definition_frames(failure.test_id, root)):
         if is_test_file(frame.path) and (unit := enclosing_unit(root, frame.path, frame.line)) is not None:
             return unit
     return None
 
 
-def _test_definition_frames(test_id: str, root: Path) -> list[Frame]:
+def _test_definition_frames(test_id: str, root: Path) -> Iterator[Frame]:
     """Where the test itself is defined, found by its name, for reports that give no location (plain go test)."""
     name = re.split(r"::|\.|/| > ", test_id.strip())
     leaf = next((part for part in reversed(name) if _IDENTIFIER.match(part)), "")
     if not leaf:
-        return []
-    frames: list[Frame] = []
+        return
     for rel in _source_files(root):
         source = _read(root / rel) if is_test_file(rel) else None
         if source is not None:
-            frames.extend(
+            yield from (
                 Frame(rel, s.start_line) for s in find_definitions(source, rel, leaf) if s.kind in _FUNCTION_KINDS
             )
-    return frames
 
 
 def _location_frame(location: str, root: Path) -> Frame | None:

@@ -68,6 +68,10 @@ _LOOKUP = re.compile(r"\.get\((?P<key>[^(),\n]+)\)")
 """A dict lookup with no default (`stock.get(name)`): None for a missing key."""
 _NEAREST = 3
 _CUTOFF = 0.6
+_SPELLING_CUTOFF = 0.8
+_BRACKET_SIDES = ("([{<", ")]}>")
+_BRACKET_LITERAL = re.compile(r"""(?P<q>['"`])(?P<bracket>[()\[\]{}<>])(?P=q)""")
+"""How alike a literal and a test's word must be to be one misspelt: `Jupyter` and `Jupiter` are 0.86 alike."""
 # Twin attributes share a part and differ in the rest (`incoming` and `outgoing`, `left` and `right` less so).
 _ATTRIBUTE_CUTOFF = 0.5
 _GUIDED_SCORE = 8.0
@@ -232,12 +236,43 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
             for other in difflib.get_close_matches(key, known, n=_NEAREST, cutoff=_CUTOFF):
                 new = f"{text[: match.start() + 1]}{other}{text[match.end() - 1 :]}"
                 yield Mutant(new, f"`{key}` → `{other}`, the key the failure shows nearest in spelling", 0), new, True
+    yield from _misspelt_literals(text, clues)
+    yield from _other_brackets(text, clues)
     for name in clues.attributes:
         for match in re.finditer(rf"\.{re.escape(name)}(?![\w$])", text):
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
                 new = text[: match.start() + 1] + other + text[match.end() :]
                 yield Mutant(new, f"`.{name}` → `.{other}`, the attribute nearest in spelling", 0), new, True
     yield from _form_changes(text, unit, clues)
+
+
+def _misspelt_literals(text: str, clues: Clues) -> Iterator[tuple[Mutant, str, bool]]:
+    """A word in a literal a letter or two from one the failing tests spell and spelt as they spell it (`"Jupyter"` →
+    `"Jupiter"`, as a test calls `Bf("Jupiter", "Neptune")`): a table of names with a typo fails on that name."""
+    if not clues.spelled:
+        return
+    known = sorted(clues.spelled)
+    for match in _STRING.finditer(text):
+        word = match.group("body")
+        if word in clues.spelled or not word.isalpha():
+            continue
+        for other in difflib.get_close_matches(word, known, n=_NEAREST, cutoff=_SPELLING_CUTOFF):
+            if abs(len(other) - len(word)) <= 1:
+                new = f"{text[: match.start('body')]}{other}{text[match.end('body') :]}"
+                yield Mutant(new, f"`{word}` → `{other}`, as the failing test spells it", 0), new, True
+
+
+def _other_brackets(text: str, clues: Clues) -> Iterator[tuple[Mutant, str, bool]]:
+    """A bracket the code looks for that no string of the failing tests holds → each of its side they do hold
+    (`s[i] == '('` where the tests pass `"[[]]"`)."""
+    for match in _BRACKET_LITERAL.finditer(text):
+        bracket = match.group("bracket")
+        if bracket in clues.characters:
+            continue
+        side = next(kinds for kinds in _BRACKET_SIDES if bracket in kinds)
+        for other in (kind for kind in side if kind in clues.characters):
+            new = f"{text[: match.start('bracket')]}{other}{text[match.end('bracket') :]}"
+            yield Mutant(new, f"`{bracket}` → `{other}`, the bracket the failing tests' strings hold", 0), new, True
 
 
 def _form_changes(text: str, unit: Unit, clues: Clues) -> Iterator[tuple[Mutant, str, bool]]:

@@ -7,8 +7,11 @@ from pathlib import Path
 from pedro.repair.clues import read_clues
 from pedro.tools.testreport import FailedTest
 
+NOWHERE = Path("/nonexistent")
+"""A project with no files: the failing test is looked for in it and not found, so the failure's text alone counts."""
 
-def clues_of(message: str, details: str = "", root: Path = Path()) -> frozenset[str]:
+
+def clues_of(message: str, details: str = "", root: Path = NOWHERE) -> frozenset[str]:
     return read_clues([FailedTest("test_a.py::test_a", message=message, details=details)], root).cases
 
 
@@ -36,7 +39,7 @@ def test_a_value_is_cased_by_the_languages_own_method_and_not_in_go() -> None:
 
 def test_a_method_called_on_its_class_and_a_test_that_hung_are_read() -> None:
     def read(message: str) -> tuple[frozenset[str], frozenset[str]]:
-        clues = read_clues([FailedTest("test_a.py::test_a", message=message)], Path())
+        clues = read_clues([FailedTest("test_a.py::test_a", message=message)], NOWHERE)
         return clues.unbound, clues.kinds
 
     assert read("TypeError: unbound method timedelta.total_seconds() needs an argument")[0] == {"timedelta"}
@@ -68,7 +71,7 @@ def test_the_loop_around_an_index_past_the_end_or_a_hang_is_as_suspect_as_the_li
 
 def test_a_number_the_expected_text_has_with_leading_zeros_says_how_wide_it_was_wanted() -> None:
     def widths(message: str) -> frozenset[int]:
-        return read_clues([FailedTest("test_a.py::test_a", message=message)], Path()).widths
+        return read_clues([FailedTest("test_a.py::test_a", message=message)], NOWHERE).widths
 
     assert widths("AssertionError: assert '1:5' == '1:05'") == {2}
     assert widths("Expected values to be strictly equal:\n\n'1:5' !== '1:05'\n") == {2}
@@ -89,3 +92,24 @@ def test_a_comparison_that_differs_by_a_boolean_alone_is_a_flipped_flag(tmp_path
     assert "flipped" in kinds("""'["bcd",true]' !== '["bcd",false]'""")
     assert "flipped" not in kinds("AssertionError: assert ('bcd', True) == ('bc', False)")
     assert "flipped" not in kinds("AssertionError: assert 1 == 2")
+
+
+def test_the_words_a_failing_test_spells_are_read_from_its_own_code_when_the_failure_quotes_none(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "planets_test.go").write_text(
+        'package planets\n\nimport "testing"\n\nfunc TestBetween(t *testing.T) {\n'
+        '\tif got := Between("Jupiter", "Neptune"); len(got) != 2 {\n\t\tt.Errorf("got %v", got)\n\t}\n}\n\n'
+        'func TestOther(t *testing.T) {\n\t_ = "Pluto"\n}\n'
+    )
+    # plain `go test` names the test and the line of its message; nothing in it is quoted.
+    failure = FailedTest("TestBetween", message="got []", details="    planets_test.go:7: got []")
+    spelled = read_clues([failure], tmp_path).spelled
+    # The failing test's words; a word of another test, a short one or one with spaces are none of them.
+    assert {"Jupiter", "Neptune"} <= spelled
+    assert "Pluto" not in spelled and "got %v" not in spelled
+    # Their characters too: what a bracket the code looks for is checked against.
+    assert read_clues([failure], tmp_path).characters >= set("JupiterNn")
+    assert "P" not in read_clues([failure], tmp_path).characters
+    # The failure's own quotes count too (pytest shows the call's arguments).
+    assert "Wednesday" in read_clues([FailedTest("t", message="assert None == day('Wednesday')")], tmp_path).spelled

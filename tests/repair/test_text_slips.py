@@ -174,3 +174,49 @@ def test_a_bare_javascript_assertion_is_given_its_values_and_a_literal_in_the_wr
     git(repo, "checkout", "-q", "answer.js")
     _, asked, _ = repair(repo, ["```javascript\nfunction answer(ok) {\n  return ok;\n}\n```"], command="node --test")
     assert "'no' !== 'No'" in asked.requests[0][0][-1].content
+
+
+def test_a_name_misspelt_in_a_table_is_spelt_as_the_failing_test_spells_it(repo: Path) -> None:
+    # go test quotes nothing of the call: the word is read from the failing test's own code.
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    planets = (
+        "package planets\n\nfunc Between(a, b string) []string {\n"
+        '\tnames := []string{"Mercury", "Venus", "Earth", "Mars", "Jupyter", "Saturn", "Uranus", "Neptune"}\n'
+        "\tpa, pb := -1, -1\n\tfor i, x := range names {\n\t\tif x == a {\n\t\t\tpa = i\n\t\t}\n"
+        "\t\tif x == b {\n\t\t\tpb = i\n\t\t}\n\t}\n\tif pa < 0 || pb < 0 || pa >= pb {\n\t\treturn nil\n\t}\n"
+        "\treturn names[pa+1 : pb]\n}\n"
+    )
+    test = (
+        'package planets\n\nimport (\n\t"reflect"\n\t"testing"\n)\n\nfunc TestBetween(t *testing.T) {\n'
+        '\tif got := Between("Jupiter", "Neptune"); !reflect.DeepEqual(got, []string{"Saturn", "Uranus"}) {\n'
+        '\t\tt.Errorf("got %v", got)\n\t}\n}\n'
+    )
+    files = {"go.mod": "module example.com/planets\n\ngo 1.19\n", "planets.go": planets, "planets_test.go": test}
+    make_repo(repo, files)
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0, command="go test ./...")
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    fixed = [k for k, c in enumerate(tried) if c["status"] == "fixed"]
+    assert fixed and fixed[0] < 3, [c.get("change") for c in tried[:5]]
+    assert tried[fixed[0]]["change"].startswith("`Jupyter` → `Jupiter`"), tried[fixed[0]]
+    assert '"Jupiter", "Saturn"' in (repo / "planets.go").read_text()
+
+
+def test_a_bracket_no_test_string_holds_is_made_the_kind_the_tests_pass(repo: Path) -> None:
+    depth = (
+        "def deepest(s):\n    level = best = 0\n    for c in s:\n        if c == '(':\n            level += 1\n"
+        "            best = max(best, level)\n        elif c == ']':\n            level -= 1\n    return best\n"
+    )
+    test = "from brackets import deepest\n\n\ndef test_deepest():\n    assert deepest('[[]][]') == 2\n"
+    make_repo(repo, {"brackets.py": depth, "test_brackets.py": test})
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    fixed = [k for k, c in enumerate(tried) if c["status"] == "fixed"]
+    assert fixed and fixed[0] < 3, [c.get("change") for c in tried[:5]]
+    assert tried[fixed[0]]["change"].startswith("`(` → `[`"), tried[fixed[0]]
+    # The closing bracket the tests hold stays as it was.
+    assert (
+        "if c == '[':" in (repo / "brackets.py").read_text() and "elif c == ']':" in (repo / "brackets.py").read_text()
+    )
