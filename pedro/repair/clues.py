@@ -103,10 +103,10 @@ class Clues:
     """case, space, order: what a failing test's name or message says is to be ignored (`test_count_ignores_case`,
     `test_median_of_unsorted_values`)."""
     spelled: frozenset[str] = frozenset()
-    """Words the failing tests spell in their own code or the failure quotes (`Bf("Jupiter", "Neptune")`): a literal
+    """Words the failing tests spell in their own code (`Bf("Jupiter", "Neptune")`), else the failure quotes: a literal
     in the code a letter or two from one of them may be misspelt (`"Jupyter"`)."""
     characters: frozenset[str] = frozenset()
-    """The characters of the strings the failing tests spell in their own code or the failure quotes
+    """The characters of the strings the failing tests spell in their own code, else the failure quotes
     (`IsNested("[[]]")`): a bracket the code looks for that none of them holds may be the wrong kind (`'('`)."""
 
     @property
@@ -157,9 +157,10 @@ def _compared_texts(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
 
 
 def _literals(failures: Sequence[FailedTest], texts: Sequence[str], root: Path) -> list[str]:
-    """The strings the failures quote and the failing tests' own string literals spell."""
-    sources = [*texts, *(test.text for failure in failures if (test := failing_test(failure, root)) is not None)]
-    return [match.group("body") for source in sources for match in _STRING_LITERAL.finditer(source)]
+    """The strings the failing tests' own code spells, or where none of their code is found, the strings the failures
+    quote. The code's own answers are quoted too (`actual: "Jupyter"`), so the tests' code counts first."""
+    tests = [test.text for failure in failures if (test := failing_test(failure, root)) is not None]
+    return [match.group("body") for source in tests or texts for match in _STRING_LITERAL.finditer(source)]
 
 
 def _quotes(text: str) -> list[str]:

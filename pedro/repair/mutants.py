@@ -116,6 +116,10 @@ _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true
 _CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswith": "endswith",
                "endswith": "startswith", "lower": "upper", "upper": "lower", "lstrip": "rstrip",
                "rstrip": "lstrip", "append": "extend", "extend": "append"}  # fmt: skip
+_STARTS_AT_ZERO = re.compile(r"^\s*(?:let\s+|var\s+)?[A-Za-z_$][\w$]*\s*:?=\s*0\s*;?\s*$")
+"""A variable set to zero alone on its line (`max := 0`, `let best = 0;`): where it starts."""
+_METHOD_TWINS = frozenset({"startswith", "endswith", "lower", "upper", "lstrip", "rstrip", "append", "extend"})
+"""Twins swapped only where called as a method (`xs.append(x)`)."""
 _SEPARATORS = frozenset({",", ";", "|", "-", " "})
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
@@ -133,7 +137,8 @@ _OPENING_WORDS = frozenset(
 _LOOSER_WORDS = frozenset({"if", "else", "for", "and", "or", "not", "lambda", "in", "is", "#", "//"})
 _KEYWORDS = frozenset(
     {*keyword.kwlist, "func", "var", "const", "let", "function", "new", "typeof", "null", "undefined", "nil",
-     "this", "self", "range", "len", "of", "package", "import", "go", "defer", "chan", "map", "struct", "true", "false"}
+     "this", "self", "range", "len", "of", "package", "import", "go", "defer", "chan", "map", "struct", "true", "false",
+     "switch", "case", "fallthrough", "goto", "interface", "instanceof"}
 )  # fmt: skip
 
 
@@ -153,7 +158,9 @@ _FORMAT_SPEC = re.compile(r":(?P<flags>[<>^=+ #0-]*)(?P<width>\d*)(?:\.(?P<preci
 # An `if` or `elif` and its whole condition, as each language writes it on one line.
 _CONDITION = {
     "python": re.compile(r"^\s*(?:if|elif)\s+(?P<condition>[^#]+?)\s*:\s*(?:#.*)?$"),
-    "go": re.compile(r"^\s*(?:\}\s*else\s+)?if\s+(?P<condition>[^;{]+?)\s*\{\s*$"),
+    # Braces inside it are a composite literal's (`bytes.Contains(b, []byte{c})`); a `;` makes it an `if` with a
+    # statement first, left alone.
+    "go": re.compile(r"^\s*(?:\}\s*else\s+)?if\s+(?P<condition>[^;]+?)\s*\{\s*$"),
     "other": re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\((?P<condition>.+)\)\s*\{?\s*$"),
 }
 # A comparison's negation is its opposite operator, which the operator's own variants already try.
@@ -279,6 +286,8 @@ def _project_calls(code: list[_Token]) -> Iterator[tuple[int, int]]:
         before = code[k - 1]
         if not _called(code[k], before) or before.text in _EVERY_BUILTIN or (k >= 2 and code[k - 2].text == "."):
             continue
+        if before.text in _BUILTINS or (k >= 2 and code[k - 2].text == "]"):
+            continue  # a conversion to a type (`float64(n)`, `[]byte(s)`), no function of the project
         end = matching_bracket(code, k)
         if end is not None and not (k == 1 and end == len(code) - 1):
             yield k - 1, end
@@ -490,8 +499,14 @@ def _word_variants(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
     token = code[k]
     if token.text in _WORD_SWAPS:
         yield _swap(line, token, _WORD_SWAPS[token.text], 1)
-    elif token.text in _CALL_SWAPS and k + 1 < len(code) and code[k + 1].text == "(":
+    elif token.text in _CALL_SWAPS and k + 1 < len(code) and code[k + 1].text == "(" and _twin_fits(code, k):
         yield _swap(line, token, _CALL_SWAPS[token.text], 1)
+
+
+def _twin_fits(code: list[_Token], k: int) -> bool:
+    """Whether the call at `k` may be its twin's slip: a method's name only where it is called as a method (Go's
+    `append(xs, x)` is no method, and no `extend` is its twin)."""
+    return code[k].text not in _METHOD_TWINS or (k > 0 and code[k - 1].text == ".")
 
 
 def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
@@ -735,6 +750,8 @@ def _number_variants(line: str, token: _Token) -> Iterator[Mutant]:
     yield _swap(line, token, str(value + 1), 2)
     if value > 0:
         yield _swap(line, token, str(value - 1), 2)
+    elif _STARTS_AT_ZERO.match(line):
+        yield _swap(line, token, "-1", 3)  # a best-so-far or an answer for none found: `max := 0` for `-1`
     if value >= 10 and value % 10 == 0:
         yield _swap(line, token, str(value // 10), 3)
     if value >= 10:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator
 
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
@@ -21,6 +22,8 @@ _NODE_DIFF = re.compile(
     rf"\+ actual - expected\s*\n\s*\+ (?P<actual>{_NUMBER})\s*\n\s*- (?P<expected>{_NUMBER})\s*$", re.M
 )
 _JEST = re.compile(rf"Expected:\s*(?P<expected>{_NUMBER})\s*\n\s*Received:\s*(?P<actual>{_NUMBER})")
+_TESTIFY = re.compile(r"\bexpected: (?P<expected>[^\n]*)\n\s*actual\s*: (?P<actual>[^\n]*)")
+_GO_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _NUMBER_IN_TEXT = re.compile(r"\d+(?:\.\d+)?")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # (actual, expected) text: pytest's `assert 'a' == 'b'`, node's `'a' !== 'b'`, Go's `= "a", <nil>; want "b"`.
@@ -152,7 +155,16 @@ def _numbers_apart(actual: str, expected: str) -> float | None:
 def actual_expected_texts(text: str) -> list[tuple[str, str]]:
     """Every (actual, expected) pair of texts a failure's output compares, as its runner prints them."""
     matches = (match for pattern in _TEXT_ACTUAL_EXPECTED for match in pattern.finditer(text))
-    return [(match.group("actual"), match.group("expected")) for match in matches]
+    return [*((match.group("actual"), match.group("expected")) for match in matches), *_testify_texts(text)]
+
+
+def _testify_texts(text: str) -> Iterator[tuple[str, str]]:
+    """testify's `assert.Equal` of two strings (`expected: "a.b"` over `actual  : "ab"`), or of two slices of strings
+    as long as each other (`[]string{"E", "D-"}` and `[]string{"E+", "D-"}`): each pair of texts that differ."""
+    for match in _TESTIFY.finditer(text):
+        expected, actual = _GO_STRING.findall(match.group("expected")), _GO_STRING.findall(match.group("actual"))
+        if len(expected) == len(actual):
+            yield from ((one, other) for one, other in zip(actual, expected, strict=True) if one != other)
 
 
 def _texts(failure: FailedTest) -> tuple[str, str] | None:

@@ -59,6 +59,7 @@ from pedro.repair.statement_slips import (
 )
 from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
 from pedro.repair.swapped_reads import swapped_reads
+from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_letters
 from pedro.repair.unread import unread_names
@@ -189,7 +190,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
-    found += _swapped_reads(unit, order, prose)
+    found += _swapped_pairs(unit, order, prose)
     lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -738,17 +739,21 @@ def _recursions(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> 
     return found
 
 
-def _swapped_reads(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
-    """Two places of one sequence read on two lines, swapped together (swapped_reads.py): as likely as a whole
-    statement's slip, ranked by the likelier of the two lines."""
+def _swapped_pairs(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """Two lines changed together: two places of one sequence read swapped (swapped_reads.py), two boolean answers
+    swapped (swapped_returns.py); as likely as a whole statement's slip, ranked by the likelier of the two lines."""
+    lines = unit.text.splitlines()
+    # Two answers swapped rank above either flipped alone, which leaves the function one answer on both paths.
+    scored = [(change, _TIER_SCORE[2]) for change in swapped_reads(lines, unit.language)]
+    scored += [(change, _TIER_SCORE[1] + _THROUGHOUT) for change in swapped_returns(lines)]
     found: list[Variant] = []
-    for change in swapped_reads(unit.text.splitlines(), unit.language):
-        lines = [unit.start_line + change.row, *(unit.start_line + row for row, _ in change.also)]
-        if any(line in prose for line in lines):
+    for change, score in scored:
+        rows = [unit.start_line + change.row, *(unit.start_line + row for row, _ in change.also)]
+        if any(line in prose for line in rows):
             continue
         also = tuple((unit.start_line + row, text) for row, text in change.also)
-        bonus = max(_rank_bonus(line, order) for line in lines)
-        found.append(Variant(unit, lines[0], change.text, change.change, _TIER_SCORE[2] + bonus, also))
+        bonus = max(_rank_bonus(line, order) for line in rows)
+        found.append(Variant(unit, rows[0], change.text, change.change, score + bonus, also))
     return found
 
 

@@ -202,10 +202,19 @@ def parse_go_test_json(lines: Iterable[str], *, module: str = "") -> RunReport:
             if event.get("FailedBuild"):
                 failed_builds[package] = _strip_test_variant(str(event["FailedBuild"]))
     report = RunReport(runner="go test")
+    _fail_crashed_tests(tests, package_outcome)
     _count_go_tests(report, tests, module)
     _add_go_package_failures(report, tests, package_outcome, package_output, build_output, failed_builds)
     _add_loose_build_failures(report, loose, module)
     return report
+
+
+def _fail_crashed_tests(tests: dict[tuple[str, str], _GoTest], package_outcome: dict[str, str]) -> None:
+    """A test that started and never ended in a package that failed took the test binary down with it (`fatal error:
+    stack overflow` prints no `--- FAIL`): it is that package's failing test, its output the crash."""
+    for (package, _name), entry in tests.items():
+        if not entry.outcome and entry.output and package_outcome.get(package) == "fail":
+            entry.outcome = "fail"
 
 
 def _json_object(raw: str) -> dict[str, Any] | None:

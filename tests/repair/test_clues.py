@@ -111,5 +111,24 @@ def test_the_words_a_failing_test_spells_are_read_from_its_own_code_when_the_fai
     # Their characters too: what a bracket the code looks for is checked against.
     assert read_clues([failure], tmp_path).characters >= set("JupiterNn")
     assert "P" not in read_clues([failure], tmp_path).characters
-    # The failure's own quotes count too (pytest shows the call's arguments).
+    # The code's own answer, quoted by the failure, is no word the test spells.
+    quoting = FailedTest("TestBetween", message='actual  : []string{"Jupyter"}', details=failure.details)
+    assert "Jupyter" not in read_clues([quoting], tmp_path).spelled
+    # Where the test's code is not found, the failure's quotes are all there is (pytest shows the call's arguments).
     assert "Wednesday" in read_clues([FailedTest("t", message="assert None == day('Wednesday')")], tmp_path).spelled
+
+
+def test_testifys_expected_and_actual_texts_are_compared_as_pytests_are() -> None:
+    # testify's `assert.Equal` on two strings, as `go test` prints it.
+    details = (
+        "    solution_test.go:9: \n        Error Trace:\tsolution_test.go:9\n        Error:      \tNot equal: \n"
+        '        \t            \texpected: "Watashi.eIGHt8OKe"\n        \t            \tactual  : "WatashieIGHt8OKe"\n'
+    )
+    texts = read_clues([FailedTest("TestStrongest", message="Not equal:", details=details)], NOWHERE).texts
+    assert texts == {("WatashieIGHt8OKe", "Watashi.eIGHt8OKe")}
+    # Two slices of strings: the items that differ, as pytest's `At index 0 diff`.
+    slices = 'Not equal: \n    expected: []string{"E", "D-"}\n    actual  : []string{"E+", "D-"}\n'
+    assert read_clues([FailedTest("TestGrade", message="Not equal:", details=slices)], NOWHERE).texts == {("E+", "E")}
+    # Numbers, or slices of another length, compare no texts.
+    other = 'expected: 5\n actual  : 6\nexpected: []string{"a"}\n actual  : []string{"a", "b"}\n'
+    assert read_clues([FailedTest("TestN", message="Not equal:", details=other)], NOWHERE).texts == set()

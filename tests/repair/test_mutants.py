@@ -338,6 +338,9 @@ def test_types_and_builtins_passed_as_values_are_not_shifted_or_swapped() -> Non
 def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> None:
     assert 'def slugify(title, sep="-"):' in changes('def slugify(title, sep="_"):')
     assert "def page(items, size=11):" in changes("def page(items, size=10):")
+    # A variable that starts at zero may have been meant to start at -1 (nothing found yet); a zero elsewhere not.
+    assert "max := -1" in changes("\tmax := 0", "go") and "let best = -1;" in changes("  let best = 0;", "javascript")
+    assert not [line for line in changes("    x = f(0)") + changes("    return 0") if "-1" in line]
     # Only the values after `=`: the names of the signature stay.
     assert all(line.startswith("def slugify(title, sep=") for line in changes('def slugify(title, sep="_"):'))
     assert 'return f"{metres / 1000:.1f} km"' in changes('    return f"{metres / 1000:.0f} km"')
@@ -346,6 +349,9 @@ def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> N
     gcd = "func GCD(a, b int) int {\n\tfor b != 0 {\n\t\ta, b = b, a%b\n\t}\n\treturn b\n}"
     names = unit_names(gcd, "go")
     assert set(names) == {"a", "b"}
+    # Go's words that open a statement are no names.
+    sign = "func Sign(n int) int {\n\tswitch {\n\tcase n < 0:\n\t\treturn -1\n\t}\n\treturn n\n}"
+    assert set(unit_names(sign, "go")) == {"n"}
     returned = replaced_names("\treturn b", "go", names)
     assert [(m.line, m.tier) for m in returned] == [("\treturn a", 3)]
     twice = [m.line for m in replaced_names("\treturn h*60 + h, nil", "go", ["h", "m"]) if m.tier == 3]
@@ -401,6 +407,8 @@ def test_a_slices_step_javascripts_or_and_an_append_each_have_their_twin() -> No
     # A list added whole where its items were meant, and the other way.
     assert "result.extend(flatten(item))" in changes("        result.append(flatten(item))")
     assert "parts.append(piece)" in changes("    parts.extend(piece)")
+    # Go's `append` is no method and has no such twin.
+    assert not [line for line in changes("\tout = append(out, x)", "go") if "extend" in line]
 
 
 def test_a_function_that_returns_the_wrong_variable_is_fixed_by_a_variant(repo: Path) -> None:
@@ -800,6 +808,9 @@ def test_a_negation_is_dropped_or_added_where_a_condition_stands() -> None:
     assert "return done;" in changes("  return !done;", "javascript")
     assert "if (!(a && b)) {" in changes("  if (a && b) {", "javascript")
     assert "if !ok {" in changes("\tif ok {", "go")
+    # Braces inside a Go condition are a composite literal's; a condition after a statement is left alone.
+    assert "if !bytes.Contains(vowels, []byte{c}) {" in changes("\tif bytes.Contains(vowels, []byte{c}) {", "go")
+    assert not [c for c in changes("\tif n := f(); n > 0 {", "go") if "!" in c]
     # A comparison is negated by its opposite operator, which its own variants try; `!=` is no negation to drop.
     assert not [c for c in changes("    if lo < hi:") if "not" in c]
     assert not [c for c in changes("  if (a != b) {", "javascript") if "!(" in c or "a  b" in c]
@@ -1100,6 +1111,9 @@ def test_a_value_computed_again_is_replaced_by_the_variable_that_holds_it(repo: 
     assert replaced_calls("    n = self.count(items) + 1", "python", ["n", "k"]) == []
     assert replaced_calls("    heappush(heap, item)", "python", ["heap", "k"]) == []
     assert [m.line for m in replaced_calls("    n = size(xs) + 1", "python", ["n", "k"])] == ["    n = k + 1"]
+    # A conversion to a type is no function of the project: `[]byte(s)`, `float64(n)`.
+    assert replaced_calls('\tif bytes.Contains([]byte("aeiou"), b) {', "go", ["out", "k"]) == []
+    assert replaced_calls("\tmean := float64(total) / 2", "go", ["out", "k"]) == []
     # Through the real loop: a running maximum that asks a helper for the largest of all instead.
     events = fixed_by_a_variant(
         repo,

@@ -4,6 +4,7 @@ what it is handed."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,24 @@ def test_a_recursion_that_never_ends_is_fixed_by_the_call_made_smaller_at_once(r
         (c["n"], c.get("change"), c["status"]) for c in tried
     ]
     assert "    return is_simple_power(x // n, n)\n" in (repo / "power.py").read_text()
+
+
+def test_a_go_recursion_whose_stack_overflow_takes_the_test_binary_down_is_fixed(repo: Path) -> None:
+    # Go's stack overflow is a fatal error: the test that ran it is the failing one, and its frames lead to the unit.
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    power = (
+        "package calc\n\nfunc Power(x, n int) bool {\n\tif x == 1 {\n\t\treturn true\n\t}\n"
+        "\tif x%n != 0 {\n\t\treturn false\n\t}\n\treturn Power(x, n)\n}\n"
+    )
+    test = (
+        'package calc\n\nimport "testing"\n\nfunc TestPower(t *testing.T) {\n'
+        '\tif !Power(8, 2) || Power(12, 2) {\n\t\tt.Error("Power is wrong")\n\t}\n}\n'
+    )
+    files = {"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": power, "calc_test.go": test}
+    make_repo(repo, files)
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=20, candidates=0, command="go test ./...")
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert tried[-1]["n"] <= 3, [(c["n"], c.get("change"), c["status"]) for c in tried]
+    assert "\treturn Power(x / n, n)\n" in (repo / "calc.go").read_text()

@@ -177,7 +177,7 @@ def test_a_bare_javascript_assertion_is_given_its_values_and_a_literal_in_the_wr
 
 
 def test_a_name_misspelt_in_a_table_is_spelt_as_the_failing_test_spells_it(repo: Path) -> None:
-    # go test quotes nothing of the call: the word is read from the failing test's own code.
+    # go test shows no call: the word is read from the failing test's own code.
     if shutil.which("go") is None:
         pytest.skip("go is not installed")
     planets = (
@@ -190,7 +190,10 @@ def test_a_name_misspelt_in_a_table_is_spelt_as_the_failing_test_spells_it(repo:
     test = (
         'package planets\n\nimport (\n\t"reflect"\n\t"testing"\n)\n\nfunc TestBetween(t *testing.T) {\n'
         '\tif got := Between("Jupiter", "Neptune"); !reflect.DeepEqual(got, []string{"Saturn", "Uranus"}) {\n'
-        '\t\tt.Errorf("got %v", got)\n\t}\n}\n'
+        '\t\tt.Errorf("got %q", got)\n\t}\n'
+        # The code's own answer, quoted, spells the word its way: the test's code is what counts.
+        '\tif got := Between("Mars", "Saturn"); !reflect.DeepEqual(got, []string{"Jupiter"}) {\n'
+        '\t\tt.Errorf("got %q", got)\n\t}\n}\n'
     )
     files = {"go.mod": "module example.com/planets\n\ngo 1.19\n", "planets.go": planets, "planets_test.go": test}
     make_repo(repo, files)

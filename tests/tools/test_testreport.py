@@ -91,6 +91,16 @@ def test_go_124_build_output_events() -> None:
     ]
 
 
+def test_a_go_test_that_takes_the_test_binary_down_is_the_failing_test() -> None:
+    # A stack overflow is a fatal error: no `--- FAIL` line, no fail event for the test, only the package's.
+    report = parse_go_test_json(fixture("go_test_crash.jsonl").splitlines(), module="example.com/demo")
+    assert (report.passed, report.failed, report.errors) == (1, 1, 0)
+    (crashed,) = report.failures
+    assert crashed.test_id == "example.com/demo/calc.TestEight"
+    assert "fatal error: stack overflow" in crashed.message
+    assert "calc/calc.go:11" in crashed.details  # the frame repair locates the recursion by
+
+
 def test_go_parser_tolerates_garbage() -> None:
     report = parse_go_test_json(["not json", "{broken", "[1, 2]", ""])
     assert report.total == 0
