@@ -29,6 +29,7 @@ from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
 from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
+from pedro.repair.loop_remainders import loop_remainders
 from pedro.repair.misplaced import misplaced_stores
 from pedro.repair.mutants import Mutant, line_mutants, replaced_calls, replaced_names, unit_names, without_comment
 from pedro.repair.normal_forms import (
@@ -197,7 +198,8 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
         for row, text, change in moved_counters(lines)
         if unit.start_line + row not in prose
     ]
-    found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in loop_additions(unit)]
+    additions = [*loop_additions(unit), *loop_remainders(unit)]
+    found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in additions]
     return found
 
 

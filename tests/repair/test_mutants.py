@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import git, node_test
+from repo_util import PYTEST, git, node_test
 from test_repairer import FIX, calc, repair, statuses
 from test_spectrum import make_repo
 
@@ -26,10 +26,10 @@ def changes(line: str, language: str = "python") -> list[str]:
     return [mutant.line.strip() for mutant in line_mutants(line, language)]  # type: ignore[arg-type]
 
 
-def fixed_by_a_variant(repo: Path, files: dict[str, str], mutants: int = 40) -> list[Event]:
+def fixed_by_a_variant(repo: Path, files: dict[str, str], mutants: int = 40, command: str = PYTEST) -> list[Event]:
     """Repair of `files` with variants only and coverage on: it must fix them without a model request."""
     make_repo(repo, files)
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=mutants, candidates=0)
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=mutants, candidates=0, command=command)
     assert outcome.fixed and backend.requests == [], outcome.summary
     return events
 

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_mutants import fixed_by_a_variant
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -116,9 +117,7 @@ def test_a_go_recursion_whose_stack_overflow_takes_the_test_binary_down_is_fixed
         '\tif !Power(8, 2) || Power(12, 2) {\n\t\tt.Error("Power is wrong")\n\t}\n}\n'
     )
     files = {"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": power, "calc_test.go": test}
-    make_repo(repo, files)
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=20, candidates=0, command="go test ./...")
-    assert outcome.fixed and backend.requests == [], outcome.summary
+    events = fixed_by_a_variant(repo, files, mutants=20, command="go test ./...")
     tried = [event.data for event in events if event.type == "repair.candidate"]
     assert tried[-1]["n"] <= 3, [(c["n"], c.get("change"), c["status"]) for c in tried]
     assert "\treturn Power(x / n, n)\n" in (repo / "calc.go").read_text()

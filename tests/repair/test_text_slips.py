@@ -196,9 +196,7 @@ def test_a_name_misspelt_in_a_table_is_spelt_as_the_failing_test_spells_it(repo:
         '\t\tt.Errorf("got %q", got)\n\t}\n}\n'
     )
     files = {"go.mod": "module example.com/planets\n\ngo 1.19\n", "planets.go": planets, "planets_test.go": test}
-    make_repo(repo, files)
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0, command="go test ./...")
-    assert outcome.fixed and backend.requests == [], outcome.summary
+    events = fixed_by_a_variant(repo, files, command="go test ./...")
     tried = [event.data for event in events if event.type == "repair.candidate"]
     fixed = [k for k, c in enumerate(tried) if c["status"] == "fixed"]
     assert fixed and fixed[0] < 3, [c.get("change") for c in tried[:5]]
@@ -212,9 +210,7 @@ def test_a_bracket_no_test_string_holds_is_made_the_kind_the_tests_pass(repo: Pa
         "            best = max(best, level)\n        elif c == ']':\n            level -= 1\n    return best\n"
     )
     test = "from brackets import deepest\n\n\ndef test_deepest():\n    assert deepest('[[]][]') == 2\n"
-    make_repo(repo, {"brackets.py": depth, "test_brackets.py": test})
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
-    assert outcome.fixed and backend.requests == [], outcome.summary
+    events = fixed_by_a_variant(repo, {"brackets.py": depth, "test_brackets.py": test})
     tried = [event.data for event in events if event.type == "repair.candidate"]
     fixed = [k for k, c in enumerate(tried) if c["status"] == "fixed"]
     assert fixed and fixed[0] < 3, [c.get("change") for c in tried[:5]]
