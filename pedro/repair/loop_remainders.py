@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from pedro.repair.locate import Unit, indent_of
+from pedro.repair.loop_additions import Addition
 
-Addition = tuple[int, str, str]
 _HEADERS = {
     "go": re.compile(r"^\s*for\s+(?P<i>\w+)\s*:=\s*0\s*;\s*(?P=i)\s*<\s*len\((?P<xs>\w+)\)\s*-\s*1\s*;"),
     "javascript": re.compile(

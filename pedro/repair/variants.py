@@ -71,9 +71,10 @@ _LOOKUP = re.compile(r"\.get\((?P<key>[^(),\n]+)\)")
 _NEAREST = 3
 _CUTOFF = 0.6
 _SPELLING_CUTOFF = 0.8
+"""How alike a literal and a test's word must be to be one misspelt: `Jupyter` and `Jupiter` are 0.86 alike."""
 _BRACKET_SIDES = ("([{<", ")]}>")
 _BRACKET_LITERAL = re.compile(r"""(?P<q>['"`])(?P<bracket>[()\[\]{}<>])(?P=q)""")
-"""How alike a literal and a test's word must be to be one misspelt: `Jupyter` and `Jupiter` are 0.86 alike."""
+"""A bracket alone in quotes (`'('`, `"]"`): what code that walks brackets compares each character with."""
 # Twin attributes share a part and differ in the rest (`incoming` and `outgoing`, `left` and `right` less so).
 _ATTRIBUTE_CUTOFF = 0.5
 _GUIDED_SCORE = 8.0

@@ -213,7 +213,9 @@ def _fail_crashed_tests(tests: dict[tuple[str, str], _GoTest], package_outcome: 
     """A test that started and never ended in a package that failed took the test binary down with it (`fatal error:
     stack overflow` prints no `--- FAIL`): it is that package's failing test, its output the crash."""
     for (package, _name), entry in tests.items():
-        if not entry.outcome and entry.output and package_outcome.get(package) == "fail":
+        # One paused or waiting (`=== PAUSE`, `=== CONT` alone) printed nothing of its own: it did not crash.
+        said = any(line.strip() and not line.startswith("=== ") for line in entry.output)
+        if not entry.outcome and said and package_outcome.get(package) == "fail":
             entry.outcome = "fail"
 
 

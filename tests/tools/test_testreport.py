@@ -92,7 +92,8 @@ def test_go_124_build_output_events() -> None:
 
 
 def test_a_go_test_that_takes_the_test_binary_down_is_the_failing_test() -> None:
-    # A stack overflow is a fatal error: no `--- FAIL` line, no fail event for the test, only the package's.
+    # A stack overflow is a fatal error: no `--- FAIL` line, no fail event for the test, only the package's. A parallel
+    # test paused behind it never ran: it is no failure.
     report = parse_go_test_json(fixture("go_test_crash.jsonl").splitlines(), module="example.com/demo")
     assert (report.passed, report.failed, report.errors) == (1, 1, 0)
     (crashed,) = report.failures
