@@ -106,8 +106,8 @@ class Clues:
     """Words the failing tests spell in their own code (`Bf("Jupiter", "Neptune")`), else the failure quotes: a literal
     in the code a letter or two from one of them may be misspelt (`"Jupyter"`)."""
     characters: frozenset[str] = frozenset()
-    """The characters of the strings the failing tests spell in their own code, else the failure quotes
-    (`IsNested("[[]]")`): a bracket the code looks for that none of them holds may be the wrong kind (`'('`)."""
+    """The characters of those strings (`IsNested("[[]]")`): a bracket the code looks for that none of them holds
+    may be the wrong kind (`'('`)."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
