@@ -15,27 +15,41 @@ try {
   const names = Object.keys(scope).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
   // A call's own code runs under a time limit (vm stops it); a promise it returns is awaited without one.
   globalThis.__pedroScope = Object.fromEntries(names.map((name) => [name, scope[name]]));
-  const evaluate = (text) =>
+  // Each call's limit: the whole one until a call ran too long, then spec.after_slow's (run.py's AFTER_SLOW).
+  let limitMs = spec.seconds * 1000;
+  let slowestMs = 0;
+  const evaluate = (text, timeout = limitMs) =>
     vm.runInThisContext(`(function () { with (globalThis.__pedroScope) { return (${text}); } })()`, {
-      timeout: spec.seconds * 1000,
+      timeout: Math.max(1, Math.round(timeout)),
     });
   const results = [];
+  const started = performance.now();
   for (const item of spec.calls) {
     let value;
+    const began = performance.now();
+    if (spec.after_slow && began - started > spec.after_slow.total_s * 1000) {
+      results.push({ raised: "too slow", said: `the calls ran longer than ${spec.after_slow.total_s} s in all` });
+      continue;
+    }
     try {
       value = await evaluate(item.call);
+      slowestMs = Math.max(slowestMs, performance.now() - began);
     } catch (error) {
       const slow = error?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT";
       results.push({
         raised: slow ? "too slow" : error?.name ?? "Error",
-        said: slow ? `ran longer than ${spec.seconds} s` : String(error?.message ?? error).slice(0, MAX_REPR),
+        said: slow ? `ran longer than ${limitMs / 1000} s` : String(error?.message ?? error).slice(0, MAX_REPR),
       });
+      if (slow && spec.after_slow) {
+        const next = Math.max(spec.after_slow.floor_s * 1000, spec.after_slow.factor * slowestMs);
+        limitMs = Math.min(limitMs, next);
+      }
       continue;
     }
     const entry = { value: inspect(value, { depth: 4 }).slice(0, MAX_REPR) };
     if (item.expected) {
       try {
-        entry.equal = isDeepStrictEqual(value, evaluate(item.expected));
+        entry.equal = isDeepStrictEqual(value, evaluate(item.expected, spec.seconds * 1000));
       } catch (error) {
         entry.equal = null;
         entry.said = `the expected value ${item.expected} cannot be read: ${error?.name ?? "Error"}`;

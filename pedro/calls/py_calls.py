@@ -11,6 +11,7 @@ import json
 import math
 import signal
 import sys
+import time
 from typing import Any
 
 _MAX_REPR = 300
@@ -57,6 +58,26 @@ def _one(item: dict[str, Any], scope: dict[str, Any], seconds: float) -> dict[st
     return entry
 
 
+def _all(spec: dict[str, Any], scope: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each call's result; once a call ran too long, each later one's limit and the calls' whole time are the spec's
+    `after_slow` (run.py's AFTER_SLOW): a function that hangs on one input hangs on others."""
+    results: list[dict[str, Any]] = []
+    limit, slowest = float(spec["seconds"]), 0.0
+    after = spec.get("after_slow") or {}
+    started = time.monotonic()
+    for item in spec["calls"]:
+        began = time.monotonic()
+        if after and began - started > float(after["total_s"]):
+            results.append({"raised": "too slow", "said": f"the calls ran longer than {after['total_s']:g} s in all"})
+            continue
+        results.append(_one(item, scope, limit))
+        if results[-1].get("raised") != "too slow":
+            slowest = max(slowest, time.monotonic() - began)
+        elif after:
+            limit = min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
+    return results
+
+
 def main() -> None:
     with open(sys.argv[1], encoding="utf-8") as file:
         spec = json.load(file)
@@ -68,7 +89,7 @@ def main() -> None:
     else:
         scope = dict(vars(module))
         signal.signal(signal.SIGALRM, _stop)
-        result = {"results": [_one(item, scope, float(spec["seconds"])) for item in spec["calls"]]}
+        result = {"results": _all(spec, scope)}
     with open(spec["out"], "w", encoding="utf-8") as file:
         json.dump(result, file)
 

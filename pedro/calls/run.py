@@ -21,8 +21,13 @@ _HERE = Path(__file__).parent
 _LIMITS = OutputLimits(head_bytes=0, tail_bytes=2048, hard_cap_bytes=4 * 1024 * 1024)
 _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 SECONDS_PER_CALL = 2
-_GO_TEST_NAME = "TestPedroCalls"
 """A call that runs longer is stopped and recorded as too slow (each language's runner holds it)."""
+AFTER_SLOW = {"floor_s": 0.25, "factor": 4, "total_s": 5.0}
+"""Once one call ran too long, each later call's limit: `factor` times the slowest call that ended, at least
+`floor_s`, never more than the first; and once the calls took `total_s` in all, each later one is too slow unmade. A
+function that hangs on one input hangs on others (a probe's negated count), and each would cost the whole limit
+again: 12 probes of such a function took 24 s of a repair's minute, 23 slow ones of a right fix 27 s."""
+_GO_TEST_NAME = "TestPedroCalls"
 LANGUAGES = ("python", "javascript", "go")
 
 
@@ -71,7 +76,7 @@ def run_calls(language: str, path: str, root: Path, env: Mapping[str, str], call
         if language == "go":
             return _go(path, root, env, calls, folder, timeout)
         spec: dict[str, Any] = {"calls": [{"call": c.code, "expected": c.expected} for c in calls], "out": str(out),
-                                "seconds": SECONDS_PER_CALL}  # fmt: skip
+                                "seconds": SECONDS_PER_CALL, "after_slow": AFTER_SLOW}  # fmt: skip
         if language == "python":
             python = find_program(root, "python3", env) or find_program(root, "python", env) or sys.executable
             spec["module"] = _python_module(path)
@@ -204,7 +209,8 @@ def _go_test(package: str, calls: Sequence[Call], out: Path) -> str:
             "\t})\n"
         )
     return _GO_MAIN.format(package=package, out=json.dumps(str(out)), seconds=SECONDS_PER_CALL, body="".join(body),
-                           name=_GO_TEST_NAME)  # fmt: skip
+                           name=_GO_TEST_NAME, floor_ms=int(AFTER_SLOW["floor_s"] * 1000),
+                           factor=AFTER_SLOW["factor"], total_ms=int(AFTER_SLOW["total_s"] * 1000))  # fmt: skip
 
 
 # Imports under names no package uses, so that none clashes with the package's own identifiers.
@@ -220,8 +226,19 @@ import (
 
 var pedroLines []string
 
+// Each call's limit: the whole one until a call ran too long, then {factor} times the slowest call that ended (at
+// least {floor_ms} ms); past {total_ms} ms in all, no more calls: a function that hangs on one input hangs on others.
+var pedroLimit = {seconds} * pedroTime.Second
+var pedroSlowest pedroTime.Duration
+var pedroStarted = pedroTime.Now()
+
 func pedroCall(call func() string) {{
+	if pedroTime.Since(pedroStarted) > {total_ms}*pedroTime.Millisecond {{
+		pedroLines = append(pedroLines, "slow\t")
+		return
+	}}
 	done := make(chan string, 1)
+	began := pedroTime.Now()
 	go func() {{
 		defer func() {{
 			if r := recover(); r != nil {{
@@ -233,8 +250,18 @@ func pedroCall(call func() string) {{
 	select {{
 	case line := <-done:
 		pedroLines = append(pedroLines, pedroStrings.ReplaceAll(line, "\n", " "))
-	case <-pedroTime.After({seconds} * pedroTime.Second):
+		if took := pedroTime.Since(began); took > pedroSlowest {{
+			pedroSlowest = took
+		}}
+	case <-pedroTime.After(pedroLimit):
 		pedroLines = append(pedroLines, "slow\t")
+		next := {factor} * pedroSlowest
+		if next < {floor_ms}*pedroTime.Millisecond {{
+			next = {floor_ms} * pedroTime.Millisecond
+		}}
+		if next < pedroLimit {{
+			pedroLimit = next
+		}}
 	}}
 }}
 

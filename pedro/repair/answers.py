@@ -19,7 +19,7 @@ from pedro.messages import Message, Usage
 from pedro.modelcall import complete
 from pedro.prompts import load_prompt, render_prompt
 from pedro.repair.judge import describe_failure, first_line
-from pedro.repair.locate import Unit, failing_test
+from pedro.repair.locate import FailingTests, Unit
 from pedro.repair.opening import answer_opening, answer_stops, with_opening
 from pedro.repair.spectrum import Suspect
 from pedro.tools.testreport import FailedTest
@@ -104,6 +104,8 @@ class ModelAnswers:
     config: RepairConfig
     root: Path
     failures: Sequence[FailedTest]
+    tests: FailingTests
+    """The failures' test functions, looked up once for every prompt."""
     redact: Callable[[str], str] = str
     """Secret values out of every prompt (the dispatcher's redactor), as out of every tool result."""
     usage: Usage = field(default_factory=Usage)
@@ -335,7 +337,7 @@ class ModelAnswers:
         """The failure (without the code of `shown`, the file the question shows), and the test's own code when the
         runner's text does not show it (go test, node --test)."""
         described = describe_failure(failure, shown=shown)
-        test = failing_test(failure, self.root)
+        test = self.tests.of(failure)
         if test is None or _shows(described, test.text):
             return described
         code = "\n".join(textwrap.dedent(test.text).splitlines()[:_MAX_TEST_LINES])

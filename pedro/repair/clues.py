@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pedro.repair.frames import frames_of, is_test_file
-from pedro.repair.locate import failing_test
+from pedro.repair.locate import FailingTests
 from pedro.repair.normal_forms import ignored
 from pedro.repair.progress import actual_expected_texts
 from pedro.tools.testreport import FailedTest
@@ -114,10 +114,10 @@ class Clues:
         return self.frames[0] if self.frames else None
 
 
-def read_clues(failures: Sequence[FailedTest], root: Path) -> Clues:
-    """The clues of every failure together."""
+def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests | None = None) -> Clues:
+    """The clues of every failure together (`tests`: their test functions, where the repair has looked them up)."""
     texts = [f"{failure.message}\n{failure.details}" for failure in failures]
-    literals = _literals(failures, texts, root)
+    literals = _literals(failures, texts, tests or FailingTests(root))
     frames = [
         (frame.path, frame.line) for text in texts for frame in frames_of(text, root) if not is_test_file(frame.path)
     ]
@@ -156,11 +156,11 @@ def _compared_texts(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
     return frozenset(pair for pair in pairs if "..." not in "".join(pair))
 
 
-def _literals(failures: Sequence[FailedTest], texts: Sequence[str], root: Path) -> list[str]:
+def _literals(failures: Sequence[FailedTest], texts: Sequence[str], tests: FailingTests) -> list[str]:
     """The strings the failing tests' own code spells, or where none of their code is found, the strings the failures
     quote. The code's own answers are quoted too (`actual: "Jupyter"`), so the tests' code counts first."""
-    tests = [test.text for failure in failures if (test := failing_test(failure, root)) is not None]
-    return [match.group("body") for source in tests or texts for match in _STRING_LITERAL.finditer(source)]
+    code = [test.text for failure in failures if (test := tests.of(failure)) is not None]
+    return [match.group("body") for source in code or texts for match in _STRING_LITERAL.finditer(source)]
 
 
 def _quotes(text: str) -> list[str]:

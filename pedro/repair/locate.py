@@ -8,7 +8,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -160,6 +160,20 @@ def failing_test(failure: FailedTest, root: Path) -> Unit | None:
         if is_test_file(frame.path) and (unit := enclosing_unit(root, frame.path, frame.line)) is not None:
             return unit
     return None
+
+
+@dataclass
+class FailingTests:
+    """Each failure's test function (`failing_test`), looked up once per repair for all that read it: the clues and
+    every prompt the model is asked (a lookup may read the project's test files)."""
+
+    root: Path
+    _found: dict[FailedTest, Unit | None] = field(default_factory=dict)
+
+    def of(self, failure: FailedTest) -> Unit | None:
+        if failure not in self._found:
+            self._found[failure] = failing_test(failure, self.root)
+        return self._found[failure]
 
 
 def _test_definition_frames(test_id: str, root: Path) -> Iterator[Frame]:
@@ -323,8 +337,8 @@ def _callee_name(node: Node) -> str:
     """`add` for add(…), obj.add(…), pkg.Add(…)."""
     if node.type == "identifier" and node.text is not None:
         return node.text.decode("utf-8", errors="replace")
-    for field in _NAME_FIELDS:
-        child = node.child_by_field_name(field)
+    for name_field in _NAME_FIELDS:
+        child = node.child_by_field_name(name_field)
         if child is not None and child.text is not None:
             return child.text.decode("utf-8", errors="replace")
     return ""

@@ -24,7 +24,7 @@ from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmStart
 from pedro.repair.judge import describe_failure
-from pedro.repair.locate import Unit, locate
+from pedro.repair.locate import FailingTests, Unit, locate
 from pedro.repair.native_probes import native_probe_spec
 from pedro.repair.probes import ProbeSpec, probe_spec
 from pedro.repair.search import Search, describe
@@ -96,6 +96,8 @@ class _Located:
     editor: Editor
     shown: list[FailedTest]
     """The failures as the model and the clues read them: with the values a bare assertion did not show."""
+    tests: FailingTests
+    """Their test functions, looked up once for the clues and the model's prompts."""
 
 
 class Repairer:
@@ -295,14 +297,15 @@ class Repairer:
         ctx = self.tests.ctx
         shown = with_values(failures, [s.unit for s in named], self.root, ctx.env,
                             min(ctx.config.test_timeout, COMPARED_TIMEOUT_S))  # fmt: skip
-        model = self._asking(shown, named, editor)
+        tests = FailingTests(self.root)
+        model = self._asking(shown, named, editor, tests)
         try:
             spectrum = self._spectrum(run, wanted, emit, runs)
             ranked = named if spectrum is None else self._suspects(failures, wanted & run.failing, spectrum)
         except BaseException:
             _done_asking(model, outcome, emit)
             raise
-        return _Located(spectrum, ranked, model, editor, shown)
+        return _Located(spectrum, ranked, model, editor, shown, tests)
 
     def _searcher(
         self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, located: _Located
@@ -312,7 +315,7 @@ class Repairer:
         ranked, model, editor = located.ranked, located.model, located.editor
         for suspect in ranked:
             editor.watch(suspect.unit)
-        clues = read_clues(located.shown, self.root)
+        clues = read_clues(located.shown, self.root, located.tests)
         search = Search(self.root, runs, editor, emit, wanted, run, clues, failures, model, self._probe)
         search.variant_limit, search.suspects = self.config.mutants, ranked
         search.add_variants([(s.unit, s.lines) for s in ranked])
@@ -413,21 +416,23 @@ class Repairer:
         located = locate(failures, self.root, limit=self.config.max_functions)
         return suspects(spectrum, located, self.root, sorted(failing), self.config.max_functions)
 
-    def _asking(self, failures: list[FailedTest], named: list[Suspect], editor: Editor) -> ModelAnswers | None:
+    def _asking(
+        self, failures: list[FailedTest], named: list[Suspect], editor: Editor, tests: FailingTests
+    ) -> ModelAnswers | None:
         """The model, already asked about the functions the failures name (`named`), while coverage is measured
         (seconds on a deep recursion): its first answer is the slowest thing repair waits for. Their files are
         watched from the moment the model reads them. None when repair asks no model."""
         if not self.config.candidates:
             return None
-        model = self._model(failures)
+        model = self._model(failures, tests)
         for suspect in named:
             editor.watch(suspect.unit)
         if named:
             model.start(questions_for(named))
         return model
 
-    def _model(self, failures: list[FailedTest]) -> ModelAnswers:
-        return ModelAnswers(self.backend, self.options, self.config, self.root, failures,
+    def _model(self, failures: list[FailedTest], tests: FailingTests) -> ModelAnswers:
+        return ModelAnswers(self.backend, self.options, self.config, self.root, failures, tests,
                             redact=self.dispatcher.redactor.redact)  # fmt: skip
 
     def _probe(self, unit: Unit) -> ProbeSpec | None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pedro.calls.run import AFTER_SLOW
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
 from pedro.repair.pytest_probes import SECONDS_PER_CALL
@@ -240,7 +241,8 @@ class ProbeRecorder:
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(_PLUGIN_SOURCE, folder / f"{_PLUGIN}.py")
         spec_file = workdir / "probes.json"
-        spec = {"module": self.spec.module, "function": self.spec.function, "inputs": list(self.spec.inputs)}
+        spec = {"module": self.spec.module, "function": self.spec.function, "inputs": list(self.spec.inputs),
+                "after_slow": AFTER_SLOW}  # fmt: skip
         spec_file.write_text(json.dumps(spec), encoding="utf-8")
         env = dict(plan.command.env)
         path = env.get("PYTHONPATH", "")

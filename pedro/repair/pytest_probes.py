@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import signal
+import time
 from typing import Any
 
 _MAX_REPR = 200
@@ -27,9 +28,9 @@ def _stop(signum: int, frame: Any) -> None:
     raise _Slow
 
 
-def _call(function: Any, args: list[Any], kwargs: dict[str, Any]) -> str:
+def _call(function: Any, args: list[Any], kwargs: dict[str, Any], seconds: float) -> str:
     """What one call gives: the repr of its result, or the name of the exception it raised."""
-    signal.setitimer(signal.ITIMER_REAL, SECONDS_PER_CALL)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return "= " + repr(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))[:_MAX_REPR]
     except _Slow:
@@ -38,6 +39,27 @@ def _call(function: Any, args: list[Any], kwargs: dict[str, Any]) -> str:
         return f"! {type(exc).__name__}"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _calls(function: Any, spec: dict[str, Any]) -> list[str]:
+    """Each input's output; once a call ran too long, each later one's limit and the calls' whole time are the
+    spec's `after_slow` (pedro's calls/run.py AFTER_SLOW): a function that hangs on one input hangs on others."""
+    outputs: list[str] = []
+    limit, slowest = SECONDS_PER_CALL, 0.0
+    after = spec.get("after_slow") or {}
+    started = time.monotonic()
+    for call in spec["inputs"]:
+        args, kwargs = ast.literal_eval(call)
+        began = time.monotonic()
+        if after and began - started > float(after["total_s"]):
+            outputs.append("! too slow")
+            continue
+        outputs.append(_call(function, list(args), dict(kwargs), limit))
+        if outputs[-1] != "! too slow":
+            slowest = max(slowest, time.monotonic() - began)
+        elif after:
+            limit = min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
+    return outputs
 
 
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
@@ -55,10 +77,7 @@ def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     else:
         previous = signal.signal(signal.SIGALRM, _stop)
         try:
-            outputs = []
-            for call in spec["inputs"]:
-                args, kwargs = ast.literal_eval(call)
-                outputs.append(_call(function, list(args), dict(kwargs)))
+            outputs = _calls(function, spec)
         finally:
             signal.signal(signal.SIGALRM, previous)
     with open(out_file, "w", encoding="utf-8") as file:

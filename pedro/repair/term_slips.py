@@ -1,8 +1,9 @@
 """Line variants for a term in excess or out of place: an operand dropped with its operator (`n[0] * neg * -1`), or
 the rest of a chain with it (`x * y * a * b` → `x * y`), a chain of `and` made a chain of `or` (or the reverse) whole,
-two items of a list or tuple in each other's place, a difference made absolute where a distance was meant, a remainder
-where a difference or quotient is compared with zero (`n - i == 0` for `n % i == 0`), and a count moved on the wrong
-one of the function's counters (`max_depth -= 1` where `depth += 1` was to be undone)."""
+two items of a list or tuple (or two literals a line compares) in each other's place, a difference made absolute where
+a distance was meant, a remainder where a difference or quotient is compared with zero (`n - i == 0` for `n % i ==
+0`), and a count moved on the wrong one of the function's counters (`max_depth -= 1` where `depth += 1` was to be
+undone)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ _CONNECTIVES = {"and": "or", "or": "and", "&&": "||", "||": "&&"}
 _OPENERS = frozenset({"(", "[", "{", ","})
 _CLOSERS = frozenset({")", "]", "}", ","})
 _COMPARISONS = frozenset({"==", "!=", "===", "!==", "<", "<=", ">", ">="})
+# Literals compared on one line beyond which their swaps are not tried: each pair is a candidate.
+_MOST_COMPARED = 4
 _ZERO_TESTS = frozenset({"==", "!=", "===", "!=="})
 _ABS = {"python": "abs", "javascript": "Math.abs", "typescript": "Math.abs", "tsx": "Math.abs", "go": "math.Abs"}
 # Words that open a statement or a clause: a term after one starts there (`return a - b`, `if a - b > t`).
@@ -64,6 +67,7 @@ def term_slips(line: str, code: Sequence[Token], language: str) -> Iterator[Slip
     yield from _operands_dropped(line, code)
     yield from _chain_flipped(line, code)
     yield from _items_swapped(line, code)
+    yield from _compared_literals_swapped(line, code)
     yield from _operands_swapped(line, code)
     yield from _made_absolute(line, code, language)
     yield from _remainders(line, code)
@@ -212,6 +216,25 @@ def _items_swapped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
             if one != other and not {one, other} <= _TYPES:
                 swapped = line[:one_start] + other + line[one_end:other_start] + one + line[other_end:]
                 yield swapped, f"items `{one}` and `{other}` swapped", 2
+
+
+def _compared_literals_swapped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
+    """Two literals of a kind that the line compares, in each other's place: `s[0] == ' ' && s[1] == 'I'` → `s[0] ==
+    'I' && s[1] == ' '`, the values checked at two places read in the wrong order."""
+    compared = [
+        k
+        for k, token in enumerate(code)
+        if token.kind in ("string", "number")
+        and ((k and code[k - 1].text in _COMPARISONS) or (k + 1 < len(code) and code[k + 1].text in _COMPARISONS))
+    ]
+    if len(compared) > _MOST_COMPARED:
+        return
+    for i, one in enumerate(compared):
+        for other in compared[i + 1 :]:
+            first, second = code[one], code[other]
+            if first.kind == second.kind and first.text != second.text:
+                swapped = line[: first.start] + second.text + line[first.end : second.start] + first.text
+                yield swapped + line[second.end :], f"`{first.text}` and `{second.text}` swapped", 2
 
 
 def _operands_swapped(line: str, code: Sequence[Token]) -> Iterator[Slip]:

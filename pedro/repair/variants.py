@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
+from pedro.repair.divisor_loops import divisor_loops
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
 from pedro.repair.locate import Unit, indent_of
@@ -189,6 +190,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _loop_ends(unit)
     found += _stuck_loops(unit, order, prose)
     found += _divided_by_count(unit, order, prose)
+    found += _divisor_loops(unit, order, prose)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
@@ -517,6 +519,15 @@ def _stuck_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]
     return [
         Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
         for change in changes
+        if (line := unit.start_line + change.row) not in prose
+    ]
+
+
+def _divisor_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A loop whose counter divides starting at 0 or 1, made to start at 2 (divisor_loops.py): a second-tier slip."""
+    return [
+        Variant(unit, line, change.text, change.change, _TIER_SCORE[2] + _rank_bonus(line, order))
+        for change in divisor_loops(unit.text.splitlines(), unit.language)
         if (line := unit.start_line + change.row) not in prose
     ]
 

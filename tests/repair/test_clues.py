@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pedro.repair.clues import read_clues
+from pedro.repair.locate import FailingTests
 from pedro.tools.testreport import FailedTest
 
 NOWHERE = Path("/nonexistent")
@@ -132,3 +133,18 @@ def test_testifys_expected_and_actual_texts_are_compared_as_pytests_are() -> Non
     # Numbers, or slices of another length, compare no texts.
     other = 'expected: 5\n actual  : 6\nexpected: []string{"a"}\n actual  : []string{"a", "b"}\n'
     assert read_clues([FailedTest("TestN", message="Not equal:", details=other)], NOWHERE).texts == set()
+
+
+def test_a_failures_test_function_is_looked_up_once_for_the_clues_and_the_prompts(tmp_path: Path) -> None:
+    (tmp_path / "planets_test.go").write_text(
+        'package planets\n\nimport "testing"\n\nfunc TestBetween(t *testing.T) {\n\t_ = Between("Jupiter")\n}\n'
+    )
+    failure = FailedTest("TestBetween", message="got []")  # no frame: found by the test's name, a read of the files
+    tests = FailingTests(tmp_path)
+    found = tests.of(failure)
+    assert found is not None and found.name == "TestBetween"
+    (tmp_path / "planets_test.go").unlink()
+    # What was found is what every later reader gets, with no second lookup.
+    assert tests.of(failure) is found
+    assert "Jupiter" in read_clues([failure], tmp_path, tests).spelled
+    assert "Jupiter" not in read_clues([failure], tmp_path).spelled

@@ -54,6 +54,15 @@ def test_two_items_of_a_list_or_tuple_written_out_are_swapped_but_never_a_tuple_
     assert "if isinstance(val, (bytes, str)):" not in changes("    if isinstance(val, (str, bytes)):")
 
 
+def test_two_literals_a_line_compares_are_swapped_when_of_a_kind() -> None:
+    found = changes("  if (S[0] == ' ' && S[1] == 'I') { t = 1 }", "javascript")
+    assert found["if (S[0] == 'I' && S[1] == ' ') { t = 1 }"] == "`' '` and `'I'` swapped"
+    assert "if x == 3 and y == 5:" in changes("    if x == 5 and y == 3:")
+    # A number is never swapped with a string, nor a literal nothing compares.
+    assert "if x == 2 and y == 'a':" not in changes("    if x == 'a' and y == 2:")
+    assert "print(2, 1)" not in changes("    print(1, 2)")
+
+
 def test_a_difference_that_stands_alone_is_made_absolute_and_one_compared_with_zero_a_remainder() -> None:
     assert changes("        distance = elem - elem2")["distance = abs(elem - elem2)"] == (
         "`elem - elem2` → `abs(elem - elem2)`"

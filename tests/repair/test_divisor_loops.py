@@ -1,0 +1,60 @@
+"""A counted loop whose counter divides in its body but starts at 0 or 1: offered starting at 2, in Python,
+JavaScript and Go, and a primality test that divides by everything from 0 fixed through the real repair."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from repo_util import node_test
+from test_mutants import fixed_by_a_variant
+
+from pedro.repair.divisor_loops import divisor_loops
+
+JS = (
+    "function isPrime(n) {\n  if (n < 2) return false;\n  for (let j = 0; j < n; j++)\n    if (n % j == 0)\n"
+    "      return false;\n  return true;\n}"
+)
+
+
+def test_a_counter_that_divides_starts_at_2_in_each_language() -> None:
+    assert [(change.row, change.text) for change in divisor_loops(JS.splitlines(), "javascript")] == [
+        (2, "  for (let j = 2; j < n; j++)")
+    ]
+    python = ["def f(n):", "    for j in range(n):", "        if n % j == 0:", "            return j"]
+    assert [change.text for change in divisor_loops(python, "python")] == ["    for j in range(2, n):"]
+    assert divisor_loops(["    for k in range(1, len(xs)):", "        t += n / k"], "python")[0].text == (
+        "    for k in range(2, len(xs)):"
+    )
+    go = ["\tfor i := 1; i < n; i++ {", "\t\tif n%i == 0 {", "\t\t\tcount++", "\t\t}", "\t}"]
+    assert [change.text for change in divisor_loops(go, "go")] == ["\tfor i := 2; i < n; i++ {"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "language"),
+    [
+        (["    for j in range(n):", "        total += j % 2"], "python"),  # the counter is divided, not a divisor
+        (["    for j in range(n, 0, -1):", "        x = n % j"], "python"),  # a range with a step
+        (["  for (let j = 0; j < n; j++)", "    out.push(j);", "  x = n % j;"], "javascript"),  # after the loop
+        (["  for (let j = 3; j < n; j++)", "    if (n % j == 0) return false;"], "javascript"),  # from 3 on purpose
+    ],
+)
+def test_a_loop_whose_counter_divides_nothing_or_starts_past_1_is_left_alone(lines: list[str], language: str) -> None:
+    assert divisor_loops(lines, language) == []
+
+
+def test_a_primality_test_that_divides_from_0_is_fixed(repo: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    files = {
+        "prime.js": f"{JS}\n\nmodule.exports = {{ isPrime }};\n",
+        "prime.test.js": node_test(
+            "prime", "isPrime", "assert.equal(isPrime(7), true);", "assert.equal(isPrime(9), false);",
+            "assert.equal(isPrime(2), true);",
+        ),
+    }  # fmt: skip
+    events = fixed_by_a_variant(repo, files, command="node --test")
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert "starts at 2" in str(tried[-1].get("change")), [c.get("change") for c in tried]
+    assert "for (let j = 2; j < n; j++)" in (repo / "prime.js").read_text()

@@ -1,0 +1,49 @@
+"""The calls pedro makes against a project's function (probes, a build's examples) under their limits: once one call
+ran too long, each later call is held to a shorter limit, and the calls together to a whole one, in each language."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pedro.calls.run import AFTER_SLOW, SECONDS_PER_CALL, Call, run_calls
+
+SPINS = {
+    "python": ("spin.py", "def spin(n):\n    while n != 0:\n        n -= 2\n    return n\n"),
+    "javascript": (
+        "spin.js",
+        "function spin(n) {\n  while (n !== 0) n -= 2;\n  return n;\n}\n\nmodule.exports = { spin };\n",
+    ),
+    "go": ("spin.go", "package spin\n\nfunc Spin(n int) int {\n\tfor n != 0 {\n\t\tn -= 2\n\t}\n\treturn n\n}\n"),
+}
+HANGING = 16
+"""Odd inputs never end: at the first call's limit each, they alone would take 32 s, past the outer limit below."""
+OUTER_S = 15.0
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "go"])
+def test_a_function_that_hangs_on_many_inputs_costs_one_limit_then_short_ones(tmp_path: Path, language: str) -> None:
+    program = "node" if language == "javascript" else language if language == "go" else "python3"
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not installed")
+    name, source = SPINS[language]
+    (tmp_path / name).write_text(source)
+    if language == "go":
+        (tmp_path / "go.mod").write_text("module example.com/spin\n\ngo 1.19\n")
+    spin = "Spin" if language == "go" else "spin"
+    calls = [Call(f"{spin}(4)"), *(Call(f"{spin}({2 * k + 1})") for k in range(HANGING)), Call(f"{spin}(6)")]
+    made = run_calls(language, name, tmp_path, os.environ, calls, OUTER_S)
+    assert made.problem == "", made.problem
+    outputs = [result.output for result in made.results]
+    assert outputs[0] == "= 0"
+    assert outputs[1 : 1 + HANGING] == ["! too slow"] * HANGING
+    # The last input ends at once, but the calls' whole time is spent: it is not made.
+    assert outputs[-1] == "! too slow"
+    if language != "go":  # Go's report names no limit
+        said = [result.said for result in made.results[1:]]
+        assert said[0] == f"ran longer than {SECONDS_PER_CALL:g} s"
+        assert f"ran longer than {AFTER_SLOW['floor_s']:g} s" in said[1:]
+        assert said[-1] == f"the calls ran longer than {AFTER_SLOW['total_s']:g} s in all"
