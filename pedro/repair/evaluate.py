@@ -17,7 +17,7 @@ from pedro.evidence import ProjectTests, count
 from pedro.process import ChildCommand
 from pedro.repair.native_probes import probe_outputs
 from pedro.repair.probes import ProbeSpec
-from pedro.repair.warm_node import WarmNode, node_launch
+from pedro.repair.warm_node import NodeLaunch, WarmNode, node_launch
 from pedro.repair.warm_server import WarmServer, warm_test_run
 from pedro.tools.test import RunInstrument, RunPlan, TestRun, narrow, plan_test_run, pytest_paths
 from pedro.tools.testreport import NODE_RUNNER, UNITTEST_RUNNER
@@ -210,22 +210,32 @@ class WarmStart:
     """A warm pytest started before repair needs it, while the job's baseline runs on the other core: its interpreter
     and imports are ready when the first candidate is. Taken by the repair's runs, or closed unused (the baseline
     passed, or its runner was not pytest). Started on the caller's thread, not one of its own: the sandbox ends a
-    child whose starting thread ends."""
+    child whose starting thread ends. Under `node --test` nothing starts early: a warm node is started only where the
+    command hung (`take_node`), to run its tests one by one."""
 
     def __init__(self, tests: ProjectTests, workdir: Path) -> None:
-        self._warm: WarmPytest | None = None
+        self._warm: WarmRunner | None = None
         self.error = ""
+        self.workdir = workdir
         self.launch = launch = pytest_launch(tests, workdir)
+        self.node: NodeLaunch | None = None
         if isinstance(launch, str):
             self.error = launch
+            node = node_launch(tests, workdir)
+            self.node = node if isinstance(node, NodeLaunch) else None
             return
         try:
             self._warm = WarmPytest(launch, tests.ctx.root, workdir, wait=False)
         except OSError as exc:
             self.error = str(exc)
 
-    def take(self) -> WarmPytest | None:
-        """The started pytest, once ready (None when it could not start: `error` says why); the caller owns it."""
+    @property
+    def serves(self) -> bool:
+        """Whether a warm runner can take the tests of a command that hung, one by one."""
+        return self._warm is not None or self.node is not None
+
+    def take(self) -> WarmRunner | None:
+        """The started runner, once ready (None when it could not start: `error` says why); the caller owns it."""
         warm, self._warm = self._warm, None
         if warm is None:
             return None
@@ -236,12 +246,22 @@ class WarmStart:
             return None
         return warm
 
-    def give_back(self, warm: WarmPytest) -> None:
+    def take_node(self, root: Path) -> WarmNode | None:
+        """A warm node started now, for a `node --test` command that hung (None where it cannot start)."""
+        if self.node is None:
+            return None
+        try:
+            return WarmNode(self.node, root, self.workdir)
+        except OSError as exc:
+            self.error = str(exc)
+            return None
+
+    def give_back(self, warm: WarmRunner) -> None:
         """Hold `warm` again, after a run before repair (the tests of a command that hung), for repair to take."""
         self._warm = warm
 
     def close(self) -> None:
-        """End the pytest if nobody took it."""
+        """End the runner if nobody took it."""
         warm, self._warm = self._warm, None
         if warm is not None:
             warm.close()
@@ -286,7 +306,7 @@ class CandidateRuns:
             else:
                 self._start_warm(launch, ids, wanted, early)
         elif use_warm and runner == NODE_RUNNER:
-            self._start_warm_node(ids, wanted)
+            self._start_warm_node(ids, wanted, early)
         elif use_warm:
             self._fall_back(f"the test runner is {runner}, neither pytest nor node --test")
         if early is not None:
@@ -329,7 +349,7 @@ class CandidateRuns:
         except OSError as exc:
             self._fall_back(str(exc))
             return
-        if warm is None:
+        if not isinstance(warm, WarmPytest):
             self._fall_back(early.error if early is not None else "it did not start")
             return
         if warm.per_test_s is not None:
@@ -341,7 +361,16 @@ class CandidateRuns:
             return
         self._trust(warm, ids, wanted, "a warm pytest, forked per candidate")
 
-    def _start_warm_node(self, ids: Sequence[str], wanted: frozenset[str]) -> None:
+    def _start_warm_node(self, ids: Sequence[str], wanted: frozenset[str], early: WarmStart | None) -> None:
+        hung = early.take() if early is not None else None
+        if isinstance(hung, WarmNode) and hung.per_test_s is not None:
+            # The node that ran the hung command's tests one by one, as the baseline: each test's own limit bounds a
+            # run of them all.
+            self.warm, self.timeout_s = hung, _limit(hung.per_test_s * len(self._named(ids)))
+            self.how = f"a warm node, a worker thread per candidate, each test stopped after {hung.per_test_s:.2g} s"
+            return
+        if hung is not None:
+            hung.close()
         launch = node_launch(self.tests, self.workdir)
         if isinstance(launch, str):
             self._fall_back(launch)

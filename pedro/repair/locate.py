@@ -177,17 +177,27 @@ class FailingTests:
 
 
 def _test_definition_frames(test_id: str, root: Path) -> Iterator[Frame]:
-    """Where the test itself is defined, found by its name, for reports that give no location (plain go test)."""
+    """Where the test itself is defined, found by its name, for reports that give no location (plain go test, a
+    node test that hung): a function of that name, or a call that declares a test of that title."""
     name = re.split(r"::|\.|/| > ", test_id.strip())
     leaf = next((part for part in reversed(name) if _IDENTIFIER.match(part)), "")
-    if not leaf:
+    title = test_id.strip().split(" > ")[-1]
+    declared = re.compile(rf"""^\s*(?:test|it)(?:\.\w+)?\s*\(\s*(["'`]){re.escape(title)}\1""") if title else None
+    if not leaf and declared is None:
         return
     for rel in _source_files(root):
         source = _read(root / rel) if is_test_file(rel) else None
         if source is not None:
-            yield from (
-                Frame(rel, s.start_line) for s in find_definitions(source, rel, leaf) if s.kind in _FUNCTION_KINDS
-            )
+            yield from _named_in(source, rel, leaf, declared)
+
+
+def _named_in(source: bytes, rel: str, leaf: str, declared: re.Pattern[str] | None) -> Iterator[Frame]:
+    """In one test file: the functions named `leaf`, then (JavaScript) the lines that declare the test by title."""
+    if leaf:
+        yield from (Frame(rel, s.start_line) for s in find_definitions(source, rel, leaf) if s.kind in _FUNCTION_KINDS)
+    if declared is not None and detect_language(rel) in _FAMILY["javascript"]:
+        lines = source.decode("utf-8", errors="replace").splitlines()
+        yield from (Frame(rel, row + 1) for row, line in enumerate(lines) if declared.match(line))
 
 
 def _location_frame(location: str, root: Path) -> Frame | None:
@@ -304,13 +314,44 @@ def _called_from_test(root: Path, frame: Frame) -> list[Unit]:
     if source is None or language is None:
         return []
     test = enclosing_unit(root, frame.path, frame.line)
-    first, last = (test.start_line, test.end_line) if test is not None else (frame.line, frame.line)
+    # A test written as a call with a body (`test("sums", () => {…})`) is in no function: the call is the test.
+    first, last = (test.start_line, test.end_line) if test is not None else _statement_lines(source, language, frame)
     names = _called_names(source, language, frame.line, frame.line) + _called_names(source, language, first, last)
+    units = _defined_outside_tests(root, names, language)
+    if not units:
+        # What it calls is a helper of the test file's own (`const testSums = () => {…}`): what that helper calls.
+        helpers = [
+            symbol
+            for name in dict.fromkeys(names)
+            for symbol in find_definitions(source, frame.path, name)
+            if symbol.kind in _FUNCTION_KINDS
+        ]
+        inner = [name for s in helpers for name in _called_names(source, language, s.start_line, s.end_line)]
+        units = _defined_outside_tests(root, inner, language)
+    return units
+
+
+def _defined_outside_tests(root: Path, names: list[str], language: LanguageName) -> list[Unit]:
+    """The functions, outside test files, that `names` name, in their order."""
     units: list[Unit] = []
     for name in dict.fromkeys(names):
         # A module's own function before a method of the same name: `parse.findall(…)` in a test is the module's.
         units.extend(sorted(_definitions(root, name, language), key=lambda unit: unit.qualified_name != unit.name))
     return list({unit.key: unit for unit in units}.values())
+
+
+def _statement_lines(source: bytes, language: LanguageName, frame: Frame) -> tuple[int, int]:
+    """The lines (1-based) of the widest piece of code that starts on the frame's line, else that line alone."""
+    tree = parse_root(source, language)
+    row, last = frame.line - 1, frame.line - 1
+    stack = list(tree.named_children) if tree is not None else []
+    while stack:
+        node = stack.pop()
+        if node.start_point.row == row:
+            last = max(last, node.end_point.row)
+        elif node.start_point.row < row <= node.end_point.row:
+            stack.extend(node.named_children)
+    return frame.line, last + 1
 
 
 def _called_names(source: bytes, language: LanguageName, first: int, last: int) -> list[str]:

@@ -22,7 +22,7 @@ from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.assert_values import COMPARED_TIMEOUT_S, with_values
 from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
-from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmStart
+from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import FailingTests, Unit, locate
 from pedro.repair.native_probes import native_probe_spec
@@ -186,24 +186,29 @@ class Repairer:
         """The job's baseline limit: its share of the job's time, within the tests' own limit. None (the tests' own
         limit holds) without a time limit, or without a warm pytest starting to run the tests one by one."""
         left = deadline.left()
-        if left is None or self._early is None or self._early[1].error:
+        if left is None or self._early is None or not self._early[1].serves:
             return None
         return min(self.tests.ctx.config.test_timeout, max(BASELINE_MIN_S, left * BASELINE_SHARE))
 
     def one_by_one(self, emit: Emit, hung: TestRun) -> TestRun | None:
-        """The hung command's tests in the warm pytest started beside the baseline, each stopped at its own limit:
-        a test that hangs fails with a traceback where it hung. The same limit holds for every later run of this
-        warm pytest, the candidates' included. None when no warm pytest serves the command, or it named no tests."""
+        """The hung command's tests in the warm pytest started beside the baseline (or a warm node started now), each
+        stopped at its own limit: a test that hangs fails (with a traceback where it hung, in Python). The same limit
+        holds for every later run of this runner, the candidates' included. None when no warm runner serves the
+        command, or it named no tests."""
         if self._early is None:
             return None
-        warm = self._early[1].take()
+        warm = self._early[1].take() or self._early[1].take_node(self.root)
         if warm is None:
             return None
         limit = hung.result.duration_s
         warm.per_test_s = max(PER_TEST_MIN_S, limit * PER_TEST_SHARE)
+        # pytest's paths as the command gives them (none: all of them); node's tests by name, as its runner lists them.
+        tests = warm.launch.paths if isinstance(warm, WarmPytest) else warm.names or None
         try:
-            run = warm.run(warm.launch.paths, timeout=max(limit, self.tests.ctx.config.test_timeout))
+            run = warm.run(tests, timeout=max(limit, self.tests.ctx.config.test_timeout)) if tests is not None else None
         except OSError:
+            run = None
+        if run is None:
             warm.close()
             return None
         self._early[1].give_back(warm)

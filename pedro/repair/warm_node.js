@@ -7,7 +7,9 @@
 // file this script may write. It first asks node's own runner which files the command runs (each test process it
 // starts names itself through the hook; no test runs), then answers JSON lines on stdout to requests on stdin:
 // {pattern, workdir, timeout, cpu_limit_s} → {outcome, exit_code, seconds, cpu_s}, with the junit report in
-// workdir/report.xml and the spec reporter's output in workdir/output.log.
+// workdir/report.xml and the spec reporter's output in workdir/output.log. With `per_test_s` and `names`, each named
+// test runs alone under that limit, and one still running then is a failing test (TestHung): a command that hung
+// names the test that hangs.
 "use strict";
 
 const fs = require("node:fs");
@@ -40,11 +42,16 @@ function discover(args, hook) {
   const run = spawnSync(
     process.execPath,
     ["--require", hook, ...args, `--test-name-pattern=${NO_TEST}`, "--test-reporter=tap"],
-    { stdio: ["ignore", "ignore", "pipe"], timeout: 60000 },
+    { stdio: ["ignore", "pipe", "pipe"], timeout: 60000, maxBuffer: 64 * 1024 * 1024 },
   );
   if (run.error) throw run.error;
   const files = fs.readFileSync(list, "utf8").split("\n").filter(Boolean);
-  return [...new Set(files.map((file) => path.resolve(file)))].sort();
+  // The top-level tests, each skipped by the pattern no test matches: TAP names them at no indent.
+  const names = String(run.stdout)
+    .split("\n")
+    .filter((line) => line.startsWith("# Subtest: "))
+    .map((line) => line.slice("# Subtest: ".length));
+  return { files: [...new Set(files.map((file) => path.resolve(file)))].sort(), names: [...new Set(names)] };
 }
 
 function runFile(file, request, index, log, stop) {
@@ -104,32 +111,85 @@ function cases(result, file) {
   );
 }
 
+function exactly(name) {
+  // A pattern that matches the test name `name` alone.
+  return `^${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`;
+}
+
+function hungCase(name, seconds) {
+  const message = `TestHung: the test still ran after ${seconds} s, so it was stopped (it may never end)`;
+  return (
+    `\t<testcase name="${escape(name)}" time="${seconds}" classname="test">\n` +
+    `\t\t<failure type="testTimeoutFailure" message="${escape(message)}">\n${escape(message)}\n\t\t</failure>\n` +
+    "\t</testcase>\n"
+  );
+}
+
+async function runFiles(files, request, pattern, log, stop, counter) {
+  // Every file in turn, each in a worker, until one is stopped: its cases, and the highest exit code.
+  let exitCode = 0;
+  const parts = [];
+  for (const file of files) {
+    if (stop.stopped) break;
+    const result = await runFile(file, { ...request, pattern }, counter.next++, log, stop);
+    if (result.code === null) break;
+    exitCode = Math.max(exitCode, result.code);
+    parts.push(cases(result, file));
+  }
+  return { exitCode, parts };
+}
+
+async function oneByOne(files, request, log, stop, counter) {
+  // Each named test alone, stopped at its own limit: one still running then is a failing case of its own.
+  let exitCode = 0;
+  const parts = [];
+  for (const name of request.names) {
+    if (stop.stopped) break;
+    const own = { stopped: false, worker: null };
+    const timer = setTimeout(() => {
+      own.stopped = true;
+      if (own.worker) own.worker.terminate();
+    }, request.per_test_s * 1000);
+    stop.inner = own; // the request's own limit ends the worker this test runs in
+    const ran = await runFiles(files, request, exactly(name), log, own, counter);
+    clearTimeout(timer);
+    stop.inner = null;
+    if (stop.stopped) break;
+    if (own.stopped) {
+      exitCode = Math.max(exitCode, 1);
+      parts.push(hungCase(name, request.per_test_s));
+    } else {
+      exitCode = Math.max(exitCode, ran.exitCode);
+      parts.push(...ran.parts);
+    }
+  }
+  return { exitCode, parts };
+}
+
 async function serve(request, files) {
   const began = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
   const log = fs.createWriteStream(path.join(request.workdir, "output.log"));
-  const stop = { stopped: false, worker: null };
+  const stop = { stopped: false, worker: null, inner: null };
   const cpuSeconds = () => {
     const used = process.cpuUsage(cpuBefore);
     return (used.user + used.system) / 1e6;
   };
   const end = () => {
-    stop.stopped = true;
-    if (stop.worker) stop.worker.terminate();
+    for (const running of [stop, stop.inner]) {
+      if (!running) continue;
+      running.stopped = true;
+      if (running.worker) running.worker.terminate();
+    }
   };
   const timer = setTimeout(end, request.timeout * 1000);
   const watch = setInterval(() => {
     if (request.cpu_limit_s != null && cpuSeconds() > request.cpu_limit_s) end();
   }, POLL_MS);
-  let exitCode = 0;
-  const parts = [];
-  for (const [index, file] of files.entries()) {
-    if (stop.stopped) break;
-    const result = await runFile(file, request, index, log, stop);
-    if (result.code === null) break;
-    exitCode = Math.max(exitCode, result.code);
-    parts.push(cases(result, file));
-  }
+  const counter = { next: 0 };
+  const { exitCode, parts } = request.per_test_s
+    ? await oneByOne(files, request, log, stop, counter)
+    : await runFiles(files, request, request.pattern, log, stop, counter);
   clearTimeout(timer);
   clearInterval(watch);
   await new Promise((resolve) => log.end(resolve));
@@ -146,8 +206,9 @@ async function serve(request, files) {
 async function main() {
   const config = JSON.parse(process.argv[2]);
   let files;
+  let names;
   try {
-    files = discover(config.args, config.hook);
+    ({ files, names } = discover(config.args, config.hook));
   } catch (error) {
     answer({ ready: false, error: String(error.message || error) });
     return;
@@ -156,7 +217,7 @@ async function main() {
     answer({ ready: false, error: "node's runner named no test file" });
     return;
   }
-  answer({ ready: true, preloaded: files.length, files });
+  answer({ ready: true, preloaded: files.length, files, names });
   const lines = readline.createInterface({ input: process.stdin });
   for await (const line of lines) {
     if (!line.trim()) continue;

@@ -52,7 +52,7 @@ class WarmNode(WarmServer):
     name = "warm node"
     differs = "a test may need a process of its own"
     per_test_s: float | None = None
-    """Never set: a command that hangs under node is run whole."""
+    """Set once the command hung: each test then runs alone, stopped at this limit (a failing test, TestHung)."""
 
     def __init__(self, launch: NodeLaunch, root: Path, workdir: Path) -> None:
         """Start it, and wait until it knows which files the command runs."""
@@ -65,6 +65,9 @@ class WarmNode(WarmServer):
         self.cpu_limit_s: float | None = None
         """The CPU time a repeated run may use, once the original code's run of it was measured."""
         self.wait_ready()
+        listed = (self.ready or {}).get("names")
+        self.names: tuple[str, ...] = tuple(str(name) for name in listed) if isinstance(listed, list) else ()
+        """The command's top-level tests, as node's runner names them (none where it did not list them)."""
 
     def serves(self, instrument: RunInstrument | None) -> bool:
         """Whether it can run with `instrument`: none (coverage and probes run the command itself)."""
@@ -83,6 +86,8 @@ class WarmNode(WarmServer):
             "timeout": timeout,
             "workdir": str(folder),
             "cpu_limit_s": self.cpu_limit_s if repeated else None,
+            "per_test_s": self.per_test_s,
+            "names": list(ids),
         }
         answer = self.ask(request, timeout)
         plan = replace(self.launch.plan, label="node --test")

@@ -221,6 +221,58 @@ def test_a_candidate_that_breaks_a_test_beside_the_one_named_is_undone(repo: Pat
     assert "return a + b" in (repo / "calc.py").read_text()
 
 
+JS_HANGS = (
+    "function sumBelow(n) {\n  let total = 0;\n  const step = 0;\n  for (let i = 0; i < n; i += step) total += i;\n"
+    "  return total;\n}\n\nfunction square(n) {\n  return n * n;\n}\n\nmodule.exports = { sumBelow, square };\n"
+)
+JS_HANGS_TESTS = (
+    'const test = require("node:test");\nconst assert = require("node:assert/strict");\n'
+    'const { sumBelow, square } = require("./calc.js");\n\n'
+    "const checkSums = () => {\n  assert.equal(sumBelow(4), 6);\n};\n\n"
+    'test("sums below", () => {\n  checkSums();\n});\n\ntest("square", () => {\n  assert.equal(square(3), 9);\n});\n'
+)
+
+
+@pytest.mark.slow
+def test_a_node_test_that_hangs_is_named_by_running_the_tests_one_by_one_and_repaired(repo: Path) -> None:
+    """The same under `node --test`, whose report of a command that never ends names no test: the tests node's runner
+    lists run one by one in a warm node, each stopped at its own limit; the one still running fails, the function its
+    test reaches through a helper of the test file is located, and a variant fixes it."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    (repo / "calc.js").write_text(JS_HANGS)
+    (repo / "calc.test.js").write_text(JS_HANGS_TESTS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    backend = ScriptedBackend([])
+    role = get_role("debugger")
+    ctx = ToolContext(root=repo)
+    dispatcher = Dispatcher(ToolRegistry.default(role.tools), ctx)
+    tests = ProjectTests(RunTestsArgs(command="node --test"), ctx)
+    config = RepairConfig(candidates=0, coverage=False, rivals=0)
+    repairer = Repairer(backend=backend, dispatcher=dispatcher, tests=tests, config=config, options=GenerationOptions())
+    events: list[Event] = []
+    parts = AgentParts(
+        role=role,
+        backend=backend,
+        dispatcher=dispatcher,
+        limits=Limits(max_rounds=1, time_limit_s=120),
+        options=GenerationOptions(),
+        repair=repairer,
+        tests=TestEvidence(tests, None, must_fix=True, given=True),
+    )
+    result = Agent(parts, on_event=events.append).run("Fix the failing test.")
+    assert (result.exit_status, result.reason) == ("completed", "repaired"), result.summary
+    notices = [str(e.data["message"]) for e in events if e.type == "notice"]
+    assert any("1 test hung (sums below)" in text for text in notices), notices
+    baselines = [e.data for e in events if e.type == "tests.run" and e.data["phase"] == "baseline"]
+    assert baselines[0]["counts"] == {"passed": 0, "failed": 0, "errors": 0}
+    assert baselines[1]["failing"] == ["sums below"] and "TestHung" in str(baselines[1]["output"])
+    started = next(e.data for e in events if e.type == "repair.started")
+    assert started["units"] == ["calc.js:1 sumBelow"], started
+    assert "const step = 1;" in (repo / "calc.js").read_text()
+
+
 def test_the_code_is_restored_between_candidates(calc: Path) -> None:
     guard = SnapshotGuard(calc, "job1")
     guard.start()
