@@ -22,11 +22,11 @@ _LIMITS = OutputLimits(head_bytes=0, tail_bytes=2048, hard_cap_bytes=4 * 1024 * 
 _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 SECONDS_PER_CALL = 2
 """A call that runs longer is stopped and recorded as too slow (each language's runner holds it)."""
+# Once one call ran too long, each later call's limit is `factor` times the slowest call that ended, at least
+# `floor_s`, never more than the first; once the calls took `total_s` in all, each later one is too slow unmade.
+# A function that hangs on one input hangs on others (a probe's negated count), and each would cost the whole
+# limit again: 12 probes of such a function took 24 s of a repair's minute, 23 slow ones of a right fix 27 s.
 AFTER_SLOW = {"floor_s": 0.25, "factor": 4, "total_s": 5.0}
-"""Once one call ran too long, each later call's limit: `factor` times the slowest call that ended, at least
-`floor_s`, never more than the first; and once the calls took `total_s` in all, each later one is too slow unmade. A
-function that hangs on one input hangs on others (a probe's negated count), and each would cost the whole limit
-again: 12 probes of such a function took 24 s of a repair's minute, 23 slow ones of a right fix 27 s."""
 _GO_TEST_NAME = "TestPedroCalls"
 LANGUAGES = ("python", "javascript", "go")
 
