@@ -70,6 +70,7 @@ def term_slips(line: str, code: Sequence[Token], language: str) -> Iterator[Slip
     yield from _compared_literals_swapped(line, code)
     yield from _operands_swapped(line, code)
     yield from _made_absolute(line, code, language)
+    yield from _squared(line, code, language)
     yield from _remainders(line, code)
     yield from _regrouped(line, code)
 
@@ -270,6 +271,19 @@ def _made_absolute(line: str, code: Sequence[Token], language: str) -> Iterator[
         difference, tier = line[start:end], 2 if _DISTANCE.search(line) else 3
         absolute = f"{function}({difference})"
         yield f"{line[:start]}{absolute}{line[end:]}", f"`{difference}` → `{absolute}`", tier
+
+
+def _squared(line: str, code: Sequence[Token], language: str) -> Iterator[Slip]:
+    """Go has no power operator, so a square written as a double (`math.Ceil(x)*2`) is the term times itself; Python
+    and JavaScript get `** 2` from the operators' own neighbours."""
+    for k, token in enumerate(code):
+        if language != "go" or token.text != "*" or not _between_operands(code, k) or code[k + 1].text != "2":
+            continue
+        start = _term_before(code, k - 1)
+        if _term_after(code, k + 1) != k + 1 or start is None or (start and code[start - 1].text in {"/", "%", "*"}):
+            continue
+        term, two = line[code[start].start : code[k - 1].end], code[k + 1]
+        yield f"{line[: two.start]}{term}{line[two.end :]}", f"`{term}*2` → `{term}*{term}`: a square", 3
 
 
 def _remainders(line: str, code: Sequence[Token]) -> Iterator[Slip]:

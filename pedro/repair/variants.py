@@ -74,6 +74,8 @@ _CUTOFF = 0.6
 _SPELLING_CUTOFF = 0.8
 """How alike a literal and a test's word must be to be one misspelt: `Jupyter` and `Jupiter` are 0.86 alike."""
 _BRACKET_SIDES = ("([{<", ")]}>")
+_LETTER_SET_LEAST = 3
+"""The fewest letters a literal written as a set of them has (`"aeiou"`); two may be a word."""
 _BRACKET_LITERAL = re.compile(r"""(?P<q>['"`])(?P<bracket>[()\[\]{}<>])(?P=q)""")
 """A bracket alone in quotes (`'('`, `"]"`): what code that walks brackets compares each character with."""
 # Twin attributes share a part and differ in the rest (`incoming` and `outgoing`, `left` and `right` less so).
@@ -244,6 +246,7 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
                 yield Mutant(new, f"`{key}` → `{other}`, the key the failure shows nearest in spelling", 0), new, True
     yield from _misspelt_literals(text, clues)
     yield from _other_brackets(text, clues)
+    yield from _letter_sets_in_both_cases(text, clues)
     for name in clues.attributes:
         for match in re.finditer(rf"\.{re.escape(name)}(?![\w$])", text):
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
@@ -279,6 +282,22 @@ def _other_brackets(text: str, clues: Clues) -> Iterator[tuple[Mutant, str, bool
         for other in (kind for kind in side if kind in clues.characters):
             new = f"{text[: match.start('bracket')]}{other}{text[match.end('bracket') :]}"
             yield Mutant(new, f"`{bracket}` → `{other}`, the bracket the failing tests' strings hold", 0), new, True
+
+
+def _letter_sets_in_both_cases(text: str, clues: Clues) -> Iterator[tuple[Mutant, str, bool]]:
+    """A set of letters written in one case (`"aeiou"`: distinct letters in order) where the failing tests' strings
+    hold those letters in the other (`Encode("TEST")`) → the set in both cases, `"aeiouAEIOU"`."""
+    for match in _STRING.finditer(text):
+        body = match.group("body")
+        if len(body) < _LETTER_SET_LEAST or not body.isascii() or not body.isalpha():
+            continue
+        if not (body.islower() or body.isupper()) or list(body) != sorted(set(body)):
+            continue
+        other = body.swapcase()
+        if any(letter in clues.characters for letter in other):
+            new = f"{text[: match.end('body')]}{other}{text[match.end('body') :]}"
+            change = f"`{body}` → `{body}{other}`: the failing tests' strings hold its letters in the other case"
+            yield Mutant(new, change, 0), new, True
 
 
 def _form_changes(text: str, unit: Unit, clues: Clues) -> Iterator[tuple[Mutant, str, bool]]:

@@ -538,6 +538,12 @@ def test_a_product_where_a_power_was_meant_is_a_variant_where_the_language_has_p
     assert "p += y ** 2;" in changes("    p += y * 2;", "javascript")
     assert "return a * b" in changes("    return a ** b")
     assert not [line for line in changes("\treturn a * b", "go") if "**" in line]
+    # Go has none: a square written as a double is the term times itself, a call or a group taken whole.
+    assert "squared += int(math.Ceil(i)*math.Ceil(i))" in changes("\t\tsquared += int(math.Ceil(i)*2)", "go")
+    assert "return (a + b) * (a + b)" in changes("\treturn (a + b) * 2", "go")
+    assert not [
+        line for line in changes("\treturn a / b * 2", "go") + changes("\treturn b * 2.5", "go") if line.endswith("* b")
+    ]
     # Text or a list repeated is no number to raise: `[v] * n`, `"-" * n`; an item indexed is (`a[i] * 2`).
     assert not [line for line in changes("    out.extend([v] * n)") + changes('    return "-" * n') if "**" in line]
     assert "x = a[i] ** 2" in changes("    x = a[i] * 2")

@@ -219,3 +219,16 @@ def test_a_bracket_no_test_string_holds_is_made_the_kind_the_tests_pass(repo: Pa
     assert (
         "if c == '[':" in (repo / "brackets.py").read_text() and "elif c == ']':" in (repo / "brackets.py").read_text()
     )
+
+
+def test_a_set_of_letters_in_one_case_gains_the_other_case_the_failing_tests_pass(repo: Path) -> None:
+    vowels = (
+        "def count_vowels(s):\n    n = 0\n    for c in s:\n        if c in 'aeiou':\n            n += 1\n    return n\n"
+    )
+    test = "from vowels import count_vowels\n\n\ndef test_count_vowels():\n    assert count_vowels('bAnanE') == 3\n"
+    events = fixed_by_a_variant(repo, {"vowels.py": vowels, "test_vowels.py": test})
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    fixed = [k for k, c in enumerate(tried) if c["status"] == "fixed"]
+    assert fixed and fixed[0] < 3, [c.get("change") for c in tried[:5]]
+    assert tried[fixed[0]]["change"].startswith("`aeiou` → `aeiouAEIOU`"), tried[fixed[0]]
+    assert "if c in 'aeiouAEIOU':" in (repo / "vowels.py").read_text()
