@@ -115,10 +115,17 @@ _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true
 # Functions and methods whose slip is their twin (`any(...)` for `all(...)`): swapped only where called.
 _CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswith": "endswith",
                "endswith": "startswith", "lower": "upper", "upper": "lower", "lstrip": "rstrip",
-               "rstrip": "lstrip", "append": "extend", "extend": "append"}  # fmt: skip
+               "rstrip": "lstrip", "append": "extend", "extend": "append",
+               # Go's and JavaScript's names for the same twins (`strings.ToUpper`, `s.startsWith`).
+               "ToUpper": "ToLower", "ToLower": "ToUpper", "HasPrefix": "HasSuffix", "HasSuffix": "HasPrefix",
+               "TrimLeft": "TrimRight", "TrimRight": "TrimLeft", "Min": "Max", "Max": "Min",
+               "toUpperCase": "toLowerCase", "toLowerCase": "toUpperCase", "startsWith": "endsWith",
+               "endsWith": "startsWith", "trimStart": "trimEnd", "trimEnd": "trimStart"}  # fmt: skip
 _STARTS_AT_ZERO = re.compile(r"^\s*(?:let\s+|var\s+)?[A-Za-z_$][\w$]*\s*:?=\s*0\s*;?\s*$")
 """A variable set to zero alone on its line (`max := 0`, `let best = 0;`): where it starts."""
-_METHOD_TWINS = frozenset({"startswith", "endswith", "lower", "upper", "lstrip", "rstrip", "append", "extend"})
+_METHOD_TWINS = frozenset({"startswith", "endswith", "lower", "upper", "lstrip", "rstrip", "append", "extend",
+                           "ToUpper", "ToLower", "HasPrefix", "HasSuffix", "TrimLeft", "TrimRight", "Min", "Max",
+                           "toUpperCase", "toLowerCase", "startsWith", "endsWith", "trimStart", "trimEnd"})  # fmt: skip
 """Twins swapped only where called as a method (`xs.append(x)`)."""
 _SEPARATORS = frozenset({",", ";", "|", "-", " "})
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
@@ -198,6 +205,13 @@ def without_comment(line: str, language: LanguageName) -> str:
 def code_tokens(line: str, language: LanguageName) -> list[tuple[str, str, int]]:
     """The line's tokens but its comment, as (kind, text, where it starts): kinds `name`, `number`, `string`, `op`."""
     return [(token.kind, token.text, token.start) for token in _tokens(line, language) if token.kind != "comment"]
+
+
+def value_names(line: str, language: LanguageName) -> list[tuple[str, int, int]]:
+    """The line's variables read as values (no keyword, type, call, attribute or assignment's target), each with
+    where it starts and ends."""
+    code = [token for token in _tokens(line, language) if token.kind != "comment"]
+    return [(token.text, token.start, token.end) for _k, token in _value_names(code)]
 
 
 def string_literals(line: str, language: LanguageName) -> list[tuple[int, str]]:

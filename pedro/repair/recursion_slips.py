@@ -14,7 +14,6 @@ from pedro.repair.mutants import code_tokens
 from pedro.repair.unread import parameters
 from pedro.tools.symbols import LanguageName
 
-_GO_SIGNATURE = re.compile(r"^\s*func\s+(?:\([^)]*\)\s*)?\w+\s*(?:\[[^\]]*\]\s*)?\((?P<inside>[^()]*)\)")
 _TAIL = {"python": "[1:]", "go": "[1:]", "javascript": ".slice(1)", "typescript": ".slice(1)"}
 _FLOOR_DIVISION = {"python": "//"}
 
@@ -44,13 +43,7 @@ def recursion_slips(lines: list[str], name: str, language: LanguageName) -> tupl
 
 
 def _parameters(signature: str, language: LanguageName) -> list[str]:
-    if language != "go":
-        return [name for name in parameters(signature, language) if name not in ("self", "cls")]
-    match = _GO_SIGNATURE.match(signature)
-    if match is None:
-        return []
-    # `x int, n int` and `a, b int` alike: the first word of each part is a name.
-    return [part.split()[0] for part in match.group("inside").split(",") if part.split()]
+    return [name for name in parameters(signature, language) if name not in ("self", "cls")]
 
 
 def _own_calls(text: str, name: str, language: LanguageName) -> Iterator[_Call]:

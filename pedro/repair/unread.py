@@ -22,8 +22,12 @@ _STORED_AFTER = re.compile(r"^\s*(?:,\s*[A-Za-z_$][\w$]*\s*)*(?::=|=(?![=>]))")
 _DECLARED_BEFORE = re.compile(r"(?:\b(?:let|const|var)\s+(?:[A-Za-z_$][\w$]*\s*,\s*)*|&)$")
 # What follows a declared name (`var h, m int`, `let x = 1`): not the type that ends Go's list.
 _DECLARED_NAME_END = re.compile(r"\s*[,=:;]|\s+[\w$*\[]")
+# Where a name stands as the type a Go declaration gives its names (`var gcd int = 1`): no variable.
+_DECLARED_TYPE = re.compile(r"\bvar\s+[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s+$")
 # A JavaScript signature's parameters: `function f(a, b = 1) {`, `(a, b) => {`, a method's `f(a, b) {`.
 _PARAMETERS = re.compile(r"\((?P<inside>[^()]*)\)")
+# A Go signature: a method's receiver and a generic's type parameters before the parameters.
+_GO_SIGNATURE = re.compile(r"^\s*func\s+(?:\([^)]*\)\s*)?\w+\s*(?:\[[^\]]*\]\s*)?\((?P<inside>[^()]*)\)")
 _NEVER_UNREAD = frozenset({"_", "self", "cls"})
 # The methods that add to a collection, called as a statement of their own: a write into it, not a read.
 _FILLING_METHODS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault"})
@@ -43,12 +47,23 @@ def unread_in(text: str, language: LanguageName) -> frozenset[str]:
 
 
 def parameters(signature: str, language: LanguageName) -> list[str]:
-    """A Python, JavaScript or TypeScript signature's plain parameters (Go's signature mixes names with types: none)."""
-    match = _PARAMETERS.search(_code(signature, language)) if language != "go" else None
+    """A Python, JavaScript, TypeScript or Go signature's plain parameters."""
+    if language == "go":
+        return _go_parameters(signature)
+    match = _PARAMETERS.search(_code(signature, language))
     if match is None:
         return []
     names = (part.split("=")[0].split(":")[0].strip().rstrip("?") for part in match.group("inside").split(","))
     return [name for name in names if _NAME.fullmatch(name)]
+
+
+def _go_parameters(signature: str) -> list[str]:
+    match = _GO_SIGNATURE.match(signature)
+    if match is None:
+        return []
+    # `x int, n int` and `a, b int` alike: the first word of each part is a name.
+    words = [part.split()[0] for part in match.group("inside").split(",") if part.split()]
+    return [word for word in words if _NAME.fullmatch(word)]
 
 
 def _python_unread(text: str) -> frozenset[str]:
@@ -105,6 +120,8 @@ def _token_unread(text: str, language: LanguageName) -> frozenset[str]:
     for line in body:
         for match in _NAME.finditer(line):
             before, after = line[: match.start()], line[match.end() :]
+            if _DECLARED_TYPE.search(before):
+                continue
             declared = _DECLARED_BEFORE.search(before) and (before.endswith("&") or _DECLARED_NAME_END.match(after))
             stored = bool(_STORED_AFTER.match(after) or declared)
             seen.setdefault(match.group(0), []).append(stored)

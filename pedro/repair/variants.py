@@ -28,6 +28,7 @@ from pedro.repair.counts import divided_by_count
 from pedro.repair.divisor_loops import divisor_loops
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
+from pedro.repair.idle_counters import idle_counters
 from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.loop_remainders import loop_remainders
@@ -111,10 +112,14 @@ _STRING = re.compile(r"""(?P<q>["'`])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 # A name sliced with one colon (`arr[:k]`, `a[1:]`), and a name standing alone as a value: not called, indexed,
 # an attribute's owner or part, nor a keyword argument or an assignment's target.
 _SLICE = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)\[(?P<slice>[^\[\]:]*:[^\[\]:]*)\]")
-_WALKED = re.compile(r"\bfor\b.+?\bin\s+(?P<name>[A-Za-z_]\w*)\s*(?:$|:|\bif\b|[)\]])")
-"""The sequence a `for` walks, in a statement or a comprehension (`for x in xs:`, `(e for e in arr if …)`)."""
+_WALKED = {
+    "python": re.compile(r"\bfor\b.+?\bin\s+(?P<name>[A-Za-z_]\w*)\s*(?:$|:|\bif\b|[)\]])"),
+    "go": re.compile(r"\bfor\b.+?\brange\s+(?P<name>[A-Za-z_]\w*)\s*\{"),
+}
+"""The sequence a `for` walks, in a statement or a comprehension (`for x in xs:`, `(e for e in arr if …)`), or
+over Go's `range`; both languages slice as `xs[:k]`."""
 _BARE_NAME = re.compile(r"(?<![\w.\[])(?P<name>[A-Za-z_]\w*)(?![\w\[(.]|\s*(?:=(?!=)|[-+*/]=))")
-_DEFINITION = re.compile(r"^\s*(?:async\s+def|def|class|lambda)\b")
+_DEFINITION = re.compile(r"^\s*(?:async\s+def|def|class|lambda|func)\b")
 
 
 @dataclass(frozen=True)
@@ -193,6 +198,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _stuck_loops(unit, order, prose)
     found += _divided_by_count(unit, order, prose)
     found += _divisor_loops(unit, order, prose)
+    found += _idle_counters(unit, order, prose)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
@@ -361,14 +367,15 @@ def _attribute_changes(text: str, clues: Clues, attributes: set[str]) -> Iterato
 def _slice_changes(text: str, unit: Unit, names: list[str]) -> Iterator[tuple[Mutant, str, bool]]:
     """A sequence walked or passed whole where a part of it was meant, a part the unit slices elsewhere: `for x in
     arr:` → `for x in arr[k:]` beside `heap = arr[:k]`; `f(a[1:], b)` → `f(a[1:], b[1:])`."""
-    if unit.language != "python" or _DEFINITION.match(text):
+    walks = _WALKED.get(unit.language)
+    if walks is None or _DEFINITION.match(text):
         return
     slices, sliced = _unit_slices(unit.text)
     code = without_comment(text, unit.language)
     beside = bool(_SLICE.search(code))
     # A sequence walked whole beside a name the unit never reads: up to it, or from it (`arr` → `arr[:k]`).
     unread = [part for name in sorted(unread_names(unit)) for part in (f":{name}", f"{name}:")]
-    walked = set(_WALKED.findall(code)) if unread else set()
+    walked = set(walks.findall(code)) if unread else set()
     for match in _BARE_NAME.finditer(code):
         name = match.group("name")
         sliced_parts = slices if name in sliced or beside else ()
@@ -538,6 +545,15 @@ def _stuck_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]
     return [
         Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
         for change in changes
+        if (line := unit.start_line + change.row) not in prose
+    ]
+
+
+def _idle_counters(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A name in the body of a counted loop that never reads its counter, made the counter (idle_counters.py)."""
+    return [
+        Variant(unit, line, change.text, change.change, _TIER_SCORE[2] + _rank_bonus(line, order))
+        for change in idle_counters(unit.text.splitlines(), unit.language)
         if (line := unit.start_line + change.row) not in prose
     ]
 

@@ -153,7 +153,7 @@ def test_two_go_answers_that_hold_the_one_example_do_not_confirm_each_other(repo
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "mathutil")
     plus_one = "```go\nfunc Max(a, b int) int {\n\tif a < b {\n\t\treturn b\n\t}\n\treturn a + 1\n}\n```"
-    second = "```go\nfunc Max(a, b int) int {\n\treturn b\n}\n```"
+    second = "```go\nfunc Max(a, b int) int {\n\treturn a + b - 3\n}\n```"
     request = "Add a function Max(a, b int) int to mathutil.go that returns the larger. Example: Max(3, 7) returns 7."
     result, _, events, _ = build(repo, [plus_one, second], request=request, answers=2, command="go test ./...")
     assert [s for s, _ in answers(events)] == ["passed", "passed"]

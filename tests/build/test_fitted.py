@@ -34,8 +34,12 @@ def test_a_parameter_the_answer_never_reads_is_found() -> None:
     assert fitted(code, "javascript", CLAMP, "clamp") == "it never reads its parameter x"
     shout = "def shout(s, times=1):\n    return s.upper() + '!'\n"
     assert fitted(shout, "python", "Add times to shout().", "shout") == "it never reads its parameter times"
-    # A method's self, and Go, whose signatures mix names with types, are left alone.
+    # A method's self is left alone; Go's names are read from a signature that mixes them with types.
     assert fitted("def peek(self):\n    return 1\n", "python", "Add peek().", "peek") == ""
+    go_max = "func Max(a, b int) int {\n\treturn b\n}"
+    assert fitted(go_max, "go", "Add Max(a, b int). Example: Max(3, 7) returns 7.", "Max") == (
+        "it never reads its parameter a"
+    )
 
 
 @pytest.mark.parametrize(

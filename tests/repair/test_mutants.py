@@ -600,6 +600,13 @@ def test_a_called_function_gets_its_twin_and_a_name_that_is_not_called_keeps_its
     assert "if all(n % p > 0 for p in primes):" in changes("        if any(n % p > 0 for p in primes):")
     assert "return Math.max(lo, x);" in changes("  return Math.min(lo, x);", "javascript")
     assert "if word.endswith(prefix):" in changes("    if word.startswith(prefix):")
+    # Go's and JavaScript's twins, called as the library's functions or methods.
+    assert "check := strings.ToLower(last)" in changes("\tcheck := strings.ToUpper(last)", "go")
+    assert "if strings.HasSuffix(s, p) {" in changes("\tif strings.HasPrefix(s, p) {", "go")
+    assert "return s.toLowerCase();" in changes("  return s.toUpperCase();", "javascript")
+    assert "if (w.endsWith(p)) {" in changes("  if (w.startsWith(p)) {", "javascript")
+    # A function of the project's own that shares a twin's name is no library call: it keeps its name.
+    assert not [line for line in changes("	return Max(a, b)", "go") if "Min" in line]
     # `max` as a parameter's name is a value, not the built-in: no `min` takes its place.
     assert not [line for line in changes("    for n in range(2, max + 1):") if "min" in line]
 
@@ -1327,6 +1334,27 @@ def test_a_sequence_walked_whole_beside_a_count_never_read_is_cut_to_that_count(
         },
     )
     assert "return sum(x for x in arr[:k] if abs(x) < 100)" in (repo / "small.py").read_text()
+
+
+def test_a_go_range_over_a_whole_slice_beside_a_count_never_read_is_cut_to_that_count(repo: Path) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    (repo / "go.mod").write_text("module example.com/small\n\ngo 1.19\n")
+    (repo / "small.go").write_text(
+        "package small\n\n// SmallTotal sums the items of at most two digits among the first k items of arr.\n"
+        "func SmallTotal(arr []int, k int) int {\n\tsum := 0\n\tfor _, x := range arr {\n"
+        "\t\tif x > -100 && x < 100 {\n\t\t\tsum += x\n\t\t}\n\t}\n\treturn sum\n}\n"
+    )
+    (repo / "small_test.go").write_text(
+        'package small\n\nimport "testing"\n\nfunc TestSmallTotal(t *testing.T) {\n'
+        "\tif got := SmallTotal([]int{111, 21, 3, 4000, 5, 6}, 4); got != 24 {\n"
+        '\t\tt.Errorf("SmallTotal = %d, want 24", got)\n\t}\n}\n'
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "small")
+    outcome, backend, _ = repair(repo, [], command="go test ./...", mutants=24, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    assert "\tfor _, x := range arr[:k] {" in (repo / "small.go").read_text()
 
 
 def test_two_names_compared_whole_are_also_compared_as_their_items() -> None:

@@ -29,6 +29,14 @@ def test_go_and_javascript_are_read_by_where_a_name_stands() -> None:
         "\treturn h*60 + h, nil\n}\n"
     )
     assert unread(go, "go") == {"m"}  # the type that ends `var h, m int` is no variable
+    # A Go parameter never read is one too, in a grouped list (`a, b int`) and after a method's receiver.
+    go = "func (s *Shop) Add(arr []int, k, limit int) int {\n\ttotal := 0\n\tfor _, x := range arr {\n"
+    assert unread(go + "\t\ttotal += x * limit\n\t}\n\treturn total\n}\n", "go") == {"k"}
+    # The type a declaration with a value gives (`var gcd int = 1`) is no variable stored.
+    assert (
+        unread("func G(a int) int {\n\tvar gcd int = 1\n\tvar x, y int = a, 2\n\treturn gcd + x + y\n}\n", "go")
+        == set()
+    )
     js = 'function f(a, b = 2) {\n  const x = a + 1; // b\n  let y = "b";\n  return x;\n}\n'
     assert unread(js, "javascript") == {"b", "y"}  # a comment's and a string's words are not reads
     assert unread("function f(a: number, b?: string): number {\n  return a + b;\n}\n", "typescript") == set()
