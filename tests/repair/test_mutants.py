@@ -253,19 +253,25 @@ def test_the_model_is_asked_at_once_beside_the_variants(calc: Path) -> None:
     assert "return a + b" in (calc / "calc.py").read_text()
 
 
-def _go_repo(repo: Path) -> Path:
-    (repo / "go.mod").write_text("module example.com/count\n\ngo 1.19\n")
-    (repo / "count.go").write_text(
-        "package count\n\n// Above counts the values over limit.\nfunc Above(values []int, limit int) int {\n"
-        "\tn := 0\n\tfor _, v := range values {\n\t\tif v >= limit {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n"
-    )
-    (repo / "count_test.go").write_text(
-        'package count\n\nimport "testing"\n\nfunc TestAbove(t *testing.T) {\n'
-        '\tif got := Above([]int{1, 5, 7}, 5); got != 1 {\n\t\tt.Errorf("Above = %d, want 1", got)\n\t}\n}\n'
-    )
+def _go_module(repo: Path, name: str, code: str, test: str) -> Path:
+    """A committed Go module `name` of one file and its test."""
+    (repo / "go.mod").write_text(f"module example.com/{name}\n\ngo 1.19\n")
+    (repo / f"{name}.go").write_text(code)
+    (repo / f"{name}_test.go").write_text(test)
     git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "count")
+    git(repo, "commit", "-qm", name)
     return repo
+
+
+def _go_repo(repo: Path) -> Path:
+    return _go_module(
+        repo,
+        "count",
+        "package count\n\n// Above counts the values over limit.\nfunc Above(values []int, limit int) int {\n"
+        "\tn := 0\n\tfor _, v := range values {\n\t\tif v >= limit {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n",
+        'package count\n\nimport "testing"\n\nfunc TestAbove(t *testing.T) {\n'
+        '\tif got := Above([]int{1, 5, 7}, 5); got != 1 {\n\t\tt.Errorf("Above = %d, want 1", got)\n\t}\n}\n',
+    )
 
 
 def test_a_go_comparison_slip_is_fixed_by_a_variant(repo: Path) -> None:
@@ -1339,19 +1345,16 @@ def test_a_sequence_walked_whole_beside_a_count_never_read_is_cut_to_that_count(
 def test_a_go_range_over_a_whole_slice_beside_a_count_never_read_is_cut_to_that_count(repo: Path) -> None:
     if shutil.which("go") is None:
         pytest.skip("go is not installed")
-    (repo / "go.mod").write_text("module example.com/small\n\ngo 1.19\n")
-    (repo / "small.go").write_text(
+    _go_module(
+        repo,
+        "small",
         "package small\n\n// SmallTotal sums the items of at most two digits among the first k items of arr.\n"
         "func SmallTotal(arr []int, k int) int {\n\tsum := 0\n\tfor _, x := range arr {\n"
-        "\t\tif x > -100 && x < 100 {\n\t\t\tsum += x\n\t\t}\n\t}\n\treturn sum\n}\n"
-    )
-    (repo / "small_test.go").write_text(
+        "\t\tif x > -100 && x < 100 {\n\t\t\tsum += x\n\t\t}\n\t}\n\treturn sum\n}\n",
         'package small\n\nimport "testing"\n\nfunc TestSmallTotal(t *testing.T) {\n'
         "\tif got := SmallTotal([]int{111, 21, 3, 4000, 5, 6}, 4); got != 24 {\n"
-        '\t\tt.Errorf("SmallTotal = %d, want 24", got)\n\t}\n}\n'
+        '\t\tt.Errorf("SmallTotal = %d, want 24", got)\n\t}\n}\n',
     )
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "small")
     outcome, backend, _ = repair(repo, [], command="go test ./...", mutants=24, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     assert "\tfor _, x := range arr[:k] {" in (repo / "small.go").read_text()
