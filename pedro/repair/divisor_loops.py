@@ -28,7 +28,7 @@ def divisor_loops(lines: list[str], language: str) -> list[RowChange]:
     found: list[RowChange] = []
     for row, text in enumerate(lines):
         match = header.match(text)
-        if match is None or not _divides(_body(lines, row), match["i"]):
+        if match is None or not _divides(loop_body(lines, row), match["i"]):
             continue
         if match["start"] is not None:
             new = text[: match.start("start")] + "2" + text[match.end("start") :]
@@ -39,7 +39,7 @@ def divisor_loops(lines: list[str], language: str) -> list[RowChange]:
     return found
 
 
-def _body(lines: list[str], row: int) -> list[str]:
+def loop_body(lines: list[str], row: int) -> list[str]:
     """The lines after `row` indented deeper than it: the loop's body, braced or not."""
     indent = len(indent_of(lines[row]))
     body = []

@@ -207,6 +207,13 @@ def code_tokens(line: str, language: LanguageName) -> list[tuple[str, str, int]]
     return [(token.kind, token.text, token.start) for token in _tokens(line, language) if token.kind != "comment"]
 
 
+def value_names(line: str, language: LanguageName) -> list[tuple[str, int, int]]:
+    """The line's variables read as values (no keyword, type, call, attribute or assignment's target), each with
+    where it starts and ends."""
+    code = [token for token in _tokens(line, language) if token.kind != "comment"]
+    return [(token.text, token.start, token.end) for _k, token in _value_names(code)]
+
+
 def string_literals(line: str, language: LanguageName) -> list[tuple[int, str]]:
     """Each string literal of the line, its prefix and quotes included, with where it starts; none in a comment."""
     return [(token.start, token.text) for token in _tokens(line, language) if token.kind == "string"]

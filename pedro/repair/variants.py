@@ -28,6 +28,7 @@ from pedro.repair.counts import divided_by_count
 from pedro.repair.divisor_loops import divisor_loops
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
+from pedro.repair.idle_counters import idle_counters
 from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.loop_remainders import loop_remainders
@@ -197,6 +198,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _stuck_loops(unit, order, prose)
     found += _divided_by_count(unit, order, prose)
     found += _divisor_loops(unit, order, prose)
+    found += _idle_counters(unit, order, prose)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
@@ -545,6 +547,22 @@ def _stuck_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]
         for change in changes
         if (line := unit.start_line + change.row) not in prose
     ]
+
+
+def _idle_counters(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A name in the body of a counted loop that never reads its counter, made the counter (idle_counters.py)."""
+    # A counter stored and never read is the unread-variable evidence in the loop's own header; where the name
+    # replaced bounds the loop too, the code shows the slip, and it ranks with the likeliest one-token slips. Any
+    # other name read is a whole-statement guess.
+    return [
+        Variant(unit, line, read.change.text, read.change.change, _idle_score(read.bounds) + _rank_bonus(line, order))
+        for read in idle_counters(unit.text.splitlines(), unit.language)
+        if (line := unit.start_line + read.change.row) not in prose
+    ]
+
+
+def _idle_score(bounds: bool) -> float:
+    return _TIER_SCORE[1] + _UNREAD_FIT if bounds else _TIER_SCORE[2]
 
 
 def _divisor_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:

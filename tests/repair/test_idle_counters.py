@@ -1,0 +1,54 @@
+"""A counted loop whose body never reads its counter: a name its body reads made the counter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_mutants import fixed_by_a_variant
+
+from pedro.repair.idle_counters import idle_counters
+from pedro.tools.symbols import LanguageName
+
+
+def changed(lines: list[str], language: LanguageName) -> list[str]:
+    return [read.change.text.strip() for read in idle_counters(lines, language)]
+
+
+def test_each_name_the_body_reads_is_made_the_counter_in_each_language() -> None:
+    go = ["func F(n int) int {", "\tx := 0", "\tfor j := 1; j < n+1; j++ {", "\t\tx += n", "\t}", "\treturn x", "}"]
+    assert changed(go, "go") == ["x += j"]  # what the line stores is no name it reads
+    js = ["function f(n, k) {", "  let t = 0;", "  for (let i = 0; i < n; i++) {", "    t += k * n;", "  }", "}"]
+    assert changed(js, "javascript") == ["t += i * n;", "t += k * i;"]
+    assert changed(["def f(n):", "    t = 0", "    for i in range(n):", "        t += n"], "python") == ["t += i"]
+
+
+def test_a_name_the_header_also_reads_is_told_apart_from_the_rest_of_the_body() -> None:
+    go = ["func F(n int) int {", "\tx := 0", "\tfor j := 1; j <= n; j++ {", "\t\tx += n * k", "\t}", "\treturn x", "}"]
+    assert [(read.change.text.strip(), read.bounds) for read in idle_counters(go, "go")] == [
+        ("x += j * k", True),
+        ("x += n * j", False),
+    ]
+    python = ["def f(i):", "    x = 0", "    for j in range(1, i + 1):", "        x += i + k"]
+    assert [read.bounds for read in idle_counters(python, "python")] == [True, False]
+
+
+def test_a_loop_that_reads_its_counter_or_names_none_gives_nothing() -> None:
+    assert not changed(["def f(xs):", "    t = 0", "    for i in range(len(xs)):", "        t += xs[i]"], "python")
+    assert not changed(["def f(n):", "    t = 0", "    for _ in range(n):", "        t += n"], "python")
+    # A loop over items is no counted loop: `for x in xs` with `total += 1` counts them.
+    assert not changed(["def f(xs):", "    t = 0", "    for x in xs:", "        t += 1"], "python")
+
+
+def test_a_sum_to_i_that_adds_the_outer_counter_is_fixed_by_a_variant(repo: Path) -> None:
+    code = (
+        "def triangles(n):\n    out = []\n    for i in range(1, n + 1):\n        x = 0\n"
+        "        for j in range(1, i + 1):\n            x += i\n        out.append(x)\n    return out\n"
+    )
+    test = "from tri import triangles\n\n\ndef test_triangles():\n    assert triangles(4) == [1, 3, 6, 10]\n"
+    events = fixed_by_a_variant(repo, {"tri.py": code, "test_tri.py": test})
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    kept = [data for data in tried if data["status"] == "fixed"]
+    assert kept and kept[0]["change"] == "`i` → `j`: the loop never reads its counter", kept
+    # The loop's own header shows the slip, so it is tried among the first, not after the budget a busy machine has.
+    assert tried.index(kept[0]) < 5, [data["change"] for data in tried]
+    assert "            x += j\n" in (repo / "tri.py").read_text()
