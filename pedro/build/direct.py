@@ -251,10 +251,7 @@ class _Run:
         text = completion.text
         if not continues:
             return text
-        rest = text.removeprefix(opening)
-        if opening.endswith(" ") and rest.startswith(" "):
-            rest = rest[1:]  # the opening ends with the body's indentation, and the model's first word has its space
-        return opening + rest
+        return joined_answer(opening, text.removeprefix(opening))
 
     # -- checking ------------------------------------------------------------------------------------------------
 
@@ -527,6 +524,19 @@ class _Run:
         best = max(self.tried, key=lambda t: (t.reached, -t.n))
         return (f"no answer for {place.label} in {place.path} passed its checks ({asked}); the best, answer {best.n}, "
                 f"failed because {best.failure}; {place.path} is as it was")  # fmt: skip
+
+
+def joined_answer(opening: str, rest: str) -> str:
+    """The opening and what the model wrote after it, as one answer.
+
+    The opening ends with the body's indentation, and the model's first word comes with its own space (` count`):
+    that space is dropped, unless the model's later lines are at that depth too, where dropping it would leave the
+    first line alone out of step (`    vowels = ...` above `     return ...`)."""
+    if not (opening.endswith(" ") and rest.startswith(" ")):
+        return opening + rest
+    deeper = len(opening) - len(opening.rstrip(" ")) + 1
+    later = [len(line) - len(line.lstrip(" ")) for line in rest.splitlines()[1:] if line.strip()]
+    return opening + (rest if later and min(later) == deeper else rest[1:])
 
 
 def _readable(path: Path) -> str | None:

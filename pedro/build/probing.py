@@ -15,6 +15,7 @@ from pedro.build.place import Place
 from pedro.calls.literals import literal_arguments
 from pedro.calls.run import LANGUAGES, Call
 from pedro.repair.frames import is_test_file
+from pedro.repair.native_probes import go_neighbour_calls
 from pedro.repair.probes import literal_calls, probe_inputs
 from pedro.tools.symbols import extract_symbols
 
@@ -42,13 +43,15 @@ def example_calls(place: Place, examples: Sequence[Example]) -> list[Call]:
 def probe_calls(
     place: Place, examples: Sequence[Example], description: str, root: Path, listed: Sequence[str]
 ) -> list[str]:
-    """Python calls whose outputs the answers are compared on: the examples' and the tests' own calls of the
-    function, else those the tests make of its file's functions that take as many arguments; then neighbours of
-    each argument (repair's probes)."""
+    """Calls whose outputs the answers are compared on: the examples' and the tests' own calls of the function, else
+    those the tests make of its file's functions that take as many arguments; then neighbours of each argument
+    (repair's probes). Go's are the examples and their neighbours."""
     if not can_call(place):
         return []
     if place.language == "javascript":
         return _javascript_probes(place, examples, description, root, listed)
+    if place.language == "go":
+        return _go_probes(place, examples, description, root)
     if place.language != "python":
         return [example.call for example in examples]
     seeds = [seed for example in examples for seed in _call_arguments(example.call)]
@@ -84,6 +87,21 @@ def _javascript_probes(
         args, _ = ast.literal_eval(literal)
         calls.append(f"{place.name}({', '.join(json.dumps(arg) for arg in args)})")
     return calls
+
+
+def _go_probes(place: Place, examples: Sequence[Example], description: str, root: Path) -> list[str]:
+    """The examples as written, then their arguments' neighbours as Go literals of the parameters' types, which the
+    request's signature gives (`Max(a, b int) int`), else the function's own in its file."""
+    calls = [example.call for example in examples]
+    written = re.search(_SIGNATURE.format(name=re.escape(place.name)), description)
+    if written is None or not re.search(r"[A-Za-z]\w*\s+[\w\[\]]+\s*$", written.group("params")):
+        written = re.search(
+            rf"^func\s+{re.escape(place.name)}\s*\((?P<params>[^()]*)\)", _read(root / place.path), re.M
+        )
+    if written is None:
+        return calls
+    seeds = [seed for example in examples for seed in literal_arguments(example.call, place.name)]
+    return [*calls, *go_neighbour_calls(place.name, written.group("params"), seeds)]
 
 
 def _javascript_siblings(path: Path, arity: int | None, name: str) -> list[str]:

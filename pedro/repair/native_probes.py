@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pedro.calls.literals import literal_arguments
+from pedro.calls.literals import Arguments, literal_arguments
 from pedro.calls.run import Call, run_calls
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
@@ -173,7 +173,9 @@ def _go_literal(value: Any, kind: str) -> str | None:
 
 def _go_int(value: Any, kind: str) -> str | None:
     fits = isinstance(value, int) and not isinstance(value, bool)
-    return f"{kind}({value})" if fits and not (kind.startswith(("uint", "byte")) and value < 0) else None
+    if not fits or (kind.startswith(("uint", "byte")) and value < 0):
+        return None
+    return str(value) if kind == "int" else f"{kind}({value})"  # an untyped constant is an int already
 
 
 def _go_float(value: Any, kind: str) -> str | None:
@@ -192,6 +194,17 @@ def _go_bool(value: Any, kind: str) -> str | None:
 _GO_WRITERS: dict[str, Callable[[Any, str], str | None]] = {
     "int": _go_int, "float": _go_float, "string": _go_string, "bool": _go_bool,
 }  # fmt: skip
+
+
+def go_neighbour_calls(function: str, params_text: str, seeds: Sequence[Arguments]) -> list[str]:
+    """Go calls of `function` on the neighbours of the seeds' arguments (not the seeds themselves), its parameters
+    written as in its signature (`a, b int`); none where a parameter has a type the probes cannot build."""
+    params = _go_params(params_text)
+    if params is None:
+        return []
+    inputs, pinned = probe_inputs([seed for seed in seeds if _fits(seed[0], params)])
+    neighbours = tuple(text for text in inputs[pinned:] if _fits(ast.literal_eval(text)[0], params))
+    return [call.code for call in probe_calls(ProbeSpec("", function, neighbours, language="go", params=params))]
 
 
 def probe_calls(spec: ProbeSpec) -> list[Call]:

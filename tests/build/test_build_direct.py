@@ -145,8 +145,7 @@ def test_the_answer_the_model_writes_again_is_kept_over_a_lone_one_and_confirmed
 
 
 @pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
-def test_two_go_answers_that_hold_the_one_example_do_not_confirm_each_other(repo: Path) -> None:
-    # Go's answers are probed on the examples alone: two that hold it agree on nothing else, and may both be wrong.
+def test_go_answers_that_hold_the_one_example_are_compared_on_its_neighbours(repo: Path) -> None:
     (repo / "go.mod").write_text("module example.com/mathutil\n\ngo 1.19\n")
     (repo / "mathutil.go").write_text("package mathutil\n\nfunc Abs(a int) int {\n\tif a < 0 {\n\t\treturn -a\n\t}\n"
                                       "\treturn a\n}\n")  # fmt: skip
@@ -157,8 +156,15 @@ def test_two_go_answers_that_hold_the_one_example_do_not_confirm_each_other(repo
     request = "Add a function Max(a, b int) int to mathutil.go that returns the larger. Example: Max(3, 7) returns 7."
     result, _, events, _ = build(repo, [plus_one, second], request=request, answers=2, command="go test ./...")
     assert [s for s, _ in answers(events)] == ["passed", "passed"]
+    # Both hold the example and differ beside it: neither is confirmed, and the summary shows what the kept one gives.
     assert result.reason == "unverified" and "Unconfirmed: one example is all that checked it" in result.summary
-    assert "the 2 answers that passed every check differ, and only the example compares them" in result.summary
+    assert "none gives answer" in result.summary and "Max(4, 7) → " in result.summary, result.summary
+    # Two right answers written differently give the same outputs on every neighbour: they confirm each other.
+    ternary = "```go\nfunc Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n```"
+    other = "```go\nfunc Max(a, b int) int {\n\tif b >= a {\n\t\treturn b\n\t}\n\treturn a\n}\n```"
+    git(repo, "checkout", "-q", "--", ".")
+    result, _, _, _ = build(repo, [ternary, other], request=request, answers=2, command="go test ./...")
+    assert result.reason == "built" and "Unconfirmed" not in result.summary, result.summary
 
 
 def test_two_examples_that_hold_verify_a_lone_answer(calc: Path) -> None:

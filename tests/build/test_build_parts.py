@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pedro.build.direct import joined_answer
 from pedro.build.examples import Example, read_examples
 from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
@@ -165,6 +166,18 @@ def test_the_opening_writes_the_definition_up_to_the_name() -> None:
     assert answer_opening(Place("a.js", "javascript", "unique"), ARRAYS) == "```javascript\nfunction unique("
     changed = Place("s.py", "python", "mean", exists=True)
     assert answer_opening(changed, STATS) == "```python\ndef mean"
+
+
+def test_an_answer_continued_after_the_bodys_indentation_keeps_its_lines_in_step() -> None:
+    opening = "```python\ndef count_vowels(s):\n    "
+    # The model's first word brings its own space: dropped where its later lines are at the opening's depth...
+    stepped = joined_answer(opening, " count = 0\n    for c in s:\n        count += 1\n    return count")
+    assert stepped.endswith("):\n    count = 0\n    for c in s:\n        count += 1\n    return count")
+    # ...kept where every later line is one deeper, as the first is with it (dropped, the body would not parse).
+    deeper = joined_answer(opening, ' vowels = "aeiou"\n     if s:\n         return 1\n     return 2')
+    assert deeper.endswith('):\n     vowels = "aeiou"\n     if s:\n         return 1\n     return 2')
+    assert joined_answer(opening, " return 1").endswith("):\n    return 1")
+    assert joined_answer("```go\nfunc Max(", "a, b int) int {") == "```go\nfunc Max(a, b int) int {"
 
 
 def test_model_sizes_are_read_from_names() -> None:
