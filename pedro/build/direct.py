@@ -17,6 +17,7 @@ from pedro.build.merge import Merged, merge
 from pedro.build.place import Place, find_place
 from pedro.build.probing import checkable, example_calls, probe_calls, tests_naming
 from pedro.build.question import answer_opening, answer_stops, question
+from pedro.build.slips import near_miss, slip_answers
 from pedro.build.testwriting import test_code, test_opening, test_path
 from pedro.build.verdict import CHECKS, Tried, choose, judge_calls, passing_ids, test_failure
 from pedro.calls.run import Call, CallRun, run_calls
@@ -169,7 +170,26 @@ class _Run:
             self.tried.append(tried)
             if tried.passed and first_pass is None:
                 first_pass = number
+        if self._unsettled():
+            self._try_slips(budget)
         self._settle(self.calls, self.feature)
+
+    def _unsettled(self) -> bool:
+        """Whether the model's answers leave the build open: none passed, or one example alone checks them and no
+        passing answer is confirmed."""
+        passing = [t for t in self.tried if t.passed]
+        return not passing or (self._lone_example() and not any(self._confirmed(t, passing) for t in passing))
+
+    def _try_slips(self, budget: Deadline) -> None:
+        """The likeliest one-token variants of each answer that missed an example (slips.py), checked as answers
+        until one is confirmed or the time is spent. After the model's answers, so that one it writes is its own."""
+        for missed in [t for t in self.tried if near_miss(t, self.calls)]:
+            for text, change in slip_answers(missed, self.place.language):
+                if budget.passed or self.deadline.passed or not self._unsettled():
+                    return
+                tried = self._check(missed.n, text, self.calls, self.probes, self.feature, change=change)
+                if tried is not None:
+                    self.tried.append(tried)
 
     def _prepare(self) -> None:
         """What checks the answers: the examples' calls, the probes, the tests written for the feature, the linters
@@ -209,19 +229,22 @@ class _Run:
         the code does, not before one passing answer is confirmed (_confirmed), unless _CONFIRM_TRIES more were
         asked in vain."""
         config, passing = self.stage.config, [t for t in self.tried if t.passed]
-        given = self.stage.tests is not None and self.stage.tests.given
-        lone_example = len(self.calls) == 1 and not self.feature and not given
-        if lone_example and not any(self._confirmed(t, passing) for t in passing):
+        if self._lone_example() and not any(self._confirmed(t, passing) for t in passing):
             return since_first_pass > _CONFIRM_TRIES
         # With nothing that checks what the code does, agreement among more answers is the only evidence.
         rivals = config.rivals if self.calls or self.feature else 2 * config.rivals
         return len(passing) > rivals or since_first_pass > 2 * rivals or _agreed(passing, rivals, len(self.calls))
 
+    def _lone_example(self) -> bool:
+        """Whether one example of the request is all that checks what the code does."""
+        given = self.stage.tests is not None and self.stage.tests.given
+        return len(self.calls) == 1 and not self.feature and not given
+
     def _confirmed(self, one: Tried, passing: list[Tried]) -> bool:
         """Whether more than the checks speak for a passing answer: the model wrote it twice, or another passing
         answer gives its output on every probe, some beyond the examples (which every passing answer holds)."""
-        if self.written.get(one.n, 1) > 1:
-            return True
+        if not one.change and self.written.get(one.n, 1) > 1:
+            return True  # a variant of an answer the model wrote twice is not what it wrote
         return self.probed_beyond and any(t.n != one.n and t.outputs == one.outputs for t in passing)
 
     # -- asking --------------------------------------------------------------------------------------------------
@@ -256,24 +279,25 @@ class _Run:
     # -- checking ------------------------------------------------------------------------------------------------
 
     def _check(
-        self, n: int, reply: str, calls: list[Call], probes: list[Call], feature: frozenset[str]
+        self, n: int, reply: str, calls: list[Call], probes: list[Call], feature: frozenset[str], change: str = ""
     ) -> Tried | None:
         """The answer's checks, cheapest first, each run only when the ones before it passed; None for an answer
-        the same as one already checked."""
+        the same as one already checked. `change`: what pedro changed in answer `n` to make this one."""
         merged = merge(reply, self.place, self.original)
         if isinstance(merged, str):
-            return self._report(Tried(n, None, 0, merged))
+            return self._report(Tried(n, None, 0, merged, change=change))
         key = "\n".join(line.rstrip() for line in merged.code.splitlines() if line.strip())
         if key in self.seen:
             first = self.seen[key]
-            self.written[first] = self.written.get(first, 1) + 1
-            self.emit("build.answer", n=n, status="same", same_as=first)
+            if not change:  # the model wrote it again: its vote; pedro's variant of another answer is none
+                self.written[first] = self.written.get(first, 1) + 1
+            self.emit("build.answer", n=n, status="same", same_as=first, change=change)
             return None
         self.seen[key] = n
         if not self._write(merged.text):
-            return self._report(Tried(n, merged, 0, f"{self.place.path} could not be written"))
+            return self._report(Tried(n, merged, 0, f"{self.place.path} could not be written", change=change))
         try:
-            return self._report(self._checked(n, merged, calls, probes, feature))
+            return self._report(replace(self._checked(n, merged, calls, probes, feature), change=change))
         finally:
             self._write(self.original)
 
@@ -340,7 +364,8 @@ class _Run:
     def _report(self, tried: Tried) -> Tried:
         status = "passed" if tried.passed else "failed"
         self.emit("build.answer", n=tried.n, status=status, check=CHECKS[min(tried.reached, len(CHECKS) - 1)],
-                  reason=tried.failure, lines=len(tried.merged.code.splitlines()) if tried.merged else 0)  # fmt: skip
+                  reason=tried.failure, lines=len(tried.merged.code.splitlines()) if tried.merged else 0,
+                  change=tried.change)  # fmt: skip
         return tried
 
     def _feature_tests(self) -> frozenset[str]:
@@ -362,7 +387,7 @@ class _Run:
             outcome.summary = self._failed()
             self.emit("build.finished", kept=False, summary=outcome.summary, examples=outcome.examples)
             return
-        kept = passing[choose(passing, [self.written.get(t.n, 1) for t in passing])]
+        kept = passing[choose(passing, [1 if t.change else self.written.get(t.n, 1) for t in passing])]
         if len(passing) > 1:
             self.emit("build.chosen", n=kept.n, answers=[t.n for t in passing], probes=len(kept.outputs))
         assert kept.merged is not None
@@ -459,7 +484,7 @@ class _Run:
         place = self.place
         verb = "changed" if place.exists else "added"
         checked = self._checks(kept, calls, feature)
-        answer = f"answer {kept.n} of {self.outcome.answers}"
+        answer = f"answer {kept.n} of {self.outcome.answers}" + (f", with {kept.change}" if kept.change else "")
         head = f"{verb} {place.label} in {place.path} ({answer}); checked: {', '.join(checked)}"
         if not self.outcome.verified and calls:
             return f"{head}. Unconfirmed: {self._unconfirmed(kept)}"

@@ -26,6 +26,8 @@ class Tried:
     failure: str = ""
     outputs: tuple[str, ...] = ()
     run: TestRun | None = None
+    change: str = ""
+    """What pedro changed in answer `n` to make this one (slips.py); "" for the model's own answer."""
 
     @property
     def passed(self) -> bool:

@@ -92,7 +92,9 @@ def build(
 
 
 def answers(events: list[Event]) -> list[tuple[Any, Any]]:
-    return [(e.data["status"], e.data.get("check")) for e in events if e.type == "build.answer"]
+    """The model's answers as checked (not pedro's variants of them): status and the check that decided it."""
+    answered = [e.data for e in events if e.type == "build.answer" and not e.data["change"]]
+    return [(data["status"], data.get("check")) for data in answered]
 
 
 def test_an_answer_that_holds_the_example_is_kept_and_said_so(calc: Path) -> None:
@@ -117,10 +119,13 @@ def test_an_answer_that_holds_the_example_is_kept_and_said_so(calc: Path) -> Non
 ODD = "```python\ndef sub(a, b):\n    return a - b if b == 3 else a + b\n```"
 """Holds `sub(5, 3) → 2` and nothing else: what a small model's sample writes by chance."""
 PLUS = "```python\ndef sub(a, b):\n    return a + b\n```"
+FAR = "```python\ndef sub(a, b):\n    return b * 10\n```"
+"""Misses `sub(5, 3) → 2` by more than a slip: no one-token variant of it holds the example (one of `b - a` does)."""
+FAR_TOO = FAR.replace("b * 10", "a * 10")
 
 
 def test_a_lone_answer_that_holds_the_one_example_is_kept_but_not_called_verified(calc: Path) -> None:
-    result, backend, events, store = build(calc, [ODD, SUB_WRONG, PLUS, SUB_WRONG + "\n"], answers=6)
+    result, backend, events, store = build(calc, [ODD, FAR, FAR_TOO, FAR + "\n"], answers=6)
     # Asked on after it passed, for an answer that agrees with it, until the server had no more to give.
     assert [s for s, _ in answers(events)] == ["passed", "failed", "failed", "same"] and len(backend.requests) == 5
     # The server's failure after an answer passed ends the asking, not the build.
@@ -167,6 +172,26 @@ def test_go_answers_that_hold_the_one_example_are_compared_on_its_neighbours(rep
     assert result.reason == "built" and "Unconfirmed" not in result.summary, result.summary
 
 
+def test_answers_one_slip_from_the_example_are_mended_and_confirm_each_other(calc: Path) -> None:
+    # Neither answer holds larger(3, 7) → 7; each does with its comparison turned, and the two mended answers give
+    # the same outputs on every neighbour of the example, so the build is confirmed, and says what pedro changed.
+    request = "Add a function larger(a, b) to calc.py that returns the larger. Example: larger(3, 7) returns 7."
+    first = "```python\ndef larger(a, b):\n    if a < b:\n        return a\n    return b\n```"
+    second = "```python\ndef larger(a, b):\n    if a > b:\n        return b\n    return a\n```"
+    result, backend, events, _ = build(calc, [first, second], request, answers=2)
+    assert result.reason == "built", result.summary
+    assert "(answer 1 of 2, with `<` → `>`)" in result.summary and "Unconfirmed" not in result.summary
+    assert "if a > b:\n        return a\n    return b" in (calc / "calc.py").read_text()
+    mended = [e.data for e in events if e.type == "build.answer" and e.data.get("change")]
+    assert [(d["n"], d["status"]) for d in mended if d["status"] == "passed"] == [(1, "passed"), (2, "passed")]
+    # A wrong value that no slip of the answer mends is left as the model's answer: nothing passes, nothing kept.
+    git(calc, "checkout", "-q", "--", ".")
+    far = "```python\ndef larger(a, b):\n    return a * 100\n```"
+    result, _, events, _ = build(calc, [far], request, answers=1)
+    assert result.exit_status == "failed" and "larger(3, 7) gives 300, not 7" in result.summary, result.summary
+    assert (calc / "calc.py").read_text() == CALC
+
+
 def test_two_examples_that_hold_verify_a_lone_answer(calc: Path) -> None:
     request = "Add sub(a, b) to calc.py. Examples: sub(5, 3) returns 2, and sub(9, 1) returns 8."
     result, backend, _, _ = build(calc, [SUB], request=request, answers=4)
@@ -175,7 +200,7 @@ def test_two_examples_that_hold_verify_a_lone_answer(calc: Path) -> None:
 
 
 def test_a_description_whose_example_every_answer_violates_is_not_completed(calc: Path) -> None:
-    result, _, events, _ = build(calc, [SUB_WRONG, SUB_WRONG.replace("b - a", "a + b")], answers=2)
+    result, _, events, _ = build(calc, [FAR, FAR_TOO], answers=2)
     assert (result.exit_status, result.reason) == ("failed", "build_failed")
     assert "sub(5, 3) gives" in result.summary and "calc.py is as it was" in result.summary
     assert (calc / "calc.py").read_text() == CALC
