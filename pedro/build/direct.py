@@ -4,6 +4,8 @@ and holds the request's examples), and keep the one most others agree with."""
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -33,6 +35,7 @@ from pedro.prompts import render_prompt
 from pedro.repair.answers import FENCE_NAMES, sample_temperature
 from pedro.repair.choose import unanimous
 from pedro.tools.ripgrep import FileListing
+from pedro.tools.symbols import LanguageName
 from pedro.tools.test import TestRun
 
 Emit = Callable[..., None]
@@ -144,7 +147,7 @@ class _Run:
     feature: frozenset[str] = frozenset()
     """Tests that failed before the build and name the function."""
     probed_beyond: bool = False
-    """Whether some probe is not one of the request's examples (Go's are the examples alone)."""
+    """Whether some probe is not one of the request's examples (a method's are the examples alone)."""
     linters: list[tuple[Linter, str]] = field(default_factory=list)
     lint_before: list[LintMessage] | None = None
     openings: tuple[str, str] = ("", "")
@@ -245,7 +248,10 @@ class _Run:
         answer gives its output on every probe, some beyond the examples (which every passing answer holds)."""
         if not one.change and self.written.get(one.n, 1) > 1:
             return True  # a variant of an answer the model wrote twice is not what it wrote
-        return self.probed_beyond and any(t.n != one.n and t.outputs == one.outputs for t in passing)
+        # Two of pedro's variants agree as two slips of the same mistake would: a model's answer must be one of them.
+        return self.probed_beyond and any(
+            t.n != one.n and t.outputs == one.outputs and not (t.change and one.change) for t in passing
+        )
 
     # -- asking --------------------------------------------------------------------------------------------------
 
@@ -286,7 +292,7 @@ class _Run:
         merged = merge(reply, self.place, self.original)
         if isinstance(merged, str):
             return self._report(Tried(n, None, 0, merged, change=change))
-        key = "\n".join(line.rstrip() for line in merged.code.splitlines() if line.strip())
+        key = same_code_key(merged.code, self.place.language)
         if key in self.seen:
             first = self.seen[key]
             if not change:  # the model wrote it again: its vote; pedro's variant of another answer is none
@@ -504,6 +510,9 @@ class _Run:
         place, passing = self.place, [t for t in self.tried if t.passed]
         if len(passing) == 1:
             said = f"answer {kept.n} was the only one of {self.outcome.answers} to pass every check"
+        elif self.probed_beyond and any(t is not kept and t.outputs == kept.outputs for t in passing):
+            said = (f"the answers that give answer {kept.n}'s outputs on every probe are, as it is, pedro's variants "
+                    "of answers that missed the example")  # fmt: skip
         elif self.probed_beyond:
             said = f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
         else:
@@ -549,6 +558,16 @@ class _Run:
         best = max(self.tried, key=lambda t: (t.reached, -t.n))
         return (f"no answer for {place.label} in {place.path} passed its checks ({asked}); the best, answer {best.n}, "
                 f"failed because {best.failure}; {place.path} is as it was")  # fmt: skip
+
+
+def same_code_key(code: str, language: LanguageName) -> str:
+    """What two answers share when they are the same code written apart (indented with tabs or spaces, blank lines
+    between): Python's syntax tree where it parses, else the lines without their indentation (braces decide)."""
+    if language == "python":
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
+            return ast.dump(ast.parse(code))
+        return "\n".join(line.rstrip() for line in code.splitlines() if line.strip())
+    return "\n".join(line.strip() for line in code.splitlines() if line.strip())
 
 
 def joined_answer(opening: str, rest: str) -> str:

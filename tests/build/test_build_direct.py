@@ -172,18 +172,29 @@ def test_go_answers_that_hold_the_one_example_are_compared_on_its_neighbours(rep
     assert result.reason == "built" and "Unconfirmed" not in result.summary, result.summary
 
 
-def test_answers_one_slip_from_the_example_are_mended_and_confirm_each_other(calc: Path) -> None:
-    # Neither answer holds larger(3, 7) → 7; each does with its comparison turned, and the two mended answers give
-    # the same outputs on every neighbour of the example, so the build is confirmed, and says what pedro changed.
+def test_answers_one_slip_from_the_example_are_mended_but_do_not_confirm_each_other(calc: Path) -> None:
+    # Neither answer holds larger(3, 7) → 7; each does with its comparison turned. The two mended answers give the
+    # same outputs on every neighbour of the example, so one is kept, saying what pedro changed; but two of pedro's
+    # variants agree as two slips of one mistake would too (below), so they leave it unconfirmed.
     request = "Add a function larger(a, b) to calc.py that returns the larger. Example: larger(3, 7) returns 7."
     first = "```python\ndef larger(a, b):\n    if a < b:\n        return a\n    return b\n```"
     second = "```python\ndef larger(a, b):\n    if a > b:\n        return b\n    return a\n```"
     result, backend, events, _ = build(calc, [first, second], request, answers=2)
-    assert result.reason == "built", result.summary
-    assert "(answer 1 of 2, with `<` → `>`)" in result.summary and "Unconfirmed" not in result.summary
+    assert result.reason == "unverified", result.summary
+    assert "(answer 1 of 2, with `<` → `>`)" in result.summary
+    assert "the answers that give answer 1's outputs on every probe are, as it is, pedro's variants" in result.summary
     assert "if a > b:\n        return a\n    return b" in (calc / "calc.py").read_text()
     mended = [e.data for e in events if e.type == "build.answer" and e.data.get("change")]
     assert [(d["n"], d["status"]) for d in mended if d["status"] == "passed"] == [(1, "passed"), (2, "passed")]
+    # One mistake written twice (indented apart, then said another way): each mended holds the example, and the two
+    # mended answers agree on every neighbour, as two slips of one mistake would. That confirms nothing.
+    git(calc, "checkout", "-q", "--", ".")
+    negated = "```python\ndef larger(a, b):\n    if a < b:\n        return -a\n    return b\n```"
+    again = negated.replace("    ", "  ")
+    other = "```python\ndef larger(a, b):\n    if b > a:\n        return -a\n    return b\n```"
+    result, _, events, _ = build(calc, [negated, again, other], request, answers=3)
+    assert [status for status, _ in answers(events)] == ["failed", "same", "failed"]
+    assert result.reason == "unverified" and "Unconfirmed" in result.summary, result.summary
     # A wrong value that no slip of the answer mends is left as the model's answer: nothing passes, nothing kept.
     git(calc, "checkout", "-q", "--", ".")
     far = "```python\ndef larger(a, b):\n    return a * 100\n```"
