@@ -248,9 +248,13 @@ class _Run:
         answer gives its output on every probe, some beyond the examples (which every passing answer holds)."""
         if not one.change and self.written.get(one.n, 1) > 1:
             return True  # a variant of an answer the model wrote twice is not what it wrote
-        # Two of pedro's variants agree as two slips of the same mistake would: a model's answer must be one of them.
-        return self.probed_beyond and any(
-            t.n != one.n and t.outputs == one.outputs and not (t.change and one.change) for t in passing
+        # pedro's variant of an answer holds the example because it was picked for it, as a lone sample that holds it
+        # was: it agrees with a wrong answer of the same idea as readily (`len(s.split()) + 1`, a variant of
+        # `len(s.split()) - 1`, for count_vowels('Hello World') → 3). Only the model's own answers confirm.
+        return (
+            self.probed_beyond
+            and not one.change
+            and any(t.n != one.n and t.outputs == one.outputs and not t.change for t in passing)
         )
 
     # -- asking --------------------------------------------------------------------------------------------------
@@ -511,8 +515,8 @@ class _Run:
         if len(passing) == 1:
             said = f"answer {kept.n} was the only one of {self.outcome.answers} to pass every check"
         elif self.probed_beyond and any(t is not kept and t.outputs == kept.outputs for t in passing):
-            said = (f"the answers that give answer {kept.n}'s outputs on every probe are, as it is, pedro's variants "
-                    "of answers that missed the example")  # fmt: skip
+            said = (f"the only other answers that give answer {kept.n}'s outputs on every probe are pedro's variants "
+                    "of answers that missed the example, made to hold it")  # fmt: skip
         elif self.probed_beyond:
             said = f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
         else:

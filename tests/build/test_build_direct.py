@@ -182,7 +182,7 @@ def test_answers_one_slip_from_the_example_are_mended_but_do_not_confirm_each_ot
     result, backend, events, _ = build(calc, [first, second], request, answers=2)
     assert result.reason == "unverified", result.summary
     assert "(answer 1 of 2, with `<` → `>`)" in result.summary
-    assert "the answers that give answer 1's outputs on every probe are, as it is, pedro's variants" in result.summary
+    assert "the only other answers that give answer 1's outputs on every probe are pedro's variants" in result.summary
     assert "if a > b:\n        return a\n    return b" in (calc / "calc.py").read_text()
     mended = [e.data for e in events if e.type == "build.answer" and e.data.get("change")]
     assert [(d["n"], d["status"]) for d in mended if d["status"] == "passed"] == [(1, "passed"), (2, "passed")]
@@ -195,6 +195,15 @@ def test_answers_one_slip_from_the_example_are_mended_but_do_not_confirm_each_ot
     result, _, events, _ = build(calc, [negated, again, other], request, answers=3)
     assert [status for status, _ in answers(events)] == ["failed", "same", "failed"]
     assert result.reason == "unverified" and "Unconfirmed" in result.summary, result.summary
+    # Nor does a variant confirm the model's answer it agrees with: picked to hold the example, it holds it as a
+    # lone sample does, and here both count words where vowels were asked for.
+    git(calc, "checkout", "-q", "--", ".")
+    vowels = "Add a function count_vowels(s) to calc.py. Example: count_vowels('Hello World') returns 3."
+    words = "```python\ndef count_vowels(s):\n    return len(s.split()) + 1\n```"
+    fewer = "```python\ndef count_vowels(s):\n    return max(0, len(s.split()) - 1)\n```"
+    result, _, _, _ = build(calc, [fewer, words], vowels, answers=2)
+    assert result.reason == "unverified" and "answer 2 of 2" in result.summary, result.summary
+    assert "the only other answers that give answer 2's outputs on every probe are pedro's variants" in result.summary
     # A wrong value that no slip of the answer mends is left as the model's answer: nothing passes, nothing kept.
     git(calc, "checkout", "-q", "--", ".")
     far = "```python\ndef larger(a, b):\n    return a * 100\n```"
