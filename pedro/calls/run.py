@@ -101,7 +101,10 @@ def _run(command: ChildCommand, root: Path, folder: Path, timeout: float) -> str
         return f"could not start {command.argv[0]} ({exc.strerror})"
     if result.outcome == "timeout":
         return f"the calls ran longer than {timeout:.0f} s"
-    tail = " ".join(result.output.strip().splitlines()[-3:])[:400]
+    lines = result.output.strip().splitlines()
+    # A Go runtime's fatal error (a stack overflow) ends in hundreds of frames: its first line says what it was.
+    fatal = [line for line in lines if line.startswith("fatal error:")][:1]
+    tail = " ".join([*fatal, *lines[-3:]])[:400]
     return tail if result.exit_code else ""
 
 
@@ -172,7 +175,7 @@ def _go(path: str, root: Path, env: Mapping[str, str], calls: Sequence[Call], fo
     try:
         lines = out.read_text(encoding="utf-8").splitlines()
     except OSError:
-        return CallRun(problem=f"the calls do not build: {said}" if said else "the calls left no result")
+        return CallRun(problem=_go_problem(said))
     results = []
     for line in lines:
         kind, _, rest = line.partition("\t")
@@ -184,6 +187,18 @@ def _go(path: str, root: Path, env: Mapping[str, str], calls: Sequence[Call], fo
             value, _, equal = rest.rpartition("\t")
             results.append(CallResult(value=value, equal={"true": True, "false": False}.get(equal)))
     return CallRun(tuple(results))
+
+
+def _go_problem(said: str) -> str:
+    """Why Go's calls left no results: they did not build, the test binary died (a stack overflow), or the run."""
+    if not said:
+        return "the calls left no result"
+    if "[build failed]" in said or "[setup failed]" in said:
+        return f"the calls do not build: {said}"
+    if said.startswith(("the calls ran longer", "could not start")):
+        return said
+    # Built, the calls write each result as it comes: none written is a binary that died before the first.
+    return f"the calls stopped the test binary: {said}"
 
 
 def _go_module_root(folder: Path, root: Path) -> Path:
