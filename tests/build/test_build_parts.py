@@ -231,7 +231,7 @@ def test_go_calls_run_as_a_test_that_leaves_nothing_behind(tmp_path: Path) -> No
 
 @pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
 def test_go_calls_that_end_the_test_binary_are_told_apart_from_calls_that_do_not_build(tmp_path: Path) -> None:
-    exits = "package t\n\nimport \"os\"\n\nfunc Quit(n int) int {\n\tos.Exit(n)\n\treturn n\n}\n"
+    exits = 'package t\n\nimport "os"\n\nfunc Quit(n int) int {\n\tos.Exit(n)\n\treturn n\n}\n'
     write(tmp_path, {"go.mod": "module example.com/t\n\ngo 1.19\n", "quit.go": exits})
     made = run_calls("go", "quit.go", tmp_path, os.environ, [Call("Quit(3)", "3")], 120)
     assert made.problem.startswith("the calls stopped the test binary: "), made.problem
