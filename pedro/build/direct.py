@@ -511,16 +511,8 @@ class _Run:
     def _unconfirmed(self, kept: Tried) -> str:
         """Why one example holding is not enough here, what the kept code gives on other inputs (for the person to
         judge at a glance), and what would check it."""
-        place, passing = self.place, [t for t in self.tried if t.passed]
-        if len(passing) == 1:
-            said = f"answer {kept.n} was the only one of {self.outcome.answers} to pass every check"
-        elif self.probed_beyond and any(t is not kept and t.outputs == kept.outputs for t in passing):
-            said = (f"the only other answers that give answer {kept.n}'s outputs on every probe are pedro's variants "
-                    "of answers that missed the example, made to hold it")  # fmt: skip
-        elif self.probed_beyond:
-            said = f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
-        else:
-            said = f"the {len(passing)} answers that passed every check differ, and only the example compares them"
+        place = self.place
+        said = self._why_unconfirmed(kept)
         examples = {call.code for call in self.calls}
         beyond = [f"{call.code} → {output.removeprefix('= ')}" for call, output in zip(self.probes, kept.outputs,
                   strict=False) if call.code not in examples]  # fmt: skip
@@ -532,6 +524,23 @@ class _Run:
             f"one example is all that checked it, and {said}{gives}; add a test or a second example "
             f"(`{place.name}(…) returns …`)"
         )
+
+    def _why_unconfirmed(self, kept: Tried) -> str:
+        """What the other passing answers say, or do not say, about the kept one."""
+        passing = [t for t in self.tried if t.passed]
+        agreeing = [t for t in passing if t is not kept and t.outputs == kept.outputs]
+        if len(passing) == 1:
+            return f"answer {kept.n} was the only one of {self.outcome.answers} to pass every check"
+        if self.probed_beyond and kept.change:
+            verb = "gives" if len(agreeing) == 1 else "give"
+            also = f", and {count(len(agreeing), 'other answer')} {verb} its outputs on every probe" if agreeing else ""
+            return f"the kept code is pedro's variant of answer {kept.n}, made to hold the example{also}"
+        if self.probed_beyond and agreeing:  # unconfirmed, so each is pedro's variant
+            return (f"the only other answers that give answer {kept.n}'s outputs on every probe are pedro's variants "
+                    "of answers that missed the example, made to hold it")  # fmt: skip
+        if self.probed_beyond:
+            return f"of the {len(passing)} answers that passed every check, none gives answer {kept.n}'s outputs"
+        return f"the {len(passing)} answers that passed every check differ, and only the example compares them"
 
     def _checks(self, kept: Tried, calls: list[Call], feature: frozenset[str]) -> list[str]:
         """What the kept answer passed, in the words of the summary."""
