@@ -41,7 +41,9 @@ def idle_counters(lines: list[str], language: LanguageName) -> list[IdleRead]:
         if match is None or not body or any(_names(line, match["i"], language) for line in body):
             continue
         in_header = {name for name, _start, _end in value_names(text, language)}
-        found += _counter_read(body, row + 1, match["i"], language, in_header)[:_MOST]
+        reads = _counter_read(body, row + 1, match["i"], language, in_header)
+        # The names the header reads first, so the cap never drops the likeliest change for the guesses.
+        found += sorted(reads, key=lambda read: not read.bounds)[:_MOST]
     return found
 
 

@@ -18,7 +18,7 @@ def test_each_name_the_body_reads_is_made_the_counter_in_each_language() -> None
     go = ["func F(n int) int {", "\tx := 0", "\tfor j := 1; j < n+1; j++ {", "\t\tx += n", "\t}", "\treturn x", "}"]
     assert changed(go, "go") == ["x += j"]  # what the line stores is no name it reads
     js = ["function f(n, k) {", "  let t = 0;", "  for (let i = 0; i < n; i++) {", "    t += k * n;", "  }", "}"]
-    assert changed(js, "javascript") == ["t += i * n;", "t += k * i;"]
+    assert changed(js, "javascript") == ["t += k * i;", "t += i * n;"]  # `n` bounds the loop: first
     assert changed(["def f(n):", "    t = 0", "    for i in range(n):", "        t += n"], "python") == ["t += i"]
 
 
@@ -30,6 +30,15 @@ def test_a_name_the_header_also_reads_is_told_apart_from_the_rest_of_the_body() 
     ]
     python = ["def f(i):", "    x = 0", "    for j in range(1, i + 1):", "        x += i + k"]
     assert [read.bounds for read in idle_counters(python, "python")] == [True, False]
+    # Nine names read before the header's: the header's still comes first, within the cap of eight per loop.
+    crowded = [
+        "def f(i):",
+        "    x = 0",
+        "    for j in range(1, i + 1):",
+        "        x += a + b + c + d + e + g + h + m + p + i",
+    ]
+    reads = idle_counters(crowded, "python")
+    assert len(reads) == 8 and reads[0].bounds and reads[0].change.text.endswith("+ j")
 
 
 def test_a_loop_that_reads_its_counter_or_names_none_gives_nothing() -> None:
