@@ -108,8 +108,24 @@ def compare(baseline: TestStates, now: TestStates) -> TestVerdict:
     for test in baseline.passed | baseline.failed | now.passed | now.failed:
         was = "passed" if test in baseline.passed else "failed" if test in baseline.failed else None
         is_ = "passed" if test in now.passed else "failed" if test in now.failed else None
+        if was == "failed" and is_ is None:
+            is_ = _state_inside(test, now)
         states[test] = _STATE[(was, is_)]
     return TestVerdict(states)
+
+
+_INSIDE = (".", "::", "/")
+"""What follows a package's or a file's id in the ids of the tests inside it: Go's `pkg.TestX`, pytest's
+`tests/test_x.py::test_y`, a subtest's `TestX/case`."""
+
+
+def _state_inside(container: str, now: TestStates) -> str | None:
+    """A failure of a whole package or file (Go's build failed, pytest could not collect it), as the tests inside it
+    run now: failed if any fails, passed if they all pass, None where none runs."""
+    inside = tuple(f"{container}{sep}" for sep in _INSIDE)
+    if any(test.startswith(inside) for test in now.failed):
+        return "failed"
+    return "passed" if any(test.startswith(inside) for test in now.passed) else None
 
 
 _STATE: dict[tuple[str | None, str | None], TestState] = {

@@ -12,6 +12,8 @@ import pytest
 from cli_util import build, fenced, pedro
 from repo_util import PYTEST, git
 
+from pedro.evidence import TestStates, compare
+
 CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n"
 TESTS = (
     "from calc import add, mul\n\n\n"
@@ -232,3 +234,46 @@ def test_a_job_stops_at_its_time_limit_wherever_it_is(mul_repo: Path, stub_serve
     end = finished(proc.stdout)
     assert end["reason"] == "time_limit"
     assert "time limit of 3 s" in end["summary"] and "--time-limit" in end["summary"]
+
+
+def test_a_package_or_file_that_failed_whole_is_fixed_when_the_tests_inside_it_pass() -> None:
+    # A build failure names the package, a collection error the file: no test inside them ran at the baseline.
+    baseline = TestStates(frozenset({"example.com/other.TestX"}), frozenset({"example.com/calc", "test_x.py"}))
+    fixed = TestStates(
+        frozenset({"example.com/calc.TestSum", "example.com/calc.TestSum/empty", "test_x.py::test_a"}),
+        frozenset({"example.com/other.TestX", "test_xy.py::test_b"}),
+    )
+    assert compare(baseline, fixed).states == {
+        "example.com/calc": "fixed",
+        "test_x.py": "fixed",
+        "example.com/calc.TestSum": "added_passing",
+        "example.com/calc.TestSum/empty": "added_passing",
+        "test_x.py::test_a": "added_passing",
+        "example.com/other.TestX": "broken",
+        "test_xy.py::test_b": "added_failing",  # another file: no part of test_x.py
+    }
+    half = TestStates(frozenset({"test_x.py::test_a"}), frozenset({"test_x.py::test_b"}))
+    assert compare(baseline, half).states["test_x.py"] == "still_failing"
+    assert compare(baseline, TestStates(frozenset(), frozenset())).states["example.com/calc"] == "gone"
+
+
+def test_a_python_job_whose_test_module_could_not_be_imported_completes_once_it_imports_and_passes(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # pytest names the module it could not import, where no test of it ran: the job's failure is that file's.
+    (repo / "calc.py").write_text("START = 0\n\n\ndef add(a, b=STRAT):\n    return a + b\n")
+    (repo / "test_calc.py").write_text("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "calc")
+    server = stub_server(["```python\ndef add(a, b):\n    return a - b\n```"] * 4)
+    proc = pedro(
+        "debug", "--test", "python -m pytest -q", "-d", "the tests cannot import calc", "--backend", "openai",
+        "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", "--json", env=cli_env, cwd=repo,
+    )  # fmt: skip
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    end = [event for event in events if event["type"] == "job.finished"][-1]
+    assert proc.returncode == 0 and end["reason"] == "repaired", json.dumps(
+        [e for e in events if e["type"].startswith(("repair", "tests"))]
+    )[:3000]
+    assert end["evidence"]["verdict"] == {"test_calc.py": "fixed", "test_calc.py::test_add": "added_passing"}
+    assert "def add(a, b=START):" in (repo / "calc.py").read_text()

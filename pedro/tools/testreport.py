@@ -108,7 +108,17 @@ def _junit_file(case: ET.Element, runner: str) -> str:
 
 def _junit_id(case: ET.Element, runner: str) -> str:
     name = case.get("name", "?")
-    return name if runner == NODE_RUNNER else _pytest_id(_junit_file(case, runner), case.get("classname", ""), name)
+    if runner == NODE_RUNNER:
+        return name
+    file = _junit_file(case, runner)
+    # A module pytest could not import stands as a case named for the module: the file is what failed, and the id
+    # that runs it again, which its tests' ids start with once it imports.
+    if file and not case.get("classname") and any(e.get("message") == _NOT_COLLECTED for e in case.iter("error")):
+        return file
+    return _pytest_id(file, case.get("classname", ""), name)
+
+
+_NOT_COLLECTED = "collection failure"
 
 
 def _junit_failure(case: ET.Element, problem: ET.Element, runner: str) -> FailedTest:
