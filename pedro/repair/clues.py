@@ -28,6 +28,11 @@ _MISSING_ATTRIBUTE = (
     re.compile(r"TypeError: (?:[\w$.]+\.)?(?P<name>[\w$]+) is not a function"),
     re.compile(r"has no field or method (?P<name>\w+)"),
 )  # fmt: skip
+# A package a Go file imports and uses nowhere, as Go before 1.20 and after words it.
+_UNUSED_IMPORT = (
+    re.compile(r'imported and not used: "(?:[\w.-]+/)*(?P<name>[\w.-]+)"'),
+    re.compile(r'"(?:[\w.-]+/)*(?P<name>[\w.-]+)" imported and not used'),
+)
 # A key a lookup did not find: Python's KeyError.
 _MISSING_KEY = (re.compile(r"KeyError: (?P<quote>['\"])(?P<name>[^'\"\n]+)(?P=quote)"),)
 # A method called on its class where an instance was meant (`timedelta.total_seconds()` for `period.total_seconds()`).
@@ -109,6 +114,9 @@ class Clues:
     """The characters of those strings (`IsNested("[[]]")`): a bracket the code looks for that none of them holds
     may be the wrong kind (`'('`)."""
 
+    unused: frozenset[str] = frozenset()
+    """Packages a Go file imports and uses nowhere (`imported and not used: "sort"`): a call of theirs was dropped."""
+
     @property
     def deepest(self) -> tuple[str, int] | None:
         return self.frames[0] if self.frames else None
@@ -136,6 +144,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
         spelled=frozenset(literal for literal in literals if _WORD.fullmatch(literal)),
         characters=frozenset("".join(literals)),
+        unused=_named(_UNUSED_IMPORT, "name", texts),
     )
 
 

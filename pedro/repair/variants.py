@@ -26,6 +26,7 @@ from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
 from pedro.repair.divisor_loops import divisor_loops
+from pedro.repair.dropped_calls import dropped_calls
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
 from pedro.repair.idle_counters import idle_counters
@@ -203,6 +204,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
     found += _swapped_pairs(unit, order, prose)
+    found += _dropped_calls(unit, prose, clues)
     lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -563,6 +565,19 @@ def _idle_counters(unit: Unit, order: list[int], prose: set[int]) -> list[Varian
 
 def _idle_score(bounds: bool) -> float:
     return _TIER_SCORE[1] + _UNREAD_FIT if bounds else _TIER_SCORE[2]
+
+
+def _dropped_calls(unit: Unit, prose: set[int], clues: Clues) -> list[Variant]:
+    """A call of a package the Go file imports and uses nowhere, put back (dropped_calls.py): until one is, no
+    candidate builds, so these come first, in the order given."""
+    if unit.language != "go" or not clues.unused:
+        return []
+    changes = dropped_calls(unit.text.splitlines(), clues.unused)
+    return [
+        Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _TIER_SCORE[1] - k * 0.01)
+        for k, change in enumerate(changes)
+        if (line := unit.start_line + change.row) not in prose
+    ]
 
 
 def _divisor_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
