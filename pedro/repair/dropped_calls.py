@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from pedro.repair.locate import RowChange, indent_of
+from pedro.repair.native_probes import go_parameters
 
 # The slices the standard library sorts by name, and the named type that reverses them.
 _SORTS = {"int": ("Ints", "IntSlice"), "string": ("Strings", "StringSlice"), "float64": ("Float64s", "Float64Slice")}
@@ -109,19 +110,8 @@ def _slices(lines: list[str]) -> dict[str, tuple[str, int]]:
 def _parameters(head: str, wanted: str) -> list[str]:
     """The names of the parameters of type `wanted` in a Go function's first line (`a, b []int` gives both)."""
     match = _SIGNATURE.match(head)
-    if match is None:
-        return []
-    names: list[str] = []
-    waiting: list[str] = []
-    for part in (piece.strip() for piece in match["params"].split(",")):
-        words = part.split(None, 1)
-        if len(words) == 1:
-            waiting.append(words[0])  # its type is the next one written
-            continue
-        if words and words[1].replace(" ", "") == wanted:
-            names += [*waiting, words[0]]
-        waiting = []
-    return names
+    parameters = go_parameters(match["params"]) if match is not None else None
+    return [name for name, kind in parameters or () if kind.replace(" ", "") == wanted]
 
 
 def _code(line: str) -> str:

@@ -78,20 +78,29 @@ def _one_result(text: str) -> bool:
 
 def _go_params(text: str) -> tuple[str, ...] | None:
     """The parameter types of `a, b int, s string`, one per parameter; None for a type the probes cannot build."""
-    types: list[str] = []
-    pending = 0
-    for part in (piece.strip() for piece in text.split(",") if piece.strip()):
-        words = part.split()
-        if len(words) == 1:
-            pending += 1  # `a` in `a, b int`: its type comes later
-            continue
-        kind = words[-1]
+    parameters = go_parameters(text)
+    if parameters is None:
+        return None
+    for _, kind in parameters:
         element = kind.removeprefix("[]")
         if element not in _GO_TYPES or kind.startswith("[][]") or "..." in kind:
             return None
-        types.extend([kind] * (pending + 1))
-        pending = 0
-    return None if pending else tuple(types)
+    return tuple(kind for _, kind in parameters)
+
+
+def go_parameters(text: str) -> list[tuple[str, str]] | None:
+    """(name, type) of each parameter of a Go parameter list, `a, b int` giving both their type; None where a name
+    is left without one (a list of types alone, as an interface's method may have)."""
+    found: list[tuple[str, str]] = []
+    pending: list[str] = []
+    for part in (piece.strip() for piece in text.split(",") if piece.strip()):
+        name, _, kind = part.partition(" ")
+        if not kind.strip():
+            pending.append(name)  # `a` in `a, b int`: its type comes later
+            continue
+        found += [(each, kind.strip()) for each in (*pending, name)]
+        pending = []
+    return None if pending else found
 
 
 def _go_test_files(root: Path, folder: Path) -> list[Path]:

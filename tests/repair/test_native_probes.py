@@ -13,7 +13,7 @@ from test_repairer import repair
 
 from pedro.calls.literals import literal_arguments
 from pedro.repair.locate import Unit
-from pedro.repair.native_probes import _go_params, native_probe_spec
+from pedro.repair.native_probes import _go_params, go_parameters, native_probe_spec
 
 
 def test_literal_arguments_of_both_languages_read_as_values() -> None:
@@ -30,6 +30,9 @@ def test_go_parameters_share_a_type_as_go_writes_them() -> None:
     # Types the probes cannot build leave the function unprobed.
     assert _go_params("items []quote.Item") is None
     assert _go_params("xs ...int") is None
+    # The names beside their types, for what reads a signature otherwise (dropped_calls.py's slices to sort).
+    assert go_parameters("l1, l2 []int, s  string") == [("l1", "[]int"), ("l2", "[]int"), ("s", "string")]
+    assert go_parameters("int, string") is None
 
 
 def _unit(root: Path, path: str, name: str, language: str) -> Unit:
