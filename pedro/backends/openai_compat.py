@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -283,7 +284,16 @@ class OpenAICompatBackend:
                 break
             chunk = decode_json_object(data, url=self.chat_url, server=self.server, what="stream event")
             if field_name == "error" or "error" in chunk:
-                self._raise_embedded_error(chunk if "error" in chunk else {"error": chunk})
+                error = chunk if "error" in chunk else {"error": chunk}
+                detail = _error_detail(error)
+                if _UNREAD_OUTPUT.search(detail) and assembler.text:
+                    # The model's reply came whole; only the server's reading of it as its chat format failed. The
+                    # reply is the model's to be judged (pedro reads calls itself), not a fault of the server's.
+                    said = f"the {self.server} could not read the model's reply in its chat format ({detail})"
+                    completion = guard.finish(assembler.finish())
+                    return replace(completion, finish_reason=completion.finish_reason or "stop",
+                                   notices=(*completion.notices, f"{said}; pedro read the text itself"))  # fmt: skip
+                self._raise_embedded_error(error)
             thought = len(assembler.reasoning)
             text = assembler.add(chunk)
             if text:
@@ -309,10 +319,9 @@ class OpenAICompatBackend:
         return completion
 
     def _raise_embedded_error(self, payload: Mapping[str, Any]) -> None:
-        error = payload.get("error")
-        if error is None:
+        if payload.get("error") is None:
             return
-        detail = str(error.get("message", error)) if isinstance(error, Mapping) else str(error)
+        detail = _error_detail(payload)
         raise BackendError(
             f"the {self.server} at {self.chat_url} reported an error: {detail}. The server log may say more"
         )
@@ -324,6 +333,17 @@ class OpenAICompatBackend:
                 "usually ends in /v1 (e.g. http://127.0.0.1:8080/v1); check --base-url / [backend].base_url"
             )
         return None
+
+
+# llama-server's words when the text a model wrote does not parse as its chat template's format (tool calls,
+# reasoning): said after the whole reply was streamed.
+_UNREAD_OUTPUT = re.compile(r"model produced output that does not match|does not match the expected [\w-]+ format")
+
+
+def _error_detail(payload: Mapping[str, Any]) -> str:
+    """The message of the error a reply holds (`{"error": {"message": …}}` or `{"error": "…"}`)."""
+    error = payload.get("error")
+    return str(error.get("message", error)) if isinstance(error, Mapping) else str(error)
 
 
 def _tool_name(tool: Mapping[str, Any]) -> str:

@@ -293,6 +293,28 @@ def test_in_stream_error_event_is_reported(server: WireServer) -> None:
         run(make(server))
 
 
+def test_a_reply_the_server_cannot_read_in_its_chat_format_is_the_models_text_not_an_error(server: WireServer) -> None:
+    # llama-server streams the model's whole reply, then fails to parse it as the template's format (peg-native for
+    # SmolLM2's): the text is what the model wrote, and pedro reads calls from text itself.
+    chunk = '{"choices":[{"index":0,"delta":{"content":%s},"finish_reason":null}],"object":"chat.completion.chunk"}'
+    body = "".join(f"data: {chunk % json.dumps(part)}\n\n" for part in ("```go\nfunc F(s string) bool {", "\n}\n"))
+    error = "The model produced output that does not match the expected peg-native format"
+    failed = "error: " + json.dumps({"code": 500, "message": error, "type": "server_error"}) + "\n\n"
+    body += failed
+    server.on("POST", CHAT, Reply(body=body))
+    completion, tokens = run(make(server))
+    assert completion.text == "```go\nfunc F(s string) bool {\n}\n" and "".join(tokens) == completion.text
+    assert completion.finish_reason == "stop"
+    assert completion.notices[-1].endswith(
+        f"could not read the model's reply in its chat format ({error}); pedro read the text itself"
+    )
+    # Before any text the same words are the server's error.
+    bare = WireServer()
+    bare.on("POST", CHAT, Reply(body=failed))
+    with pytest.raises(BackendError, match="peg-native"):
+        run(make(bare))
+
+
 def test_missing_v1_gets_a_hint(server: WireServer) -> None:
     server.on("POST", "/chat/completions", json_reply({"detail": "Not Found"}, status=404))
     backend = OpenAICompatBackend(Connection("http://127.0.0.1:8080", client=server.client()), "qwen")
