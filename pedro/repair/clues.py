@@ -33,6 +33,11 @@ _UNUSED_IMPORT = (
     re.compile(r'imported and not used: "(?:[\w.-]+/)*(?P<name>[\w.-]+)"'),
     re.compile(r'"(?:[\w.-]+/)*(?P<name>[\w.-]+)" imported and not used'),
 )
+# A local Go declares and never reads, as Go before 1.20 and after words it.
+_UNUSED_LOCAL = (
+    re.compile(r"(?P<name>\w+) declared but not used"),
+    re.compile(r"declared and not used: (?P<name>\w+)"),
+)
 # A key a lookup did not find: Python's KeyError.
 _MISSING_KEY = (re.compile(r"KeyError: (?P<quote>['\"])(?P<name>[^'\"\n]+)(?P=quote)"),)
 # A method called on its class where an instance was meant (`timedelta.total_seconds()` for `period.total_seconds()`).
@@ -116,6 +121,8 @@ class Clues:
 
     unused: frozenset[str] = frozenset()
     """Packages a Go file imports and uses nowhere (`imported and not used: "sort"`): a call of theirs was dropped."""
+    unused_locals: frozenset[str] = frozenset()
+    """Locals Go says are declared and not used (`is_prime declared but not used`): a use of theirs was dropped."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -145,6 +152,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
         spelled=frozenset(literal for literal in literals if _WORD.fullmatch(literal)),
         characters=frozenset("".join(literals)),
         unused=_named(_UNUSED_IMPORT, "name", texts),
+        unused_locals=_named(_UNUSED_LOCAL, "name", texts),
     )
 
 

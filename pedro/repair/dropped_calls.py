@@ -1,6 +1,8 @@
-"""A call a Go function dropped, where its file still imports the package and so does not build (`imported and not
-used: "sort"`): each slice the function fills or is given sorted, up or down, after the loop that fills it, before
-the loop that walks it or before it is returned; each text parameter put in one case or trimmed where it starts."""
+"""A call a Go function dropped, where what it called is still there and so the package does not build: a package
+imported and not used (`"sort"`), each slice the function fills or is given sorted, up or down, after the loop that
+fills it, before the loop that walks it or before it is returned, each text parameter put in one case or trimmed
+where it starts; a check of its own declared and not used (`is_prime := func(n int) bool`), made part of a
+condition on each name the condition reads."""
 
 from __future__ import annotations
 
@@ -19,6 +21,11 @@ _DECLARED = re.compile(
 )
 _STRING_OR_RUNE = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'|//.*$')
 _LOOP = re.compile(r"^\s*for\b")
+_CHECK = re.compile(r"^\s*(?P<name>\w+)\s*:=\s*func\s*\(\s*\w+\s+[^,()]+\)\s*bool\s*\{\s*$")
+"""A local function of one parameter that answers yes or no: a check a condition may have dropped."""
+_CONDITION = re.compile(r"^(?P<head>\s*(?:\}\s*else\s+)?if\s+)(?P<condition>.+?)(?P<tail>\s*\{\s*)$")
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w(\[.])")
+_KEYWORDS = frozenset({"true", "false", "nil", "len", "if", "else"})
 _MOST = 24
 """The most changes one function gives: every other candidate fails to build, so these are the ones worth a run."""
 
@@ -40,6 +47,43 @@ def dropped_calls(lines: list[str], unused: frozenset[str]) -> list[RowChange]:
                 text = f"{indent_of(lines[first])}{call}\n{lines[first]}"
                 found.append(RowChange(first, text, f"`{call}` added where the body starts: {_WHY.format('strings')}"))
     return found[:_MOST]
+
+
+def dropped_checks(lines: list[str], unused: frozenset[str]) -> list[RowChange]:
+    """For each local check the failure says is declared and not used, each `if` of the function (outside the check)
+    with the check of each name its condition reads added to it, then the same negated."""
+    found: list[RowChange] = []
+    for row, text in enumerate(lines):
+        check = _CHECK.match(text)
+        if check is None or check["name"] not in unused:
+            continue
+        inside = range(row, _block_end(lines, row) + 1)
+        conditions = [
+            (k, match) for k, line in enumerate(lines) if k not in inside and (match := _CONDITION.match(line))
+        ]
+        for negated in ("", "!"):
+            for k, match in conditions:
+                condition = match["condition"]
+                joined = f"({condition})" if "||" in condition else condition
+                for name in dict.fromkeys(_NAME.findall(_code(condition))):
+                    if name in _KEYWORDS or name == check["name"]:
+                        continue
+                    call = f"{negated}{check['name']}({name})"
+                    new = f"{match['head']}{joined} && {call}{match['tail']}"
+                    why = f"{check['name']} is declared and not used"
+                    found.append(RowChange(k, new, f"`&& {call}` added to `if {condition}`: {why}"))
+    return found[:_MOST]
+
+
+def _block_end(lines: list[str], row: int) -> int:
+    """The row of the brace that closes the block opened on `row`."""
+    depth = 0
+    for k in range(row, len(lines)):
+        code = _code(lines[k])
+        depth += code.count("{") - code.count("}")
+        if depth <= 0 and k > row:
+            return k
+    return len(lines) - 1
 
 
 _WHY = "the file imports {} and uses it nowhere"

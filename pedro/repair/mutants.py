@@ -123,6 +123,8 @@ _CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswi
                "endsWith": "startsWith", "trimStart": "trimEnd", "trimEnd": "trimStart"}  # fmt: skip
 _STARTS_AT_ZERO = re.compile(r"^\s*(?:let\s+|var\s+)?[A-Za-z_$][\w$]*\s*:?=\s*0\s*;?\s*$")
 """A variable set to zero alone on its line (`max := 0`, `let best = 0;`): where it starts."""
+_STARTS_AT_NUMBER = re.compile(r"^\s*(?:let\s+|var\s+)?[A-Za-z_$][\w$]*\s*:?=\s*\d+\s*;?\s*$")
+"""A variable set to a whole number alone on its line (`t := 42`): a start value, which most often is 0."""
 _METHOD_TWINS = frozenset({"startswith", "endswith", "lower", "upper", "lstrip", "rstrip", "append", "extend",
                            "ToUpper", "ToLower", "HasPrefix", "HasSuffix", "TrimLeft", "TrimRight", "Min", "Max",
                            "toUpperCase", "toLowerCase", "startsWith", "endsWith", "trimStart", "trimEnd"})  # fmt: skip
@@ -764,6 +766,8 @@ def _number_variants(line: str, token: _Token) -> Iterator[Mutant]:
     yield _swap(line, token, str(value + 1), 2)
     if value > 0:
         yield _swap(line, token, str(value - 1), 2)
+        if value > 1 and _STARTS_AT_NUMBER.match(line):
+            yield _swap(line, token, "0", 3)  # a count or a best-so-far started elsewhere than nothing
     elif _STARTS_AT_ZERO.match(line):
         yield _swap(line, token, "-1", 3)  # a best-so-far or an answer for none found: `max := 0` for `-1`
     if value >= 10 and value % 10 == 0:

@@ -1,14 +1,16 @@
 """Variants of a string literal that the failure itself spells out: the code gave `'yes'` where `'Yes'` was expected,
 so the literal whose text stands where the two differ becomes the expected text (`'yes'` → `'Yes'`, and `"d"` →
-`"db"` at the end of `"db" + bits + "d"`). A change of case alone is also made to the function's other literals
-written in that case: a slip made throughout (`'yes'`/`'no'` for `'Yes'`/`'No'`) shows in one failure at a time. A
-pattern's class of ASCII letters, where the failure's text holds a letter outside ASCII, widened to every letter. Text
-the expected has and the actual lacks, put between two texts joined with nothing between them; and a value given the
-case the failure expects (`i` → `i.swapcase()`) where the two texts differ by case alone."""
+`"db"` at the end of `"db" + bits + "d"`), a format's own text too (`"db%bd"` → `"db%bdb"`). A change of case alone
+is also made to the function's other literals written in that case: a slip made throughout (`'yes'`/`'no'` for
+`'Yes'`/`'No'`) shows in one failure at a time. A pattern's class of ASCII letters, where the failure's text holds a
+letter outside ASCII, widened to every letter. Text the expected has and the actual lacks, put between two texts
+joined with nothing between them; and a value given the case the failure expects (`i` → `i.swapcase()`) where the
+two texts differ by case alone."""
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from pedro.repair.mutants import code_tokens, string_literals
@@ -47,7 +49,54 @@ def spelled_out(
                 change = f"`{token}` → `{written}`, the text the failure expects"
                 found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
                 found.extend(_cased_throughout(lines, rows, (row, start, token), new, language))
+            if not news:
+                found.extend(_formats_spelled_out((row, start, token), line, pairs, language))
     return found
+
+
+def _formats_spelled_out(
+    literal: tuple[int, int, str], line: str, pairs: Sequence[tuple[str, str]], language: LanguageName
+) -> Iterator[Fix]:
+    """The format `literal` (row, column, token) on `line` with its own text as each pair's expected text has it."""
+    row, start, token = literal
+    holes = _HOLES.get(language)
+    if holes is None or not holes.search(token[1:-1]):
+        return
+    reformatted = (_reformatted(token[1:-1], holes, *pair) for pair in pairs)
+    for new in dict.fromkeys(new for new in reformatted if new is not None and _writable(new, token[0])):
+        written = token[0] + new + token[0]
+        change = f"`{token}` → `{written}`, the format's own text as the failure expects it"
+        yield row, line[:start] + written + line[start + len(token) :], change, ()
+
+
+# What a format fills in, by language: Go's verbs (`%b`, `%5.2f`), Python's `%s` and `{}` (format, f-strings).
+_HOLES = {
+    "go": re.compile(r"%[-+# 0]*(?:\d+)?(?:\.\d+)?[vTtbcdoOqxXUeEfFgGsp]"),
+    "python": re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[sdifrxXeEgGc]|\{[^{}]*\}"),
+}
+
+
+def _reformatted(body: str, holes: re.Pattern[str], actual: str, expected: str) -> str | None:
+    """The format `body` with its own text changed so that the values it filled into `actual` read as `expected`
+    (`"db%bd"` gave `db0d` where `db0db` was expected: `"db%bdb"`); None where its holes cannot be told apart."""
+    texts = holes.split(body)
+    filled = holes.findall(body)
+    pattern = "".join(re.escape(text) + ("(.+?)" if k < len(filled) else "") for k, text in enumerate(texts))
+    match = re.fullmatch(pattern, actual, re.S)
+    if match is None:
+        return None
+    new: list[str] = []
+    at = 0
+    for value in match.groups():
+        found = expected.find(value, at)
+        if found == -1:
+            return None
+        new.append(expected[at:found])
+        at = found + len(value)
+    new.append(expected[at:])
+    if new == texts or any(holes.search(text) or "%" in text or "{" in text or "}" in text for text in new):
+        return None
+    return "".join(text + (filled[k] if k < len(filled) else "") for k, text in enumerate(new))
 
 
 def widened_letters(

@@ -26,7 +26,7 @@ from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
 from pedro.repair.divisor_loops import divisor_loops
-from pedro.repair.dropped_calls import dropped_calls
+from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
 from pedro.repair.idle_counters import idle_counters
@@ -568,11 +568,12 @@ def _idle_score(bounds: bool) -> float:
 
 
 def _dropped_calls(unit: Unit, prose: set[int], clues: Clues) -> list[Variant]:
-    """A call of a package the Go file imports and uses nowhere, put back (dropped_calls.py): until one is, no
-    candidate builds, so these come first, in the order given."""
-    if unit.language != "go" or not clues.unused:
+    """A call of a package the Go file imports and uses nowhere, or of a check it declares and never uses, put back
+    (dropped_calls.py): until one is, no candidate builds, so these come first, in the order given."""
+    if unit.language != "go" or not (clues.unused or clues.unused_locals):
         return []
-    changes = dropped_calls(unit.text.splitlines(), clues.unused)
+    lines = unit.text.splitlines()
+    changes = [*dropped_calls(lines, clues.unused), *dropped_checks(lines, clues.unused_locals)]
     return [
         Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _TIER_SCORE[1] - k * 0.01)
         for k, change in enumerate(changes)

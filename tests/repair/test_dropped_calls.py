@@ -12,7 +12,7 @@ from cli_util import pedro
 from repo_util import git
 
 from pedro.repair.clues import read_clues
-from pedro.repair.dropped_calls import dropped_calls
+from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.tools.testreport import FailedTest
 
 COMMON = (
@@ -133,3 +133,29 @@ def test_a_go_job_whose_package_stopped_building_when_a_sort_was_dropped_is_repa
     assert variants[0]["change"].startswith("`sort.Ints(res)` added before `return res`"), tried
     assert variants[0]["status"] == "fixed", tried
     assert "\tsort.Ints(res)\n\treturn res\n" in (repo / "common.go").read_text()
+
+
+def test_a_check_declared_and_never_used_is_added_to_each_condition_on_each_name_it_reads() -> None:
+    intersection = (
+        "func Intersection(a [2]int, b [2]int) string {\n"
+        "\tis_prime := func(num int) bool {\n\t\tif num < 2 {\n\t\t\treturn false\n\t\t}\n\t\treturn true\n\t}\n"
+        "\tlength := b[1] - a[0]\n"
+        '\tif length > 0 || a[0] == 0 {\n\t\treturn "YES"\n\t}\n\treturn "NO"\n}\n'
+    )
+    found = dropped_checks(intersection.splitlines(), frozenset({"is_prime"}))
+    # Not inside the check itself, nor on a collection it indexes; an `||` bracketed before the `&&` joins it.
+    assert [(c.row, c.text) for c in found] == [
+        (8, "\tif (length > 0 || a[0] == 0) && is_prime(length) {"),
+        (8, "\tif (length > 0 || a[0] == 0) && !is_prime(length) {"),
+    ]
+    assert (
+        found[0].change
+        == "`&& is_prime(length)` added to `if length > 0 || a[0] == 0`: is_prime is declared and not used"
+    )
+    assert dropped_checks(intersection.splitlines(), frozenset({"length"})) == []
+
+
+def test_both_ways_go_words_a_local_declared_and_not_used_are_read(tmp_path: Path) -> None:
+    old = FailedTest("task", "", "./solution.go:21:5: is_prime declared but not used")
+    new = FailedTest("task", "", "./solution.go:21:5: declared and not used: seen")
+    assert read_clues([old, new], tmp_path).unused_locals == {"is_prime", "seen"}

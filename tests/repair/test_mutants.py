@@ -347,6 +347,10 @@ def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> N
     # A variable that starts at zero may have been meant to start at -1 (nothing found yet); a zero elsewhere not.
     assert "max := -1" in changes("\tmax := 0", "go") and "let best = -1;" in changes("  let best = 0;", "javascript")
     assert not [line for line in changes("    x = f(0)") + changes("    return 0") if "-1" in line]
+    # A variable started at a number other than 0 may have been meant to start at nothing (`t := 42` for the most
+    # repeats seen); a number elsewhere keeps its place.
+    assert "t := 0" in changes("\tt := 42", "go") and "limit = 0" in changes("    limit = 7")
+    assert "x = f(0)" not in changes("    x = f(42)") and "return 0" not in changes("    return 42")
     # Only the values after `=`: the names of the signature stay.
     assert all(line.startswith("def slugify(title, sep=") for line in changes('def slugify(title, sep="_"):'))
     assert 'return f"{metres / 1000:.1f} km"' in changes('    return f"{metres / 1000:.0f} km"')

@@ -33,6 +33,22 @@ def test_the_literal_where_the_actual_text_differs_becomes_the_expected_text() -
     assert fixes(lines, ("db01d", "db10d")) == {}
 
 
+def test_a_formats_own_text_is_rewritten_around_the_values_it_filled_in_as_the_failure_expects() -> None:
+    lines = ["func DecimalToBinary(decimal int) string {", '    return fmt.Sprintf("db%bd", decimal)', "}"]
+    assert fixes(lines, ("db0d", "db0db"), language="go") == {
+        '`"db%bd"` → `"db%bdb"`, the format\'s own text as the failure expects it': (
+            1, '    return fmt.Sprintf("db%bdb", decimal)',
+        )
+    }  # fmt: skip
+    python = ["def total(n):", "    return 'total: %d items' % n"]
+    assert list(fixes(python, ("total: 3 items", "Total: 3 items."))) == [
+        "`'total: %d items'` → `'Total: %d items.'`, the format's own text as the failure expects it"
+    ]
+    # A value the code filled in differs, not the format's text: nothing to rewrite; nor where the text is another.
+    assert fixes(lines, ("db01d", "db10d"), language="go") == {}
+    assert fixes(lines, ("0b0", "db0db"), language="go") == {}
+
+
 def test_a_change_of_case_is_also_made_to_the_other_literals_written_in_that_case() -> None:
     lines = ["def answer(ok):", "    if ok:", "        return 'yes'", "    return 'no'", "    log('DEBUG')"]
     found = fixes(lines, ("yes", "Yes"))
