@@ -266,12 +266,9 @@ def test_a_python_job_whose_test_module_could_not_be_imported_completes_once_it_
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "calc")
     server = stub_server(["```python\ndef add(a, b):\n    return a - b\n```"] * 4)
-    proc = pedro(
-        "debug", "--test", "python -m pytest -q", "-d", "the tests cannot import calc", "--backend", "openai",
-        "--base-url", f"{server.url}/v1", "--model", "m", "--no-input", "--json", env=cli_env, cwd=repo,
-    )  # fmt: skip
-    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    end = [event for event in events if event["type"] == "job.finished"][-1]
+    proc = debug(server, repo, cli_env, "the tests cannot import calc")
+    events = events_of(proc.stdout)
+    end = finished(proc.stdout)
     assert proc.returncode == 0 and end["reason"] == "repaired", json.dumps(
         [e for e in events if e["type"].startswith(("repair", "tests"))]
     )[:3000]
