@@ -36,14 +36,16 @@ _JS_IN_PLACE = re.compile(
     r"^(?P<indent>[ \t]*)return\s+(?P<call>(?P<target>[\w$]+(?:\.[\w$]+)*)\.(?:push|unshift|forEach)\(.*\));?\s*$"
 )
 """A JavaScript `return` of a method that changes its array and returns its length or nothing: `return xs.push(x)`."""
-_JS_UPDATE = re.compile(r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*(?:\+|-|\*|/|%|\*\*)=\s*[^=;][^;]*;\s*$")
-"""A JavaScript line that only updates a value in place: `i *= n;`, `this.total += x;`."""
+_JS_UPDATE = re.compile(
+    r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*(?:(?:\+|-|\*|/|%|\*\*)=\s*[^=;][^;]*|\+\+|--)\s*;\s*$"
+)
+"""A JavaScript line that only updates a value in place: `i *= n;`, `this.total += x;`, `ind--;`."""
 _JS_ADD = re.compile(r"^[ \t]*(?P<target>[A-Za-z_$][\w$]*(?:\.[\w$]+)*)\.(?:push|unshift|add)\(.*\);?\s*$")
 """A JavaScript line that only adds to an array or a set: `out.push(x);`."""
 _JS_ASSIGN = re.compile(r"^[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+|\[[^\]\n]+\])*\s*=(?!=)[^;]*;?\s*$")
 """A JavaScript line that only assigns, with no declaration: `p[j] = p[ind]`."""
-_GO_UPDATE = re.compile(r"^[ \t]*[A-Za-z_]\w*(?:\.\w+)*\s*(?:\+|-|\*|/|%|<<|>>|&|\||\^)=\s*[^=\s].*$")
-"""A Go line that only updates a value in place: `i *= n`, `s.total += x`."""
+_GO_UPDATE = re.compile(r"^[ \t]*[A-Za-z_]\w*(?:\.\w+)*\s*(?:(?:\+|-|\*|/|%|<<|>>|&|\||\^)=\s*[^=\s].*|\+\+\s*|--\s*)$")
+"""A Go line that only updates a value in place: `i *= n`, `s.total += x`, `ind--`."""
 _GO_ADD = re.compile(r"^[ \t]*(?P<target>[A-Za-z_]\w*(?:\.\w+)*)\s*=\s*append\((?P=target)\s*,.*\)\s*$")
 """A Go line that only appends to a slice: `out = append(out, x)`."""
 _UPDATES = {"javascript": _JS_UPDATE, "typescript": _JS_UPDATE, "go": _GO_UPDATE}

@@ -73,6 +73,24 @@ def term_slips(line: str, code: Sequence[Token], language: str) -> Iterator[Slip
     yield from _squared(line, code, language)
     yield from _remainders(line, code)
     yield from _regrouped(line, code)
+    yield from _halved(line, language)
+
+
+# A sum in brackets that are the whole value (`s := (a + b + c)`, `mid = (lo + hi)`): brackets a sum alone needs only
+# for what came after it, most often a halving (a midpoint, a half-perimeter).
+_BRACKETED_SUM = re.compile(
+    r"^(?P<head>\s*(?:let\s+|var\s+|const\s+)?[A-Za-z_$][\w$]*\s*:?=\s*)(?P<sum>\([^()]*\+[^()]*\))(?P<end>\s*;?\s*)$"
+)
+
+
+def _halved(line: str, language: str) -> Iterator[Slip]:
+    """A bracketed sum that is a whole assignment's value, halved: `s := (a + b + c)` → `s := (a + b + c) / 2`."""
+    match = _BRACKETED_SUM.match(line)
+    if match is None:
+        return
+    for divide in ("/", "//") if language == "python" else ("/",):
+        halved = f"{match['sum']} {divide} 2"
+        yield f"{match['head']}{halved}{match['end']}", f"`{match['sum']}` → `{halved}`", 1
 
 
 _ARITHMETIC = frozenset({"+", "-", "*", "/", "//", "%", "**"})

@@ -351,6 +351,10 @@ def test_a_default_value_a_returned_name_and_a_format_width_have_variants() -> N
     # repeats seen); a number elsewhere keeps its place.
     assert "t := 0" in changes("\tt := 42", "go") and "limit = 0" in changes("    limit = 7")
     assert "x = f(0)" not in changes("    x = f(42)") and "return 0" not in changes("    return 42")
+    # A sum bracketed as a whole value lost what the brackets were for: a halving (a midpoint, a half-perimeter).
+    assert "s := (a + b + c) / 2" in changes("\ts := (a + b + c)", "go")
+    assert {"mid = (lo + hi) / 2", "mid = (lo + hi) // 2"} <= set(changes("    mid = (lo + hi)"))
+    assert not [c for c in changes("    total = (a + b) * 3") + changes("    mid = lo + hi") if "/ 2" in c]
     # Only the values after `=`: the names of the signature stay.
     assert all(line.startswith("def slugify(title, sep=") for line in changes('def slugify(title, sep="_"):'))
     assert 'return f"{metres / 1000:.1f} km"' in changes('    return f"{metres / 1000:.0f} km"')

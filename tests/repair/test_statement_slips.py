@@ -223,6 +223,13 @@ def test_a_one_line_update_in_a_block_of_others_is_taken_out() -> None:
     ]
     lines = ["function f(xs) {", "  let t = 0;", "  for (const x of xs) {", "    t += x;", "    t *= 2;", "  }", "}"]
     assert [c.row for c in excess_steps_lines(lines, "javascript")] == [3, 4]
+    # A count moved once more than meant: `ind--` after `i++` (Go), `n--;` (JavaScript); a declaration is no step.
+    go = ["func CanArrange(arr []int) int {", "\tind := -1", "\tfor i < len(arr) {", "\t\ti++", "\t\tind--", "\t}", "}"]
+    assert [c.change for c in excess_steps_lines(go, "go")] == [
+        "`i++` taken out, a step too many",
+        "`ind--` taken out, a step too many",
+    ]
+    assert [c.row for c in excess_steps_lines(["function f() {", "  let n = 1;", "  n--;", "}"], "javascript")] == [2]
 
 
 def test_a_step_too_many_in_a_loop_is_fixed_by_taking_it_out(repo: Path) -> None:
