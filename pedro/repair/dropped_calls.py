@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from pedro.repair.locate import RowChange, indent_of
+from pedro.repair.mutants import code_text
 from pedro.repair.native_probes import go_parameters
 
 # The slices the standard library sorts by name, and the named type that reverses them.
@@ -19,13 +20,12 @@ _SIGNATURE = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?\w+\s*(?:\[[^\]]*\])?\((?P
 _DECLARED = re.compile(
     r"^\s*(?:(?P<name>\w+)\s*:=\s*(?:make\(\s*)?\[\](?P<type>\w+)\b|var\s+(?P<var>\w+)\s+\[\](?P<vartype>\w+)\b)"
 )
-_STRING_OR_RUNE = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'|//.*$')
 _LOOP = re.compile(r"^\s*for\b")
 _CHECK = re.compile(r"^\s*(?P<name>\w+)\s*:=\s*func\s*\(\s*\w+\s+[^,()]+\)\s*bool\s*\{\s*$")
 """A local function of one parameter that answers yes or no: a check a condition may have dropped."""
 _CONDITION = re.compile(r"^(?P<head>\s*(?:\}\s*else\s+)?if\s+)(?P<condition>.+?)(?P<tail>\s*\{\s*)$")
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w(\[.])")
-_KEYWORDS = frozenset({"true", "false", "nil", "len", "if", "else"})
+_KEYWORDS = frozenset({"true", "false", "nil"})
 _MOST = 24
 """The most changes one function gives: every other candidate fails to build, so these are the ones worth a run."""
 
@@ -65,7 +65,7 @@ def dropped_checks(lines: list[str], unused: frozenset[str]) -> list[RowChange]:
             for k, match in conditions:
                 condition = match["condition"]
                 joined = f"({condition})" if "||" in condition else condition
-                for name in dict.fromkeys(_NAME.findall(_code(condition))):
+                for name in dict.fromkeys(_NAME.findall(code_text(condition, "go"))):
                     if name in _KEYWORDS or name == check["name"]:
                         continue
                     call = f"{negated}{check['name']}({name})"
@@ -79,7 +79,7 @@ def _block_end(lines: list[str], row: int) -> int:
     """The row of the brace that closes the block opened on `row`."""
     depth = 0
     for k in range(row, len(lines)):
-        code = _code(lines[k])
+        code = code_text(lines[k], "go")
         depth += code.count("{") - code.count("}")
         if depth <= 0 and k > row:
             return k
@@ -116,7 +116,7 @@ def _places(lines: list[str], statements: list[int], name: str, declared: int) -
         if row <= declared:
             continue
         before = statements[k - 1] if k else -1
-        code = _code(lines[row])
+        code = code_text(lines[row], "go")
         if before > declared and _LOOP.match(lines[before]) and any(filled.search(line) for line in lines[before:row]):
             places.append((0, row))
         elif returned.search(code):
@@ -131,7 +131,7 @@ def _top_statements(lines: list[str]) -> list[int]:
     rows: list[int] = []
     depth = 0
     for row, line in enumerate(lines):
-        code = _code(line).strip()
+        code = code_text(line, "go").strip()
         if depth == 1 and code and not code.startswith("}"):
             rows.append(row)
         depth += code.count("{") - code.count("}")
@@ -156,8 +156,3 @@ def _parameters(head: str, wanted: str) -> list[str]:
     match = _SIGNATURE.match(head)
     parameters = go_parameters(match["params"]) if match is not None else None
     return [name for name, kind in parameters or () if kind.replace(" ", "") == wanted]
-
-
-def _code(line: str) -> str:
-    """The line without its strings, runes and comment, whose braces are not the code's."""
-    return _STRING_OR_RUNE.sub('""', line)

@@ -204,6 +204,14 @@ def without_comment(line: str, language: LanguageName) -> str:
     return line if comment is None else line[: comment.start].rstrip()
 
 
+def code_text(line: str, language: LanguageName) -> str:
+    """The line's code: its comment dropped and its strings blanked, so that their words and brackets are not code's."""
+    code = without_comment(line, language)
+    for start, literal in reversed(string_literals(code, language)):
+        code = code[:start] + " " * len(literal) + code[start + len(literal) :]
+    return code
+
+
 def code_tokens(line: str, language: LanguageName) -> list[tuple[str, str, int]]:
     """The line's tokens but its comment, as (kind, text, where it starts): kinds `name`, `number`, `string`, `op`."""
     return [(token.kind, token.text, token.start) for token in _tokens(line, language) if token.kind != "comment"]

@@ -12,7 +12,7 @@ import re
 import textwrap
 
 from pedro.repair.locate import Unit
-from pedro.repair.mutants import string_literals, without_comment
+from pedro.repair.mutants import code_text
 from pedro.tools.symbols import LanguageName
 
 _NAME = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$])")
@@ -50,7 +50,7 @@ def parameters(signature: str, language: LanguageName) -> list[str]:
     """A Python, JavaScript, TypeScript or Go signature's plain parameters."""
     if language == "go":
         return _go_parameters(signature)
-    match = _PARAMETERS.search(_code(signature, language))
+    match = _PARAMETERS.search(code_text(signature, language))
     if match is None:
         return []
     names = (part.split("=")[0].split(":")[0].strip().rstrip("?") for part in match.group("inside").split(","))
@@ -115,7 +115,7 @@ def _token_unread(text: str, language: LanguageName) -> frozenset[str]:
     """Go and JavaScript, read by tokens: a name stored wherever it stands in the body's code (a JavaScript
     parameter stands once, in the signature, as a store)."""
     lines = text.splitlines()
-    body = [_code(line, language) for line in lines[1:]]
+    body = [code_text(line, language) for line in lines[1:]]
     seen: dict[str, list[bool]] = {name: [True] for name in parameters(lines[0] if lines else "", language)}
     for line in body:
         for match in _NAME.finditer(line):
@@ -126,11 +126,3 @@ def _token_unread(text: str, language: LanguageName) -> frozenset[str]:
             stored = bool(_STORED_AFTER.match(after) or declared)
             seen.setdefault(match.group(0), []).append(stored)
     return frozenset(name for name, uses in seen.items() if all(uses) and name not in _NEVER_UNREAD)
-
-
-def _code(line: str, language: LanguageName) -> str:
-    """The line's code: its comment dropped and its strings blanked, so that their words are no names."""
-    code = without_comment(line, language)
-    for start, literal in reversed(string_literals(code, language)):
-        code = code[:start] + " " * len(literal) + code[start + len(literal) :]
-    return code
