@@ -61,6 +61,7 @@ from pedro.repair.statement_slips import (
     unformatted_javascript,
     unformatted_python,
 )
+from pedro.repair.still_values import still_counts, unfilled
 from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
 from pedro.repair.swapped_reads import swapped_reads
 from pedro.repair.swapped_returns import swapped_returns
@@ -200,6 +201,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _divided_by_count(unit, order, prose)
     found += _divisor_loops(unit, order, prose)
     found += _idle_counters(unit, order, prose)
+    found += _still_values(unit, order, prose)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
@@ -233,7 +235,7 @@ def _changes(
         # string only when the failure quotes that string.
         if mutant.formats and not clues.quoted:
             continue
-        if not mutant.formats and _touches_string(text, mutant.line) and not _quoted(text, clues):
+        if not (mutant.formats or mutant.letters) and _touches_string(text, mutant.line) and not _quoted(text, clues):
             continue
         yield mutant, mutant.line, False
 
@@ -560,6 +562,18 @@ def _idle_counters(unit: Unit, order: list[int], prose: set[int]) -> list[Varian
         Variant(unit, line, read.change.text, read.change.change, _idle_score(read.bounds) + _rank_bonus(line, order))
         for read in idle_counters(unit.text.splitlines(), unit.language)
         if (line := unit.start_line + read.change.row) not in prose
+    ]
+
+
+def _still_values(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A count or a collection read and never changed, given the change a sibling got (still_values.py): a count
+    stepped in the `else` of the `if` that steps its sibling, a collection filled where another is. The code itself
+    shows the slip, so these come first."""
+    lines = unit.text.splitlines()
+    return [
+        Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
+        for change in [*still_counts(lines, unit.language), *unfilled(lines, unit.language)]
+        if (line := unit.start_line + change.row) not in prose
     ]
 
 
