@@ -24,12 +24,14 @@ from pedro.tools.symbols import LanguageName
 class Mutant:
     """A variant of one line: the new line (indent included), what changed, and its tier (1 likeliest).
     `formats` when it changes how a string literal formats a value (`%d` → `%02d`): worth a try only when the
-    failure compares text."""
+    failure compares text. `letters` when the literals it changes are single letters bounding a range (`'a' <= c`):
+    character codes, not text, so worth a try whatever the failure quotes."""
 
     line: str
     change: str
     tier: int
     formats: bool = False
+    letters: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,11 @@ _CONDITION = {
     "other": re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\((?P<condition>.+)\)\s*\{?\s*$"),
 }
 # A comparison's negation is its opposite operator, which the operator's own variants already try.
+# A call or an index one step back (`fib(n - 2)`, `memo[i-2]`, `results[-2]`): a recurrence's term.
+_BACK_TERM = re.compile(
+    r"(?<![\w$.])(?P<of>[A-Za-z_$][\w$]*)(?P<open>[(\[])\s*(?P<by>[A-Za-z_$][\w$]*)?\s*-\s*(?P<k>\d+)\s*[)\]]"
+)
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _COMPARED = re.compile(r"[<>]|==|!=")
 # `x in xs` or `x is None`, alone: negated as Python writes it, `x not in xs`.
 _MEMBERSHIP = re.compile(r"(?P<left>(?:(?! and | or ).)+?) (?P<word>in|is) (?P<right>(?:(?! and | or ).)+)")
@@ -373,9 +380,37 @@ def _string_variants(line: str, code: list[_Token], k: int) -> Iterator[Mutant]:
 
 
 def _joined_by(code: list[_Token], k: int) -> bool:
-    """Whether the string at k is what a JavaScript array's `.join(…)` puts between its items."""
-    after = [one.text for one in code[k + 1 : k + 2]]
-    return k >= 3 and [one.text for one in code[k - 3 : k]] == [".", "join", "("] and after == [")"]
+    """Whether the string at k is what a JavaScript array's `.join(…)` or Go's `strings.Join(…, sep)` puts between
+    its items: the last argument of either."""
+    if [one.text for one in code[k + 1 : k + 2]] != [")"] or k < 3:
+        return False
+    if [one.text for one in code[k - 3 : k]] == [".", "join", "("]:
+        return True
+    opening = _call_opening(code, k)
+    return (
+        code[k - 1].text == ","
+        and opening >= 3
+        and [one.text for one in code[opening - 3 : opening]]
+        == [
+            "strings",
+            ".",
+            "Join",
+        ]
+    )
+
+
+def _call_opening(code: list[_Token], k: int) -> int:
+    """The index of the bracket that opens the call whose argument the token at k is; -1 when there is none."""
+    depth = 0
+    for at in range(k - 1, -1, -1):
+        text = code[at].text
+        if text in (")", "]", "}"):
+            depth += 1
+        elif text in ("(", "[", "{"):
+            if depth == 0:
+                return at if text == "(" else -1
+            depth -= 1
+    return -1
 
 
 def _separator_variants(line: str, token: _Token, *, alone: bool = False) -> Iterator[Mutant]:
@@ -430,6 +465,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
         elif token.kind == "string":
             yield from _string_variants(line, code, k)
     yield from _step_reversed(line, code)
+    yield from _letter_range_recased(line, code)
     if language == "python":
         yield from _order_reversed(line, code)
         yield from _compared_as_collections(line, code)
@@ -437,10 +473,32 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
     yield from _base_case_widened(line)
+    yield from _repeated_term(line)
     yield from _part_returned(line, language)
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
     yield from (Mutant(new, change, tier) for new, change, tier in term_slips(line, code, language))
+
+
+def _letter_range_recased(line: str, code: list[_Token]) -> Iterator[Mutant]:
+    """A range of letters checked in the other case (`'a' <= c && c <= 'z'` → `'A' … 'Z'`): both ends recased at
+    once, which no one-token variant reaches."""
+    letters = [token for token in code if _letter(token)]
+    if len({t.text for t in letters}) < 2 or len({t.text[1].islower() for t in letters}) != 1:
+        return
+    if not any(t.kind == "op" and t.text in ("<", "<=", ">", ">=") for t in code):
+        return  # letters compared as equal to, not bounding a range
+    for token in reversed(letters):
+        line = line[: token.start] + token.text.swapcase() + line[token.end :]
+    first, last = min(t.text for t in letters), max(t.text for t in letters)
+    change = f"`{first}`…`{last}` → `{first.swapcase()}`…`{last.swapcase()}`, the letters' other case"
+    yield Mutant(line, change, 2, letters=True)
+
+
+def _letter(token: _Token) -> bool:
+    """Whether the token is one ASCII letter in single quotes (`'a'`: a Go rune, a character elsewhere)."""
+    text = token.text
+    return token.kind == "string" and len(text) == 3 and text[0] == text[2] == "'" and text[1] in _ASCII_LETTERS
 
 
 def _step_reversed(line: str, code: list[_Token]) -> Iterator[Mutant]:
@@ -803,6 +861,26 @@ def _base_case_widened(line: str) -> Iterator[Mutant]:
     for match in _EMPTY_TEST.finditer(line):
         new = f"{match.group('length')} <= 1"
         yield Mutant(line[: match.start()] + new + line[match.end() :], f"`{match.group(0)}` → `{new}`", 2)
+
+
+def _repeated_term(line: str) -> Iterator[Mutant]:
+    """A recurrence's term written twice where the next was meant (`f(n-1) + f(n-2) + f(n-3) + f(n-2)` → the last
+    `f(n-4)`): each later copy of a repeated step made the step after the largest, or before the smallest."""
+    groups: dict[tuple[str, str, str], list[re.Match[str]]] = {}
+    for match in _BACK_TERM.finditer(line):
+        groups.setdefault((match["of"], match["open"], match["by"] or ""), []).append(match)
+    for terms in groups.values():
+        steps = [int(term["k"]) for term in terms]
+        if len(terms) < 3 or len(set(steps)) == len(steps):
+            continue
+        news = [max(steps) + 1, *([min(steps) - 1] if min(steps) > 1 else [])]
+        for k, term in enumerate(terms):
+            if steps[k] not in steps[:k]:
+                continue
+            at, end = term.start("k"), term.end("k")
+            for new in news:
+                now = f"{line[term.start() : at]}{new}{line[end : term.end()]}"
+                yield Mutant(f"{line[:at]}{new}{line[end:]}", f"`{term.group(0)}` → `{now}`", 1)
 
 
 def _part_returned(line: str, language: LanguageName) -> Iterator[Mutant]:

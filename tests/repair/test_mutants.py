@@ -1299,6 +1299,31 @@ def test_an_arrays_join_separator_gets_a_space_more_or_less() -> None:
     assert "return f(' ', x);" not in changes("  return f(' ', x);", "javascript")
 
 
+def test_a_range_of_letters_is_recased_at_both_ends_at_once() -> None:
+    assert "if 'A' <= i && i <= 'Z' {" in changes("        if 'a' <= i && i <= 'z' {", "go")
+    assert "return 'a' <= c <= 'z'" in changes("    return 'A' <= c <= 'Z'")
+    # One letter, or letters of both cases already: no range to recase.
+    for line in ("    if c == 'a':", "    if c == 'a' or c == 'Z':", "    if c == 'a' or c == 'z':"):
+        assert not [m for m in line_mutants(line, "python") if "other case" in m.change], line
+
+
+def test_a_recurrences_term_written_twice_is_made_the_next_one() -> None:
+    line = "\t\treturn Fib4(n-1) + Fib4(n-2) + Fib4(n-3) + Fib4(n-2)"
+    assert "return Fib4(n-1) + Fib4(n-2) + Fib4(n-3) + Fib4(n-4)" in changes(line, "go")
+    assert "return a[i - 2] + a[i - 3] + a[i - 1]" in changes("    return a[i - 2] + a[i - 3] + a[i - 2]")
+    # None for two terms, or three distinct ones.
+    for line in ("    return f(n-1) + f(n-1)", "    return f(n-1) + f(n-2) + f(n-3)"):
+        assert not [m for m in line_mutants(line, "python") if m.change.startswith("`f(") and "→ `f(" in m.change], line
+
+
+def test_gos_strings_join_separator_gets_a_space_more_or_less() -> None:
+    assert 'return strings.Join(strs, " ")' in changes('    return strings.Join(strs, "")', "go")
+    assert 'return strings.Join(f(a, b), ", ")' in changes('    return strings.Join(f(a, b), ",")', "go")
+    # The last argument of another call, or a text inside a call that Join is given, is no separator.
+    assert 'x := foo(strs, " ")' not in changes('    x := foo(strs, "")', "go")
+    assert 'return strings.Join(g(x, " "), ",")' not in changes('    return strings.Join(g(x, ""), ",")', "go")
+
+
 def test_a_comparison_is_also_turned_over_whole_after_its_neighbours() -> None:
     tiers = {m.line.strip(): m.tier for m in line_mutants("  if (l1 <= l2)", "javascript")}
     assert tiers["if (l1 > l2)"] == 2 and tiers["if (l1 < l2)"] == 1
