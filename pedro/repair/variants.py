@@ -22,6 +22,7 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from pedro.repair.character_sets import character_sets
 from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
@@ -29,7 +30,7 @@ from pedro.repair.divisor_loops import divisor_loops
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
-from pedro.repair.idle_counters import idle_counters
+from pedro.repair.idle_counters import idle_counters, idle_items
 from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.loop_remainders import loop_remainders
@@ -201,6 +202,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _divided_by_count(unit, order, prose)
     found += _divisor_loops(unit, order, prose)
     found += _idle_counters(unit, order, prose)
+    found += _idle_items(unit, order, prose)
     found += _still_values(unit, order, prose)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
@@ -565,6 +567,20 @@ def _idle_counters(unit: Unit, order: list[int], prose: set[int]) -> list[Varian
     ]
 
 
+def _idle_items(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """The body of an inner loop that never reads its item run only where it equals the outer loop's item
+    (idle_counters.py): the code itself shows the slip (Go refuses the unread item), so these come first."""
+    found = []
+    for change in idle_items(unit.text.splitlines(), unit.language):
+        line = unit.start_line + change.row
+        also = tuple((unit.start_line + row, text) for row, text in change.also)
+        if line not in prose:
+            found.append(
+                Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order), also)
+            )
+    return found
+
+
 def _still_values(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
     """A count or a collection read and never changed, given the change a sibling got (still_values.py): a count
     stepped in the `else` of the `if` that steps its sibling, a collection filled where another is. The code itself
@@ -884,6 +900,7 @@ def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) ->
         *widened_letters(lines, rows, clues.texts, unit.language),
         *joined_apart(lines, rows, clues.texts, unit.language),
         *recased(lines, rows, clues.texts, unit.language),
+        *character_sets(lines, rows, clues.texts, unit.language),
     ]
     for row, text, change, also in fixes:
         score = _GUIDED_SCORE + (_THROUGHOUT if also else 0.0)
