@@ -6,7 +6,7 @@ from pathlib import Path
 
 from test_mutants import fixed_by_a_variant
 
-from pedro.repair.idle_counters import idle_counters
+from pedro.repair.idle_counters import idle_counters, idle_items
 from pedro.tools.symbols import LanguageName
 
 
@@ -61,3 +61,44 @@ def test_a_sum_to_i_that_adds_the_outer_counter_is_fixed_by_a_variant(repo: Path
     # The loop's own header shows the slip, so it is tried among the first, not after the budget a busy machine has.
     assert tried.index(kept[0]) < 5, [data["change"] for data in tried]
     assert "            x += j\n" in (repo / "tri.py").read_text()
+
+
+def test_an_inner_loop_that_never_reads_its_item_runs_its_body_only_where_the_two_items_are_equal() -> None:
+    python = ["def common(l1, l2):", "    ret = set()", "    for e1 in l1:", "        for e2 in l2:"]
+    python += ["            ret.add(e1)", "            seen += 1", "    return ret"]
+    [change] = idle_items(python, "python")
+    assert (change.row, change.text) == (4, "            if e1 == e2:\n                ret.add(e1)")
+    assert change.also == ((5, "                seen += 1"),)
+    js = ["const f = (l1, l2) => {", "  for (const e1 of l1)", "    for (const e2 of l2)", "      ret.add(e1);", "}"]
+    assert [(c.row, c.text) for c in idle_items(js, "javascript")] == [(3, "      if (e1 == e2)\n        ret.add(e1);")]
+    go = ["func F(l1 []int, l2 []int) {", "\tfor _, e1 := range l1 {", "\t\tfor _, e2 := range l2 {"]
+    go += ["\t\t\tm[e1] = true", "\t\t}", "\t}", "}"]
+    [change] = idle_items(go, "go")
+    assert (change.row, change.text, change.also) == (2, go[2] + "\n\t\t\tif e1 == e2 {", ((4, "\t\t\t}\n\t\t}"),))
+
+
+def test_an_inner_loop_that_reads_its_item_or_an_outer_loop_that_counts_gives_nothing() -> None:
+    reads = ["def f(l1, l2):", "    for a in l1:", "        for b in l2:", "            out.append(a + b)"]
+    assert idle_items(reads, "python") == []
+    counted = ["def f(n, l2):", "    for i in range(n):", "        for b in l2:", "            out.append(i)"]
+    assert idle_items(counted, "python") == []
+    # The body reads neither item: repeating something per pair on purpose, not a comparison left out.
+    neither = ["def f(l1, l2):", "    for a in l1:", "        for b in l2:", "            n += 1"]
+    assert idle_items(neither, "python") == []
+
+
+def test_common_items_added_for_every_pair_are_fixed_by_a_variant(repo: Path) -> None:
+    code = (
+        "def common(l1, l2):\n    ret = set()\n    for e1 in l1:\n        for e2 in l2:\n"
+        "            ret.add(e1)\n    return sorted(ret)\n"
+    )
+    test = "from items import common\n\n\ndef test_common():\n    assert common([1, 4, 3], [5, 3, 1]) == [1, 3]\n"
+    events = fixed_by_a_variant(repo, {"items.py": code, "test_items.py": test})
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    kept = [data for data in tried if data["status"] == "fixed"]
+    assert kept and "`e1 == e2`" in kept[0]["change"], [data.get("change") for data in tried]
+    assert tried.index(kept[0]) < 5, [data["change"] for data in tried]
+    assert (
+        "        for e2 in l2:\n            if e1 == e2:\n                ret.add(e1)\n"
+        in (repo / "items.py").read_text()
+    )
