@@ -26,6 +26,7 @@ from pedro.repair.character_sets import character_sets
 from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
+from pedro.repair.digit_steps import digit_steps
 from pedro.repair.divisor_loops import divisor_loops
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
@@ -204,6 +205,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _idle_counters(unit, order, prose)
     found += _idle_items(unit, order, prose)
     found += _still_values(unit, order, prose)
+    found += _digit_steps(unit, order, prose)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
@@ -579,6 +581,16 @@ def _idle_items(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
                 Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order), also)
             )
     return found
+
+
+def _digit_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A number whose digits the unit takes, stepped by a subtraction, stepped by a division instead (digit_steps.py):
+    the code itself shows the slip, so these come first."""
+    return [
+        Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
+        for change in digit_steps(unit.text.splitlines(), unit.language)
+        if (line := unit.start_line + change.row) not in prose
+    ]
 
 
 def _still_values(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
