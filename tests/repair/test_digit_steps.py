@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_among_the_first
 
 from pedro.repair.digit_steps import digit_steps
 
@@ -30,9 +30,5 @@ def test_a_base_conversion_that_subtracts_the_base_is_fixed_by_a_variant(repo: P
         "        ret = str(x % base) + ret\n        x -= base\n    return ret\n"
     )
     test = "from bases import change_base\n\n\ndef test_change_base():\n    assert change_base(8, 3) == '22'\n"
-    events = fixed_by_a_variant(repo, {"bases.py": code, "test_bases.py": test})
-    tried = [event.data for event in events if event.type == "repair.candidate"]
-    kept = [data for data in tried if data["status"] == "fixed"]
-    assert kept and kept[0]["change"].startswith("`x -= base` → `x //= base`"), [data.get("change") for data in tried]
-    assert tried.index(kept[0]) < 5, [data["change"] for data in tried]
+    fixed_among_the_first(repo, {"bases.py": code, "test_bases.py": test}, "`x -= base` → `x //= base`")
     assert "        x //= base\n" in (repo / "bases.py").read_text()

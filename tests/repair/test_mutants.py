@@ -34,6 +34,16 @@ def fixed_by_a_variant(repo: Path, files: dict[str, str], mutants: int = 40, com
     return events
 
 
+def fixed_among_the_first(repo: Path, files: dict[str, str], change: str, first: int = 5) -> None:
+    """Repair of `files` with variants only fixes them with a change that says `change`, among the first tried: the
+    code or the failure shows the slip, so it is tried before the budget a busy machine has runs out."""
+    tried = [event.data for event in fixed_by_a_variant(repo, files) if event.type == "repair.candidate"]
+    kept = [data for data in tried if data["status"] == "fixed"]
+    changes = [data.get("change") for data in tried]
+    assert kept and change in str(kept[0]["change"]), changes
+    assert tried.index(kept[0]) < first, changes
+
+
 def test_the_likeliest_slips_come_first() -> None:
     assert changes("    return sum(values) // len(values)")[0] == "return sum(values) / len(values)"
     assert changes("        if item < best:")[:2] == ["if item <= best:", "if item > best:"]
