@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from pedro.repair.locate import RowChange, indent_of
-from pedro.repair.mutants import code_tokens
+from pedro.repair.mutants import code_text, code_tokens
 from pedro.tools.symbols import LanguageName
 
 _STARTS = {
@@ -72,10 +72,10 @@ def unfilled(lines: list[str], language: LanguageName) -> list[RowChange]:
             continue
         name, later = match["n"], lines[row + 1 :]
         changed = re.compile(_CHANGED.format(name=re.escape(name)))
-        if any(changed.search(_code(text, language)) for text in later) or not _read(later, name, language):
+        if any(changed.search(code_text(text, language)) for text in later) or not _read(later, name, language):
             continue
         for at, text in enumerate(later, row + 1):
-            fill = _FILL.match(_code(text, language))
+            fill = _FILL.match(code_text(text, language))
             if fill and fill["n"] != name:
                 change = f"`{fill['n']}` → `{name}`: `{name}` is read and never filled"
                 found.append(RowChange(at, _renamed(text, fill["n"], name), change))
@@ -90,15 +90,11 @@ def _renamed(line: str, old: str, new: str) -> str:
 def _moved(lines: list[str], name: str, language: LanguageName) -> bool:
     """Whether any line gives `name` a new value."""
     assigned = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*(?:\+\+|--|[-+*/%]?=(?!=))")
-    return any(assigned.search(_code(line, language)) for line in lines)
+    return any(assigned.search(code_text(line, language)) for line in lines)
 
 
 def _read(lines: list[str], name: str, language: LanguageName) -> bool:
     return any(kind == "name" and text == name for line in lines for kind, text, _ in code_tokens(line, language))
-
-
-def _code(line: str, language: LanguageName) -> str:
-    return "".join(text if kind != "string" else '""' for kind, text, _ in code_tokens(line, language))
 
 
 def _as_else(lines: list[str], step_row: int, step: str, language: LanguageName) -> RowChange | None:

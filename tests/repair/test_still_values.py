@@ -46,6 +46,17 @@ def test_a_count_that_moves_is_unread_or_whose_sibling_has_an_else_gives_nothing
     assert changed(has_else, "python") == []
     go = ["func F(xs []int) (int, int) {", "\ta := 0", "\tb := 0", "\tfor _, x := range xs {", "\t\tif x > 0 {"]
     assert changed([*go, "\t\t\ta++", "\t\t} else {", "\t\t}", "\t}", "\treturn a, b", "}"], "go") == []
+    # A step after a keyword on the same line still moves the count.
+    js = [
+        "function f(xs) {",
+        "  let a = 0",
+        "  let b = 0",
+        "  for (const x of xs) {",
+        "    if (x) {",
+        "      a++",
+        "    }",
+    ]
+    assert changed([*js, "    else b++", "  }", "  return [a, b]", "}"], "javascript") == []
     # A step straight in the loop is in no `if`.
     assert (
         changed(
