@@ -8,7 +8,7 @@ import re
 from typing import NamedTuple
 
 from pedro.repair.divisor_loops import loop_body
-from pedro.repair.locate import RowChange, indent_of
+from pedro.repair.locate import RowChange, block_header, indent_of
 from pedro.repair.mutants import code_tokens, value_names
 from pedro.tools.symbols import LanguageName
 
@@ -81,12 +81,9 @@ def _reads_only_outer(lines: list[str], row: int, outer: str, item: str, languag
 
 def _outer_item(lines: list[str], row: int, header: re.Pattern[str]) -> str | None:
     """The item the loop enclosing the loop at `row` walks, where that loop walks items."""
-    indent = len(indent_of(lines[row]))
-    for at in range(row - 1, -1, -1):
-        if lines[at].strip() and len(indent_of(lines[at])) < indent:
-            match = header.match(lines[at])
-            return match["i"] if match else None
-    return None
+    outer = block_header(lines, row)
+    match = header.match(lines[outer]) if outer is not None else None
+    return match["i"] if match else None
 
 
 def _guarded(lines: list[str], row: int, condition: str, brace: str | None, language: LanguageName) -> RowChange:

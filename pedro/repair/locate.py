@@ -93,6 +93,12 @@ def indent_of(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
+def block_header(lines: list[str], row: int) -> int | None:
+    """The row of the nearest line above `row` indented less: the header of the block it is in (None at the top)."""
+    indent = len(indent_of(lines[row]))
+    return next((at for at in range(row - 1, -1, -1) if lines[at].strip() and len(indent_of(lines[at])) < indent), None)
+
+
 def is_docstring(node: ast.stmt | None) -> bool:
     """Whether a statement is a string on its own: a docstring where it opens a body."""
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+import string
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -174,12 +175,11 @@ _CONDITION = {
     "go": re.compile(r"^\s*(?:\}\s*else\s+)?if\s+(?P<condition>[^;]+?)\s*\{\s*$"),
     "other": re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\((?P<condition>.+)\)\s*\{?\s*$"),
 }
-# A comparison's negation is its opposite operator, which the operator's own variants already try.
 # A call or an index one step back (`fib(n - 2)`, `memo[i-2]`, `results[-2]`): a recurrence's term.
 _BACK_TERM = re.compile(
     r"(?<![\w$.])(?P<of>[A-Za-z_$][\w$]*)(?P<open>[(\[])\s*(?P<by>[A-Za-z_$][\w$]*)?\s*-\s*(?P<k>\d+)\s*[)\]]"
 )
-_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# A comparison's negation is its opposite operator, which the operator's own variants already try.
 _COMPARED = re.compile(r"[<>]|==|!=")
 # `x in xs` or `x is None`, alone: negated as Python writes it, `x not in xs`.
 _MEMBERSHIP = re.compile(r"(?P<left>(?:(?! and | or ).)+?) (?P<word>in|is) (?P<right>(?:(?! and | or ).)+)")
@@ -387,16 +387,8 @@ def _joined_by(code: list[_Token], k: int) -> bool:
     if [one.text for one in code[k - 3 : k]] == [".", "join", "("]:
         return True
     opening = _call_opening(code, k)
-    return (
-        code[k - 1].text == ","
-        and opening >= 3
-        and [one.text for one in code[opening - 3 : opening]]
-        == [
-            "strings",
-            ".",
-            "Join",
-        ]
-    )
+    called = tuple(one.text for one in code[max(opening - 3, 0) : opening])
+    return code[k - 1].text == "," and opening >= 3 and called == ("strings", ".", "Join")
 
 
 def _call_opening(code: list[_Token], k: int) -> int:
@@ -498,7 +490,7 @@ def _letter_range_recased(line: str, code: list[_Token]) -> Iterator[Mutant]:
 def _letter(token: _Token) -> bool:
     """Whether the token is one ASCII letter in single quotes (`'a'`: a Go rune, a character elsewhere)."""
     text = token.text
-    return token.kind == "string" and len(text) == 3 and text[0] == text[2] == "'" and text[1] in _ASCII_LETTERS
+    return token.kind == "string" and len(text) == 3 and text[0] == text[2] == "'" and text[1] in string.ascii_letters
 
 
 def _step_reversed(line: str, code: list[_Token]) -> Iterator[Mutant]:

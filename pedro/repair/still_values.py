@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from pedro.repair.locate import RowChange, indent_of
+from pedro.repair.locate import RowChange, block_header, indent_of
 from pedro.repair.mutants import code_text, code_tokens
 from pedro.tools.symbols import LanguageName
 
@@ -100,7 +100,7 @@ def _read(lines: list[str], name: str, language: LanguageName) -> bool:
 def _as_else(lines: list[str], step_row: int, step: str, language: LanguageName) -> RowChange | None:
     """The `if` around the step at `step_row` given an `else` that takes `step`; None where the step is in no `if`,
     that `if` already has an `else`, or (braced) its closing brace shares its line."""
-    header = _enclosing(lines, step_row)
+    header = block_header(lines, step_row)
     if header is None or not _IF.match(lines[header]):
         return None
     outer, inner = indent_of(lines[header]), indent_of(lines[step_row])
@@ -116,9 +116,3 @@ def _as_else(lines: list[str], step_row: int, step: str, language: LanguageName)
     if end >= len(lines) or lines[end].strip() != "}":
         return None  # no brace of its own on the closing line, or an `else` already
     return RowChange(end, f"{outer}}} else {{\n{inner}{step}\n{outer}}}", change)
-
-
-def _enclosing(lines: list[str], row: int) -> int | None:
-    """The row of the nearest line above `row` indented less: the header of the block it is in."""
-    indent = len(indent_of(lines[row]))
-    return next((at for at in range(row - 1, -1, -1) if lines[at].strip() and len(indent_of(lines[at])) < indent), None)
