@@ -76,6 +76,12 @@ _ASSERTED = re.compile(r"^(?:.*?\bassert\s+|E\s+)")
 """What comes before a comparison's first side: pytest's `E`, `AssertionError: assert `."""
 _DIGITS = re.compile(r"\d+")
 _STRING_LITERAL = re.compile(r"""(?P<q>["'`])(?P<body>[^"'`\\\n]{1,80})(?P=q)""")
+# A test's own message, which is prose, not what it passes: Python's `assert check, "message"` (from its first comma
+# outside brackets and strings) and the text Go's testing.T reports (`t.Errorf("IsNested(%q) = %v", ...)`).
+_PYTHON_ASSERT = re.compile(r"^\s*assert\b")
+_GO_REPORT = re.compile(
+    r"""(?P<call>\b\w+\.(?:Errorf|Fatalf|Error|Fatal|Logf|Log|Skipf)\(\s*)(?:"[^"\n]*"|`[^`\n]*`)"""
+)
 _WORD = re.compile(r"[^\W\d_]{4,40}")
 """A word a test may spell: letters alone, long enough that one or two of them differing is a slip."""
 # Two sides of a failed comparison on one line: pytest's `assert got == want`, node's `'got' !== 'want'`.
@@ -176,8 +182,33 @@ def _compared_texts(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
 def _literals(failures: Sequence[FailedTest], texts: Sequence[str], tests: FailingTests) -> list[str]:
     """The strings the failing tests' own code spells, or where none of their code is found, the strings the failures
     quote. The code's own answers are quoted too (`actual: "Jupyter"`), so the tests' code counts first."""
-    code = [test.text for failure in failures if (test := tests.of(failure)) is not None]
+    code = [_without_messages(test.text) for failure in failures if (test := tests.of(failure)) is not None]
     return [match.group("body") for source in code or texts for match in _STRING_LITERAL.finditer(source)]
+
+
+def _without_messages(code: str) -> str:
+    """The test's code with its messages taken out (`_PYTHON_ASSERT`, `_GO_REPORT`): `"… (good for debugging!)"` holds
+    a bracket and words that none of the strings it passes holds."""
+    lines = (_check_alone(line) if _PYTHON_ASSERT.match(line) else line for line in code.splitlines())
+    return _GO_REPORT.sub(r"\g<call>", "\n".join(lines))
+
+
+def _check_alone(line: str) -> str:
+    """An assert statement's line up to its message: the first comma outside brackets and strings, or a comment."""
+    depth, quote, k = 0, "", 0
+    while k < len(line):
+        char = line[k]
+        if quote:
+            k += char == "\\"  # an escaped character is skipped with its backslash
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{)]}":
+            depth += 1 if char in "([{" else -1
+        elif char in ",#" and depth == 0:
+            return line[:k]
+        k += 1
+    return line
 
 
 def _quotes(text: str) -> list[str]:

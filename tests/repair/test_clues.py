@@ -148,3 +148,22 @@ def test_a_failures_test_function_is_looked_up_once_for_the_clues_and_the_prompt
     assert tests.of(failure) is found
     assert "Jupiter" in read_clues([failure], tmp_path, tests).spelled
     assert "Jupiter" not in read_clues([failure], tmp_path).spelled
+
+
+def test_a_tests_own_messages_are_not_among_the_strings_it_passes(tmp_path: Path) -> None:
+    """Python's `assert check, "message"` and Go's `t.Errorf("…")` are prose: their brackets and words are no input."""
+    (tmp_path / "test_nest.py").write_text(
+        "from nest import nested\n\n\ndef test_nested():\n"
+        "    assert nested('[[]]', sep=',') == True, 'nested(s) (good for debugging!)'  # (a comment)\n"
+    )
+    failure = FailedTest(
+        "test_nest.py::test_nested", message="AssertionError", details="test_nest.py:5: AssertionError"
+    )
+    characters = read_clues([failure], tmp_path).characters
+    assert {"[", "]", ","} <= characters and not {"(", ")", "!", "g"} & characters
+    (tmp_path / "nest_test.go").write_text(
+        'package nest\n\nimport "testing"\n\nfunc TestNested(t *testing.T) {\n'
+        '\tif got := Nested("[[]]"); !got {\n\t\tt.Errorf("Nested(%q) = %v", "[[]]", got)\n\t}\n}\n'
+    )
+    failure = FailedTest("TestNested", message="Nested", details="    nest_test.go:7: Nested")
+    assert read_clues([failure], tmp_path).characters == {"[", "]"}

@@ -225,7 +225,12 @@ def test_a_bracket_no_test_string_holds_is_made_the_kind_the_tests_pass(repo: Pa
         "def deepest(s):\n    level = best = 0\n    for c in s:\n        if c == '(':\n            level += 1\n"
         "            best = max(best, level)\n        elif c == ']':\n            level -= 1\n    return best\n"
     )
-    test = "from brackets import deepest\n\n\ndef test_deepest():\n    assert deepest('[[]][]') == 2\n"
+    # The test's message holds the brackets the code looks for; the strings it passes do not.
+    test = (
+        "from brackets import deepest\n\n\ndef check(deepest):\n"
+        "    assert deepest('[[]][]') == 2, 'deepest(s) counts nested brackets (good for debugging!)'\n\n\n"
+        "def test_deepest():\n    check(deepest)\n"
+    )
     events = fixed_by_a_variant(repo, {"brackets.py": depth, "test_brackets.py": test})
     tried = [event.data for event in events if event.type == "repair.candidate"]
     fixed = [k for k, c in enumerate(tried) if c["status"] == "fixed"]
