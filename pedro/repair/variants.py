@@ -32,9 +32,10 @@ from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
 from pedro.repair.idle_counters import idle_counters, idle_items
-from pedro.repair.locate import Unit, indent_of
+from pedro.repair.locate import RowChange, Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.loop_remainders import loop_remainders
+from pedro.repair.mirror_pairs import mirror_pairs
 from pedro.repair.misplaced import misplaced_stores
 from pedro.repair.mutants import Mutant, line_mutants, replaced_calls, replaced_names, unit_names, without_comment
 from pedro.repair.normal_forms import (
@@ -205,13 +206,13 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _idle_counters(unit, order, prose)
     found += _idle_items(unit, order, prose)
     found += _still_values(unit, order, prose)
-    found += _digit_steps(unit, order, prose)
+    lines = unit.text.splitlines()
+    found += _guided_rows(unit, order, prose, [*digit_steps(lines, unit.language), *mirror_pairs(lines)])
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
     found += _swapped_pairs(unit, order, prose)
     found += _dropped_calls(unit, prose, clues)
-    lines = unit.text.splitlines()
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
         for row, text, change in moved_counters(lines)
@@ -583,12 +584,12 @@ def _idle_items(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
     return found
 
 
-def _digit_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
-    """A number whose digits the unit takes, stepped by a subtraction, stepped by a division instead (digit_steps.py):
-    the code itself shows the slip, so these come first."""
+def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[RowChange]) -> list[Variant]:
+    """Row changes where the code itself shows the slip, so they come first: a number whose digits the unit takes,
+    stepped by a subtraction (digit_steps.py); a plain name compared with an item's mirror (mirror_pairs.py)."""
     return [
         Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
-        for change in digit_steps(unit.text.splitlines(), unit.language)
+        for change in changes
         if (line := unit.start_line + change.row) not in prose
     ]
 
