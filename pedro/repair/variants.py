@@ -28,6 +28,7 @@ from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
 from pedro.repair.digit_steps import digit_steps
 from pedro.repair.divisor_loops import divisor_loops
+from pedro.repair.documented_cases import documented_cases
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import fixed_conditions
@@ -204,10 +205,13 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _divided_by_count(unit, order, prose)
     found += _divisor_loops(unit, order, prose)
     found += _idle_counters(unit, order, prose)
-    found += _idle_items(unit, order, prose)
     found += _still_values(unit, order, prose)
     lines = unit.text.splitlines()
-    found += _guided_rows(unit, order, prose, [*digit_steps(lines, unit.language), *mirror_pairs(lines)])
+    docstring = [lines[row] for line in sorted(prose) if 0 <= (row := line - unit.start_line) < len(lines)]
+    documentation = "\n".join([unit.doc, *docstring])
+    guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
+    guided += documented_cases(lines, unit.name, documentation)
+    found += _guided_rows(unit, order, prose, guided)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
@@ -570,11 +574,13 @@ def _idle_counters(unit: Unit, order: list[int], prose: set[int]) -> list[Varian
     ]
 
 
-def _idle_items(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
-    """The body of an inner loop that never reads its item run only where it equals the outer loop's item
-    (idle_counters.py): the code itself shows the slip (Go refuses the unread item), so these come first."""
+def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[RowChange]) -> list[Variant]:
+    """Row changes where the code itself shows the slip, so they come first: the body of an inner loop that never
+    reads its item run only where it equals the outer loop's (idle_counters.py: Go refuses the unread item), a number
+    whose digits the unit takes stepped by a subtraction (digit_steps.py), a plain name compared with an item's
+    mirror (mirror_pairs.py), base cases that answer otherwise than documented (documented_cases.py)."""
     found = []
-    for change in idle_items(unit.text.splitlines(), unit.language):
+    for change in changes:
         line = unit.start_line + change.row
         also = tuple((unit.start_line + row, text) for row, text in change.also)
         if line not in prose:
@@ -582,16 +588,6 @@ def _idle_items(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
                 Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order), also)
             )
     return found
-
-
-def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[RowChange]) -> list[Variant]:
-    """Row changes where the code itself shows the slip, so they come first: a number whose digits the unit takes,
-    stepped by a subtraction (digit_steps.py); a plain name compared with an item's mirror (mirror_pairs.py)."""
-    return [
-        Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
-        for change in changes
-        if (line := unit.start_line + change.row) not in prose
-    ]
 
 
 def _still_values(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
