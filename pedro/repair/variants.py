@@ -27,7 +27,7 @@ from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
 from pedro.repair.digit_steps import digit_steps
-from pedro.repair.divisor_loops import divisor_loops
+from pedro.repair.divisor_loops import divisor_loops, small_numbers
 from pedro.repair.documented_cases import documented_cases
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
@@ -210,7 +210,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     docstring = [lines[row] for line in sorted(prose) if 0 <= (row := line - unit.start_line) < len(lines)]
     documentation = "\n".join([unit.doc, *docstring])
     guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
-    guided += documented_cases(lines, unit.name, documentation)
+    guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     found += _guided_rows(unit, order, prose, guided)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
@@ -578,7 +578,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     """Row changes where the code itself shows the slip, so they come first: the body of an inner loop that never
     reads its item run only where it equals the outer loop's (idle_counters.py: Go refuses the unread item), a number
     whose digits the unit takes stepped by a subtraction (digit_steps.py), a plain name compared with an item's
-    mirror (mirror_pairs.py), base cases that answer otherwise than documented (documented_cases.py)."""
+    mirror (mirror_pairs.py), base cases that answer otherwise than documented (documented_cases.py), a search for
+    divisors that gives no verdict on numbers below 2 (divisor_loops.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row

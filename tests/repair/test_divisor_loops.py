@@ -1,5 +1,6 @@
 """A counted loop whose counter divides in its body but starts at 0 or 1: offered starting at 2, in Python,
-JavaScript and Go, and a primality test that divides by everything from 0 fixed through the real repair."""
+JavaScript and Go, and a primality test that divides by everything from 0 fixed through the real repair. A search for
+divisors from 2 that never looks at numbers below 2: given their answer first, and a prime-length filter fixed."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from repo_util import node_test
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_among_the_first, fixed_by_a_variant
 
-from pedro.repair.divisor_loops import divisor_loops
+from pedro.repair.divisor_loops import divisor_loops, small_numbers
 
 JS = (
     "function isPrime(n) {\n  if (n < 2) return false;\n  for (let j = 0; j < n; j++)\n    if (n % j == 0)\n"
@@ -58,3 +59,44 @@ def test_a_primality_test_that_divides_from_0_is_fixed(repo: Path) -> None:
     tried = [event.data for event in events if event.type == "repair.candidate"]
     assert "starts at 2" in str(tried[-1].get("change")), [c.get("change") for c in tried]
     assert "for (let j = 2; j < n; j++)" in (repo / "prime.js").read_text()
+
+
+def test_a_search_for_divisors_from_2_gets_the_answer_for_numbers_below_2_in_each_language() -> None:
+    python = ["def f(n):", "    for k in range(2, n):", "        if n % k == 0: return False", "    return True"]
+    assert [(c.row, c.text) for c in small_numbers(python, "python")] == [
+        (1, "    if n < 2:\n        return False\n    for k in range(2, n):")
+    ]
+    js = ["  for (let k = 2; k * k <= s.length; k++) {", "    if (s.length % k === 0) {", "      ok = false", "    }"]
+    assert [c.text for c in small_numbers(js, "javascript")] == [
+        "  if (s.length < 2) {\n    ok = false\n  }\n  for (let k = 2; k * k <= s.length; k++) {"
+    ]
+    go = ["\tfor i := 2; i < n; i++ {", "\t\tif n%i == 0 {", "\t\t\treturn false", "\t\t}", "\t}"]
+    assert [c.text for c in small_numbers(go, "go")] == [
+        "\tif n < 2 {\n\t\treturn false\n\t}\n\tfor i := 2; i < n; i++ {"
+    ]
+
+
+def test_a_search_whose_unit_looks_at_small_numbers_or_that_does_more_on_a_divisor_is_left_alone() -> None:
+    guarded = ["def f(n):", "    if n <= 1:", "        return False", "    for k in range(2, n):",
+               "        if n % k == 0:", "            return False"]  # fmt: skip
+    assert small_numbers(guarded, "python") == []
+    counts = ["def f(n):", "    for k in range(2, n):", "        if n % k == 0:", "            found.append(k)"]
+    assert small_numbers(counts, "python") == []
+    # An answer read from the search (the largest divisor) has no value below 2 to give.
+    largest = ["def f(n):", "    for i in range(2, n):", "        if n % i == 0:", "            return n // i"]
+    assert small_numbers(largest, "python") == []
+
+
+def test_a_filter_of_words_of_prime_length_that_keeps_one_letter_words_is_fixed(repo: Path) -> None:
+    code = (
+        "def words_in_sentence(sentence):\n    new_lst = []\n    for word in sentence.split():\n        flg = 0\n"
+        "        for i in range(2, len(word)):\n            if len(word) % i == 0:\n                flg = 1\n"
+        "        if flg == 0 or len(word) == 2:\n            new_lst.append(word)\n    return ' '.join(new_lst)\n"
+    )
+    test = (
+        "from words import words_in_sentence\n\n\ndef test_words():\n"
+        "    assert words_in_sentence('lets go for swimming') == 'go for'\n"
+        "    assert words_in_sentence('here is') == 'is'\n    assert words_in_sentence('a b cd') == 'cd'\n"
+    )
+    fixed_among_the_first(repo, {"words.py": code, "test_words.py": test}, "`if len(word) < 2: flg = 1` added")
+    assert "        if len(word) < 2:\n            flg = 1\n        for i in" in (repo / "words.py").read_text()
