@@ -3,6 +3,7 @@ alone, and candidates that each moved a failure closer to passing are the likeli
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,6 +27,23 @@ class Tested:
     alike: bool = False
     """Its failing tests failed exactly as before (progress.fails_alike): it changed nothing the first failing
     assertion reaches, as the other half of such a fix does."""
+    kind: str = ""
+    """The kind of slip it undid (slip_kind), where its change says one."""
+
+
+_SWAPPED_TOKEN = re.compile(r"^`(?P<old>[^`]+)` → `(?P<new>[^`]+)`$")
+
+
+def slip_kind(change: str) -> str:
+    """The kind of slip a variant's change undoes, where two of one kind are likelier halves of one fix than two of
+    different kinds (a bug written into two branches is often the same slip twice): an operand dropped, two items
+    swapped, one token made another (`+` → `-`); "" for any other."""
+    if change.endswith(" dropped"):
+        return "dropped"
+    if change.endswith(" swapped"):
+        return "swapped"
+    token = _SWAPPED_TOKEN.match(change)
+    return f"{token['old']} → {token['new']}" if token else ""
 
 
 def pairings(tested: Sequence[Tested], limit: int) -> list[tuple[Tested, Tested, list[Edit]]]:

@@ -6,6 +6,7 @@ import difflib
 import re
 from collections.abc import Iterator
 
+from pedro.repair.frames import is_test_file, stack_frames
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
@@ -114,11 +115,21 @@ def _same_tests(before: TestRun, after: TestRun, wanted: frozenset[str]) -> list
 
 
 def _moved(before: FailedTest, after: FailedTest) -> int:
-    """+1 when the failure is at a later line of the same file, -1 at an earlier one, else 0."""
+    """+1 when the failure is at a later line of the same file, -1 at an earlier one, else 0. Where the runner
+    places both at one line, or nowhere (node's reports), the innermost frame of the test file in their stacks says
+    where each assertion failed."""
     was, now = _location(before.location), _location(after.location)
+    if was == now:
+        was, now = _asserted_at(before), _asserted_at(after)
     if not was or not now or was[0] != now[0]:
         return 0
     return (now[1] > was[1]) - (now[1] < was[1])
+
+
+def _asserted_at(failure: FailedTest) -> tuple[str, int] | None:
+    """The innermost frame in a test file of the failure's stack, as (path, line)."""
+    frames = stack_frames(f"{failure.message}\n{failure.details}")
+    return next(((frame.path, frame.line) for frame in frames if is_test_file(frame.path)), None)
 
 
 def nearer_sign(before: FailedTest, after: FailedTest) -> int:

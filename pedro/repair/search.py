@@ -30,7 +30,7 @@ from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.everywhere import everywhere
 from pedro.repair.judge import Verdict, judge
 from pedro.repair.locate import Unit, constants_read, file_units
-from pedro.repair.pairs import Tested, joined, pairings
+from pedro.repair.pairs import Tested, joined, pairings, slip_kind
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
 from pedro.repair.progress import came_nearer, failed_later, fails_alike, remaining
 from pedro.repair.spectrum import Suspect
@@ -563,7 +563,10 @@ class Search:
             single = proposal.question != "pair"
             later = single and failed_later(self.run, first, self.wanted)
             alike = single and fails_alike(self.run, first, self.wanted)
-            self._remember_tested(Tested(index, *applied[0], nearer=nearer, gap=gap, later=later, alike=alike))
+            kind = slip_kind(str(proposal.label.get("change", "")))
+            self._remember_tested(
+                Tested(index, *applied[0], nearer=nearer, gap=gap, later=later, alike=alike, kind=kind)
+            )
 
     def _queue_answer_variants(self, applied: Edit, label: dict[str, Any]) -> None:
         """The best variants of the line a failed answer changed, when it changed one line, queued with the answer's
@@ -630,17 +633,25 @@ class Search:
             partners = [one for one in self.tested if one.n in self._halves]
         else:
             return
-        batch = []
+        self._halves_queue.extendleft(reversed(self._halves_with(tested, partners)))
+
+    def _halves_with(self, tested: Tested, partners: list[Tested]) -> list[Proposal]:
+        """The pairs of `tested` with each partner not paired with it yet, within the first half's share of pairs:
+        two slips of one kind (an operand dropped in each branch) first, and beyond that share, as the likeliest
+        halves."""
+        batch: list[Proposal] = []
+        kin: list[Proposal] = []
         for earlier in partners:  # the earliest (best ranked) first
             first = tested if tested.later else earlier
+            alike_kind = bool(first.kind) and earlier.kind == tested.kind
             edits = joined(earlier, tested)
-            if edits is None or self._halves[first.n] >= _HALF_PAIRS:
+            if edits is None or (self._halves[first.n] >= _HALF_PAIRS and not alike_kind):
                 continue
             proposal = pair_proposal(earlier, tested, edits)
             if self.claim_pair(proposal):
                 self._halves[first.n] += 1
-                batch.append(proposal)
-        self._halves_queue.extendleft(reversed(batch))
+                (kin if alike_kind else batch).append(proposal)
+        return [*kin, *batch]
 
     @property
     def unanimous(self) -> bool:

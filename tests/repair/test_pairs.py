@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import deque
 from pathlib import Path
 
+import pytest
+from repo_util import node_test
 from test_mutants import fixed_by_a_variant
 
 from pedro.process import ChildResult
@@ -12,7 +15,7 @@ from pedro.repair import pairs as pairs_module
 from pedro.repair import search as search_module
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
-from pedro.repair.pairs import pairings
+from pedro.repair.pairs import pairings, slip_kind
 from pedro.repair.progress import failed_later, fails_alike, nearer_sign, remaining
 from pedro.repair.search import Search
 from pedro.tools.test import TestRun
@@ -121,6 +124,22 @@ def test_a_failure_at_a_later_assertion_and_one_left_exactly_as_it_was_are_told_
     assert not failed_later(later, before, wanted)  # earlier is no half of a fix
 
 
+def test_a_node_failure_given_no_place_moves_with_the_assertion_in_its_stack() -> None:
+    """node --test gives no place for a test's failure (the test tool reads none); the assertion that failed is the
+    innermost frame of the test file in the stack."""
+    wanted = frozenset({"eat"})
+
+    def failing_at(line: int) -> TestRun:
+        stack = (
+            f"    at testEat (/tmp/w/eat.test.js:{line}:10)\n    at TestContext.<anonymous> (/tmp/w/eat.test.js:15:3)"
+        )
+        return run_failing(FailedTest("eat", "", "AssertionError: falsy", stack))
+
+    assert failed_later(failing_at(6), failing_at(9), wanted)
+    assert not failed_later(failing_at(9), failing_at(6), wanted)
+    assert not failed_later(failing_at(6), failing_at(6), wanted) and fails_alike(failing_at(6), failing_at(6), wanted)
+
+
 def test_a_candidate_that_moved_the_failure_later_is_paired_with_those_that_left_it_as_it_was() -> None:
     search = Search(Path(), None, None, lambda *_a, **_k: None, frozenset(), None, Clues(), [], None,  # type: ignore[arg-type]
                     lambda _unit: None)  # fmt: skip
@@ -135,6 +154,29 @@ def test_a_candidate_that_moved_the_failure_later_is_paired_with_those_that_left
     assert search._halves_queue[1].edits == [(two, "def eat(a, b):\n    x = b\n    y = b")]
     # Tried one after every few variants, not before them: a one-place fix stays likelier.
     assert search._queued == deque()
+
+
+def test_a_second_half_of_the_first_halfs_kind_is_paired_first_and_beyond_its_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A slip written into two branches is often the same slip twice: an operand dropped in one branch, and one
+    dropped in the other, pair first, even after the first half has spent its share of pairs."""
+    monkeypatch.setattr(search_module, "_HALF_PAIRS", 1)
+    search = Search(Path(), None, None, lambda *_a, **_k: None, frozenset(), None, Clues(), [], None,  # type: ignore[arg-type]
+                    lambda _unit: None)  # fmt: skip
+    eat = Unit("eat.py", "eat", "eat", "python", 1, 4, "def eat(a, b):\n    x = a + b\n    y = a + b\n    z = a - b")
+    kind = slip_kind("`a +` dropped")
+    search._remember_tested(Tried(1, eat, "def eat(a, b):\n    x = b\n    y = a + b\n    z = a - b", later=True,
+                                  kind=kind))  # fmt: skip
+    search._remember_tested(Tried(2, eat, "def eat(a, b):\n    x = a + b\n    y = a - b\n    z = a - b", alike=True,
+                                  kind=slip_kind("`+` → `-`")))  # fmt: skip
+    search._remember_tested(Tried(3, eat, "def eat(a, b):\n    x = a + b\n    y = a + b\n    z = a * b", alike=True,
+                                  kind=slip_kind("`-` → `*`")))  # fmt: skip
+    search._remember_tested(Tried(4, eat, "def eat(a, b):\n    x = a + b\n    y = a\n    z = a - b", alike=True,
+                                  kind=slip_kind("`+ b` dropped")))  # fmt: skip
+    assert [proposal.label["combines"] for proposal in search._halves_queue] == [[1, 4], [1, 2]]
+    assert (slip_kind("`a` and `b` swapped"), slip_kind("`x` → `y`"), slip_kind("`return` added")) == (
+        "swapped", "x → y", "")  # fmt: skip
 
 
 def test_a_slip_in_each_of_two_branches_is_fixed_by_the_pair_of_halves(repo: Path) -> None:
@@ -156,3 +198,23 @@ def test_a_slip_in_each_of_two_branches_is_fixed_by_the_pair_of_halves(repo: Pat
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["question"] == "pair", fixed
     assert "        return 1\n    if n < 100 * step:\n        return 2\n" in (repo / "tiers.py").read_text()
+
+
+def test_a_slip_in_each_of_two_branches_of_javascript_is_fixed_by_the_pair_of_halves(repo: Path) -> None:
+    # node places both failures at the test's declaration; the stack says the first half moved it later.
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    code = (
+        "const eat = (number, need, remaining) => {\n  if (need <= remaining) {\n"
+        "    return [need + number, number + remaining - need]\n  }\n  return [remaining + need + number, 0]\n}\n\n"
+        "module.exports = { eat };\n"
+    )
+    checks = [f"assert.deepEqual(eat({args}), [{want}]);" for args, want in
+              (("5, 6, 10", "11, 4"), ("4, 8, 9", "12, 1"), ("2, 11, 5", "7, 0"), ("4, 5, 1", "5, 0"))]  # fmt: skip
+    files = {"eat.js": code, "eat.test.js": node_test("eat", "eat", *checks)}
+    # The second half (`+ need` dropped in the last line) comes late among the variants of five lines.
+    events = fixed_by_a_variant(repo, files, mutants=120, command="node --test")
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed and fixed[0]["question"] == "pair", fixed
+    assert "return [need + number, remaining - need]" in (repo / "eat.js").read_text()
+    assert "return [remaining + number, 0]" in (repo / "eat.js").read_text()
