@@ -27,6 +27,8 @@ _TESTIFY = re.compile(r"\bexpected: (?P<expected>[^\n]*)\n\s*actual\s*: (?P<actu
 _GO_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _NUMBER_IN_TEXT = re.compile(r"\d+(?:\.\d+)?")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# A line Go's testing package reports a failing check on: `    solution_test.go:12: Not equal:`.
+_GO_REPORTED = re.compile(r"^\s+[\w.\-/]+_test\.go:\d+: ", re.M)
 # (actual, expected) text: pytest's `assert 'a' == 'b'`, node's `'a' !== 'b'`, Go's `= "a", <nil>; want "b"`.
 _TEXT_ACTUAL_EXPECTED = (
     re.compile(r"""\bassert (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) == (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""),
@@ -98,8 +100,12 @@ def fails_alike(before: TestRun, after: TestRun, wanted: frozenset[str]) -> bool
 
 def _as_failed(failure: FailedTest) -> tuple[str, str]:
     """Where and how a test failed, without what differs between two runs of the same failure: an object's address
-    (`<function fibfib at 0x7f6c…>`)."""
-    return failure.location, _ADDRESS.sub("", failure.message)
+    (`<function fibfib at 0x7f6c…>`). Where the test went on past its first failing assertion (Go's `t.Errorf`,
+    testify), that one alone: a change that leaves it as it was reached nothing it checks, whatever it did to the
+    later ones (the other half of a fix in two branches mends some of those)."""
+    starts = [match.start() for match in _GO_REPORTED.finditer(failure.details)]
+    message = failure.details[starts[0] : starts[1]] if len(starts) > 1 else failure.message
+    return failure.location, _ADDRESS.sub("", message)
 
 
 def _same_tests(before: TestRun, after: TestRun, wanted: frozenset[str]) -> list[tuple[FailedTest, FailedTest]]:

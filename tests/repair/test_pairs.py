@@ -140,6 +140,25 @@ def test_a_node_failure_given_no_place_moves_with_the_assertion_in_its_stack() -
     assert not failed_later(failing_at(6), failing_at(6), wanted) and fails_alike(failing_at(6), failing_at(6), wanted)
 
 
+def test_a_go_test_that_reports_every_failing_check_is_alike_while_its_first_stays_as_it_was() -> None:
+    """Go's t.Errorf (and testify) go on past a failing check: the half of a fix in the other branch mends some later
+    checks and leaves the first as it was, which is what fails alike means for a runner that stops at the first."""
+    wanted = frozenset({"task.TestEat"})
+    reports = {9: "[]int{11, 9}", 10: "[]int{12, 5}", 12: "[]int{18, 0}", 14: "[]int{10, 0}"}
+
+    def failing(*lines: int) -> TestRun:
+        details = "".join(f"    eat_test.go:{k}: Not equal:\n        actual  : {reports[k]}\n" for k in lines)
+        message = "\n".join(f"Not equal:\nactual  : {reports[k]}" for k in lines)
+        return run_failing(FailedTest("task.TestEat", f"eat_test.go:{lines[0]}", message, details))
+
+    before = failing(9, 10, 12, 14)
+    assert fails_alike(before, failing(9, 10), wanted) and not failed_later(before, failing(9, 10), wanted)
+    assert failed_later(before, failing(12, 14), wanted) and not fails_alike(before, failing(12, 14), wanted)
+    reports[9] = "[]int{11, 1}"  # the first check now fails otherwise: something it reaches changed
+    changed_first = failing(9, 10)
+    assert not fails_alike(before, changed_first, wanted)
+
+
 def test_a_candidate_that_moved_the_failure_later_is_paired_with_those_that_left_it_as_it_was() -> None:
     search = Search(Path(), None, None, lambda *_a, **_k: None, frozenset(), None, Clues(), [], None,  # type: ignore[arg-type]
                     lambda _unit: None)  # fmt: skip
