@@ -132,6 +132,12 @@ _METHOD_TWINS = frozenset({"startswith", "endswith", "lower", "upper", "lstrip",
                            "ToUpper", "ToLower", "HasPrefix", "HasSuffix", "TrimLeft", "TrimRight", "Min", "Max",
                            "toUpperCase", "toLowerCase", "startsWith", "endsWith", "trimStart", "trimEnd"})  # fmt: skip
 """Twins swapped only where called as a method (`xs.append(x)`)."""
+_ONE_KIND_METHODS = frozenset({"indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "localeCompare",
+                               "concat", "search", "startswith", "endswith", "find", "rfind", "index", "rindex",
+                               "count", "issubset", "issuperset", "difference", "equals", "compareTo",
+                               "contains"})  # fmt: skip
+"""Methods whose one argument is of their receiver's kind (a string searched in a string, a set in a set): called on
+either, so a slip may call one on the other (`substring.indexOf(x)` for `x.indexOf(substring)`)."""
 _SEPARATORS = frozenset({",", ";", "|", "-", " "})
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
@@ -602,6 +608,23 @@ def _argument_variants(line: str, code: list[_Token]) -> Iterator[Mutant]:
                 yield Mutant(swapped, f"{what} `{one}` and `{other}` swapped", 2)
         if token.text == "(" and len(arguments) == 1:
             yield from _call_dropped(line, code, k, arguments[0], end)
+            yield from _receiver_swapped(line, code, k, arguments[0])
+
+
+def _receiver_swapped(line: str, code: list[_Token], k: int, argument: tuple[int, int]) -> Iterator[Mutant]:
+    """`a.indexOf(b)` → `b.indexOf(a)`: a method whose argument is of its receiver's kind, called on the wrong one of
+    two plain names."""
+    if k < 3 or code[k - 1].text not in _ONE_KIND_METHODS or code[k - 2].text != ".":
+        return
+    receiver = code[k - 3]
+    if not _is_variable(receiver) or (k >= 4 and code[k - 4].text in {".", "?."}):
+        return
+    other = line[argument[0] : argument[1]]
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", other) or other == receiver.text:
+        return
+    method = code[k - 1].text
+    new = line[: receiver.start] + other + line[receiver.end : argument[0]] + receiver.text + line[argument[1] :]
+    yield Mutant(new, f"`{receiver.text}.{method}({other})` → `{other}.{method}({receiver.text})`", 2)
 
 
 def _call_dropped(line: str, code: list[_Token], k: int, argument: tuple[int, int], end: int) -> Iterator[Mutant]:
@@ -1022,11 +1045,11 @@ def _is_variable(token: _Token) -> bool:
 
 
 def _read_as_value(code: list[_Token], k: int) -> bool:
-    """Whether the name at `k` is read as a value: not a call, an attribute, an object, an assignment's target or a
-    name updated in place, none of them a value to shift."""
+    """Whether the name at `k` is read as a value: not a call, an attribute, an object, an assignment's target, a
+    name updated in place or an arrow function's parameter, none of them a value to shift."""
     before = code[k - 1] if k else None
     after = code[k + 1] if k + 1 < len(code) else None
-    if (before is not None and before.text == ".") or (after is not None and after.text in {"(", ".", "="}):
+    if (before is not None and before.text == ".") or (after is not None and after.text in {"(", ".", "=", "=>"}):
         return False
     return after is None or after.text not in {":=", "+=", "-=", "*=", "/=", "++", "--"}
 

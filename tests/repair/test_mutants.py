@@ -550,6 +550,29 @@ def test_a_recursive_call_with_its_arguments_in_the_wrong_order_is_fixed_by_a_va
     assert "return gcd(b, a % b)" in (repo / "gcd.py").read_text()
 
 
+def test_a_method_called_on_its_argument_where_the_argument_was_its_receiver_is_a_variant() -> None:
+    js = changes("  return strings.filter(x => substring.indexOf(x) != -1);", "javascript")
+    assert "return strings.filter(x => x.indexOf(substring) != -1);" in js
+    assert "return [s for s in xs if s.startswith(sub)]" in changes("    return [s for s in xs if sub.startswith(s)]")
+    # A method whose argument is no kin of its receiver, an attribute's method and an argument that is no plain name
+    # are left as they are.
+    for line in ("    xs.append(x)", "    return self.sub.startswith(s)", "    return sub.startswith(s.strip())"):
+        assert not [c for c in changes(line) if c.startswith(("x.", "s.", "return s."))], line
+
+
+def test_a_filter_that_asks_the_prefix_whether_it_starts_with_the_word_is_fixed(repo: Path) -> None:
+    code = (
+        'def with_prefix(words, prefix):\n    """The words that start with `prefix`, in order."""\n'
+        "    return [word for word in words if prefix.startswith(word)]\n"
+    )
+    test = (
+        "from words import with_prefix\n\n\ndef test_with_prefix():\n"
+        "    assert with_prefix(['abc', 'bcd', 'ab', 'a'], 'ab') == ['abc', 'ab']\n"
+    )
+    fixed_among_the_first(repo, {"words.py": code, "test_words.py": test}, "`prefix.startswith(word)` →")
+    assert "if word.startswith(prefix)]" in (repo / "words.py").read_text()
+
+
 def test_bitwise_and_augmented_operators_have_their_kin_as_variants() -> None:
     changes = {m.line.strip() for m in line_mutants("        n ^= n - 1", "python")}
     assert {"n &= n - 1", "n |= n - 1"} <= changes  # bitcount: clearing the lowest set bit is `&=`
