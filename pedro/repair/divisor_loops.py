@@ -1,7 +1,8 @@
-"""A counted loop whose counter divides in its body (`n % j`, `total / j`) but starts at 0 or 1: made to start at 2.
-Nothing is divided by 0, and everything by 1, so a search for a divisor (is `n` prime, its factors) that starts there
-answers the same for every `n`. And a search from 2 that finds no divisor of 0 or 1 either, where nothing else in the
-unit looks at numbers that small, given their answer before it; Python, JavaScript and Go."""
+"""A counted loop whose counter divides in its body (`n % j`, `total / j`) but starts at 0 or 1: made to start at 2,
+in its header or where it is set just before a `while` loop that moves it. Nothing is divided by 0, and everything
+by 1, so a search for a divisor (is `n` prime, its factors) that starts there answers the same for every `n`. And a
+search from 2 that finds no divisor of 0 or 1 either, where nothing else in the unit looks at numbers that small,
+given their answer before it; Python, JavaScript and Go."""
 
 from __future__ import annotations
 
@@ -17,6 +18,21 @@ _HEADERS = {
     "javascript": re.compile(r"^\s*for\s*\(\s*(?:let|var)\s+(?P<i>[\w$]+)\s*=\s*(?P<start>[01])\s*;"),
     "go": re.compile(r"^\s*for\s+(?P<i>\w+)\s*:=\s*(?P<start>[01])\s*;"),
 }
+# A counter set to 0 or 1 on its own line (or among a declaration's names: `var fact = [], i = 0;`), then moved by
+# a `while` loop that follows within a few lines (Go's: a `for` with a condition alone).
+_SET = {
+    "python": re.compile(r"^\s*(?P<i>\w+)\s*=\s*(?P<start>[01])\s*(?:#.*)?$"),
+    "javascript": re.compile(r"^\s*(?:(?:let|var)\s+(?:.*,\s*)?)?(?P<i>[\w$]+)\s*=\s*(?P<start>[01])\s*;?\s*$"),
+    "go": re.compile(r"^\s*(?:var\s+)?(?P<i>\w+)\s*(?:int\s*)?:?=\s*(?P<start>[01])\s*$"),
+}
+_WHILE = {
+    "python": re.compile(r"^\s*while\b"),
+    "javascript": re.compile(r"^\s*while\s*\("),
+    "go": re.compile(r"^\s*for\s+[^;{]+\{\s*$"),
+}
+_SET_BEFORE = 3
+"""Lines between a counter's setting and its loop, at most."""
+_MOVED = r"(?<![\w$.]){i}\s*(?:\+\+|\+=|=\s*{i}\s*\+)"
 _DIVIDED = r"(?:%|/|//)\s*{i}(?![\w$])"
 """The counter on the right of a remainder or a division."""
 _FROM_TWO = {
@@ -35,15 +51,16 @@ _VERDICT = r"(?:True|False|true|false|None|null|nil|-?\d+)"
 _CONSEQUENCE = re.compile(rf"^(?:return\s+{_VERDICT}|[\w$]+\s*=\s*{_VERDICT});?$")
 
 
-def divisor_loops(lines: list[str], language: str) -> list[RowChange]:
-    """For each counted loop that starts at 0 or 1 and divides by its counter in its body, its header starting at 2."""
+def divisor_loops(lines: list[str], language: str, *, from_zero: bool = False) -> list[RowChange]:
+    """For each counted loop that starts at 0 or 1 (`from_zero`: at 0) and divides by its counter in its body, its
+    header starting at 2, or the counter's setting before it."""
     header = _HEADERS.get("javascript" if language == "typescript" else language)
     if header is None:
         return []
     found: list[RowChange] = []
     for row, text in enumerate(lines):
         match = header.match(text)
-        if match is None or not _divides(loop_body(lines, row), match["i"]):
+        if match is None or not _divides(loop_body(lines, row), match["i"]) or (from_zero and match["start"] == "1"):
             continue
         if match["start"] is not None:
             new = text[: match.start("start")] + "2" + text[match.end("start") :]
@@ -51,6 +68,27 @@ def divisor_loops(lines: list[str], language: str) -> list[RowChange]:
             new = text[: match.start("at")] + "2, " + text[match.end("at") :]
         old = match["start"] or "0"
         found.append(RowChange(row, new, f"`{match['i']}` starts at 2, not {old}: it divides in the loop"))
+    return found + _set_before_while(lines, "javascript" if language == "typescript" else language, from_zero)
+
+
+def _set_before_while(lines: list[str], language: str, from_zero: bool) -> list[RowChange]:
+    """For each counter set to 0 or 1 just before a `while` loop that moves it and divides by it, set to 2."""
+    setting, loop = _SET[language], _WHILE[language]
+    found: list[RowChange] = []
+    for row, text in enumerate(lines):
+        match = setting.match(text)
+        if match is None or (from_zero and match["start"] == "1"):
+            continue
+        counter, indent = match["i"], indent_of(text)
+        after = lines[row + 1 : row + 2 + _SET_BEFORE]
+        at = next((k for k, line in enumerate(after) if loop.match(line) and indent_of(line) == indent), None)
+        if at is None:
+            continue
+        body = [after[at], *loop_body(lines, row + 1 + at)]
+        moved = re.compile(_MOVED.format(i=re.escape(counter)))
+        if _divides(body, counter) and any(moved.search(line) for line in body):
+            new = text[: match.start("start")] + "2" + text[match.end("start") :]
+            found.append(RowChange(row, new, f"`{counter}` starts at 2, not {match['start']}: it divides in the loop"))
     return found
 
 

@@ -1,6 +1,7 @@
 """A `while` loop whose condition reads no name its body changes: once it starts it never ends (`while n < x:` where
 the body only moves `power` on), so a name of the condition is likely one the body changes, written as another. Each
-such name of the condition becomes each name the body assigns, on the condition's line; Python and JavaScript.
+such name of the condition becomes each name the body assigns, or its part from that name on (`is_palindrome(text)`
+→ `is_palindrome(text[start:])`), on the condition's line; Python and JavaScript.
 
 A loop the body may leave another way (`break`, `return`, `throw`, `raise`), or whose condition reads a name the
 body changes through a call or an item (`stack.pop()`, `seen[k] = 1`), is left alone.
@@ -37,7 +38,7 @@ def stuck_loops_python(unit_text: str) -> list[RowChange]:
     for loop in (node for node in ast.walk(tree) if isinstance(node, ast.While)):
         names = _stuck_python(loop)
         if names is not None:
-            found += _rewritten(lines, loop.lineno - 1, *names, r"(?<![\w.]){name}(?!\w)")
+            found += _rewritten(lines, loop.lineno - 1, *names, r"(?<![\w.]){name}(?!\w)", "{name}[{other}:]")
     return found
 
 
@@ -66,7 +67,7 @@ def stuck_loops_javascript(lines: list[str]) -> list[RowChange]:
         body = _js_body(lines, row, match["indent"], bool(match["brace"]))
         names = _stuck_javascript(match["condition"], body) if body is not None else None
         if names is not None:
-            found += _rewritten(lines, row, *names, r"(?<![\w$.]){name}(?![\w$])")
+            found += _rewritten(lines, row, *names, r"(?<![\w$.]){name}(?![\w$])", "{name}.slice({other})")
     return found
 
 
@@ -81,18 +82,25 @@ def _stuck_javascript(condition: str, body: str) -> tuple[list[str], list[str]] 
     return (read, assigned) if assigned and not inside and not set(read) & set(assigned) else None
 
 
-def _rewritten(lines: list[str], row: int, stuck: list[str], assigned: list[str], word: str) -> list[RowChange]:
-    """The loop's line with one name of its condition made one the body assigns, each such pair."""
+def _rewritten(
+    lines: list[str], row: int, stuck: list[str], assigned: list[str], word: str, part: str
+) -> list[RowChange]:
+    """The loop's line with one name of its condition made one the body assigns, or, where the condition passes it to
+    a call, made its part from there on (`part`: `{name}[{other}:]`, as a loop that looks at what is left of a text
+    past a counter reads it), each such pair."""
     line = lines[row]
     at = line.find("while")
     found: list[RowChange] = []
     for name in stuck:
+        pattern = re.compile(word.format(name=re.escape(name)))
+        # Only a name passed to a call is a text or a list a part of which may be meant, never a number compared.
+        passed = re.search(rf"[(,]\s*{re.escape(name)}\s*[,)]", line[at:]) is not None
         for other in assigned:
-            pattern = re.compile(word.format(name=re.escape(name)))
-            new = line[:at] + pattern.sub(other, line[at:], count=1)
-            if new != line:
-                change = f"`{name}` → `{other}` in the loop's condition, which reads nothing the loop changes"
-                found.append(RowChange(row, new, change))
+            for made in (other, part.format(name=name, other=other)) if passed else (other,):
+                new = line[:at] + pattern.sub(made, line[at:], count=1)
+                if new != line:
+                    change = f"`{name}` → `{made}` in the loop's condition, which reads nothing the loop changes"
+                    found.append(RowChange(row, new, change))
     return found[:_MOST]
 
 

@@ -49,6 +49,7 @@ from pedro.repair.normal_forms import (
 )
 from pedro.repair.padding import zero_padded
 from pedro.repair.recursion_slips import recursion_slips
+from pedro.repair.running_values import running_values
 from pedro.repair.statement_slips import (
     doubled_steps_lines,
     doubled_steps_python,
@@ -72,6 +73,7 @@ from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_letters
 from pedro.repair.unread import unread_names
+from pedro.repair.wrap_lengths import wrap_lengths
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _LOOKUP = re.compile(r"\.get\((?P<key>[^(),\n]+)\)")
@@ -203,7 +205,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _loop_ends(unit)
     found += _stuck_loops(unit, order, prose)
     found += _divided_by_count(unit, order, prose)
-    found += _divisor_loops(unit, order, prose)
+    found += _divisor_loops(unit, order, prose, clues)
     found += _idle_counters(unit, order, prose)
     found += _still_values(unit, order, prose)
     lines = unit.text.splitlines()
@@ -211,6 +213,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     documentation = "\n".join([unit.doc, *docstring])
     guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
+    guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
     found += _guided_rows(unit, order, prose, guided)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
@@ -579,7 +582,9 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     reads its item run only where it equals the outer loop's (idle_counters.py: Go refuses the unread item), a number
     whose digits the unit takes stepped by a subtraction (digit_steps.py), a plain name compared with an item's
     mirror (mirror_pairs.py), base cases that answer otherwise than documented (documented_cases.py), a search for
-    divisors that gives no verdict on numbers below 2 (divisor_loops.py)."""
+    divisors that gives no verdict on numbers below 2 (divisor_loops.py), a running value taken of the whole
+    collection its loop walks (running_values.py), an index into a text wrapped by another number than its length
+    (wrap_lengths.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
@@ -621,12 +626,17 @@ def _dropped_calls(unit: Unit, prose: set[int], clues: Clues) -> list[Variant]:
     ]
 
 
-def _divisor_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
-    """A loop whose counter divides starting at 0 or 1, made to start at 2 (divisor_loops.py): a second-tier slip."""
+def _divisor_loops(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """A loop whose counter divides starting at 0 or 1, made to start at 2 (divisor_loops.py): a second-tier slip,
+    and the likeliest change of all for a counter from 0 where the failure shows a division by zero: the division
+    is where the error was raised, its cause the counter's start."""
+    lines = unit.text.splitlines()
+    shown = divisor_loops(lines, unit.language, from_zero=True) if "zero" in clues.kinds else []
+    at_zero = _GUIDED_SCORE + _DEEPEST_LINE + _KIND_FIT
     return [
-        Variant(unit, line, change.text, change.change, _TIER_SCORE[2] + _rank_bonus(line, order))
-        for change in divisor_loops(unit.text.splitlines(), unit.language)
-        if (line := unit.start_line + change.row) not in prose
+        Variant(unit, line, change.text, change.change, at_zero if change in shown else score)
+        for change in divisor_loops(lines, unit.language)
+        if (line := unit.start_line + change.row) not in prose and (score := _TIER_SCORE[2] + _rank_bonus(line, order))
     ]
 
 

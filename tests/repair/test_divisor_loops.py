@@ -1,6 +1,7 @@
 """A counted loop whose counter divides in its body but starts at 0 or 1: offered starting at 2, in Python,
-JavaScript and Go, and a primality test that divides by everything from 0 fixed through the real repair. A search for
-divisors from 2 that never looks at numbers below 2: given their answer first, and a prime-length filter fixed."""
+JavaScript and Go, in its header or where it is set before a `while` loop, and a primality test that divides by
+everything from 0 and a factorisation from 0 fixed through the real repair. A search for divisors from 2 that never
+looks at numbers below 2: given their answer first, and a prime-length filter fixed."""
 
 from __future__ import annotations
 
@@ -43,6 +44,53 @@ def test_a_counter_that_divides_starts_at_2_in_each_language() -> None:
 )
 def test_a_loop_whose_counter_divides_nothing_or_starts_past_1_is_left_alone(lines: list[str], language: str) -> None:
     assert divisor_loops(lines, language) == []
+
+
+FACTORIZE = (
+    "def factorize(n):\n    fact = []\n    i = 0\n    while i <= int(n ** 0.5 + 1):\n        if n % i == 0:\n"
+    "            fact.append(i)\n            n //= i\n        else:\n            i += 1\n    if n > 1:\n"
+    "        fact.append(n)\n    return fact\n"
+)
+
+
+def test_a_counter_set_before_a_while_loop_that_moves_it_and_divides_starts_at_2_in_each_language() -> None:
+    assert [(change.row, change.text) for change in divisor_loops(FACTORIZE.splitlines(), "python")] == [
+        (2, "    i = 2")
+    ]
+    js = ["  var fact = [], i = 0;", "  while (i <= Math.sqrt(n) + 1) {", "    if (n % i == 0) {", "      n = n / i;",
+          "    } else {", "      i += 1;", "    }", "  }"]  # fmt: skip
+    assert [(change.row, change.text) for change in divisor_loops(js, "javascript")] == [(0, "  var fact = [], i = 2;")]
+    go = ["\ti := 1", "\tcount := 0", "\tfor i*i <= n {", "\t\tif n%i == 0 {", "\t\t\tcount++", "\t\t}", "\t\ti++",
+          "\t}"]  # fmt: skip
+    assert [(change.row, change.text) for change in divisor_loops(go, "go")] == [(0, "\ti := 2")]
+
+
+@pytest.mark.parametrize(
+    ("lines", "language"),
+    [
+        # the loop never moves the counter
+        (["    i = 0", "    while n > 1:", "        if n % i == 0:", "            n //= i"], "python"),
+        # the counter is divided, not a divisor
+        (["    i = 0", "    while i < n:", "        total += i % 2", "        i += 1"], "python"),
+        # the loop comes long after the setting, or deeper
+        (["  let i = 0;", "  a();", "  b();", "  c();", "  d();", "  while (i < n) {", "    x = n % i;", "    i++;",
+          "  }"], "javascript"),
+        (["\ti := 0", "\tif ok {", "\t\tfor i < n {", "\t\t\tx = n % i", "\t\t\ti++", "\t\t}", "\t}"], "go"),
+    ],
+)  # fmt: skip
+def test_a_counter_no_while_loop_right_after_moves_and_divides_by_is_left_alone(
+    lines: list[str], language: str
+) -> None:
+    assert divisor_loops(lines, language) == []
+
+
+def test_a_factorisation_whose_divisor_starts_at_0_before_its_while_loop_is_fixed(repo: Path) -> None:
+    test = (
+        "from factors import factorize\n\n\ndef test_factorize():\n    assert factorize(8) == [2, 2, 2]\n"
+        "    assert factorize(70) == [2, 5, 7]\n"
+    )
+    fixed_among_the_first(repo, {"factors.py": FACTORIZE, "test_factors.py": test}, "`i` starts at 2, not 0")
+    assert "    i = 2\n    while" in (repo / "factors.py").read_text()
 
 
 def test_a_primality_test_that_divides_from_0_is_fixed(repo: Path) -> None:

@@ -101,3 +101,18 @@ def test_a_javascript_loop_that_never_moves_its_condition_is_fixed(repo: Path) -
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["change"] == "`n` → `power` in the loop's condition, which reads nothing the loop changes", fixed
     assert "  while (power < x)\n" in (repo / "power.js").read_text()
+
+
+PALINDROME = (
+    "def is_palindrome(text):\n    return text == text[::-1]\n\n\ndef make_palindrome(text):\n"
+    "    start = 0\n    while not is_palindrome(text):\n        start += 1\n    return text + text[:start][::-1]\n"
+)
+
+
+def test_a_text_a_stuck_condition_passes_to_a_call_is_also_given_its_part_past_the_counter() -> None:
+    assert [c.text for c in stuck_loops_python(PALINDROME)] == [
+        "    while not is_palindrome(start):",
+        "    while not is_palindrome(text[start:]):",
+    ]
+    lines = ["  let start = 0;", "  while (!isPalindrome(text))", "    start += 1;"]
+    assert [c.text for c in stuck_loops_javascript(lines)][1] == "  while (!isPalindrome(text.slice(start)))"
