@@ -12,6 +12,7 @@ from pathlib import Path
 from pedro.repair.frames import frames_of, is_test_file
 from pedro.repair.locate import FailingTests
 from pedro.repair.normal_forms import ignored
+from pedro.repair.own_class import subclassed
 from pedro.repair.progress import actual_expected_texts
 from pedro.tools.testreport import FailedTest
 
@@ -78,6 +79,8 @@ _DIGITS = re.compile(r"\d+")
 _STRING_LITERAL = re.compile(r"""(?P<q>["'`])(?P<body>[^"'`\\\n]{1,80})(?P=q)""")
 # A test's own message, which is prose, not what it passes: Python's `assert check, "message"` (from its first comma
 # outside brackets and strings) and the text Go's testing.T reports (`t.Errorf("IsNested(%q) = %v", ...)`).
+# Any one-line string, escapes and all (`'Options:\\n\\t--foo'`): its body.
+_ESCAPED_LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1)[^\\\n])*)\1""")
 _PYTHON_ASSERT = re.compile(r"^\s*assert\b")
 _GO_REPORT = re.compile(
     r"""(?P<call>\b\w+\.(?:Errorf|Fatalf|Error|Fatal|Logf|Log|Skipf)\(\s*)(?:"[^"\n]*"|`[^`\n]*`)"""
@@ -125,6 +128,12 @@ class Clues:
     """The characters of those strings (`IsNested("[[]]")`): a bracket the code looks for that none of them holds
     may be the wrong kind (`'('`)."""
 
+    subclassed: frozenset[str] = frozenset()
+    """Classes the failing tests subclass (`class Tagged(Version)`): code of theirs that names them may have meant the
+    instance's own class."""
+    tabbed: bool = False
+    """Whether the failing tests' strings hold a tab (`'Options:\\n\\t--foo'`): a pattern that matches spaces alone may
+    have meant any blank."""
     unused: frozenset[str] = frozenset()
     """Packages a Go file imports and uses nowhere (`imported and not used: "sort"`): a call of theirs was dropped."""
     unused_locals: frozenset[str] = frozenset()
@@ -138,7 +147,8 @@ class Clues:
 def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests | None = None) -> Clues:
     """The clues of every failure together (`tests`: their test functions, where the repair has looked them up)."""
     texts = [f"{failure.message}\n{failure.details}" for failure in failures]
-    literals = _literals(failures, texts, tests or FailingTests(root))
+    tests = tests or FailingTests(root)
+    literals = _literals(failures, texts, tests)
     frames = [
         (frame.path, frame.line) for text in texts for frame in frames_of(text, root) if not is_test_file(frame.path)
     ]
@@ -157,6 +167,8 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
         spelled=frozenset(literal for literal in literals if _WORD.fullmatch(literal)),
         characters=frozenset("".join(literals)),
+        tabbed=_tabbed(failures, texts, tests),
+        subclassed=subclassed(_test_code(failures, tests)),
         unused=_named(_UNUSED_IMPORT, "name", texts),
         unused_locals=_named(_UNUSED_LOCAL, "name", texts),
     )
@@ -184,6 +196,19 @@ def _literals(failures: Sequence[FailedTest], texts: Sequence[str], tests: Faili
     quote. The code's own answers are quoted too (`actual: "Jupyter"`), so the tests' code counts first."""
     code = [_without_messages(test.text) for failure in failures if (test := tests.of(failure)) is not None]
     return [match.group("body") for source in code or texts for match in _STRING_LITERAL.finditer(source)]
+
+
+def _test_code(failures: Sequence[FailedTest], tests: FailingTests) -> list[str]:
+    """The code of each failing test that could be found."""
+    return [test.text for failure in failures if (test := tests.of(failure)) is not None]
+
+
+def _tabbed(failures: Sequence[FailedTest], texts: Sequence[str], tests: FailingTests) -> bool:
+    """Whether a string the failing tests' code spells (else one the failures quote) holds a tab, written or escaped."""
+    bodies = (
+        match.group(2) for source in _test_code(failures, tests) or texts for match in _ESCAPED_LITERAL.finditer(source)
+    )
+    return any("\t" in body or "\\t" in body for body in bodies)
 
 
 def _without_messages(code: str) -> str:

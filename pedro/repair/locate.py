@@ -43,6 +43,7 @@ _MAX_SOURCE_BYTES = 512 * 1024
 # Call nodes and the field that names what is called, per tree-sitter grammar.
 _CALL_NODES = frozenset({"call", "call_expression"})
 _NAME_FIELDS = ("attribute", "property", "field")
+_FUNCTION_LITERALS = frozenset({"lambda", "arrow_function", "function_expression", "function", "func_literal"})
 # The language family a file may call into: a JavaScript test may import TypeScript and the other way round.
 _FAMILY: dict[LanguageName, frozenset[LanguageName]] = {
     "python": frozenset({"python"}),
@@ -323,7 +324,11 @@ def _called_from_test(root: Path, frame: Frame) -> list[Unit]:
     # A test written as a call with a body (`test("sums", () => {…})`) is in no function: the call is the test.
     first, last = (test.start_line, test.end_line) if test is not None else _statement_lines(source, language, frame)
     names = _called_names(source, language, frame.line, frame.line) + _called_names(source, language, first, last)
-    units = _defined_outside_tests(root, names, language)
+    # A call the test hands code to run (`raises(LookupError, lambda: partition_all(2, s))`) is the test's instrument:
+    # what that code calls is what is tested, and the instrument is no place for a fix.
+    handed = _handed_code(source, language, first, last)
+    units = _defined_outside_tests(root, [name for name in names if name not in handed], language)
+    units = units or _defined_outside_tests(root, names, language)
     if not units:
         # What it calls is a helper of the test file's own (`const testSums = () => {…}`): what that helper calls.
         helpers = [
@@ -380,6 +385,36 @@ def _called_names(source: bytes, language: LanguageName, first: int, last: int) 
     return names
 
 
+def _handed_code(source: bytes, language: LanguageName, first: int, last: int) -> set[str]:
+    """The names of calls on lines first..last that are handed a function literal which itself calls something."""
+    root = parse_root(source, language)
+    handed: set[str] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if node.end_point.row + 1 < first or node.start_point.row + 1 > last:
+            continue
+        arguments = node.child_by_field_name("arguments") if node.type in _CALL_NODES else None
+        callee = node.child_by_field_name("function")
+        if arguments is not None and callee is not None and any(_calls_something(a) for a in arguments.named_children):
+            handed.add(_callee_name(callee))
+        stack.extend(node.named_children)
+    return handed - {""}
+
+
+def _calls_something(node: Node) -> bool:
+    """Whether `node` is a function literal (`lambda: f(x)`, `() => f(x)`, `func() { f(x) }`) whose body calls."""
+    if node.type not in _FUNCTION_LITERALS:
+        return False
+    stack = list(node.named_children)
+    while stack:
+        inner = stack.pop()
+        if inner.type in _CALL_NODES:
+            return True
+        stack.extend(inner.named_children)
+    return False
+
+
 def _callee_name(node: Node) -> str:
     """`add` for add(…), obj.add(…), pkg.Add(…)."""
     if node.type == "identifier" and node.text is not None:
@@ -405,6 +440,19 @@ def _definitions(root: Path, name: str, language: LanguageName) -> list[Unit]:
         for symbol in find_definitions(source, rel, name):
             if symbol.kind in _FUNCTION_KINDS and file_language is not None:
                 found.append(_unit(rel, file_language, source, symbol))
+    return found
+
+
+def class_units(root: Path, name: str) -> list[Unit]:
+    """The outermost functions and methods of each non-test Python file that defines a class named `name`."""
+    declared = re.compile(rf"^class\s+{re.escape(name)}\b", re.MULTILINE)
+    found: list[Unit] = []
+    for rel in _source_files(root):
+        if detect_language(rel) != "python" or is_test_code(root, rel):
+            continue
+        source = _read(root / rel)
+        if source is not None and declared.search(source.decode("utf-8", errors="replace")):
+            found.extend(file_units(root, rel))
     return found
 
 

@@ -24,12 +24,14 @@ from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
 from pedro.repair.judge import describe_failure
-from pedro.repair.locate import FailingTests, Unit, locate
+from pedro.repair.locate import FailingTests, Unit, class_units, locate
 from pedro.repair.native_probes import native_probe_spec
+from pedro.repair.own_class import own_class_rows
 from pedro.repair.probes import ProbeSpec, probe_spec
 from pedro.repair.search import Search, describe
 from pedro.repair.settle import Settled, settle
 from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
+from pedro.repair.variants import OWN_CLASS_SCORE
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
@@ -324,6 +326,11 @@ class Repairer:
         search = Search(self.root, runs, editor, emit, wanted, run, clues, failures, model, self._probe)
         search.variant_limit, search.suspects = self.config.mutants, ranked
         search.add_variants([(s.unit, s.lines) for s in ranked])
+        # A class the failing test subclasses: its code that names it, wherever the failure points (own_class.py).
+        seen = {suspect.unit.key for suspect in ranked}
+        owned = [unit for base in sorted(clues.subclassed) for unit in class_units(self.root, base)
+                 if unit.key not in seen and own_class_rows(unit.text.splitlines(), clues.subclassed)]  # fmt: skip
+        search.add_variants([(unit, []) for unit in owned], first=True, at_least=OWN_CLASS_SCORE)
         return search
 
     def _search(self, search: Search, outcome: RepairOutcome, began: float) -> Settled:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Iterator
 
@@ -25,6 +26,8 @@ _NODE_DIFF = re.compile(
 _JEST = re.compile(rf"Expected:\s*(?P<expected>{_NUMBER})\s*\n\s*Received:\s*(?P<actual>{_NUMBER})")
 _TESTIFY = re.compile(r"\bexpected: (?P<expected>[^\n]*)\n\s*actual\s*: (?P<actual>[^\n]*)")
 _GO_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# Two JSON texts compared as strings (`'["E+"]' !== '["E"]'`: `JSON.stringify` on each side of node's `assert.ok`).
+_JSON_PAIR = re.compile(r"""^\s*'(?P<actual>[\[{"][^'\n]*)' !==? '(?P<expected>[\[{"][^'\n]*)'\s*$""", re.M)
 _NUMBER_IN_TEXT = re.compile(r"\d+(?:\.\d+)?")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # A line Go's testing package reports a failing check on: `    solution_test.go:12: Not equal:`.
@@ -172,7 +175,8 @@ def _numbers_apart(actual: str, expected: str) -> float | None:
 def actual_expected_texts(text: str) -> list[tuple[str, str]]:
     """Every (actual, expected) pair of texts a failure's output compares, as its runner prints them."""
     matches = (match for pattern in _TEXT_ACTUAL_EXPECTED for match in pattern.finditer(text))
-    return [*((match.group("actual"), match.group("expected")) for match in matches), *_testify_texts(text)]
+    found = [(match.group("actual"), match.group("expected")) for match in matches]
+    return [*found, *_testify_texts(text), *_json_texts(text)]
 
 
 def _testify_texts(text: str) -> Iterator[tuple[str, str]]:
@@ -182,6 +186,24 @@ def _testify_texts(text: str) -> Iterator[tuple[str, str]]:
         expected, actual = _GO_STRING.findall(match.group("expected")), _GO_STRING.findall(match.group("actual"))
         if len(expected) == len(actual):
             yield from ((one, other) for one, other in zip(actual, expected, strict=True) if one != other)
+
+
+def _json_texts(text: str) -> Iterator[tuple[str, str]]:
+    """Two JSON texts compared whole: two strings, or two lists of strings as long as each other (`["E+", "D-"]` and
+    `["E", "D-"]`), each pair of texts that differ."""
+    for match in _JSON_PAIR.finditer(text):
+        try:
+            actual, expected = json.loads(match.group("actual")), json.loads(match.group("expected"))
+        except ValueError:
+            continue
+        if isinstance(actual, str) and isinstance(expected, str):
+            actual, expected = [actual], [expected]
+        if not (isinstance(actual, list) and isinstance(expected, list) and len(actual) == len(expected)):
+            continue
+        pairs = zip(actual, expected, strict=True)
+        yield from (
+            (one, other) for one, other in pairs if isinstance(one, str) and isinstance(other, str) and one != other
+        )
 
 
 def _texts(failure: FailedTest) -> tuple[str, str] | None:

@@ -183,13 +183,17 @@ class Search:
         report = self.run.report
         return sorted({*report.passing, *self.run.failing}) if report is not None and report.names_tests else []
 
-    def add_variants(self, units: Sequence[tuple[Unit, Sequence[int]]], *, first: bool = False) -> None:
-        """Queue the variants of these units (with their suspicious lines), best supported first."""
+    def add_variants(
+        self, units: Sequence[tuple[Unit, Sequence[int]]], *, first: bool = False, at_least: float | None = None
+    ) -> None:
+        """Queue the variants of these units (with their suspicious lines), best supported first; only those scored
+        `at_least` where it is given."""
         found: dict[tuple[str, int, str, tuple[tuple[int, str], ...]], Variant] = {}
         for unit, lines in units:
             text = self._file_text(unit)
             for variant in unit_variants(unit, lines, self.clues, text):
-                found.setdefault((unit.path, variant.line, variant.text, variant.also), variant)
+                if at_least is None or variant.score >= at_least:
+                    found.setdefault((unit.path, variant.line, variant.text, variant.also), variant)
             for constant in constants_read(unit, text):
                 # A table the function reads is a likelier place than none, and less likely than its own lines.
                 for variant in unit_variants(constant, [], self.clues, text):

@@ -256,16 +256,22 @@ def _compared_literals_swapped(line: str, code: Sequence[Token]) -> Iterator[Sli
                 yield swapped + line[second.end :], f"`{first.text}` and `{second.text}` swapped", 2
 
 
+_PARTS = frozenset({"[", "slice", "substring", "substr", "Substring"})
+"""What takes a part of a text or a list: an index or a slice, JavaScript's and C#'s methods."""
+
+
 def _operands_swapped(line: str, code: Sequence[Token]) -> Iterator[Slip]:
     """The two terms of an expression where order counts, in each other's place: `s[:k] + s[k:]` → `s[k:] + s[:k]`,
-    `len(xs) - i` → `i - len(xs)`. A sum only of text or of parts (a string, a slice): numbers add in any order."""
+    `len(xs) - i` → `i - len(xs)`. A sum only of text or of parts (a string, a slice, `s.slice(k)`): numbers add in
+    any order."""
     for k, token in enumerate(code):
         if token.text not in _ORDERED or not _between_operands(code, k):
             continue
         before, after = _term_before(code, k - 1), _term_after(code, k + 1)
         if before is None or after is None or not _stands_alone(code, before, after):
             continue
-        if token.text == "+" and not any(one.kind == "string" or one.text == "[" for one in code[before : after + 1]):
+        terms = code[before : after + 1]
+        if token.text == "+" and not any(one.kind == "string" or one.text in _PARTS for one in terms):
             continue
         one, other = line[code[before].start : code[k - 1].end], line[code[k + 1].start : code[after].end]
         if one != other:

@@ -108,18 +108,41 @@ def widened_letters(
     if language != "python" or not any(_foreign_letter(actual + expected) for actual, expected in texts):
         return []
     found: list[Fix] = []
+    for row, line, start, token, raw in _patterns(lines, rows, language):
+        for ascii_class, wider in itertools.product(_ASCII_LETTERS, _WIDER):
+            if ascii_class in token:
+                written = token.replace(ascii_class, wider if raw else wider.replace("\\", "\\\\"))
+                change = f"`{ascii_class}` → `{wider}`, as the failure's text holds a letter outside ASCII"
+                found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
+    return found
+
+
+def widened_blanks(lines: Sequence[str], rows: Iterable[int], tabbed: bool, language: LanguageName) -> list[Fix]:
+    """Where the failing tests' strings hold a tab, each pattern's run of spaces (`' *'`, `' +'`) widened to spaces
+    and tabs (`[ \\t]*`), or to any blank (`\\s*`): a pattern written for text indented with spaces alone."""
+    if not tabbed:
+        return []
+    found: list[Fix] = []
+    for row, line, start, token, raw in _patterns(lines, rows, language):
+        for wider in _BLANKS if _SPACE_RUN.search(token) else ():
+            blanks = wider if raw else wider.replace("\\", "\\\\")
+            written = _SPACE_RUN.sub(rf"{blanks.replace(chr(92), chr(92) * 2)}\g<many>", token)
+            change = f"a run of spaces → `{wider}`, as the failing tests' text holds a tab"
+            found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
+    return found
+
+
+def _patterns(
+    lines: Sequence[str], rows: Iterable[int], language: LanguageName
+) -> Iterator[tuple[int, str, int, str, bool]]:
+    """(row, line, where it starts, the literal, whether it is raw) for each string on `rows` that may be a pattern:
+    any but an f-string, whose braces are not a pattern's."""
     for row in rows:
         line = lines[row]
         for start, token in string_literals(line, language):
             prefix = token[: token.index(token[-1])].lower()
-            if "f" in prefix:
-                continue  # an f-string's braces are not a pattern's
-            for ascii_class, wider in itertools.product(_ASCII_LETTERS, _WIDER):
-                if ascii_class in token:
-                    written = token.replace(ascii_class, wider if "r" in prefix else wider.replace("\\", "\\\\"))
-                    change = f"`{ascii_class}` → `{wider}`, as the failure's text holds a letter outside ASCII"
-                    found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
-    return found
+            if "f" not in prefix:
+                yield row, line, start, token, "r" in prefix or token.startswith("`")
 
 
 def joined_apart(
@@ -239,6 +262,10 @@ def _stored_values(tokens: Sequence[tuple[str, str, int]]) -> Iterator[tuple[int
             yield tokens[at + 1][2], start_last + len(text_last)
 
 
+_SPACE_RUN = re.compile(r"(?<![\\\[]) (?P<many>[*+])")
+"""A pattern's run of spaces: one space repeated (` *`, ` +`), none escaped or inside a class."""
+_BLANKS = (r"[ \t]", r"\s")
+"""Spaces and tabs, and any blank."""
 _ASCII_LETTERS = ("[a-zA-Z]", "[A-Za-z]", "[a-z]", "[A-Z]")
 _WIDER = (r"\w", r"[^\W\d_]")
 """Every letter, and digits and `_` too (`\\w`, as a word is read), or letters alone."""

@@ -47,6 +47,7 @@ from pedro.repair.normal_forms import (
     normalised_parameters,
     stripped_pieces,
 )
+from pedro.repair.own_class import own_class_rows
 from pedro.repair.padding import zero_padded
 from pedro.repair.recursion_slips import recursion_slips
 from pedro.repair.running_values import running_values
@@ -71,7 +72,7 @@ from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
 from pedro.repair.swapped_reads import swapped_reads
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
-from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_letters
+from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
 from pedro.repair.unread import unread_names
 from pedro.repair.wrap_lengths import wrap_lengths
 
@@ -94,6 +95,8 @@ _THROUGHOUT = 0.5
 """What a literal's change made to every literal like it is worth above the change of that one literal."""
 _TIER_SCORE = {1: 3.0, 2: 2.0, 3: 1.0, 4: 0.5}
 _DEEPEST_LINE = 2.0
+OWN_CLASS_SCORE = _GUIDED_SCORE + _DEEPEST_LINE + 1.5
+"""A class named in code a subclass the failing test makes inherits (own_class.py): above every other change."""
 _CLUE_NAME = 1.0
 _RANK_STEP = 0.4
 _KIND_FIT = 1.5
@@ -214,6 +217,12 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
+    if unit.language == "python":
+        # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
+        # every other change, wherever the failure points.
+        found += [Variant(unit, unit.start_line + change.row, change.text, change.change, OWN_CLASS_SCORE)
+                  for change in own_class_rows(lines, clues.subclassed)
+                  if unit.start_line + change.row not in prose]  # fmt: skip
     found += _guided_rows(unit, order, prose, guided)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
@@ -907,10 +916,10 @@ def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant
 
 def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """A literal rewritten as the text the failure expects, where it covers all that differs, or a pattern's ASCII
-    letters widened where the failure's text holds others (text_slips). The same casing throughout first: where only
-    one literal was wrong it fails at once, and where all were, the failure of the first shows only that one, so no
-    variant would reach the next."""
-    if not clues.texts:
+    letters widened where the failure's text holds others, or its spaces where the tests' text holds a tab
+    (text_slips). The same casing throughout first: where only one literal was wrong it fails at once, and where all
+    were, the failure of the first shows only that one, so no variant would reach the next."""
+    if not clues.texts and not clues.tabbed:
         return []
     lines = unit.text.splitlines()
     rows = [line - unit.start_line for line in order if line not in prose and line - unit.start_line < len(lines)]
@@ -918,6 +927,7 @@ def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) ->
     fixes = [
         *spelled_out(lines, rows, clues.texts, unit.language),
         *widened_letters(lines, rows, clues.texts, unit.language),
+        *widened_blanks(lines, rows, clues.tabbed, unit.language),
         *joined_apart(lines, rows, clues.texts, unit.language),
         *recased(lines, rows, clues.texts, unit.language),
         *character_sets(lines, rows, clues.texts, unit.language),

@@ -135,6 +135,18 @@ def test_testifys_expected_and_actual_texts_are_compared_as_pytests_are() -> Non
     assert read_clues([FailedTest("TestN", message="Not equal:", details=other)], NOWHERE).texts == set()
 
 
+def test_two_json_texts_a_bare_assertion_compared_give_the_strings_that_differ() -> None:
+    # What assert_values adds to node's `assert.ok(JSON.stringify(f(x)) === JSON.stringify(['E', 'D-']))`.
+    falsy = "The expression evaluated to a falsy value:\n\n  assert.ok(…)\n\n"
+    lists = f'{falsy}\'["E+","D-"]\' !== \'["E","D-"]\''
+    assert read_clues([FailedTest("grade", message=falsy, details=lists)], NOWHERE).texts == {("E+", "E")}
+    text = f"{falsy}'\"ab c\"' !== '\"abc\"'"
+    assert read_clues([FailedTest("join", message=falsy, details=text)], NOWHERE).texts == {("ab c", "abc")}
+    # Lists of another length, of numbers, or text that is no JSON compare no texts.
+    for other in ('\'["a"]\' !== \'["a","b"]\'', "'[1,\"2\"]' !== '[1,\"3\"]x'", "'{\"a\": 1}' !== '{\"a\": 2}'"):
+        assert read_clues([FailedTest("f", message=falsy, details=falsy + other)], NOWHERE).texts == set(), other
+
+
 def test_a_failures_test_function_is_looked_up_once_for_the_clues_and_the_prompts(tmp_path: Path) -> None:
     (tmp_path / "planets_test.go").write_text(
         'package planets\n\nimport "testing"\n\nfunc TestBetween(t *testing.T) {\n\t_ = Between("Jupiter")\n}\n'

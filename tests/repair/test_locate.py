@@ -174,6 +174,27 @@ def test_a_go_assertion_helper_outside_the_tests_names_is_never_the_unit_to_repa
     assert [(u.path, u.name) for u in locate(failures, root)] == [("calc.go", "Double")]
 
 
+def test_a_helper_the_test_hands_code_to_run_is_never_the_unit_to_repair(tmp_path: Path) -> None:
+    # `raises` returns whether the code it runs raised: making it answer True would pass every test that uses it.
+    root = write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/utils.py": "def raises(err, code):\n    try:\n        code()\n        return False\n"
+            "    except err:\n        return True\n",
+            "pkg/parts.py": "def part(xs, n):\n    return xs[:n]\n",
+            "test_parts.py": "from pkg.parts import part\nfrom pkg.utils import raises\n\n\ndef test_part():\n"
+            "    assert raises(ValueError, lambda: part([1], -1))\n",
+        },
+    )
+    assert [(u.path, u.name) for u in locate(failures_of(root), root)] == [("pkg/parts.py", "part")]
+    # A function handed code that calls nothing is what the test tests.
+    (root / "test_parts.py").write_text(
+        "from pkg.utils import raises\n\n\ndef test_raises():\n    assert raises(KeyError, lambda: 1 / 0)\n"
+    )
+    assert [(u.path, u.name) for u in locate(failures_of(root), root)][0] == ("pkg/utils.py", "raises")
+
+
 def test_enclosing_unit_takes_the_innermost_function(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def outer():\n    def inner():\n        return 1\n    return inner()\n")
     inner = enclosing_unit(tmp_path, "m.py", 3)

@@ -178,6 +178,9 @@ def test_two_terms_whose_order_counts_are_swapped_but_never_numbers_added() -> N
     assert changes("    return len(xs) - i")["return i - len(xs)"] == "`len(xs)` and `i` swapped"
     assert 'return name + "x"' in changes('    return "x" + name')
     assert "return g(y) + f(x)" not in changes("    return f(x) + g(y)")
+    # JavaScript's parts of a text are methods' results.
+    js = changes("    return s.slice(0, -shift) + s.slice(-shift);", "javascript")
+    assert js["return s.slice(-shift) + s.slice(0, -shift);"].endswith("swapped")
 
 
 def test_a_sort_is_tried_the_other_way_round() -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from repo_util import git, node_test
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_among_the_first, fixed_by_a_variant
 from test_repairer import repair
 from test_spectrum import make_repo
 
 from pedro.repair.assert_values import _equality
-from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_letters
+from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
 
 
 def fixes(lines: list[str], *texts: tuple[str, str], language: str = "python") -> dict[str, tuple[int, str]]:
@@ -156,6 +156,35 @@ def test_a_patterns_ascii_letters_are_widened_where_the_failure_holds_a_letter_o
     assert widened_letters(["  s.replace(/[a-z]/g, up);"], [0], [("índia", "Índia")], "javascript") == []
 
 
+def test_a_patterns_run_of_spaces_is_widened_to_tabs_where_the_failing_tests_text_holds_a_tab() -> None:
+    lines = ["    parts = re.split('\\n *(-\\S+)', text)", "    return re.sub(r' +', ' ', s)", "    x = ' * '"]
+    found = widened_blanks(lines, range(3), True, "python")
+    assert [(row, text) for row, text, _change, _also in found] == [
+        (0, "    parts = re.split('\\n[ \\\\t]*(-\\S+)', text)"),  # a plain literal's backslash written twice
+        (0, "    parts = re.split('\\n\\\\s*(-\\S+)', text)"),
+        (1, "    return re.sub(r'[ \\t]+', ' ', s)"),
+        (1, "    return re.sub(r'\\s+', ' ', s)"),
+        (2, "    x = '[ \\\\t]* '"),
+        (2, "    x = '\\\\s* '"),
+    ]
+    # Nothing where no failing test's text holds a tab, nor in an f-string or a pattern's class or escape.
+    assert widened_blanks(lines, range(3), False, "python") == []
+    assert widened_blanks(["    p = f'{a} *'", "    q = r'[ *]'", "    r = r'\\ +'"], range(3), True, "python") == []
+
+
+def test_options_indented_with_a_tab_are_found_by_a_pattern_widened_to_tabs(repo: Path) -> None:
+    code = (
+        'import re\n\n\ndef option_names(section):\n    """The options a help section lists, one a line."""\n'
+        "    found = re.findall('\\n *(-[-\\w]+)', '\\n' + section)\n    return found\n"
+    )
+    test = (
+        "from options import option_names\n\n\ndef test_spaces():\n"
+        "    assert option_names('Options:\\n  --foo  Foo.') == ['--foo']\n\n\n"
+        "def test_tabs():\n    assert option_names('Options:\\n\\t--foo  Foo.\\n\\t-b') == ['--foo', '-b']\n"
+    )
+    fixed_among_the_first(repo, {"options.py": code, "test_options.py": test}, "a run of spaces →")
+
+
 def test_the_two_sides_of_a_bare_assertion_of_one_equality_are_found() -> None:
     assert _equality("f(['x', 'y']) === 'x y'") == ("f(['x', 'y'])", "'x y'")
     assert _equality("JSON.stringify(f([1, 2])) == JSON.stringify([1])") == (
@@ -190,6 +219,26 @@ def test_a_bare_javascript_assertion_is_given_its_values_and_a_literal_in_the_wr
     git(repo, "checkout", "-q", "answer.js")
     _, asked, _ = repair(repo, ["```javascript\nfunction answer(ok) {\n  return ok;\n}\n```"], command="node --test")
     assert "'no' !== 'No'" in asked.requests[0][0][-1].content
+
+
+def test_a_grade_in_a_list_compared_as_json_by_a_bare_assertion_is_written_as_the_test_expects(repo: Path) -> None:
+    """`assert.ok(JSON.stringify(grades([0.0])) === JSON.stringify(['E']))`: the two sides' values are JSON texts of
+    lists, whose strings that differ (`"E+"` where `"E"` was expected) are the texts the failure compares."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    code = (
+        "function grades(points) {\n  const out = [];\n  for (const p of points) {\n    if (p > 3.0) {\n"
+        "      out.push('A');\n    } else if (p > 0.0) {\n      out.push('D');\n    } else {\n      out.push('E+');\n"
+        "    }\n  }\n  return out;\n}\n\nmodule.exports = { grades };\n"
+    )
+    checks = ("assert.ok(JSON.stringify(grades([3.5, 1.0])) === JSON.stringify(['A', 'D']));",
+              "assert.ok(JSON.stringify(grades([0.0])) === JSON.stringify(['E']));")  # fmt: skip
+    make_repo(repo, {"grades.js": code, "grades.test.js": node_test("grades", "grades", *checks, strict=False)})
+    outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert tried[0]["status"] == "fixed" and "`'E+'` → `'E'`" in tried[0]["change"], tried
+    assert "out.push('E');" in (repo / "grades.js").read_text()
 
 
 def test_a_name_misspelt_in_a_table_is_spelt_as_the_failing_test_spells_it(repo: Path) -> None:
