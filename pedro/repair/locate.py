@@ -385,6 +385,18 @@ def _called_names(source: bytes, language: LanguageName, first: int, last: int) 
     return names
 
 
+def instruments(failures: Sequence[FailedTest], root: Path) -> set[str]:
+    """The functions the failing tests hand code to run (`raises(LookupError, lambda: …)`): the tests' instruments,
+    never a place for a fix while that code calls something of its own."""
+    found: set[str] = set()
+    for failure in failures:
+        test = failing_test(failure, root)
+        source = _read(root / test.path) if test is not None else None
+        if test is not None and source is not None:
+            found |= _handed_code(source, test.language, test.start_line, test.end_line)
+    return found
+
+
 def _handed_code(source: bytes, language: LanguageName, first: int, last: int) -> set[str]:
     """The names of calls on lines first..last that are handed a function literal which itself calls something."""
     root = parse_root(source, language)

@@ -24,7 +24,7 @@ from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
 from pedro.repair.judge import describe_failure
-from pedro.repair.locate import FailingTests, Unit, class_units, locate
+from pedro.repair.locate import FailingTests, Unit, class_units, instruments, locate
 from pedro.repair.native_probes import native_probe_spec
 from pedro.repair.own_class import own_class_rows
 from pedro.repair.probes import ProbeSpec, probe_spec
@@ -426,7 +426,10 @@ class Repairer:
         self, failures: list[FailedTest], failing: frozenset[str], spectrum: Spectrum | None
     ) -> list[Suspect]:
         located = locate(failures, self.root, limit=self.config.max_functions)
-        return suspects(spectrum, located, self.root, sorted(failing), self.config.max_functions)
+        found = suspects(spectrum, located, self.root, sorted(failing), self.config.max_functions)
+        # What the failing tests hand code to run is their instrument, however much of it they ran (locate.py).
+        handed = instruments(failures, self.root)
+        return [suspect for suspect in found if suspect.unit.name not in handed] or found
 
     def _asking(
         self, failures: list[FailedTest], named: list[Suspect], editor: Editor, tests: FailingTests

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from repo_util import PYTEST
+from test_mutants import fixed_among_the_first
 
 from pedro.evidence import ProjectTests
 from pedro.repair.locate import Unit, comment_above, constants_read, enclosing_unit, locate
@@ -193,6 +194,21 @@ def test_a_helper_the_test_hands_code_to_run_is_never_the_unit_to_repair(tmp_pat
         "from pkg.utils import raises\n\n\ndef test_raises():\n    assert raises(KeyError, lambda: 1 / 0)\n"
     )
     assert [(u.path, u.name) for u in locate(failures_of(root), root)][0] == ("pkg/utils.py", "raises")
+
+
+def test_a_repair_leaves_the_helper_the_test_hands_code_to_run_and_fixes_the_code_it_runs(repo: Path) -> None:
+    # Making `raises` answer True passes the failing test and every other test that uses it: never a fix.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": "def raises(err, code):\n    try:\n        code()\n        return False\n"
+        "    except err:\n        return True\n",
+        "pkg/parts.py": "def part(xs, n):\n    if n > 0:\n        raise ValueError(n)\n    return xs[:n]\n",
+        "test_parts.py": "from pkg.parts import part\nfrom pkg.utils import raises\n\n\ndef test_negative():\n"
+        "    assert raises(ValueError, lambda: part([1], -1))\n\n\ndef test_part():\n"
+        "    assert part([1, 2], 0) == []\n",
+    }
+    fixed_among_the_first(repo, files, "`>` → `<`", first=10)
+    assert "return False" in (repo / "pkg" / "utils.py").read_text()
 
 
 def test_enclosing_unit_takes_the_innermost_function(tmp_path: Path) -> None:
