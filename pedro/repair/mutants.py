@@ -132,12 +132,12 @@ _METHOD_TWINS = frozenset({"startswith", "endswith", "lower", "upper", "lstrip",
                            "ToUpper", "ToLower", "HasPrefix", "HasSuffix", "TrimLeft", "TrimRight", "Min", "Max",
                            "toUpperCase", "toLowerCase", "startsWith", "endsWith", "trimStart", "trimEnd"})  # fmt: skip
 """Twins swapped only where called as a method (`xs.append(x)`)."""
+# Methods whose one argument is of their receiver's kind (a string searched in a string, a set in a set): called on
+# either, so a slip may call one on the other (`substring.indexOf(x)` for `x.indexOf(substring)`).
 _ONE_KIND_METHODS = frozenset({"indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "localeCompare",
                                "concat", "search", "startswith", "endswith", "find", "rfind", "index", "rindex",
                                "count", "issubset", "issuperset", "difference", "equals", "compareTo",
                                "contains"})  # fmt: skip
-"""Methods whose one argument is of their receiver's kind (a string searched in a string, a set in a set): called on
-either, so a slip may call one on the other (`substring.indexOf(x)` for `x.indexOf(substring)`)."""
 _SEPARATORS = frozenset({",", ";", "|", "-", " "})
 _STRING_SWAPS = {'"_"': '"-"', '"-"': '"_"', "'_'": "'-'", "'-'": "'_'"}
 _OPERAND_END = frozenset({"number", "name", "string"})
