@@ -42,6 +42,51 @@ def stuck_loops_python(unit_text: str) -> list[RowChange]:
     return found
 
 
+def stepped_counters_python(unit_text: str) -> list[RowChange]:
+    """For each `while` loop that cannot end whose condition holds a number alone (`while div:`, `while n > 0:`,
+    `while i < k:`), that number stepped toward the end as the body's last statement: `div -= 1` where the loop runs
+    while it is above a bound, `i += 1` where below."""
+    try:
+        tree = ast.parse(textwrap.dedent(unit_text))
+    except SyntaxError:
+        return []
+    lines = unit_text.splitlines()
+    found: list[RowChange] = []
+    for loop in (node for node in ast.walk(tree) if isinstance(node, ast.While)):
+        counter = _counter(loop.test)
+        body = ast.Module(body=loop.body, type_ignores=[])
+        read = set(_names_in(loop.test, ast.Load))
+        if counter is None or _leaves(body) or read & set(_names_in(body, ast.Store)) or _changed_inside(body, read):
+            continue  # the loop may end
+        name, step = counter
+        last = loop.body[-1]
+        row = (last.end_lineno or last.lineno) - 1
+        indent = re.match(r"[ \t]*", lines[last.lineno - 1]).group(0)  # type: ignore[union-attr]
+        new = f"{lines[row]}\n{indent}{name} {step} 1"
+        found.append(
+            RowChange(row, new, f"`{name} {step} 1` added at the end of the loop, which never moves `{name}` on")
+        )
+    return found
+
+
+def _counter(test: ast.expr) -> tuple[str, str] | None:
+    """The name a loop's condition counts on and the step that moves it toward the end: `n` and `-=` for `n`,
+    `n > 0`, `n != 0`; `i` and `+=` for `i < k`; None for any other condition."""
+    if isinstance(test, ast.Name):
+        return test.id, "-="
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.left, ast.Name):
+        return None
+    bound = test.comparators[0]
+    if isinstance(bound, ast.Name) and bound.id == test.left.id:
+        return None
+    op = test.ops[0]
+    if isinstance(op, ast.Gt | ast.GtE | ast.NotEq):
+        return test.left.id, "-="
+    if isinstance(op, ast.Lt | ast.LtE):
+        return test.left.id, "+="
+    return None
+
+
 def _stuck_python(loop: ast.While) -> tuple[list[str], list[str]] | None:
     """The names a Python loop's condition reads that its body never changes, and the names the body assigns; None
     where the loop may end (its body changes what the condition reads, or leaves the loop another way)."""

@@ -31,7 +31,7 @@ from pedro.repair.divisor_loops import divisor_loops, small_numbers
 from pedro.repair.documented_cases import documented_cases
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
-from pedro.repair.fixed_conditions import fixed_conditions
+from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
 from pedro.repair.idle_counters import idle_counters, idle_items
 from pedro.repair.locate import RowChange, Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
@@ -47,8 +47,10 @@ from pedro.repair.normal_forms import (
     normalised_parameters,
     stripped_pieces,
 )
+from pedro.repair.overwritten_stores import overwritten_stores
 from pedro.repair.own_class import own_class_rows
 from pedro.repair.padding import zero_padded
+from pedro.repair.parted_twins import parted_twins
 from pedro.repair.recursion_slips import recursion_slips
 from pedro.repair.running_values import running_values
 from pedro.repair.statement_slips import (
@@ -68,8 +70,8 @@ from pedro.repair.statement_slips import (
     unformatted_python,
 )
 from pedro.repair.still_values import still_counts, unfilled
-from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
-from pedro.repair.swapped_reads import swapped_reads
+from pedro.repair.stuck_loops import stepped_counters_python, stuck_loops_javascript, stuck_loops_python
+from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
@@ -217,6 +219,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
+    guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     if unit.language == "python":
         # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
         # every other change, wherever the failure points.
@@ -228,6 +231,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _fixed_conditions(unit, order, prose)
     found += _recursions(unit, order, prose, clues)
     found += _swapped_pairs(unit, order, prose)
+    found += _parted_twins(unit, order, prose)
     found += _dropped_calls(unit, prose, clues)
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -560,16 +564,18 @@ def _loop_ends(unit: Unit) -> list[Variant]:
 
 def _stuck_loops(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
     """A `while` loop's condition that reads nothing the loop changes, with one of its names made one the loop
-    assigns (stuck_loops.py): the code itself shows that slip, as a failure's clue does, so these come first."""
+    assigns, or, where the condition is a count alone, that count stepped at the end of the body (stuck_loops.py):
+    the code itself shows that slip, as a failure's clue does, so these come first, the step before the rest."""
     if unit.language == "python":
-        changes = stuck_loops_python(unit.text)
+        scored = [(change, _GUIDED_SCORE) for change in stuck_loops_python(unit.text)]
+        scored += [(change, _GUIDED_SCORE + _THROUGHOUT) for change in stepped_counters_python(unit.text)]
     elif unit.language in {"javascript", "typescript"}:
-        changes = stuck_loops_javascript(unit.text.splitlines())
+        scored = [(change, _GUIDED_SCORE) for change in stuck_loops_javascript(unit.text.splitlines())]
     else:
         return []
     return [
-        Variant(unit, line, change.text, change.change, _GUIDED_SCORE + _rank_bonus(line, order))
-        for change in changes
+        Variant(unit, line, change.text, change.change, score + _rank_bonus(line, order))
+        for change, score in scored
         if (line := unit.start_line + change.row) not in prose
     ]
 
@@ -593,7 +599,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     mirror (mirror_pairs.py), base cases that answer otherwise than documented (documented_cases.py), a search for
     divisors that gives no verdict on numbers below 2 (divisor_loops.py), a running value taken of the whole
     collection its loop walks (running_values.py), an index into a text wrapped by another number than its length
-    (wrap_lengths.py)."""
+    (wrap_lengths.py), a condition that could never change with its comparisons apart (fixed_conditions.py), a
+    sequence's places read out of order where swapping two puts them in order (swapped_reads.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
@@ -871,11 +878,13 @@ def _recursions(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> 
 
 
 def _swapped_pairs(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
-    """Two lines changed together: two places of one sequence read swapped (swapped_reads.py), two boolean answers
-    swapped (swapped_returns.py); as likely as a whole statement's slip, ranked by the likelier of the two lines."""
+    """Lines changed together: two places of one sequence read swapped, on two lines or wherever the unit reads them
+    (swapped_reads.py), two boolean answers swapped (swapped_returns.py); as likely as a whole statement's slip,
+    ranked by the likeliest of the lines."""
     lines = unit.text.splitlines()
     # Two answers swapped rank above either flipped alone, which leaves the function one answer on both paths.
     scored = [(change, _TIER_SCORE[2]) for change in swapped_reads(lines, unit.language)]
+    scored += [(change, _TIER_SCORE[2]) for change in swapped_throughout(lines, unit.language)]
     scored += [(change, _TIER_SCORE[1] + _THROUGHOUT) for change in swapped_returns(lines)]
     found: list[Variant] = []
     for change, score in scored:
@@ -888,6 +897,19 @@ def _swapped_pairs(unit: Unit, order: list[int], prose: set[int]) -> list[Varian
     return found
 
 
+def _parted_twins(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
+    """A line of copied code that parts from its twin, made like it (parted_twins.py): the copies kept in step
+    everywhere else are the evidence, as strong as for the likeliest one-token slip."""
+    found = []
+    for change, like in parted_twins(unit.text.splitlines(), unit.language):
+        line = unit.start_line + change.row
+        # Either line of the pair may hold the slip: the likelier of the two ranks both.
+        bonus = max(_rank_bonus(line, order), _rank_bonus(unit.start_line + like, order))
+        if line not in prose:
+            found.append(Variant(unit, line, change.text, change.change, _TIER_SCORE[1] + _THROUGHOUT + bonus))
+    return found
+
+
 def _rank_bonus(line: int, order: list[int]) -> float:
     """What a whole-statement change is worth for where its line ranks among the suspicious ones."""
     rank = order.index(line) if line in order else len(order)
@@ -896,21 +918,24 @@ def _rank_bonus(line: int, order: list[int]) -> float:
 
 def _excess_steps(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
     """A one-line update of a value taken out (`i *= n`): a step too many, as likely as a term too many; and a step
-    done twice (an item added just after another, an assignment written again), as likely as the likeliest
-    one-token slip, since code that does so is wrong or needless."""
+    done twice (an item added just after another, an assignment written again) or one that overwrites a value never
+    read (overwritten_stores.py), as likely as the likeliest one-token slip, since code that does so is wrong or
+    needless."""
     lines = unit.text.splitlines()
     tree = _python_tree(unit)
     if tree is not None:
-        tiers = [(3, excess_steps_python(tree, lines)), (1, doubled_steps_python(tree, lines))]
+        overwriting = overwritten_stores(tree, lines)
+        tiers = [(3, excess_steps_python(tree, lines)), (1, doubled_steps_python(tree, lines)), (1, overwriting)]
     elif unit.language in {"javascript", "typescript", "go"}:
         tiers = [(3, excess_steps_lines(lines, unit.language)), (1, doubled_steps_lines(lines, unit.language))]
     else:
         return []
     return [
-        Variant(unit, line, change.text, change.change, _TIER_SCORE[tier] + _rank_bonus(line, order))
+        Variant(unit, line, change.text, change.change, _TIER_SCORE[tier] + _rank_bonus(line, order), also)
         for tier, changes in tiers
         for change in changes
         if (line := unit.start_line + change.row) not in prose
+        for also in [tuple((unit.start_line + row, text) for row, text in change.also)]
     ]
 
 

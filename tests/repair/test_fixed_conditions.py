@@ -1,5 +1,6 @@
 """A condition that could never change (one value said to differ from each of several literals with `or`, or to
-equal each with `and`): its joining words turned, over as many lines as it takes, in Python and JavaScript."""
+equal each with `and`): its joining words turned, over as many lines as it takes, in Python, JavaScript and Go; and
+where the two comparisons stand apart, the outermost operator joining them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from repo_util import node_test
 from test_repairer import repair
 from test_spectrum import make_repo
 
-from pedro.repair.fixed_conditions import fixed_conditions
+from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
 
 
 def test_a_run_that_is_always_true_or_always_false_has_its_joiners_turned_over_its_lines() -> None:
@@ -31,6 +32,7 @@ def test_a_run_that_is_always_true_or_always_false_has_its_joiners_turned_over_i
     ]
     split = ["    if (s[0] !== 'x' ||", "        s[0] !== 'y') {"]
     assert fixed_conditions(split, "javascript")[0].text == "    if (s[0] !== 'x' &&"
+    assert [c.text for c in fixed_conditions(["\tif c != 'a' || c != 'b' {"], "go")] == ["\tif c != 'a' && c != 'b' {"]
 
 
 @pytest.mark.parametrize(
@@ -42,7 +44,7 @@ def test_a_run_that_is_always_true_or_always_false_has_its_joiners_turned_over_i
         ('    if c != "a" or c != "a":', "python"),  # the same literal
         ("    if c != 1 or c == 2:", "python"),
         ("  if (x !== 1 && x !== 2) {", "javascript"),
-        ("\tif c != 'a' || c != 'b' {", "go"),
+        ("\tif c == 'a' || c == 'b' {", "go"),
     ],
 )
 def test_a_condition_that_can_change_is_left_alone(line: str, language: str) -> None:
@@ -78,3 +80,66 @@ def test_a_javascript_condition_over_two_lines_is_turned_on_both(repo: Path) -> 
     assert outcome.fixed and backend.requests == [], outcome.summary
     text = (repo / "letters.js").read_text()
     assert "if (c !== 'a' && c !== 'e' && c !== 'i' &&\n      c !== 'o' && c !== 'u') {" in text
+
+
+def test_the_outermost_operator_joining_two_comparisons_that_cannot_both_hold_is_flipped() -> None:
+    lines = [
+        '    } else if ((state === "upper" && key !== up) && (state === "lower" && key !== down)) {',
+        "    if (x != 1 || y || x != 2) {",
+        "    ok = n == 0 && m == 1 && n == 2",
+        '    if x == "a" && x == "b" {',  # side by side: fixed_conditions' run
+    ]
+    changes = conditions_fixed_apart(lines, "javascript")
+    assert [(change.row, change.text.strip()) for change in changes] == [
+        (0, '} else if ((state === "upper" && key !== up) || (state === "lower" && key !== down)) {'),
+        (1, "if (x != 1 && y || x != 2) {"),
+        (1, "if (x != 1 || y && x != 2) {"),
+        (2, "ok = n == 0 || m == 1 && n == 2"),
+        (2, "ok = n == 0 && m == 1 || n == 2"),
+    ]
+    python = ['    if kind == "a" and ready and kind == "b":']
+    assert [c.text for c in conditions_fixed_apart(python, "python")] == [
+        '    if kind == "a" or ready and kind == "b":',
+        '    if kind == "a" and ready or kind == "b":',
+    ]
+
+
+def test_comparisons_that_can_both_hold_are_left_alone() -> None:
+    lines = [
+        "    if x == 1 or y or x == 2:",  # either may hold
+        "    if x == 1 and f(x == 2):",  # the second is an argument
+        "    if x == 1 and y and not x == 2:",  # negated
+        "    if a.x == 1 and y and b.x == 2:",  # not a plain name
+        "    if x == 1 and (y or x == 2):",  # another operator between
+        "    if x != 1 and y and x != 2:",  # both may hold
+        "    if x == 1 and y and x == 1:",  # the same literal
+    ]
+    assert conditions_fixed_apart(lines, "python") == []
+
+
+def test_a_case_check_whose_two_states_are_asked_at_once_is_fixed_first_by_the_operator_joining_them(
+    repo: Path,
+) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    cases = (
+        "function oneCase(keys) {\n  let state = 'start';\n  for (const key of keys) {\n"
+        "    if (state === 'start') {\n      state = key === key.toUpperCase() ? 'upper' : 'lower';\n"
+        "    } else if ((state === 'upper' && key !== key.toUpperCase()) && (state === 'lower' && key !== "
+        "key.toLowerCase())) {\n      return false;\n    }\n  }\n  return true;\n}\nmodule.exports = { oneCase };\n"
+    )
+    test = node_test(
+        "cases",
+        "oneCase",
+        "assert.equal(oneCase(['A', 'B']), true);",
+        "assert.equal(oneCase(['A', 'b']), false);",
+        "assert.equal(oneCase(['a', 'B']), false);",
+    )
+    make_repo(repo, {"cases.js": cases, "cases.test.js": test})
+    outcome, backend, events = repair(
+        repo, [], coverage=True, mutants=40, candidates=0, rivals=3, command="node --test"
+    )
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert tried[0]["status"] == "fixed" and "could never change" in tried[0]["change"], tried
+    assert ") || (state === 'lower'" in (repo / "cases.js").read_text()

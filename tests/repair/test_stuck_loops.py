@@ -11,7 +11,10 @@ from repo_util import node_test
 from test_repairer import repair
 from test_spectrum import make_repo
 
-from pedro.repair.stuck_loops import stuck_loops_javascript, stuck_loops_python
+from pedro.repair.clues import Clues
+from pedro.repair.locate import Unit
+from pedro.repair.stuck_loops import stepped_counters_python, stuck_loops_javascript, stuck_loops_python
+from pedro.repair.variants import unit_variants
 
 POWER = (
     "def is_simple_power(x, n):\n    if n == 1:\n        return x == 1\n    power = 1\n    while n < x:\n"
@@ -116,3 +119,40 @@ def test_a_text_a_stuck_condition_passes_to_a_call_is_also_given_its_part_past_t
     ]
     lines = ["  let start = 0;", "  while (!isPalindrome(text))", "    start += 1;"]
     assert [c.text for c in stuck_loops_javascript(lines)][1] == "  while (!isPalindrome(text.slice(start)))"
+
+
+ROMAN = (
+    "def roman(number):\n"
+    '    """`number` in lower-case Roman numerals."""\n'
+    "    values = [1, 4, 5, 9, 10, 40, 50, 90, 100]\n"
+    '    symbols = ["i", "iv", "v", "ix", "x", "xl", "l", "xc", "c"]\n'
+    "    i = len(values) - 1\n"
+    '    out = ""\n'
+    "    while number:\n"
+    "        times = number // values[i]\n"
+    "        number %= values[i]\n"
+    "        while times:\n"
+    "            out += symbols[i]\n"
+    "        i -= 1\n"
+    "    return out\n"
+)
+
+
+def test_a_count_a_loop_runs_on_and_never_moves_is_stepped_at_the_end_of_its_body() -> None:
+    assert [(change.row, change.text, change.change) for change in stepped_counters_python(ROMAN)] == [
+        (10, "            out += symbols[i]\n            times -= 1", "`times -= 1` added at the end of the loop, "
+         "which never moves `times` on"),
+    ]  # fmt: skip
+    upward = "def f(xs, k):\n    i = 0\n    while i < k:\n        xs.append(i)\n    return xs\n"
+    assert [change.text for change in stepped_counters_python(upward)] == ["        xs.append(i)\n        i += 1"]
+    # Loops that end another way, or move their count, or count on nothing alone, are left alone.
+    for loop in ("while n:\n        n -= 1", "while n > 0:\n        break", "while n > m:\n        m += 1",
+                 "while f(n):\n        g(n)", "while n < n:\n        g(n)"):  # fmt: skip
+        assert stepped_counters_python(f"def f(n, m):\n    {loop}\n    return n\n") == [], loop
+
+
+def test_the_step_a_stuck_count_misses_is_the_first_change_tried() -> None:
+    lines = ROMAN.splitlines()
+    unit = Unit("roman.py", "roman", "roman", "python", 1, len(lines), ROMAN.rstrip("\n"))
+    first = unit_variants(unit, [], Clues(), ROMAN)[0]
+    assert (first.line, first.change) == (11, "`times -= 1` added at the end of the loop, which never moves `times` on")

@@ -8,7 +8,7 @@ from pathlib import Path
 from test_repairer import repair
 from test_spectrum import make_repo
 
-from pedro.repair.swapped_reads import swapped_reads
+from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
 
 DATE = (
     "def parse_date(text):\n"
@@ -41,6 +41,20 @@ def test_each_pair_of_places_read_on_two_lines_is_swapped_on_both() -> None:
     assert [c.text.strip() for c in swapped_reads(go, "go")] == ["month, err := strconv.Atoi(split[0])"]
 
 
+def test_the_swap_that_puts_a_sequences_places_in_order_down_the_unit_is_told_apart() -> None:
+    (change,) = reordered_reads(DATE.splitlines(), "python")
+    assert (change.row, change.text.strip(), change.also) == (
+        3,
+        "month = int(parts[0])",
+        ((4, "    day = int(parts[1])"),),
+    )
+    assert change.change == "`parts[1]` and `parts[0]` swapped so that `parts` is read in order"
+    in_order = ["def f(p):", "    a = p[0]", "    b = p[1]", "    c = p[2]", "    return a + b + c"]
+    # Two swaps needed (2, 0, 1): no single pair is the slip.
+    rotated = ["def f(p):", "    a = p[2]", "    b = p[0]", "    c = p[1]", "    return a + b + c"]
+    assert reordered_reads(in_order, "python") == reordered_reads(rotated, "python") == []
+
+
 def test_reads_of_one_place_writes_and_lines_that_read_two_places_are_left_alone() -> None:
     lines = [
         "def f(xs, ys):",
@@ -71,6 +85,56 @@ def test_a_date_read_day_first_is_fixed_by_the_two_places_swapped(repo: Path) ->
     assert outcome.fixed and backend.requests == [], outcome.summary
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
-    assert "swapped between the two lines" in str(fixed[0].get("change")), "\n".join(map(str, tried))
+    assert "swapped so that `parts` is read in order" in str(fixed[0].get("change")), "\n".join(map(str, tried))
+    assert tried[0][2] == "fixed", "\n".join(map(str, tried))
     text = (repo / "dates.py").read_text()
     assert "    month = int(parts[0])\n    day = int(parts[1])\n" in text
+
+
+VALID_DATE = (
+    "def valid_date(text):\n"
+    '    """Whether a date written month-day-year names a day of the calendar."""\n'
+    '    t = [int(part) for part in text.split("-")]\n'
+    "    if t[1] < 1 or t[1] > 12 or t[0] < 1:\n"
+    "        return False\n"
+    "    if t[1] == 2 and t[0] > 29:\n"
+    "        return False\n"
+    "    if t[1] in (4, 6, 9, 11) and t[0] > 30:\n"
+    "        return False\n"
+    "    return t[0] <= 31\n"
+)
+
+
+def test_two_places_read_all_through_a_unit_are_swapped_wherever_they_are_read() -> None:
+    (change,) = swapped_throughout(VALID_DATE.splitlines(), "python")
+    assert change.change == "`t[0]` and `t[1]` swapped wherever the unit reads them"
+    assert (change.row, change.text) == (3, "    if t[0] < 1 or t[0] > 12 or t[1] < 1:")
+    assert change.also == (
+        (5, "    if t[0] == 2 and t[1] > 29:"),
+        (7, "    if t[0] in (4, 6, 9, 11) and t[1] > 30:"),
+        (9, "    return t[1] <= 31"),
+    )
+    # Read at three places, or at two places twice in all (the pair swap's case): not this change.
+    three = ["def f(t):", "    a = t[0] + t[1]", "    return a * t[2] + t[0]"]
+    twice = ["def f(t):", "    return t[0] - t[1]"]
+    assert swapped_throughout(three, "python") == swapped_throughout(twice, "python") == []
+
+
+def test_a_date_check_that_takes_the_day_for_the_month_throughout_is_fixed_by_one_swap(repo: Path) -> None:
+    make_repo(
+        repo,
+        {
+            "dates.py": VALID_DATE,
+            "test_dates.py": (
+                "from dates import valid_date\n\n\ndef test_valid_date():\n"
+                '    assert valid_date("03-11-2000")\n    assert valid_date("12-25-2000")\n'
+                '    assert valid_date("01-31-2020")\n    assert not valid_date("02-30-2000")\n'
+                '    assert not valid_date("04-31-2020")\n    assert not valid_date("13-01-2020")\n'
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=60, candidates=0)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["change"] == "`t[0]` and `t[1]` swapped wherever the unit reads them", fixed
+    assert "    if t[0] < 1 or t[0] > 12 or t[1] < 1:\n" in (repo / "dates.py").read_text()
