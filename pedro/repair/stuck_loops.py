@@ -29,13 +29,9 @@ _JS_WORDS = frozenset({"true", "false", "null", "undefined", "this", "typeof", "
 
 def stuck_loops_python(unit_text: str) -> list[RowChange]:
     """The rewritten condition lines of each `while` loop that cannot end, in a Python unit."""
-    try:
-        tree = ast.parse(textwrap.dedent(unit_text))
-    except SyntaxError:
-        return []
     lines = unit_text.splitlines()
     found: list[RowChange] = []
-    for loop in (node for node in ast.walk(tree) if isinstance(node, ast.While)):
+    for loop in _while_loops(unit_text):
         names = _stuck_python(loop)
         if names is not None:
             found += _rewritten(lines, loop.lineno - 1, *names, r"(?<![\w.]){name}(?!\w)", "{name}[{other}:]")
@@ -46,13 +42,9 @@ def stepped_counters_python(unit_text: str) -> list[RowChange]:
     """For each `while` loop that cannot end whose condition holds a number alone (`while div:`, `while n > 0:`,
     `while i < k:`), that number stepped toward the end as the body's last statement: `div -= 1` where the loop runs
     while it is above a bound, `i += 1` where below."""
-    try:
-        tree = ast.parse(textwrap.dedent(unit_text))
-    except SyntaxError:
-        return []
     lines = unit_text.splitlines()
     found: list[RowChange] = []
-    for loop in (node for node in ast.walk(tree) if isinstance(node, ast.While)):
+    for loop in _while_loops(unit_text):
         counter = _counter(loop.test)
         body = ast.Module(body=loop.body, type_ignores=[])
         read = set(_names_in(loop.test, ast.Load))
@@ -67,6 +59,15 @@ def stepped_counters_python(unit_text: str) -> list[RowChange]:
             RowChange(row, new, f"`{name} {step} 1` added at the end of the loop, which never moves `{name}` on")
         )
     return found
+
+
+def _while_loops(unit_text: str) -> list[ast.While]:
+    """The `while` loops of a Python unit (none where it does not parse)."""
+    try:
+        tree = ast.parse(textwrap.dedent(unit_text))
+    except SyntaxError:
+        return []
+    return [node for node in ast.walk(tree) if isinstance(node, ast.While)]
 
 
 def _counter(test: ast.expr) -> tuple[str, str] | None:
