@@ -23,7 +23,7 @@ from pedro.gate import Gate
 from pedro.jobstore import Job, JobStore
 from pedro.loop.agent import Agent, AgentParts, Limits
 from pedro.messages import Event
-from pedro.repair import Repairer, RepairOutcome
+from pedro.repair import RepairOutcome
 from pedro.roles import Role
 from pedro.safety.guard import JournalOnlyGuard, SnapshotGuard
 from pedro.safety.jobbranch import ensure_job_branch, job_branch
@@ -38,7 +38,8 @@ from pedro.tools.base import Approver, Asker, Tool, ToolContext
 from pedro.tools.test import TestRun
 from pedro.workspace import is_git_repo
 
-if TYPE_CHECKING:  # MCP loads only when [mcp.servers] names a server
+if TYPE_CHECKING:  # MCP loads only when [mcp.servers] names a server; repair when a job repairs
+    from pedro.repair.pipeline import Repairer
     from pedro.tools.mcp_client import McpHub
 
 SMALL_WINDOW_TOKENS = 8192
@@ -294,6 +295,8 @@ def repairer(
     edit."""
     if role.repair == "never" or not config.repair.enabled or tests is None or dispatcher.ctx.read_only:
         return None
+    from pedro.repair.pipeline import Repairer  # on first use: a job that never repairs does not import it
+
     return Repairer(backend=backend, dispatcher=dispatcher, tests=tests.tests, config=config.repair, options=options)
 
 

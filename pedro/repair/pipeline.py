@@ -8,7 +8,7 @@ import contextlib
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from pedro.backends.base import Backend, GenerationOptions
@@ -16,7 +16,6 @@ from pedro.config import RepairConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
 from pedro.evidence import ProjectTests, count, describe_test_run
-from pedro.messages import Usage
 from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.assert_values import COMPARED_TIMEOUT_S, with_values
@@ -26,6 +25,7 @@ from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, Warm
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import FailingTests, Unit, class_units, instruments, locate
 from pedro.repair.native_probes import native_probe_spec
+from pedro.repair.outcome import RepairOutcome
 from pedro.repair.own_class import own_class_rows
 from pedro.repair.probes import ProbeSpec, probe_spec
 from pedro.repair.search import Search, describe
@@ -54,37 +54,6 @@ PER_TEST_MIN_S = 1.0
 # Then each test's limit in a candidate's runs: TIMEOUT_FACTOR times the slowest test that passed one by one, never
 # less than this; a test that still hangs costs no more than that, and a repair tries many candidates.
 CANDIDATE_PER_TEST_MIN_S = 0.25
-
-
-@dataclass
-class RepairOutcome:
-    """What repair achieved and learned; the loop goes on from it when the tests still fail."""
-
-    fixed: bool = False
-    ran: bool = False
-    """Whether there was anything to repair (failing tests, a unit to ask for)."""
-    summary: str = ""
-    handover: str = ""
-    """What the loop's model reads first when repair did not finish; empty when there is nothing to say."""
-    usage: Usage = field(default_factory=Usage)
-    candidates: int = 0
-    tool_calls: int = 0
-    """Edits pedro made through the dispatcher: each candidate and each undo of one."""
-    stopped: str = ""
-    """Why repair stopped early (a file changed under it), or empty."""
-    out_of_time: str = ""
-    """What ran out before the wanted tests passed: `its time budget of N s` or `the job's time limit of N s`."""
-    changed: bool = False
-    """A candidate was kept: the code differs from where repair started."""
-    last_run: TestRun | None = None
-    """The tests as repair leaves the code: after the last kept candidate, else where it started."""
-    beyond: tuple[str, ...] = ()
-    """What the fix changes on inputs the tests do not pin: `f(args): old → new`."""
-    disputes: tuple[str, ...] = ()
-    """Inputs on which plausible candidates disagreed: the fix is unsure there."""
-    left: tuple[str, ...] = ()
-    """The units the tests that still fail point at, when repair kept progress but did not fix them all: work
-    left for the loop, so the job does not end on the progress alone."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Literal
 from pedro.errors import PedroError
 from pedro.gitlayer import GitError, GitResult, run
 from pedro.safety.tempindex import temporary_index
+from pedro.safety.treestate import Remembered, settled_stamps
 
 REF_PREFIX = "refs/pedro/snapshots"
 BACKUP_PREFIX = "refs/pedro/backups"
@@ -157,6 +159,16 @@ class _Checkout:
     branch: str | None
 
 
+@dataclass(frozen=True)
+class _Series:
+    """Where a snapshot is numbered: a job's snapshots or its backups, and the latest of them the caller knows, whose
+    number is tried first (the series is listed only when another process took it)."""
+
+    prefix: str
+    job_id: str
+    after: Snapshot | None = None
+
+
 def first_snapshot_ref(job_id: str) -> str:
     """The ref a new job's first snapshot gets (take_snapshot numbers a job's snapshots from 1)."""
     check_job_id(job_id)
@@ -166,7 +178,7 @@ def first_snapshot_ref(job_id: str) -> str:
 def take_snapshot(root: Path, job_id: str, label: str, *, changes_by: ChangesBy | None = None) -> Snapshot:
     """Commit the current working tree and index to refs/pedro/snapshots/<job_id>/<n>; nothing else changes."""
     check_job_id(job_id)
-    return _store(root, _capture(root), REF_PREFIX, job_id, label, changes_by)
+    return _store(root, _capture(root), _Series(REF_PREFIX, job_id), label, changes_by)
 
 
 def snapshot_if_changed(
@@ -176,29 +188,48 @@ def snapshot_if_changed(
     (then None); the state is read once."""
     check_job_id(job_id)
     state = _capture(root)
-    if since is not None and state.tree == since.tree and head_commit(root) == since.head:
+    head = head_commit(root)
+    if since is not None and state.tree == since.tree and head == since.head:
         return None
-    return _store(root, state, REF_PREFIX, job_id, label, changes_by)
+    series = _Series(REF_PREFIX, job_id, since if since is not None and since.job_id == job_id else None)
+    return _store(root, state, series, label, changes_by, head=(head,))
 
 
 def _store(
-    root: Path, state: _State, prefix: str, job_id: str, label: str, changes_by: ChangesBy | None = None
+    root: Path,
+    state: _State,
+    series: _Series,
+    label: str,
+    changes_by: ChangesBy | None = None,
+    *,
+    head: tuple[str | None] | None = None,
 ) -> Snapshot:
-    head = head_commit(root)
-    checkout = _Checkout(head, current_branch(root))
-    parents: list[str] = [head] if head else []
+    """Commit `state` as the next snapshot of `series`; `head` is HEAD when the caller has just read it."""
+    checkout = _Checkout(head[0] if head is not None else head_commit(root), current_branch(root))
+    parents: list[str] = [checkout.head] if checkout.head else []
     if state.index_tree is not None:
-        parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {job_id}\n"))
+        parents.append(_commit_tree(root, state.index_tree, parents[:1], f"pedro index for {series.job_id}\n"))
+    prefix, job_id = series.prefix, series.job_id
+    n = series.after.n + 1 if series.after is not None else _next_number(root, prefix, job_id)
     for _attempt in range(20):
-        n = max((s.n for s in _list(root, prefix, job_id)), default=0) + 1
         message = _message(label, job_id, n, checkout, state, changes_by)
-        commit = _commit_tree(root, state.tree, parents, message)
+        # the date is set, not left to git, so that the snapshot can be read back from what was written
+        when = int(time.time())
+        commit = _commit_tree(root, state.tree, parents, message, when=when)
         ref = f"{prefix}/{job_id}/{n}"
         # the empty old value makes the update fail if a concurrent snapshot took this number first
         proc = _git(root, "update-ref", "-m", f"pedro snapshot: {_one_line(label)}", ref, commit, "", check=False)
         if proc.code == 0:
-            return _list(root, prefix, job_id, ref)[0]
+            stored = _parse_record("\0".join((ref, commit, state.tree, str(when), message)), prefix)
+            if stored is None:
+                raise SnapshotError(f"snapshot {ref} could not be read back; check `git show {ref}`")
+            return stored
+        n = _next_number(root, prefix, job_id)
     raise SnapshotError(f"could not allocate a snapshot number under {prefix}/{job_id}; retry the command")
+
+
+def _next_number(root: Path, prefix: str, job_id: str) -> int:
+    return max((s.n for s in _list(root, prefix, job_id)), default=0) + 1
 
 
 def list_snapshots(root: Path, job_id: str) -> list[Snapshot]:
@@ -244,7 +275,7 @@ def restore_snapshot(
     keep = frozenset(keep)
     if expected is not None and (current.tree != expected.tree or _large_changed(current, expected)):
         _refuse_edited(root, current, expected, keep)
-    backup = _store(root, current, BACKUP_PREFIX, snapshot.job_id, f"before restoring snapshot {snapshot.n}")
+    backup = _store(root, current, _Series(BACKUP_PREFIX, snapshot.job_id), f"before restoring snapshot {snapshot.n}")
     to_write, to_remove = _differences(root, current, snapshot, keep)
     ignored = set(_ignored_among(root, to_remove))
     made_since = [p for p in _large_files_made_since(current, snapshot, to_write) if p not in keep]
@@ -317,11 +348,10 @@ def _large_files_made_since(current: _State, snapshot: Snapshot, to_write: Seque
 
 def _capture(root: Path) -> _State:
     """Write the real index tree and the working-tree tree using a copy of the index; the real one is only read."""
-    git_dir = Path(_git(root, "rev-parse", "--absolute-git-dir").out.strip())
-    with temporary_index(git_dir, "index", copy_of=git_path(root, "index")) as temp_index:
+    git_dir, index = _git_places(root)
+    with temporary_index(git_dir, "index", copy_of=index) as temp_index:
         env = {"GIT_INDEX_FILE": str(temp_index)}
-        written = _git(root, "write-tree", env=env, check=False)
-        index_tree = written.out.strip() if written.code == 0 else None
+        index_tree = _index_tree(root, index, env)
         large = _large_untracked_files(root, env)
         pathspecs = [".", *(f":(exclude,literal){path}" for path in large)]
         _git(
@@ -351,6 +381,52 @@ def _capture(root: Path) -> _State:
             )
         tree = _git(root, "write-tree", env=env).out.strip()
         return _State(tree=tree, index_tree=index_tree, left_out=tuple(large), not_covered=tuple(not_covered))
+
+
+# The git directory and index of each working tree, and the tree each index file held: a snapshot is taken before
+# and after every round that may change files, and asking git for these each time cost three of its fourteen runs.
+_PLACES = Remembered[tuple[Path, Path]](kept=64)
+_INDEX_TREES = Remembered[str](kept=64)
+
+
+def _git_places(root: Path) -> tuple[Path, Path]:
+    """The absolute git directory of `root` and the path of its index: asked of git again whenever `.git` itself
+    was replaced (a new repository, or a folder turned into a link to one elsewhere)."""
+    top = root.absolute()
+    try:
+        dot_git = (top / ".git").lstat()
+    except OSError:
+        dot_git = None
+    key = (top, dot_git.st_ino, dot_git.st_mode) if dot_git is not None else None
+    known = _PLACES.get(key) if key is not None else None
+    if known is not None:
+        return known
+    lines = _git(root, "rev-parse", "--absolute-git-dir", "--git-path", "index").out.splitlines()
+    if len(lines) != 2:
+        raise SnapshotError(f"git rev-parse gave no git directory in {root}; check `git status` there")
+    git_dir, index = Path(lines[0]), Path(lines[1])
+    found = (git_dir, index if index.is_absolute() else top / index)
+    if key is not None:
+        _PLACES.put(key, found)
+    return found
+
+
+def _index_tree(root: Path, index: Path, env: dict[str, str]) -> str | None:
+    """The tree of the real index (written from its copy, named by `env`), or None while it holds unresolved
+    conflicts. An index file is replaced, never edited in place, whenever git changes it, so its stamp names its
+    content; a stamp that has moved too recently to trust (treestate.settled) is asked again."""
+    read_at = time.time_ns()
+    stamps = settled_stamps([str(index)], read_at)
+    known = _INDEX_TREES.get(stamps) if stamps is not None else None
+    if known is not None:
+        return known
+    written = _git(root, "write-tree", env=env, check=False)
+    if written.code != 0:
+        return None
+    tree = written.out.strip()
+    if stamps is not None and stamps[0][1] is not None:
+        _INDEX_TREES.put(stamps, tree)
+    return tree
 
 
 def _large_untracked_files(root: Path, env: dict[str, str]) -> list[str]:
@@ -473,11 +549,12 @@ def _checkout_paths(root: Path, tree: str, paths: list[str]) -> None:
             )
 
 
-def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str) -> str:
+def _commit_tree(root: Path, tree: str, parents: Sequence[str], message: str, *, when: int | None = None) -> str:
     argv = ["commit-tree", tree]
     for parent in parents:
         argv += ["-p", parent]
-    return _git(root, *argv, stdin=message).out.strip()
+    dated = {"GIT_AUTHOR_DATE": f"{when} +0000", "GIT_COMMITTER_DATE": f"{when} +0000"} if when is not None else {}
+    return _git(root, *argv, env=dated, stdin=message).out.strip()
 
 
 def _message(label: str, job_id: str, n: int, checkout: _Checkout, state: _State, changes_by: ChangesBy | None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ from repo_util import git
 from pedro.errors import PedroError
 from pedro.safety.jobbranch import ensure_job_branch
 from pedro.safety.snapshots import (
+    EMPTY_TREE,
     UNTRACKED_FILE_LIMIT,
     SnapshotConflictError,
     SnapshotError,
@@ -23,6 +25,7 @@ from pedro.safety.snapshots import (
     list_backups,
     list_snapshots,
     restore_snapshot,
+    snapshot_if_changed,
     take_snapshot,
 )
 
@@ -480,3 +483,43 @@ def test_mid_rebase_the_job_branch_refusal_names_the_real_fixes(repo: Path) -> N
     message = str(caught.value)
     assert "a rebase is in progress" in message and "git rebase --abort" in message
     assert "--isolate" not in message
+
+
+def test_a_snapshot_after_a_known_one_reads_back_as_written_and_yields_a_number_another_took(dirty: Path) -> None:
+    """The next number is tried from the snapshot the caller knows, and the snapshot is built from what was written
+    rather than listed again; a number another pedro took meanwhile sends it to the next free one."""
+    first = take_snapshot(dirty, JOB, "turn 1")
+    (dirty / "notes.txt").write_text("changed by the round\n")
+    taken_meanwhile = take_snapshot(dirty, JOB, "another pedro's snapshot")
+    (dirty / "notes.txt").write_text("changed again\n")
+    after = snapshot_if_changed(dirty, JOB, "after round 1", since=first, changes_by="pedro")
+    assert after is not None and (taken_meanwhile.n, after.n) == (2, 3)
+    assert list_snapshots(dirty, JOB) == [first, taken_meanwhile, after]
+    assert after.changes_by == "pedro" and after.index_tree == first.index_tree
+    assert snapshot_if_changed(dirty, JOB, "unchanged", since=after) is None
+
+
+def test_the_index_tree_follows_every_change_to_the_index(
+    dirty: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index whose stamp has not moved is not written out again; one git rewrote (staged, reset, a new
+    repository in the same folder) is."""
+    monkeypatch.setattr("pedro.safety.treestate.SETTLE_NS", 0)  # every stamp is trusted at once
+    staged_readme = git(dirty, "rev-parse", ":README.md").strip()
+    first = take_snapshot(dirty, JOB, "start")
+    assert first.index_tree is not None and git(dirty, "rev-parse", f"{first.index_tree}:README.md").strip() == (
+        staged_readme
+    )
+    assert take_snapshot(dirty, JOB, "again").index_tree == first.index_tree
+    git(dirty, "add", "src/app.py")
+    staged = take_snapshot(dirty, JOB, "app staged")
+    assert staged.index_tree is not None
+    assert git(dirty, "show", f"{staged.index_tree}:src/app.py") == "print('v2, unstaged')\n"
+    git(dirty, "reset", "-q")
+    reset = take_snapshot(dirty, JOB, "reset")
+    assert reset.index_tree is not None and git(dirty, "show", f"{reset.index_tree}:README.md") == "# sample\n"
+    shutil.rmtree(dirty / ".git")
+    git(dirty, "init", "-q", "-b", "main", f"--separate-git-dir={tmp_path / 'elsewhere.git'}")
+    fresh = take_snapshot(dirty, JOB, "a new repository here, kept elsewhere")
+    assert (fresh.n, fresh.head, fresh.index_tree) == (1, None, EMPTY_TREE)
+    assert git(dirty, "rev-parse", fresh.ref).strip() == fresh.commit
