@@ -33,6 +33,7 @@ from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
 from pedro.repair.idle_counters import idle_counters, idle_items
+from pedro.repair.joined_halves import joined_halves
 from pedro.repair.locate import RowChange, Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.loop_remainders import loop_remainders
@@ -220,6 +221,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
+    guided += joined_halves(lines, unit.language)
     if unit.language == "python":
         # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
         # every other change, wherever the failure points.
@@ -600,7 +602,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     divisors that gives no verdict on numbers below 2 (divisor_loops.py), a running value taken of the whole
     collection its loop walks (running_values.py), an index into a text wrapped by another number than its length
     (wrap_lengths.py), a condition that could never change with its comparisons apart (fixed_conditions.py), a
-    sequence's places read out of order where swapping two puts them in order (swapped_reads.py)."""
+    sequence's places read out of order where swapping two puts them in order (swapped_reads.py), a sequence cut in
+    two and joined back unchanged where a rotation was meant (joined_halves.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
