@@ -76,6 +76,7 @@ from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_t
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
+from pedro.repair.trailing_separators import trailing_separators
 from pedro.repair.unread import unread_names
 from pedro.repair.wrap_lengths import wrap_lengths
 
@@ -242,6 +243,12 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     ]
     additions = [*loop_additions(unit), *loop_remainders(unit)]
     found += [Variant(unit, line, text, added, _TIER_SCORE[2]) for line, text, added in additions]
+    # A separator added after every item, the last one's included: the code itself shows it (trailing_separators.py).
+    found += [
+        Variant(unit, line, text, trimmed, _GUIDED_SCORE + _rank_bonus(line, order))
+        for line, text, trimmed in trailing_separators(unit)
+        if line not in prose
+    ]
     return found
 
 
