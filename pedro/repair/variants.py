@@ -76,6 +76,7 @@ from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_t
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
+from pedro.repair.tie_breaks import tie_breaks
 from pedro.repair.trailing_separators import trailing_separators
 from pedro.repair.unread import unread_names
 from pedro.repair.wrap_lengths import wrap_lengths
@@ -222,7 +223,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
-    guided += joined_halves(lines, unit.language)
+    guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
     if unit.language == "python":
         # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
         # every other change, wherever the failure points.
@@ -610,7 +611,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     collection its loop walks (running_values.py), an index into a text wrapped by another number than its length
     (wrap_lengths.py), a condition that could never change with its comparisons apart (fixed_conditions.py), a
     sequence's places read out of order where swapping two puts them in order (swapped_reads.py), a sequence cut in
-    two and joined back unchanged where a rotation was meant (joined_halves.py)."""
+    two and joined back unchanged where a rotation was meant (joined_halves.py), a comparator that answers only ties
+    (tie_breaks.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
