@@ -53,6 +53,7 @@ from pedro.repair.own_class import own_class_rows
 from pedro.repair.padding import zero_padded
 from pedro.repair.parted_twins import parted_twins
 from pedro.repair.recursion_slips import recursion_slips
+from pedro.repair.reversed_prefixes import reversed_prefixes
 from pedro.repair.rune_literals import rune_literals
 from pedro.repair.running_values import running_values
 from pedro.repair.statement_slips import (
@@ -225,7 +226,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
-    guided += rune_literals(lines, unit.language)
+    guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines)]
     if unit.language == "python":
         # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
         # every other change, wherever the failure points.
@@ -614,7 +615,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     (wrap_lengths.py), a condition that could never change with its comparisons apart (fixed_conditions.py), a
     sequence's places read out of order where swapping two puts them in order (swapped_reads.py), a sequence cut in
     two and joined back unchanged where a rotation was meant (joined_halves.py), a comparator that answers only ties
-    (tie_breaks.py), a Go rune literal of several characters (rune_literals.py)."""
+    (tie_breaks.py), a Go rune literal of several characters (rune_literals.py), a string's start compared with a
+    word written back to front (reversed_prefixes.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
