@@ -2,10 +2,11 @@
 so the literal whose text stands where the two differ becomes the expected text (`'yes'` → `'Yes'`, and `"d"` →
 `"db"` at the end of `"db" + bits + "d"`), a format's own text too (`"db%bd"` → `"db%bdb"`). A change of case alone
 is also made to the function's other literals written in that case: a slip made throughout (`'yes'`/`'no'` for
-`'Yes'`/`'No'`) shows in one failure at a time. A pattern's class of ASCII letters, where the failure's text holds a
-letter outside ASCII, widened to every letter. Text the expected has and the actual lacks, put between two texts
-joined with nothing between them; and a value given the case the failure expects (`i` → `i.swapcase()`) where the
-two texts differ by case alone."""
+`'Yes'`/`'No'`) shows in one failure at a time; so is a change to a literal a name is set to, at each line that sets
+the name to it (`t = ','` at the start and at each reset). A pattern's class of ASCII letters, where the failure's
+text holds a letter outside ASCII, widened to every letter. Text the expected has and the actual lacks, put between
+two texts joined with nothing between them; and a value given the case the failure expects (`i` → `i.swapcase()`)
+where the two texts differ by case alone."""
 
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ def spelled_out(
                 change = f"`{token}` → `{written}`, the text the failure expects"
                 found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
                 found.extend(_cased_throughout(lines, rows, (row, start, token), new, language))
+                found.extend(_stored_alike(lines, rows, (row, start, token), new))
             if not news:
                 found.extend(_formats_spelled_out((row, start, token), line, pairs, language))
     return found
@@ -325,6 +327,37 @@ def _cased_throughout(
         if also or here != lines[row][:start] + token[0] + new + token[0] + lines[row][start + len(token) :]:
             yield row, here, f"the literals written like `{token}` {name} throughout, as the failure expects", also
         return
+
+
+# A name set to a literal alone: `t = ','`, `let t = ',';`, `t := ","`.
+_STORE = re.compile(r"^\s*(?:(?:let|var|const)\s+)?(?P<name>[\w$.]+)\s*:?=\s*$")
+
+
+def _stored_alike(lines: Sequence[str], rows: list[int], literal: tuple[int, int, str], new: str) -> Iterator[Fix]:
+    """Where the literal is what a name is set to, the same change to every line on `rows` that sets that name to
+    the same literal, as one change: a value's start and its resets are written alike, and the failure shows only
+    what both together make."""
+    row, start, token = literal
+    stored = _stored_name(lines[row], start, token)
+    if stored is None:
+        return
+    written = token[0] + new + token[0]
+    also = tuple(
+        (other, lines[other].replace(token, written, 1))
+        for other in rows
+        if other != row and _stored_name(lines[other], lines[other].find(token), token) == stored
+    )
+    if also and row < also[0][0]:  # offered once, from the first of the lines
+        here = lines[row][:start] + written + lines[row][start + len(token) :]
+        yield row, here, f"`{token}` → `{written}` wherever `{stored}` is set to it, as the failure expects", also
+
+
+def _stored_name(line: str, start: int, token: str) -> str | None:
+    """The name `line` sets to the literal `token` at `start` and nothing else, or None."""
+    if start < 0 or line[start + len(token) :].strip().rstrip(";").strip():
+        return None
+    store = _STORE.match(line[:start])
+    return store["name"] if store is not None else None
 
 
 def _recased(line: str, language: LanguageName, casing: Callable[[str], str], shape: str) -> str:

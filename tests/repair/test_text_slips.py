@@ -302,3 +302,35 @@ def test_a_set_of_letters_in_one_case_gains_the_other_case_the_failing_tests_pas
     assert fixed and fixed[0] < 3, [c.get("change") for c in tried[:5]]
     assert tried[fixed[0]]["change"].startswith("`aeiou` → `aeiouAEIOU`"), tried[fixed[0]]
     assert "if c in 'aeiouAEIOU':" in (repo / "vowels.py").read_text()
+
+
+def test_a_literal_a_name_starts_from_and_is_reset_to_is_rewritten_at_both_places() -> None:
+    lines = ["function words(s) {", "  let t = ','", "  for (const c of s) {", "    if (c == ',') {", "      t = ',';"]
+    lines += ["    } else {", "      t += c", "    }", "  }", "}"]
+    found = fixes(lines, (",Hi", "Hi"), language="javascript")
+    assert found["`','` → `''` wherever `t` is set to it, as the failure expects"] == (
+        1,
+        "  let t = ''",
+        "4:       t = '';",
+    )
+    # the comparison's `','` is not what `t` is set to: it is rewritten alone, never with the other two
+    assert [change for change in found if "wherever" in change] == [
+        "`','` → `''` wherever `t` is set to it, as the failure expects"
+    ]
+
+
+def test_words_that_each_keep_the_separator_they_start_from_are_fixed_at_the_start_and_the_reset(repo: Path) -> None:
+    split = (
+        "def split_words(text):\n    word = '-'\n    words = []\n    for ch in text:\n        if ch == ' ':\n"
+        "            words.append(word)\n            word = '-'\n        else:\n            word += ch\n"
+        "    words.append(word)\n    return words\n"
+    )
+    test = "from words import split_words\n\n\ndef test_split_words():\n"
+    test += "    assert split_words('Hi my name') == ['Hi', 'my', 'name']\n"
+    events = fixed_by_a_variant(repo, {"words.py": split, "test_words.py": test})
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["n"] == 1 and "wherever `word` is set to it" in fixed[0]["change"], fixed
+    assert (
+        "    word = ''\n" in (repo / "words.py").read_text()
+        and "            word = ''\n" in (repo / "words.py").read_text()
+    )
