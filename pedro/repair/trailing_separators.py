@@ -78,7 +78,7 @@ def _separated_into(lines: list[str], row: int, body: list[int], adds: re.Patter
         return None
     out = last["out"]
     groups = last.groupdict()
-    values = _split_arguments(groups.get("one") or groups.get("many") or groups.get("more") or "")
+    values = split_arguments(groups.get("one") or groups.get("many") or groups.get("more") or "")
     if len(values) == 1 and len(body) >= 2:
         before = adds.match(lines[body[-2]])
         if before is None or before["out"] != out:
@@ -100,14 +100,14 @@ def _unchanging(value: str, loop: str) -> bool:
     )
 
 
-def _split_arguments(text: str) -> list[str]:
-    """A call's arguments, split at the commas outside brackets and quotes."""
+def split_arguments(text: str) -> list[str]:
+    """A call's arguments, split at the commas outside brackets, quotes and JavaScript's pattern literals."""
     parts: list[str] = []
     depth, start, quote = 0, 0, ""
     for k, char in enumerate(text):
         if quote:
             quote = "" if char == quote and text[k - 1] != "\\" else quote
-        elif char in "\"'`":
+        elif char in "\"'`" or (char == "/" and not text[start:k].strip()):
             quote = char
         elif char in "([{":
             depth += 1

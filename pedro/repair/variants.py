@@ -74,6 +74,7 @@ from pedro.repair.statement_slips import (
 )
 from pedro.repair.still_values import still_counts, unfilled
 from pedro.repair.stuck_loops import stepped_counters_python, stuck_loops_javascript, stuck_loops_python
+from pedro.repair.swapped_literals import swapped_literals
 from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
@@ -895,13 +896,14 @@ def _recursions(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> 
 
 def _swapped_pairs(unit: Unit, order: list[int], prose: set[int]) -> list[Variant]:
     """Lines changed together: two places of one sequence read swapped, on two lines or wherever the unit reads them
-    (swapped_reads.py), two boolean answers swapped (swapped_returns.py); as likely as a whole statement's slip,
-    ranked by the likeliest of the lines."""
+    (swapped_reads.py), two boolean answers swapped (swapped_returns.py), a first try's literal and its fallback's
+    (swapped_literals.py); as likely as a whole statement's slip, ranked by the likeliest of the lines."""
     lines = unit.text.splitlines()
     # Two answers swapped rank above either flipped alone, which leaves the function one answer on both paths.
     scored = [(change, _TIER_SCORE[2]) for change in swapped_reads(lines, unit.language)]
     scored += [(change, _TIER_SCORE[2]) for change in swapped_throughout(lines, unit.language)]
     scored += [(change, _TIER_SCORE[1] + _THROUGHOUT) for change in swapped_returns(lines)]
+    scored += [(change, _TIER_SCORE[1]) for change in swapped_literals(lines)]
     found: list[Variant] = []
     for change, score in scored:
         rows = [unit.start_line + change.row, *(unit.start_line + row for row, _ in change.also)]
