@@ -32,6 +32,7 @@ from pedro.repair.documented_cases import documented_cases
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
+from pedro.repair.half_swaps import half_swaps
 from pedro.repair.idle_counters import idle_counters, idle_items
 from pedro.repair.joined_halves import joined_halves
 from pedro.repair.locate import RowChange, Unit, indent_of
@@ -227,7 +228,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
-    guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines)]
+    guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
     if unit.language == "python":
         # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
         # every other change, wherever the failure points.
@@ -617,7 +618,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     sequence's places read out of order where swapping two puts them in order (swapped_reads.py), a sequence cut in
     two and joined back unchanged where a rotation was meant (joined_halves.py), a comparator that answers only ties
     (tie_breaks.py), a Go rune literal of several characters (rune_literals.py), a string's start compared with a
-    word written back to front (reversed_prefixes.py)."""
+    word written back to front (reversed_prefixes.py), a swap through a temporary missing its middle step
+    (half_swaps.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
