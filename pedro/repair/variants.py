@@ -83,7 +83,7 @@ from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_
 from pedro.repair.tie_breaks import tie_breaks
 from pedro.repair.trailing_separators import trailing_separators
 from pedro.repair.unread import unread_names
-from pedro.repair.wrap_lengths import wrap_lengths
+from pedro.repair.wrap_lengths import wrap_lengths, wrapped_codes
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _LOOKUP = re.compile(r"\.get\((?P<key>[^(),\n]+)\)")
@@ -225,7 +225,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     documentation = "\n".join([unit.doc, *docstring])
     guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
-    guided += [*running_values(lines, unit.language), *wrap_lengths(lines)]
+    guided += [*running_values(lines, unit.language), *wrap_lengths(lines), *wrapped_codes(lines)]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
@@ -614,8 +614,9 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     mirror (mirror_pairs.py), base cases that answer otherwise than documented (documented_cases.py), a search for
     divisors that gives no verdict on numbers below 2 (divisor_loops.py), a running value taken of the whole
     collection its loop walks (running_values.py), an index into a text wrapped by another number than its length
-    (wrap_lengths.py), a condition that could never change with its comparisons apart (fixed_conditions.py), a
-    sequence's places read out of order where swapping two puts them in order (swapped_reads.py), a sequence cut in
+    (wrap_lengths.py) or a letter's code past `z` stepped back by another number than 26, a condition that could
+    never change with its comparisons apart (fixed_conditions.py), a sequence's places read out of order where
+    swapping two puts them in order (swapped_reads.py), a sequence cut in
     two and joined back unchanged where a rotation was meant (joined_halves.py), a comparator that answers only ties
     (tie_breaks.py), a Go rune literal of several characters (rune_literals.py), a string's start compared with a
     word written back to front (reversed_prefixes.py), a swap through a temporary missing its middle step

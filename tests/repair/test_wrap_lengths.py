@@ -8,7 +8,7 @@ from pathlib import Path
 
 from test_mutants import fixed_among_the_first
 
-from pedro.repair.wrap_lengths import wrap_lengths
+from pedro.repair.wrap_lengths import wrap_lengths, wrapped_codes
 
 ENCRYPT = (
     "def encrypt(s):\n    d = 'abcdefghijklmnopqrstuvwxyz'\n    out = ''\n    for c in s:\n        if c in d:\n"
@@ -40,3 +40,36 @@ def test_a_shifted_alphabet_that_wraps_two_letters_early_is_fixed(repo: Path) ->
     )
     fixed_among_the_first(repo, {"cipher.py": ENCRYPT, "test_cipher.py": test}, "`% 24` → `% 26`")
     assert "% 26]" in (repo / "cipher.py").read_text()
+
+
+CODES = (
+    "def encrypt(text):\n"
+    '    """Each letter four further along the alphabet, wrapping past z."""\n'
+    "    out = []\n"
+    "    for ch in text:\n"
+    "        code = ord(ch) + 4\n"
+    "        if code > ord('z'):\n"
+    "            code -= 24\n"
+    "        out.append(chr(code))\n"
+    '    return "".join(out)\n'
+)
+
+
+def test_a_letters_code_gone_past_z_steps_back_by_the_alphabet() -> None:
+    (change,) = wrapped_codes(CODES.splitlines())
+    assert (change.row, change.text) == (6, "            code -= 26")
+    js = ["    let p = s[i].charCodeAt() + 4", "    if (p > 122) { p -= 24 }"]
+    assert [c.text for c in wrapped_codes(js)] == ["    if (p > 122) { p -= 26 }"]
+    go = ["		if r > 'Z' {", "			r -= 25", "		}"]
+    assert [c.text for c in wrapped_codes(go)] == ["			r -= 26"]
+    # by the alphabet already, or a bound that is not a letter's
+    assert wrapped_codes(["    if (p > 122) { p -= 26 }", "    if (n > 100) { n -= 24 }"]) == []
+
+
+def test_a_cipher_whose_letters_past_z_land_two_early_is_fixed(repo: Path) -> None:
+    test = (
+        "from cipher import encrypt\n\n\ndef test_encrypt():\n    assert encrypt('hi') == 'lm'\n"
+        "    assert encrypt('wxyz') == 'abcd'\n"
+    )
+    fixed_among_the_first(repo, {"cipher.py": CODES, "test_cipher.py": test}, "`-= 24` → `-= 26`", first=1)
+    assert "            code -= 26\n" in (repo / "cipher.py").read_text()
