@@ -35,6 +35,7 @@ from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditio
 from pedro.repair.half_swaps import half_swaps
 from pedro.repair.idle_counters import idle_counters, idle_items
 from pedro.repair.joined_halves import joined_halves
+from pedro.repair.letter_ranges import letter_ranges
 from pedro.repair.locate import RowChange, Unit, indent_of
 from pedro.repair.loop_additions import loop_additions
 from pedro.repair.loop_remainders import loop_remainders
@@ -226,6 +227,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines), *wrapped_codes(lines)]
+    guided += letter_ranges(lines)
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
@@ -620,7 +622,7 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     two and joined back unchanged where a rotation was meant (joined_halves.py), a comparator that answers only ties
     (tie_breaks.py), a Go rune literal of several characters (rune_literals.py), a string's start compared with a
     word written back to front (reversed_prefixes.py), a swap through a temporary missing its middle step
-    (half_swaps.py)."""
+    (half_swaps.py), a range of character codes with one end off its letter case's edge (letter_ranges.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
