@@ -22,6 +22,7 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from pedro.repair.broken_arrows import broken_arrows
 from pedro.repair.character_sets import character_sets
 from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
@@ -228,7 +229,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided = [*idle_items(lines, unit.language), *digit_steps(lines, unit.language), *mirror_pairs(lines)]
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines), *wrapped_codes(lines)]
-    guided += [*letter_ranges(lines), *divided_literals(lines, unit.language)]
+    guided += [*letter_ranges(lines), *divided_literals(lines, unit.language), *broken_arrows(lines, unit.language)]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
@@ -624,7 +625,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     (tie_breaks.py), a Go rune literal of several characters (rune_literals.py), a string's start compared with a
     word written back to front (reversed_prefixes.py), a swap through a temporary missing its middle step
     (half_swaps.py), a range of character codes with one end off its letter case's edge (letter_ranges.py), a
-    number divided by a number beside a name where the division was meant for more (divided_literals.py)."""
+    number divided by a number beside a name where the division was meant for more (divided_literals.py), a
+    JavaScript callback whose arrow lost a character (broken_arrows.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
