@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import difflib
 import json
 import re
@@ -236,3 +238,25 @@ def remaining(run: TestRun, wanted: frozenset[str]) -> float | None:
         else:
             return None
     return total
+
+
+# pytest's own line for two lists compared whole: `E       assert [0, 1, 4] == [1, 4]`.
+_PYTEST_LISTS = re.compile(r"^E\s+assert (?P<actual>\[[^\n]*\]) == (?P<expected>\[[^\n]*\])\s*$", re.M)
+
+
+def extra_ends(text: str) -> set[str]:
+    """Which end (`first`, `last`) of a list the failure compares whole holds one item more than expected, the rest
+    the same: node's JSON texts (`'[0,1,4]' !== '[1,4]'`) and pytest's `assert [0, 1, 4] == [1, 4]`."""
+    pairs: list[tuple[object, object]] = []
+    for match in _JSON_PAIR.finditer(text):
+        with contextlib.suppress(ValueError):
+            pairs.append((json.loads(match["actual"]), json.loads(match["expected"])))
+    for match in _PYTEST_LISTS.finditer(text):
+        with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+            pairs.append((ast.literal_eval(match["actual"]), ast.literal_eval(match["expected"])))
+    ends: set[str] = set()
+    for actual, expected in pairs:
+        if isinstance(actual, list) and isinstance(expected, list) and len(actual) == len(expected) + 1:
+            ends |= {"first"} if actual[1:] == expected else set()
+            ends |= {"last"} if actual[:-1] == expected else set()
+    return ends

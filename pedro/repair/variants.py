@@ -85,6 +85,7 @@ from pedro.repair.term_slips import moved_counters
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
 from pedro.repair.tie_breaks import tie_breaks
 from pedro.repair.trailing_separators import trailing_separators
+from pedro.repair.trimmed_results import trimmed_results
 from pedro.repair.unread import unread_names
 from pedro.repair.wrap_lengths import wrap_lengths, wrapped_codes
 
@@ -230,6 +231,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines), *wrapped_codes(lines)]
     guided += [*letter_ranges(lines), *divided_literals(lines, unit.language), *broken_arrows(lines, unit.language)]
+    guided += trimmed_results(lines, unit.language, clues.extra)
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
@@ -626,7 +628,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     word written back to front (reversed_prefixes.py), a swap through a temporary missing its middle step
     (half_swaps.py), a range of character codes with one end off its letter case's edge (letter_ranges.py), a
     number divided by a number beside a name where the division was meant for more (divided_literals.py), a
-    JavaScript callback whose arrow lost a character (broken_arrows.py)."""
+    JavaScript callback whose arrow lost a character (broken_arrows.py), a result the failure shows with one item
+    too many at one end (trimmed_results.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
