@@ -246,7 +246,10 @@ _PYTEST_LISTS = re.compile(r"^E\s+assert (?P<actual>\[[^\n]*\]) == (?P<expected>
 
 def extra_ends(text: str) -> set[str]:
     """Which end (`first`, `last`) of a list the failure compares whole holds one item more than expected, the rest
-    the same: node's JSON texts (`'[0,1,4]' !== '[1,4]'`) and pytest's `assert [0, 1, 4] == [1, 4]`."""
+    the same, where that item is nothing (`0`, `""`, an empty list, `None`): node's JSON texts (`'[0,1,4]' !==
+    '[1,4]'`) and pytest's `assert [0, 1, 4] == [1, 4]`. Dropping a real item would pass such a test by leaving out
+    whatever the test happened to hold one too many of; a zero or an empty item is what a loop makes of a term or a
+    piece that was to be skipped."""
     pairs: list[tuple[object, object]] = []
     for match in _JSON_PAIR.finditer(text):
         with contextlib.suppress(ValueError):
@@ -257,6 +260,11 @@ def extra_ends(text: str) -> set[str]:
     ends: set[str] = set()
     for actual, expected in pairs:
         if isinstance(actual, list) and isinstance(expected, list) and len(actual) == len(expected) + 1:
-            ends |= {"first"} if actual[1:] == expected else set()
-            ends |= {"last"} if actual[:-1] == expected else set()
+            ends |= {"first"} if actual[1:] == expected and _nothing(actual[0]) else set()
+            ends |= {"last"} if actual[:-1] == expected and _nothing(actual[-1]) else set()
     return ends
+
+
+def _nothing(item: object) -> bool:
+    """Whether a list's item is a zero or an empty value (not `False`, which is an answer)."""
+    return item is None or (not isinstance(item, bool) and item in (0, "", [], {}))

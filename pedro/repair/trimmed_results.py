@@ -1,5 +1,6 @@
-"""A result with one item too many at one end, the rest as expected: `derivative` returns `[0, 1, 4, 12, 20]` where
-`[1, 4, 12, 20]` was wanted, the constant term's zero kept. The failure shows which end; each value the unit returns
+"""A result with one empty item too many at one end, the rest as expected: `derivative` returns `[0, 1, 4, 12, 20]`
+where `[1, 4, 12, 20]` was wanted, the constant term's zero kept. The failure shows which end (progress.extra_ends,
+which counts only a zero or an empty item: a real one dropped would merely fit the test); each value the unit returns
 has that end's item dropped; Python, JavaScript and Go."""
 
 from __future__ import annotations

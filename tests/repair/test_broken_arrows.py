@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from repo_util import node_test
+from test_mutants import tried_changes
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -37,5 +38,5 @@ def test_an_even_number_filter_that_throws_for_its_lost_arrow_is_fixed(repo: Pat
     make_repo(repo, {"evens.js": EVENS, "evens.test.js": test})
     outcome, backend, events = repair(repo, [], command="node --test", mutants=20, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == ("`x >` → `x =>`: the callback's arrow", "fixed"), tried

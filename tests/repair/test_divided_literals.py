@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_by_a_variant, tried_changes
 
 from pedro.repair.divided_literals import divided_literals
 
@@ -43,7 +43,7 @@ def test_a_median_that_reads_the_wrong_middle_of_an_even_count_is_fixed(repo: Pa
         "    assert median([10, 4, 6, 1000, 20, 8]) == 9\n    assert median([8, 1, 3, 9, 9, 2, 7]) == 7\n"
     )
     events = fixed_by_a_variant(repo, {"stats.py": MEDIAN, "test_stats.py": test}, mutants=20)
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     # floored, (n - 1) // 2 is n // 2 - 1 for an even n: the first rewriting is right
     assert tried[0][1:] == ("`n - 1 // 2` → `(n - 1) // 2`: the division meant for more than `1`", "fixed"), tried
     assert "    return (xs[(n - 1) // 2] + xs[n // 2]) / 2\n" in (repo / "stats.py").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_by_a_variant, tried_changes
 
 from pedro.repair.half_swaps import half_swaps
 
@@ -43,6 +43,6 @@ def test_a_selection_sort_whose_swap_lost_a_step_is_fixed(repo: Path) -> None:
         "    assert sort_descending([2, 1, 1, 4, 5, 8, 2, 3]) == [8, 5, 4, 3, 2, 2, 1, 1]\n"
     )
     events = fixed_by_a_variant(repo, {"order.py": SORT, "test_order.py": test}, mutants=20)
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == ("`xs[j] = xs[best]` added: the swap through `tmp` lacked its middle step", "fixed"), tried
     assert "        xs[j] = xs[best]\n        xs[best] = tmp\n" in (repo / "order.py").read_text()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_mutants import tried_changes
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -57,6 +58,6 @@ def test_a_circular_shift_that_gives_its_number_back_is_fixed_by_the_halves_swap
     )
     outcome, backend, events = repair(repo, [], coverage=True, mutants=60, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == ("the two halves of `s` cut at `len(s) - shift` joined the other way round", "fixed"), tried
     assert "    return s[len(s) - shift:] + s[:len(s) - shift]\n" in (repo / "shift.py").read_text()

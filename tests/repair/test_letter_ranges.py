@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_by_a_variant, tried_changes
 
 from pedro.repair.letter_ranges import letter_ranges
 
@@ -46,6 +46,6 @@ def test_a_sum_of_capitals_codes_that_takes_in_three_small_letters_is_fixed(repo
         '    assert upper_sum("abAB") == 131\n    assert upper_sum("helloE") == 69\n'
     )
     events = fixed_by_a_variant(repo, {"codes.py": UPPER_SUM, "test_codes.py": test}, mutants=20)
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == ("`100` → `91`: the range's other end is on the edge of `A`…`Z`", "fixed"), tried
     assert "        if code > 64 and code < 91:\n" in (repo / "codes.py").read_text()

@@ -34,6 +34,11 @@ def fixed_by_a_variant(repo: Path, files: dict[str, str], mutants: int = 40, com
     return events
 
 
+def tried_changes(events: list[Event]) -> list[tuple[Any, Any, Any]]:
+    """Each candidate a repair tried, in order: (its number, its change in words, how it ended)."""
+    return [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+
+
 def fixed_among_the_first(repo: Path, files: dict[str, str], change: str, first: int = 5) -> None:
     """Repair of `files` with variants only fixes them with a change that says `change`, among the first tried: the
     code or the failure shows the slip, so it is tried before the budget a busy machine has runs out."""

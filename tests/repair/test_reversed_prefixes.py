@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_by_a_variant, tried_changes
 
 from pedro.repair.reversed_prefixes import reversed_prefixes
 
@@ -45,6 +45,6 @@ def test_a_count_of_sentences_that_start_with_i_is_fixed_by_the_word_and_its_spa
         '    assert is_bored("The sky is blue. I think so. I do") == 2\n'
     )
     events = fixed_by_a_variant(repo, {"bored.py": BORED, "test_bored.py": test}, mutants=20)
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == ("` I` → `I `: a word's start with the space after it", "fixed"), tried
     assert '    return sum(sentence[0:2] == "I " for sentence in sentences)\n' in (repo / "bored.py").read_text()

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_by_a_variant, tried_changes
 
 from pedro.repair.rune_literals import rune_literals
 
@@ -48,6 +48,6 @@ def test_a_go_function_that_does_not_build_for_a_rune_of_two_characters_is_fixed
     )
     files = {"go.mod": "module example.com/text\n\ngo 1.19\n", "text.go": UNDERSCORES, "text_test.go": test}
     events = fixed_by_a_variant(repo, files, mutants=20, command="go test ./...")
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == ("`'__'` → `'_'`: a rune holds one character", "fixed"), tried
     assert "\t\t\tout = append(out, '_')\n" in (repo / "text.go").read_text()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_by_a_variant, tried_changes
 
 from pedro.repair.swapped_literals import swapped_literals
 
@@ -64,7 +64,7 @@ def test_a_split_that_tries_commas_before_spaces_is_fixed_by_the_two_separators_
         '    assert split_words("Hello world,!") == ["Hello", "world,!"]\n'
     )
     events = fixed_by_a_variant(repo, {"words.py": SPLIT, "test_words.py": test}, mutants=20)
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     fixed = [change for _, change, status in tried if status == "fixed"]
     assert fixed == ['`","` and `" "` swapped between the two lines that set `words`'], tried
     assert len(tried) <= 3, tried

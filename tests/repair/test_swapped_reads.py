@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_mutants import tried_changes
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -84,7 +85,7 @@ def test_a_date_read_day_first_is_fixed_by_the_two_places_swapped(repo: Path) ->
     outcome, backend, events = repair(repo, [], coverage=True, mutants=60, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert "swapped so that `parts` is read in order" in str(fixed[0].get("change")), "\n".join(map(str, tried))
     assert tried[0][2] == "fixed", "\n".join(map(str, tried))
     text = (repo / "dates.py").read_text()

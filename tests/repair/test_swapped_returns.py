@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_mutants import tried_changes
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -44,7 +45,7 @@ def test_a_check_written_as_any_where_all_was_meant_is_offered_both_answers_swap
     )
     outcome, backend, events = repair(repo, [], coverage=True, mutants=60, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     # Two single flips that each fail may be paired too; the swap itself is offered among the first variants.
     assert any("swapped between the two lines" in str(change) for _n, change, _s in tried[:6]), tried
     assert "            return False\n    return True\n" in (repo / "checks.py").read_text()

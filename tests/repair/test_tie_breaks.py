@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_mutants import fixed_by_a_variant
+from test_mutants import fixed_by_a_variant, tried_changes
 
 from pedro.repair.tie_breaks import tie_breaks
 
@@ -63,7 +63,7 @@ def test_a_go_sort_that_does_not_build_for_its_missing_return_is_fixed(repo: Pat
     )
     files = {"go.mod": "module example.com/words\n\ngo 1.19\n", "words.go": FIND_MAX, "words_test.go": test}
     events = fixed_by_a_variant(repo, files, mutants=20, command="go test ./...")
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == (
         "`return ia < ja` added after the tie's comparison: the comparator answered only ties",
         "fixed",

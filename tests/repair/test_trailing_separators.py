@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_mutants import tried_changes
 from test_repairer import repair
 from test_spectrum import make_repo
 
@@ -72,6 +73,6 @@ def test_an_intersperse_that_ends_on_its_delimiter_is_fixed_by_taking_the_last_o
     )
     outcome, backend, events = repair(repo, [], coverage=True, mutants=60, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
-    tried = [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
+    tried = tried_changes(events)
     assert tried[0][1:] == ("the separator after `result`'s last item taken off", "fixed"), tried
     assert "        result.append(delimiter)\n    del result[-1:]\n" in (repo / "seq.py").read_text()
