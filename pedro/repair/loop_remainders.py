@@ -33,7 +33,7 @@ def loop_remainders(unit: Unit) -> list[Addition]:
     found: list[Addition] = []
     for row, text in enumerate(lines):
         match = header.match(text)
-        end = _closing_row(lines, row) if match else None
+        end = closing_row(lines, row) if match else None
         if match is None or end is None:
             continue
         xs, i = match["xs"], match["i"]
@@ -50,7 +50,7 @@ def loop_remainders(unit: Unit) -> list[Addition]:
     return found
 
 
-def _closing_row(lines: list[str], row: int) -> int | None:
+def closing_row(lines: list[str], row: int) -> int | None:
     """The row of the `}` that closes the block opened on `row`, at that row's indent."""
     indent = indent_of(lines[row])
     return next((k for k in range(row + 1, len(lines)) if lines[k].rstrip() == f"{indent}}}"), None)

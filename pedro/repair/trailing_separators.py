@@ -10,6 +10,7 @@ import re
 from pedro.repair.divisor_loops import loop_body
 from pedro.repair.locate import Unit, indent_of
 from pedro.repair.loop_additions import Addition
+from pedro.repair.loop_remainders import closing_row
 
 _NAME = r"[A-Za-z_$][\w$]*"
 _LOOPS = {
@@ -65,8 +66,7 @@ def _body_rows(lines: list[str], row: int, language: str) -> list[int]:
     if language == "python":
         rows = range(row + 1, row + 1 + len(loop_body(lines, row)))
     else:
-        indent = indent_of(lines[row])
-        end = next((k for k in range(row + 1, len(lines)) if lines[k].rstrip() == f"{indent}}}"), None)
+        end = closing_row(lines, row)
         rows = range(row + 1, end) if end is not None else range(0)
     return [k for k in rows if lines[k].strip() and not lines[k].strip().startswith(("#", "//"))]
 
