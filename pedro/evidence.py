@@ -110,8 +110,17 @@ def compare(baseline: TestStates, now: TestStates) -> TestVerdict:
         is_ = "passed" if test in now.passed else "failed" if test in now.failed else None
         if was == "failed" and is_ is None:
             is_ = _state_inside(test, now)
+        elif was is None and is_ == "failed" and any(inside(test, container) for container in baseline.failed):
+            # A file that could not be collected (or a package that did not build) failed as a whole at the
+            # baseline: a test in it that runs now and fails failed before too, it was never seen to pass.
+            was = "failed"
         states[test] = _STATE[(was, is_)]
     return TestVerdict(states)
+
+
+def inside(test: str, container: str) -> bool:
+    """Whether `test` is a test inside the file or package whose id is `container`."""
+    return test.startswith(tuple(f"{container}{sep}" for sep in _INSIDE))
 
 
 _INSIDE = (".", "::", "/")
@@ -122,10 +131,9 @@ _INSIDE = (".", "::", "/")
 def _state_inside(container: str, now: TestStates) -> str | None:
     """A failure of a whole package or file (Go's build failed, pytest could not collect it), as the tests inside it
     run now: failed if any fails, passed if they all pass, None where none runs."""
-    inside = tuple(f"{container}{sep}" for sep in _INSIDE)
-    if any(test.startswith(inside) for test in now.failed):
+    if any(inside(test, container) for test in now.failed):
         return "failed"
-    return "passed" if any(test.startswith(inside) for test in now.passed) else None
+    return "passed" if any(inside(test, container) for test in now.passed) else None
 
 
 _STATE: dict[tuple[str | None, str | None], TestState] = {

@@ -257,6 +257,27 @@ def test_a_package_or_file_that_failed_whole_is_fixed_when_the_tests_inside_it_p
     assert compare(baseline, TestStates(frozenset(), frozenset())).states["example.com/calc"] == "gone"
 
 
+def test_a_test_that_fails_inside_a_file_that_failed_whole_failed_before_and_blocks_nothing() -> None:
+    # The file could not be collected at the baseline (`from calc import sub` before sub existed): a test in it that
+    # now runs and fails was never seen to pass, so it is still failing, not the job's breakage.
+    baseline = TestStates(frozenset(), frozenset({"test_sub.py", "example.com/calc"}))
+    now = TestStates(
+        frozenset({"test_sub.py::test_one", "test_calc.py::test_add"}),
+        frozenset({"test_sub.py::test_two", "example.com/calc.TestSum", "test_subtract.py::test_x"}),
+    )
+    verdict = compare(baseline, now)
+    assert verdict.states == {
+        "test_sub.py": "still_failing",
+        "example.com/calc": "still_failing",
+        "test_sub.py::test_one": "added_passing",
+        "test_sub.py::test_two": "still_failing",
+        "example.com/calc.TestSum": "still_failing",
+        "test_calc.py::test_add": "added_passing",
+        "test_subtract.py::test_x": "added_failing",  # a file whose name only starts like it
+    }
+    assert verdict.blocking == ["test_subtract.py::test_x"]
+
+
 def test_a_python_job_whose_test_module_could_not_be_imported_completes_once_it_imports_and_passes(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:

@@ -27,7 +27,7 @@ from pedro.config import BuildConfig
 from pedro.deadline import NO_DEADLINE, Deadline
 from pedro.dispatch import Dispatcher
 from pedro.errors import BackendError
-from pedro.evidence import TestEvidence, count, describe_test_run
+from pedro.evidence import TestEvidence, count, describe_test_run, inside
 from pedro.linters import Linter, LintMessage, configured_linters, run_linter
 from pedro.messages import Message, ToolCall, Usage
 from pedro.modelcall import complete
@@ -337,9 +337,9 @@ class _Run:
         if tests.given and not run.passed:
             return Tried(n, merged, 4, f"{tests.tests.named}, given with --test, does not pass", outputs, run)
         if not judgement.holds:
-            return Tried(n, merged, 4, test_failure(judgement.verdict.blocking if judgement.verdict else [], run),
-                          outputs, run)  # fmt: skip
-        still = sorted(feature & run.failing)
+            return Tried(n, merged, 4, test_failure(judgement.verdict, run), outputs, run)
+        # A test file that could not be collected before the build is named by its tests now.
+        still = sorted(test for test in run.failing if test in feature or any(inside(test, f) for f in feature))
         if still:
             return Tried(n, merged, 4, f"the test written for it still fails: {still[0]}", outputs, run)
         return Tried(n, merged, len(CHECKS), outputs=outputs, run=run)
@@ -475,8 +475,7 @@ class _Run:
         added = frozenset(judgement.verdict.named("added_passing")) if judgement.verdict is not None else frozenset()
         why = ""
         if not judgement.holds:
-            blocking = judgement.verdict.blocking if judgement.verdict else []
-            why = f"test {n} fails with the change: {test_failure(blocking, run)}"
+            why = f"test {n} fails with the change: {test_failure(judgement.verdict, run)}"
         elif not added:
             why = f"test {n} ran no test of its own"
         else:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pedro.build.merge import Merged
 from pedro.calls.run import Call, CallResult
-from pedro.evidence import count
+from pedro.evidence import TestVerdict, count
 from pedro.repair.choose import Passing, agreement
 from pedro.tools.test import TestRun
 
@@ -94,11 +94,19 @@ def passing_ids(run: TestRun) -> frozenset[str]:
     return frozenset(run.report.passing) - run.failing if run.report is not None else frozenset()
 
 
-def test_failure(blocking: Sequence[str], run: TestRun) -> str:
-    if blocking:
-        verb = "fail" if len(blocking) > 1 else "fails"
+def test_failure(verdict: TestVerdict | None, run: TestRun) -> str:
+    """Why a run does not hold, naming the first test it breaks: one that passed before, else a new one."""
+    broken, new = (verdict.named("broken"), verdict.named("added_failing")) if verdict is not None else ([], [])
+    if broken or new:
+        first = (broken or new)[0]
         failures = run.report.failures if run.report is not None else []
-        said = next((f.message for f in failures if f.test_id == blocking[0] and f.message), "")
+        said = next((f.message for f in failures if f.test_id == first and f.message), "")
         said = f" ({' '.join(said.split())[:200]})" if said else ""
-        return f"{count(len(blocking), 'test')} that passed before now {verb}: {blocking[0]}{said}"
+        parts = [f"{count(len(broken), 'test')} that passed before now {_fail(broken)}"] if broken else []
+        parts += [f"{count(len(new), 'new test')} {_fail(new)}"] if new else []
+        return f"{' and '.join(parts)}: {first}{said}"
     return "the tests do not pass: " + (run.summary.strip().splitlines() or ["no output"])[0]
+
+
+def _fail(tests: Sequence[str]) -> str:
+    return "fail" if len(tests) > 1 else "fails"

@@ -392,6 +392,19 @@ def test_a_test_that_passes_on_the_old_code_is_dropped_and_a_real_one_kept(calc:
     assert "def sub(a, b):" in backend.requests[1][0][-1].content
 
 
+def test_a_test_that_fails_with_the_change_is_dropped_as_a_new_test_that_fails(calc: Path) -> None:
+    wrong = "```python\nfrom calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 3\n```"
+    real = "```python\nfrom calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n```"
+    result, _, events, _ = build(calc, [SUB, wrong, real], answers=1, with_test=True)
+    assert result.reason == "built"
+    dropped = next(e for e in events if e.type == "build.test")
+    assert dropped.data["status"] == "dropped"
+    # Never said to have passed before: the test is the model's, written for the change.
+    assert (
+        "test 1 fails with the change: 1 new test fails: test_sub.py::test_sub (assert 2 == 3" in dropped.data["reason"]
+    )
+
+
 def test_when_no_test_holds_none_is_left_behind(calc: Path) -> None:
     checks_nothing = "```python\nfrom calc import add\n\n\ndef test_sub():\n    assert add(1, 1) == 2\n```"
     result, _, _, _ = build(calc, [SUB, SUB, *[checks_nothing] * 4], answers=2, with_test=True)

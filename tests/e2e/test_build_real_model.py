@@ -108,7 +108,7 @@ def test_pedro_build_drives_the_real_model_through_tool_calls(smollm2_gguf: Path
         "PEDRO_BACKEND__CONSTRAIN_CALLS": "true",
         # This test is about the loop; repair (tests/e2e/test_repair_real_model.py) would fix the bug before it.
         "PEDRO_REPAIR__ENABLED": "false",
-        # ... and the direct way (tests/e2e/test_build_direct.py) would write the code without the tools.
+        # ... and the direct way (tests/e2e/test_build_direct_real_model.py) would write the code without the tools.
         "PEDRO_BUILD__STRATEGY": "loop",
         "PEDRO_BACKEND__MAX_TOKENS": str(MAX_TOKENS),
         # Greedy decoding: the same binary, model and prompt give the same replies, so the run is reproducible.
