@@ -9,11 +9,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import warm_pedro
+
 
 def pedro(
     *args: str, env: dict[str, str], cwd: Path, stdin: str | None = None, python_flags: tuple[str, ...] = ()
 ) -> subprocess.CompletedProcess[str]:
-    """Run `python [PYTHON_FLAGS] -m pedro ARGS` in `cwd` and capture what it printed."""
+    """Run `python [PYTHON_FLAGS] -m pedro ARGS` in `cwd` and capture what it printed (forked from a warm pedro
+    where nothing read as Python starts differs: warm_pedro)."""
+    if not python_flags:
+        warm = warm_pedro.run(list(args), env=env, cwd=cwd, stdin=stdin, timeout=300)
+        if warm is not None:
+            return warm
     return subprocess.run(
         [sys.executable, *python_flags, "-m", "pedro", *args],
         cwd=cwd,

@@ -7,11 +7,10 @@ import io
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from cli_util import fenced
+from cli_util import fenced, pedro
 from repo_util import git
 
 from pedro.cli.workflow import ShieldedStream
@@ -47,9 +46,7 @@ def obeyed(output: str) -> list[str]:
 def _pedro(
     args: list[str], repo: Path, env: dict[str, str], log: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pedro", *args, "--no-input"], cwd=repo,
-                          env={**env, "GITHUB_ACTIONS": "true"}, input=log or "", capture_output=True, text=True,
-                          timeout=300, check=False)  # fmt: skip
+    return pedro(*args, "--no-input", cwd=repo, env={**env, "GITHUB_ACTIONS": "true"}, stdin=log or "")
 
 
 def test_a_build_shows_model_text_and_file_contents_without_the_runner_obeying_them(
