@@ -71,6 +71,13 @@ def divisor_loops(lines: list[str], language: str, *, from_zero: bool = False) -
     return found + _set_before_while(lines, "javascript" if language == "typescript" else language, from_zero)
 
 
+def stuck_divisor_loops(lines: list[str], language: str) -> list[RowChange]:
+    """The counters set to 0 or 1 before a `while` loop that divides by them, made to start at 2: what a test that
+    hangs points at, as dividing by 1 leaves the number the loop waits on as it was (JavaScript's `n % 0` is NaN,
+    so a counter from 0 reaches 1 before anything else)."""
+    return _set_before_while(lines, "javascript" if language == "typescript" else language, from_zero=False)
+
+
 def _set_before_while(lines: list[str], language: str, from_zero: bool) -> list[RowChange]:
     """For each counter set to 0 or 1 just before a `while` loop that moves it and divides by it, set to 2."""
     setting, loop = _SET[language], _WHILE[language]

@@ -29,7 +29,7 @@ from pedro.repair.compared_values import compared_values
 from pedro.repair.counts import divided_by_count
 from pedro.repair.digit_steps import digit_steps
 from pedro.repair.divided_literals import divided_literals
-from pedro.repair.divisor_loops import divisor_loops, small_numbers
+from pedro.repair.divisor_loops import divisor_loops, small_numbers, stuck_divisor_loops
 from pedro.repair.documented_cases import documented_cases
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
@@ -673,10 +673,12 @@ def _dropped_calls(unit: Unit, prose: set[int], clues: Clues) -> list[Variant]:
 
 def _divisor_loops(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
     """A loop whose counter divides starting at 0 or 1, made to start at 2 (divisor_loops.py): a second-tier slip,
-    and the likeliest change of all for a counter from 0 where the failure shows a division by zero: the division
-    is where the error was raised, its cause the counter's start."""
+    and the likeliest change of all for a counter from 0 where the failure shows a division by zero (the division
+    is where the error was raised, its cause the counter's start), or for one set before a `while` loop where the
+    test hangs (dividing by 1 changes nothing the loop waits on)."""
     lines = unit.text.splitlines()
     shown = divisor_loops(lines, unit.language, from_zero=True) if "zero" in clues.kinds else []
+    shown += stuck_divisor_loops(lines, unit.language) if "hang" in clues.kinds else []
     at_zero = _GUIDED_SCORE + _DEEPEST_LINE + _KIND_FIT
     return [
         Variant(unit, line, change.text, change.change, at_zero if change in shown else score)

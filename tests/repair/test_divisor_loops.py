@@ -12,7 +12,10 @@ import pytest
 from repo_util import node_test
 from test_mutants import fixed_among_the_first, fixed_by_a_variant
 
+from pedro.repair.clues import Clues
 from pedro.repair.divisor_loops import divisor_loops, small_numbers
+from pedro.repair.locate import Unit
+from pedro.repair.variants import unit_variants
 
 JS = (
     "function isPrime(n) {\n  if (n < 2) return false;\n  for (let j = 0; j < n; j++)\n    if (n % j == 0)\n"
@@ -107,6 +110,23 @@ def test_a_primality_test_that_divides_from_0_is_fixed(repo: Path) -> None:
     tried = [event.data for event in events if event.type == "repair.candidate"]
     assert "starts at 2" in str(tried[-1].get("change")), [c.get("change") for c in tried]
     assert "for (let j = 2; j < n; j++)" in (repo / "prime.js").read_text()
+
+
+LARGEST_FACTOR = (
+    "const largestFactor = (n) => {\n  let best = 1, d = 0;\n  while (d <= n) {\n    if (n % d == 0) {\n"
+    "      best = d;\n      n = n / d;\n    } else {\n      d += 1;\n    }\n  }\n  return best;\n};\n"
+)
+
+
+def test_a_divisor_from_0_before_a_while_loop_is_the_first_change_where_the_test_hangs() -> None:
+    # `n % 0` is NaN, so the counter reaches 1, and `n / 1` leaves n as it was: the test hangs, nothing is raised.
+    lines = LARGEST_FACTOR.splitlines()
+    unit = Unit("factor.js", "largestFactor", "largestFactor", "javascript", 1, len(lines), LARGEST_FACTOR.rstrip())
+    first = unit_variants(unit, [], Clues(kinds=frozenset({"hang"})), LARGEST_FACTOR)[0]
+    assert (first.line, first.text) == (2, "  let best = 1, d = 2;"), first
+    # Without the hang it is a slip of the second tier, behind the one-token slips of the loop's own lines.
+    plain = unit_variants(unit, [3, 4], Clues(kinds=frozenset({"assert"})), LARGEST_FACTOR)[0]
+    assert "starts at 2" not in plain.change
 
 
 def test_a_search_for_divisors_from_2_gets_the_answer_for_numbers_below_2_in_each_language() -> None:
