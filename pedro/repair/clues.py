@@ -65,8 +65,13 @@ _KINDS = {
         r"(?:First extra element \d+:|Left contains (?:one|\d+) more items?(?:, first extra item)?:)\s*(?:E\s+)?"
         r"(?:\[\]|''|\"\"|\(\)|\{\}|set\(\))(?!\S)"
     ),
-    # The warm pytest's per-test limit, Go's and node's test timeouts.
-    "hang": re.compile(r"TestHung|test timed out|timed out after", re.I),
+    # A loop that never ends: the warm pytest's per-test limit, Go's and node's test timeouts, or the memory a value
+    # it grows runs out (V8's array or string past its size, Python's MemoryError, Go's runtime).
+    "hang": re.compile(
+        r"TestHung|test timed out|timed out after|Fatal JavaScript invalid size|JavaScript heap out of memory"
+        r"|\bMemoryError\b|runtime: out of memory",
+        re.I,
+    ),
 }
 _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
 # pytest's diff of two strings: `E         - ](#getting-started)` and `E         + ](#getting_started)`.

@@ -16,7 +16,7 @@ from typing import IO, Any
 from pedro.process import ChildCommand, ChildResult, release_leader, start_leader
 from pedro.safety.sandbox import wrap
 from pedro.tools.test import RunPlan, TestRun, format_summary
-from pedro.tools.testreport import NODE_RUNNER, ReportError, RunReport, parse_junit_xml
+from pedro.tools.testreport import NODE_RUNNER, ReportError, RunReport, parse_junit_xml, with_crash_cause
 
 READY_TIMEOUT_S = 60.0
 _ANSWER_SLACK_S = 10.0
@@ -117,6 +117,8 @@ def warm_test_run(plan: RunPlan, folder: Path, answer: dict[str, Any], timeout: 
     log = folder / "output.log"
     data = log.read_bytes() if log.is_file() else b""
     tail = data[-_TAIL_BYTES:].decode("utf-8", errors="replace")
+    if report is not None and report.runner == NODE_RUNNER:
+        report = with_crash_cause(report, tail)
     code = answer.get("exit_code")
     cpu = answer.get("cpu_s")
     stopped = answer["outcome"] == "timeout"

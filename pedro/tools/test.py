@@ -31,6 +31,7 @@ from pedro.tools.testreport import (
     parse_junit_xml,
     parse_raw,
     parse_vitest_json,
+    with_crash_cause,
 )
 
 Framework = Literal["auto", "go", "pytest", "npm"]
@@ -621,7 +622,8 @@ def read_report(plan: RunPlan, log_path: Path) -> RunReport | None:
             if plan.report_kind == "junit":
                 return parse_junit_xml(text)
             if plan.report_kind == "node-junit":
-                return parse_junit_xml(text, runner=NODE_RUNNER)
+                report = parse_junit_xml(text, runner=NODE_RUNNER)
+                return with_crash_cause(report, _read_tail(log_path, _PARSE_TAIL_BYTES))
             if plan.report_kind in ("jest", "vitest"):
                 root = plan.command.cwd.resolve()
                 return (

@@ -135,6 +135,29 @@ def _junit_failure(case: ET.Element, problem: ET.Element, runner: str) -> Failed
     return FailedTest(test_id=test_id, location=location, message=_cap(message), details=_cap_details(details))
 
 
+# What V8 prints as a node process dies of a value grown past its limits: an array or string a loop grows without end.
+_NODE_FATAL = re.compile(r"^[#\s]*(?P<said>Fatal JavaScript [^\n]*|FATAL ERROR: [^\n]*)$", re.MULTILINE)
+# node's report of a test file whose process a signal ended: `signal: 'SIGTRAP'` and no exit code.
+_NODE_SIGNALLED = re.compile(r"\bsignal: '(SIG\w+)'")
+
+
+def with_crash_cause(report: RunReport, output: str) -> RunReport:
+    """A node report whose test file's process died of a signal, with the fatal error the process printed added to
+    that file's failure: node's report says only `test failed` and the signal, the output says why."""
+    said = [match.group("said").strip() for match in _NODE_FATAL.finditer(output)]
+    if not said:
+        return report
+    cause = said[0]
+    report.failures = [
+        FailedTest(failure.test_id, failure.location, _cap(f"{failure.message}: {cause}"),
+                   _cap_details(f"{failure.details}\n{cause}"))
+        if _NODE_SIGNALLED.search(failure.details) and cause not in failure.details
+        else failure
+        for failure in report.failures
+    ]  # fmt: skip
+    return report
+
+
 def _file_from_classname(classname: str) -> str:
     parts = [part for part in classname.split(".") if part]
     while parts and parts[-1][:1].isupper():

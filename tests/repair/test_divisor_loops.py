@@ -168,3 +168,29 @@ def test_a_filter_of_words_of_prime_length_that_keeps_one_letter_words_is_fixed(
     )
     fixed_among_the_first(repo, {"words.py": code, "test_words.py": test}, "`if len(word) < 2: flg = 1` added")
     assert "        if len(word) < 2:\n            flg = 1\n        for i in" in (repo / "words.py").read_text()
+
+
+FACTORIZE_JS = (
+    "const factorize = (n) => {\n  var fact = [], i = 0;\n  while (i <= Math.sqrt(n) + 1) {\n    if (n % i == 0) {\n"
+    "      fact.push(i);\n      n = n / i;\n    } else {\n      i += 1;\n    }\n  }\n  if (n > 1)\n    fact.push(n);\n"
+    "  return fact;\n};\n"
+)
+
+
+def test_a_javascript_divisor_from_0_whose_test_runs_out_of_memory_is_the_first_change(repo: Path) -> None:
+    # `n % 0` is NaN, so the counter reaches 1, which divides forever: the array grows until V8 ends the process, and
+    # node's report says only that the file failed. The fatal error in the output is the clue of a loop that never
+    # ends.
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    files = {
+        "factors.js": f"{FACTORIZE_JS}\nmodule.exports = {{ factorize }};\n",
+        "factors.test.js": node_test(
+            "factors", "factorize", "assert.deepEqual(factorize(8), [2, 2, 2]);",
+            "assert.deepEqual(factorize(70), [2, 5, 7]);",
+        ),
+    }  # fmt: skip
+    events = fixed_by_a_variant(repo, files, command="node --test")
+    tried = [event.data for event in events if event.type == "repair.candidate"]
+    assert "starts at 2" in str(tried[0].get("change")), [c.get("change") for c in tried]
+    assert "var fact = [], i = 2;" in (repo / "factors.js").read_text()

@@ -1,4 +1,4 @@
-"""Parsers for runner reports, on fixtures recorded from real pytest, go, jest, vitest and mocha runs."""
+"""Parsers for runner reports, on fixtures recorded from real pytest, go, node, jest, vitest and mocha runs."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ from pathlib import Path
 import pytest
 
 from pedro.tools.testreport import (
+    NODE_RUNNER,
     FailedTest,
     ReportError,
+    RunReport,
     parse_go_test_json,
     parse_jest_json,
     parse_junit_xml,
     parse_raw,
     parse_vitest_json,
+    with_crash_cause,
 )
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "testreports"
@@ -196,3 +199,21 @@ def test_junit_says_how_long_the_slowest_passing_test_took() -> None:
     )
     report = parse_junit_xml(xml)
     assert report.passed == 3 and report.slowest_s == 0.75  # a failing test's time is not a passing test's
+
+
+def test_a_node_test_file_that_died_of_a_signal_says_the_fatal_error_its_output_gives() -> None:
+    # node 20's junit report of a file whose process V8 ended (an array a loop grew without end) says only "test
+    # failed" and the signal; its output says why.
+    report = parse_junit_xml(fixture("node_fatal_size.xml"), runner=NODE_RUNNER)
+    assert [failure.message for failure in report.failures] == ["test failed"]
+    report = with_crash_cause(report, fixture("node_fatal_size.log"))
+    (failure,) = report.failures
+    assert failure.test_id == "/repo/solution.test.js"
+    assert failure.message.startswith("test failed: Fatal JavaScript invalid size error")
+    assert "Fatal JavaScript invalid size error" in failure.details and "SIGTRAP" in failure.details
+
+
+def test_a_node_failure_with_no_signal_is_left_as_it_is_whatever_the_output_says() -> None:
+    failed = FailedTest("t.test.js", message="expected 2", details="AssertionError: expected 2")
+    report = RunReport(NODE_RUNNER, failed=1, failures=[failed])
+    assert with_crash_cause(report, "# Fatal JavaScript invalid size error 1\n").failures == [failed]
