@@ -15,9 +15,14 @@ try {
   const names = Object.keys(scope).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
   // A call's own code runs under a time limit (vm stops it); a promise it returns is awaited without one.
   globalThis.__pedroScope = Object.fromEntries(names.map((name) => [name, scope[name]]));
-  // Each call's limit: the whole one until a call ran too long, then spec.after_slow's (run.py's AFTER_SLOW).
+  // Each call's limit: the whole one until a call ran too long or the spec's first `pinned` calls all ended, then
+  // spec.after_slow's (run.py's AFTER_SLOW).
   let limitMs = spec.seconds * 1000;
   let slowestMs = 0;
+  const tighten = () => {
+    const next = Math.max(spec.after_slow.floor_s * 1000, spec.after_slow.factor * slowestMs);
+    limitMs = Math.min(limitMs, next);
+  };
   const evaluate = (text, timeout = limitMs) =>
     vm.runInThisContext(`(function () { with (globalThis.__pedroScope) { return (${text}); } })()`, {
       timeout: Math.max(1, Math.round(timeout)),
@@ -31,6 +36,9 @@ try {
       results.push({ raised: "too slow", said: `the calls ran longer than ${spec.after_slow.total_s} s in all` });
       continue;
     }
+    if (spec.after_slow && spec.pinned && results.length === spec.pinned && !results.some((r) => r.raised === "too slow")) {
+      tighten();
+    }
     try {
       value = await evaluate(item.call);
       slowestMs = Math.max(slowestMs, performance.now() - began);
@@ -41,8 +49,7 @@ try {
         said: slow ? `ran longer than ${limitMs / 1000} s` : String(error?.message ?? error).slice(0, MAX_REPR),
       });
       if (slow && spec.after_slow) {
-        const next = Math.max(spec.after_slow.floor_s * 1000, spec.after_slow.factor * slowestMs);
-        limitMs = Math.min(limitMs, next);
+        tighten();
       }
       continue;
     }

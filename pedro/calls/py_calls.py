@@ -59,23 +59,33 @@ def _one(item: dict[str, Any], scope: dict[str, Any], seconds: float) -> dict[st
 
 
 def _all(spec: dict[str, Any], scope: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each call's result; once a call ran too long, each later one's limit and the calls' whole time are the spec's
-    `after_slow` (run.py's AFTER_SLOW): a function that hangs on one input hangs on others."""
+    """Each call's result; once a call ran too long, or the spec's first `pinned` calls all ended, each later one's
+    limit and the calls' whole time are the spec's `after_slow` (run.py's AFTER_SLOW): a function that hangs on one
+    input hangs on others."""
     results: list[dict[str, Any]] = []
     limit, slowest = float(spec["seconds"]), 0.0
     after = spec.get("after_slow") or {}
+    pinned = int(spec.get("pinned", 0))
     started = time.monotonic()
-    for item in spec["calls"]:
+    for index, item in enumerate(spec["calls"]):
         began = time.monotonic()
         if after and began - started > float(after["total_s"]):
             results.append({"raised": "too slow", "said": f"the calls ran longer than {after['total_s']:g} s in all"})
             continue
+        # The pinned calls all ended: they say how long a call takes, and the neighbours are held to that.
+        if after and pinned and index == pinned and all(r.get("raised") != "too slow" for r in results):
+            limit = _after(after, limit, slowest)
         results.append(_one(item, scope, limit))
         if results[-1].get("raised") != "too slow":
             slowest = max(slowest, time.monotonic() - began)
         elif after:
-            limit = min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
+            limit = _after(after, limit, slowest)
     return results
+
+
+def _after(after: dict[str, Any], limit: float, slowest: float) -> float:
+    """A call's limit once the calls before it say how long one takes."""
+    return min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
 
 
 def main() -> None:

@@ -22,10 +22,12 @@ _LIMITS = OutputLimits(head_bytes=0, tail_bytes=2048, hard_cap_bytes=4 * 1024 * 
 _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 SECONDS_PER_CALL = 2
 """A call that runs longer is stopped and recorded as too slow (each language's runner holds it)."""
-# Once one call ran too long, each later call's limit is `factor` times the slowest call that ended, at least
-# `floor_s`, never more than the first; once the calls took `total_s` in all, each later one is too slow unmade.
-# A function that hangs on one input hangs on others (a probe's negated count), and each would cost the whole
-# limit again: 12 probes of such a function took 24 s of a repair's minute, 23 slow ones of a right fix 27 s.
+# Once one call ran too long, or the pinned calls (Call.pinned) all ended, each later call's limit is `factor` times
+# the slowest call that ended, at least `floor_s`, never more than the first; once the calls took `total_s` in all,
+# each later one is too slow unmade. A function that hangs on one input hangs on others (a probe's negated count),
+# and each would cost the whole limit again: 12 probes of such a function took 24 s of a repair's minute, 23 slow
+# ones of a right fix 27 s. The pinned calls say how long a call takes, so even the first neighbour that hangs need
+# not cost the whole limit: it did for every candidate a repair checked.
 AFTER_SLOW = {"floor_s": 0.25, "factor": 4, "total_s": 5.0}
 _GO_TEST_NAME = "TestPedroCalls"
 LANGUAGES = ("python", "javascript", "go")
@@ -37,6 +39,13 @@ class Call:
 
     code: str
     expected: str = ""
+    pinned: bool = False
+    """Whether something pins the call's output (a test's own call among probes; a call with an expected value is
+    pinned too): the calls after the first pinned ones are neighbours, held to AFTER_SLOW's limit from the start."""
+
+    @property
+    def pins(self) -> bool:
+        return self.pinned or bool(self.expected)
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,8 @@ def run_calls(language: str, path: str, root: Path, env: Mapping[str, str], call
         if language == "go":
             return _go(path, root, env, calls, folder, timeout)
         spec: dict[str, Any] = {"calls": [{"call": c.code, "expected": c.expected} for c in calls], "out": str(out),
-                                "seconds": SECONDS_PER_CALL, "after_slow": AFTER_SLOW}  # fmt: skip
+                                "seconds": SECONDS_PER_CALL, "after_slow": AFTER_SLOW,
+                                "pinned": pinned_count(calls)}  # fmt: skip
         if language == "python":
             python = find_program(root, "python3", env) or find_program(root, "python", env) or sys.executable
             spec["module"] = _python_module(path)
@@ -211,6 +221,11 @@ def _go_module_root(folder: Path, root: Path) -> Path:
     return root
 
 
+def pinned_count(calls: Sequence[Call]) -> int:
+    """How many of the first calls are pinned: the calls after them are neighbours."""
+    return next((n for n, call in enumerate(calls) if not call.pins), len(calls)) if calls else 0
+
+
 def _go_test(package: str, calls: Sequence[Call], out: Path) -> str:
     """A test that makes each call on a goroutine of its own, recovering from a panic and giving up on one that runs
     too long, and writes one line per call."""
@@ -225,7 +240,8 @@ def _go_test(package: str, calls: Sequence[Call], out: Path) -> str:
         )
     return _GO_MAIN.format(package=package, out=json.dumps(str(out)), seconds=SECONDS_PER_CALL, body="".join(body),
                            name=_GO_TEST_NAME, floor_ms=int(AFTER_SLOW["floor_s"] * 1000),
-                           factor=AFTER_SLOW["factor"], total_ms=int(AFTER_SLOW["total_s"] * 1000))  # fmt: skip
+                           factor=AFTER_SLOW["factor"], total_ms=int(AFTER_SLOW["total_s"] * 1000),
+                           pinned=pinned_count(calls))  # fmt: skip
 
 
 # Imports under names no package uses, so that none clashes with the package's own identifiers.
@@ -241,16 +257,31 @@ import (
 
 var pedroLines []string
 
-// Each call's limit: the whole one until a call ran too long, then {factor} times the slowest call that ended (at
-// least {floor_ms} ms); past {total_ms} ms in all, no more calls: a function that hangs on one input hangs on others.
+// Each call's limit: the whole one until a call ran too long or the {pinned} pinned calls all ended, then {factor}
+// times the slowest call that ended (at least {floor_ms} ms); past {total_ms} ms in all, no more calls: a function
+// that hangs on one input hangs on others.
 var pedroLimit = {seconds} * pedroTime.Second
 var pedroSlowest pedroTime.Duration
 var pedroStarted = pedroTime.Now()
+var pedroAnySlow bool
+
+func pedroTighten() {{
+	next := {factor} * pedroSlowest
+	if next < {floor_ms}*pedroTime.Millisecond {{
+		next = {floor_ms} * pedroTime.Millisecond
+	}}
+	if next < pedroLimit {{
+		pedroLimit = next
+	}}
+}}
 
 func pedroCall(call func() string) {{
 	if pedroTime.Since(pedroStarted) > {total_ms}*pedroTime.Millisecond {{
 		pedroLines = append(pedroLines, "slow\t")
 		return
+	}}
+	if {pinned} > 0 && len(pedroLines) == {pinned} && !pedroAnySlow {{
+		pedroTighten()
 	}}
 	done := make(chan string, 1)
 	began := pedroTime.Now()
@@ -270,13 +301,8 @@ func pedroCall(call func() string) {{
 		}}
 	case <-pedroTime.After(pedroLimit):
 		pedroLines = append(pedroLines, "slow\t")
-		next := {factor} * pedroSlowest
-		if next < {floor_ms}*pedroTime.Millisecond {{
-			next = {floor_ms} * pedroTime.Millisecond
-		}}
-		if next < pedroLimit {{
-			pedroLimit = next
-		}}
+		pedroAnySlow = true
+		pedroTighten()
 	}}
 }}
 

@@ -219,13 +219,13 @@ def go_neighbour_calls(function: str, params_text: str, seeds: Sequence[Argument
 def probe_calls(spec: ProbeSpec) -> list[Call]:
     """The probe inputs as calls in the function's own language."""
     calls = []
-    for text in spec.inputs:
+    for n, text in enumerate(spec.inputs):
         args, _ = ast.literal_eval(text)
         if spec.language == "go":
             words = [str(_go_literal(value, kind)) for value, kind in zip(args, spec.params, strict=True)]
         else:
             words = [json.dumps(value) for value in args]
-        calls.append(Call(f"{spec.function}({', '.join(words)})"))
+        calls.append(Call(f"{spec.function}({', '.join(words)})", pinned=n < spec.pinned))
     return calls
 
 

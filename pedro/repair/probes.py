@@ -242,7 +242,7 @@ class ProbeRecorder:
         shutil.copyfile(_PLUGIN_SOURCE, folder / f"{_PLUGIN}.py")
         spec_file = workdir / "probes.json"
         spec = {"module": self.spec.module, "function": self.spec.function, "inputs": list(self.spec.inputs),
-                "after_slow": AFTER_SLOW}  # fmt: skip
+                "pinned": self.spec.pinned, "after_slow": AFTER_SLOW}  # fmt: skip
         spec_file.write_text(json.dumps(spec), encoding="utf-8")
         env = dict(plan.command.env)
         path = env.get("PYTHONPATH", "")

@@ -43,23 +43,36 @@ def _call(function: Any, args: list[Any], kwargs: dict[str, Any], seconds: float
 
 def _calls(function: Any, spec: dict[str, Any]) -> list[str]:
     """Each input's output; once a call ran too long, each later one's limit and the calls' whole time are the
-    spec's `after_slow` (pedro's calls/run.py AFTER_SLOW): a function that hangs on one input hangs on others."""
+    spec's `after_slow` (pedro's calls/run.py AFTER_SLOW): a function that hangs on one input hangs on others.
+
+    The neighbours' limit is the same from the start once the tests' own calls (the spec's first `pinned`) all
+    ended: they say how long a call of the function takes, and a neighbour that takes `factor` times longer hangs
+    (a count of 1 or 0 where a loop divides by it). Waiting the whole limit for it cost a second per candidate."""
     outputs: list[str] = []
     limit, slowest = SECONDS_PER_CALL, 0.0
     after = spec.get("after_slow") or {}
+    pinned = int(spec.get("pinned", 0))
     started = time.monotonic()
-    for call in spec["inputs"]:
+    for index, call in enumerate(spec["inputs"]):
         args, kwargs = ast.literal_eval(call)
         began = time.monotonic()
         if after and began - started > float(after["total_s"]):
             outputs.append("! too slow")
             continue
+        if after and pinned and index == pinned and "! too slow" not in outputs:
+            limit = _after(after, limit, slowest)
         outputs.append(_call(function, list(args), dict(kwargs), limit))
         if outputs[-1] != "! too slow":
             slowest = max(slowest, time.monotonic() - began)
         elif after:
-            limit = min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
+            limit = _after(after, limit, slowest)
     return outputs
+
+
+def _after(after: dict[str, Any], limit: float, slowest: float) -> float:
+    """A call's limit once the calls before it say how long one takes: `factor` times the slowest, at least
+    `floor_s`, never more than the limit before."""
+    return min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
 
 
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
