@@ -24,10 +24,11 @@ from pedro.repair.evaluate import CandidateRuns, named_containers
 from pedro.repair.frames import is_test_code, is_test_file
 from pedro.repair.locate import Unit, enclosing_unit
 from pedro.tools.test import RunPlan, TestRun, name_pattern
-from pedro.tools.testreport import NODE_RUNNER
+from pedro.tools.testreport import NODE_RUNNER, UNITTEST_RUNNER
 
 _PLUGIN = "pedro_spectrum_plugin"
 _PLUGIN_SOURCE = Path(__file__).with_name("pytest_spectrum.py")
+_UNITTEST_RUNNER_SOURCE = Path(__file__).with_name("unittest_spectrum.py")
 _GO_PROFILE = re.compile(
     r"^(?P<file>.+\.go):(?P<start>\d+)\.(?P<scol>\d+),(?P<end>\d+)\.(?P<ecol>\d+) \d+ (?P<count>\d+)$"
 )
@@ -129,6 +130,17 @@ class PytestRecorder:
     covered: dict[str, set[Line]] = field(default_factory=dict)
 
     def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
+        folder = self._with_coverage(workdir)
+        shutil.copyfile(_PLUGIN_SOURCE, folder / f"{_PLUGIN}.py")
+        env = self._env(plan, workdir)
+        path = env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = f"{folder}{os.pathsep}{path}" if path else str(folder)
+        env["PYTEST_ADDOPTS"] = f"{env.get('PYTEST_ADDOPTS', '')} -p {_PLUGIN}".strip()
+        return replace(plan, command=replace(plan.command, env=env))
+
+    @staticmethod
+    def _with_coverage(workdir: Path) -> Path:
+        """The run's own folder with a copy of coverage.py in it."""
         import coverage
 
         folder = workdir / "spectrum"
@@ -138,14 +150,13 @@ class PytestRecorder:
             folder / "coverage",
             ignore=shutil.ignore_patterns("__pycache__", "htmlfiles"),
         )
-        shutil.copyfile(_PLUGIN_SOURCE, folder / f"{_PLUGIN}.py")
+        return folder
+
+    def _env(self, plan: RunPlan, workdir: Path) -> dict[str, str]:
         env = dict(plan.command.env)
-        path = env.get("PYTHONPATH", "")
-        env["PYTHONPATH"] = f"{folder}{os.pathsep}{path}" if path else str(folder)
-        env["PYTEST_ADDOPTS"] = f"{env.get('PYTEST_ADDOPTS', '')} -p {_PLUGIN}".strip()
         env["PEDRO_SPECTRUM_DATA"] = str(workdir / "spectrum.data")
         env["PEDRO_SPECTRUM_ROOT"] = str(self.root.resolve())
-        return replace(plan, command=replace(plan.command, env=env))
+        return env
 
     def collect(self, plan: RunPlan, workdir: Path) -> None:
         from coverage import CoverageData
@@ -164,6 +175,26 @@ class PytestRecorder:
                 for context in contexts:
                     if context:
                         self.covered.setdefault(context, set()).add((rel, line))
+
+
+@dataclass
+class UnittestRecorder(PytestRecorder):
+    """An instrument for a `python -m unittest` run: coverage.py, per test, with a runner of pedro's in unittest's
+    place (unittest_spectrum.py) that passes it the same arguments."""
+
+    def prepare(self, plan: RunPlan, workdir: Path) -> RunPlan:
+        argv = list(plan.command.argv)
+        explicit = argv[:2] == ["bash", "-c"]
+        tokens = shlex.split(argv[2]) if explicit else argv
+        at = next((i for i in range(1, len(tokens) - 1) if tokens[i : i + 2] == ["-m", "unittest"]), None)
+        if at is None:
+            return plan  # no `-m unittest` to stand in for: nothing is recorded
+        folder = self._with_coverage(workdir)
+        runner = folder / _UNITTEST_RUNNER_SOURCE.name
+        shutil.copyfile(_UNITTEST_RUNNER_SOURCE, runner)
+        tokens = [*tokens[:at], str(runner), *tokens[at + 2 :]]
+        new_argv = (*argv[:2], shlex.join(tokens)) if explicit else tuple(tokens)
+        return replace(plan, command=replace(plan.command, argv=new_argv, env=self._env(plan, workdir)))
 
 
 @dataclass
@@ -312,8 +343,9 @@ def measure(
         return None
     began = time.monotonic()
     passing: Sequence[str]
-    if report.runner == "pytest":
-        covered, passing = _pytest_coverage(tests, start, failing, candidates, limit_s)
+    per_test = report.runner in ("pytest", UNITTEST_RUNNER)
+    if per_test:
+        covered, passing = _per_test_coverage(tests, start, failing, candidates, limit_s)
         runs = 1
     elif report.runner in ("go test", NODE_RUNNER):
         covered, runs = _grouped_coverage(tests, report.runner, failing, frozenset(report.passing))
@@ -324,20 +356,20 @@ def measure(
     if not any(scores.values()):
         return None
     failed = frozenset(failing) & set(covered)
-    singly = {test: frozenset(lines) for test, lines in covered.items()} if report.runner == "pytest" else {}
+    singly = {test: frozenset(lines) for test, lines in covered.items()} if per_test else {}
     return Spectrum(
         scores, len(failed), len(covered) - len(failed), time.monotonic() - began, runs, singly, frozenset(failed)
     )
 
 
-def _pytest_coverage(
+def _per_test_coverage(
     tests: ProjectTests, start: TestRun, failing: frozenset[str], candidates: CandidateRuns | None,
     limit_s: float | None,
 ) -> tuple[dict[str, set[Line]], Sequence[str]]:  # fmt: skip
-    """The lines each test ran, recorded by pytest, and the passing tests they are contrasted with."""
+    """The lines each test ran, recorded by pytest or unittest, and the passing tests they are contrasted with."""
     report = start.report
     assert report is not None
-    python = PytestRecorder(tests.ctx.root)
+    python = PytestRecorder(tests.ctx.root) if report.runner == "pytest" else UnittestRecorder(tests.ctx.root)
     passing: Sequence[str] = report.passing
     # The failing tests and those beside them in their files: enough passing tests to contrast with, never the
     # whole suite of a large project. When the command names single tests, their files run whole, so that the

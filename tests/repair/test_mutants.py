@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -1436,3 +1437,24 @@ def test_two_names_compared_whole_are_also_compared_as_their_items() -> None:
     assert found["return set(s0) == set(s1)"] == 4 and found["return sorted(s0) == sorted(s1)"] == 4
     assert not [line for line in changes("    if node.left == other:") if "set(" in line]
     assert not [line for line in changes("  return a === b;", "javascript") if "set(" in line]
+
+
+def test_a_helper_no_unittest_traceback_reaches_is_repaired_through_its_coverage(repo: Path) -> None:
+    # The failing test calls `total`, the slip is two calls below it, and a failed assertEqual names no frame of
+    # either: only the coverage of Python's own runner, test by test, leads repair there.
+    files = {
+        "rates.py": "def discount(amount):\n    if amount > 100:\n        return 0.1\n    return 0.0\n",
+        "pricing.py": "from rates import discount\n\n\ndef net(amount):\n    return amount * (1 - discount(amount))\n",
+        "app.py": "from pricing import net\n\n\ndef total(items):\n    return round(sum(net(p) for p in items), 2)\n",
+        "test_app.py": (
+            "import unittest\n\nfrom app import total\n\n\nclass TotalTests(unittest.TestCase):\n"
+            "    def test_small(self):\n        self.assertEqual(total([10]), 10.0)\n\n"
+            "    def test_large(self):\n        self.assertEqual(total([200]), 180.0)\n\n"
+            "    def test_from_a_hundred(self):\n        self.assertEqual(total([100]), 90.0)\n"
+        ),
+    }
+    command = f"{sys.executable} -m unittest -v test_app.TotalTests.test_from_a_hundred"
+    events = fixed_by_a_variant(repo, files, command=command)
+    spectrum = [event.data for event in events if event.type == "repair.spectrum"]
+    assert spectrum and spectrum[0]["passing"] == 2, spectrum
+    assert "if amount >= 100:" in (repo / "rates.py").read_text()

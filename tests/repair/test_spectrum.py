@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -518,3 +519,30 @@ def test_a_prefixed_string_of_the_tests_value_is_the_same_special_case() -> None
         assert why.startswith("it returns") and "Ada Lovelace" in why, literal
     # An f-string that formats something is code, not the constant.
     assert special_cases('def display_name(name):\n    return f"{name.strip().title()}"', unit, failure) == ""
+
+
+UNITTEST_SHOP = {
+    **{name: text for name, text in SHOP.items() if name != "test_app.py"},
+    "test_app.py": (
+        "import unittest\n\nfrom app import total\n\n\nclass TotalTests(unittest.TestCase):\n"
+        '    def test_total_eu(self):\n        self.assertEqual(total([10, 20], "eu"), 36.0)\n\n'
+        '    def test_total_us(self):\n        self.assertEqual(total([10], "us"), 10.0)\n\n'
+        '    def test_total_uk(self):\n        self.assertEqual(total([10, 20], "uk"), 36.0)\n'
+    ),
+}
+UNITTEST_UK = f"{sys.executable} -m unittest -v test_app.TotalTests.test_total_uk"
+
+
+def test_python_s_own_runner_records_coverage_per_test_as_pytest_does(repo: Path) -> None:
+    # `python -m unittest` naming the failing test alone: its module's other tests run beside it under coverage, each
+    # recorded under its unittest id, so the line only the failing test runs ranks first, as it does under pytest.
+    make_repo(repo, UNITTEST_SHOP)
+    tests = ProjectTests(RunTestsArgs(command=UNITTEST_UK), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing == {"test_app.TotalTests.test_total_uk"}, run.summary
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and spectrum.runs == 1 and (spectrum.failing, spectrum.passing) == (1, 2)
+    assert spectrum.ranked()[0] == ("rates.py", 5, 1.0)
+    assert spectrum.score("app.py", 5) < 1.0
+    # Nothing of the run's own stays behind in the repository.
+    assert git(repo, "status", "--porcelain") == ""
