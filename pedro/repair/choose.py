@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -20,6 +21,8 @@ from pedro.repair.probes import ProbeSpec
 _SHOWN = 5
 _UNANIMOUS_PROBES = 2
 _CONSTANT_PROBES = 4
+# Where an object with no repr of its own lives (`<ResultIterator object at 0x7f22f8aef150>`): every run differs.
+_ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
@@ -159,9 +162,10 @@ def same(one: str, other: str) -> bool:
 
 
 def _key(output: str) -> str:
-    """An output as the answer it stands for: a number by its value, anything else as it reads."""
+    """An output as the answer it stands for: a number by its value, anything else as it reads, less the address of
+    an object that has no repr of its own."""
     number = _number(output)
-    return output if number is None else f"= {number!r}"
+    return _ADDRESS.sub("at 0x", output) if number is None else f"= {number!r}"
 
 
 def _number(output: str) -> float | None:

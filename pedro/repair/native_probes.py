@@ -220,9 +220,11 @@ def probe_calls(spec: ProbeSpec) -> list[Call]:
     """The probe inputs as calls in the function's own language."""
     calls = []
     for n, text in enumerate(spec.inputs):
-        args, _ = ast.literal_eval(text)
+        args, kwargs = ast.literal_eval(text)
         if spec.language == "go":
             words = [str(_go_literal(value, kind)) for value, kind in zip(args, spec.params, strict=True)]
+        elif spec.language == "python":
+            words = [repr(value) for value in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
         else:
             words = [json.dumps(value) for value in args]
         calls.append(Call(f"{spec.function}({', '.join(words)})", pinned=n < spec.pinned))

@@ -27,13 +27,13 @@ from pedro.repair.locate import FailingTests, Unit, class_units, instruments, lo
 from pedro.repair.native_probes import native_probe_spec
 from pedro.repair.outcome import RepairOutcome
 from pedro.repair.own_class import own_class_rows
-from pedro.repair.probes import ProbeSpec, probe_spec
+from pedro.repair.probes import ProbeSpec, by_own_program, probe_spec
 from pedro.repair.search import Search, describe
 from pedro.repair.settle import Settled, settle
 from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
 from pedro.repair.variants import OWN_CLASS_SCORE
 from pedro.tools.test import TestRun
-from pedro.tools.testreport import FailedTest
+from pedro.tools.testreport import UNITTEST_RUNNER, FailedTest
 
 _SPECTRUM_SHOWN = 5
 # Coverage may take this share of the time repair has (its budget, within the job's time left), never less than
@@ -54,6 +54,8 @@ PER_TEST_MIN_S = 1.0
 # Then each test's limit in a candidate's runs: TIMEOUT_FACTOR times the slowest test that passed one by one, never
 # less than this; a test that still hangs costs no more than that, and a repair tries many candidates.
 CANDIDATE_PER_TEST_MIN_S = 0.25
+# The Python test runners whose projects' changed code is called on probes.
+_PROBED_RUNNERS = ("pytest", UNITTEST_RUNNER)
 
 
 @dataclass(frozen=True)
@@ -421,9 +423,12 @@ class Repairer:
 
     def _probe(self, unit: Unit) -> ProbeSpec | None:
         """The unit's probes, found once: a Python function's (or its callers', which carry its outputs) when pytest
-        runs the tests; a Go or JavaScript function's through a probe program of its own."""
+        runs the tests, or through a probe program of its own when unittest does; a Go or JavaScript function's
+        through such a program."""
         if unit.key not in self._specs:
-            if unit.language == "python":
+            if unit.language == "python" and self._runner == UNITTEST_RUNNER:
+                self._specs[unit.key] = by_own_program(probe_spec(unit, self.root), self.root)
+            elif unit.language == "python":
                 self._specs[unit.key] = probe_spec(unit, self.root) if self._runner == "pytest" else None
             else:
                 self._specs[unit.key] = native_probe_spec(unit, self.root)
@@ -455,9 +460,9 @@ class Repairer:
             return text + ". Beyond the tests, the fix changes " + "; ".join(outcome.beyond)
         if settled.verdict is None:
             language = settled.chosen.edits[0][0].language if settled.chosen and settled.chosen.edits else ""
-            probed = language in ("go", "javascript") or (language == "python" and self._runner == "pytest")
+            probed = language in ("go", "javascript") or (language == "python" and self._runner in _PROBED_RUNNERS)
             how = "no probe could call the changed code" if probed else (
-                "pedro calls changed code on other inputs in Go, JavaScript and pytest projects only"
+                "pedro calls changed code on other inputs in Go and JavaScript, and in Python under pytest or unittest"
             )  # fmt: skip
             text += f". Nothing checked it beyond the tests ({how})"
         return text

@@ -46,13 +46,16 @@ class ProbeSpec:
     language: str = "python"
     """python: recorded inside the candidate's pytest run; go, javascript: calls of their own (native_probes.py),
     where `module` is the function's file."""
+    own_program: bool = False
+    """python: calls of their own as well, `module` the function's file (the tests run by a runner pedro loads no
+    plugin into: unittest)."""
     params: tuple[str, ...] = ()
     """Go: the parameters' types, which the calls' literals are written in."""
 
     @property
     def separate(self) -> bool:
         """Whether the probes are a run of their own rather than part of a pytest run."""
-        return self.language != "python"
+        return self.language != "python" or self.own_program
 
     def call(self, index: int) -> str:
         """Input `index` as a call a person reads: `total([1, 2, 3])`, `clip('hello', size=2)`."""
@@ -84,13 +87,26 @@ def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
     return None
 
 
+def by_own_program(spec: ProbeSpec | None, root: Path) -> ProbeSpec | None:
+    """A Python function's probes made by a program of their own, for tests whose runner takes no plugin; None when
+    the module is no file of the repository's."""
+    path = _module_file(root, spec.module) if spec is not None else None
+    return replace(spec, module=path, own_program=True) if spec is not None and path is not None else None
+
+
 def _in_project(root: Path, module: str) -> bool:
     """Whether `module` is the repository's own (a file or package under the root or under src/)."""
+    return _module_file(root, module) is not None
+
+
+def _module_file(root: Path, module: str) -> str | None:
+    """The repository path of `module` (a file or package under the root or under src/), or None."""
     relative = module.replace(".", "/")
-    return any(
-        (base / f"{relative}.py").is_file() or (base / relative / "__init__.py").is_file()
-        for base in (root, root / "src")
-    )
+    for base in ("", "src/"):
+        for path in (f"{base}{relative}.py", f"{base}{relative}/__init__.py"):
+            if (root / path).is_file():
+                return path
+    return None
 
 
 def _spec(trees: Sequence[ast.Module], name: str, default_module: str) -> ProbeSpec | None:

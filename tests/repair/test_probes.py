@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from pedro.backends.scripted import ScriptedBackend
 from pedro.cli.render import summary_line
 from pedro.evidence import ProjectTests
 from pedro.messages import Event
-from pedro.repair.choose import Passing, agreement, changed_lines, choose, ignores_input, judge_pool
+from pedro.repair.choose import Passing, agreement, changed_lines, choose, ignores_input, judge_pool, same
 from pedro.repair.locate import Unit
 from pedro.repair.probes import MAX_INPUTS, neighbours, probe_spec
 from pedro.tools.base import ToolContext
@@ -236,3 +237,30 @@ def test_outputs_equal_in_value_are_one_answer_not_a_dispute(stats: Path) -> Non
     verdict = judge_pool(answers, spec, ("= 2",) * len(spec.inputs))
     assert verdict.disputes == () and verdict.beyond == ()
     assert agreement(answers) == [len(spec.inputs)] * 2
+
+
+def test_outputs_that_differ_only_where_an_object_with_no_repr_lives_are_one_answer() -> None:
+    # A function that returns an iterator: each run prints it at another address, which is no change of behaviour.
+    one, other = "= <parse.ResultIterator object at 0x7f22f8aef150>", "= <parse.ResultIterator object at 0x7fb58963>"
+    assert same(one, other)
+    assert not same(one, "= <parse.Result object at 0x7fb58963>")
+    assert not same("= 0x10", "= 0x11")
+
+
+def test_under_unittest_the_fixes_are_compared_on_probes_by_a_program_of_their_own(repo: Path) -> None:
+    # No plugin goes into unittest's run: the function is called on the probes by pedro's call runner instead, and
+    # the mean that only fits the test's own list loses to the two medians, as under pytest.
+    (repo / "stats.py").write_text(STATS)
+    (repo / "test_stats.py").write_text(
+        "import unittest\n\nfrom stats import middle\n\n\nclass MiddleTests(unittest.TestCase):\n"
+        "    def test_middle(self):\n        self.assertEqual(middle([3, 1, 2]), 2)\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "stats")
+    command = f"{sys.executable} -m unittest -v test_stats"
+    outcome, _, events = repair_with(repo, [MEAN, MEDIAN, MEDIAN_TOO], candidates=4, rivals=2, command=command)
+    assert outcome.fixed, outcome.summary
+    chosen = [dict(e.data) for e in events if e.type == "repair.chosen"]
+    assert len(chosen) == 1 and chosen[0]["n"] == 2 and chosen[0]["probes"] > 1, chosen
+    assert "Nothing checked it beyond the tests" not in outcome.summary
+    assert (repo / "stats.py").read_text() == "def middle(values):\n    return sorted(values)[len(values) // 2]\n"
