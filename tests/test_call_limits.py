@@ -103,3 +103,20 @@ def test_a_probes_neighbours_are_held_to_a_multiple_of_the_tests_own_calls_from_
     finally:
         signal.signal(signal.SIGALRM, previous)
     assert round(limits[2], 1) == pytest_probes.SECONDS_PER_CALL
+
+
+def test_an_iterator_a_call_returns_is_read_for_its_items_under_the_calls_limit(tmp_path: Path) -> None:
+    # A generator's repr says only where it lives, so two runs of the same code would differ and two different
+    # fixes agree: its items are what a probe compares, the first 20 of an endless one, made under the limit.
+    (tmp_path / "gen.py").write_text(
+        "import itertools\n\n\ndef evens(n):\n    return (k for k in range(n) if k % 2 == 0)\n\n\n"
+        "def forever():\n    return itertools.count()\n\n\ndef stuck():\n    while True:\n        yield from ()\n"
+    )
+    calls = [Call("evens(5)", pinned=True), Call("forever()"), Call("stuck()")]
+    made = run_calls("python", "gen.py", tmp_path, os.environ, calls, OUTER_S)
+    assert made.problem == "", made.problem
+    outputs = [result.output for result in made.results]
+    assert outputs[:2] == ["= iter([0, 2, 4])", f"= iter({list(range(20))!r}, ...)"]
+    assert outputs[2] == "! too slow"
+    # The repair's pytest probes read a result the same way.
+    assert pytest_probes._shown(iter([1, 2])) == "iter([1, 2])" and pytest_probes._shown([1, 2]) == "[1, 2]"

@@ -9,13 +9,17 @@ from __future__ import annotations
 import ast
 import copy
 import importlib
+import io
+import itertools
 import json
 import os
 import signal
 import time
+from collections.abc import Iterator
 from typing import Any
 
 _MAX_REPR = 200
+_MAX_ITEMS = 20
 SECONDS_PER_CALL = 1.0
 """Each probe call's limit; a run that calls them has as much more time per call (ProbeRecorder.allowance_s)."""
 
@@ -28,11 +32,21 @@ def _stop(signum: int, frame: Any) -> None:
     raise _Slow
 
 
+def _shown(value: Any) -> str:
+    """A result as probes compare it: its repr, or for an iterator (a generator, a map) the items it gives, at most
+    _MAX_ITEMS of them: its repr says only where it lives (calls/py_calls.py reads results the same way)."""
+    if isinstance(value, Iterator) and not isinstance(value, io.IOBase):
+        items = list(itertools.islice(value, _MAX_ITEMS + 1))
+        more = ", ..." if len(items) > _MAX_ITEMS else ""
+        return f"iter({items[:_MAX_ITEMS]!r}{more})"
+    return repr(value)
+
+
 def _call(function: Any, args: list[Any], kwargs: dict[str, Any], seconds: float) -> str:
-    """What one call gives: the repr of its result, or the name of the exception it raised."""
+    """What one call gives: its result as _shown reads it, or the name of the exception it raised."""
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        return "= " + repr(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))[:_MAX_REPR]
+        return "= " + _shown(function(*copy.deepcopy(args), **copy.deepcopy(kwargs)))[:_MAX_REPR]
     except _Slow:
         return "! too slow"
     except BaseException as exc:  # noqa: BLE001 (a probe's failure is its answer)
