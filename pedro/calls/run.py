@@ -39,9 +39,9 @@ class Call:
 
     code: str
     expected: str = ""
+    # Whether something pins the call's output (a test's own call among probes; a call with an expected value is
+    # pinned too): the calls after the first pinned ones are neighbours, held to AFTER_SLOW's limit from the start.
     pinned: bool = False
-    """Whether something pins the call's output (a test's own call among probes; a call with an expected value is
-    pinned too): the calls after the first pinned ones are neighbours, held to AFTER_SLOW's limit from the start."""
 
     @property
     def pins(self) -> bool:
