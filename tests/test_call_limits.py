@@ -27,16 +27,21 @@ HANGING = 16
 OUTER_S = 15.0
 
 
-@pytest.mark.parametrize("language", ["python", "javascript", "go"])
-def test_a_function_that_hangs_on_many_inputs_costs_one_limit_then_short_ones(tmp_path: Path, language: str) -> None:
+def spin_project(folder: Path, language: str) -> tuple[str, str]:
+    """A project in `folder` whose spin function never ends on odd inputs: its file's name and the function's."""
     program = "node" if language == "javascript" else language if language == "go" else "python3"
     if shutil.which(program) is None:
         pytest.skip(f"{program} is not installed")
     name, source = SPINS[language]
-    (tmp_path / name).write_text(source)
+    (folder / name).write_text(source)
     if language == "go":
-        (tmp_path / "go.mod").write_text("module example.com/spin\n\ngo 1.19\n")
-    spin = "Spin" if language == "go" else "spin"
+        (folder / "go.mod").write_text("module example.com/spin\n\ngo 1.19\n")
+    return name, "Spin" if language == "go" else "spin"
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "go"])
+def test_a_function_that_hangs_on_many_inputs_costs_one_limit_then_short_ones(tmp_path: Path, language: str) -> None:
+    name, spin = spin_project(tmp_path, language)
     calls = [Call(f"{spin}(4)"), *(Call(f"{spin}({2 * k + 1})") for k in range(HANGING)), Call(f"{spin}(6)")]
     made = run_calls(language, name, tmp_path, os.environ, calls, OUTER_S)
     assert made.problem == "", made.problem
@@ -58,14 +63,7 @@ def test_calls_after_the_pinned_ones_are_held_to_a_multiple_of_them_from_the_sta
 ) -> None:
     # The pinned calls (a test's own among probes, a build's examples) say how long a call takes: the first
     # neighbour that hangs is stopped at the short limit, not the whole one.
-    program = "node" if language == "javascript" else language if language == "go" else "python3"
-    if shutil.which(program) is None:
-        pytest.skip(f"{program} is not installed")
-    name, source = SPINS[language]
-    (tmp_path / name).write_text(source)
-    if language == "go":
-        (tmp_path / "go.mod").write_text("module example.com/spin\n\ngo 1.19\n")
-    spin = "Spin" if language == "go" else "spin"
+    name, spin = spin_project(tmp_path, language)
     calls = [Call(f"{spin}(4)", pinned=True), Call(f"{spin}(6)", expected="0"), Call(f"{spin}(5)"), Call(f"{spin}(8)")]
     made = run_calls(language, name, tmp_path, os.environ, calls, OUTER_S)
     assert made.problem == "", made.problem

@@ -5,12 +5,11 @@ looks at numbers below 2: given their answer first, and a prime-length filter fi
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from repo_util import node_test
-from test_mutants import fixed_among_the_first, fixed_by_a_variant
+from test_mutants import fixed_among_the_first, tried_by_node
 
 from pedro.repair.clues import Clues
 from pedro.repair.divisor_loops import divisor_loops, small_numbers
@@ -97,8 +96,6 @@ def test_a_factorisation_whose_divisor_starts_at_0_before_its_while_loop_is_fixe
 
 
 def test_a_primality_test_that_divides_from_0_is_fixed(repo: Path) -> None:
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
     files = {
         "prime.js": f"{JS}\n\nmodule.exports = {{ isPrime }};\n",
         "prime.test.js": node_test(
@@ -106,8 +103,7 @@ def test_a_primality_test_that_divides_from_0_is_fixed(repo: Path) -> None:
             "assert.equal(isPrime(2), true);",
         ),
     }  # fmt: skip
-    events = fixed_by_a_variant(repo, files, command="node --test")
-    tried = [event.data for event in events if event.type == "repair.candidate"]
+    tried = tried_by_node(repo, files)
     assert "starts at 2" in str(tried[-1].get("change")), [c.get("change") for c in tried]
     assert "for (let j = 2; j < n; j++)" in (repo / "prime.js").read_text()
 
@@ -181,8 +177,6 @@ def test_a_javascript_divisor_from_0_whose_test_runs_out_of_memory_is_the_first_
     # `n % 0` is NaN, so the counter reaches 1, which divides forever: the array grows until V8 ends the process, and
     # node's report says only that the file failed. The fatal error in the output is the clue of a loop that never
     # ends.
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
     files = {
         "factors.js": f"{FACTORIZE_JS}\nmodule.exports = {{ factorize }};\n",
         "factors.test.js": node_test(
@@ -190,7 +184,6 @@ def test_a_javascript_divisor_from_0_whose_test_runs_out_of_memory_is_the_first_
             "assert.deepEqual(factorize(70), [2, 5, 7]);",
         ),
     }  # fmt: skip
-    events = fixed_by_a_variant(repo, files, command="node --test")
-    tried = [event.data for event in events if event.type == "repair.candidate"]
+    tried = tried_by_node(repo, files)
     assert "starts at 2" in str(tried[0].get("change")), [c.get("change") for c in tried]
     assert "var fact = [], i = 2;" in (repo / "factors.js").read_text()

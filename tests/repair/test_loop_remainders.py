@@ -3,12 +3,11 @@ alone, and an intersperse that forgets its last item fixed through the real repa
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from repo_util import node_test
-from test_mutants import fixed_by_a_variant
+from test_mutants import tried_by_node
 
 from pedro.repair.locate import Unit
 from pedro.repair.loop_remainders import loop_remainders
@@ -54,8 +53,6 @@ def test_a_loop_that_misses_no_item_is_left_alone(text: str) -> None:
 
 
 def test_an_intersperse_that_forgets_its_last_item_is_fixed(repo: Path) -> None:
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
     files = {
         "sep.js": f"{JS}\n\nmodule.exports = {{ intersperse }};\n",
         "sep.test.js": node_test(
@@ -63,7 +60,6 @@ def test_an_intersperse_that_forgets_its_last_item_is_fixed(repo: Path) -> None:
             "assert.deepEqual(intersperse([5, 6], 9), [5, 9, 6]);",
         ),
     }  # fmt: skip
-    events = fixed_by_a_variant(repo, files, command="node --test")
-    tried = [event.data for event in events if event.type == "repair.candidate"]
+    tried = tried_by_node(repo, files)
     assert "added after the loop: its last item" in str(tried[-1].get("change")), [c.get("change") for c in tried]
     assert "  }\n  out.push(numbers[numbers.length - 1]);\n  return out;" in (repo / "sep.js").read_text()

@@ -35,6 +35,14 @@ def fixed_by_a_variant(repo: Path, files: dict[str, str], mutants: int = 40, com
     return events
 
 
+def tried_by_node(repo: Path, files: dict[str, str]) -> list[dict[str, Any]]:
+    """Each candidate a variants-only repair of the node project `files` tried, in order, the last one its fix."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    events = fixed_by_a_variant(repo, files, command="node --test")
+    return [event.data for event in events if event.type == "repair.candidate"]
+
+
 def tried_changes(events: list[Event]) -> list[tuple[Any, Any, Any]]:
     """Each candidate a repair tried, in order: (its number, its change in words, how it ended)."""
     return [(e.data["n"], e.data.get("change"), e.data["status"]) for e in events if e.type == "repair.candidate"]
