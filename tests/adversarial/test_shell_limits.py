@@ -151,7 +151,8 @@ def test_case_17_fork_bomb(arena: Arena, sandbox: str) -> None:
 def test_case_18_file_size_limit(arena: Arena, sandbox: str) -> None:
     # In a folder, not the top one: Landlock cannot let files be created beside .git (sandbox.landlock_rules).
     replies = [bash("fallocate -l 50G src/big"), bash("head -c 300M /dev/zero > src/big2; echo wrote")]
-    run = run_case(arena, replies)
+    # Writing up to the 256 MiB limit takes seconds on a busy disk: the harness's 2 s timeout would stop it first.
+    run = run_case(arena, replies, tools=ToolsConfig(bash_timeout=30.0))
 
     assert "size limit" in run.answer(0) and "SIGXFSZ" in run.answer(0), run.answer(0)
     # the writer was stopped even though the command went on: bash's own report reaches the model
