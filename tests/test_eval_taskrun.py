@@ -94,11 +94,26 @@ def test_a_probe_puts_the_model_s_answer_into_the_file_and_runs_the_tests(
     backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", "m"]
     run = run_probe(task, tmp_path, backend_args=backend, env=env_for(cli_env), time_limit_s=120)
     assert run.result.solved is solved
-    assert run.result.reason == ("probe_fixed" if solved else "probe_unfixed")
+    assert run.result.reason == ("probe_fixed" if solved else "probe_unfixed"), run.stderr
     # The whole file and the failing assertion went to the model, with no tools; identical answers ran once.
     prompt = server.requests[0]["messages"][0]["content"]
     assert "def subtract(a, b):" in prompt and "assert add(2, 3) == 5" in prompt and not server.requests[0].get("tools")
     assert len(server.requests) == (1 if solved else ANSWERS)
+
+
+def test_a_probe_whose_server_goes_away_says_so_instead_of_calling_the_bug_unfixed(
+    stub_server: Any, tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    from pedro.eval.probe import ANSWERS, run_probe
+
+    wrong = "```python\ndef add(a, b):\n    return a - b - 10\n```"
+    server = stub_server([wrong] * ANSWERS, on_request=lambda number: number == 2 and server.stop())
+    task = load_task(SUITE / "py-add-sign")
+    backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", "m"]
+    run = run_probe(task, tmp_path, backend_args=backend, env=env_for(cli_env), time_limit_s=120)
+    assert (run.result.solved, run.result.reason, run.result.failure) == (False, "backend_error", "server_error")
+    assert len(server.requests) == 2 and run.result.repair_candidates == 2
+    assert server.url in run.stderr and "connection refused" in run.stderr
 
 
 def test_task_runs_load_no_pytest_plugin_the_task_does_not_name(tmp_path: Path) -> None:

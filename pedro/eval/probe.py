@@ -14,7 +14,7 @@ from pedro.backends import get_backend
 from pedro.backends.base import GenerationOptions
 from pedro.config import PedroConfig
 from pedro.errors import PedroError
-from pedro.eval.outcome import Outcome
+from pedro.eval.outcome import Outcome, failure_reason
 from pedro.eval.taskrun import TaskResult, TaskRun, prepare_repository, score
 from pedro.eval.tasks import Task
 from pedro.evidence import ProjectTests
@@ -40,6 +40,8 @@ class _Asked:
     answers: int
     prompt_tokens: int
     completion_tokens: int
+    server_error: str | None = None
+    """What the server did instead of answering, when the probe stopped on it."""
 
 
 def run_probe(
@@ -50,10 +52,11 @@ def run_probe(
     repo = prepare_repository(task, workdir / task.id)
     asked = _probe(task, repo, backend_args, began + time_limit_s)
     solved = asked.solved_by is not None and score(task, repo, env)
+    stopped = asked.server_error is not None  # a server that failed is not a model that could not fix the bug
     outcome = Outcome(
         finished=True,
         status="completed" if asked.solved_by is not None else "failed",
-        reason="probe_fixed" if asked.solved_by is not None else "probe_unfixed",
+        reason="backend_error" if stopped else "probe_fixed" if asked.solved_by is not None else "probe_unfixed",
         exit_code=0 if asked.solved_by is not None else 1,
         timed_out=time.monotonic() - began > time_limit_s,
         prompt_tokens=asked.prompt_tokens,
@@ -72,9 +75,9 @@ def run_probe(
         completion_tokens=asked.completion_tokens,
         rounds=asked.answers,
         repair_candidates=asked.answers,
-        failure=None if solved else "tests_failed",
+        failure=failure_reason(outcome, solved=solved) if stopped or solved else "tests_failed",
     )
-    return TaskRun(result, outcome, "")
+    return TaskRun(result, outcome, "", asked.server_error or "")
 
 
 def _probe(task: Task, repo: Path, backend_args: Sequence[str], deadline: float) -> _Asked:
@@ -93,8 +96,8 @@ def _probe(task: Task, repo: Path, backend_args: Sequence[str], deadline: float)
     )
     try:
         backend = get_backend(_config(backend_args))
-    except PedroError:
-        return _Asked(None, 0, 0, 0)
+    except PedroError as exc:
+        return _Asked(None, 0, 0, 0, server_error=str(exc))
     prompt_tokens = completion_tokens = 0
     seen: set[str] = set()
     try:
@@ -106,8 +109,8 @@ def _probe(task: Task, repo: Path, backend_args: Sequence[str], deadline: float)
             )
             try:
                 completion = backend.complete([Message("user", prompt)], tools=[], options=options)
-            except PedroError:
-                return _Asked(None, number, prompt_tokens, completion_tokens)
+            except PedroError as exc:
+                return _Asked(None, number, prompt_tokens, completion_tokens, server_error=str(exc))
             prompt_tokens += completion.usage.prompt_tokens
             completion_tokens += completion.usage.completion_tokens
             new = _answer_file(completion.text, unit, original)
