@@ -13,7 +13,7 @@ from pedro.repair.frames import frames_of, is_test_file
 from pedro.repair.locate import FailingTests
 from pedro.repair.normal_forms import ignored
 from pedro.repair.own_class import subclassed
-from pedro.repair.progress import actual_expected_texts, extra_ends
+from pedro.repair.progress import actual_expected_texts, extra_ends, result_shapes
 from pedro.tools.testreport import FailedTest
 
 # Python's NameError, JavaScript's ReferenceError, Go's compiler.
@@ -125,6 +125,8 @@ class Clues:
     """(actual, expected) texts the failure compares whole (`assert 'yes' == 'Yes'`): a literal may be spelt out."""
     extra: frozenset[str] = frozenset()
     """first, last: the end of a list the failure compares whole that holds one item more than expected."""
+    shapes: frozenset[str] = frozenset()
+    """repeats, ascending, descending: what a list the failure compares whole lacks, its items right otherwise."""
     ignored: frozenset[str] = frozenset()
     """case, space, order: what a failing test's name or message says is to be ignored (`test_count_ignores_case`,
     `test_median_of_unsorted_values`)."""
@@ -172,6 +174,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
         widths=_widths(texts),
         texts=_compared_texts(texts),
         extra=_extra_ends(texts),
+        shapes=_result_shapes(texts),
         ignored=frozenset().union(*(ignored(f"{failure.test_id}\n{failure.message}") for failure in failures)),
         spelled=frozenset(literal for literal in literals if _WORD.fullmatch(literal)),
         characters=frozenset("".join(literals)),
@@ -191,6 +194,11 @@ def _kinds(texts: Sequence[str]) -> frozenset[str]:
 def _named(patterns: Sequence[re.Pattern[str]], group: str, texts: Sequence[str]) -> frozenset[str]:
     """What the `group` of any of `patterns` matched in any of `texts`."""
     return frozenset(match.group(group) for text in texts for pattern in patterns for match in pattern.finditer(text))
+
+
+def _result_shapes(texts: Sequence[str]) -> frozenset[str]:
+    """What a compared list lacks, its items right otherwise (repeats left out, an order), over every failure."""
+    return frozenset(shape for text in texts for shape in result_shapes(text))
 
 
 def _extra_ends(texts: Sequence[str]) -> frozenset[str]:

@@ -81,6 +81,8 @@ class Form:
 
 _HANDLES_SPACE = re.compile(r"\.(?:strip|lstrip|rstrip|trim|trimStart|trimEnd)\(")
 _HANDLES_ORDER = re.compile(r"\bsorted\(|\.sort\(|\bheapq\b|\bbisect\b")
+# A copy sorted in the order `<` gives, numbers as numbers (a bare `.sort()` compares them as text) and text as text.
+_JS_SORTED = "[...{name}].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))"
 _HANDLES_DUPLICATES = re.compile(r"\bset\(|\bfromkeys\(|\bCounter\(|\bnew Set\(|\b(?:seen|unique|distinct)\b")
 FORMS = {
     "lower": Form("case", "{name}.lower()", "{name}.toLowerCase()", _HANDLES_CASE, _JS_HANDLES_CASE,
@@ -89,9 +91,10 @@ FORMS = {
                   "made upper case where the function starts, as case is to be ignored"),
     "space": Form("space", "{name}.strip()", "{name}.trim()", _HANDLES_SPACE, _HANDLES_SPACE,
                   "stripped of surrounding spaces where the function starts, as they are to be ignored"),
-    "order": Form("order", "sorted({name})", "", _HANDLES_ORDER, _HANDLES_ORDER,
+    "order": Form("order", "sorted({name})", _JS_SORTED, _HANDLES_ORDER, _HANDLES_ORDER,
                   "sorted where the function starts, as it is to take the values in order", sequences=True),
-    "duplicates": Form("duplicates", "list(dict.fromkeys({name}))", "", _HANDLES_DUPLICATES, _HANDLES_DUPLICATES,
+    "duplicates": Form("duplicates", "list(dict.fromkeys({name}))", "[...new Set({name})]", _HANDLES_DUPLICATES,
+                       _HANDLES_DUPLICATES,
                        "with its repeats left out where the function starts, as each value is to count once",
                        sequences=True),
 }  # fmt: skip
@@ -120,19 +123,22 @@ def normalised_parameters(unit_text: str, tree: ast.Module, form: Form) -> list[
 
 def normalised_js_parameters(unit_text: str, form: Form) -> list[RowChange]:
     """normalised_parameters for a JavaScript function whose body opens at the end of its head's line (`text =
-    text.toLowerCase();` before its first line), for the parameters with no default or a string one, read and never
-    as a number; none where its code deals with the form already or JavaScript has no plain way to it."""
+    text.toLowerCase();` before its first line), for the parameters of the form's kind (_js_names); none where its
+    code deals with the form already or JavaScript has no plain way to it."""
     head = _JS_HEAD.search(unit_text)
-    if not form.javascript or head is None or form.js_handled.search(_JS_COMMENT.sub("", unit_text)):
+    if not form.javascript or head is None:
         return []
     row = unit_text.count("\n", 0, head.end()) + 1
     lines = unit_text.splitlines()
-    if row >= len(lines) or not lines[row].strip():
-        return []
     body = "\n".join(lines[row:])
-    names = [name for name, default in _js_parameters(head.group("params"))
-             if not _JS_NOT_TEXT.match(default) and re.search(rf"(?<![\w$.]){name}(?![\w$])", body)
-             and not _js_number(name, body)][:_MOST]  # fmt: skip
+    # The code, not the function's name: `const unique = (l) => {` deals with no repeats by being called so.
+    if (
+        row >= len(lines)
+        or not lines[row].strip()
+        or form.js_handled.search(_JS_COMMENT.sub("", f"{head['params']}\n{body}"))
+    ):
+        return []
+    names = _js_names(_js_parameters(head.group("params")), body, form)
     line = lines[row]
     indent = indent_of(line)
     groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())] if names else []
@@ -186,6 +192,29 @@ def _js_number(name: str, body: str) -> bool:
     order comparison."""
     word = rf"(?<![\w$.]){re.escape(name)}(?![\w$])"
     return re.search(rf"\[\s*{word}\s*\]|{word}\s*[-/%*<>]|[-/%*<>]=?\s*{word}", body) is not None
+
+
+def _js_names(parameters: list[tuple[str, str]], body: str, form: Form) -> list[str]:
+    """The parameters of the form's kind the body reads: sequences (no default, or an empty list), or text (no
+    default or a string one, never read as a number)."""
+    if form.sequences:
+        return [name for name, default in parameters if default in ("", "[]") and _js_sequence(name, body)][:_MOST]
+    return [name for name, default in parameters
+            if not _JS_NOT_TEXT.match(default) and re.search(rf"(?<![\w$.]){name}(?![\w$])", body)
+            and not _js_number(name, body)][:_MOST]  # fmt: skip
+
+
+def _js_sequence(name: str, body: str) -> bool:
+    """Whether JavaScript code reads `name` as a sequence: indexes it, measures it, spreads or iterates it, or calls
+    an array's method on it."""
+    word = rf"(?<![\w$.]){re.escape(name)}"
+    return (
+        re.search(rf"{word}(?:\[|\.length\b|\.{_ARRAY_METHODS}\()|\.\.\.{word}|\bof\s+{word}(?![\w$])", body)
+        is not None
+    )
+
+
+_ARRAY_METHODS = r"(?:sort|map|filter|forEach|reduce|slice|includes|indexOf|some|every|find|join|concat)"
 
 
 def _code(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:

@@ -8,6 +8,7 @@ import difflib
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from pedro.repair.frames import is_test_file, stack_frames
 from pedro.tools.test import TestRun
@@ -240,8 +241,11 @@ def remaining(run: TestRun, wanted: frozenset[str]) -> float | None:
     return total
 
 
-# pytest's own line for two lists compared whole: `E       assert [0, 1, 4] == [1, 4]`.
-_PYTEST_LISTS = re.compile(r"^E\s+assert (?P<actual>\[[^\n]*\]) == (?P<expected>\[[^\n]*\])\s*$", re.M)
+# pytest's own line for two lists compared whole: `E       assert [0, 1, 4] == [1, 4]` (after `AssertionError: `
+# where the test names no message).
+_PYTEST_LISTS = re.compile(
+    r"^E\s+(?:AssertionError: )?assert (?P<actual>\[[^\n]*\]) == (?P<expected>\[[^\n]*\])\s*$", re.M
+)
 
 
 def extra_ends(text: str) -> set[str]:
@@ -250,6 +254,37 @@ def extra_ends(text: str) -> set[str]:
     '[1,4]'`) and pytest's `assert [0, 1, 4] == [1, 4]`. Dropping a real item would pass such a test by leaving out
     whatever the test happened to hold one too many of; a zero or an empty item is what a loop makes of a term or a
     piece that was to be skipped."""
+    ends: set[str] = set()
+    for actual, expected in compared_lists(text):
+        if len(actual) == len(expected) + 1:
+            ends |= {"first"} if actual[1:] == expected and _nothing(actual[0]) else set()
+            ends |= {"last"} if actual[:-1] == expected and _nothing(actual[-1]) else set()
+    return ends
+
+
+def result_shapes(text: str) -> set[str]:
+    """What a list the failure compares whole lacks, where it holds the right items otherwise: `repeats` left out
+    (`[0, 2, 3, 3, 5]` for `[0, 2, 3, 5]`), and an order, `ascending` or `descending`, where the expected items are
+    in that order and the list has them in another."""
+    shapes: set[str] = set()
+    for actual, expected in compared_lists(text):
+        with contextlib.suppress(TypeError):  # items that cannot be told apart this way: unhashable, or of no order
+            if actual == expected or len(expected) < 2:
+                continue
+            if len(actual) > len(expected) and len(set(expected)) == len(expected) and set(actual) == set(expected):
+                shapes.add("repeats")
+                if list(dict.fromkeys(actual)) == expected:
+                    continue
+            elif sorted(actual) != sorted(expected):
+                continue
+            shapes |= {"ascending"} if expected == sorted(expected) else set()
+            shapes |= {"descending"} if expected == sorted(expected, reverse=True) else set()
+    return shapes
+
+
+def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
+    """(actual, expected) of each pair of lists the failure compares whole: node's JSON texts and pytest's
+    `assert [0, 1, 4] == [1, 4]`."""
     pairs: list[tuple[object, object]] = []
     for match in _JSON_PAIR.finditer(text):
         with contextlib.suppress(ValueError):
@@ -257,12 +292,7 @@ def extra_ends(text: str) -> set[str]:
     for match in _PYTEST_LISTS.finditer(text):
         with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
             pairs.append((ast.literal_eval(match["actual"]), ast.literal_eval(match["expected"])))
-    ends: set[str] = set()
-    for actual, expected in pairs:
-        if isinstance(actual, list) and isinstance(expected, list) and len(actual) == len(expected) + 1:
-            ends |= {"first"} if actual[1:] == expected and _nothing(actual[0]) else set()
-            ends |= {"last"} if actual[:-1] == expected and _nothing(actual[-1]) else set()
-    return ends
+    return [(actual, expected) for actual, expected in pairs if isinstance(actual, list) and isinstance(expected, list)]
 
 
 def _nothing(item: object) -> bool:

@@ -57,6 +57,7 @@ from pedro.repair.own_class import own_class_rows
 from pedro.repair.padding import zero_padded
 from pedro.repair.parted_twins import parted_twins
 from pedro.repair.recursion_slips import recursion_slips
+from pedro.repair.reshaped_results import reshaped_results
 from pedro.repair.reversed_prefixes import reversed_prefixes
 from pedro.repair.rune_literals import rune_literals
 from pedro.repair.running_values import running_values
@@ -231,7 +232,10 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided += [*documented_cases(lines, unit.name, documentation), *small_numbers(lines, unit.language)]
     guided += [*running_values(lines, unit.language), *wrap_lengths(lines), *wrapped_codes(lines)]
     guided += [*letter_ranges(lines), *divided_literals(lines, unit.language), *broken_arrows(lines, unit.language)]
-    guided += trimmed_results(lines, unit.language, clues.extra)
+    guided += [
+        *trimmed_results(lines, unit.language, clues.extra),
+        *reshaped_results(lines, unit.language, clues.shapes),
+    ]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
@@ -629,7 +633,7 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     (half_swaps.py), a range of character codes with one end off its letter case's edge (letter_ranges.py), a
     number divided by a number beside a name where the division was meant for more (divided_literals.py), a
     JavaScript callback whose arrow lost a character (broken_arrows.py), a result the failure shows with one item
-    too many at one end (trimmed_results.py)."""
+    too many at one end (trimmed_results.py) or with its repeats or its order wrong (reshaped_results.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row

@@ -204,10 +204,21 @@ def test_text_is_stripped_and_sequences_sorted_where_the_function_starts() -> No
     )
     sorting = "def top(values):\n    return sorted(values)[-1]\n"
     assert normalised_parameters(sorting, ast.parse(sorting), FORMS["order"]) == []
-    # JavaScript trims, and has no plain way to sort numbers in place of a parameter.
+    # JavaScript trims; a parameter it reads as text alone is never sorted.
     trim = "function greet(name) {\n  return `Hello, ${name}!`;\n}\n"
     assert normalised_js_parameters(trim, FORMS["space"])[0].text.splitlines()[0] == "  name = name.trim();"
     assert normalised_js_parameters(trim, FORMS["order"]) == []
+
+
+def test_javascript_sequences_are_sorted_or_left_without_repeats_though_the_function_is_named_for_it() -> None:
+    unique = "const unique = (l, n = 2) => {\n  return l.sort((a, b) => a - b).slice(0, n);\n};\n"
+    (kept,) = normalised_js_parameters(unique, FORMS["duplicates"])
+    assert kept.text.splitlines()[0] == "  l = [...new Set(l)];" and "repeats left out" in kept.change
+    # It sorts already; a number is no sequence.
+    assert normalised_js_parameters(unique, FORMS["order"]) == []
+    middle = "function middle(values) {\n  return values[values.length >> 1];\n}\n"
+    (ordered,) = normalised_js_parameters(middle, FORMS["order"])
+    assert ordered.text.splitlines()[0] == "  values = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));"
 
 
 def test_a_name_whose_docstring_says_spaces_are_ignored_is_fixed_by_stripping_it(repo: Path) -> None:

@@ -1,0 +1,68 @@
+"""A result with the right items in the wrong shape (repeats kept, or out of order), as the failure shows it: read
+from the compared lists, offered on each `return`, and fixed through the real repair in Python and JavaScript."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_util import node_test
+from test_mutants import fixed_by_a_variant, tried_by_node
+
+from pedro.repair.progress import result_shapes
+from pedro.repair.reshaped_results import reshaped_results
+
+
+def test_the_failure_says_what_a_list_lacks_only_where_its_items_are_right() -> None:
+    assert result_shapes("'[0,2,3,3,5]' !== '[0,2,3,5]'") == {"repeats"}
+    assert result_shapes("'[5,3,5,2]' !== '[2,3,5]'") == {"repeats", "ascending"}
+    assert result_shapes("E       assert [3, 1, 2] == [1, 2, 3]") == {"ascending"}
+    assert result_shapes("E       AssertionError: assert ['a', 'b', 'b'] == ['a', 'b']") == {"repeats"}
+    assert result_shapes("E       assert ['a', 'c', 'b'] == ['c', 'b', 'a']") == {"descending"}
+    # Other items, other counts, no order to give, or items of no one kind: nothing to say.
+    unlike = (
+        "'[1,1,4]' !== '[1,2]'",
+        "E       assert [3, 1, 4] == [1, 2, 3]",
+        "E       assert [2, 1] == [2, 1, 1]",
+        "'[3,1,2]' !== '[2,3,1]'",
+        "'[1,\"a\"]' !== '[\"a\",1]'",
+        '\'[{"b":1},{"a":1}]\' !== \'[{"a":1},{"b":1}]\'',
+    )
+    for text in unlike:
+        assert result_shapes(text) == set(), text
+
+
+def test_each_return_gets_each_shape_then_repeats_left_out_and_sorted_together() -> None:
+    lines = ["const unique = (l) => {", "  if (!l.length) return [];", "  return l.sort((a, b) => a - b);", "};"]
+    changes = reshaped_results(lines, "javascript", frozenset({"repeats", "ascending"}))
+    assert [(change.row, change.text) for change in changes] == [
+        (2, "  return [...new Set(l.sort((a, b) => a - b))];"),
+        (2, "  return [...l.sort((a, b) => a - b)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));"),
+        (2, "  return [...new Set(l.sort((a, b) => a - b))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));"),
+    ]
+    python = reshaped_results(["def f(xs):", "    return [x for x in xs if x]"], "python", frozenset({"descending"}))
+    assert [change.text for change in python] == ["    return sorted([x for x in xs if x], reverse=True)"]
+    assert reshaped_results(["func F() []int {", "\treturn xs", "}"], "go", frozenset({"repeats"})) == []
+
+
+def test_a_python_result_that_keeps_repeats_is_fixed_by_leaving_them_out(repo: Path) -> None:
+    files = {
+        "tags.py": "def tags(items):\n    return sorted(items)\n",
+        "test_tags.py": "from tags import tags\n\n\ndef test_tags():\n    assert tags(['b', 'a', 'b']) == ['a', 'b']\n",
+    }
+    events = fixed_by_a_variant(repo, files)
+    (kept,) = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"][:1]
+    assert "repeats left out" in str(kept.get("change"))
+    assert "return list(dict.fromkeys(sorted(items)))" in (repo / "tags.py").read_text()
+
+
+def test_a_javascript_result_out_of_order_is_fixed_by_sorting_it(repo: Path) -> None:
+    files = {
+        "ranks.js": "function ranks(xs) {\n  return xs.filter((x) => x > 0);\n}\n\nmodule.exports = { ranks };\n",
+        "ranks.test.js": node_test(
+            "ranks", "ranks", "assert.ok(JSON.stringify(ranks([3, -1, 2, 10])) === JSON.stringify([2, 3, 10]));",
+            strict=False,
+        ),
+    }  # fmt: skip
+    tried = tried_by_node(repo, files)
+    assert "ascending" in str(tried[-1].get("change")), [c.get("change") for c in tried]
+    assert ".sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))" in (repo / "ranks.js").read_text()
