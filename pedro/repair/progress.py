@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pedro.repair.frames import is_test_file, stack_frames
+from pedro.repair.node_diffs import node_diff_values
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
@@ -283,9 +284,9 @@ def result_shapes(text: str) -> set[str]:
 
 
 def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
-    """(actual, expected) of each pair of lists the failure compares whole: node's JSON texts and pytest's
-    `assert [0, 1, 4] == [1, 4]`."""
-    pairs: list[tuple[object, object]] = []
+    """(actual, expected) of each pair of lists the failure compares whole: node's JSON texts, its deep-equal diffs
+    and pytest's `assert [0, 1, 4] == [1, 4]`."""
+    pairs: list[tuple[object, object]] = list(node_diff_values(text))
     for match in _JSON_PAIR.finditer(text):
         with contextlib.suppress(ValueError):
             pairs.append((json.loads(match["actual"]), json.loads(match["expected"])))

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from repo_util import node_test
 from test_mutants import fixed_by_a_variant, tried_by_node
 
+from pedro.repair.node_diffs import node_diff_values
 from pedro.repair.progress import result_shapes
 from pedro.repair.reshaped_results import reshaped_results
 
@@ -55,14 +57,43 @@ def test_a_python_result_that_keeps_repeats_is_fixed_by_leaving_them_out(repo: P
     assert "return list(dict.fromkeys(sorted(items)))" in (repo / "tags.py").read_text()
 
 
-def test_a_javascript_result_out_of_order_is_fixed_by_sorting_it(repo: Path) -> None:
+@pytest.mark.parametrize(
+    "check",
+    [
+        "assert.ok(JSON.stringify(ranks([3, -1, 2, 10])) === JSON.stringify([2, 3, 10]));",
+        "assert.deepStrictEqual(ranks([3, -1, 2, 10]), [2, 3, 10]);",
+    ],
+    ids=["json-texts", "deep-equal"],
+)
+def test_a_javascript_result_out_of_order_is_fixed_by_sorting_it(repo: Path, check: str) -> None:
     files = {
         "ranks.js": "function ranks(xs) {\n  return xs.filter((x) => x > 0);\n}\n\nmodule.exports = { ranks };\n",
-        "ranks.test.js": node_test(
-            "ranks", "ranks", "assert.ok(JSON.stringify(ranks([3, -1, 2, 10])) === JSON.stringify([2, 3, 10]));",
-            strict=False,
-        ),
-    }  # fmt: skip
+        "ranks.test.js": node_test("ranks", "ranks", check, strict=False),
+    }
     tried = tried_by_node(repo, files)
     assert "ascending" in str(tried[-1].get("change")), [c.get("change") for c in tried]
     assert ".sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))" in (repo / "ranks.js").read_text()
+
+
+def test_node_s_deep_equal_diff_gives_both_lists_back() -> None:
+    # Recorded: `assert.deepStrictEqual(["b", "a", "b"], ["a", "b"])` under node --test, as the test tool reads it.
+    recorded = (Path(__file__).parents[1] / "fixtures" / "testreports" / "node_deep_equal.txt").read_text()
+    assert set(map(repr, node_diff_values(recorded))) == {repr((["b", "a", "b"], ["a", "b"]))}
+    assert result_shapes(recorded) == {"repeats", "ascending"}
+    scalars = "+ actual - expected\n\n+ 'ab'\n- 'abc'\n"
+    assert node_diff_values(scalars) == [("ab", "abc")]
+    words = "+ actual - expected\n\n  [\n+   true,\n-   null,\n    'x]',\n    1\n  ]\n    at f (a.js:1:1)"
+    assert node_diff_values(words) == [([True, "x]", 1], [None, "x]", 1])]
+    # Lines node left out, or values no literal holds: nothing.
+    assert node_diff_values("+ actual - expected\n\n  [\n+   1,\n...\n  ]") == []
+    assert node_diff_values("+ actual - expected\n\n  {\n+   a: 1\n-   a: 2\n  }") == []
+
+
+def test_a_javascript_result_compared_deeply_that_keeps_a_zero_too_many_is_trimmed(repo: Path) -> None:
+    files = {
+        "steps.js": "function steps(xs) {\n  return xs.map((x, i) => x * i);\n}\n\nmodule.exports = { steps };\n",
+        "steps.test.js": node_test("steps", "steps", "assert.deepStrictEqual(steps([3, 1, 2]), [1, 4]);"),
+    }
+    tried = tried_by_node(repo, files)
+    assert "first item" in str(tried[-1].get("change")), [c.get("change") for c in tried]
+    assert ".slice(1)" in (repo / "steps.js").read_text()
