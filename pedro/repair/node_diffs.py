@@ -1,6 +1,7 @@
-"""Both values of a node assertion's diff, read back from its lines: `assert.deepStrictEqual` says only `+ actual -
-expected` and then the value once, each line marked `+ ` (the actual value's alone), `- ` (the expected's alone) or
-two spaces (both); a list of numbers and strings reads as a Python literal once each side's lines are put together."""
+"""Both values of a JavaScript assertion's diff, read back from its lines: node's `assert.deepStrictEqual` says only
+`+ actual - expected` (jest's `toEqual`, `- Expected  - 1` and `+ Received  + 1`) and then the value once, each line
+marked `+ ` (the actual value's alone), `- ` (the expected's alone) or two spaces (both); a list of numbers and
+strings reads as a Python literal once each side's lines are put together."""
 
 from __future__ import annotations
 
@@ -9,18 +10,22 @@ import contextlib
 import re
 from typing import Any
 
-_HEADER = re.compile(r"^(?P<indent>[ \t]*)\+ actual - expected[ \t]*\n[ \t]*\n", re.M)
+_HEADER = re.compile(
+    r"^(?P<indent>[ \t]*)(?:\+ actual - expected|- Expected +- \d+\n[ \t]*\+ Received +\+ \d+)[ \t]*\n[ \t]*\n", re.M
+)
 """The diff's first line; the lines that follow are indented as it is (the copy in an error's `cause` is)."""
-_SKIPPED = re.compile(r"^\s*[+\- ]?\s*\.\.\.(?:\s*Lines skipped)?", re.M)
+_SKIPPED = re.compile(r"^\s*(?:[+\- ]?\s*\.\.\.|@@ )")
 _TOKEN = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|[\[\]{}]")
 """A quoted string (whose brackets are text) or a bracket."""
+_JEST_ARRAY = re.compile(r"\bArray \[")
+"""jest writes a list as `Array [`."""
 _JS_WORDS = {"true": "True", "false": "False", "null": "None", "undefined": "None"}
 _WORD = re.compile(r"\b(?:true|false|null|undefined)\b")
 
 
 def node_diff_values(text: str) -> list[tuple[Any, Any]]:
     """(actual, expected) of each diff node wrote in `text` whose values read as literals; a diff with lines left out
-    (`...`) or values of another kind (objects, class instances) gives nothing."""
+    (node's `...`, jest's `@@` hunks) or values of another kind (objects, class instances) gives nothing."""
     pairs: list[tuple[Any, Any]] = []
     for header in _HEADER.finditer(text):
         actual, expected = _sides(text[header.end() :].splitlines(), header["indent"])
@@ -67,4 +72,4 @@ def _whole(text: str) -> str | None:
 
 def _literal(text: str) -> Any:
     """A value node printed, as Python reads it: JavaScript's words for true, false and nothing swapped for Python's."""
-    return ast.literal_eval(_WORD.sub(lambda word: _JS_WORDS[word.group()], text))
+    return ast.literal_eval(_WORD.sub(lambda word: _JS_WORDS[word.group()], _JEST_ARRAY.sub("[", text)))

@@ -75,11 +75,19 @@ def test_a_javascript_result_out_of_order_is_fixed_by_sorting_it(repo: Path, che
     assert ".sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))" in (repo / "ranks.js").read_text()
 
 
-def test_node_s_deep_equal_diff_gives_both_lists_back() -> None:
-    # Recorded: `assert.deepStrictEqual(["b", "a", "b"], ["a", "b"])` under node --test, as the test tool reads it.
-    recorded = (Path(__file__).parents[1] / "fixtures" / "testreports" / "node_deep_equal.txt").read_text()
+@pytest.mark.parametrize("recording", ["node_deep_equal.txt", "jest_deep_equal.txt"])
+def test_a_deep_equal_diff_gives_both_lists_back(recording: str) -> None:
+    # Recorded: `assert.deepStrictEqual(["b", "a", "b"], ["a", "b"])` under node --test, and jest's
+    # `expect(["b", "a", "b"]).toStrictEqual(["a", "b"])`, as the test tool reads each failure.
+    recorded = (Path(__file__).parents[1] / "fixtures" / "testreports" / recording).read_text()
     assert set(map(repr, node_diff_values(recorded))) == {repr((["b", "a", "b"], ["a", "b"]))}
     assert result_shapes(recorded) == {"repeats", "ascending"}
+    # A jest diff cut to a hunk (`@@ -1,6 +1,7 @@`) leaves a side unknown.
+    hunk = "- Expected  - 0\n+ Received  + 1\n\n@@ -1,6 +1,7 @@\n  Array [\n+   0,\n    1,\n  ]"
+    assert node_diff_values(hunk) == []
+
+
+def test_a_diff_s_sides_are_read_as_literals_or_not_at_all() -> None:
     scalars = "+ actual - expected\n\n+ 'ab'\n- 'abc'\n"
     assert node_diff_values(scalars) == [("ab", "abc")]
     words = "+ actual - expected\n\n  [\n+   true,\n-   null,\n    'x]',\n    1\n  ]\n    at f (a.js:1:1)"
