@@ -293,7 +293,42 @@ def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
     for match in _PYTEST_LISTS.finditer(text):
         with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
             pairs.append((ast.literal_eval(match["actual"]), ast.literal_eval(match["expected"])))
+    for match in _TESTIFY.finditer(text):
+        actual, expected = _go_slice(match["actual"]), _go_slice(match["expected"])
+        pairs += [(actual, expected)] if actual is not None and expected is not None else []
+    for match in _GO_PRINTED_LISTS.finditer(text):
+        pairs.append((_go_printed(match["actual"]), _go_printed(match["expected"])))
     return [(actual, expected) for actual, expected in pairs if isinstance(actual, list) and isinstance(expected, list)]
+
+
+# A Go slice as %#v writes it (testify's `expected: []int{0, 2, 3}`), and as %v does in a test's own message (`got
+# [3 2 10], want [2 3 10]`).
+_GO_SLICE = re.compile(r"^\[\](?:int\d*|uint\d*|float\d+|string|rune|byte)\{(?P<items>[^{}]*)\}$")
+_GO_PRINTED_LISTS = re.compile(
+    r"\bgot:?\s*(?P<actual>\[[^\[\]\n]*\]),?\s+want(?:ed)?:?\s*(?P<expected>\[[^\[\]\n]*\])", re.I
+)
+
+
+def _go_slice(text: str) -> list[Any] | None:
+    """The items of a slice of numbers or strings as %#v writes it; None for anything else."""
+    match = _GO_SLICE.match(text.strip())
+    if match is None:
+        return None
+    with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+        items = ast.literal_eval(f"[{match['items']}]")
+        return items if isinstance(items, list) else None
+    return None
+
+
+def _go_printed(text: str) -> list[Any]:
+    """The items of a slice as %v writes it, `[3 2 10]`: numbers as numbers, the rest as words."""
+    return [_number_or_word(item) for item in text[1:-1].split()]
+
+
+def _number_or_word(item: str) -> object:
+    with contextlib.suppress(ValueError):
+        return float(item) if "." in item or "e" in item else int(item)
+    return item
 
 
 def _nothing(item: object) -> bool:

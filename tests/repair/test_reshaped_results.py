@@ -3,6 +3,7 @@ from the compared lists, offered on each `return`, and fixed through the real re
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,14 @@ def test_each_return_gets_each_shape_then_repeats_left_out_and_sorted_together()
     ]
     python = reshaped_results(["def f(xs):", "    return [x for x in xs if x]"], "python", frozenset({"descending"}))
     assert [change.text for change in python] == ["    return sorted([x for x in xs if x], reverse=True)"]
-    assert reshaped_results(["func F() []int {", "\treturn xs", "}"], "go", frozenset({"repeats"})) == []
+    # Go reshapes a slice it can name, in a block of its own before the return.
+    go = ["func F(xs []int) []int {", "\treturn xs", "}"]
+    (block,) = reshaped_results(go, "go", frozenset({"ascending"}))
+    assert block.text.splitlines()[1] == "\treturn xs" and "xs[j] < xs[j-1]" in block.text.splitlines()[0]
+    assert (
+        reshaped_results(["func F(xs []int) []int {", "\treturn append(xs, 1)", "}"], "go", frozenset({"repeats"}))
+        == []
+    )
 
 
 def test_a_python_result_that_keeps_repeats_is_fixed_by_leaving_them_out(repo: Path) -> None:
@@ -105,3 +113,30 @@ def test_a_javascript_result_compared_deeply_that_keeps_a_zero_too_many_is_trimm
     tried = tried_by_node(repo, files)
     assert "first item" in str(tried[-1].get("change")), [c.get("change") for c in tried]
     assert ".slice(1)" in (repo / "steps.js").read_text()
+
+
+def test_go_slices_are_read_from_testify_and_from_a_test_s_own_message() -> None:
+    testify = (
+        "    solution_test.go:9: Not equal: \n        expected: []int{0, 2, 3, 5}\n        actual  : []int{0, 2, 3, 3}"
+    )
+    assert result_shapes(testify.replace("3, 3}", "3, 3, 5}")) == {"repeats"}
+    assert result_shapes('expected: []string{"a", "b"}\n actual: []string{"b", "a"}') == {"ascending"}
+    assert result_shapes("    tags_test.go:12: Tags() got [3 1 2], want [3 2 1]") == {"descending"}
+    # A map, or a slice of structs, is no list of items to compare.
+    assert result_shapes("expected: map[int]int{1:2}\n actual: map[int]int{2:1}") == set()
+
+
+def test_a_go_result_that_keeps_repeats_is_fixed_in_a_block_before_its_return(repo: Path) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    unique = 'package tags\n\nimport "sort"\n\nfunc Unique(l []int) []int {\n\tsort.Ints(l)\n\treturn l\n}\n'
+    test = (
+        'package tags\n\nimport (\n\t"reflect"\n\t"testing"\n)\n\nfunc TestUnique(t *testing.T) {\n'
+        "\tif got, want := Unique([]int{5, 3, 5, 2, 3}), []int{2, 3, 5}; !reflect.DeepEqual(got, want) {\n"
+        '\t\tt.Errorf("got %v, want %v", got, want)\n\t}\n}\n'
+    )
+    files = {"go.mod": "module example.com/tags\n\ngo 1.19\n", "tags.go": unique, "tags_test.go": test}
+    events = fixed_by_a_variant(repo, files, command="go test ./...")
+    kept = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"][0]
+    assert "repeats left out" in str(kept.get("change"))
+    assert "seen := map[interface{}]bool{}" in (repo / "tags.go").read_text()
