@@ -61,6 +61,7 @@ from pedro.repair.reshaped_results import reshaped_results
 from pedro.repair.reversed_prefixes import reversed_prefixes
 from pedro.repair.rune_literals import rune_literals
 from pedro.repair.running_values import running_values
+from pedro.repair.set_orders import set_orders
 from pedro.repair.statement_slips import (
     doubled_steps_lines,
     doubled_steps_python,
@@ -238,6 +239,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     ]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
+    guided += set_orders(lines, unit.language)
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
     if unit.language == "python":
         # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
@@ -633,7 +635,8 @@ def _guided_rows(unit: Unit, order: list[int], prose: set[int], changes: list[Ro
     (half_swaps.py), a range of character codes with one end off its letter case's edge (letter_ranges.py), a
     number divided by a number beside a name where the division was meant for more (divided_literals.py), a
     JavaScript callback whose arrow lost a character (broken_arrows.py), a result the failure shows with one item
-    too many at one end (trimmed_results.py) or with its repeats or its order wrong (reshaped_results.py)."""
+    too many at one end (trimmed_results.py) or with its repeats or its order wrong (reshaped_results.py), two
+    collections of distinct items compared in the order their items came (set_orders.py)."""
     found = []
     for change in changes:
         line = unit.start_line + change.row
