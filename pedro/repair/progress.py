@@ -284,13 +284,13 @@ def result_shapes(text: str) -> set[str]:
 
 
 def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
-    """(actual, expected) of each pair of lists the failure compares whole: node's JSON texts, its deep-equal diffs
-    and pytest's `assert [0, 1, 4] == [1, 4]`."""
+    """(actual, expected) of each pair of lists the failure compares whole: node's JSON texts, its deep-equal diffs,
+    pytest's `assert [0, 1, 4] == [1, 4]`, unittest's `Lists differ:` and Go's slices."""
     pairs: list[tuple[object, object]] = list(node_diff_values(text))
     for match in _JSON_PAIR.finditer(text):
         with contextlib.suppress(ValueError):
             pairs.append((json.loads(match["actual"]), json.loads(match["expected"])))
-    for match in _PYTEST_LISTS.finditer(text):
+    for match in (*_PYTEST_LISTS.finditer(text), *_UNITTEST_LISTS.finditer(text)):
         with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
             pairs.append((ast.literal_eval(match["actual"]), ast.literal_eval(match["expected"])))
     for match in _TESTIFY.finditer(text):
@@ -298,15 +298,26 @@ def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
         pairs += [(actual, expected)] if actual is not None and expected is not None else []
     for match in _GO_PRINTED_LISTS.finditer(text):
         pairs.append((_go_printed(match["actual"]), _go_printed(match["expected"])))
-    return [(actual, expected) for actual, expected in pairs if isinstance(actual, list) and isinstance(expected, list)]
+    lists = [(_listed(actual), _listed(expected)) for actual, expected in pairs]
+    return [(actual, expected) for actual, expected in lists if actual is not None and expected is not None]
 
 
+# unittest's assertEqual of two lists or tuples, the first taken as the actual value as in pytest's `assert`; a long
+# one is cut (`[103 chars]`) and then reads as no literal.
+_UNITTEST_LISTS = re.compile(
+    r"\b(?:Lists|Tuples) differ: (?P<actual>[\[(][^\n]*[\])]) != (?P<expected>[\[(][^\n]*[\])])$", re.M
+)
 # A Go slice as %#v writes it (testify's `expected: []int{0, 2, 3}`), and as %v does in a test's own message (`got
 # [3 2 10], want [2 3 10]`).
 _GO_SLICE = re.compile(r"^\[\](?:int\d*|uint\d*|float\d+|string|rune|byte)\{(?P<items>[^{}]*)\}$")
 _GO_PRINTED_LISTS = re.compile(
     r"\bgot:?\s*(?P<actual>\[[^\[\]\n]*\]),?\s+want(?:ed)?:?\s*(?P<expected>\[[^\[\]\n]*\])", re.I
 )
+
+
+def _listed(value: object) -> list[Any] | None:
+    """A list, or a tuple's items as one; None for anything else."""
+    return list(value) if isinstance(value, list | tuple) else None
 
 
 def _go_slice(text: str) -> list[Any] | None:

@@ -4,6 +4,7 @@ from the compared lists, offered on each `return`, and fixed through the real re
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,22 @@ def test_a_go_result_that_keeps_repeats_is_fixed_in_a_block_before_its_return(re
     kept = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"][0]
     assert "repeats left out" in str(kept.get("change"))
     assert "seen := map[interface{}]bool{}" in (repo / "tags.go").read_text()
+
+
+def test_unittest_s_lists_are_read_and_a_result_out_of_order_is_sorted(repo: Path) -> None:
+    assert result_shapes("AssertionError: Lists differ: [3, 1, 2, 2] != [1, 2, 3]") == {"repeats", "ascending"}
+    assert result_shapes("AssertionError: Tuples differ: ('b', 'a') != ('a', 'b')") == {"ascending"}
+    assert (
+        result_shapes("AssertionError: Lists differ: [0, 1, 2,[103 chars], 39] != [0, 1, 2,[103 chars], 40]") == set()
+    )
+    files = {
+        "ranks.py": "def ranks(xs):\n    return [x for x in xs if x > 0]\n",
+        "test_ranks.py": (
+            "import unittest\n\nfrom ranks import ranks\n\n\nclass RanksTest(unittest.TestCase):\n"
+            "    def test_ranks(self):\n        self.assertEqual(ranks([3, -1, 2, 10]), [2, 3, 10])\n"
+        ),
+    }
+    events = fixed_by_a_variant(repo, files, command=f"{sys.executable} -m unittest")
+    kept = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"][0]
+    assert "ascending" in str(kept.get("change"))
+    assert "return sorted([x for x in xs if x > 0])" in (repo / "ranks.py").read_text()
