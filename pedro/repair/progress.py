@@ -41,6 +41,8 @@ _TEXT_ACTUAL_EXPECTED = (
     re.compile(r"""\bassert (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) == (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""),
     re.compile(r"""^\s*(?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) !==? (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)\s*$""", re.M),
     re.compile(r"""=\s*"(?P<actual>[^"\n]*)"[^"\n]*?\bwant\s*"(?P<expected>[^"\n]*)\""""),
+    # jest's toBe on two strings: `Expected: "Hello"` over `Received: "hello"`.
+    re.compile(r'\bExpected: "(?P<expected>[^"\n]*)"\n\s*Received: "(?P<actual>[^"\n]*)"'),
     # pytest on two lists: the first item they differ at (`At index 0 diff: 'E+' != 'E'`).
     re.compile(
         r"""\bAt index \d+ diff: (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) != (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""
@@ -193,21 +195,26 @@ def _testify_texts(text: str) -> Iterator[tuple[str, str]]:
 
 
 def _json_texts(text: str) -> Iterator[tuple[str, str]]:
-    """Two JSON texts compared whole: two strings, or two lists of strings as long as each other (`["E+", "D-"]` and
-    `["E", "D-"]`), each pair of texts that differ."""
+    """Two JSON texts compared whole, or the two sides of node's or jest's diff: two strings, or two lists of strings
+    as long as each other (`["E+", "D-"]` and `["E", "D-"]`), each pair of texts that differ."""
+    pairs: list[tuple[object, object]] = list(node_diff_values(text))
     for match in _JSON_PAIR.finditer(text):
-        try:
-            actual, expected = json.loads(match.group("actual")), json.loads(match.group("expected"))
-        except ValueError:
-            continue
-        if isinstance(actual, str) and isinstance(expected, str):
-            actual, expected = [actual], [expected]
-        if not (isinstance(actual, list) and isinstance(expected, list) and len(actual) == len(expected)):
-            continue
-        pairs = zip(actual, expected, strict=True)
-        yield from (
-            (one, other) for one, other in pairs if isinstance(one, str) and isinstance(other, str) and one != other
-        )
+        with contextlib.suppress(ValueError):
+            pairs.append((json.loads(match.group("actual")), json.loads(match.group("expected"))))
+    for actual, expected in pairs:
+        yield from _differing_texts(actual, expected)
+
+
+def _differing_texts(actual: object, expected: object) -> Iterator[tuple[str, str]]:
+    """Each pair of texts that differ between two strings, or two lists of strings as long as each other."""
+    if isinstance(actual, str) and isinstance(expected, str):
+        actual, expected = [actual], [expected]
+    if not (isinstance(actual, list) and isinstance(expected, list) and len(actual) == len(expected)):
+        return
+    pairs = zip(actual, expected, strict=True)
+    yield from (
+        (one, other) for one, other in pairs if isinstance(one, str) and isinstance(other, str) and one != other
+    )
 
 
 def _texts(failure: FailedTest) -> tuple[str, str] | None:

@@ -147,6 +147,18 @@ def test_two_json_texts_a_bare_assertion_compared_give_the_strings_that_differ()
         assert read_clues([FailedTest("f", message=falsy, details=falsy + other)], NOWHERE).texts == set(), other
 
 
+def test_jest_s_and_node_s_own_ways_of_showing_two_texts_give_the_strings_that_differ() -> None:
+    # Recorded from jest 29: `expect("hello world").toBe("Hello world")`, then `toEqual` on two lists of strings.
+    to_be = 'expect(received).toBe(expected) // Object.is equality\n\nExpected: "Hello world"\nReceived: "hello world"'
+    lists = (
+        "expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n"
+        '  Array [\n    "a",\n-   "b",\n+   "bb",\n  ]\n    at Object.toEqual (/p/s.test.js:5:23)'
+    )
+    node = "Expected values to be strictly equal:\n+ actual - expected\n\n+ 'ab c'\n- 'abc'\n"
+    for text, texts in ((to_be, {("hello world", "Hello world")}), (lists, {("bb", "b")}), (node, {("ab c", "abc")})):
+        assert read_clues([FailedTest("t", message=text.split("\n")[0], details=text)], NOWHERE).texts == texts
+
+
 def test_a_failures_test_function_is_looked_up_once_for_the_clues_and_the_prompts(tmp_path: Path) -> None:
     (tmp_path / "planets_test.go").write_text(
         'package planets\n\nimport "testing"\n\nfunc TestBetween(t *testing.T) {\n\t_ = Between("Jupiter")\n}\n'
