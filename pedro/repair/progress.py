@@ -17,9 +17,11 @@ from pedro.tools.testreport import FailedTest
 
 _NUMBER = r"-?\d+(?:\.\d+)?(?:e-?\d+)?"
 # (actual, expected) as runners print them: pytest's `assert 7 == 12`, Go's `got 7, want 12` (or `= 7, want 12`),
-# node's `7 !== 12`, jest's `Expected: 12` / `Received: 7`.
+# node's `7 !== 12`, jest's `Expected: 12` / `Received: 7`, unittest's `AssertionError: 7 != 12` (its first value
+# taken as the actual one, as pytest's is).
 _ACTUAL_EXPECTED = (
     re.compile(rf"\bassert (?P<actual>{_NUMBER}) == (?P<expected>{_NUMBER})\b"),
+    re.compile(rf"\bAssertionError: (?P<actual>{_NUMBER}) != (?P<expected>{_NUMBER})(?: : .*)?$", re.M),
     re.compile(rf"(?:\bgot\b|=)\s*:?\s*(?P<actual>{_NUMBER}),?\s+want(?:ed)?\s*:?\s*(?P<expected>{_NUMBER})", re.I),
     re.compile(rf"^\s*(?P<actual>{_NUMBER}) !==? (?P<expected>{_NUMBER})\s*$", re.M),
 )
@@ -41,6 +43,10 @@ _TEXT_ACTUAL_EXPECTED = (
     re.compile(r"""\bassert (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) == (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""),
     re.compile(r"""^\s*(?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) !==? (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)\s*$""", re.M),
     re.compile(r"""=\s*"(?P<actual>[^"\n]*)"[^"\n]*?\bwant\s*"(?P<expected>[^"\n]*)\""""),
+    # unittest's assertEqual on two strings: `AssertionError: 'hello' != 'Hello'`.
+    re.compile(
+        r"""\bAssertionError: (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) != (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""
+    ),
     # jest's toBe on two strings: `Expected: "Hello"` over `Received: "hello"`.
     re.compile(r'\bExpected: "(?P<expected>[^"\n]*)"\n\s*Received: "(?P<actual>[^"\n]*)"'),
     # pytest on two lists: the first item they differ at (`At index 0 diff: 'E+' != 'E'`).

@@ -684,13 +684,20 @@ def _raw_unittest(text: str) -> RunReport | None:
     return report
 
 
+_UNRAISED = re.compile(r"^[A-Za-z_][\w.]*(?::[^\n]*)?$", re.M)
+"""The first line of a traceback's exception, at the start of its line: `AssertionError: 'a' != 'b'`."""
+
+
 def _unittest_failure(header: re.Match[str], block: str) -> FailedTest:
-    """One failing test of unittest's output: its id, its last frame, its last line as the message, the traceback."""
+    """One failing test of unittest's output: its id, its last frame, the exception's line after that frame as the
+    message (else the last line), the traceback."""
     block = block.strip("\n").rstrip("-\n ")
     body = [line for line in block.splitlines() if line.strip() and not set(line.strip()) <= {"-", "="}]
     frames = list(_UNITTEST_FRAME.finditer(block))
     location = f"{frames[-1].group('file')}:{frames[-1].group('line')}" if frames else ""
-    message = body[-1].strip() if body else ""
+    # The exception's own line, not what follows it: assertEqual on two strings ends with its diff's `? ^` markers.
+    raised = _UNRAISED.search(block, frames[-1].end()) if frames else None
+    message = raised.group().strip() if raised is not None else body[-1].strip() if body else ""
     if header.group("kind") == "ERROR":
         message = f"error: {message}"
     test_id = unittest_id(header.group("test"), header.group("where"))

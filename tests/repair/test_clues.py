@@ -147,7 +147,7 @@ def test_two_json_texts_a_bare_assertion_compared_give_the_strings_that_differ()
         assert read_clues([FailedTest("f", message=falsy, details=falsy + other)], NOWHERE).texts == set(), other
 
 
-def test_jest_s_and_node_s_own_ways_of_showing_two_texts_give_the_strings_that_differ() -> None:
+def test_jest_s_node_s_and_unittest_s_own_ways_of_showing_two_texts_give_the_strings_that_differ() -> None:
     # Recorded from jest 29: `expect("hello world").toBe("Hello world")`, then `toEqual` on two lists of strings.
     to_be = 'expect(received).toBe(expected) // Object.is equality\n\nExpected: "Hello world"\nReceived: "hello world"'
     lists = (
@@ -155,7 +155,9 @@ def test_jest_s_and_node_s_own_ways_of_showing_two_texts_give_the_strings_that_d
         '  Array [\n    "a",\n-   "b",\n+   "bb",\n  ]\n    at Object.toEqual (/p/s.test.js:5:23)'
     )
     node = "Expected values to be strictly equal:\n+ actual - expected\n\n+ 'ab c'\n- 'abc'\n"
-    for text, texts in ((to_be, {("hello world", "Hello world")}), (lists, {("bb", "b")}), (node, {("ab c", "abc")})):
+    unittest = "AssertionError: 'hello world' != 'Hello world'\n- hello world\n? ^\n+ Hello world\n? ^\n"
+    cases = [(to_be, {("hello world", "Hello world")}), (lists, {("bb", "b")}), (node, {("ab c", "abc")})]
+    for text, texts in [*cases, (unittest, {("hello world", "Hello world")})]:
         assert read_clues([FailedTest("t", message=text.split("\n")[0], details=text)], NOWHERE).texts == texts
 
 

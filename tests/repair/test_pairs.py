@@ -56,6 +56,10 @@ def test_a_number_or_a_text_nearer_the_expected_one_counts_as_nearer() -> None:
     assert nearer_sign(failure(go.format("8:53")), failure(go.format("18:53"))) == -1
     node = "Expected values to be strictly equal:\n\n'{}' !== '1:05'\n"
     assert nearer_sign(failure(node.format("1:5")), failure(node.format("1:05"))) == 1
+    # unittest's assertEqual, with or without the test's own message after it.
+    assert nearer_sign(failure("AssertionError: 26 != 4 : the total"), failure("AssertionError: 6 != 4")) == 1
+    unittest = "AssertionError: '{0}' != 'hello'\n- {0}\n+ hello\n"
+    assert nearer_sign(failure(unittest.format("he")), failure(unittest.format("hell"))) == 1
     # pytest shortens long text with "...": what it hides cannot be compared.
     assert nearer_sign(failure("assert 'ab...yz' == 'ab...zz'"), failure("assert 'ab...zz' == 'ab...zz'")) == 0
 

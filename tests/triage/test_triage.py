@@ -63,6 +63,16 @@ def test_a_real_unittest_log(failing: Path) -> None:
     assert only.message == "AssertionError: -1 != 5"
 
 
+def test_a_unittest_failure_on_two_strings_is_named_by_its_exception_not_its_diff_s_last_line(failing: Path) -> None:
+    # assertEqual on two strings ends its output with a diff whose last line is `? ^`.
+    (failing / "test_s.py").write_text(
+        "import unittest\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_greet(self):\n        self.assertEqual('hello world', 'Hello world')\n"
+    )
+    (only,) = parse_log(run_log(failing, sys.executable, "-m", "unittest", "test_s")).failures  # type: ignore[union-attr]
+    assert only.message == "AssertionError: 'hello world' != 'Hello world'" and only.line == 6
+
+
 def test_a_go_test_log() -> None:
     log = (
         "--- FAIL: TestReport (0.00s)\n    report_test.go:9: Report() = wrong\n"
