@@ -5,15 +5,23 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from repo_util import node_test
 from test_mutants import fixed_by_a_variant, tried_by_node
 
+from pedro.messages import Event
 from pedro.repair.node_diffs import node_diff_values
 from pedro.repair.progress import result_shapes
 from pedro.repair.reshaped_results import reshaped_results
+
+
+def first_fix(events: list[Event]) -> Mapping[str, Any]:
+    """The first candidate a repair found fixing the failing tests."""
+    return next(e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed")
 
 
 def test_the_failure_says_what_a_list_lacks_only_where_its_items_are_right() -> None:
@@ -61,7 +69,7 @@ def test_a_python_result_that_keeps_repeats_is_fixed_by_leaving_them_out(repo: P
         "test_tags.py": "from tags import tags\n\n\ndef test_tags():\n    assert tags(['b', 'a', 'b']) == ['a', 'b']\n",
     }
     events = fixed_by_a_variant(repo, files)
-    (kept,) = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"][:1]
+    kept = first_fix(events)
     assert "repeats left out" in str(kept.get("change"))
     assert "return list(dict.fromkeys(sorted(items)))" in (repo / "tags.py").read_text()
 
@@ -138,7 +146,7 @@ def test_a_go_result_that_keeps_repeats_is_fixed_in_a_block_before_its_return(re
     )
     files = {"go.mod": "module example.com/tags\n\ngo 1.19\n", "tags.go": unique, "tags_test.go": test}
     events = fixed_by_a_variant(repo, files, command="go test ./...")
-    kept = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"][0]
+    kept = first_fix(events)
     assert "repeats left out" in str(kept.get("change"))
     assert "seen := map[interface{}]bool{}" in (repo / "tags.go").read_text()
 
@@ -157,6 +165,6 @@ def test_unittest_s_lists_are_read_and_a_result_out_of_order_is_sorted(repo: Pat
         ),
     }
     events = fixed_by_a_variant(repo, files, command=f"{sys.executable} -m unittest")
-    kept = [e.data for e in events if e.type == "repair.candidate" and e.data["status"] == "fixed"][0]
+    kept = first_fix(events)
     assert "ascending" in str(kept.get("change"))
     assert "return sorted([x for x in xs if x > 0])" in (repo / "ranks.py").read_text()
