@@ -1,7 +1,7 @@
 """Both values of a JavaScript assertion's diff, read back from its lines: node's `assert.deepStrictEqual` says only
-`+ actual - expected` (jest's `toEqual`, `- Expected  - 1` and `+ Received  + 1`) and then the value once, each line
-marked `+ ` (the actual value's alone), `- ` (the expected's alone) or two spaces (both); a list of numbers and
-strings reads as a Python literal once each side's lines are put together."""
+`+ actual - expected` (jest's and vitest's `toEqual`, `- Expected  - 1` and `+ Received  + 1`) and then the value
+once, each line marked `+ ` (the actual value's alone), `- ` (the expected's alone) or two spaces (both); a list of
+numbers and strings reads as a Python literal once each side's lines are put together."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import re
 from typing import Any
 
 _HEADER = re.compile(
-    r"^(?P<indent>[ \t]*)(?:\+ actual - expected|- Expected +- \d+\n[ \t]*\+ Received +\+ \d+)[ \t]*\n[ \t]*\n", re.M
+    r"^(?P<indent>[ \t]*)(?:\+ actual - expected|- Expected(?: +- \d+)?\n[ \t]*\+ Received(?: +\+ \d+)?)"
+    r"[ \t]*\n[ \t]*\n",
+    re.M,
 )
 """The diff's first line; the lines that follow are indented as it is (the copy in an error's `cause` is)."""
 _SKIPPED = re.compile(r"^\s*(?:[+\- ]?\s*\.\.\.|@@ )")

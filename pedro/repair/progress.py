@@ -16,12 +16,15 @@ from pedro.tools.test import TestRun
 from pedro.tools.testreport import FailedTest
 
 _NUMBER = r"-?\d+(?:\.\d+)?(?:e-?\d+)?"
+# chai's words for equality (vitest's and mocha's `expected 4 to be 5`, `expected [ 3, 2 ] to deeply equal [ 2, 3 ]`).
+_CHAI_EQUAL = r"(?:be|equal|eql|deeply equal|strictly equal)"
 # (actual, expected) as runners print them: pytest's `assert 7 == 12`, Go's `got 7, want 12` (or `= 7, want 12`),
-# node's `7 !== 12`, jest's `Expected: 12` / `Received: 7`, unittest's `AssertionError: 7 != 12` (its first value
-# taken as the actual one, as pytest's is).
+# node's `7 !== 12`, jest's `Expected: 12` / `Received: 7`, chai's `expected 7 to be 12`, unittest's
+# `AssertionError: 7 != 12` (its first value taken as the actual one, as pytest's is).
 _ACTUAL_EXPECTED = (
     re.compile(rf"\bassert (?P<actual>{_NUMBER}) == (?P<expected>{_NUMBER})\b"),
     re.compile(rf"\bAssertionError: (?P<actual>{_NUMBER}) != (?P<expected>{_NUMBER})(?: : .*)?$", re.M),
+    re.compile(rf"\bexpected (?P<actual>{_NUMBER}) to {_CHAI_EQUAL} (?P<expected>{_NUMBER})\b"),
     re.compile(rf"(?:\bgot\b|=)\s*:?\s*(?P<actual>{_NUMBER}),?\s+want(?:ed)?\s*:?\s*(?P<expected>{_NUMBER})", re.I),
     re.compile(rf"^\s*(?P<actual>{_NUMBER}) !==? (?P<expected>{_NUMBER})\s*$", re.M),
 )
@@ -46,6 +49,11 @@ _TEXT_ACTUAL_EXPECTED = (
     # unittest's assertEqual on two strings: `AssertionError: 'hello' != 'Hello'`.
     re.compile(
         r"""\bAssertionError: (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) != (?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""
+    ),
+    # chai's (vitest's, mocha's) on two strings: `expected 'hello' to be 'Hello'`.
+    re.compile(
+        rf"""\bexpected (?P<q>['"])(?P<actual>[^'"\n]*)(?P=q) to {_CHAI_EQUAL} """
+        r"""(?P<r>['"])(?P<expected>[^'"\n]*)(?P=r)"""
     ),
     # jest's toBe on two strings: `Expected: "Hello"` over `Received: "hello"`.
     re.compile(r'\bExpected: "(?P<expected>[^"\n]*)"\n\s*Received: "(?P<actual>[^"\n]*)"'),
@@ -303,7 +311,7 @@ def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
     for match in _JSON_PAIR.finditer(text):
         with contextlib.suppress(ValueError):
             pairs.append((json.loads(match["actual"]), json.loads(match["expected"])))
-    for match in (*_PYTEST_LISTS.finditer(text), *_UNITTEST_LISTS.finditer(text)):
+    for match in (*_PYTEST_LISTS.finditer(text), *_UNITTEST_LISTS.finditer(text), *_CHAI_LISTS.finditer(text)):
         with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
             pairs.append((ast.literal_eval(match["actual"]), ast.literal_eval(match["expected"])))
     for match in _TESTIFY.finditer(text):
@@ -320,6 +328,8 @@ def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
 _UNITTEST_LISTS = re.compile(
     r"\b(?:Lists|Tuples) differ: (?P<actual>[\[(][^\n]*[\])]) != (?P<expected>[\[(][^\n]*[\])])$", re.M
 )
+# chai's two lists, as node's inspect writes them: `expected [ 3, 2, 10 ] to deeply equal [ 2, 3, 10 ]`.
+_CHAI_LISTS = re.compile(rf"\bexpected (?P<actual>\[[^\n]*\]) to {_CHAI_EQUAL} (?P<expected>\[[^\n]*\])")
 # A Go slice as %#v writes it (testify's `expected: []int{0, 2, 3}`), and as %v does in a test's own message (`got
 # [3 2 10], want [2 3 10]`).
 _GO_SLICE = re.compile(r"^\[\](?:int\d*|uint\d*|float\d+|string|rune|byte)\{(?P<items>[^{}]*)\}$")

@@ -56,6 +56,10 @@ def test_a_number_or_a_text_nearer_the_expected_one_counts_as_nearer() -> None:
     assert nearer_sign(failure(go.format("8:53")), failure(go.format("18:53"))) == -1
     node = "Expected values to be strictly equal:\n\n'{}' !== '1:05'\n"
     assert nearer_sign(failure(node.format("1:5")), failure(node.format("1:05"))) == 1
+    # chai's (vitest's) `expected 26 to be 4`, on numbers and on text.
+    chai = "expected {} to be {} // Object.is equality"
+    assert nearer_sign(failure(chai.format(26, 4)), failure(chai.format(6, 4))) == 1
+    assert nearer_sign(failure(chai.format("'he'", "'hello'")), failure(chai.format("'hell'", "'hello'"))) == 1
     # unittest's assertEqual, with or without the test's own message after it.
     assert nearer_sign(failure("AssertionError: 26 != 4 : the total"), failure("AssertionError: 6 != 4")) == 1
     unittest = "AssertionError: '{0}' != 'hello'\n- {0}\n+ hello\n"

@@ -104,6 +104,16 @@ def test_a_deep_equal_diff_gives_both_lists_back(recording: str) -> None:
     assert node_diff_values(hunk) == []
 
 
+def test_chai_s_one_line_comparison_gives_both_lists_as_vitest_reports_it() -> None:
+    # vitest 1's failure for `expect(["b", "a", "b"]).toStrictEqual(["a", "b"])`: its report keeps only this line.
+    assert result_shapes("expected [ 'b', 'a', 'b' ] to strictly equal [ 'a', 'b' ]") == {"repeats", "ascending"}
+    assert result_shapes("expected [ 3, 2, 10 ] to deeply equal [ 2, 3, 10 ]") == {"ascending"}
+    # vitest's own diff, where a reporter keeps it, has no counts after `- Expected`.
+    diff = "- Expected\n+ Received\n\n  Array [\n-   2,\n    3,\n+   2,\n    10,\n  ]\n"
+    assert node_diff_values(diff) == [([3, 2, 10], [2, 3, 10])]
+    assert result_shapes("expected [ 1, 2, 3, … 96 more items ] to deeply equal [ 1 ]") == set()
+
+
 def test_a_diff_s_sides_are_read_as_literals_or_not_at_all() -> None:
     scalars = "+ actual - expected\n\n+ 'ab'\n- 'abc'\n"
     assert node_diff_values(scalars) == [("ab", "abc")]
