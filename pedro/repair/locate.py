@@ -89,6 +89,11 @@ class RowChange:
     it where the body starts."""
 
 
+RETURN_LINE = re.compile(r"^(?P<head>\s*return\s+)(?P<value>.+?)(?P<tail>\s*;?\s*)$")
+"""A `return` of one value on its line, in Python, JavaScript or Go: what comes before the value, the value, and a
+`;` after it."""
+
+
 def indent_of(line: str) -> str:
     """The spaces and tabs a line starts with."""
     return line[: len(line) - len(line.lstrip())]

@@ -211,12 +211,17 @@ def _testify_texts(text: str) -> Iterator[tuple[str, str]]:
 def _json_texts(text: str) -> Iterator[tuple[str, str]]:
     """Two JSON texts compared whole, or the two sides of node's or jest's diff: two strings, or two lists of strings
     as long as each other (`["E+", "D-"]` and `["E", "D-"]`), each pair of texts that differ."""
+    for actual, expected in _javascript_values(text):
+        yield from _differing_texts(actual, expected)
+
+
+def _javascript_values(text: str) -> list[tuple[object, object]]:
+    """(actual, expected) of node's and jest's diffs and of two JSON texts compared whole (`'[0,1]' !== '[1]'`)."""
     pairs: list[tuple[object, object]] = list(node_diff_values(text))
     for match in _JSON_PAIR.finditer(text):
         with contextlib.suppress(ValueError):
-            pairs.append((json.loads(match.group("actual")), json.loads(match.group("expected"))))
-    for actual, expected in pairs:
-        yield from _differing_texts(actual, expected)
+            pairs.append((json.loads(match["actual"]), json.loads(match["expected"])))
+    return pairs
 
 
 def _differing_texts(actual: object, expected: object) -> Iterator[tuple[str, str]]:
@@ -307,10 +312,7 @@ def result_shapes(text: str) -> set[str]:
 def compared_lists(text: str) -> list[tuple[list[Any], list[Any]]]:
     """(actual, expected) of each pair of lists the failure compares whole: node's JSON texts, its deep-equal diffs,
     pytest's `assert [0, 1, 4] == [1, 4]`, unittest's `Lists differ:` and Go's slices."""
-    pairs: list[tuple[object, object]] = list(node_diff_values(text))
-    for match in _JSON_PAIR.finditer(text):
-        with contextlib.suppress(ValueError):
-            pairs.append((json.loads(match["actual"]), json.loads(match["expected"])))
+    pairs = _javascript_values(text)
     for match in (*_PYTEST_LISTS.finditer(text), *_UNITTEST_LISTS.finditer(text), *_CHAI_LISTS.finditer(text)):
         with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
             pairs.append((ast.literal_eval(match["actual"]), ast.literal_eval(match["expected"])))

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from pedro.repair.locate import RowChange
+from pedro.repair.locate import RETURN_LINE, RowChange
 
-_RETURN = re.compile(r"^(?P<head>\s*return\s+)(?P<value>.+?)(?P<tail>\s*;?\s*)$")
 _NOTHING = frozenset({"None", "null", "undefined", "[]", "True", "False", "true", "false"})
 _FORMS = {
     ("python", "repeats"): "list(dict.fromkeys({v}))",
@@ -45,7 +44,7 @@ def reshaped_results(lines: list[str], language: str, shapes: frozenset[str]) ->
     groups = _groups([shape for shape in _SHAPES if shape in shapes and shape in _known(language)])
     found: list[RowChange] = []
     for row, text in enumerate(lines):
-        returned = _RETURN.match(text)
+        returned = RETURN_LINE.match(text)
         if returned is None or not _reshapeable(returned["value"], language):
             continue
         for group in groups:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from pedro.repair.locate import RowChange
+from pedro.repair.locate import RETURN_LINE, RowChange
 
-_RETURN = re.compile(r"^(?P<head>\s*return\s+)(?P<value>.+?)(?P<tail>\s*;?\s*)$")
 _PLAIN = re.compile(r"[\w$.]+(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]|\.[\w$]+)*")
 """A value that takes a slice as written: a name, a call, an index, a comprehension in brackets."""
 _DROPPED = {
@@ -28,7 +27,7 @@ def trimmed_results(lines: list[str], language: str, ends: frozenset[str]) -> li
     language = "javascript" if language == "typescript" else language
     found: list[RowChange] = []
     for row, text in enumerate(lines):
-        returned = _RETURN.match(text)
+        returned = RETURN_LINE.match(text)
         if returned is None or returned["value"] in {"None", "null", "nil", "[]", "undefined"}:
             continue
         value = returned["value"]
