@@ -32,12 +32,16 @@ TEST_BYTECODE = $(BYTECODE) tests && { PYTHONDONTWRITEBYTECODE= $(PY) -m pytest 
 # that no second run collects the suite again and waits on its own last test.
 TIERS := $(if $(filter true 1,$(CI)),,and not slow)
 
+# jest and vitest from npm (once, cached), for the test tool's and repair's live jest and vitest tests; without npm
+# they skip, saying why.
+JS_RUNNERS = $(or $(PEDRO_TEST_NODE_MODULES),$(shell scripts/install-js-runners -q))
+
 install: $(STAMP) ## Create .venv and install pedro with its development tools
 	@echo "pedro installed in $(VENV): run $(VENV)/bin/pedro --help"
 
 test: $(STAMP) ## The suite but the real-model tests and (unless CI=true) the slowest: WORKERS processes, then the signal tests alone
 	$(TEST_BYTECODE)
-	$(PY) -m pytest -m "not e2e and not serial $(TIERS)" -n $(WORKERS) --durations=15
+	PEDRO_TEST_NODE_MODULES="$(JS_RUNNERS)" $(PY) -m pytest -m "not e2e and not serial $(TIERS)" -n $(WORKERS) --durations=15
 	$(PY) -m pytest -m "serial and not e2e $(TIERS)"
 
 test-slow: $(STAMP) ## The slowest tests alone (tests/durations.json: real servers, whole tasks), which make test runs under CI

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+
+import pytest
 
 _PLUGINS_LEFT_OUT = " ".join(f"-p no:{plugin.name}" for plugin in entry_points(group="pytest11"))
 PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider {_PLUGINS_LEFT_OUT}".rstrip()
@@ -61,3 +64,12 @@ def node_test(module: str, name: str, *checks: str, strict: bool = True) -> str:
         f'const test = require("node:test");\nconst assert = require("{kind}");\n'
         f'const {{ {name} }} = require("./{module}");\n\ntest("{name}", () => {{\n{lines}}});\n'
     )
+
+
+def js_runner_modules(runner: str) -> Path:
+    """The node_modules holding `runner` (jest or vitest) that PEDRO_TEST_NODE_MODULES names (`make test` sets it from
+    scripts/install-js-runners; the suite itself never downloads); the test skips without one."""
+    folder = os.environ.get("PEDRO_TEST_NODE_MODULES", "")
+    if not folder or not (Path(folder) / ".bin" / runner).exists():
+        pytest.skip(f"no {runner}: scripts/install-js-runners installs it; PEDRO_TEST_NODE_MODULES names the folder")
+    return Path(folder)

@@ -22,7 +22,7 @@ from pedro.tools.symbols import (
     find_definitions,
     parse_root,
 )
-from pedro.tools.testreport import FailedTest
+from pedro.tools.testreport import JS_ID_SEPARATOR, FailedTest
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -191,9 +191,9 @@ class FailingTests:
 def _test_definition_frames(test_id: str, root: Path) -> Iterator[Frame]:
     """Where the test itself is defined, found by its name, for reports that give no location (plain go test, a
     node test that hung): a function of that name, or a call that declares a test of that title."""
-    name = re.split(r"::|\.|/| > ", test_id.strip())
+    name = re.split(rf"::|\.|/|{JS_ID_SEPARATOR}", test_id.strip())
     leaf = next((part for part in reversed(name) if _IDENTIFIER.match(part)), "")
-    title = test_id.strip().split(" > ")[-1]
+    title = test_id.strip().split(JS_ID_SEPARATOR)[-1]
     declared = re.compile(rf"""^\s*(?:test|it)(?:\.\w+)?\s*\(\s*(["'`]){re.escape(title)}\1""") if title else None
     if not leaf and declared is None:
         return

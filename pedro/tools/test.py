@@ -22,6 +22,7 @@ from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 from pedro.tools.bash import network_evidence, offer_network, sandbox_blocks_network
 from pedro.tools.testreport import (
+    JS_ID_SEPARATOR,
     NODE_RUNNER,
     UNITTEST_RUNNER,
     ReportError,
@@ -255,7 +256,7 @@ def plan_test_run(args: RunTestsArgs, ctx: ToolContext, workdir: Path) -> RunPla
         targets = (rel_target,) if rel_target else ()
         argv = (*_python_runner(project, ctx.root, env), "-q", "--color=no", *_junit_options(report), *targets)
         return RunPlan("pytest", ChildCommand(argv, project, env), "junit", report.with_suffix(".xml"))
-    return _plan_npm(project, rel_target, env, report)
+    return _plan_npm(project, (rel_target,) if rel_target else (), env, report)
 
 
 # pytest options whose value is the next word, so that the value is never taken for a test path.
@@ -268,8 +269,9 @@ _PYTEST_VALUED = frozenset(
 
 def narrow(plan: RunPlan, ids: Sequence[str]) -> RunPlan | None:
     """The planned run held to the tests `ids` (repair's first check of a candidate): pytest's node ids in place of
-    the command's test paths, `go test -run` over the packages concerned, `node --test --test-name-pattern`; None
-    when the runner cannot be held to named tests (the whole command runs then)."""
+    the command's test paths, `go test -run` over the packages concerned, `node --test --test-name-pattern`, jest's
+    and vitest's `-t` over the tests' files; None when the runner cannot be held to named tests (the whole command
+    runs then)."""
     argv = list(plan.command.argv)
     shell = argv[:2] == ["bash", "-c"]
     if (plan.report_kind == "raw" and plan.label != UNITTEST_RUNNER) or not ids:
@@ -286,6 +288,8 @@ def narrow(plan: RunPlan, ids: Sequence[str]) -> RunPlan | None:
         narrowed = _narrow_go(tokens, ids, plan.module)
     elif plan.report_kind == "node-junit":
         narrowed = [tokens[0], f"--test-name-pattern={name_pattern(ids)}", *tokens[1:]]
+    elif plan.report_kind in ("jest", "vitest"):
+        narrowed = _narrow_jest(tokens, ids, plan.report_kind)
     else:
         return None
     if narrowed is None:
@@ -358,6 +362,25 @@ def _narrow_go(tokens: list[str], ids: Sequence[str], module: str) -> list[str] 
     return ["go", "test", *flags, *vet, "-run", name_pattern(list(names)), *packages]
 
 
+def _narrow_jest(tokens: list[str], ids: Sequence[str], kind: ReportKind) -> list[str] | None:
+    """jest or vitest held to the ids' files, and by `-t` to their tests' full names (the describe blocks' titles and
+    the test's, joined by spaces); None when the command already picks tests by name."""
+    if any(token in ("-t", "--testNamePattern") or token.startswith("--testNamePattern=") for token in tokens):
+        return None
+    files: dict[str, None] = {}
+    names: dict[str, None] = {}
+    for test_id in ids:
+        file, _, titles = test_id.partition(JS_ID_SEPARATOR)
+        files[file] = None
+        names[titles.replace(JS_ID_SEPARATOR, " ")] = None
+    # jest reads a file argument as a pattern over the absolute path, vitest as a part of the relative one.
+    filters = [f"/{re.escape(file)}$" if kind == "jest" else file for file in files]
+    if "" in names:  # a file that failed to load: its tests have no names to run by
+        return [*tokens, *filters]
+    # vitest 1 matches the pattern against a full name that starts with its file's empty title and a space.
+    return [*tokens, "-t", "^ ?" + name_pattern(list(names)).removeprefix("^"), *filters]
+
+
 def name_pattern(names: Sequence[str]) -> str:
     """A regular expression that matches exactly the test names `names` (go test -run, node --test-name-pattern)."""
     return "^(" + "|".join(re.escape(name) for name in names) + ")$"
@@ -426,10 +449,11 @@ def _npm_test_script(directory: Path) -> str | None:
     return script
 
 
-def _plan_npm(project: Path, rel_target: str, env: dict[str, str], report: Path) -> RunPlan:
+def _plan_npm(project: Path, extra: tuple[str, ...], env: dict[str, str], report: Path) -> RunPlan:
+    """The package's test script, with the reporter pedro reads where its runner is known; `extra` goes to the
+    runner (a test path, or what followed `npm test --`)."""
     script = _npm_test_script(project) or ""
     runner = _js_runner(script)
-    extra = (rel_target,) if rel_target else ()
     # Reporter flags are appended to the script, so only when the runner is the script's last command.
     simple = runner is not None and not re.search(r"&&|\|\||;|\|", script.split(runner)[-1])
     if runner == "jest" and simple:
@@ -484,6 +508,9 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
     simple = bool(tokens) and not _SHELL_META.search(command)
     kind: ReportKind = "raw"
     report_path: Path | None = None
+    npm_extra = _npm_test_extra(tokens) if simple else None
+    if npm_extra is not None and _npm_test_script(root) is not None:
+        return _plan_npm(root, npm_extra, env, workdir / "report")  # as if detected: the script's runner's report
     runner = _explicit_runner(tokens) if simple else None
     reporter = _REPORTERS.get(runner) if runner is not None else None
     if reporter is not None:
@@ -491,6 +518,23 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
     text = shlex.join(tokens) if kind != "raw" or runner == UNITTEST_RUNNER else command
     module = _go_module(root) if kind == "go-json" else ""
     return RunPlan(runner or "command", ChildCommand(("bash", "-c", text), root, env), kind, report_path, module)
+
+
+_NPM_TEST_WORDS = (["npm", "test"], ["npm", "t"], ["npm", "run", "test"], ["npm", "run-script", "test"])
+
+
+def _npm_test_extra(tokens: list[str]) -> tuple[str, ...] | None:
+    """What `npm test -- …` passes on to the test script (nothing for a plain `npm test`); None for any other command,
+    for npm's own flags, and for a command that asks for a report of its own."""
+    for words in _NPM_TEST_WORDS:
+        if tokens[: len(words)] == words:
+            rest = tokens[len(words) :]
+            if rest[:1] not in ([], ["--"]) or any(
+                t.startswith(("--json", "--reporter", "--outputFile")) for t in rest
+            ):
+                return None
+            return tuple(rest[1:])
+    return None
 
 
 # A command with the reporter pedro reads added (unless it asks for one itself), the report's kind and its file.

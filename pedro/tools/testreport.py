@@ -423,9 +423,13 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
+JS_ID_SEPARATOR = " > "
+"""Between a jest or vitest test id's file and each of its titles (the describe blocks', then the test's)."""
+
+
 def _jest_id(case: dict[str, Any], file: str) -> str:
     titles = [str(t) for t in case.get("ancestorTitles") or [] if t] + [str(case.get("title", "?"))]
-    return f"{file} > " + " > ".join(titles) if file else " > ".join(titles)
+    return JS_ID_SEPARATOR.join([file, *titles] if file else titles)
 
 
 def _jest_failure(case: dict[str, Any], file: str, abs_file: str, root: Path | None) -> FailedTest:

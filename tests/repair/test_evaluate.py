@@ -3,12 +3,13 @@ time, isolated from one candidate to the next, checked against the test command 
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
 
 import pytest
-from repo_util import PYTEST
+from repo_util import PYTEST, js_runner_modules
 from test_spectrum import make_repo
 
 from pedro.evidence import ProjectTests
@@ -339,6 +340,33 @@ def test_python_s_own_runner_is_held_to_the_failing_tests(repo: Path, tmp_path: 
         assert run.report is not None and run.report.total == 1 and run.failing == {"test_calc.CalcTest.test_add"}
         failure = run.report.failures[0]
         assert failure.location.endswith("test_calc.py:8") and "AssertionError: -1 != 5" in failure.message
+    finally:
+        candidate_runs.close()
+
+
+@pytest.mark.parametrize("runner", ["jest", "vitest"])
+def test_jest_and_vitest_given_as_npm_test_are_held_to_the_failing_tests(
+    repo: Path, tmp_path: Path, runner: str
+) -> None:
+    modules = js_runner_modules(runner)
+    vitest = runner == "vitest"
+    package = {"name": "calc", "scripts": {"test": runner}, **({"type": "module"} if vitest else {})}
+    calc = "function add(a, b) {\n  return a - b;\n}\nfunction mul(a, b) {\n  return a * b;\n}\n"
+    tests = (
+        ("import { describe, test, expect } from 'vitest';\nimport { add, mul } from './calc.js';\n" if vitest else "")
+        + ("" if vitest else "const { add, mul } = require('./calc');\n")
+        + "describe('calc', () => {\n  test('add', () => { expect(add(2, 3)).toBe(5); });\n"
+        + "  test('mul', () => { expect(mul(2, 3)).toBe(6); });\n});\n"
+    )
+    exports = "export { add, mul };\n" if vitest else "module.exports = { add, mul };\n"
+    make_repo(repo, {"package.json": json.dumps(package), "calc.js": calc + exports, "calc.test.js": tests})
+    (repo / "node_modules").symlink_to(modules)
+    candidate_runs, notices = runs(repo, tmp_path, "npm test")
+    try:
+        assert candidate_runs.baseline.failing == {"calc.test.js > calc > add"}
+        assert candidate_runs.how == "the test command held to the failing tests", notices
+        run = candidate_runs.first(["calc.test.js > calc > add"])
+        assert run.report is not None and (run.report.passed, run.report.failed) == (0, 1)
     finally:
         candidate_runs.close()
 

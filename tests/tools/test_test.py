@@ -9,11 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from repo_util import js_runner_modules
 
 from pedro.config import ToolsConfig
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
-from pedro.tools.test import RunTestsArgs, detect_framework, narrow, plan_test_run
+from pedro.tools.test import RunTestsArgs, detect_framework, narrow, plan_test_run, run_tests
 
 CALC_TESTS = """\
 import pytest
@@ -196,21 +197,8 @@ def test_an_npm_script_with_a_pretest_script_still_runs_through_npm(ctx: ToolCon
     assert out.splitlines()[0].startswith("npm test FAILED")
 
 
-def _node_modules_with(runner: str) -> Path | None:
-    """A node_modules holding jest/vitest, named by PEDRO_TEST_NODE_MODULES (the suite never downloads)."""
-    folder = os.environ.get("PEDRO_TEST_NODE_MODULES", "")
-    if folder and (Path(folder) / ".bin" / runner).exists():
-        return Path(folder)
-    return None
-
-
-@pytest.mark.skipif(
-    _node_modules_with("jest") is None, reason="set PEDRO_TEST_NODE_MODULES to a node_modules with jest"
-)
 def test_jest_live_run(ctx: ToolContext, repo: Path) -> None:
-    modules = _node_modules_with("jest")
-    assert modules is not None
-    (repo / "node_modules").symlink_to(modules)
+    (repo / "node_modules").symlink_to(js_runner_modules("jest"))
     (repo / "package.json").write_text(json.dumps({"name": "demo", "scripts": {"test": "jest"}}))
     (repo / "calc.test.js").write_text(
         "test('adds', () => { expect(1 + 2).toBe(3); });\ntest('adds wrong', () => { expect(2 + 2).toBe(5); });\n"
@@ -220,13 +208,8 @@ def test_jest_live_run(ctx: ToolContext, repo: Path) -> None:
     assert "- calc.test.js > adds wrong (calc.test.js:2)" in out
 
 
-@pytest.mark.skipif(
-    _node_modules_with("vitest") is None, reason="set PEDRO_TEST_NODE_MODULES to a node_modules with vitest"
-)
 def test_vitest_live_run(ctx: ToolContext, repo: Path) -> None:
-    modules = _node_modules_with("vitest")
-    assert modules is not None
-    (repo / "node_modules").symlink_to(modules)
+    (repo / "node_modules").symlink_to(js_runner_modules("vitest"))
     (repo / "package.json").write_text(json.dumps({"name": "demo", "type": "module", "scripts": {"test": "vitest"}}))
     (repo / "calc.test.js").write_text(
         "import { test, expect } from 'vitest';\n"
@@ -235,6 +218,84 @@ def test_vitest_live_run(ctx: ToolContext, repo: Path) -> None:
     out = run(ctx)
     assert out.splitlines()[0] == "vitest FAILED: passed 1, failed 1, skipped 0 (exit code 1)"
     assert "- calc.test.js > adds wrong (calc.test.js:3)" in out
+
+
+NESTED_JS_TESTS = """\
+{imports}describe('calc (v2)', () => {{
+  describe('add', () => {{
+    test('adds two', () => {{ expect(1 + 2).toBe(3); }});
+    test('adds wrong [x]', () => {{ expect(2 + 2).toBe(5); }});
+  }});
+  test('top', () => {{ expect(1).toBe(2); }});
+}});
+test('free', () => {{ expect(1).toBe(1); }});
+"""
+NESTED_FAILING = ("calc.test.js > calc (v2) > add > adds wrong [x]", "calc.test.js > calc (v2) > top")
+
+
+def _js_project(repo: Path, runner: str) -> None:
+    """A project whose npm test runs `runner` (jest or vitest), with nested describe blocks and titles that are
+    not plain words."""
+    module = {"type": "module"} if runner == "vitest" else {}
+    (repo / "package.json").write_text(json.dumps({"name": "demo", **module, "scripts": {"test": runner}}))
+    imports = "import { describe, test, expect } from 'vitest';\n" if runner == "vitest" else ""
+    (repo / "calc.test.js").write_text(NESTED_JS_TESTS.format(imports=imports))
+    (repo / "other.test.js").write_text(f"{imports}test('adds wrong [x]', () => {{ expect(1).toBe(1); }});\n")
+
+
+@pytest.mark.parametrize("runner", ["jest", "vitest"])
+def test_a_jest_or_vitest_run_is_held_to_the_failing_tests_and_their_files(
+    repo: Path, tmp_path: Path, runner: str
+) -> None:
+    _js_project(repo, runner)
+    plan = plan_test_run(RunTestsArgs(), ToolContext(root=repo), tmp_path)
+    narrowed = narrow(plan, NESTED_FAILING)
+    assert narrowed is not None
+    argv = list(narrowed.command.argv)
+    # jest 29 and vitest 1 match -t against the describe titles and the test's joined by spaces (vitest 1 with a
+    # space in front); jest reads a file as a pattern over the absolute path, vitest as a part of the relative one.
+    pattern = argv[argv.index("-t") + 1]
+    assert pattern == r"^ ?(calc\ \(v2\)\ add\ adds\ wrong\ \[x\]|calc\ \(v2\)\ top)$"
+    assert argv[-1] == (r"/calc\.test\.js$" if runner == "jest" else "calc.test.js")
+    # A file that failed to load has no tests to name: its file alone holds the run.
+    whole = narrow(plan, ["calc.test.js"])
+    assert whole is not None and "-t" not in whole.command.argv
+    assert whole.command.argv[len(plan.command.argv) :] == narrowed.command.argv[-1:]
+
+
+def test_a_jest_command_that_picks_tests_by_name_is_not_narrowed_again(repo: Path, tmp_path: Path) -> None:
+    plan = plan_test_run(RunTestsArgs(command="npx jest -t adds"), ToolContext(root=repo), tmp_path)
+    assert plan.report_kind == "jest"
+    assert narrow(plan, NESTED_FAILING) is None
+
+
+def test_npm_test_given_as_the_command_gets_the_scripts_runners_report(repo: Path, tmp_path: Path) -> None:
+    _js_project(repo, "jest")
+    ctx = ToolContext(root=repo)
+    for command, extra in (("npm test", []), ("npm run test -- calc.test.js", ["calc.test.js"])):
+        plan = plan_test_run(RunTestsArgs(command=command), ctx, tmp_path)
+        # The same run as when pedro finds the script itself: the failing tests by name, where they are defined.
+        assert plan.report_kind == "jest", command
+        argv = list(plan.command.argv)
+        assert argv[:3] == ["npm", "test", "--"] and argv[len(argv) - len(extra) :] == extra, argv
+    # npm's own flags, or a report the command asks for, leave the command as it is.
+    for command in ("npm test --silent", "npm test -- --json", "npm test && echo done"):
+        plan = plan_test_run(RunTestsArgs(command=command), ctx, tmp_path)
+        assert (plan.report_kind, plan.command.argv) == ("raw", ("bash", "-c", command)), command
+
+
+@pytest.mark.parametrize("runner", ["jest", "vitest"])
+def test_a_live_jest_or_vitest_run_held_to_the_failing_tests_runs_them_alone(repo: Path, runner: str) -> None:
+    (repo / "node_modules").symlink_to(js_runner_modules(runner))
+    _js_project(repo, runner)
+    ctx = ToolContext(root=repo)
+    whole = run_tests(RunTestsArgs(), ctx)
+    assert whole.report is not None and whole.report.passed == 3
+    run = run_tests(RunTestsArgs(), ctx, only=NESTED_FAILING)
+    assert run.report is not None
+    assert sorted(run.failing) == sorted(NESTED_FAILING)
+    # Neither the passing test of the same title in another file nor the passing tests beside them ran.
+    assert (run.report.passed, run.report.failed) == (0, 2)
 
 
 def test_report_files_stay_out_of_the_repository(ctx: ToolContext, pyproject: Path) -> None:
