@@ -40,3 +40,11 @@ def _defined(text: str, name: str) -> bool:
     escaped = re.escape(name)
     declared = rf"(?:\b(?:let|const|var|function)\s+{escaped}\b|[(,]\s*{escaped}\s*(?:[,)=]|$)|\b{escaped}\s*=>)"
     return re.search(declared, text, re.MULTILINE) is not None
+
+
+def arrow_parameters(line: str, language: str) -> set[str]:
+    """The names that stand as a callback's parameters before a broken arrow on `line`: a failure that calls one of
+    them undefined is read by the arrow, not by a name spelt otherwise."""
+    if language not in {"javascript", "typescript"}:
+        return set()
+    return {name for match in _CALLBACK.finditer(line) for name in re.findall(_NAME, match["params"])}

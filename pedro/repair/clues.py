@@ -12,23 +12,25 @@ from pathlib import Path
 from pedro.repair.frames import frames_of, is_test_file
 from pedro.repair.locate import FailingTests
 from pedro.repair.normal_forms import ignored
+from pedro.repair.object_attributes import GO_MISSING_ATTRIBUTE, PYTHON_MISSING_ATTRIBUTE, missing_attributes
 from pedro.repair.own_class import subclassed
 from pedro.repair.progress import actual_expected_texts, extra_ends, result_shapes
 from pedro.tools.testreport import FailedTest
 
+# node's test runner names an error's class with its base's in brackets: `ReferenceError [Error]: x is not defined`.
+_JS_ERROR = r"(?: \[\w+\])?:"
 # Python's NameError, JavaScript's ReferenceError, Go's compiler.
 _UNDEFINED = (
     re.compile(r"NameError: (?:global )?name '(?P<name>\w+)' is not defined"),
-    re.compile(r"ReferenceError: (?P<name>[\w$]+) is not defined"),
+    re.compile(rf"ReferenceError{_JS_ERROR} (?P<name>[\w$]+) is not defined"),
     re.compile(r"undefined: (?P<name>\w+)"),
     re.compile(r"UnboundLocalError: (?:cannot access )?local variable '(?P<name>\w+)'"),
 )
 _MISSING_ATTRIBUTE = (
-    re.compile(r"AttributeError: (?:'(?P<owner>[\w.]+)' object|module '[\w.]+'|type object '[\w.]+') has no attribute "
-               r"'(?P<name>\w+)'"),
-    re.compile(r"TypeError: (?:[\w$.]+\.)?(?P<name>[\w$]+) is not a function"),
-    re.compile(r"has no field or method (?P<name>\w+)"),
-)  # fmt: skip
+    PYTHON_MISSING_ATTRIBUTE,
+    re.compile(rf"TypeError{_JS_ERROR} (?:[\w$.]+\.)?(?P<name>[\w$]+) is not a function"),
+    GO_MISSING_ATTRIBUTE,
+)
 # A package a Go file imports and uses nowhere, as Go before 1.20 and after words it.
 _UNUSED_IMPORT = (
     re.compile(r'imported and not used: "(?:[\w.-]+/)*(?P<name>[\w.-]+)"'),
@@ -104,6 +106,9 @@ class Clues:
     """Names the failure calls undefined (NameError, ReferenceError, `undefined:`)."""
     attributes: frozenset[str] = frozenset()
     """Attributes or methods the failure says an object lacks."""
+    owned: frozenset[tuple[str, frozenset[str]]] = frozenset()
+    """(a missing attribute, the attributes its object has), where the failure names the object's class, module or
+    type and pedro finds it (object_attributes.py)."""
     quoted: frozenset[str] = frozenset()
     """Strings the failure quotes: a string literal in the code may be the bug only when it is one of these."""
     names: frozenset[str] = frozenset()
@@ -164,6 +169,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
     return Clues(
         undefined=_named(_UNDEFINED, "name", texts),
         attributes=_named(_MISSING_ATTRIBUTE, "name", texts),
+        owned=missing_attributes(texts, root),
         quoted=frozenset(quote for text in texts for quote in _quotes(text)),
         names=frozenset(name for failure, text in zip(failures, texts, strict=True) for name in _names(failure, text)),
         kinds=_kinds(texts),

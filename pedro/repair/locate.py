@@ -485,6 +485,15 @@ def _callees(unit: Unit, root: Path) -> list[Unit]:
     return units
 
 
+def project_sources(root: Path, language: LanguageName) -> Iterator[str]:
+    """The text of each of the repository's non-test files in `language`."""
+    for rel in _source_files(root):
+        if detect_language(rel) == language and not is_test_code(root, rel):
+            source = _read(root / rel)
+            if source is not None:
+                yield source.decode("utf-8", errors="replace")
+
+
 def _source_files(root: Path) -> Iterator[str]:
     """Source files under `root` in a stable order, skipping dependency, build and VCS folders."""
     count = 0

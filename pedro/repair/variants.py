@@ -22,7 +22,7 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from pedro.repair.broken_arrows import broken_arrows
+from pedro.repair.broken_arrows import arrow_parameters, broken_arrows
 from pedro.repair.character_sets import character_sets
 from pedro.repair.clues import Clues
 from pedro.repair.compared_values import compared_values
@@ -293,9 +293,9 @@ def _changes(
 
 
 def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
-    """The changes the failure asks for: an undefined name or a missing attribute → the nearest in spelling, and the
-    value in the form wanted (_form_changes)."""
-    for name in clues.undefined:
+    """The changes the failure asks for: an undefined name → the name in scope nearest in spelling, a missing
+    attribute → the object's nearest, and the value in the form wanted (_form_changes)."""
+    for name in clues.undefined - arrow_parameters(text, unit.language):
         for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", text):
             for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
                 new = text[: match.start()] + other + text[match.end() :]
@@ -309,11 +309,14 @@ def _guided_changes(text: str, unit: Unit, clues: Clues, scope: set[str]) -> Ite
     yield from _misspelt_literals(text, clues)
     yield from _other_brackets(text, clues)
     yield from _letter_sets_in_both_cases(text, clues)
+    owned = dict(clues.owned)
     for name in clues.attributes:
+        # The attributes the object has, where the failure says which object; else the names the file uses.
+        pool, whose = (owned[name], "the object's attribute") if name in owned else (scope - {name}, "the attribute")
         for match in re.finditer(rf"\.{re.escape(name)}(?![\w$])", text):
-            for other in difflib.get_close_matches(name, sorted(scope - {name}), n=_NEAREST, cutoff=_CUTOFF):
+            for other in difflib.get_close_matches(name, sorted(pool), n=_NEAREST, cutoff=_CUTOFF):
                 new = text[: match.start() + 1] + other + text[match.end() :]
-                yield Mutant(new, f"`.{name}` → `.{other}`, the attribute nearest in spelling", 0), new, True
+                yield Mutant(new, f"`.{name}` → `.{other}`, {whose} nearest in spelling", 0), new, True
     yield from _form_changes(text, unit, clues)
 
 

@@ -5,13 +5,15 @@ changes beyond the tests is named at the end of the job, in `jobs show`, the JSO
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_util import pedro
-from repo_util import PYTEST, git
+from repo_util import PYTEST, git, node_test
 from test_spectrum import make_repo
 
 NOTHING = "I am not sure what is wrong here."
@@ -46,10 +48,12 @@ CART_TEST = "from cart import total\n\n\ndef test_total():\n    assert total([1,
 RIGHT = "```python\ndef total(prices):\n    return sum(prices)\n```"
 
 
-def debug(repo: Path, server: Any, env: dict[str, str], *extra: str) -> tuple[list[dict[str, Any]], Any]:
+def debug(
+    repo: Path, server: Any, env: dict[str, str], *extra: str, command: str = PYTEST
+) -> tuple[list[dict[str, Any]], Any]:
     """`pedro debug --json` against the stub; its events and the process."""
     proc = pedro(
-        "debug", "--test", PYTEST, "-d", "fix the failing test", "--backend", "openai", "--base-url",
+        "debug", "--test", command, "-d", "fix the failing test", "--backend", "openai", "--base-url",
         f"{server.url}/v1", "--model", "m", "--no-input", "--json", *extra, env=env, cwd=repo,
     )  # fmt: skip
     assert "Traceback" not in proc.stderr, proc.stderr
@@ -82,6 +86,62 @@ def test_an_undefined_name_is_fixed_by_the_name_in_scope_and_no_variant_touches_
     assert 'with open(output, "w") as handle:' in (repo / "report.py").read_text()
     # Lines 2-5 are the docstring, line 6 a comment: no variant ever changed them.
     assert not [c for c in tried if c["question"] == "mutation" and 2 <= c["line"] <= 6]
+
+
+ORDER = (
+    "class Order:\n"
+    "    def __init__(self, items, shipping):\n        self.items = items\n        self.shipping = shipping\n\n"
+    "    @property\n    def subtotal(self):\n        return sum(self.items)\n"
+)
+INVOICE = "def amount_due(order):\n    return order.subtotl + order.shipping\n"
+INVOICE_TEST = (
+    "from invoice import amount_due\nfrom models import Order\n\n\n"
+    "def test_amount_due():\n    assert amount_due(Order([2, 3], 4)) == 9\n"
+)
+
+
+def test_a_missing_attribute_is_fixed_by_the_attribute_its_object_has_though_its_file_never_names_it(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"models.py": ORDER, "invoice.py": INVOICE, "test_invoice.py": INVOICE_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    fixed = fixed_variant(events, within=3)
+    assert fixed["change"] == "`.subtotl` → `.subtotal`, the object's attribute nearest in spelling", fixed
+    assert "return order.subtotal + order.shipping" in (repo / "invoice.py").read_text()
+
+
+SUM_JS = "function sum(values) {\n  let total = 0;\n  for (const v of values) total += v;\n  return totl;\n}\n"
+SUM_GO = (
+    "package sum\n\nfunc Sum(values []int) int {\n\ttotal := 0\n"
+    "\tfor _, v := range values {\n\t\ttotal += v\n\t}\n\treturn totl\n}\n"
+)
+SUM_GO_TEST = (
+    'package sum\n\nimport "testing"\n\nfunc TestSum(t *testing.T) {\n'
+    '\tif got := Sum([]int{1, 2, 3}); got != 6 {\n\t\tt.Errorf("Sum = %d", got)\n\t}\n}\n'
+)
+
+
+@pytest.mark.parametrize("language", ["javascript", "go"])
+def test_an_undefined_name_in_javascript_or_go_is_fixed_by_the_name_in_scope(
+    repo: Path, stub_server: Any, cli_env: dict[str, str], language: str
+) -> None:
+    tool = "node" if language == "javascript" else "go"
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed")
+    if language == "javascript":
+        test = node_test("sum", "sum", "assert.equal(sum([1, 2, 3]), 6);")
+        make_repo(repo, {"sum.js": SUM_JS + "\nmodule.exports = { sum };\n", "sum.test.js": test})
+        command, fixed_file, line = "node --test", "sum.js", "  return total;\n"
+    else:
+        make_repo(repo, {"go.mod": "module example.com/sum\n\ngo 1.19\n", "sum.go": SUM_GO, "sum_test.go": SUM_GO_TEST})
+        command, fixed_file, line = "go test ./...", "sum.go", "\treturn total\n"
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env, command=command)
+    assert proc.returncode == 0, proc.stderr
+    # ReferenceError: totl is not defined; Go's compiler: undefined: totl.
+    fixed = fixed_variant(events, within=3)
+    assert fixed["change"].startswith("`totl` → `total`, the name in scope nearest in spelling"), fixed
+    assert line in (repo / fixed_file).read_text()
 
 
 def test_a_variant_that_only_fits_the_visible_test_loses_to_the_right_answer_beside_it(
