@@ -86,14 +86,18 @@ def run_passing_term_on(command: Sequence[str], **options: Any) -> int:
     """Run `command` to its end, passing a SIGTERM sent to this process on to it as the Ctrl-C it stops on (its runs
     ended, its server stopped, what it finished saved): killed at once, `pedro eval` would leave its llama-server
     running beside the next benchmark. Its exit status."""
-    process = subprocess.Popen(list(command), **options)
+    started: list[subprocess.Popen[bytes]] = []
 
     def stop(_signum: int, _frame: object) -> None:
-        process.send_signal(signal.SIGINT)
+        for process in started:
+            process.send_signal(signal.SIGINT)
 
+    # Set before the command starts: a SIGTERM that came between its start and this would be lost (or end this
+    # process alone, the command left running).
     previous = signal.signal(signal.SIGTERM, stop)
     try:
-        return process.wait()
+        started.append(subprocess.Popen(list(command), **options))
+        return started[0].wait()
     finally:
         signal.signal(signal.SIGTERM, previous)
 

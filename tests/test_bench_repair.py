@@ -37,10 +37,15 @@ def test_a_sigterm_to_the_benchmark_reaches_pedro_eval_as_a_ctrl_c_and_the_bench
     mark = tmp_path / "mark"
     code = PARENT.format(benchmarks=str(BENCHMARKS), child=CHILD, mark=str(mark))
     parent = subprocess.Popen([sys.executable, "-c", code])
-    deadline = time.monotonic() + 60
-    while not (mark.exists() and mark.read_text() == "started"):
-        assert time.monotonic() < deadline and parent.poll() is None, "the child never started"
-        time.sleep(0.05)
-    parent.send_signal(signal.SIGTERM)
-    assert parent.wait(timeout=30) == 130  # the child's own ending, waited for
-    assert mark.read_text() == "SIGINT"
+    try:
+        deadline = time.monotonic() + 60
+        while not (mark.exists() and mark.read_text() == "started"):
+            assert time.monotonic() < deadline and parent.poll() is None, "the child never started"
+            time.sleep(0.05)
+        parent.send_signal(signal.SIGTERM)
+        assert parent.wait(timeout=30) == 130  # the child's own ending, waited for
+        assert mark.read_text() == "SIGINT"
+    finally:
+        if parent.poll() is None:  # a failed check leaves no process behind for a later test to find
+            parent.kill()
+            parent.wait()
