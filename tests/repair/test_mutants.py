@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from repo_util import PYTEST, git, node_test
-from test_repairer import FIX, calc, repair, statuses
+from test_repairer import FIX, repair, statuses
 from test_spectrum import make_repo
 
 from pedro.backends.scripted import ScriptedBackend
@@ -261,9 +261,6 @@ def test_variants_that_do_not_parse_cost_no_test_run(repo: Path) -> None:
     runs = [e for e in events if e.type == "tests.run" and e.data.get("scope") == "failing"]  # each candidate's first
     tried = [e for e in events if e.type == "repair.candidate"]
     assert len(runs) == len(tried) - len(unusable)
-
-
-__all__ = ["calc"]  # the fixture
 
 
 def test_the_model_is_asked_at_once_beside_the_variants(calc: Path) -> None:
