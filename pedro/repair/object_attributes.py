@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-import importlib.util
+import importlib
 import re
 import sys
 from collections.abc import Iterator
@@ -24,7 +24,7 @@ _MOST_BASES = 8
 """How many classes up a project class's bases are followed."""
 # The object is None or a value of no class the code names: its attributes say nothing of the one meant.
 _NO_CLASS = frozenset({"NoneType", "object", "type", "function", "builtin_function_or_method", "method"})
-# Standard modules that act when imported, read as text instead (their names are all they give here).
+# Standard modules that act when imported (a browser opened, a poem printed): never imported here.
 _ACTS_WHEN_IMPORTED = frozenset({"antigravity", "this"})
 
 
@@ -144,20 +144,12 @@ def _module_attributes(module: str, root: Path) -> set[str]:
                     return set()
     if parts[0] not in sys.stdlib_module_names or parts[0] in _ACTS_WHEN_IMPORTED:
         return set()
+    # A standard module as Python sees it: its source's top-level names miss what it takes from a compiled one
+    # (`os` from `posix`).
     try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
+        return _public(importlib.import_module(module))
+    except Exception:  # noqa: BLE001 (a standard module that cannot load here, such as a GUI toolkit's, offers nothing)
         return set()
-    origin = spec.origin if spec is not None else None
-    if origin is None:
-        return set()
-    if origin.endswith(".py"):
-        try:
-            return _top_level_names(ast.parse(Path(origin).read_text(encoding="utf-8", errors="replace")))
-        except (SyntaxError, ValueError, OSError):
-            return set()
-    # Built into the interpreter or compiled: nothing to read, and importing runs no Python code.
-    return _public(importlib.import_module(module))
 
 
 def _top_level_names(tree: ast.Module) -> set[str]:

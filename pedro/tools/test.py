@@ -382,7 +382,8 @@ def _narrow_jest(tokens: list[str], ids: Sequence[str], kind: ReportKind) -> lis
 
 
 def name_pattern(names: Sequence[str]) -> str:
-    """A regular expression that matches exactly the test names `names` (go test -run, node --test-name-pattern)."""
+    """A regular expression that matches exactly the test names `names` (go test -run, node --test-name-pattern,
+    jest and vitest -t)."""
     return "^(" + "|".join(re.escape(name) for name in names) + ")$"
 
 

@@ -63,6 +63,10 @@ def test_a_module_offers_its_top_level_names_the_projects_first(tmp_path: Path) 
     assert found["with_tx"] == {"math", "D", "RATE", "with_tax"}
     assert "sqrt" in attributes(tmp_path, "AttributeError: module 'math' has no attribute 'sqr'")["sqr"]
     assert "join" in attributes(tmp_path, "AttributeError: module 'os.path' has no attribute 'joinn'")["joinn"]
+    # What a standard module takes from a compiled one counts too (`os` from `posix`); one that acts when imported is
+    # never imported.
+    assert "getcwd" in attributes(tmp_path, "AttributeError: module 'os' has no attribute 'getcwdd'")["getcwdd"]
+    assert attributes(tmp_path, "AttributeError: module 'this' has no attribute 'x'") == {}
     assert attributes(tmp_path, "AttributeError: module 'nowhere' has no attribute 'x'") == {}
 
 
