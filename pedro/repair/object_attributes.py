@@ -30,17 +30,21 @@ _ACTS_WHEN_IMPORTED = frozenset({"antigravity", "this"})
 
 def missing_attributes(texts: list[str], root: Path) -> frozenset[tuple[str, frozenset[str]]]:
     """(an attribute the failures say is missing, the attributes its object has), for each whose object is found."""
-    found: dict[str, set[str]] = {}
+    # Each object once, however many failing tests name it: finding a class reads the project's sources.
+    wanted: dict[tuple[str, str], set[str]] = {}
     for text in texts:
         for match in PYTHON_MISSING_ATTRIBUTE.finditer(text):
             owner = match.group("object") or match.group("type")
-            known = _class_attributes(owner, root) if owner else _module_attributes(match.group("module"), root)
-            if known:
-                found.setdefault(match.group("name"), set()).update(known)
+            key = ("class", owner) if owner else ("module", match.group("module"))
+            wanted.setdefault(key, set()).add(match.group("name"))
         for match in GO_MISSING_ATTRIBUTE.finditer(text):
-            known = _go_type_attributes(match.group("type"), root)
-            if known:
-                found.setdefault(match.group("name"), set()).update(known)
+            wanted.setdefault(("go", match.group("type")), set()).add(match.group("name"))
+    readers = {"class": _class_attributes, "module": _module_attributes, "go": _go_type_attributes}
+    found: dict[str, set[str]] = {}
+    for (kind, owner), names in wanted.items():
+        known = readers[kind](owner, root)
+        for name in names if known else ():
+            found.setdefault(name, set()).update(known)
     return frozenset((name, frozenset(known - {name})) for name, known in found.items())
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from pedro.repair import object_attributes
 from pedro.repair.object_attributes import missing_attributes
 
 ACCOUNTS = (
@@ -77,3 +81,19 @@ def test_a_go_type_offers_its_fields_and_the_methods_declared_on_it(tmp_path: Pa
     )
     message = "./people.go:9:11: p.Nmae undefined (type *Person has no field or method Nmae)"
     assert attributes(tmp_path, message)["Nmae"] == {"Name", "Age", "Height", "Greet", "Kind"}
+
+
+def test_an_object_many_failures_name_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bank.py").write_text(ACCOUNTS)
+    reads: list[str] = []
+    real = object_attributes.project_sources
+
+    def counted(root: Path, language: str) -> Iterator[str]:
+        reads.append(language)
+        return real(root, language)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(object_attributes, "project_sources", counted)
+    message = "AttributeError: 'Account' object has no attribute 'balanse'"
+    found = dict(missing_attributes([message, message, message.replace("balanse", "ownr")], tmp_path))
+    assert "balance" in found["balanse"] and "owner" in found["ownr"]
+    assert reads == ["python"]
