@@ -15,6 +15,7 @@ from pedro.effects import Effects
 from pedro.safety.secretfiles import in_credential_store, is_secret_path
 from pedro.tools.base import ToolArgs, ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.census import Census, SecretCensus, census_from_log
+from pedro.tools.definitions import find_definition
 from pedro.tools.ripgrep import (
     GREP_JSON_FLAGS,
     GREP_OUTPUT_FLAGS,
@@ -24,7 +25,6 @@ from pedro.tools.ripgrep import (
     all_files,
     base_argv,
     child_env,
-    collect_lines,
     find_rg,
     first_line,
     glob_error,
@@ -33,7 +33,6 @@ from pedro.tools.ripgrep import (
     scope_glob,
     stream_rg,
 )
-from pedro.tools.symbols import find_definitions
 
 SearchAction = Literal["grep", "find_files", "find_definition"]
 
@@ -41,9 +40,6 @@ SearchAction = Literal["grep", "find_files", "find_definition"]
 MAX_RESULTS_CEILING = 1000
 # Matched lines longer than this are cut around the match so one minified file cannot fill the result.
 MAX_LINE_CHARS = 200
-# find_definition parses at most this many candidate files, and none larger than MAX_PARSE_BYTES.
-MAX_CANDIDATE_FILES = 2000
-MAX_PARSE_BYTES = 4 * 1024 * 1024
 
 _ACTION_ALIASES: dict[str, SearchAction] = {
     "grep": "grep",
@@ -75,8 +71,6 @@ _KEY_ALIASES: dict[str, tuple[str, ...]] = {
     "max_results": ("limit", "max", "max_count", "count"),
 }
 _GLOB_CHARS = re.compile(r"[*?\[\]{}]")
-_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
-_DEFINITION_WORDS = re.compile(r"^(?:def|class|func|function|fn|type|struct|interface|const|let|var)\s+")
 
 
 class SearchArgs(ToolArgs):
@@ -418,73 +412,3 @@ def _clean_glob(ctx: ToolContext, pattern: str) -> str:
     if glob.startswith(root):
         glob = glob[len(root) :]
     return glob.removeprefix("./")
-
-
-# ---- find_definition --------------------------------------------------------------------------------------
-
-
-def find_definition(ctx: ToolContext, raw_name: str, target: Path, *, limit: int = 100) -> str:
-    """Where a name is defined: `path:line: kind name` rows from tree-sitter tags or the regex fallback."""
-    name = _clean_name(raw_name)
-    leaf = name.rsplit(".", 1)[-1]
-    candidates = _files_mentioning(ctx, leaf, target)
-    rows: list[str] = []
-    total = 0
-    for rel in candidates[:MAX_CANDIDATE_FILES]:
-        source = _read_source(ctx.root / rel)
-        if source is None:
-            continue
-        for symbol in find_definitions(source, rel, name):
-            total += 1
-            if len(rows) < limit:
-                rows.append(f"{rel}:{symbol.start_line}: {symbol.kind} {symbol.qualified_name}")
-    if not rows:
-        if not candidates:
-            return f"{name!r} does not occur in any searched file; check the spelling or use search grep"
-        sample = ", ".join(candidates[:5])
-        return (
-            f"no definition of {name!r} found; it is mentioned in {len(candidates)} file(s) ({sample}); "
-            f"use search grep with pattern {leaf!r} to see where"
-        )
-    if total > len(rows):
-        rows.append(f"… {total - len(rows)} more definitions not shown; pass `path` to narrow the search")
-    if len(candidates) > MAX_CANDIDATE_FILES:
-        rows.append(f"(only the first {MAX_CANDIDATE_FILES} of {len(candidates)} files were parsed; pass `path`)")
-    return "\n".join(rows)
-
-
-def _clean_name(raw: str) -> str:
-    name = _DEFINITION_WORDS.sub("", raw.strip()).removesuffix("()").strip()
-    if not _IDENTIFIER.match(name):
-        raise ToolFailure(
-            f'{raw!r} is not a name; give a bare identifier such as "mul" or a qualified one such as "Calc.add" '
-            "(use search grep for other text)"
-        )
-    return name
-
-
-def _files_mentioning(ctx: ToolContext, word: str, target: Path) -> list[str]:
-    # Secret files are left out by name, as grep leaves them out: ripgrep never opens one to look for the word.
-    argv = base_argv(ctx, hide_secrets=not target.is_file())
-    argv += ["--files-with-matches", "--fixed-strings", "--case-sensitive"]
-    if "$" not in word:
-        # \b cannot sit next to `$`, so JavaScript names like $el are matched as plain substrings.
-        argv.append("--word-regexp")
-    argv += ["-e", word, "--", ctx.rel(target)]
-    paths, outcome = collect_lines(argv, cwd=ctx.root, env=child_env(ctx))
-    if outcome.returncode == 2 and not paths:
-        raise ToolFailure(f"search failed: {first_line(outcome.stderr)}")
-    if not target.is_file():
-        paths = [path for path in paths if not is_secret_path(path)]  # and never named
-    paths.sort()
-    return paths
-
-
-def _read_source(path: Path) -> bytes | None:
-    try:
-        if path.stat().st_size > MAX_PARSE_BYTES:
-            return None
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return None if b"\x00" in data[:8192] else data

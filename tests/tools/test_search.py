@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -13,6 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from pedro.config import ToolsConfig
+from pedro.tools import definitions
 from pedro.tools.base import ToolContext, ToolDeniedError, ToolFailure
 from pedro.tools.ripgrep import find_rg, stream_rg
 from pedro.tools.search import SearchArgs, SearchTool
@@ -545,9 +547,26 @@ def test_find_files_ignore_case_matches_either_case(project: Path, ctx: ToolCont
 # ---- find_definition --------------------------------------------------------------------------------------
 
 
+_DEFINITION_ROW = re.compile(r"^\S+:\d+: (?:function|method|class|struct|interface|type|const|variable|impl) [\w.$]+$")
+
+
+def _definitions(out: str) -> list[str]:
+    """The `path:line: kind name` rows of a find_definition answer, without the units' lines and the callers."""
+    return [line for line in out.splitlines() if _DEFINITION_ROW.match(line)]
+
+
 def test_find_definition_python_acceptance(project: Path, ctx: ToolContext) -> None:
     out = _run(ctx, action="find_definition", name="mul")
-    assert out.splitlines() == ["calc.py:5: function mul", "calc.py:13: method Calc.mul"]
+    assert out.splitlines() == [
+        "calc.py:5: function mul",
+        "calc.py:5: def mul(a, b):",
+        "calc.py:6:     return a * b",
+        "",
+        "calc.py:13: method Calc.mul",
+        "calc.py:13:     def mul(self, x):",
+        "calc.py:14:         self.total *= x",
+        "calc.py:15:         return self.total",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -568,27 +587,65 @@ def test_find_definition_python_acceptance(project: Path, ctx: ToolContext) -> N
     ],
 )
 def test_find_definition_in_each_language(project: Path, ctx: ToolContext, name: str, expected: str) -> None:
-    assert _run(ctx, action="find_definition", name=name) == expected
+    assert _definitions(_run(ctx, action="find_definition", name=name)) == expected.splitlines()
 
 
 def test_find_definition_of_a_go_method_lists_the_interface_and_the_implementation(
     project: Path, ctx: ToolContext
 ) -> None:
-    assert _run(ctx, name="Area").splitlines() == [
+    assert _definitions(_run(ctx, name="Area")) == [
         "pkg/shapes/shapes.go:4: method Shape.Area",
         "pkg/shapes/shapes.go:11: method Square.Area",
     ]
 
 
 def test_find_definition_accepts_what_small_models_send(project: Path, ctx: ToolContext) -> None:
-    assert _run(ctx, action="find_definition", name="def add()") == "calc.py:1: function add"
-    assert _run(ctx, action="definition", pattern="add") == "calc.py:1: function add"
+    assert _definitions(_run(ctx, action="find_definition", name="def add()")) == ["calc.py:1: function add"]
+    assert _definitions(_run(ctx, action="definition", pattern="add")) == ["calc.py:1: function add"]
 
 
 def test_find_definition_not_found_points_at_grep(project: Path, ctx: ToolContext) -> None:
     out = _run(ctx, name="total")
     assert out.startswith("no definition of 'total' found; it is mentioned in 1 file(s) (calc.py)")
     assert _run(ctx, name="nowhere_name").startswith("'nowhere_name' does not occur")
+
+
+def test_find_definition_names_the_lines_that_call_it(project: Path, ctx: ToolContext) -> None:
+    _write(project, {"main.py": "from calc import add, Calc\n\nprint(add(1, 2))\nc = Calc()\nc.mul(3)\n"})
+    out = _run(ctx, name="add")
+    assert out.split("\n\n")[-1].splitlines() == ["called at (1 line):", "main.py:3: print(add(1, 2))"]
+    # A method by its qualified name is called as an attribute, and another function of its name is no caller.
+    assert _run(ctx, name="Calc.mul").split("\n\n")[-1].splitlines() == ["called at (1 line):", "main.py:5: c.mul(3)"]
+    # A class is used, not only called.
+    assert _run(ctx, name="Calc").split("\n\n")[-1].splitlines() == [
+        "used at (2 lines):",
+        "main.py:1: from calc import add, Calc",
+        "main.py:4: c = Calc()",
+    ]
+
+
+def test_find_definition_in_a_long_module_shows_the_unit_never_the_module(repo: Path, ctx: ToolContext) -> None:
+    filler = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(1250))
+    body = "".join(f"    total += {n}\n" for n in range(60))
+    _write(repo, {"big.py": f"{filler}def target(x):\n    total = x\n{body}    return total\n\n\nf0(target(1))\n"})
+    start = 1250 * 4 + 1
+    out = _run(ctx, name="target")
+    lines = out.splitlines()
+    assert lines[:3] == [
+        f"big.py:{start}: function target",
+        f"big.py:{start}: def target(x):",
+        f"big.py:{start + 1}:     total = x",
+    ]
+    unit = [line for line in lines if line.startswith("big.py:") and not line.endswith("function target")]
+    assert len(unit) == definitions.UNIT_LINES + 1  # the unit's first lines, and its one caller
+    assert f"… 23 more lines: read big.py lines {start + definitions.UNIT_LINES}-{start + 62}" in lines
+    assert lines[-2:] == ["called at (1 line):", f"big.py:{start + 65}: f0(target(1))"]
+    assert "def f7(x):" not in out
+
+
+def test_find_definition_shows_no_unit_where_a_name_has_many(repo: Path, ctx: ToolContext) -> None:
+    _write(repo, {f"m{n}.py": "def run():\n    return 1\n" for n in range(3)})
+    assert _run(ctx, name="run").splitlines() == [f"m{n}.py:1: function run" for n in range(3)]
 
 
 def test_find_definition_rejects_text_that_is_not_a_name(project: Path, ctx: ToolContext) -> None:
