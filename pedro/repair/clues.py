@@ -42,6 +42,8 @@ _UNUSED_LOCAL = (
     re.compile(r"declared and not used: (?P<name>\w+)"),
 )
 # A key a lookup did not find: Python's KeyError.
+# A failure's message that is an exception the code raised: its class's name first (pytest's, unittest's).
+_RAISED = (re.compile(r"^(?P<name>[A-Z]\w*(?:Error|Exception))\b"),)
 _MISSING_KEY = (re.compile(r"KeyError: (?P<quote>['\"])(?P<name>[^'\"\n]+)(?P=quote)"),)
 # A method called on its class where an instance was meant (`timedelta.total_seconds()` for `period.total_seconds()`).
 _UNBOUND = (
@@ -152,6 +154,9 @@ class Clues:
     """Packages a Go file imports and uses nowhere (`imported and not used: "sort"`): a call of theirs was dropped."""
     unused_locals: frozenset[str] = frozenset()
     """Locals Go says are declared and not used (`is_prime declared but not used`): a use of theirs was dropped."""
+    raised: frozenset[str] = frozenset()
+    """Exceptions the failures end in (`ValueError: Cannot specify ',' with 's'.`): where a `return` raised one, the
+    function may have been meant to answer otherwise (fallbacks.py)."""
 
     @property
     def deepest(self) -> tuple[str, int] | None:
@@ -188,6 +193,7 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
         subclassed=subclassed(_test_code(failures, tests)),
         unused=_named(_UNUSED_IMPORT, "name", texts),
         unused_locals=_named(_UNUSED_LOCAL, "name", texts),
+        raised=_named(_RAISED, "name", [failure.message for failure in failures]),
     )
 
 

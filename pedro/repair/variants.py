@@ -33,6 +33,7 @@ from pedro.repair.divisor_loops import divisor_loops, small_numbers, stuck_divis
 from pedro.repair.documented_cases import documented_cases
 from pedro.repair.dropped_calls import dropped_calls, dropped_checks
 from pedro.repair.empty_pieces import empty_piece_guards
+from pedro.repair.fallbacks import fallbacks
 from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
 from pedro.repair.half_swaps import half_swaps
 from pedro.repair.idle_counters import idle_counters, idle_items
@@ -254,6 +255,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _swapped_pairs(unit, order, prose)
     found += _parted_twins(unit, order, prose)
     found += _dropped_calls(unit, prose, clues)
+    found += _fallbacks(unit, clues)
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
         for row, text, change in moved_counters(lines)
@@ -679,6 +681,20 @@ def _dropped_calls(unit: Unit, prose: set[int], clues: Clues) -> list[Variant]:
         for k, change in enumerate(changes)
         if (line := unit.start_line + change.row) not in prose
     ]
+
+
+def _fallbacks(unit: Unit, clues: Clues) -> list[Variant]:
+    """The `return` at the failure's deepest frame, where it raised what the test did not expect, wrapped to answer
+    each of the function's other results instead (fallbacks.py): a statement added, ranked as a third-tier change of
+    the deepest line, so the one-token changes of that line come first."""
+    if unit.language != "python" or not clues.raised or clues.deepest is None:
+        return []
+    path, line = clues.deepest
+    if path != unit.path or not unit.start_line < line <= unit.end_line:
+        return []
+    changes = fallbacks(unit.text.splitlines(), line - unit.start_line, clues.raised)
+    score = _TIER_SCORE[3] + _DEEPEST_LINE
+    return [Variant(unit, line, change.text, change.change, score - k * 0.01) for k, change in enumerate(changes)]
 
 
 def _divisor_loops(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:

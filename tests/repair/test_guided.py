@@ -111,6 +111,26 @@ def test_a_missing_attribute_is_fixed_by_the_attribute_its_object_has_though_its
     assert "return order.subtotal + order.shipping" in (repo / "invoice.py").read_text()
 
 
+CELL = 'def cell(val, kind, fmt):\n    if kind is str:\n        return f"{val}"\n    return format(val, fmt)\n'
+CELL_TEST = (
+    "from table import cell\n\n\n"
+    "def test_a_number_given_as_text_in_a_column_of_numbers():\n"
+    '    assert cell(82642, int, ",") == "82,642"\n'
+    '    assert cell("1500", int, ",") == "1500"\n'
+)
+
+
+def test_a_return_that_raised_where_a_result_was_wanted_answers_as_the_function_answers_text(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"table.py": CELL, "test_table.py": CELL_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    fixed = fixed_variant(events, within=10)
+    assert fixed["change"] == '`return f"{val}"` where `format(val, fmt)` raises ValueError', fixed
+    assert "    try:\n        return format(val, fmt)\n    except ValueError:\n" in (repo / "table.py").read_text()
+
+
 SUM_JS = "function sum(values) {\n  let total = 0;\n  for (const v of values) total += v;\n  return totl;\n}\n"
 SUM_GO = (
     "package sum\n\nfunc Sum(values []int) int {\n\ttotal := 0\n"
