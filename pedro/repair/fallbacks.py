@@ -36,28 +36,32 @@ def fallbacks(lines: list[str], row: int, raised: frozenset[str]) -> list[RowCha
     `try` that answers each of the function's other results when it raises; [] where the row is no such line."""
     caught = sorted(raised - NOT_CAUGHT)
     match = _RETURN.match(lines[row]) if 0 < row < len(lines) and caught else None
-    if match is None or _expression(match["value"]) is None:
+    local = _locals_of("\n".join(lines)) if match is not None and _expression(match["value"]) is not None else None
+    if match is None or local is None:
         return []
-    local = _locals_of("\n".join(lines))
-    if local is None:
-        return []
-    others: list[tuple[int, str]] = []
-    for other_row, text in enumerate(lines):
-        other = _RETURN.match(text)
-        if other is None or other_row == row or other["value"] == match["value"]:
-            continue
-        tree = _expression(other["value"])
-        reads = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} if tree is not None else local
-        if not reads & local and other["value"] not in (value for _, value in others):
-            others.append((abs(other_row - row), other["value"]))
     exception = caught[0] if len(caught) == 1 else f"({', '.join(caught)})"
     indent = indent_of(lines[row])
     inner = indent + ("\t" if indent.startswith("\t") else "    ")
     changes = []
-    for _, value in sorted(others)[:_MOST]:
+    for value in _other_results(lines, row, local)[:_MOST]:
         text = f"{indent}try:\n{inner}return {match['value']}\n{indent}except {exception}:\n{inner}return {value}"
         changes.append(RowChange(row, text, f"`return {value}` where `{match['value']}` raises {exception}"))
     return changes
+
+
+def _other_results(lines: list[str], row: int, local: set[str]) -> list[str]:
+    """What the function's other `return`s give, each once, nearest to `row` first: those that read none of its
+    locals (unset, maybe, where the line at `row` raised)."""
+    raised = _RETURN.match(lines[row])
+    found: dict[str, int] = {}
+    for other_row, text in enumerate(lines):
+        other = _RETURN.match(text)
+        if other is None or raised is None or other["value"] == raised["value"] or other["value"] in found:
+            continue
+        tree = _expression(other["value"])
+        if tree is not None and not {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} & local:
+            found[other["value"]] = abs(other_row - row)
+    return sorted(found, key=lambda value: found[value])
 
 
 def _expression(text: str) -> ast.expr | None:

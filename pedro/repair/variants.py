@@ -254,8 +254,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _recursions(unit, order, prose, clues)
     found += _swapped_pairs(unit, order, prose)
     found += _parted_twins(unit, order, prose)
-    found += _dropped_calls(unit, prose, clues)
-    found += _fallbacks(unit, clues)
+    found += [*_dropped_calls(unit, prose, clues), *_fallbacks(unit, clues)]
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
         for row, text, change in moved_counters(lines)
