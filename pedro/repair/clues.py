@@ -15,6 +15,7 @@ from pedro.repair.normal_forms import ignored
 from pedro.repair.object_attributes import GO_MISSING_ATTRIBUTE, PYTHON_MISSING_ATTRIBUTE, missing_attributes
 from pedro.repair.own_class import subclassed
 from pedro.repair.progress import actual_expected_texts, extra_ends, result_shapes
+from pedro.repair.raise_guards import NOT_RAISED, Raising, expected_raises
 from pedro.tools.testreport import FailedTest
 
 # node's test runner names an error's class with its base's in brackets: `ReferenceError [Error]: x is not defined`.
@@ -154,6 +155,9 @@ class Clues:
     """Packages a Go file imports and uses nowhere (`imported and not used: "sort"`): a call of theirs was dropped."""
     unused_locals: frozenset[str] = frozenset()
     """Locals Go says are declared and not used (`is_prime declared but not used`): a use of theirs was dropped."""
+    raising: frozenset[Raising] = frozenset()
+    """The arguments of the calls the failing tests expected to raise where they did not (`DID NOT RAISE`): a check the
+    function lacks (raise_guards.py)."""
     raised: frozenset[str] = frozenset()
     """Exceptions the failures end in (`ValueError: Cannot specify ',' with 's'.`): where a `return` raised one, the
     function may have been meant to answer otherwise (fallbacks.py)."""
@@ -194,7 +198,17 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
         unused=_named(_UNUSED_IMPORT, "name", texts),
         unused_locals=_named(_UNUSED_LOCAL, "name", texts),
         raised=_raised(failures),
+        raising=_raising(failures, tests),
     )
+
+
+def _raising(failures: Sequence[FailedTest], tests: FailingTests) -> frozenset[Raising]:
+    """The arguments of the calls that the failing tests which say a call did not raise expected to raise."""
+    found: frozenset[Raising] = frozenset()
+    for failure in failures:
+        test = tests.of(failure) if NOT_RAISED.search(f"{failure.message}\n{failure.details}") else None
+        found |= expected_raises(test.text) if test is not None else frozenset()
+    return found
 
 
 def _raised(failures: Sequence[FailedTest]) -> frozenset[str]:

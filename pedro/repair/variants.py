@@ -57,6 +57,7 @@ from pedro.repair.overwritten_stores import overwritten_stores
 from pedro.repair.own_class import own_class_rows
 from pedro.repair.padding import zero_padded
 from pedro.repair.parted_twins import parted_twins
+from pedro.repair.raise_guards import raise_guards
 from pedro.repair.recursion_slips import recursion_slips
 from pedro.repair.reshaped_results import reshaped_results
 from pedro.repair.reversed_prefixes import reversed_prefixes
@@ -254,7 +255,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _recursions(unit, order, prose, clues)
     found += _swapped_pairs(unit, order, prose)
     found += _parted_twins(unit, order, prose)
-    found += [*_dropped_calls(unit, prose, clues), *_fallbacks(unit, clues)]
+    found += [*_dropped_calls(unit, prose, clues), *_fallbacks(unit, clues), *_raise_guards(unit, clues)]
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
         for row, text, change in moved_counters(lines)
@@ -694,6 +695,19 @@ def _fallbacks(unit: Unit, clues: Clues) -> list[Variant]:
     changes = fallbacks(unit.text.splitlines(), line - unit.start_line, clues.raised)
     score = _TIER_SCORE[3] + _DEEPEST_LINE
     return [Variant(unit, line, change.text, change.change, score - k * 0.01) for k, change in enumerate(changes)]
+
+
+def _raise_guards(unit: Unit, clues: Clues) -> list[Variant]:
+    """A check added where the body starts, raising what the failing test expected of a call that returned instead
+    (raise_guards.py): the failure says the function lacks it, so these come before every one-token change."""
+    if unit.language != "python" or not clues.raising:
+        return []
+    changes = raise_guards(unit.text.splitlines(), unit.name, clues.raising)
+    score = _GUIDED_SCORE + _DEEPEST_LINE
+    return [
+        Variant(unit, unit.start_line + change.row, change.text, change.change, score - k * 0.01)
+        for k, change in enumerate(changes)
+    ]
 
 
 def _divisor_loops(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:

@@ -131,6 +131,27 @@ def test_a_return_that_raised_where_a_result_was_wanted_answers_as_the_function_
     assert "    try:\n        return format(val, fmt)\n    except ValueError:\n" in (repo / "table.py").read_text()
 
 
+ROOT = 'def root(x, n=2):\n    """The nth root of x; a negative x has none."""\n    return x ** (1 / n)\n'
+ROOT_TEST = (
+    "import pytest\n\nfrom roots import root\n\n\n"
+    "def test_square_root():\n    assert root(9) == 3.0\n\n\n"
+    "def test_no_root_of_a_negative_number():\n    with pytest.raises(ValueError):\n        root(-4)\n"
+)
+
+
+def test_a_call_the_test_expected_to_raise_gets_the_check_its_argument_calls_for(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    make_repo(repo, {"roots.py": ROOT, "test_roots.py": ROOT_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    fixed = fixed_variant(events, within=3)
+    assert fixed["change"] == '`if x < 0: raise ValueError(f"invalid x: {x!r}")` added where the body starts', fixed
+    assert (
+        '    if x < 0:\n        raise ValueError(f"invalid x: {x!r}")\n    return x' in (repo / "roots.py").read_text()
+    )
+
+
 SUM_JS = "function sum(values) {\n  let total = 0;\n  for (const v of values) total += v;\n  return totl;\n}\n"
 SUM_GO = (
     "package sum\n\nfunc Sum(values []int) int {\n\ttotal := 0\n"

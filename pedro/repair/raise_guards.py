@@ -1,0 +1,212 @@
+"""A check a function lacks where the failing test expects it to raise: `with pytest.raises(ValueError): sqrt(-1)`
+fails with "DID NOT RAISE", and the fix is a statement no one-token change writes, `if x < 0: raise ValueError(…)`
+where the body starts. The test's own call says which argument and which value: a negative number, zero, None,
+something empty, or a value of another type than the test's other calls pass there."""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pedro.repair.locate import RowChange, indent_of
+
+NOT_RAISED = re.compile(r"DID NOT RAISE|\bnot raised\b|Missing expected exception")
+"""What pytest, unittest and node's assert say when a call the test expected to raise returned."""
+_MOST = 8
+_PLAIN_TEXT = re.compile(r"^[\w ,.:;'!?-]{1,80}$")
+"""A `match=` pattern that is plain text: the message itself, a raise can say it."""
+
+
+@dataclass(frozen=True)
+class Raising:
+    """One argument of a call the failing test expects to raise: which exception, whose call, where the value goes
+    (a position, else a keyword), its literal, the message the test matches (if plain text), and the type the test's
+    other calls pass there (if they all pass one)."""
+
+    exception: str
+    function: str
+    position: int | None
+    keyword: str | None
+    value: str
+    message: str = ""
+    usual_type: str = ""
+
+
+def expected_raises(test_code: str) -> frozenset[Raising]:
+    """The arguments of the calls a test expects to raise: in `with pytest.raises(E[, match=…]):` or
+    `with self.assertRaises(E):` blocks, and `pytest.raises(E, f, *args)`, `self.assertRaises(E, f, *args)`."""
+    try:
+        tree = ast.parse(textwrap.dedent(test_code))
+    except SyntaxError:
+        return frozenset()
+    found: set[Raising] = set()
+    raising = list(_raising_calls(tree))
+    for exception, message, call in raising:
+        function = _called_name(call.func)
+        if not function or any(isinstance(arg, ast.Starred) for arg in call.args):
+            continue
+        usual = _usual_types(tree, function, {id(node) for _, _, node in raising})
+        for where, node in _arguments(call):
+            value = _literal(node)
+            if value is not _NOT_LITERAL:
+                position = where if isinstance(where, int) else None
+                keyword = where if isinstance(where, str) else None
+                kind = usual.get(where, "")
+                found.add(Raising(exception, function, position, keyword, repr(value), message, kind))
+    return frozenset(found)
+
+
+def raise_guards(lines: list[str], name: str, raising: frozenset[Raising]) -> list[RowChange]:
+    """For a Python function `name` (its `lines`), `if CONDITION: raise E(…)` added where its body starts, for each
+    condition the failing test's raising calls suggest; first, where they suggest several, one for each value."""
+    wanted = [one for one in raising if one.function == name]
+    parameters, first_row = _signature(lines)
+    if not wanted or first_row is None:
+        return []
+    guards, firsts = _guards(parameters, wanted)
+    # A value's type is checked before anything compares it.
+    firsts.sort(key=lambda condition: not condition.startswith("not isinstance("))
+    options = [firsts] if len(firsts) > 1 else []
+    options += [[condition] for condition in guards]
+    indent = indent_of(lines[first_row])
+    changes = []
+    for chosen in options[:_MOST]:
+        added = "".join(f"{indent}if {condition}:\n{indent}    {guards[condition]}\n" for condition in chosen)
+        said = "; ".join(f"`if {condition}: {guards[condition]}`" for condition in chosen)
+        changes.append(RowChange(first_row, added + lines[first_row], f"{said} added where the body starts"))
+    return changes
+
+
+def _guards(parameters: list[str], wanted: list[Raising]) -> tuple[dict[str, str], list[str]]:
+    """Each condition the values call for and the `raise` it guards, and the first condition of each value."""
+    guards: dict[str, str] = {}
+    firsts: list[str] = []
+    for one in sorted(wanted, key=lambda one: (one.position is None, one.position or 0, one.keyword or "", one.value)):
+        parameter = _parameter(parameters, one)
+        conditions = _conditions(parameter, one) if parameter else []
+        message = repr(one.message) if one.message else f'f"invalid {parameter}: {{{parameter}!r}}"'
+        for condition in conditions:
+            guards.setdefault(condition, f"raise {one.exception}({message})")
+        if conditions and conditions[0] not in firsts:
+            firsts.append(conditions[0])
+    return guards, firsts
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
+def _arguments(call: ast.Call) -> list[tuple[int | str, ast.expr]]:
+    """Each argument of a call, by its position or its keyword."""
+    given: list[tuple[int | str, ast.expr]] = list(enumerate(call.args))
+    return given + [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg]
+
+
+def _called_name(func: ast.expr) -> str:
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _exception_name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _raising_calls(tree: ast.Module) -> Iterator[tuple[str, str, ast.Call]]:
+    """(exception, message matched, call) for each call the test expects to raise."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                expected = _expectation(item.context_expr)
+                if expected is not None and not _holds_call(item.context_expr):
+                    calls = (inner for statement in node.body for inner in ast.walk(statement))
+                    yield from ((*expected, call) for call in calls if isinstance(call, ast.Call))
+        elif isinstance(node, ast.Call) and _holds_call(node):
+            expected = _expectation(node)
+            if expected is not None:
+                target = node.args[1]
+                yield expected[0], expected[1], ast.Call(func=target, args=node.args[2:], keywords=node.keywords)
+
+
+def _expectation(node: ast.expr) -> tuple[str, str] | None:
+    """(exception, plain message to match) where `node` is `pytest.raises(E…)` or `assertRaises(E…)`."""
+    if not isinstance(node, ast.Call) or _called_name(node.func) not in ("raises", "assertRaises") or not node.args:
+        return None
+    exception = _exception_name(node.args[0])
+    if not exception:
+        return None
+    match = next((k.value for k in node.keywords if k.arg == "match"), None)
+    text = match.value if isinstance(match, ast.Constant) and isinstance(match.value, str) else ""
+    return exception, text if _PLAIN_TEXT.match(text) else ""
+
+
+def _holds_call(node: ast.expr) -> bool:
+    """Whether `raises(E, f, *args)` names the function to call itself, rather than opening a block."""
+    return isinstance(node, ast.Call) and len(node.args) >= 2 and isinstance(node.args[1], ast.Name | ast.Attribute)
+
+
+def _usual_types(tree: ast.Module, function: str, raising: set[int]) -> dict[int | str, str]:
+    """Per argument, the type every other literal call of `function` in the test (none of the `raising` ones)
+    passes there, where there is one."""
+    seen: dict[int | str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and id(node) not in raising and _called_name(node.func) == function:
+            for where, arg in _arguments(node):
+                value = _literal(arg)
+                if value is not _NOT_LITERAL and value is not None:
+                    seen.setdefault(where, set()).add(type(value).__name__)
+    return {where: next(iter(kinds)) for where, kinds in seen.items() if len(kinds) == 1}
+
+
+def _signature(lines: list[str]) -> tuple[list[str], int | None]:
+    """The function's parameters (self or cls dropped from a method) and the row its body starts at (after the
+    docstring); None where it does not parse alone or its body starts on its signature's line."""
+    try:
+        tree = ast.parse(textwrap.dedent("\n".join(lines)))
+    except SyntaxError:
+        return [], None
+    function = tree.body[0] if tree.body else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return [], None
+    arguments = function.args
+    names = [argument.arg for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]]
+    if names and names[0] in ("self", "cls"):
+        names = names[1:]
+    body = function.body
+    docstring = isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant)
+    first = body[1] if docstring and len(body) > 1 else body[0]
+    row = first.lineno - 1
+    return names, row if row > function.lineno - 1 else None
+
+
+def _parameter(parameters: list[str], one: Raising) -> str:
+    if one.keyword is not None:
+        return one.keyword if one.keyword in parameters else ""
+    return parameters[one.position] if one.position is not None and one.position < len(parameters) else ""
+
+
+def _conditions(parameter: str, one: Raising) -> list[str]:
+    """What the value the test passes says a check of `parameter` should look for."""
+    value = ast.literal_eval(one.value)
+    found = []
+    if value is None:
+        found.append(f"{parameter} is None")
+    elif isinstance(value, bool):
+        pass
+    elif isinstance(value, int | float):
+        found += [f"{parameter} < 0"] if value < 0 else [f"{parameter} == 0", f"{parameter} <= 0"] if value == 0 else []
+    elif isinstance(value, str | list | tuple | dict | set) and not value:
+        found.append(f"not {parameter}")
+    elif isinstance(value, str) and not value.strip():
+        found.append(f"not {parameter}.strip()")
+    if one.usual_type and one.usual_type != type(value).__name__ and value is not None:
+        found.append(f"not isinstance({parameter}, {one.usual_type})")
+    return found
