@@ -90,6 +90,45 @@ def _first_request_s(root: Path, env: dict[str, str]) -> float:
         server.stop()
 
 
+def _mcp_first_request_s(root: Path, env: dict[str, str]) -> float:
+    """Seconds from an MCP client's `tools/call` of build (to a `pedro mcp` already initialised over stdio) to the
+    job's first chat request reaching the server: what an MCP call costs before the model is asked."""
+    arrived: list[float] = []
+    server = StubServer(["Nothing to do here."], on_request=lambda _n: arrived.append(time.perf_counter())).start()
+    command = [sys.executable, "-m", "pedro", "mcp", "--backend", "openai", "--base-url", f"{server.url}/v1"]
+    proc = subprocess.Popen(  # noqa: S603 (the benchmark's own command)
+        [*command, "--model", "m", "--max-rounds", "1"], cwd=root, env=env, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+        _rpc(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}, answer=1)
+        _rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"}, answer=None)
+        start = time.perf_counter()
+        call = {"name": "build", "arguments": {"description": "Say hello"}}
+        _rpc(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}, answer=2)
+        if not arrived:
+            raise RuntimeError("pedro mcp's build sent no chat request")
+        return arrived[0] - start
+    finally:
+        proc.kill()
+        proc.wait()
+        server.stop()
+
+
+def _rpc(proc: subprocess.Popen[str], message: dict[str, Any], *, answer: int | None) -> None:
+    """Send one JSON-RPC message over stdio; with `answer`, read until the reply of that id."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(message) + "\n")
+    proc.stdin.flush()
+    while answer is not None:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("pedro mcp ended before it answered")
+        if json.loads(line).get("id") == answer:
+            return
+
+
 def _secret_listings(root: Path) -> dict[str, float]:
     """The secret-file list of a tree asked for the first time (ripgrep's listing), the second (its folder index
     built) and after (a stat per folder), as the sandbox asks before each command."""
@@ -124,6 +163,7 @@ def run() -> dict[str, Any]:
             times[f"read_{name}"] = _median(_pedro(tree, "tools", "run", "file", json.dumps(READ)))
             times[f"search_{name}"] = _median(_pedro(tree, "tools", "run", "search", json.dumps(SEARCH)))
             times[f"first_request_{name}"] = statistics.median(_first_request_s(tree, env) for _ in range(3))
+            times[f"mcp_request_{name}"] = statistics.median(_mcp_first_request_s(tree, env) for _ in range(3))
             shutil.rmtree(tree / ".pedro", ignore_errors=True)
         times.update(_secret_listings(big))
     return {"files": len(listed.stdout.splitlines()), **{k: round(v, 4) for k, v in times.items()}}
@@ -134,6 +174,7 @@ def rows(timed: dict[str, Any]) -> list[tuple[str, float, str, bool | None]]:
     files, rg_files, rg_grep = timed["files"], timed["rg_files"], timed["rg_grep"]
     read = (timed["read_big"] - timed["read_small"]) / rg_files
     job = (timed["first_request_big"] - timed["first_request_small"]) / rg_files
+    mcp = (timed["mcp_request_big"] - timed["mcp_request_small"]) / rg_files
     search = (timed["search_big"] - timed["search_small"]) / rg_grep
     goal = f"≤ {FIXED_COST_GOAL:g}"
     again = timed["secrets_later"] / rg_files
@@ -141,6 +182,7 @@ def rows(timed: dict[str, Any]) -> list[tuple[str, float, str, bool | None]]:
     return [
         (f"{files} files: tools run file read, extra s ÷ rg --files", read, goal, read <= FIXED_COST_GOAL),
         (f"{files} files: job's first request, extra s ÷ rg --files", job, goal, job <= FIXED_COST_GOAL),
+        (f"{files} files: MCP build's first request, extra s ÷ rg --files", mcp, goal, mcp <= FIXED_COST_GOAL),
         (f"{files} files: tools run search, extra s ÷ rg -n", search, f"≤ {SEARCH_GOAL:g}", search <= SEARCH_GOAL),
         (f"{files} files: secret files asked again, s ÷ rg --files", again, f"≤ {SECRETS_AGAIN_GOAL:g}", again_met),
         (f"{files} files: secret files asked first, s ÷ rg --files", timed["secrets_first"] / rg_files, "", None),
