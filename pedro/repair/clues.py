@@ -42,9 +42,9 @@ _UNUSED_LOCAL = (
     re.compile(r"(?P<name>\w+) declared but not used"),
     re.compile(r"declared and not used: (?P<name>\w+)"),
 )
-# A key a lookup did not find: Python's KeyError.
 # A failure's message that is an exception the code raised: its class's name first (pytest's, unittest's).
 _RAISED = (re.compile(r"^(?P<name>[A-Z]\w*(?:Error|Exception))\b"),)
+# A key a lookup did not find: Python's KeyError.
 _MISSING_KEY = (re.compile(r"KeyError: (?P<quote>['\"])(?P<name>[^'\"\n]+)(?P=quote)"),)
 # A method called on its class where an instance was meant (`timedelta.total_seconds()` for `period.total_seconds()`).
 _UNBOUND = (

@@ -5,9 +5,8 @@ function answers text, `f"{val}"`. No one-token change reaches it: the fix is a 
 from __future__ import annotations
 
 import ast
-import re
 
-from pedro.repair.locate import RowChange, indent_of
+from pedro.repair.locate import RETURN_LINE, RowChange, indent_of
 
 NOT_CAUGHT = frozenset(
     {
@@ -26,7 +25,6 @@ NOT_CAUGHT = frozenset(
     }
 )
 """Exceptions that say the code itself slipped (a name, an index, a division): caught, they would hide the slip."""
-_RETURN = re.compile(r"^(?P<indent>[ \t]*)return\s+(?P<value>[^#]+?)\s*$")
 _MOST = 4
 """The other results tried in place of the one that raised, the nearest first."""
 
@@ -35,7 +33,7 @@ def fallbacks(lines: list[str], row: int, raised: frozenset[str]) -> list[RowCha
     """For the `return` at `row` of a Python function's `lines` that raised one of `raised`, the line wrapped in a
     `try` that answers each of the function's other results when it raises; [] where the row is no such line."""
     caught = sorted(raised - NOT_CAUGHT)
-    match = _RETURN.match(lines[row]) if 0 < row < len(lines) and caught else None
+    match = RETURN_LINE.match(lines[row]) if 0 < row < len(lines) and caught else None
     local = _locals_of("\n".join(lines)) if match is not None and _expression(match["value"]) is not None else None
     if match is None or local is None:
         return []
@@ -52,10 +50,10 @@ def fallbacks(lines: list[str], row: int, raised: frozenset[str]) -> list[RowCha
 def _other_results(lines: list[str], row: int, local: set[str]) -> list[str]:
     """What the function's other `return`s give, each once, nearest to `row` first: those that read none of its
     locals (unset, maybe, where the line at `row` raised)."""
-    raised = _RETURN.match(lines[row])
+    raised = RETURN_LINE.match(lines[row])
     found: dict[str, int] = {}
     for other_row, text in enumerate(lines):
-        other = _RETURN.match(text)
+        other = RETURN_LINE.match(text)
         if other is None or raised is None or other["value"] == raised["value"] or other["value"] in found:
             continue
         tree = _expression(other["value"])
