@@ -73,6 +73,17 @@ def fixed_variant(events: list[dict[str, Any]], *, within: int) -> dict[str, Any
     return variants[fixed[0]]
 
 
+def fixed_through_the_cli(
+    repo: Path, files: dict[str, str], stub_server: Any, cli_env: dict[str, str], *, within: int
+) -> dict[str, Any]:
+    """The project's files committed, `pedro debug` run against a model that never helps, and the variant that fixed
+    the tests, which must be among the first `within` tried."""
+    make_repo(repo, files)
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    return fixed_variant(events, within=within)
+
+
 def test_an_undefined_name_is_fixed_by_the_name_in_scope_and_no_variant_touches_prose(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
@@ -103,10 +114,13 @@ INVOICE_TEST = (
 def test_a_missing_attribute_is_fixed_by_the_attribute_its_object_has_though_its_file_never_names_it(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"models.py": ORDER, "invoice.py": INVOICE, "test_invoice.py": INVOICE_TEST})
-    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
-    assert proc.returncode == 0, proc.stderr
-    fixed = fixed_variant(events, within=3)
+    fixed = fixed_through_the_cli(
+        repo,
+        {"models.py": ORDER, "invoice.py": INVOICE, "test_invoice.py": INVOICE_TEST},
+        stub_server,
+        cli_env,
+        within=3,
+    )
     assert fixed["change"] == "`.subtotl` → `.subtotal`, the object's attribute nearest in spelling", fixed
     assert "return order.subtotal + order.shipping" in (repo / "invoice.py").read_text()
 
@@ -123,10 +137,7 @@ CELL_TEST = (
 def test_a_return_that_raised_where_a_result_was_wanted_answers_as_the_function_answers_text(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"table.py": CELL, "test_table.py": CELL_TEST})
-    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
-    assert proc.returncode == 0, proc.stderr
-    fixed = fixed_variant(events, within=10)
+    fixed = fixed_through_the_cli(repo, {"table.py": CELL, "test_table.py": CELL_TEST}, stub_server, cli_env, within=10)
     assert fixed["change"] == '`return f"{val}"` where `format(val, fmt)` raises ValueError', fixed
     assert "    try:\n        return format(val, fmt)\n    except ValueError:\n" in (repo / "table.py").read_text()
 
@@ -142,10 +153,7 @@ ROOT_TEST = (
 def test_a_call_the_test_expected_to_raise_gets_the_check_its_argument_calls_for(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"roots.py": ROOT, "test_roots.py": ROOT_TEST})
-    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
-    assert proc.returncode == 0, proc.stderr
-    fixed = fixed_variant(events, within=3)
+    fixed = fixed_through_the_cli(repo, {"roots.py": ROOT, "test_roots.py": ROOT_TEST}, stub_server, cli_env, within=3)
     assert fixed["change"] == '`if x < 0: raise ValueError(f"invalid x: {x!r}")` added where the body starts', fixed
     assert (
         '    if x < 0:\n        raise ValueError(f"invalid x: {x!r}")\n    return x' in (repo / "roots.py").read_text()
@@ -470,10 +478,9 @@ def test_a_collection_filled_and_never_read_takes_the_place_of_the_name_read_ins
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
     # `counts` is filled (`counts[v] += 1`) and read nowhere: the loop that should read it reads `values`.
-    make_repo(repo, {"counting.py": COUNTING, "test_counting.py": COUNTING_TEST})
-    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
-    assert proc.returncode == 0, proc.stderr
-    fixed = fixed_variant(events, within=15)
+    fixed = fixed_through_the_cli(
+        repo, {"counting.py": COUNTING, "test_counting.py": COUNTING_TEST}, stub_server, cli_env, within=15
+    )
     assert fixed["change"] == "`values` → `counts`" and fixed["line"] == 7, fixed
     assert "for v, n in enumerate(counts):" in (repo / "counting.py").read_text()
 
@@ -500,10 +507,9 @@ def test_a_recursion_that_never_ends_tries_its_base_case_first(
 ) -> None:
     # Every line runs in the endless recursion, and the spectrum ranks the recursive calls highest; the base case
     # that stops one item too late is where such a failure starts.
-    make_repo(repo, {"merging.py": MERGE, "test_merging.py": MERGE_TEST})
-    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
-    assert proc.returncode == 0, proc.stderr
-    fixed = fixed_variant(events, within=4)
+    fixed = fixed_through_the_cli(
+        repo, {"merging.py": MERGE, "test_merging.py": MERGE_TEST}, stub_server, cli_env, within=4
+    )
     assert fixed["change"] == "`len(items) == 0` → `len(items) <= 1`", fixed
 
 
@@ -532,9 +538,8 @@ def test_a_position_handed_unchanged_to_a_smaller_part_is_rebased_by_the_count_l
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
     # `select(larger, k)`: in the larger part, the k-th smallest is the (k - upto)-th.
-    make_repo(repo, {"selecting.py": SELECT, "test_selecting.py": SELECT_TEST})
-    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
-    assert proc.returncode == 0, proc.stderr
-    fixed = fixed_variant(events, within=10)
+    fixed = fixed_through_the_cli(
+        repo, {"selecting.py": SELECT, "test_selecting.py": SELECT_TEST}, stub_server, cli_env, within=10
+    )
     assert fixed["change"] == "`k` → `k - upto`", fixed
     assert "return select(larger, k - upto)" in (repo / "selecting.py").read_text()
