@@ -5,6 +5,7 @@ function answers text, `f"{val}"`. No one-token change reaches it: the fix is a 
 from __future__ import annotations
 
 import ast
+import textwrap
 
 from pedro.repair.locate import RETURN_LINE, RowChange, indent_of
 
@@ -73,7 +74,7 @@ def _locals_of(source: str) -> set[str] | None:
     """The names the function assigns that are not its parameters: unset, maybe, where a `return` raised; None
     where the function does not parse alone."""
     try:
-        tree = ast.parse(_dedented(source))
+        tree = ast.parse(textwrap.dedent(source))
     except SyntaxError:
         return None
     function = next((node for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)), None)
@@ -84,9 +85,3 @@ def _locals_of(source: str) -> set[str] | None:
     parameters = {argument.arg for argument in given if argument is not None}
     stored = {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
     return stored - parameters
-
-
-def _dedented(source: str) -> str:
-    lines = source.splitlines()
-    indent = indent_of(lines[0]) if lines else ""
-    return "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
