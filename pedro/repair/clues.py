@@ -15,7 +15,7 @@ from pedro.repair.normal_forms import ignored
 from pedro.repair.object_attributes import GO_MISSING_ATTRIBUTE, PYTHON_MISSING_ATTRIBUTE, missing_attributes
 from pedro.repair.own_class import subclassed
 from pedro.repair.progress import actual_expected_texts, extra_ends, result_shapes
-from pedro.repair.raise_guards import NOT_RAISED, Raising, expected_raises
+from pedro.repair.raise_guards import NOT_RAISED, Raising, expected_raises, expected_throws
 from pedro.tools.testreport import FailedTest
 
 # node's test runner names an error's class with its base's in brackets: `ReferenceError [Error]: x is not defined`.
@@ -198,17 +198,34 @@ def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests |
         unused=_named(_UNUSED_IMPORT, "name", texts),
         unused_locals=_named(_UNUSED_LOCAL, "name", texts),
         raised=_raised(failures),
-        raising=_raising(failures, tests),
+        raising=_raising(failures, tests, root),
     )
 
 
-def _raising(failures: Sequence[FailedTest], tests: FailingTests) -> frozenset[Raising]:
-    """The arguments of the calls that the failing tests which say a call did not raise expected to raise."""
+def _raising(failures: Sequence[FailedTest], tests: FailingTests, root: Path) -> frozenset[Raising]:
+    """The arguments of the calls that the failing tests which say a call did not raise expected to raise: read from
+    a Python test's function, or from the statement of a JavaScript test file the failure stopped at."""
     found: frozenset[Raising] = frozenset()
     for failure in failures:
-        test = tests.of(failure) if NOT_RAISED.search(f"{failure.message}\n{failure.details}") else None
-        found |= expected_raises(test.text) if test is not None else frozenset()
+        text = f"{failure.message}\n{failure.details}"
+        if not NOT_RAISED.search(text):
+            continue
+        test = tests.of(failure)
+        if test is not None and test.language == "python":
+            found |= expected_raises(test.text)
+            continue
+        for frame in (frame for frame in frames_of(text, root) if is_test_file(frame.path)):
+            lines = _text_of(root / frame.path).splitlines()
+            statement = "\n".join(lines[max(frame.line - 1, 0) : frame.line + 2])
+            found |= expected_throws(statement, "\n".join(lines))
     return found
+
+
+def _text_of(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
 
 
 def _raised(failures: Sequence[FailedTest]) -> frozenset[str]:

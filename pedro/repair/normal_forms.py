@@ -54,7 +54,7 @@ _JS_HANDLES_CASE = re.compile(
 """The same for JavaScript: a call that sets case, a comparison that ignores it, a regular expression's `i` flag."""
 # A JavaScript function's head up to the brace that opens its body, at a line's end: `function f(a, b) {`, a
 # method `  count(a, b) {`, an arrow `const f = (a, b) => {`.
-_JS_HEAD = re.compile(r"^[^\n]*?\((?P<params>[^()]*)\)\s*(?:=>\s*)?\{[ \t]*$", re.M)
+JS_HEAD = re.compile(r"^[^\n]*?\((?P<params>[^()]*)\)\s*(?:=>\s*)?\{[ \t]*$", re.M)
 _JS_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 """A JavaScript comment: what it says of case is prose, not code that deals with case."""
 _JS_NOT_TEXT = re.compile(r"^(?:-?\d|null\b|undefined\b|true\b|false\b|\[|\{)")
@@ -125,7 +125,7 @@ def normalised_js_parameters(unit_text: str, form: Form) -> list[RowChange]:
     """normalised_parameters for a JavaScript function whose body opens at the end of its head's line (`text =
     text.toLowerCase();` before its first line), for the parameters of the form's kind (_js_names); none where its
     code deals with the form already or JavaScript has no plain way to it."""
-    head = _JS_HEAD.search(unit_text)
+    head = JS_HEAD.search(unit_text)
     if not form.javascript or head is None:
         return []
     row = unit_text.count("\n", 0, head.end()) + 1
@@ -138,7 +138,7 @@ def normalised_js_parameters(unit_text: str, form: Form) -> list[RowChange]:
         or form.js_handled.search(_JS_COMMENT.sub("", f"{head['params']}\n{body}"))
     ):
         return []
-    names = _js_names(_js_parameters(head.group("params")), body, form)
+    names = _js_names(js_parameters(head.group("params")), body, form)
     line = lines[row]
     indent = indent_of(line)
     groups = [tuple(names), *(combinations(names, 1) if len(names) > 1 else ())] if names else []
@@ -176,7 +176,7 @@ def ignored(text: str) -> frozenset[str]:
     return frozenset(what for what, words in IGNORED.items() if words.search(text))
 
 
-def _js_parameters(params: str) -> list[tuple[str, str]]:
+def js_parameters(params: str) -> list[tuple[str, str]]:
     """(name, default) of a JavaScript parameter list's plain names; "" for no default."""
     found = []
     for part in params.split(","):

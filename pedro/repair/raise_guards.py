@@ -8,14 +8,15 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pedro.repair.locate import RowChange, indent_of
+from pedro.repair.normal_forms import JS_HEAD, js_parameters
 
-NOT_RAISED = re.compile(r"DID NOT RAISE|\bnot raised\b|Missing expected exception")
-"""What pytest, unittest and node's assert say when a call the test expected to raise returned."""
+NOT_RAISED = re.compile(r"DID NOT RAISE|\bnot raised\b|Missing expected (?:exception|rejection)|did not throw")
+"""What pytest, unittest, node's assert and jest say when a call the test expected to raise returned."""
 _MOST = 8
 _PLAIN_TEXT = re.compile(r"^[\w ,.:;'!?-]{1,80}$")
 """A `match=` pattern that is plain text: the message itself, a raise can say it."""
@@ -67,33 +68,55 @@ def raise_guards(lines: list[str], name: str, raising: frozenset[Raising]) -> li
     parameters, first_row = _signature(lines)
     if not wanted or first_row is None:
         return []
-    guards, firsts = _guards(parameters, wanted)
-    # A value's type is checked before anything compares it.
-    firsts.sort(key=lambda condition: not condition.startswith("not isinstance("))
-    options = [firsts] if len(firsts) > 1 else []
-    options += [[condition] for condition in guards]
-    indent = indent_of(lines[first_row])
-    changes = []
-    for chosen in options[:_MOST]:
-        added = "".join(f"{indent}if {condition}:\n{indent}    {guards[condition]}\n" for condition in chosen)
-        said = "; ".join(f"`if {condition}: {guards[condition]}`" for condition in chosen)
-        changes.append(RowChange(first_row, added + lines[first_row], f"{said} added where the body starts"))
-    return changes
+    return _guarded(lines, first_row, _checks(parameters, wanted, _PYTHON), _PYTHON)
 
 
-def _guards(parameters: list[str], wanted: list[Raising]) -> tuple[dict[str, str], list[str]]:
-    """Each condition the values call for and the `raise` it guards, and the first condition of each value."""
-    guards: dict[str, str] = {}
+@dataclass(frozen=True)
+class _Language:
+    """How a language writes a check: its conditions for a value, what it raises, the check around that."""
+
+    conditions: Callable[[str, Raising], list[str]]
+    raised: Callable[[str, Raising], str]
+    check: str
+    """The check's lines, with {indent}, {condition} and {raised}."""
+    said: str
+    """The check in words, with {condition} and {raised}."""
+    type_check: str
+    """How a condition on a value's type starts: those come before anything compares the value."""
+
+
+def _python_raised(parameter: str, one: Raising) -> str:
+    message = repr(one.message) if one.message else f'f"invalid {parameter}: {{{parameter}!r}}"'
+    return f"raise {one.exception}({message})"
+
+
+def _checks(parameters: list[str], wanted: list[Raising], language: _Language) -> list[list[tuple[str, str]]]:
+    """The checks to try, each a list of (condition, what it raises): one for each value together first, where
+    there are several, then each condition alone."""
+    raises: dict[str, str] = {}
     firsts: list[str] = []
     for one in sorted(wanted, key=lambda one: (one.position is None, one.position or 0, one.keyword or "", one.value)):
         parameter = _parameter(parameters, one)
-        conditions = _conditions(parameter, one) if parameter else []
-        message = repr(one.message) if one.message else f'f"invalid {parameter}: {{{parameter}!r}}"'
+        conditions = language.conditions(parameter, one) if parameter else []
         for condition in conditions:
-            guards.setdefault(condition, f"raise {one.exception}({message})")
+            raises.setdefault(condition, language.raised(parameter, one))
         if conditions and conditions[0] not in firsts:
             firsts.append(conditions[0])
-    return guards, firsts
+    firsts.sort(key=lambda condition: not condition.startswith(language.type_check))
+    options = [firsts] if len(firsts) > 1 else []
+    options += [[condition] for condition in raises]
+    return [[(condition, raises[condition]) for condition in chosen] for chosen in options[:_MOST]]
+
+
+def _guarded(lines: list[str], row: int, checks: list[list[tuple[str, str]]], language: _Language) -> list[RowChange]:
+    """Each set of checks written before the line at `row`, the first of the body."""
+    indent = indent_of(lines[row])
+    changes = []
+    for chosen in checks:
+        added = "".join(language.check.format(indent=indent, condition=c, raised=r) for c, r in chosen)
+        said = "; ".join("`" + language.said.format(condition=c, raised=r) + "`" for c, r in chosen)
+        changes.append(RowChange(row, added + lines[row], f"{said} added where the body starts"))
+    return changes
 
 
 _NOT_LITERAL = object()
@@ -210,3 +233,132 @@ def _conditions(parameter: str, one: Raising) -> list[str]:
     if one.usual_type and one.usual_type != type(value).__name__ and value is not None:
         found.append(f"not isinstance({parameter}, {one.usual_type})")
     return found
+
+
+# ---- JavaScript -------------------------------------------------------------------------------------------
+
+_JS_THROWS = re.compile(
+    r"(?:assert\.(?:throws|rejects)|expect)\(\s*(?:async\s*)?\(\)\s*=>\s*(?:\{\s*)?(?:await\s+)?"
+    r"(?P<call>(?P<callee>[\w$.]+)\((?P<args>[^()]*)\))"
+)
+"""A call node's assert or jest's expect wraps in an arrow that must throw: `assert.throws(() => root(-4), …)`."""
+_JS_ERROR = re.compile(r"\b(?P<name>[A-Z]\w*(?:Error|Exception))\b")
+_JS_STATEMENT_END = re.compile(r";|\n\s*\n")
+_JS_NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
+_JS_STRING = re.compile(r"""^(?P<q>["'`])(?P<body>[^"'`\\$]*)(?P=q)$""")
+_JS_TYPES = {"int": "number", "float": "number", "str": "string", "bool": "boolean"}
+
+
+def expected_throws(statement: str, file_text: str = "") -> frozenset[Raising]:
+    """expected_raises for JavaScript: the literal arguments of each call that an arrow handed to `assert.throws`,
+    `assert.rejects` or jest's `expect(…).toThrow` in `statement` makes, with the error class the statement names
+    (else Error); the usual types from the other calls in `file_text` (the test file), else in the statement."""
+    context = file_text or statement
+    inside_throws = {match.start("call") for match in _JS_THROWS.finditer(context)}
+    found: set[Raising] = set()
+    for match in _JS_THROWS.finditer(statement):
+        end = _JS_STATEMENT_END.search(statement, match.end())
+        said = _JS_ERROR.search(statement, match.end(), end.start() if end else len(statement))
+        function = match["callee"].rpartition(".")[2]
+        usual = _js_usual_types(context, function, inside_throws)
+        for position, raw in enumerate(_js_arguments(match["args"])):
+            value = _js_literal(raw)
+            if value is not _NOT_LITERAL:
+                kind = usual.get(position, "")
+                exception = said["name"] if said else "Error"
+                found.add(Raising(exception, function, position, None, repr(value), "", kind))
+    return frozenset(found)
+
+
+def throw_guards(unit_text: str, name: str, raising: frozenset[Raising]) -> list[RowChange]:
+    """raise_guards for a JavaScript function whose body opens at the end of its head's line: `if (CONDITION) {
+    throw new E(…); }` where the body starts."""
+    head = JS_HEAD.search(unit_text)
+    lines = unit_text.splitlines()
+    row = unit_text.count("\n", 0, head.end()) + 1 if head is not None else len(lines)
+    wanted = [one for one in raising if one.function == name]
+    if head is None or row >= len(lines) or not wanted:
+        return []
+    parameters = [parameter for parameter, _ in js_parameters(head["params"])]
+    return _guarded(lines, row, _checks(parameters, wanted, _JAVASCRIPT), _JAVASCRIPT)
+
+
+def _js_thrown(parameter: str, one: Raising) -> str:
+    return f"throw new {one.exception}(`invalid {parameter}: ${{{parameter}}}`);"
+
+
+def _js_conditions(parameter: str, one: Raising) -> list[str]:
+    """What the value the test passes says a check of `parameter` should look for, in JavaScript."""
+    value = ast.literal_eval(one.value)
+    found = []
+    if value is None:
+        found.append(f"{parameter} == null")
+    elif isinstance(value, bool):
+        pass
+    elif isinstance(value, int | float):
+        found += (
+            [f"{parameter} < 0"] if value < 0 else [f"{parameter} === 0", f"{parameter} <= 0"] if value == 0 else []
+        )
+    elif isinstance(value, str | list) and not value:
+        found.append(f"{parameter}.length === 0")
+    elif isinstance(value, str) and not value.strip():
+        found.append(f'{parameter}.trim() === ""')
+    usual = _JS_TYPES.get(one.usual_type, "")
+    if usual and usual != _JS_TYPES.get(type(value).__name__) and value is not None and usual != "boolean":
+        found.append(f'typeof {parameter} !== "{usual}"')
+    return found
+
+
+def _js_arguments(args: str) -> list[str]:
+    """A call's arguments, split at the commas outside brackets and strings."""
+    parts, depth, quote, current = [], 0, "", ""
+    for character in args:
+        if quote:
+            quote = "" if character == quote else quote
+        elif character in "\"'`":
+            quote = character
+        elif character in "[{":
+            depth += 1
+        elif character in "]}":
+            depth -= 1
+        elif character == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+            continue
+        current += character
+    return [*parts, current.strip()] if current.strip() or parts else []
+
+
+def _js_literal(raw: str) -> Any:
+    """The Python value of a JavaScript literal argument: a number, a plain string, null or undefined, a boolean,
+    an empty array or object; _NOT_LITERAL for anything else."""
+    plain: dict[str, Any] = {"null": None, "undefined": None, "true": True, "false": False, "[]": [], "{}": {}}
+    if raw in plain:
+        return plain[raw]
+    if _JS_NUMBER.match(raw):
+        return float(raw) if any(mark in raw for mark in ".eE") else int(raw)
+    string = _JS_STRING.match(raw)
+    return string["body"] if string else _NOT_LITERAL
+
+
+def _js_usual_types(test_code: str, function: str, raising: set[int]) -> dict[int | str, str]:
+    """Per position, the type every other literal call of `function` in the test code passes there."""
+    seen: dict[int | str, set[str]] = {}
+    for call in re.finditer(rf"(?<![\w$]){re.escape(function)}\((?P<args>[^()]*)\)", test_code):
+        if call.start() in raising:
+            continue
+        for position, raw in enumerate(_js_arguments(call["args"])):
+            value = _js_literal(raw)
+            if value is not _NOT_LITERAL and value is not None:
+                seen.setdefault(position, set()).add(type(value).__name__)
+    return {where: next(iter(kinds)) for where, kinds in seen.items() if len(kinds) == 1}
+
+
+_PYTHON = _Language(
+    _conditions, _python_raised, "{indent}if {condition}:\n{indent}    {raised}\n", "if {condition}: {raised}",
+    "not isinstance(",
+)  # fmt: skip
+_JAVASCRIPT = _Language(
+    _js_conditions, _js_thrown, "{indent}if ({condition}) {{\n{indent}  {raised}\n{indent}}}\n",
+    "if ({condition}) {{ {raised} }}", "typeof ",
+)  # fmt: skip

@@ -57,7 +57,7 @@ from pedro.repair.overwritten_stores import overwritten_stores
 from pedro.repair.own_class import own_class_rows
 from pedro.repair.padding import zero_padded
 from pedro.repair.parted_twins import parted_twins
-from pedro.repair.raise_guards import raise_guards
+from pedro.repair.raise_guards import raise_guards, throw_guards
 from pedro.repair.recursion_slips import recursion_slips
 from pedro.repair.reshaped_results import reshaped_results
 from pedro.repair.reversed_prefixes import reversed_prefixes
@@ -700,9 +700,12 @@ def _fallbacks(unit: Unit, clues: Clues) -> list[Variant]:
 def _raise_guards(unit: Unit, clues: Clues) -> list[Variant]:
     """A check added where the body starts, raising what the failing test expected of a call that returned instead
     (raise_guards.py): the failure says the function lacks it, so these come before every one-token change."""
-    if unit.language != "python" or not clues.raising:
+    if not clues.raising or unit.language == "go":
         return []
-    changes = raise_guards(unit.text.splitlines(), unit.name, clues.raising)
+    if unit.language == "python":
+        changes = raise_guards(unit.text.splitlines(), unit.name, clues.raising)
+    else:
+        changes = throw_guards(unit.text, unit.name, clues.raising)
     score = _GUIDED_SCORE + _DEEPEST_LINE
     return [
         Variant(unit, unit.start_line + change.row, change.text, change.change, score - k * 0.01)

@@ -160,6 +160,24 @@ def test_a_call_the_test_expected_to_raise_gets_the_check_its_argument_calls_for
     )
 
 
+ROOT_JS = "function root(x, n = 2) {\n  return Math.pow(x, 1 / n);\n}\n\nmodule.exports = { root };\n"
+
+
+def test_a_javascript_call_the_test_expected_to_throw_gets_the_check_its_argument_calls_for(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    test = node_test("roots", "root", "assert.equal(root(9), 3);", "assert.throws(() => root(-4), RangeError);")
+    make_repo(repo, {"roots.js": ROOT_JS, "roots.test.js": test})
+    # Math.pow(-4, 0.5) is NaN: node says "Missing expected exception (RangeError)."
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env, command="node --test")
+    assert proc.returncode == 0, proc.stderr
+    fixed = fixed_variant(events, within=3)
+    assert fixed["change"] == "`if (x < 0) { throw new RangeError(`invalid x: ${x}`); }` added where the body starts"
+    assert "  if (x < 0) {\n    throw new RangeError(`invalid x: ${x}`);\n  }\n" in (repo / "roots.js").read_text()
+
+
 SUM_JS = "function sum(values) {\n  let total = 0;\n  for (const v of values) total += v;\n  return totl;\n}\n"
 SUM_GO = (
     "package sum\n\nfunc Sum(values []int) int {\n\ttotal := 0\n"
