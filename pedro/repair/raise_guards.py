@@ -73,16 +73,18 @@ def raise_guards(lines: list[str], name: str, raising: frozenset[Raising]) -> li
 
 @dataclass(frozen=True)
 class _Language:
-    """How a language writes a check: its conditions for a value, what it raises, the check around that."""
+    """How a language writes a check: its condition for each kind of value, its names of types, what it raises, and
+    the check around that."""
 
-    conditions: Callable[[str, Raising], list[str]]
+    spelled: dict[str, str]
+    """Per kind of value (_value_kinds), the condition that finds it, with {p} the parameter and {t} a type."""
+    type_name: Callable[[str], str]
+    """The language's name of a Python literal's type (int, str, …); "" where it has no check for it."""
     raised: Callable[[str, Raising], str]
     check: str
     """The check's lines, with {indent}, {condition} and {raised}."""
     said: str
     """The check in words, with {condition} and {raised}."""
-    type_check: str
-    """How a condition on a value's type starts: those come before anything compares the value."""
 
 
 def _python_raised(parameter: str, one: Raising) -> str:
@@ -97,12 +99,14 @@ def _checks(parameters: list[str], wanted: list[Raising], language: _Language) -
     firsts: list[str] = []
     for one in sorted(wanted, key=lambda one: (one.position is None, one.position or 0, one.keyword or "", one.value)):
         parameter = _parameter(parameters, one)
-        conditions = language.conditions(parameter, one) if parameter else []
+        conditions = _conditions(parameter, one, language) if parameter else []
         for condition in conditions:
             raises.setdefault(condition, language.raised(parameter, one))
         if conditions and conditions[0] not in firsts:
             firsts.append(conditions[0])
-    firsts.sort(key=lambda condition: not condition.startswith(language.type_check))
+    # A value's type is checked before anything compares it.
+    type_check = language.spelled["type"].partition("{p}")[0]
+    firsts.sort(key=lambda condition: not condition.startswith(type_check))
     options = [firsts] if len(firsts) > 1 else []
     options += [[condition] for condition in raises]
     return [[(condition, raises[condition]) for condition in chosen] for chosen in options[:_MOST]]
@@ -117,6 +121,30 @@ def _guarded(lines: list[str], row: int, checks: list[list[tuple[str, str]]], la
         said = "; ".join("`" + language.said.format(condition=c, raised=r) + "`" for c, r in chosen)
         changes.append(RowChange(row, added + lines[row], f"{said} added where the body starts"))
     return changes
+
+
+def _conditions(parameter: str, one: Raising, language: _Language) -> list[str]:
+    """The conditions, in `language`, that find the value the test passes in `parameter`."""
+    value = ast.literal_eval(one.value)
+    kinds = _value_kinds(value)
+    usual, own = language.type_name(one.usual_type), language.type_name(type(value).__name__)
+    if usual and value is not None and usual != own:
+        kinds.append("type")
+    return [language.spelled[kind].format(p=parameter, t=usual) for kind in kinds]
+
+
+def _value_kinds(value: Any) -> list[str]:
+    """What a value a test expects a call to refuse is, of what a check looks for: none, negative, zero (and so at
+    most zero), empty, blank."""
+    if value is None:
+        return ["none"]
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return ["negative"] if value < 0 else ["zero", "not_positive"] if value == 0 else []
+    if isinstance(value, str | list | tuple | dict | set) and not value:
+        return ["empty"]
+    return ["blank"] if isinstance(value, str) and not value.strip() else []
 
 
 _NOT_LITERAL = object()
@@ -216,25 +244,6 @@ def _parameter(parameters: list[str], one: Raising) -> str:
     return parameters[one.position] if one.position is not None and one.position < len(parameters) else ""
 
 
-def _conditions(parameter: str, one: Raising) -> list[str]:
-    """What the value the test passes says a check of `parameter` should look for."""
-    value = ast.literal_eval(one.value)
-    found = []
-    if value is None:
-        found.append(f"{parameter} is None")
-    elif isinstance(value, bool):
-        pass
-    elif isinstance(value, int | float):
-        found += [f"{parameter} < 0"] if value < 0 else [f"{parameter} == 0", f"{parameter} <= 0"] if value == 0 else []
-    elif isinstance(value, str | list | tuple | dict | set) and not value:
-        found.append(f"not {parameter}")
-    elif isinstance(value, str) and not value.strip():
-        found.append(f"not {parameter}.strip()")
-    if one.usual_type and one.usual_type != type(value).__name__ and value is not None:
-        found.append(f"not isinstance({parameter}, {one.usual_type})")
-    return found
-
-
 # ---- JavaScript -------------------------------------------------------------------------------------------
 
 _JS_THROWS = re.compile(
@@ -246,7 +255,6 @@ _JS_ERROR = re.compile(r"\b(?P<name>[A-Z]\w*(?:Error|Exception))\b")
 _JS_STATEMENT_END = re.compile(r";|\n\s*\n")
 _JS_NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 _JS_STRING = re.compile(r"""^(?P<q>["'`])(?P<body>[^"'`\\$]*)(?P=q)$""")
-_JS_TYPES = {"int": "number", "float": "number", "str": "string", "bool": "boolean"}
 
 
 def expected_throws(statement: str, file_text: str = "") -> frozenset[Raising]:
@@ -285,28 +293,6 @@ def throw_guards(unit_text: str, name: str, raising: frozenset[Raising]) -> list
 
 def _js_thrown(parameter: str, one: Raising) -> str:
     return f"throw new {one.exception}(`invalid {parameter}: ${{{parameter}}}`);"
-
-
-def _js_conditions(parameter: str, one: Raising) -> list[str]:
-    """What the value the test passes says a check of `parameter` should look for, in JavaScript."""
-    value = ast.literal_eval(one.value)
-    found = []
-    if value is None:
-        found.append(f"{parameter} == null")
-    elif isinstance(value, bool):
-        pass
-    elif isinstance(value, int | float):
-        found += (
-            [f"{parameter} < 0"] if value < 0 else [f"{parameter} === 0", f"{parameter} <= 0"] if value == 0 else []
-        )
-    elif isinstance(value, str | list) and not value:
-        found.append(f"{parameter}.length === 0")
-    elif isinstance(value, str) and not value.strip():
-        found.append(f'{parameter}.trim() === ""')
-    usual = _JS_TYPES.get(one.usual_type, "")
-    if usual and usual != _JS_TYPES.get(type(value).__name__) and value is not None and usual != "boolean":
-        found.append(f'typeof {parameter} !== "{usual}"')
-    return found
 
 
 def _js_arguments(args: str) -> list[str]:
@@ -355,10 +341,22 @@ def _js_usual_types(test_code: str, function: str, raising: set[int]) -> dict[in
 
 
 _PYTHON = _Language(
-    _conditions, _python_raised, "{indent}if {condition}:\n{indent}    {raised}\n", "if {condition}: {raised}",
-    "not isinstance(",
+    spelled={
+        "none": "{p} is None", "negative": "{p} < 0", "zero": "{p} == 0", "not_positive": "{p} <= 0",
+        "empty": "not {p}", "blank": "not {p}.strip()", "type": "not isinstance({p}, {t})",
+    },
+    type_name=lambda name: name,
+    raised=_python_raised,
+    check="{indent}if {condition}:\n{indent}    {raised}\n",
+    said="if {condition}: {raised}",
 )  # fmt: skip
 _JAVASCRIPT = _Language(
-    _js_conditions, _js_thrown, "{indent}if ({condition}) {{\n{indent}  {raised}\n{indent}}}\n",
-    "if ({condition}) {{ {raised} }}", "typeof ",
+    spelled={
+        "none": "{p} == null", "negative": "{p} < 0", "zero": "{p} === 0", "not_positive": "{p} <= 0",
+        "empty": "{p}.length === 0", "blank": '{p}.trim() === ""', "type": 'typeof {p} !== "{t}"',
+    },
+    type_name=lambda name: {"int": "number", "float": "number", "str": "string"}.get(name, ""),
+    raised=_js_thrown,
+    check="{indent}if ({condition}) {{\n{indent}  {raised}\n{indent}}}\n",
+    said="if ({condition}) {{ {raised} }}",
 )  # fmt: skip
