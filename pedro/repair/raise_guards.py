@@ -14,6 +14,7 @@ from typing import Any
 
 from pedro.repair.locate import RowChange, indent_of
 from pedro.repair.normal_forms import JS_HEAD, js_parameters
+from pedro.repair.trailing_separators import split_arguments
 
 NOT_RAISED = re.compile(r"DID NOT RAISE|\bnot raised\b|Missing expected (?:exception|rejection)|did not throw")
 """What pytest, unittest, node's assert and jest say when a call the test expected to raise returned."""
@@ -269,7 +270,7 @@ def expected_throws(statement: str, file_text: str = "") -> frozenset[Raising]:
         said = _JS_ERROR.search(statement, match.end(), end.start() if end else len(statement))
         function = match["callee"].rpartition(".")[2]
         usual = _js_usual_types(context, function, inside_throws)
-        for position, raw in enumerate(_js_arguments(match["args"])):
+        for position, raw in enumerate(split_arguments(match["args"])):
             value = _js_literal(raw)
             if value is not _NOT_LITERAL:
                 kind = usual.get(position, "")
@@ -295,26 +296,6 @@ def _js_thrown(parameter: str, one: Raising) -> str:
     return f"throw new {one.exception}(`invalid {parameter}: ${{{parameter}}}`);"
 
 
-def _js_arguments(args: str) -> list[str]:
-    """A call's arguments, split at the commas outside brackets and strings."""
-    parts, depth, quote, current = [], 0, "", ""
-    for character in args:
-        if quote:
-            quote = "" if character == quote else quote
-        elif character in "\"'`":
-            quote = character
-        elif character in "[{":
-            depth += 1
-        elif character in "]}":
-            depth -= 1
-        elif character == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-            continue
-        current += character
-    return [*parts, current.strip()] if current.strip() or parts else []
-
-
 def _js_literal(raw: str) -> Any:
     """The Python value of a JavaScript literal argument: a number, a plain string, null or undefined, a boolean,
     an empty array or object; _NOT_LITERAL for anything else."""
@@ -333,7 +314,7 @@ def _js_usual_types(test_code: str, function: str, raising: set[int]) -> dict[in
     for call in re.finditer(rf"(?<![\w$]){re.escape(function)}\((?P<args>[^()]*)\)", test_code):
         if call.start() in raising:
             continue
-        for position, raw in enumerate(_js_arguments(call["args"])):
+        for position, raw in enumerate(split_arguments(call["args"])):
             value = _js_literal(raw)
             if value is not _NOT_LITERAL and value is not None:
                 seen.setdefault(position, set()).add(type(value).__name__)
