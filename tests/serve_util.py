@@ -6,12 +6,22 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import uvicorn
 
 from pedro.serve.app import UpstreamSpec, create_app
+
+
+def stop_listening(sock: socket.socket, accepting: threading.Thread) -> None:
+    """Stop a raw test server: its accepting thread ends before the socket's descriptor is freed. A thread still
+    between one accept and the next would otherwise take the connections of the next socket to get that number (the
+    next test's server in the same worker)."""
+    with suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked accept
+    accepting.join(5)
+    sock.close()
 
 
 def free_port() -> int:

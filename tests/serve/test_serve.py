@@ -11,7 +11,7 @@ from typing import Any
 
 import openai
 import pytest
-from serve_util import free_port, serving
+from serve_util import free_port, serving, stop_listening
 
 WEATHER = {
     "type": "function",
@@ -175,7 +175,8 @@ class RawUpstream:
         self.sock.listen(4)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
         self.closed = threading.Event()
-        threading.Thread(target=self._serve, daemon=True).start()
+        self.accepting = threading.Thread(target=self._serve, daemon=True)
+        self.accepting.start()
 
     def _serve(self) -> None:
         while True:
@@ -190,7 +191,7 @@ class RawUpstream:
             self.closed.set()
 
     def close(self) -> None:
-        self.sock.close()
+        stop_listening(self.sock, self.accepting)
 
 
 def sse(*chunks: dict[str, Any], done: bool = True) -> bytes:

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from serve_util import serving
+from serve_util import serving, stop_listening
 
 REQUEST = Path(__file__).parent.parent / "fixtures" / "codex" / "responses_request.json"
 # The pattern Codex reads a rate limit's delay with (codex-rs/codex-api/src/sse/responses.rs, rate_limit_regex).
@@ -62,7 +62,8 @@ class RawUpstream:
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(8)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
-        threading.Thread(target=self._serve, daemon=True).start()
+        self.accepting = threading.Thread(target=self._serve, daemon=True)
+        self.accepting.start()
 
     def _serve(self) -> None:
         while True:
@@ -75,7 +76,7 @@ class RawUpstream:
                 conn.sendall(self.payload)
 
     def close(self) -> None:
-        self.sock.close()
+        stop_listening(self.sock, self.accepting)
 
 
 @pytest.fixture

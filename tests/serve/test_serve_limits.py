@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from serve_util import serving
+from serve_util import serving, stop_listening
 
 from pedro.serve.breaker import Breaker
 from pedro.serve.limits import ServeLimits
@@ -53,7 +53,8 @@ class Upstream:
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.accepting = threading.Thread(target=self._accept, daemon=True)
+        self.accepting.start()
 
     def _accept(self) -> None:
         while True:
@@ -84,7 +85,7 @@ class Upstream:
 
     def close(self) -> None:
         self.released.set()
-        self.sock.close()
+        stop_listening(self.sock, self.accepting)
 
 
 @pytest.fixture
