@@ -135,7 +135,10 @@ class PytestRecorder:
         env = self._env(plan, workdir)
         path = env.get("PYTHONPATH", "")
         env["PYTHONPATH"] = f"{folder}{os.pathsep}{path}" if path else str(folder)
-        env["PYTEST_ADDOPTS"] = f"{env.get('PYTEST_ADDOPTS', '')} -p {_PLUGIN}".strip()
+        # Plain asserts: pytest's message of a failed assertion shows the values it read, running the project's
+        # __repr__ in the failing tests alone, where it would score as high as the line that is wrong. Which lines
+        # each test runs is all this run is for.
+        env["PYTEST_ADDOPTS"] = f"{env.get('PYTEST_ADDOPTS', '')} -p {_PLUGIN} --assert=plain".strip()
         return replace(plan, command=replace(plan.command, env=env))
 
     @staticmethod

@@ -445,6 +445,11 @@ def _child(request: dict[str, Any], workdir: str, prepared: _Prepared | None) ->
             os.environ.update({str(k): str(v) for k, v in dict(request.get("env") or {}).items()})
             sys.path[:0] = [str(entry) for entry in request.get("path") or []]
             import pytest
+            from _pytest.assertion.rewrite import AssertionRewritingHook
+
+            # A session prepared in the server left its assert rewriting on the import path; this run's own options
+            # say whether asserts are rewritten (an instrument's run asks for plain ones).
+            sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, AssertionRewritingHook)]
 
             report = Path(workdir, "report.xml")
             code = int(pytest.main(_argv(request, report), plugins=_plugins(request)))

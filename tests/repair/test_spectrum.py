@@ -147,6 +147,44 @@ def test_the_warm_pytest_records_the_same_spectrum_as_the_test_command(repo: Pat
     assert warm.scores == plain.scores and (warm.failing, warm.passing) == (1, 2)
 
 
+# A job whose failing test's assertion reads a value of it: pytest's own message of that assertion shows the job.
+JOBS = {
+    "jobs.py": (
+        "class Job:\n"
+        "    def __init__(self, minutes):\n        self.minutes = minutes\n\n"
+        "    def __repr__(self):\n        return f'Job({self.minutes})'\n\n"
+        "    def hours(self):\n        return self.minutes // 60\n\n"
+        "    def seconds(self):\n        return self.minutes * 6\n"
+    ),
+    "test_jobs.py": (
+        "from jobs import Job\n\n\n"
+        "def test_hours():\n    assert Job(120).hours() == 2\n\n\n"
+        "def test_seconds():\n    assert Job(2).seconds() == 120\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["plain", "warm"])
+def test_a_repr_that_only_the_failure_s_message_runs_is_no_suspect(repo: Path, tmp_path: Path, warm: bool) -> None:
+    # pytest's message of a failed assertion shows each value it read (`where 12 = <Job(2)>.seconds()`), running the
+    # project's __repr__ in the failing test alone: recorded, it would rank with the line that is wrong.
+    make_repo(repo, JOBS)
+    tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
+    run = tests.run()
+    assert run.failing == {"test_jobs.py::test_seconds"}
+    runs = CandidateRuns(tests, run, lambda _notice: None, tmp_path) if warm else None
+    if runs is not None:
+        runs.start(sorted(run.failing))
+    try:
+        spectrum = measure(tests, run, run.failing, runs)
+    finally:
+        if runs is not None:
+            runs.close()
+    assert spectrum is not None
+    assert spectrum.ranked()[0] == ("jobs.py", 12, 1.0)
+    assert spectrum.score("jobs.py", 6) == 0.0
+
+
 # Two bugs, each with its own test: once one is fixed, the lines only its test ran are no longer suspects.
 TWO_BUGS = {
     "stock.py": "def add_stock(stock, item, qty):\n    stock[item] = qty\n    return stock\n",
