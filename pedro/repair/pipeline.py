@@ -25,6 +25,7 @@ from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, Warm
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import FailingTests, Unit, class_units, instruments, locate
 from pedro.repair.native_probes import native_probe_spec
+from pedro.repair.origins import got_nothing
 from pedro.repair.outcome import RepairOutcome
 from pedro.repair.own_class import own_class_rows
 from pedro.repair.probes import ProbeSpec, by_own_program, probe_spec
@@ -397,7 +398,9 @@ class Repairer:
         self, failures: list[FailedTest], failing: frozenset[str], spectrum: Spectrum | None
     ) -> list[Suspect]:
         located = locate(failures, self.root, limit=self.config.max_functions)
-        found = suspects(spectrum, located, self.root, sorted(failing), self.config.max_functions)
+        found = suspects(
+            spectrum, located, self.root, sorted(failing), self.config.max_functions, got_nothing=got_nothing(failures)
+        )
         # What the failing tests hand code to run is their instrument, however much of it they ran (locate.py).
         handed = instruments(failures, self.root)
         return [suspect for suspect in found if suspect.unit.name not in handed] or found

@@ -23,6 +23,7 @@ from pedro.evidence import ProjectTests
 from pedro.repair.evaluate import CandidateRuns, named_containers
 from pedro.repair.frames import is_test_code, is_test_file
 from pedro.repair.locate import Unit, enclosing_unit
+from pedro.repair.origins import returns_nothing
 from pedro.tools.test import RunPlan, TestRun, name_pattern
 from pedro.tools.testreport import NODE_RUNNER, UNITTEST_RUNNER
 
@@ -42,6 +43,9 @@ _FIRST_FRAME_BONUS = 0.1
 _FRAME_BONUS = 0.05
 _EVIDENCE_FIRST = 10.0
 """Above any Ochiai score (at most 1): the located units' order decides when coverage cannot."""
+# A line that returns the nothing a failing test got, among the unit's best: where the wrong value was made, which
+# says more than a frame the value only passed through.
+_ORIGIN_BONUS = 0.15
 
 Line = tuple[str, int]
 """A repository path (relative to the root) and a 1-based line."""
@@ -416,6 +420,31 @@ def _grouped_coverage(
     return covered, runs
 
 
+def _with_lines(suspect: Suspect, lines: list[tuple[float, int]], got_nothing: bool) -> Suspect:
+    """The suspect with its best lines (score, line) first, and raised where one returns the nothing the tests got."""
+    # Coverage scores a straight run of lines alike. Of tied lines the later come first: a wrong value is most often
+    # made where the result is put together, at the end of the run, while a slip in a guard at its start is the kind
+    # of one-token change the variants try on every line anyway.
+    best = sorted(lines, key=lambda item: (-item[0], -item[1]))[:_LINES_PER_UNIT]
+    origin = _origin(suspect.unit, lines) if got_nothing else None
+    if origin is None:
+        return replace(suspect, lines=tuple(line for _, line in best))
+    best = [origin, *(item for item in best if item != origin)][:_LINES_PER_UNIT]
+    bonus = _ORIGIN_BONUS if origin[0] == suspect.score else 0.0
+    return replace(suspect, lines=tuple(line for _, line in best), score=suspect.score + bonus)
+
+
+def _origin(unit: Unit, lines: list[tuple[float, int]]) -> tuple[float, int] | None:
+    """Of a unit's ranked lines, the best-scored one that returns nothing (the later of ties), or None."""
+    rows = unit.text.splitlines()
+    found = [
+        (score, line)
+        for score, line in lines
+        if 0 <= line - unit.start_line < len(rows) and returns_nothing(rows[line - unit.start_line])
+    ]
+    return max(found, default=None)
+
+
 @dataclass(frozen=True)
 class Suspect:
     """A unit to ask about, its most suspicious lines (file lines, best first) and its rank score."""
@@ -426,10 +455,12 @@ class Suspect:
 
 
 def suspects(
-    spectrum: Spectrum | None, located: list[Unit], root: Path, tests: Iterable[str], limit: int
-) -> list[Suspect]:
+    spectrum: Spectrum | None, located: list[Unit], root: Path, tests: Iterable[str], limit: int,
+    *, got_nothing: bool = False,
+) -> list[Suspect]:  # fmt: skip
     """The units to ask about, best first: the functions around the top-ranked lines, across files, with the units
-    the traceback points at raised a little (the deepest frame most), then the traceback's units coverage missed."""
+    the traceback points at raised a little (the deepest frame most), then the traceback's units coverage missed.
+    Where the failing tests `got_nothing` (None, undefined), a line that returns nothing is where it came from."""
     found: dict[tuple[str, str, int], Suspect] = {}
     scored: dict[tuple[str, str, int], list[tuple[float, int]]] = {}
     wanted = tuple(tests)
@@ -441,11 +472,7 @@ def suspects(
             found[unit.key] = Suspect(replace(unit, tests=wanted), (), score)
         scored.setdefault(unit.key, []).append((score, line))
     for key, lines in scored.items():
-        # Coverage scores a straight run of lines alike. Of tied lines the later come first: a wrong value is most
-        # often made where the result is put together, at the end of the run, while a slip in a guard at its start
-        # is the kind of one-token change the variants try on every line anyway.
-        best = sorted(lines, key=lambda item: (-item[0], -item[1]))[:_LINES_PER_UNIT]
-        found[key] = replace(found[key], lines=tuple(line for _, line in best))
+        found[key] = _with_lines(found[key], lines, got_nothing)
     # With no passing test to contrast with, every line the failing tests run scores alike (every test's setup, a
     # background thread's __init__): then the failure's own evidence ranks the units, coverage only their lines.
     evidence = _EVIDENCE_FIRST if spectrum is None or not spectrum.passing else 0.0

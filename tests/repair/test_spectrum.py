@@ -185,6 +185,60 @@ def test_a_repr_that_only_the_failure_s_message_runs_is_no_suspect(repo: Path, t
     assert spectrum.score("jobs.py", 6) == 0.0
 
 
+# Every line the failing test runs it alone runs (the others run no comparison): coverage ties them all, and the
+# test got None, which only the guard of `compare` returns.
+QUERY = {
+    "query/lexer.py": (
+        "def tokens(text):\n"
+        "    found = []\n"
+        "    for word in text.split():\n"
+        "        if word in '<>':\n"
+        "            found.append(('op', word))\n"
+        "        else:\n"
+        "            found.append(('name', word))\n"
+        "    return found\n"
+    ),
+    "query/search.py": (
+        "from query.lexer import tokens\n\n\n"
+        "def number(value):\n    return isinstance(value, (int, float)) and not isinstance(value, bool)\n\n\n"
+        "def compare(op, left, right):\n"
+        "    if not (number(left) and number(right)):\n"
+        "        return None\n"
+        "    return left < right if op == '<' else left > right\n\n\n"
+        "def search(text, data):\n"
+        "    found = tokens(text)\n"
+        "    if len(found) == 1:\n"
+        "        return data.get(found[0][1])\n"
+        "    left, op, right = found\n"
+        "    return compare(op[1], data[left[1]], data[right[1]])\n"
+    ),
+    "query/__init__.py": "",
+    "tests/__init__.py": "",
+    "tests/test_search.py": (
+        "import unittest\n\nfrom query.search import search\n\n\n"
+        "class SearchTests(unittest.TestCase):\n"
+        "    def test_field(self):\n        self.assertEqual(search('a', {'a': 1}), 1)\n\n"
+        "    def test_missing(self):\n        self.assertIsNone(search('b', {'a': 1}))\n\n"
+        "    def test_compare_strings(self):\n        self.assertTrue(search('a < b', {'a': '2016', 'b': '2017'}))\n"
+    ),
+}
+
+
+def test_a_test_that_got_none_asks_first_about_the_line_that_returns_it(repo: Path) -> None:
+    make_repo(repo, QUERY)
+    command = f"{PYTEST} tests/test_search.py::SearchTests::test_compare_strings"
+    tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=repo))
+    run = tests.run()
+    assert run.report is not None and "None is not true" in run.report.failures[0].message
+    spectrum = measure(tests, run, run.failing)
+    assert spectrum is not None and spectrum.score("query/lexer.py", 5) == spectrum.score("query/search.py", 10) == 1.0
+    located = locate(run.report.failures, repo, limit=2)
+    ranked = suspects(spectrum, located, repo, sorted(run.failing), 2, got_nothing=True)
+    assert (ranked[0].unit.name, ranked[0].lines[0]) == ("compare", 10)
+    # Told nothing of what the test got, the lexer's lines, as suspicious, come first.
+    assert suspects(spectrum, located, repo, sorted(run.failing), 2)[0].unit.name != "compare"
+
+
 # Two bugs, each with its own test: once one is fixed, the lines only its test ran are no longer suspects.
 TWO_BUGS = {
     "stock.py": "def add_stock(stock, item, qty):\n    stock[item] = qty\n    return stock\n",
