@@ -4,6 +4,7 @@ quotes, the kind of error, and the frames in the project. Variants and their ran
 from __future__ import annotations
 
 import itertools
+import keyword
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -81,7 +82,17 @@ _KINDS = {
 _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})\"""")
 # pytest's diff of two strings: `E         - ](#getting-started)` and `E         + ](#getting_started)`.
 _DIFF_LINE = re.compile(r"^E\s+[-+] (.{1,80})$", re.M)
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_IDENTIFIER = re.compile(r"(?<!\w)[A-Za-z_]\w*")
+# Words of the languages (those no code names a thing by) and of pytest's explanations, not names of the code: a
+# line of code that holds `for`, `in` or `not` is no likelier to be wrong because the failing assertion holds them
+# too. None, True and False are values.
+_NOT_NAMES = frozenset(keyword.kwlist) - {"None", "True", "False"} | {
+    *("const", "let", "var", "function", "new", "typeof", "instanceof", "this", "throw", "catch", "switch", "void"),
+    *("extends", "func", "chan", "defer", "goto", "where", "E"),
+}
+# An object shown with its address (`<generator object test_x.<locals>.<genexpr> at 0x7f3c…>`): the runner's view of
+# a value, which names no code.
+_ADDRESSED = re.compile(r"<[^<>\n]*(?:<\w+>[^<>\n]*)*\bat 0x[0-9a-fA-F]+>")
 _BOOLEAN = re.compile(r"\b(?:[Tt]rue|[Ff]alse)\b")
 _ASSERTED = re.compile(r"^(?:.*?\bassert\s+|E\s+)")
 """What comes before a comparison's first side: pytest's `E`, `AssertionError: assert `."""
@@ -312,8 +323,8 @@ def _quotes(text: str) -> list[str]:
 
 def _names(failure: FailedTest, text: str) -> set[str]:
     """The identifiers of a failure's message and of the lines that show its failing check."""
-    names = set(_IDENTIFIER.findall(failure.message))
-    return names | {name for line in text.splitlines() if _assertion(line) for name in _IDENTIFIER.findall(line)}
+    lines = [failure.message, *(line for line in text.splitlines() if _assertion(line))]
+    return {name for line in lines for name in _IDENTIFIER.findall(_ADDRESSED.sub("", line))} - _NOT_NAMES
 
 
 def _cases(text: str) -> set[str]:
