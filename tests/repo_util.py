@@ -23,6 +23,16 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
+def commit_files(repo: Path, files: dict[str, str], message: str = "code") -> Path:
+    """Write `files` (paths relative to `repo`, folders made as needed) and commit everything in one commit."""
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", message)
+    return repo
+
+
 REVIEW_BASE_CALC = "def add(a, b):\n    return a + b\n\n\ndef is_none(x):\n    return x == None\n"
 # add() now subtracts (line 2, breaks test_add); is_empty() adds a `== None` on line 10, while line 6 had one before.
 REVIEW_CHANGED_CALC = REVIEW_BASE_CALC.replace("a + b", "a - b") + "\n\ndef is_empty(x):\n    return x == None\n"

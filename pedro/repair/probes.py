@@ -81,7 +81,7 @@ def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
             return own
     callers = list(_test_trees(unit, root, mention=None))
     for module, name in dict.fromkeys(found for tree in callers for found in _imported_functions(tree)):
-        spec = _spec(callers, name, "") if _in_project(root, module) else None
+        spec = _spec(callers, name, module) if _in_project(root, module) else None
         if spec is not None:
             return spec
     return None
@@ -159,13 +159,30 @@ def _read_test(path: Path) -> str | None:
 
 
 def _imported_functions(tree: ast.Module) -> Iterator[tuple[str, str]]:
-    """The modules and function names a test file imports by name (`from shop.cart import total`), in order;
-    classes (capitalised) and names imported under another name are left out."""
+    """The modules and function names a test file imports by name (`from shop.cart import total`), in order, then
+    the functions it calls on a module it imports whole (`import shop` … `shop.total(…)`); classes (capitalised) and
+    names imported under another name are left out."""
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 if alias.asname is None and alias.name != "*" and not alias.name[:1].isupper():
                     yield node.module, alias.name
+    modules = _modules_imported_whole(tree)
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.func.attr[:1].isupper():
+            module = modules.get(ast.unparse(call.func.value))
+            if module is not None:
+                yield module, call.func.attr
+
+
+def _modules_imported_whole(tree: ast.Module) -> dict[str, str]:
+    """The modules a test file imports whole (`import shop`, `import shop.cart as cart`), by the name it uses."""
+    return {
+        alias.asname or alias.name: alias.name
+        for node in tree.body
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
 
 
 def _imported_from(tree: ast.Module, name: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from cli_util import pedro
-from repo_util import PYTEST, git
+from repo_util import PYTEST, commit_files, git
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
@@ -38,11 +38,7 @@ REQUEST = "Add a function sub(a, b) to calc.py that returns a minus b. Example: 
 
 @pytest.fixture
 def calc(repo: Path) -> Path:
-    (repo / "calc.py").write_text(CALC)
-    (repo / "test_calc.py").write_text(TESTS)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "calc")
-    return repo
+    return commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS}, "calc")
 
 
 def build(

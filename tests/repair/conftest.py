@@ -5,14 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from repo_util import git
+from repo_util import commit_files
 from test_repairer import CALC, TESTS
 
 
 @pytest.fixture
 def calc(repo: Path) -> Path:
-    (repo / "calc.py").write_text(CALC)
-    (repo / "test_calc.py").write_text(TESTS)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "calc")
-    return repo
+    return commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS}, "calc")

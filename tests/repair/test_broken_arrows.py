@@ -8,10 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import node_test
+from repo_util import commit_files, node_test
 from test_mutants import tried_changes
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.broken_arrows import broken_arrows
 
@@ -35,7 +34,7 @@ def test_an_even_number_filter_that_throws_for_its_lost_arrow_is_fixed(repo: Pat
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     test = node_test("evens", "evens", "assert.deepEqual(evens([1, 2, 3, 4]), [2, 4]);")
-    make_repo(repo, {"evens.js": EVENS, "evens.test.js": test})
+    commit_files(repo, {"evens.js": EVENS, "evens.test.js": test})
     outcome, backend, events = repair(repo, [], command="node --test", mutants=20, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     tried = tried_changes(events)

@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import node_test
+from repo_util import commit_files, node_test
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.compared_values import compared_values
 
@@ -70,7 +69,7 @@ def test_a_running_maximum_that_keeps_the_wrong_value_is_fixed(repo: Path) -> No
         "    for h in heights:\n        if h > top:\n            top = heights[0]\n    return top\n"
     )
     test = "from heights import tallest\n\n\ndef test_tallest():\n    assert tallest([2, 9, 4]) == 9\n"
-    make_repo(repo, {"heights.py": code, "test_heights.py": test})
+    commit_files(repo, {"heights.py": code, "test_heights.py": test})
     outcome, backend, events = repair(repo, [], coverage=True, mutants=200, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
@@ -90,7 +89,7 @@ def test_a_slip_copied_to_every_neighbour_is_fixed_in_one_candidate(repo: Path) 
     test = node_test(
         "near", "lowestNear", "assert.equal(lowestNear([5, 3, 4], 2), 3);", "assert.equal(lowestNear([4, 5, 1], 1), 1);"
     )
-    make_repo(repo, {"near.js": code, "near.test.js": test})
+    commit_files(repo, {"near.js": code, "near.test.js": test})
     outcome, backend, events = repair(repo, [], command="node --test", mutants=200, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]

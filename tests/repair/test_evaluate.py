@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from repo_util import PYTEST, js_runner_modules
-from test_spectrum import make_repo
+from repo_util import PYTEST, commit_files, js_runner_modules
 
 from pedro.evidence import ProjectTests
 from pedro.repair.evaluate import (
@@ -45,7 +44,7 @@ def runs(repo: Path, tmp_path: Path, command: str = PYTEST) -> tuple[CandidateRu
 
 
 def test_a_warm_pytest_runs_only_the_failing_tests_on_the_code_as_it_is_on_disk(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     candidate_runs, notices = runs(repo, tmp_path)
     try:
         assert candidate_runs.warm is not None and notices == []
@@ -71,7 +70,7 @@ def test_the_warm_pytests_rehearsal_leaves_nothing_a_candidates_tests_can_see(re
         "    assert not [m for m in sys.modules if 'rehearsal' in m]\n"
         "    assert not [p for p in sys.path if 'pedro-warm-' in p]\n"
     )
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS, "test_clean.py": probe})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS, "test_clean.py": probe})
     candidate_runs, notices = runs(repo, tmp_path)
     try:
         assert candidate_runs.warm is not None and notices == []
@@ -89,7 +88,7 @@ def test_a_plugin_the_command_turns_off_is_not_imported_by_the_warm_pytest_eithe
     # leaves it unimported as well, rather than paying for an import (hypothesis's: a second) no run uses. Left on, it
     # is there, as in the command's own run.
     probe = "import sys\n\n\ndef test_plugin():\n    assert '_hypothesis_pytestplugin' not in sys.modules\n"
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS, "test_plugin.py": probe})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS, "test_plugin.py": probe})
     command = PYTEST if how == "option" else PYTEST.replace(" -p no:hypothesispytest", "")
     monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest" if how == "PYTEST_ADDOPTS" else "")
     candidate_runs, notices = runs(repo, tmp_path, command)
@@ -109,7 +108,7 @@ def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(re
     # `python -m pytest` puts the working folder on sys.path, which is how tests/ (no __init__.py) imports the
     # package beside it; the warm pytest does the same, so it serves such a project rather than falling back.
     tests = TESTS.replace("from calc import", "from shop.calc import")
-    make_repo(repo, {"shop/__init__.py": "", "shop/calc.py": CALC, "tests/test_calc.py": tests})
+    commit_files(repo, {"shop/__init__.py": "", "shop/calc.py": CALC, "tests/test_calc.py": tests})
     candidate_runs, notices = runs(repo, tmp_path, f"{PYTEST} tests/test_calc.py::test_add")
     try:
         assert candidate_runs.warm is not None and notices == []
@@ -129,7 +128,7 @@ def test_a_pytest_that_is_a_shell_shim_is_served_warm_by_the_python_on_its_path(
         (bin_dir / name).write_text(f"#!/usr/bin/env bash\n{line}\n")
         (bin_dir / name).chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     candidate_runs, notices = runs(repo, tmp_path, "pytest -q -p no:cacheprovider")
     try:
         assert candidate_runs.warm is not None and notices == [], notices
@@ -142,7 +141,7 @@ def test_nothing_of_one_candidate_reaches_the_next(repo: Path, tmp_path: Path) -
     # Each run appends to a module-level list and fails unless it is the first to do so in its process.
     state = "seen = []\n\n\ndef mark():\n    seen.append(1)\n    return len(seen)\n"
     test = "from state import mark\n\n\ndef test_first_in_its_process():\n    assert mark() == 1\n    assert False\n"
-    make_repo(repo, {"state.py": state, "test_state.py": test})
+    commit_files(repo, {"state.py": state, "test_state.py": test})
     candidate_runs, _ = runs(repo, tmp_path)
     try:
         assert candidate_runs.warm is not None
@@ -184,7 +183,7 @@ def test_the_run_every_candidate_repeats_is_set_up_once_and_still_sees_each_edit
         "from pathlib import Path\n\n\ndef pytest_configure(config):\n"
         "    with Path(__file__).with_name('configured.log').open('a') as log:\n        log.write('configured\\n')\n"
     )
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS, "conftest.py": conftest})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS, "conftest.py": conftest})
     candidate_runs, notices = runs(repo, tmp_path)
     try:
         assert candidate_runs.warm is not None and notices == []
@@ -205,7 +204,7 @@ def test_a_set_up_whose_verdict_differs_from_a_plain_childs_is_not_used(repo: Pa
         + TESTS
         + ("\n\ndef test_configured_here(pytestconfig):\n    assert pytestconfig.configured_in == os.getpid()\n")
     )
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": tests, "conftest.py": conftest})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": tests, "conftest.py": conftest})
     candidate_runs, notices = runs(repo, tmp_path)
     try:
         assert candidate_runs.warm is not None and notices == []
@@ -220,7 +219,7 @@ def test_a_conftest_that_imports_the_project_leaves_each_candidate_its_own_impor
     # Set up in the warm pytest, this conftest would import calc there, and every child would test that stale copy.
     conftest = "import calc\nimport pytest\n\n\n@pytest.fixture\ndef adder():\n    return calc.add\n"
     tests = "def test_add(adder):\n    assert adder(2, 3) == 5\n"
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": tests, "conftest.py": conftest})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": tests, "conftest.py": conftest})
     candidate_runs, notices = runs(repo, tmp_path)
     try:
         assert candidate_runs.warm is not None and notices == []
@@ -232,7 +231,7 @@ def test_a_conftest_that_imports_the_project_leaves_each_candidate_its_own_impor
 def test_a_conftest_changed_after_the_set_up_is_read_again(repo: Path, tmp_path: Path) -> None:
     conftest = "import pytest\n\n\n@pytest.fixture\ndef expected():\n    return 5\n"
     tests = "from calc import add\n\n\ndef test_add(expected):\n    assert add(2, 3) == expected\n"
-    make_repo(repo, {"calc.py": CALC.replace("a - b", "a + b"), "test_calc.py": tests, "conftest.py": conftest})
+    commit_files(repo, {"calc.py": CALC.replace("a - b", "a + b"), "test_calc.py": tests, "conftest.py": conftest})
     (repo / "calc.py").write_text(CALC)
     candidate_runs, _ = runs(repo, tmp_path)
     try:
@@ -249,7 +248,7 @@ def test_a_conftest_changed_after_the_set_up_is_read_again(repo: Path, tmp_path:
 def test_a_test_file_changed_after_the_set_up_is_read_again(repo: Path, tmp_path: Path) -> None:
     # The warm pytest rewrites the failing tests' asserts once; a child takes that code only while the file reads
     # the same, whatever its time and size say.
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     candidate_runs, _ = runs(repo, tmp_path)
     try:
         assert [candidate_runs.first(["test_calc.py::test_add"]).passed for _ in range(3)] == [False] * 3
@@ -261,7 +260,7 @@ def test_a_test_file_changed_after_the_set_up_is_read_again(repo: Path, tmp_path
 
 
 def test_a_candidate_that_loops_is_stopped_at_a_multiple_of_the_original_time(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     candidate_runs, _ = runs(repo, tmp_path)
     try:
         assert candidate_runs.timeout_s is not None and candidate_runs.timeout_s < 30
@@ -277,7 +276,7 @@ def test_a_candidate_that_loops_is_stopped_at_a_multiple_of_the_original_time(re
 
 
 def test_a_candidate_that_spins_is_stopped_at_a_multiple_of_the_original_cpu_time(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     candidate_runs, _ = runs(repo, tmp_path)
     try:
         warm = candidate_runs.warm
@@ -310,7 +309,7 @@ def test_tests_that_behave_otherwise_in_a_forked_process_fall_back_to_the_plain_
         "\n\ndef test_started_as_pytest():\n    import sys\n\n"
         "    assert sys.argv[0].endswith(('__main__.py', 'pytest', 'py.test'))\n"
     )
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": test})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": test})
     candidate_runs, notices = runs(repo, tmp_path)
     try:
         assert candidate_runs.warm is None
@@ -328,7 +327,7 @@ def test_python_s_own_runner_is_held_to_the_failing_tests(repo: Path, tmp_path: 
         "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n"
         "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n"
     )
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": unittest_tests})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": unittest_tests})
     candidate_runs, notices = runs(repo, tmp_path, f"{sys.executable} -m unittest")
     try:
         baseline = candidate_runs.baseline
@@ -359,7 +358,7 @@ def test_jest_and_vitest_given_as_npm_test_are_held_to_the_failing_tests(
         + "  test('mul', () => { expect(mul(2, 3)).toBe(6); });\n});\n"
     )
     exports = "export { add, mul };\n" if vitest else "module.exports = { add, mul };\n"
-    make_repo(repo, {"package.json": json.dumps(package), "calc.js": calc + exports, "calc.test.js": tests})
+    commit_files(repo, {"package.json": json.dumps(package), "calc.js": calc + exports, "calc.test.js": tests})
     (repo / "node_modules").symlink_to(modules)
     candidate_runs, notices = runs(repo, tmp_path, "npm test")
     try:
@@ -386,7 +385,7 @@ def test_unittest_names_every_test_even_doctests_and_tests_that_warn(repo: Path,
         "    def test_mul(self):\n        warnings.simplefilter('always')\n"
         "        self.assertEqual(calc.mul(2, 3), 6)\n"
     )
-    make_repo(repo, {"calc.py": calc, "test_calc.py": tests})
+    commit_files(repo, {"calc.py": calc, "test_calc.py": tests})
     command = f"{sys.executable} -m unittest -v test_calc.CalcTest.test_add"
     candidate_runs, _ = runs(repo, tmp_path, command)
     try:
@@ -404,7 +403,7 @@ def test_unittest_names_every_test_even_doctests_and_tests_that_warn(repo: Path,
 
 
 def test_a_warm_pytest_started_before_the_baseline_is_the_one_the_candidates_run_in(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
     folder = tmp_path / "repair"
     folder.mkdir()
@@ -426,7 +425,7 @@ def test_a_warm_pytest_started_before_the_baseline_is_the_one_the_candidates_run
 
 
 def test_a_warm_pytest_nobody_takes_is_ended(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
     early = WarmStart(tests, tmp_path)  # the baseline passed, say, and no repair ran
     leader = early._warm.process if early._warm is not None else None
@@ -436,7 +435,7 @@ def test_a_warm_pytest_nobody_takes_is_ended(repo: Path, tmp_path: Path) -> None
 
 
 def test_no_warm_pytest_starts_early_for_another_runner(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     tests = ProjectTests(RunTestsArgs(command=f"{sys.executable} -m unittest"), ToolContext(root=repo))
     early = WarmStart(tests, tmp_path)
     assert early.take() is None and early.error == "the test runner is not pytest"
@@ -446,7 +445,7 @@ def test_with_a_limit_per_test_a_test_that_hangs_fails_where_it_loops_and_the_ot
     repo: Path, tmp_path: Path
 ) -> None:
     hangs = CALC.replace("return a - b", "while b:\n        a += 0\n    return a")
-    make_repo(repo, {"calc.py": hangs, "test_calc.py": TESTS})
+    commit_files(repo, {"calc.py": hangs, "test_calc.py": TESTS})
     tests = ProjectTests(RunTestsArgs(command=f"{PYTEST} test_calc.py"), ToolContext(root=repo))
     early = WarmStart(tests, tmp_path)
     warm = early.take()

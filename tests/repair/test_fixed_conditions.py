@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import node_test
+from repo_util import commit_files, node_test
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
 
@@ -58,7 +57,7 @@ def test_a_count_of_letters_that_counted_every_letter_is_fixed_by_its_first_cand
         "            n += 1\n    return n\n"
     )
     test = "from letters import consonants\n\n\ndef test_consonants():\n    assert consonants('house') == 2\n"
-    make_repo(repo, {"letters.py": code, "test_letters.py": test})
+    commit_files(repo, {"letters.py": code, "test_letters.py": test})
     outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     tried = [event.data for event in events if event.type == "repair.candidate"]
@@ -75,7 +74,7 @@ def test_a_javascript_condition_over_two_lines_is_turned_on_both(repo: Path) -> 
         "  return n;\n}\n\nmodule.exports = { consonants };\n"
     )
     test = node_test("letters", "consonants", "assert.equal(consonants('house'), 2);")
-    make_repo(repo, {"letters.js": code, "letters.test.js": test})
+    commit_files(repo, {"letters.js": code, "letters.test.js": test})
     outcome, backend, _events = repair(repo, [], command="node --test", mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     text = (repo / "letters.js").read_text()
@@ -135,7 +134,7 @@ def test_a_case_check_whose_two_states_are_asked_at_once_is_fixed_first_by_the_o
         "assert.equal(oneCase(['A', 'b']), false);",
         "assert.equal(oneCase(['a', 'B']), false);",
     )
-    make_repo(repo, {"cases.js": cases, "cases.test.js": test})
+    commit_files(repo, {"cases.js": cases, "cases.test.js": test})
     outcome, backend, events = repair(
         repo, [], coverage=True, mutants=40, candidates=0, rivals=3, command="node --test"
     )

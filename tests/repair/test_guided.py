@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 from cli_util import pedro
-from repo_util import PYTEST, git, node_test
-from test_spectrum import make_repo
+from repo_util import PYTEST, commit_files, git, node_test
 
 NOTHING = "I am not sure what is wrong here."
 REPORT = (
@@ -78,7 +77,7 @@ def fixed_through_the_cli(
 ) -> dict[str, Any]:
     """The project's files committed, `pedro debug` run against a model that never helps, and the variant that fixed
     the tests, which must be among the first `within` tried."""
-    make_repo(repo, files)
+    commit_files(repo, files)
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
     return fixed_variant(events, within=within)
@@ -87,7 +86,7 @@ def fixed_through_the_cli(
 def test_an_undefined_name_is_fixed_by_the_name_in_scope_and_no_variant_touches_prose(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"report.py": REPORT, "test_report.py": REPORT_TEST})
+    commit_files(repo, {"report.py": REPORT, "test_report.py": REPORT_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
     tried = candidates(events)
@@ -169,7 +168,7 @@ def test_a_javascript_call_the_test_expected_to_throw_gets_the_check_its_argumen
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     test = node_test("roots", "root", "assert.equal(root(9), 3);", "assert.throws(() => root(-4), RangeError);")
-    make_repo(repo, {"roots.js": ROOT_JS, "roots.test.js": test})
+    commit_files(repo, {"roots.js": ROOT_JS, "roots.test.js": test})
     # Math.pow(-4, 0.5) is NaN: node says "Missing expected exception (RangeError)."
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env, command="node --test")
     assert proc.returncode == 0, proc.stderr
@@ -198,10 +197,12 @@ def test_an_undefined_name_in_javascript_or_go_is_fixed_by_the_name_in_scope(
         pytest.skip(f"{tool} is not installed")
     if language == "javascript":
         test = node_test("sum", "sum", "assert.equal(sum([1, 2, 3]), 6);")
-        make_repo(repo, {"sum.js": SUM_JS + "\nmodule.exports = { sum };\n", "sum.test.js": test})
+        commit_files(repo, {"sum.js": SUM_JS + "\nmodule.exports = { sum };\n", "sum.test.js": test})
         command, fixed_file, line = "node --test", "sum.js", "  return total;\n"
     else:
-        make_repo(repo, {"go.mod": "module example.com/sum\n\ngo 1.19\n", "sum.go": SUM_GO, "sum_test.go": SUM_GO_TEST})
+        commit_files(
+            repo, {"go.mod": "module example.com/sum\n\ngo 1.19\n", "sum.go": SUM_GO, "sum_test.go": SUM_GO_TEST}
+        )
         command, fixed_file, line = "go test ./...", "sum.go", "\treturn total\n"
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env, command=command)
     assert proc.returncode == 0, proc.stderr
@@ -214,7 +215,7 @@ def test_an_undefined_name_in_javascript_or_go_is_fixed_by_the_name_in_scope(
 def test_a_variant_that_only_fits_the_visible_test_loses_to_the_right_answer_beside_it(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"cart.py": CART, "test_cart.py": CART_TEST})
+    commit_files(repo, {"cart.py": CART, "test_cart.py": CART_TEST})
     events, proc = debug(repo, stub_server([RIGHT] + [NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
     (chosen,) = [e for e in events if e["type"] == "repair.chosen"]
@@ -230,7 +231,7 @@ def test_with_no_right_answer_the_job_names_what_the_fix_changes_beyond_the_test
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
     # The mean divides by a constant: only `/ 2` passes the test, and it is not the mean of any other list.
-    make_repo(
+    commit_files(
         repo,
         {
             "stats.py": "def mean(values):\n    return sum(values) / 3\n",
@@ -269,7 +270,7 @@ AROUND = "```python\ndef mean(xs):\n    return sum(xs) / len(xs)\n```"
 def test_an_answer_that_routes_around_the_other_broken_function_is_not_taken(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"stats.py": STATS, "test_stats.py": STATS_TEST})
+    commit_files(repo, {"stats.py": STATS, "test_stats.py": STATS_TEST})
     server = stub_server([AROUND] * 40)  # never out of replies: the model is asked from the start of repair
     env = {**cli_env, "PEDRO_REPAIR__CANDIDATES": "2", "PEDRO_REPAIR__MUTANTS": "40"}
     events, proc = debug(repo, server, env)
@@ -299,7 +300,7 @@ CALLS_TEST = (
 def test_a_name_that_is_no_number_is_moved_by_one_once(repo: Path, stub_server: Any, cli_env: dict[str, str]) -> None:
     # `(results + 1)` fails as arithmetic on a list: moving `results` by one on its other lines would fail alike,
     # a run each on a real project, so those variants are never tried.
-    make_repo(repo, {"calls.py": CALLS, "test_calls.py": CALLS_TEST})
+    commit_files(repo, {"calls.py": CALLS, "test_calls.py": CALLS_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 40), cli_env)
     assert proc.returncode == 0, proc.stderr
     nudges: dict[str, list[dict[str, Any]]] = {}
@@ -340,7 +341,7 @@ FIRST_N_TEST = (
 def test_a_call_that_should_end_the_function_gets_its_missing_return(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"first.py": FIRST_N, "test_first.py": FIRST_N_TEST})
+    commit_files(repo, {"first.py": FIRST_N, "test_first.py": FIRST_N_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 40), cli_env)
     assert proc.returncode == 0, proc.stderr
     fixed = [c for c in candidates(events) if c["status"] == "fixed"]
@@ -365,7 +366,7 @@ FINDER_TEST = (
 def test_a_result_computed_and_never_used_takes_the_place_of_the_call_that_repeats_it(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"finder.py": FINDER, "test_finder.py": FINDER_TEST})
+    commit_files(repo, {"finder.py": FINDER, "test_finder.py": FINDER_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 40), cli_env)
     assert proc.returncode == 0, proc.stderr
     fixed = [c for c in candidates(events) if c["status"] == "fixed"]
@@ -390,7 +391,7 @@ DOCUMENTED_TEST = (
 def test_no_variant_puts_a_docstring_word_in_place_of_a_name(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    make_repo(repo, {"pages.py": DOCUMENTED, "test_pages.py": DOCUMENTED_TEST})
+    commit_files(repo, {"pages.py": DOCUMENTED, "test_pages.py": DOCUMENTED_TEST})
     events, _ = debug(repo, stub_server([NOTHING] * 40), cli_env)
     changes = [c.get("change", "") for c in candidates(events) if c["question"] == "mutation"]
     assert changes, candidates(events)
@@ -423,7 +424,7 @@ def test_an_index_out_of_range_inside_a_loop_tries_the_loops_bound_first(
 ) -> None:
     # The IndexError is raised on `items[mid]`, but the slip is the loop's bound: the loop around the failing line
     # is where an index that ran past the end (or a test that hung) starts, so its header is tried among the first.
-    make_repo(repo, {"search.py": SEARCH, "test_search.py": SEARCH_TEST})
+    commit_files(repo, {"search.py": SEARCH, "test_search.py": SEARCH_TEST})
     events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
     tried = candidates(events)
@@ -451,7 +452,7 @@ def test_an_answer_whose_tests_hang_gets_no_variants_of_its_line(
 ) -> None:
     # The model's one line loops for ever; a number changed in it would loop as long, each to the candidate's limit.
     hangs = RUNNING.replace("        best = max(best, here)", "        while here > -1: best = max(best, here)")
-    make_repo(repo, {"running.py": RUNNING, "test_running.py": RUNNING_TEST})
+    commit_files(repo, {"running.py": RUNNING, "test_running.py": RUNNING_TEST})
     events, _proc = debug(repo, stub_server([f"```python\n{hangs}```"] + [NOTHING] * 20), cli_env)
     tried = candidates(events)
     answered = [c for c in tried if c["question"] == "function"]
@@ -465,7 +466,7 @@ def test_an_answer_one_token_from_the_fix_is_fixed_by_a_variant_of_the_line_it_c
     # No variant of `here = here + v` passes; the model's line keeps the running sum from falling but never lets it
     # start again at the current value, and its first two names swapped (`max(v, v + here)`) does.
     near = RUNNING.replace("here = here + v", "here = max(here, here + v)")
-    make_repo(repo, {"running.py": RUNNING, "test_running.py": RUNNING_TEST})
+    commit_files(repo, {"running.py": RUNNING, "test_running.py": RUNNING_TEST})
     events, proc = debug(repo, stub_server([f"```python\n{near}```"] + [NOTHING] * 20), cli_env)
     assert proc.returncode == 0, proc.stderr
     fixed = [c for c in candidates(events) if c["status"] == "fixed"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repo_util import commit_files
 from test_mutants import tried_changes
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.joined_halves import joined_halves
 
@@ -45,7 +45,7 @@ def test_a_rotation_two_cuts_or_two_sequences_are_left_alone() -> None:
 
 
 def test_a_circular_shift_that_gives_its_number_back_is_fixed_by_the_halves_swapped(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "shift.py": SHIFT,

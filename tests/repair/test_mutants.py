@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import PYTEST, git, node_test
+from repo_util import PYTEST, commit_files, git, node_test
 from test_repairer import FIX, repair, statuses
-from test_spectrum import make_repo
 
 from pedro.backends.scripted import ScriptedBackend
 from pedro.messages import Event
@@ -29,7 +28,7 @@ def changes(line: str, language: str = "python") -> list[str]:
 
 def fixed_by_a_variant(repo: Path, files: dict[str, str], mutants: int = 40, command: str = PYTEST) -> list[Event]:
     """Repair of `files` with variants only and coverage on: it must fix them without a model request."""
-    make_repo(repo, files)
+    commit_files(repo, files)
     outcome, backend, events = repair(repo, [], coverage=True, mutants=mutants, candidates=0, command=command)
     assert outcome.fixed and backend.requests == [], outcome.summary
     return events
@@ -118,7 +117,7 @@ def test_text_comments_declarations_and_assignment_targets_are_left_alone() -> N
 
 def rounding_repo(repo: Path) -> Path:
     """A three-module project whose test never names the module with the bug: `//` for `/` in stats.mean."""
-    return make_repo(
+    return commit_files(
         repo,
         {
             "stats.py": (
@@ -152,7 +151,7 @@ def test_a_one_token_bug_in_a_module_the_test_never_names_is_fixed_without_askin
 
 def temperature_repo(repo: Path) -> Path:
     """A bug that needs two edits, one in each function: neither alone makes both tests pass."""
-    return make_repo(
+    return commit_files(
         repo,
         {
             "temperature.py": (
@@ -411,7 +410,7 @@ SORT_TAIL = (
 
 def test_a_list_sorted_in_place_where_another_was_meant_is_fixed_in_python_and_javascript(repo: Path) -> None:
     test = "from tail import sort_tail\n\n\ndef test_sort_tail():\n    assert sort_tail([3, 2, 1]) == [3, 1, 2]\n"
-    make_repo(repo, {"tail.py": SORT_TAIL, "test_tail.py": test})
+    commit_files(repo, {"tail.py": SORT_TAIL, "test_tail.py": test})
     outcome, backend, _events = repair(repo, [], coverage=True, mutants=200, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     assert "    tail.sort()\n" in (repo / "tail.py").read_text()
@@ -447,7 +446,7 @@ def test_a_slices_step_javascripts_or_and_an_append_each_have_their_twin() -> No
 
 
 def test_a_function_that_returns_the_wrong_variable_is_fixed_by_a_variant(repo: Path) -> None:
-    make_repo(repo, {
+    commit_files(repo, {
         "gcd.py": "def gcd(a, b):\n    while b:\n        a, b = b, a % b\n    return b\n",
         "test_gcd.py": "from gcd import gcd\n\n\ndef test_gcd():\n    assert gcd(12, 18) == 6\n",
     })  # fmt: skip
@@ -457,7 +456,7 @@ def test_a_function_that_returns_the_wrong_variable_is_fixed_by_a_variant(repo: 
 
 
 def test_a_wrong_default_separator_is_fixed_when_the_failure_shows_it(repo: Path) -> None:
-    make_repo(repo, {
+    commit_files(repo, {
         "slug.py": 'def slugify(title, sep="_"):\n    return sep.join(title.lower().split())\n',
         "test_slug.py": 'from slug import slugify\n\n\ndef test_slugify():\n'
                         '    assert slugify("Hello World") == "hello-world"\n',
@@ -470,7 +469,7 @@ def test_a_wrong_default_separator_is_fixed_when_the_failure_shows_it(repo: Path
 def test_two_slips_that_each_bring_the_value_nearer_are_tried_together_at_once(repo: Path) -> None:
     # Either fix alone leaves both tests failing (mean([5]) divides by zero, or is 6), but each brings
     # mean([2, 4, 6]) nearer 4 (6.5 → 6, or 6.5 → 4.33): the two are tried together as soon as both are known.
-    make_repo(repo, {
+    commit_files(repo, {
         "stats.py": "def total(xs):\n    return sum(xs) + 1\n\n\ndef mean(xs):\n    return total(xs) / (len(xs) - 1)\n",
         "test_stats.py": "from stats import mean\n\n\ndef test_mean():\n    assert mean([2, 4, 6]) == 4\n\n\n"
                          "def test_mean_of_one():\n    assert mean([5]) == 5\n",
@@ -492,7 +491,7 @@ def test_two_slips_that_each_bring_the_value_nearer_are_tried_together_at_once(r
 def test_a_change_that_failed_before_another_was_kept_is_tried_again_after_it(repo: Path) -> None:
     # `- 1` dropped in mean() fails while total() adds 1; once total()'s own fix is kept (its test passes), the
     # same change to mean() is what fixes the rest, and it is tried again rather than skipped as a duplicate.
-    make_repo(repo, {
+    commit_files(repo, {
         "stats.py": "def total(xs):\n    return sum(xs) + 1\n\n\ndef mean(xs):\n    return total(xs) / (len(xs) - 1)\n",
         "test_stats.py": "from stats import mean, total\n\n\ndef test_mean():\n    assert mean([2, 4, 6]) == 4\n\n\n"
                          "def test_total():\n    assert total([1, 2]) == 3\n",
@@ -508,7 +507,7 @@ def test_a_change_that_failed_before_another_was_kept_is_tried_again_after_it(re
 def test_a_function_first_suspected_after_a_kept_change_is_tried_not_taken_for_a_users_edit(repo: Path) -> None:
     # parse() raises before compute() is reached; once parse()'s slip is kept, the failure that remains points at
     # compute() in a file repair had not read yet: it is read then, not mistaken for a file someone changed.
-    make_repo(repo, {
+    commit_files(repo, {
         "parse.py": "def parse(text):\n    return int(text[1:])\n",
         "pricing.py": "def compute(n):\n    return n * 3\n",
         "shop.py": "import pricing\nfrom parse import parse\n\n\ndef total(text):\n"
@@ -525,7 +524,7 @@ def test_a_function_first_suspected_after_a_kept_change_is_tried_not_taken_for_a
 def test_a_kept_change_that_made_one_test_pass_gives_way_to_its_lines_variant_that_passes_both(repo: Path) -> None:
     # `*` → `+` passes the test at a rate of 0 and is kept; the fix, `rate` → `(rate + 1)`, is a variant of the
     # original line, which the variants of the kept line (`cents + rate`) never reach.
-    make_repo(repo, {
+    commit_files(repo, {
         "tax.py": "def with_tax(cents, rate):\n    return round(cents * rate)\n",
         "test_tax.py": "from tax import with_tax\n\n\ndef test_no_tax():\n    assert with_tax(350, 0) == 350\n\n\n"
                        "def test_tax():\n    assert with_tax(350, 0.2) == 420\n",
@@ -821,7 +820,7 @@ def test_pairs_are_tried_while_the_model_writes_once_the_variants_are_spent(repo
         time.sleep(0.5)
         return "```python\npass\n```"
 
-    make_repo(
+    commit_files(
         repo,
         {
             "distance.py": (

@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import node_test
+from repo_util import commit_files, node_test
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.choose import Passing, case_blind_pairs, choose
 from pedro.repair.clues import Clues
@@ -33,7 +32,7 @@ COUNT_WORD = (
 
 def fixed_by_a_variant_among_rivals(repo: Path, files: dict[str, str]) -> None:
     """Repair of `files` by variants alone, plausible candidates compared as a job compares them."""
-    make_repo(repo, files)
+    commit_files(repo, files)
     outcome, backend, _ = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3)
     assert outcome.fixed and backend.requests == [], outcome.summary
 
@@ -159,7 +158,7 @@ def test_a_javascript_count_whose_test_says_it_ignores_case_is_fixed_for_every_c
         'const { countWord } = require("./words");\n\ntest("countWord ignores case", () => {\n'
         '  assert.equal(countWord("The cat saw the dog", "the"), 2);\n});\n'
     )
-    make_repo(repo, {"words.js": words + "\nmodule.exports = { countWord };\n", "words.test.js": test})
+    commit_files(repo, {"words.js": words + "\nmodule.exports = { countWord };\n", "words.test.js": test})
     outcome, backend, _ = repair(repo, [], command="node --test", mutants=40, candidates=0, rivals=3)
     assert outcome.fixed and backend.requests == [], outcome.summary
     assert "  text = text.toLowerCase();\n  word = word.toLowerCase();\n" in (repo / "words.js").read_text()
@@ -301,7 +300,7 @@ def test_a_javascript_function_whose_comment_above_says_it_ignores_case_is_fixed
         "module.exports = { countDistinct };\n"
     )
     test = node_test("count", "countDistinct", "assert.ok(countDistinct('abcde' + 'CADE') === 5);", strict=False)
-    make_repo(repo, {"count.js": code, "count.test.js": test})
+    commit_files(repo, {"count.js": code, "count.test.js": test})
     outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     tried = [event.data for event in events if event.type == "repair.candidate"]

@@ -6,8 +6,8 @@ import ast
 import textwrap
 from pathlib import Path
 
+from repo_util import commit_files
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.overwritten_stores import overwritten_stores
 
@@ -61,7 +61,7 @@ def test_a_parameter_overwritten_before_it_is_read_is_one_too_but_values_read_or
 
 
 def test_a_fraction_whose_parts_are_overwritten_by_two_added_lines_is_fixed_by_taking_both_out(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "fractions_util.py": (

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repo_util import commit_files
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.parted_twins import parted_twins
 
@@ -54,7 +54,7 @@ def test_code_with_no_copies_or_copies_in_step_offers_nothing() -> None:
 
 
 def test_a_digit_sum_whose_copy_for_the_first_number_adds_a_term_is_fixed_by_its_twin(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "digits.py": DIGITS,

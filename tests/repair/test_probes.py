@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import PYTEST, git
+from repo_util import PYTEST, commit_files, git
 from test_repairer import repair as repair_with
 from test_repairer import run_job
 
@@ -180,6 +180,30 @@ def test_a_helper_the_tests_never_call_is_probed_through_its_caller(repo: Path) 
     assert (
         repo / "stats.py"
     ).read_text() == "def average(values):\n    return sum(values) / len(values) if values else 0.0\n"
+
+
+def test_a_function_called_on_a_module_the_tests_import_whole_is_probed(repo: Path) -> None:
+    # `import query` … `query.search(…)`: the method the search reaches is probed through the module's function.
+    commit_files(
+        repo,
+        {
+            "query/__init__.py": "from query.engine import search\n",
+            "query/engine.py": (
+                "class Engine:\n    def compare(self, left, right):\n        return left < right\n\n\n"
+                "def search(text, data):\n    return Engine().compare(data['a'], data['b'])\n"
+            ),
+            "test_query.py": (
+                "import re\n\nimport query as q\n\n\n"
+                "def test_compare():\n    assert q.search('a < b', {'a': 1, 'b': 2})\n"
+                "    assert re.compile('a')\n"
+            ),
+        },
+    )
+    spec = probe_spec(
+        unit("query/engine.py", "compare", "Engine.compare", tests=("test_query.py::test_compare",)), repo
+    )
+    assert spec is not None and (spec.module, spec.function) == ("query", "search")
+    assert spec.inputs[0] == "(('a < b', {'a': 1, 'b': 2}), {})"
 
 
 def test_neighbours_keep_the_type_and_stay_near() -> None:

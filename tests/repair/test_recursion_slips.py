@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from repo_util import commit_files
 from test_mutants import fixed_by_a_variant
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.recursion_slips import recursion_slips
 
@@ -84,7 +84,7 @@ def test_a_recursion_without_these_slips_is_left_alone(lines: list[str], name: s
 
 
 def test_a_recursion_that_never_ends_is_fixed_by_the_call_made_smaller_at_once(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "power.py": "\n".join(POWER) + "\n",

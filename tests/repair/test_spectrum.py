@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import PYTEST, git
+from repo_util import PYTEST, commit_files, git
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
@@ -53,15 +53,6 @@ def asks_for_line(prompt: str, line: str) -> bool:
     return f"most likely to be wrong is this one:\n\n```python\n{line.strip()}\n```" in prompt
 
 
-def make_repo(repo: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "code")
-    return repo
-
-
 def repair(
     repo: Path, replies: Any, *, candidates: int = 1, mutants: int = 0
 ) -> tuple[Any, ScriptedBackend, list[Event]]:
@@ -100,7 +91,7 @@ def candidates(events: list[Event]) -> list[dict[str, Any]]:
 
 
 def test_coverage_ranks_the_helper_the_test_never_names_first(repo: Path) -> None:
-    make_repo(repo, SHOP)
+    commit_files(repo, SHOP)
     tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
     run = tests.run()
     assert run.failing == {"test_app.py::test_total_uk"}
@@ -118,7 +109,7 @@ def test_coverage_ranks_the_helper_the_test_never_names_first(repo: Path) -> Non
 def test_when_the_command_names_one_test_the_tests_beside_it_still_rank_the_lines(repo: Path) -> None:
     # The user names the failing test alone: the other tests of its file run under coverage all the same, so the
     # line only the failing test runs still ranks above those every test runs.
-    make_repo(repo, SHOP)
+    commit_files(repo, SHOP)
     tests = ProjectTests(RunTestsArgs(command=f"{PYTEST} test_app.py::test_total_uk"), ToolContext(root=repo))
     run = tests.run()
     assert run.failing == {"test_app.py::test_total_uk"} and run.report is not None and not run.report.passing
@@ -129,7 +120,7 @@ def test_when_the_command_names_one_test_the_tests_beside_it_still_rank_the_line
 
 
 def test_the_warm_pytest_records_the_same_spectrum_as_the_test_command(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, SHOP)
+    commit_files(repo, SHOP)
     tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
     run = tests.run()
     plain = measure(tests, run, run.failing)
@@ -168,7 +159,7 @@ JOBS = {
 def test_a_repr_that_only_the_failure_s_message_runs_is_no_suspect(repo: Path, tmp_path: Path, warm: bool) -> None:
     # pytest's message of a failed assertion shows each value it read (`where 12 = <Job(2)>.seconds()`), running the
     # project's __repr__ in the failing test alone: recorded, it would rank with the line that is wrong.
-    make_repo(repo, JOBS)
+    commit_files(repo, JOBS)
     tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
     run = tests.run()
     assert run.failing == {"test_jobs.py::test_seconds"}
@@ -225,7 +216,7 @@ QUERY = {
 
 
 def test_a_test_that_got_none_asks_first_about_the_line_that_returns_it(repo: Path) -> None:
-    make_repo(repo, QUERY)
+    commit_files(repo, QUERY)
     command = f"{PYTEST} tests/test_search.py::SearchTests::test_compare_strings"
     tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=repo))
     run = tests.run()
@@ -255,7 +246,7 @@ TWO_BUGS = {
 
 
 def test_a_spectrum_narrowed_to_the_tests_still_failing_drops_the_fixed_bugs_lines(repo: Path) -> None:
-    make_repo(repo, TWO_BUGS)
+    commit_files(repo, TWO_BUGS)
     tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
     run = tests.run()
     assert run.failing == {"test_shop.py::test_add_stock", "test_shop.py::test_low_stock"}
@@ -268,7 +259,7 @@ def test_a_spectrum_narrowed_to_the_tests_still_failing_drops_the_fixed_bugs_lin
 
 
 def test_after_one_bug_is_fixed_repair_moves_on_to_the_function_the_other_test_points_at(repo: Path) -> None:
-    make_repo(repo, TWO_BUGS)
+    commit_files(repo, TWO_BUGS)
     # The model knows only low_stock's fix; add_stock's is a variant (`=` → `+=` needs the key there first).
     fixes = {"    return sorted(item for item, qty in stock.items() if qty > threshold)": (
         "return sorted(item for item, qty in stock.items() if qty < threshold)"
@@ -294,7 +285,7 @@ def test_lines_coverage_ties_are_asked_about_from_the_end_of_the_run(repo: Path)
         '    return {"min": lowest, "max": highest, "mean": mean}\n'
     )
     test = "from stats import summarize\n\n\ndef test_mean():\n    assert summarize([1, 5])['mean'] == 3\n"
-    make_repo(repo, {"stats.py": stats, "test_stats.py": test})
+    commit_files(repo, {"stats.py": stats, "test_stats.py": test})
     tests = ProjectTests(RunTestsArgs(command=PYTEST), ToolContext(root=repo))
     run = tests.run()
     spectrum = measure(tests, run, run.failing)
@@ -310,7 +301,7 @@ def test_ochiai_scores_lines_only_failing_tests_run_highest() -> None:
 
 
 def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
-    make_repo(repo, SHOP)
+    commit_files(repo, SHOP)
     outcome, backend, events = repair(repo, answering({"        return 0.02": "return 0.2"}))
     # While coverage is measured, the model is asked about the function the traceback names (app.py's total);
     # once coverage points at the helper, its whole function is asked (this model has no answer to it), then its
@@ -338,7 +329,7 @@ def test_a_one_line_answer_fixes_the_helper_in_place(repo: Path) -> None:
 
 
 def test_a_one_token_bug_is_fixed_by_an_expression_for_its_line(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "temps.py": "def to_fahrenheit(celsius):\n    return celsius * 5 / 9 + 32\n",
@@ -355,7 +346,7 @@ def test_a_one_token_bug_is_fixed_by_an_expression_for_its_line(repo: Path) -> N
 
 
 def test_answers_that_repeat_the_line_or_do_not_parse_cost_no_test_run(repo: Path) -> None:
-    make_repo(repo, SHOP)
+    commit_files(repo, SHOP)
     replies = iter(["```python\nreturn 0.02\n```", "```python\nreturn 0.2 +\n```", "```python\nreturn 0.2\n```"])
 
     def answer(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
@@ -382,7 +373,7 @@ GEO = {
 
 
 def test_a_bug_that_needs_two_edits_is_fixed_by_a_pair(repo: Path) -> None:
-    make_repo(repo, GEO)
+    commit_files(repo, GEO)
     # Either fix alone moves the value away from 12 (16, -2): neither is progress, both are kept for pairing.
     fixes = {"    return w - h": "return w * h", "    return n + 10": "return n * 2"}
     outcome, _, events = repair(repo, answering(fixes))
@@ -397,7 +388,7 @@ def test_a_bug_that_needs_two_edits_is_fixed_by_a_pair(repo: Path) -> None:
 
 
 def test_two_answers_that_each_bring_the_value_nearer_are_tried_together(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "geo.py": (
@@ -420,7 +411,7 @@ def test_two_answers_that_each_bring_the_value_nearer_are_tried_together(repo: P
 
 
 def test_a_candidate_that_special_cases_the_tests_values_is_rejected_untested(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "calc.py": "def add(a, b):\n    return a - b\n",
@@ -489,7 +480,7 @@ def test_go_coverage_ranks_the_buggy_branch(tmp_path: Path, name: str) -> None:
 
 def test_an_answer_that_only_fails_closer_is_not_kept(repo: Path) -> None:
     calc = "def add(a, b):\n    return a - b\n"
-    make_repo(
+    commit_files(
         repo,
         {"calc.py": calc, "test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"},
     )
@@ -538,7 +529,7 @@ def test_after_the_greedy_round_a_function_is_asked_as_often_as_its_lines_togeth
         '    return {"min": lowest, "max": highest, "mean": mean}\n'
     )
     test = "from stats import summarize\n\n\ndef test_mean():\n    assert summarize([1, 5])['mean'] == 3\n"
-    make_repo(repo, {"stats.py": stats, "test_stats.py": test})
+    commit_files(repo, {"stats.py": stats, "test_stats.py": test})
     count = iter(range(10, 100))  # never 3, the mean the test wants
 
     def wrong(messages: list[Message], _tools: list[dict[str, Any]]) -> str:
@@ -555,7 +546,7 @@ def test_after_the_greedy_round_a_function_is_asked_as_often_as_its_lines_togeth
 
 def test_the_model_is_asked_while_coverage_is_measured_and_a_slow_fix_is_not_taken_for_a_hang(repo: Path) -> None:
     # The failing test takes a second under coverage: the model's first answer is not kept waiting for it.
-    make_repo(
+    commit_files(
         repo,
         {
             "slow.py": "import time\n\n\ndef half(n):\n    time.sleep(1)\n    return n * 2\n",
@@ -590,7 +581,7 @@ def test_the_model_is_asked_while_coverage_is_measured_and_a_slow_fix_is_not_tak
 
 def test_coverage_that_runs_past_its_limit_is_given_up(repo: Path) -> None:
     # Within its limit, the slow test's coverage ranks its function; past it, nothing is ranked by coverage.
-    make_repo(
+    commit_files(
         repo,
         {
             "slow.py": "import time\n\n\ndef half(n):\n    time.sleep(1)\n    return n * 2\n",
@@ -628,7 +619,7 @@ UNITTEST_UK = f"{sys.executable} -m unittest -v test_app.TotalTests.test_total_u
 def test_python_s_own_runner_records_coverage_per_test_as_pytest_does(repo: Path) -> None:
     # `python -m unittest` naming the failing test alone: its module's other tests run beside it under coverage, each
     # recorded under its unittest id, so the line only the failing test runs ranks first, as it does under pytest.
-    make_repo(repo, UNITTEST_SHOP)
+    commit_files(repo, UNITTEST_SHOP)
     tests = ProjectTests(RunTestsArgs(command=UNITTEST_UK), ToolContext(root=repo))
     run = tests.run()
     assert run.failing == {"test_app.TotalTests.test_total_uk"}, run.summary

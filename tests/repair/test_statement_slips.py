@@ -9,9 +9,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from repo_util import git, node_test
+from repo_util import commit_files, git, node_test
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.statement_slips import (
     doubled_steps_lines,
@@ -38,7 +37,7 @@ def _python(text: str) -> tuple[str, ast.Module, list[str]]:
 
 def fixed_by_variants_alone(repo: Path, files: dict[str, str], command: str | None = None, mutants: int = 40) -> int:
     """Repair `repo` by variants alone, at most `mutants` of them; how many were tried."""
-    make_repo(repo, files)
+    commit_files(repo, files)
     extra = {"command": command} if command else {}
     outcome, backend, events = repair(repo, [], coverage=True, mutants=mutants, candidates=0, rivals=3, **extra)
     assert outcome.fixed and backend.requests == [], outcome.summary
@@ -310,7 +309,7 @@ def test_an_item_appended_twice_in_go_is_fixed_by_taking_the_second_out(repo: Pa
 
 
 def test_an_assignment_written_again_after_a_swap_is_fixed_by_taking_it_out(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "order.py": (
@@ -350,7 +349,7 @@ def test_a_flag_set_both_ways_is_set_the_other_way_wherever_it_is_set() -> None:
 def test_a_palindrome_flag_that_starts_where_it_should_end_is_fixed_first_where_the_failure_shows_it_flipped(
     repo: Path,
 ) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "strings.py": (
@@ -390,7 +389,7 @@ def test_a_stripped_name_whose_result_was_dropped_is_fixed_in_python_and_javascr
         "    return 'Hello ' + name\n"
     )
     test = "from greet import greeting\n\n\ndef test_greeting():\n    assert greeting('  Ann ') == 'Hello Ann'\n"
-    make_repo(repo, {"greet.py": code, "test_greet.py": test})
+    commit_files(repo, {"greet.py": code, "test_greet.py": test})
     outcome, backend, _events = repair(repo, [], coverage=True, mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     assert "    name = name.strip()\n" in (repo / "greet.py").read_text()

@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import node_test
+from repo_util import commit_files, node_test
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
@@ -70,7 +69,7 @@ def test_javascript_loops_that_can_end_are_left_alone() -> None:
 
 
 def test_a_loop_that_never_moves_its_condition_is_fixed_by_the_first_candidate(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "power.py": POWER,
@@ -98,7 +97,7 @@ def test_a_javascript_loop_that_never_moves_its_condition_is_fixed(repo: Path) -
     test = node_test(
         "power", "isSimplePower", "assert.equal(isSimplePower(1, 4), true);", "assert.equal(isSimplePower(2, 2), true);"
     )
-    make_repo(repo, {"power.js": code, "power.test.js": test})
+    commit_files(repo, {"power.js": code, "power.test.js": test})
     outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]

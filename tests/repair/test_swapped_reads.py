@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repo_util import commit_files
 from test_mutants import tried_changes
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
 
@@ -69,7 +69,7 @@ def test_reads_of_one_place_writes_and_lines_that_read_two_places_are_left_alone
 
 
 def test_a_date_read_day_first_is_fixed_by_the_two_places_swapped(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "dates.py": DATE,
@@ -122,7 +122,7 @@ def test_two_places_read_all_through_a_unit_are_swapped_wherever_they_are_read()
 
 
 def test_a_date_check_that_takes_the_day_for_the_month_throughout_is_fixed_by_one_swap(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "dates.py": VALID_DATE,

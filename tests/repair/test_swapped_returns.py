@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repo_util import commit_files
 from test_mutants import tried_changes
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.swapped_returns import swapped_returns
 
@@ -33,7 +33,7 @@ def test_each_pair_of_opposite_answers_is_swapped_on_both_lines() -> None:
 
 
 def test_a_check_written_as_any_where_all_was_meant_is_offered_both_answers_swapped_and_fixed(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "checks.py": ALL_EVEN,

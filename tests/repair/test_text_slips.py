@@ -7,10 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from repo_util import git, node_test
+from repo_util import commit_files, git, node_test
 from test_mutants import fixed_among_the_first, fixed_by_a_variant
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.assert_values import _equality
 from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
@@ -209,7 +208,7 @@ def test_a_bare_javascript_assertion_is_given_its_values_and_a_literal_in_the_wr
     )
     checks = ("assert.ok(answer(false) === 'No');", "assert.ok(answer(true) === 'Yes');")
     test = node_test("answer", "answer", *checks, strict=False)
-    make_repo(repo, {"answer.js": code, "answer.test.js": test})
+    commit_files(repo, {"answer.js": code, "answer.test.js": test})
     outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     tried = [event.data for event in events if event.type == "repair.candidate"]
@@ -233,7 +232,7 @@ def test_a_grade_in_a_list_compared_as_json_by_a_bare_assertion_is_written_as_th
     )
     checks = ("assert.ok(JSON.stringify(grades([3.5, 1.0])) === JSON.stringify(['A', 'D']));",
               "assert.ok(JSON.stringify(grades([0.0])) === JSON.stringify(['E']));")  # fmt: skip
-    make_repo(repo, {"grades.js": code, "grades.test.js": node_test("grades", "grades", *checks, strict=False)})
+    commit_files(repo, {"grades.js": code, "grades.test.js": node_test("grades", "grades", *checks, strict=False)})
     outcome, backend, events = repair(repo, [], command="node --test", mutants=40, candidates=0)
     assert outcome.fixed and backend.requests == [], outcome.summary
     tried = [event.data for event in events if event.type == "repair.candidate"]

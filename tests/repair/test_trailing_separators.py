@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repo_util import commit_files
 from test_mutants import tried_changes
 from test_repairer import repair
-from test_spectrum import make_repo
 
 from pedro.repair.locate import Unit
 from pedro.repair.trailing_separators import trailing_separators
@@ -59,7 +59,7 @@ def test_pairs_whose_second_value_changes_and_loops_already_trimmed_are_left_alo
 
 
 def test_an_intersperse_that_ends_on_its_delimiter_is_fixed_by_taking_the_last_one_off(repo: Path) -> None:
-    make_repo(
+    commit_files(
         repo,
         {
             "seq.py": INTERSPERSE,

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from repo_util import commit_files
 from test_evaluate import runs
-from test_spectrum import make_repo
 
 from pedro.repair.judge import judge
 from pedro.repair.warm_node import WarmNode
@@ -33,7 +33,7 @@ FILES = {"calc.js": CALC, "test/add.js": ADD_TEST, "calc.test.js": MUL_TEST, "he
 
 
 def test_the_files_node_would_run_are_run_in_workers_each_seeing_the_code_on_disk(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, FILES)
+    commit_files(repo, FILES)
     candidate_runs, notices = runs(repo, tmp_path, "node --test")
     try:
         warm = candidate_runs.warm
@@ -60,7 +60,7 @@ def test_the_files_node_would_run_are_run_in_workers_each_seeing_the_code_on_dis
 
 
 def test_a_candidate_that_loops_is_stopped_and_the_next_one_still_runs(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, FILES)
+    commit_files(repo, FILES)
     candidate_runs, _ = runs(repo, tmp_path, "node --test")
     try:
         assert isinstance(candidate_runs.warm, WarmNode)
@@ -77,7 +77,7 @@ def test_a_candidate_that_loops_is_stopped_and_the_next_one_still_runs(repo: Pat
 
 
 def test_a_candidate_that_breaks_loading_fails_by_the_files_name(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, FILES)
+    commit_files(repo, FILES)
     candidate_runs, _ = runs(repo, tmp_path, "node --test")
     try:
         assert isinstance(candidate_runs.warm, WarmNode)
@@ -100,7 +100,7 @@ def test_tests_that_behave_otherwise_in_a_worker_fall_back_to_the_plain_command(
     probe = MUL_TEST.replace(
         "assert.equal(mul(2, 3), 6);", 'assert.equal(require("node:worker_threads").isMainThread, true);'
     )
-    make_repo(repo, {**FILES, "calc.test.js": probe})
+    commit_files(repo, {**FILES, "calc.test.js": probe})
     candidate_runs, notices = runs(repo, tmp_path, "node --test")
     try:
         assert candidate_runs.warm is None
@@ -112,7 +112,7 @@ def test_tests_that_behave_otherwise_in_a_worker_fall_back_to_the_plain_command(
 
 
 def test_an_option_whose_value_is_a_word_of_its_own_is_run_by_the_plain_command(repo: Path, tmp_path: Path) -> None:
-    make_repo(repo, {**FILES, "setup.js": "globalThis.ready = true;\n"})
+    commit_files(repo, {**FILES, "setup.js": "globalThis.ready = true;\n"})
     candidate_runs, notices = runs(repo, tmp_path, "node --require ./setup.js --test")
     try:
         assert candidate_runs.warm is None and "--require" in notices[0]
@@ -129,7 +129,7 @@ def test_es_modules_and_suites_run_warm_too(repo: Path, tmp_path: Path) -> None:
         '  it("adds zero", () => assert.equal(add(2, 0), 2));\n});\n'
     )
     module = "export function add(a, b) {\n  return a - b;\n}\n"
-    make_repo(repo, {"package.json": '{"type": "module"}\n', "calc.js": module, "calc.test.js": tests})
+    commit_files(repo, {"package.json": '{"type": "module"}\n', "calc.js": module, "calc.test.js": tests})
     candidate_runs, notices = runs(repo, tmp_path, "node --test")
     try:
         assert isinstance(candidate_runs.warm, WarmNode) and notices == []
