@@ -12,18 +12,22 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
+from pedro.debuglog import LOGGER
 from pedro.errors import PedroError
-from pedro.process import another_pedro_alive
+from pedro.process import another_pedro_alive, pipe_holders
 
 if TYPE_CHECKING:
     from pedro.process import ChildCommand
 
 GIT_TIMEOUT_S = 300.0
+_SLICE_S = 0.5
+_EXIT_GRACE_S = 1.0
 
 _NEUTRAL_CONFIG = (
     "core.hooksPath=/dev/null",
@@ -134,17 +138,39 @@ def run(
 
 def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[str, str, int | None]:
     """stdout, stderr and the exit status of a git run (None when it ran out of time and was killed); it is killed
-    however the wait ends, Ctrl-C included."""
+    however the wait ends, Ctrl-C included. Once git has exited, its output is read for _EXIT_GRACE_S more at most:
+    a process git left behind (an alias's background job) may hold the pipes open long after."""
+    deadline = time.monotonic() + timeout
     try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        return _text(out), _text(err), None
+        while True:
+            try:
+                out, err = proc.communicate(timeout=max(0.0, min(_SLICE_S, deadline - time.monotonic())))
+                return _text(out), _text(err), proc.returncode
+            except subprocess.TimeoutExpired as exc:
+                if proc.poll() is not None:
+                    return _after_exit(proc)
+                if time.monotonic() >= deadline:
+                    proc.kill()
+                    proc.wait()
+                    return _text(exc.output), _text(exc.stderr), None
     except BaseException:
         proc.kill()
         proc.wait()
         raise
+    finally:
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+def _after_exit(proc: subprocess.Popen[bytes]) -> tuple[str, str, int | None]:
+    """What an exited git wrote, read until its pipes close or _EXIT_GRACE_S pass; who still holds them is logged."""
+    try:
+        out, err = proc.communicate(timeout=_EXIT_GRACE_S)
+    except subprocess.TimeoutExpired as exc:
+        holders = pipe_holders(proc.stdout) + pipe_holders(proc.stderr)
+        LOGGER.warning("git %s exited, but its output stayed open in %s", proc.args, "; ".join(holders) or "?")
+        return _text(exc.output), _text(exc.stderr), proc.returncode
     return _text(out), _text(err), proc.returncode
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
@@ -473,3 +474,24 @@ def another_pedro_alive(pid: int | None) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def pipe_holders(pipe: IO[bytes] | None) -> list[str]:
+    """The other processes that hold an end of `pipe`, as `pid (command)`: what keeps a pipe open after the process
+    it was made for has exited. Empty where /proc cannot say."""
+    if pipe is None or pipe.closed:
+        return []
+    try:
+        link = f"pipe:[{os.fstat(pipe.fileno()).st_ino}]"
+    except OSError:
+        return []
+    me = os.getpid()
+    holders: list[str] = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        if int(entry.name) == me:
+            continue
+        with contextlib.suppress(OSError):
+            if any(str(fd.readlink()) == link for fd in (entry / "fd").iterdir()):
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+                holders.append(f"{entry.name} ({command[:200]})")
+    return holders
