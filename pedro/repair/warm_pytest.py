@@ -86,7 +86,9 @@ def _preload(root: str, disabled: frozenset[str]) -> int:
                 count += 1
     _rehearse(pytest, disabled)
     deadline = time.monotonic() + _PRELOAD_SECONDS
-    for name in sorted(_imported_names(root)):
+    imported, own = _imported_names(root)
+    # The project's own package, installed as well (the last release, with the bug fixed), would answer every run.
+    for name in sorted(imported - own):
         if time.monotonic() > deadline:
             break
         if name in sys.modules or not _third_party(name, root):
@@ -136,27 +138,40 @@ def _settle() -> None:
     gc.freeze()
 
 
-def _imported_names(root: str) -> set[str]:
-    """The top-level module names the project's Python files import."""
+def _imported_names(root: str) -> tuple[set[str], set[str]]:
+    """The top-level module names the project's Python files import, and those the project provides itself: its
+    top-level packages and modules, which a copy installed under the same name must not stand in for."""
     names: set[str] = set()
+    own: set[str] = set()
     seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith(".")]
+        if "__init__.py" not in files:
+            own.update(file[:-3] for file in files if file.endswith(".py"))
+        elif not Path(folder).parent.joinpath("__init__.py").exists():
+            own.add(Path(folder).name)
         for file in files:
             if not file.endswith(".py"):
                 continue
             seen += 1
             if seen > _PRELOAD_FILES:
-                return names
-            try:
-                tree = ast.parse(Path(folder, file).read_text(encoding="utf-8"))
-            except (OSError, ValueError, SyntaxError, RecursionError):
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    names.update(alias.name.split(".")[0] for alias in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                    names.add(node.module.split(".")[0])
+                return names, own
+            names.update(_imports(Path(folder, file)))
+    return names, own
+
+
+def _imports(file: Path) -> set[str]:
+    """The top-level module names one Python file imports."""
+    try:
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError, SyntaxError, RecursionError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
     return names
 
 

@@ -117,6 +117,27 @@ def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(re
         candidate_runs.close()
 
 
+def test_the_projects_own_package_installed_as_well_is_not_what_the_warm_pytest_tests(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A released copy of the package, with the bug fixed, installed where Python finds it (the project's own virtual
+    # environment): `python -m pytest` in the project imports the project's own; so does each warm child.
+    tests = TESTS.replace("from calc import", "from shop.calc import")
+    files = {".gitignore": ".venv/\n", "shop/__init__.py": "", "shop/calc.py": CALC, "tests/test_calc.py": tests}
+    commit_files(repo, files)
+    installed = repo / ".venv" / "lib" / "site-packages"
+    (installed / "shop").mkdir(parents=True)
+    (installed / "shop" / "__init__.py").write_text("")
+    (installed / "shop" / "calc.py").write_text(CALC.replace("a - b", "a + b"))
+    monkeypatch.setenv("PYTHONPATH", str(installed))
+    candidate_runs, notices = runs(repo, tmp_path, f"{PYTEST} tests/test_calc.py::test_add")
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        assert candidate_runs.first(["tests/test_calc.py::test_add"]).failing == {"tests/test_calc.py::test_add"}
+    finally:
+        candidate_runs.close()
+
+
 def test_a_pytest_that_is_a_shell_shim_is_served_warm_by_the_python_on_its_path(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
