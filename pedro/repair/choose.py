@@ -23,6 +23,8 @@ _UNANIMOUS_PROBES = 2
 _CONSTANT_PROBES = 4
 # Where an object with no repr of its own lives (`<ResultIterator object at 0x7f22f8aef150>`): every run differs.
 _ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
+_MISUSE = frozenset({"TypeError", "AttributeError", "NameError", "UnboundLocalError"})
+"""Errors Python raises on its own where code misuses a value: rarely what a fix means to raise."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,22 @@ def ignores_input(outputs: Sequence[str] | None, original: Sequence[str] | None)
         f"it returns {value[2:]} whatever it is given ({len(outputs)} inputs tried), where the code it replaces "
         "answers them differently"
     )
+
+
+def crashes_beyond(outputs: Sequence[str] | None, original: Sequence[str] | None, spec: ProbeSpec | None,
+                   expected: str = "") -> str:  # fmt: skip
+    """Why a candidate that passes the tests is no fix, or "": on an input beyond the tests that the code it replaces
+    answered, it raises an error Python raises on its own where code misuses a value (_MISUSE), which no test
+    `expected` names. It fixes the tests' inputs by breaking what the code did on others (`None < None`, where the
+    code returned None for values it could not compare)."""
+    if not outputs or original is None or spec is None or len(original) != len(outputs):
+        return ""
+    for k in range(spec.pinned, len(outputs)):
+        old, new = original[k], outputs[k]
+        kind = new[2:].split(":", 1)[0].strip()
+        if old.startswith("= ") and new.startswith("! ") and kind in _MISUSE and kind not in expected:
+            return f"it makes {spec.call(k)} raise {new[2:]}, where the code it replaces returned {old[2:]}"
+    return ""
 
 
 def shifts(outputs: Sequence[str], original: Sequence[str] | None) -> bool:

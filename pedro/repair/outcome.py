@@ -35,6 +35,8 @@ class RepairOutcome:
     """What the fix changes on inputs the tests do not pin: `f(args): old → new`."""
     disputes: tuple[str, ...] = ()
     """Inputs on which plausible candidates disagreed: the fix is unsure there."""
+    set_aside: tuple[str, ...] = ()
+    """Candidates that passed the tests and were no fix, with why (`candidate N: it …`)."""
     left: tuple[str, ...] = ()
     """The units the tests that still fail point at, when repair kept progress but did not fix them all: work
     left for the loop, so the job does not end on the progress alone."""

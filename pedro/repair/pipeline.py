@@ -348,6 +348,7 @@ class Repairer:
         outcome.stopped = search.editor.stopped
         outcome.fixed = settled.fixed
         outcome.last_run = settled.run
+        outcome.set_aside = tuple(search.set_aside)
         outcome.changed = settled.fixed or bool(search.kept) or bool(outcome.stopped)
         if settled.verdict is not None:
             outcome.beyond, outcome.disputes = settled.verdict.beyond, settled.verdict.disputes
@@ -449,7 +450,12 @@ class Repairer:
         left = len(wanted & run.failing) if run.report is not None else before
         verb = "fails" if left == 1 else "fail"
         spent = f" in {outcome.out_of_time}" if outcome.out_of_time else ""
-        return f"repair tried {tries}{spent}; {left} of {count(before, 'failing test')} still {verb}"
+        said = f"repair tried {tries}{spent}; {left} of {count(before, 'failing test')} still {verb}"
+        if outcome.set_aside:
+            n = len(outcome.set_aside)
+            said += f". {count(n, 'candidate')} passed the tests and {'was' if n == 1 else 'were'} no fix"
+            said += f" ({outcome.set_aside[0]})"
+        return said
 
     def _checked(self, outcome: RepairOutcome, settled: Settled) -> str:
         """What a fix's summary adds: where candidates disagree, what it changes beyond the tests, or why nothing

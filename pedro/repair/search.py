@@ -23,7 +23,7 @@ from pedro.repair.candidate import (
     read_line_candidate,
     special_cases,
 )
-from pedro.repair.choose import ignores_input, unanimous
+from pedro.repair.choose import crashes_beyond, ignores_input, unanimous
 from pedro.repair.clues import Clues
 from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
@@ -148,6 +148,8 @@ class Search:
     tested: list[Tested] = field(default_factory=list)
     candidates: int = 0
     last_problem: str = ""
+    set_aside: list[str] = field(default_factory=list)
+    """Why each candidate that passed the tests was no fix (`candidate N: it …`)."""
     originals: dict[tuple[str, str, int], tuple[str, ...] | None] = field(default_factory=dict)
     """Each probed unit's outputs before its first plausible candidate, to name what a fix changes."""
     in_place: Plausible | None = None
@@ -455,17 +457,20 @@ class Search:
         self, index: int, proposal: Proposal, applied: list[Edit], everything: TestRun, outputs: tuple[str, ...] | None
     ) -> Verdict:
         """A candidate that passed every test joins the pool, unless its probe outputs show it answers the tests'
-        value whatever it is asked (choose.ignores_input): then it is no fix, and nothing to learn from."""
+        value whatever it is asked (choose.ignores_input), or crashes on an input the code answered
+        (choose.crashes_beyond): then it is no fix, and nothing to learn from."""
         unit = applied[0][0]
         spec = self.probe_for(unit)
         if spec is not None and unit.key not in self.originals:
             self.editor.undo(applied, index)
             self._remember_original(unit, spec)
             self.editor.apply(applied, reported=False)
-        overfit = ignores_input(outputs, self.originals.get(unit.key))
+        original = self.originals.get(unit.key)
+        overfit = ignores_input(outputs, original) or crashes_beyond(outputs, original, spec, self._expected)
         if overfit:
             self.emit("repair.candidate", n=index, status="overfits", reason=overfit, **_shown(proposal.label))
             self.last_problem = overfit
+            self.set_aside.append(f"candidate {index}: {overfit}")
             self.editor.undo(applied, index)
             return "fails"
         self.emit("repair.candidate", n=index, status="fixed", reason="", **_shown(proposal.label))
@@ -473,6 +478,11 @@ class Search:
         self.pool.append(plausible)
         self.in_place = plausible  # taken back only when another candidate is tried
         return "fixed"
+
+    @property
+    def _expected(self) -> str:
+        """What the failing tests said, where an error they expect is named (`pytest.raises(TypeError)`)."""
+        return "\n".join(f"{failure.message}\n{failure.details}" for failure in self.failures)
 
     def _probed_outputs(self, spec: ProbeSpec | None, probe: ProbeRecorder | None) -> tuple[str, ...] | None:
         """What the fixed code gave on the probe's inputs: recorded in the tests' run, or by a program of its own."""

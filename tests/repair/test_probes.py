@@ -259,3 +259,50 @@ def test_under_unittest_the_fixes_are_compared_on_probes_by_a_program_of_their_o
     assert len(chosen) == 1 and chosen[0]["n"] == 2 and chosen[0]["probes"] > 1, chosen
     assert "Nothing checked it beyond the tests" not in outcome.summary
     assert (repo / "stats.py").read_text() == "def middle(values):\n    return sorted(values)[len(values) // 2]\n"
+
+
+# Whether one key's value orders after another's, None where either is missing or they cannot be ordered; its test
+# wants strings ordered too. Dropping the guard passes the test, and `None > 'a'` then raises where it returned None.
+LATER = (
+    "def later(data, a, b):\n    left, right = data.get(a), data.get(b)\n"
+    "    if not (isinstance(left, int) and isinstance(right, int)):\n        return None\n    return left > right\n"
+)
+LATER_TESTS = "from order import later\n\n\ndef test_strings():\n    assert later({'x': 'b', 'y': 'a'}, 'x', 'y')\n"
+LATER_UNGUARDED = "```python\ndef later(data, a, b):\n    return data.get(a) > data.get(b)\n```"
+LATER_GUARDED = (
+    "```python\ndef later(data, a, b):\n    left, right = data.get(a), data.get(b)\n"
+    "    if left is None or right is None or type(left) is not type(right):\n        return None\n"
+    "    return left > right\n```"
+)
+
+
+@pytest.fixture
+def order(repo: Path) -> Path:
+    return commit_files(repo, {"order.py": LATER, "test_order.py": LATER_TESTS})
+
+
+def test_a_fix_that_crashes_where_the_code_answered_is_no_fix(order: Path) -> None:
+    outcome, _, events = repair(order, [LATER_UNGUARDED, LATER_GUARDED])
+    first = of_type(events, "repair.candidate")[0]
+    assert first["status"] == "overfits", first
+    assert first["reason"] == (
+        "it makes later({'x': 'b', 'y': 'a'}, 'X', 'y') raise TypeError, where the code it replaces returned None"
+    )
+    assert outcome.fixed and "type(left) is not type(right)" in (order / "order.py").read_text()
+
+
+def test_when_every_fix_crashes_where_the_code_answered_repair_says_so_and_keeps_none(order: Path) -> None:
+    outcome, _, _ = repair(order, [LATER_UNGUARDED])
+    assert not outcome.fixed and (order / "order.py").read_text() == LATER
+    assert "1 candidate passed the tests and was no fix (candidate 1: it makes later(" in outcome.summary
+
+
+def test_a_fix_may_raise_what_the_failing_test_expects(repo: Path) -> None:
+    # The test wants a TypeError for a value that cannot be ordered: a fix that raises it elsewhere too is no crash.
+    tests = LATER_TESTS + (
+        "\n\ndef test_unordered():\n    import pytest\n\n    with pytest.raises(TypeError):\n"
+        "        later({'x': 'b', 'y': 1}, 'x', 'y')\n"
+    )
+    commit_files(repo, {"order.py": LATER, "test_order.py": tests})
+    outcome, _, events = repair(repo, [LATER_UNGUARDED])
+    assert outcome.fixed, [(c["status"], c["reason"]) for c in of_type(events, "repair.candidate")]
