@@ -147,3 +147,23 @@ def test_a_run_stopped_at_its_limit_keeps_where_pedro_was_waiting(
     assert launched.timed_out and "(most recent call first)" in launched.stderr, launched.stderr[-2000:]
     assert "File " in launched.stderr and launched.exit_code == 130
     assert '"type": "job.finished"' in launched.stdout
+
+
+def test_what_pedros_own_log_said_above_debug_is_kept_with_its_traceback(tmp_path: Path) -> None:
+    from pedro.debuglog import LOGGER, job_log
+    from pedro.eval.taskrun import logged_above_debug
+
+    log = tmp_path / ".pedro" / "jobs" / "20261206-010000-abcd" / "debug.log"
+    log.parent.mkdir(parents=True)
+    with job_log(log):
+        LOGGER.debug("a request took 2 s")
+        LOGGER.warning("git exited, but its output stayed open in 4242 (sleep 120)")
+        try:
+            {}["missing"]
+        except KeyError:
+            LOGGER.exception("a tool failed")
+        LOGGER.info("the job ended")
+    kept = logged_above_debug(tmp_path)
+    assert "stayed open in 4242 (sleep 120)" in kept and "KeyError: 'missing'" in kept
+    assert "a request took" not in kept and "the job ended" not in kept
+    assert logged_above_debug(tmp_path / "nothing") == ""

@@ -52,14 +52,17 @@ class EvalStore:
     def by_scenario_path(self) -> Path:
         return self.folder / BY_SCENARIO
 
-    def write_trace(self, run_id: str, stdout: str, stderr: str = "") -> str:
+    def write_trace(self, run_id: str, stdout: str, stderr: str = "", log: str = "") -> str:
         """The run's event stream (the JSON lines its --json run printed); its path relative to the folder. What a
-        run stopped at its limit wrote on stderr (its threads' stacks then) goes beside it, as <run>.stderr."""
+        run stopped at its limit wrote on stderr (its threads' stacks then) goes beside it, as <run>.stderr, and
+        what pedro's own log said above debug level, as <run>.log."""
         relative = f"{TRACES}/{run_id}.jsonl"
         lines = [line for line in stdout.splitlines() if line.startswith("{")]
         (self.folder / relative).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         if stderr:
             (self.folder / TRACES / f"{run_id}.stderr").write_text(stderr, encoding="utf-8")
+        if log:
+            (self.folder / TRACES / f"{run_id}.log").write_text(log + "\n", encoding="utf-8")
         return relative
 
     def add(self, record: RunRecord) -> None:

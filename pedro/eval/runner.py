@@ -113,7 +113,7 @@ class Runner:
                     limits=TaskLimits(self.max_rounds, self.time_limit_s),
                     cancel=self.cancel,
                 )
-                trace = self.store.write_trace(spec.run_id, task_run.stdout, task_run.stderr)
+                trace = self.store.write_trace(spec.run_id, task_run.stdout, task_run.stderr, task_run.log)
                 record = record_of(
                     spec, task_run.outcome, wall_s=task_run.result.wall_s, solved=task_run.result.solved, trace=trace
                 )

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from pedro import gitlayer
+from pedro.debuglog import DEBUG_LOG_NAME
 from pedro.eval.launch import Cancel, run_pedro
 from pedro.eval.outcome import Outcome, failure_reason, read_events, read_outcome
 from pedro.eval.taskfiles import copy_tree
@@ -30,6 +32,9 @@ _GIT_ENV: Final = {
 CACHES: Final = ("__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", "node_modules")
 """Folders a local run of a task's tests leaves behind; never copied into a run's repository."""
 _CHECK_OUTPUT: Final = OutputLimits(head_bytes=0, tail_bytes=4096, hard_cap_bytes=64 * 1024 * 1024)
+_LOG_RECORD: Final = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ ([A-Z]+) ")
+"""A record's first line in a job's debug.log (debuglog's format), with its level."""
+_LOG_KEPT: Final = 20_000
 """The check's output goes to its log whole; only a runaway printer is stopped."""
 
 
@@ -65,6 +70,8 @@ class TaskRun:
     outcome: Outcome
     stdout: str
     stderr: str = ""
+    log: str = ""
+    """What pedro's own log for the job said above debug level (a traceback it turned into data, a warning)."""
 
 
 def commit_repository(repo: Path) -> Path:
@@ -146,7 +153,22 @@ def run_task(
         repair_candidates=outcome.repair_candidates,
         failure=failure_reason(outcome, solved=solved),
     )
-    return TaskRun(result, outcome, launched.stdout, launched.stderr)
+    return TaskRun(result, outcome, launched.stdout, launched.stderr, logged_above_debug(repo))
+
+
+def logged_above_debug(repo: Path) -> str:
+    """The records of the jobs' own logs (debug.log) at warning level or above, each with the lines that follow it
+    (a traceback), at most _LOG_KEPT characters: what an eval keeps of a run beside its trace."""
+    kept: list[str] = []
+    for log in sorted(repo.glob(f".pedro/jobs/*/{DEBUG_LOG_NAME}")):
+        with contextlib.suppress(OSError):
+            keeping = False
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                record = _LOG_RECORD.match(line)
+                keeping = record.group(1) not in ("DEBUG", "INFO") if record else keeping
+                if keeping:
+                    kept.append(line)
+    return "\n".join(kept)[:_LOG_KEPT]
 
 
 def score(task: Task, repo: Path, env: Mapping[str, str], *, log: Path | None = None) -> bool:
