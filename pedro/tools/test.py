@@ -507,6 +507,8 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
     except ValueError:
         tokens = []
     simple = bool(tokens) and not _SHELL_META.search(command)
+    assigned, tokens = _assignments(tokens) if simple else ({}, tokens)
+    simple = simple and bool(tokens)
     kind: ReportKind = "raw"
     report_path: Path | None = None
     npm_extra = _npm_test_extra(tokens) if simple else None
@@ -516,9 +518,27 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
     reporter = _REPORTERS.get(runner) if runner is not None else None
     if reporter is not None:
         tokens, kind, report_path = reporter(tokens, workdir / "report")
-    text = shlex.join(tokens) if kind != "raw" or runner == UNITTEST_RUNNER else command
+    if kind == "raw" and runner != UNITTEST_RUNNER:
+        return RunPlan(runner or "command", ChildCommand(("bash", "-c", command), root, env), kind, report_path)
+    # The command's own settings (`PYTHONPATH=src pytest`) go into the runner's environment, where every run of it,
+    # narrowed or warm, finds them.
     module = _go_module(root) if kind == "go-json" else ""
-    return RunPlan(runner or "command", ChildCommand(("bash", "-c", text), root, env), kind, report_path, module)
+    child = ChildCommand(("bash", "-c", shlex.join(tokens)), root, {**env, **assigned})
+    return RunPlan(runner or "command", child, kind, report_path, module)
+
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _assignments(tokens: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The variables a command line sets before its program (`PYTHONPATH=src pytest`), and the words after them."""
+    assigned: dict[str, str] = {}
+    for at, token in enumerate(tokens):
+        if not _ASSIGNMENT.match(token):
+            return assigned, tokens[at:]
+        name, value = token.split("=", 1)
+        assigned[name] = value
+    return assigned, []
 
 
 _NPM_TEST_WORDS = (["npm", "test"], ["npm", "t"], ["npm", "run", "test"], ["npm", "run-script", "test"])

@@ -138,6 +138,18 @@ def test_the_projects_own_package_installed_as_well_is_not_what_the_warm_pytest_
         candidate_runs.close()
 
 
+def test_a_src_layout_whose_command_sets_the_path_is_served_warm(repo: Path, tmp_path: Path) -> None:
+    tests = TESTS.replace("from calc import", "from shop.calc import")
+    commit_files(repo, {"src/shop/__init__.py": "", "src/shop/calc.py": CALC, "tests/test_calc.py": tests})
+    candidate_runs, notices = runs(repo, tmp_path, f"PYTHONPATH=src {PYTEST} tests/test_calc.py")
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        (repo / "src" / "shop" / "calc.py").write_text(CALC.replace("a - b", "a + b"))
+        assert candidate_runs.first(["tests/test_calc.py::test_add"]).passed
+    finally:
+        candidate_runs.close()
+
+
 def test_a_pytest_that_is_a_shell_shim_is_served_warm_by_the_python_on_its_path(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from repo_util import js_runner_modules
+from repo_util import PYTEST, commit_files, js_runner_modules
 
 from pedro.config import ToolsConfig
 from pedro.tools import load_tool
@@ -317,3 +317,28 @@ def test_a_go_run_held_to_named_tests_skips_vet_unless_the_command_sets_it(repo:
         # The first check of a candidate: the named test, in its package; vet as the command asks, else none.
         assert "-run '^(TestAdd)$' ./calc" in argv or "-run ^(TestAdd)$ ./calc" in argv, argv
         assert [flag for flag in argv.split() if flag.startswith("-vet")] == vet, argv
+
+
+def test_a_command_that_sets_variables_before_pytest_is_read_as_pytest(repo: Path) -> None:
+    # A src layout, tested with its folder put on the path by the command itself (and a value with a space in it).
+    commit_files(
+        repo,
+        {
+            "src/shop/__init__.py": "",
+            "src/shop/calc.py": "def add(a, b):\n    return a - b\n",
+            "tests/test_calc.py": (
+                "import os\n\nfrom shop.calc import add\n\n\n"
+                "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+                "def test_greeting():\n    assert os.environ['GREETING'] == 'hello there'\n"
+            ),
+        },
+    )
+    ctx = ToolContext(root=repo)
+    command = f"PYTHONPATH=src GREETING='hello there' {PYTEST} tests/test_calc.py"
+    run = run_tests(RunTestsArgs(command=command), ctx)
+    assert run.report is not None and run.report.runner == "pytest", run.summary
+    assert run.failing == {"tests/test_calc.py::test_add"} and run.report.passing == [
+        "tests/test_calc.py::test_greeting"
+    ]
+    held = run_tests(RunTestsArgs(command=command), ctx, only=["tests/test_calc.py::test_add"])
+    assert held.report is not None and (held.report.passed, held.report.failed) == (0, 1)
