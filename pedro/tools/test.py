@@ -502,29 +502,36 @@ def _js_runner(script: str) -> str | None:
 
 def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path) -> RunPlan:
     """The model's own command, run by bash; a simple pytest/go/jest/vitest call also gets a reporter."""
-    try:
-        tokens = shlex.split(command)
-    except ValueError:
-        tokens = []
-    simple = bool(tokens) and not _SHELL_META.search(command)
-    assigned, tokens = _assignments(tokens) if simple else ({}, tokens)
-    simple = simple and bool(tokens)
+    assigned, tokens = _simple_words(command)
+    # The command's own settings (`PYTHONPATH=src pytest`) go into the runner's environment, where every run of it,
+    # narrowed or warm, finds them.
+    env = {**env, **assigned}
     kind: ReportKind = "raw"
     report_path: Path | None = None
-    npm_extra = _npm_test_extra(tokens) if simple else None
+    npm_extra = _npm_test_extra(tokens) if tokens else None
     if npm_extra is not None and _npm_test_script(root) is not None:
         return _plan_npm(root, npm_extra, env, workdir / "report")  # as if detected: the script's runner's report
-    runner = _explicit_runner(tokens) if simple else None
+    runner = _explicit_runner(tokens) if tokens else None
     reporter = _REPORTERS.get(runner) if runner is not None else None
     if reporter is not None:
         tokens, kind, report_path = reporter(tokens, workdir / "report")
     if kind == "raw" and runner != UNITTEST_RUNNER:
         return RunPlan(runner or "command", ChildCommand(("bash", "-c", command), root, env), kind, report_path)
-    # The command's own settings (`PYTHONPATH=src pytest`) go into the runner's environment, where every run of it,
-    # narrowed or warm, finds them.
     module = _go_module(root) if kind == "go-json" else ""
-    child = ChildCommand(("bash", "-c", shlex.join(tokens)), root, {**env, **assigned})
-    return RunPlan(runner or "command", child, kind, report_path, module)
+    return RunPlan(runner or "command", ChildCommand(("bash", "-c", shlex.join(tokens)), root, env), kind, report_path,
+                   module)  # fmt: skip
+
+
+def _simple_words(command: str) -> tuple[dict[str, str], list[str]]:
+    """For a simple command (no shell syntax), the variables it sets before its program and the program's words;
+    nothing for any other."""
+    try:
+        tokens = shlex.split(command)
+    except ValueError:
+        return {}, []
+    if not tokens or _SHELL_META.search(command):
+        return {}, []
+    return _assignments(tokens)
 
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
