@@ -104,17 +104,30 @@ def test_the_plugins_a_command_turns_off_are_read_from_its_options() -> None:
     assert turned_off_plugins(options) == ["hypothesispytest", "xdist"]
 
 
-def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(repo: Path, tmp_path: Path) -> None:
-    # `python -m pytest` puts the working folder on sys.path, which is how tests/ (no __init__.py) imports the
-    # package beside it; the warm pytest does the same, so it serves such a project rather than falling back.
-    tests = TESTS.replace("from calc import", "from shop.calc import")
-    commit_files(repo, {"shop/__init__.py": "", "shop/calc.py": CALC, "tests/test_calc.py": tests})
-    candidate_runs, notices = runs(repo, tmp_path, f"{PYTEST} tests/test_calc.py::test_add")
+SHOP_TESTS = TESTS.replace("from calc import", "from shop.calc import")
+
+
+def shop(repo: Path, folder: str = "", **more: str) -> None:
+    """CALC as the package `shop` (in `folder`), tested from tests/ (no __init__.py)."""
+    package = {f"{folder}shop/__init__.py": "", f"{folder}shop/calc.py": CALC}
+    commit_files(repo, {**package, "tests/test_calc.py": SHOP_TESTS, **more})
+
+
+def served_warm_where_add_fails(repo: Path, tmp_path: Path, command: str) -> None:
+    """The warm pytest serves `command`, and its child finds test_add failing, as the code on disk makes it."""
+    candidate_runs, notices = runs(repo, tmp_path, command)
     try:
         assert candidate_runs.warm is not None and notices == []
         assert candidate_runs.first(["tests/test_calc.py::test_add"]).failing == {"tests/test_calc.py::test_add"}
     finally:
         candidate_runs.close()
+
+
+def test_a_package_beside_a_tests_folder_is_found_as_python_m_pytest_finds_it(repo: Path, tmp_path: Path) -> None:
+    # `python -m pytest` puts the working folder on sys.path, which is how tests/ (no __init__.py) imports the
+    # package beside it; the warm pytest does the same, so it serves such a project rather than falling back.
+    shop(repo)
+    served_warm_where_add_fails(repo, tmp_path, f"{PYTEST} tests/test_calc.py::test_add")
 
 
 def test_the_projects_own_package_installed_as_well_is_not_what_the_warm_pytest_tests(
@@ -122,32 +135,18 @@ def test_the_projects_own_package_installed_as_well_is_not_what_the_warm_pytest_
 ) -> None:
     # A released copy of the package, with the bug fixed, installed where Python finds it (the project's own virtual
     # environment): `python -m pytest` in the project imports the project's own; so does each warm child.
-    tests = TESTS.replace("from calc import", "from shop.calc import")
-    files = {".gitignore": ".venv/\n", "shop/__init__.py": "", "shop/calc.py": CALC, "tests/test_calc.py": tests}
-    commit_files(repo, files)
+    shop(repo, **{".gitignore": ".venv/\n"})
     installed = repo / ".venv" / "lib" / "site-packages"
     (installed / "shop").mkdir(parents=True)
     (installed / "shop" / "__init__.py").write_text("")
     (installed / "shop" / "calc.py").write_text(CALC.replace("a - b", "a + b"))
     monkeypatch.setenv("PYTHONPATH", str(installed))
-    candidate_runs, notices = runs(repo, tmp_path, f"{PYTEST} tests/test_calc.py::test_add")
-    try:
-        assert candidate_runs.warm is not None and notices == []
-        assert candidate_runs.first(["tests/test_calc.py::test_add"]).failing == {"tests/test_calc.py::test_add"}
-    finally:
-        candidate_runs.close()
+    served_warm_where_add_fails(repo, tmp_path, f"{PYTEST} tests/test_calc.py::test_add")
 
 
 def test_a_src_layout_whose_command_sets_the_path_is_served_warm(repo: Path, tmp_path: Path) -> None:
-    tests = TESTS.replace("from calc import", "from shop.calc import")
-    commit_files(repo, {"src/shop/__init__.py": "", "src/shop/calc.py": CALC, "tests/test_calc.py": tests})
-    candidate_runs, notices = runs(repo, tmp_path, f"PYTHONPATH=src {PYTEST} tests/test_calc.py")
-    try:
-        assert candidate_runs.warm is not None and notices == []
-        (repo / "src" / "shop" / "calc.py").write_text(CALC.replace("a - b", "a + b"))
-        assert candidate_runs.first(["tests/test_calc.py::test_add"]).passed
-    finally:
-        candidate_runs.close()
+    shop(repo, "src/")
+    served_warm_where_add_fails(repo, tmp_path, f"PYTHONPATH=src {PYTEST} tests/test_calc.py")
 
 
 def test_a_pytest_that_is_a_shell_shim_is_served_warm_by_the_python_on_its_path(
