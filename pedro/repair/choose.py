@@ -23,8 +23,9 @@ _UNANIMOUS_PROBES = 2
 _CONSTANT_PROBES = 4
 # Where an object with no repr of its own lives (`<ResultIterator object at 0x7f22f8aef150>`): every run differs.
 _ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
-_MISUSE = frozenset({"TypeError", "AttributeError", "NameError", "UnboundLocalError"})
-"""Errors Python raises on its own where code misuses a value: rarely what a fix means to raise."""
+_MISUSE = frozenset({"TypeError", "AttributeError", "NameError", "UnboundLocalError", "ReferenceError"})
+"""Errors Python and JavaScript raise on their own where code misuses a value or a name: rarely what a fix means to
+raise."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ def ignores_input(outputs: Sequence[str] | None, original: Sequence[str] | None)
 def crashes_beyond(outputs: Sequence[str] | None, original: Sequence[str] | None, spec: ProbeSpec | None,
                    expected: str = "") -> str:  # fmt: skip
     """Why a candidate that passes the tests is no fix, or "": on an input beyond the tests that the code it replaces
-    answered, it raises an error Python raises on its own where code misuses a value (_MISUSE), which no test
+    answered, it raises an error the language raises on its own where code misuses a value (_MISUSE), which no test
     `expected` names. It fixes the tests' inputs by breaking what the code did on others (`None < None`, where the
     code returned None for values it could not compare)."""
     if not outputs or original is None or spec is None or len(original) != len(outputs):

@@ -3,7 +3,16 @@ tests do not pin, then the smallest edit; and what the job says the fix changes 
 
 from __future__ import annotations
 
-from pedro.repair.choose import Passing, agreement, changed_lines, choose, ignores_input, judge_pool, same
+from pedro.repair.choose import (
+    Passing,
+    agreement,
+    changed_lines,
+    choose,
+    crashes_beyond,
+    ignores_input,
+    judge_pool,
+    same,
+)
 from pedro.repair.probes import ProbeSpec
 
 ORIGINAL = ("= 1", "= 2", "= 3", "= 4")
@@ -72,3 +81,19 @@ def test_the_verdict_names_what_the_kept_fix_changes_where_candidates_disagree_a
     verdict = judge_pool([median, apart, also_median], spec, ("= 1", "= 1", "! IndexError"))
     assert verdict.disputes == ("middle([1, 2]): 1.5 (candidate 1) or 1 (candidate 2)",)
     assert verdict.suggestion == "assert middle([1, 2]) == 1.5"
+
+
+def test_a_crash_counts_only_beyond_the_tests_where_the_code_answered_and_no_test_expects_it() -> None:
+    spec = ProbeSpec(
+        "order.js", "later", ("([1, 2], {})", "([1, 3], {})", "([1, 4], {})"), pinned=1, language="javascript"
+    )
+    original = ("= false", "= null", "! TypeError")
+    # On the tests' own input, and where the code raised already, a crash says nothing new.
+    assert crashes_beyond(("! TypeError", "= true", "! TypeError"), original, spec) == ""
+    assert crashes_beyond(("= true", "! ReferenceError", "= 1"), original, spec) == (
+        "it makes later(1, 3) raise ReferenceError, where the code it replaces returned null"
+    )
+    # An error a failing test names is what the fix may mean to raise; one a program raises on purpose is no misuse.
+    assert crashes_beyond(("= true", "! ReferenceError", "= 1"), original, spec, "expected ReferenceError") == ""
+    assert crashes_beyond(("= true", "! RangeError", "= 1"), original, spec) == ""
+    assert crashes_beyond(("= true", "! TypeError"), original, spec) == ""
