@@ -535,15 +535,21 @@ def _simple_words(command: str) -> tuple[dict[str, str], list[str]]:
 
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# What bash itself reads as it starts: set before the runner, bash gives it to the runner alone; lifted into the
+# environment of `bash -c`, it would change that bash too. Such a command is left to bash as written.
+_SHELL_STARTUP = frozenset({"BASH_ENV", "ENV", "BASHOPTS", "SHELLOPTS", "PS4"})
 
 
 def _assignments(tokens: list[str]) -> tuple[dict[str, str], list[str]]:
-    """The variables a command line sets before its program (`PYTHONPATH=src pytest`), and the words after them."""
+    """The variables a command line sets before its program (`PYTHONPATH=src pytest`), and the words after them;
+    nothing when it sets one that bash itself reads as it starts."""
     assigned: dict[str, str] = {}
     for at, token in enumerate(tokens):
         if not _ASSIGNMENT.match(token):
             return assigned, tokens[at:]
         name, value = token.split("=", 1)
+        if name in _SHELL_STARTUP or name.startswith("BASH_FUNC_"):
+            return {}, []
         assigned[name] = value
     return assigned, []
 

@@ -342,3 +342,11 @@ def test_a_command_that_sets_variables_before_pytest_is_read_as_pytest(repo: Pat
     ]
     held = run_tests(RunTestsArgs(command=command), ctx, only=["tests/test_calc.py::test_add"])
     assert held.report is not None and (held.report.passed, held.report.failed) == (0, 1)
+
+
+def test_a_variable_bash_reads_as_it_starts_is_left_to_bash(repo: Path, tmp_path: Path) -> None:
+    # Set before the runner, BASH_ENV is the runner's alone; in the environment of `bash -c` bash would source it.
+    command = f"BASH_ENV=setup.sh {PYTEST} tests"
+    plan = plan_test_run(RunTestsArgs(command=command), ToolContext(root=repo), tmp_path)
+    assert (plan.report_kind, plan.command.argv) == ("raw", ("bash", "-c", command))
+    assert "BASH_ENV" not in plan.command.env
