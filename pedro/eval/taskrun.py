@@ -32,10 +32,10 @@ _GIT_ENV: Final = {
 CACHES: Final = ("__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", "node_modules")
 """Folders a local run of a task's tests leaves behind; never copied into a run's repository."""
 _CHECK_OUTPUT: Final = OutputLimits(head_bytes=0, tail_bytes=4096, hard_cap_bytes=64 * 1024 * 1024)
+"""The check's output goes to its log whole; only a runaway printer is stopped."""
 _LOG_RECORD: Final = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ ([A-Z]+) ")
 """A record's first line in a job's debug.log (debuglog's format), with its level."""
 _LOG_KEPT: Final = 20_000
-"""The check's output goes to its log whole; only a runaway printer is stopped."""
 
 
 @dataclass(frozen=True)

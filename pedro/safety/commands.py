@@ -164,7 +164,7 @@ def _unwrap(argv: list[str]) -> list[str]:
     """Drop assignments and transparent wrappers to find the command that really runs (for pipe checks)."""
     while argv:
         head = posixpath.basename(argv[0])
-        if not (_ASSIGNMENT.match(argv[0]) or head in ("env", "sudo", "doas", "nohup", "time")):
+        if not (ASSIGNMENT.match(argv[0]) or head in ("env", "sudo", "doas", "nohup", "time")):
             return argv
         argv = argv[1:]
         while argv and argv[0].startswith("-"):
@@ -176,7 +176,8 @@ def _verdict(kind: CommandClass, reason: str, offending: str) -> CommandVerdict:
     return CommandVerdict(kind, reason, offending)
 
 
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+"""A shell word that sets a variable for the command after it (`NAME=value`, `NAME+=value`)."""
 _KEYWORDS = ("{", "!", "if", "then", "elif", "else", "do", "while", "until", "time")
 _CLOSERS = ("}", "fi", "done", "esac", "for", "in")
 _UNCHECKED = ("case", "select", "function", "coproc", "trap", "alias")
@@ -186,7 +187,7 @@ def _classify_simple(source: str, cmd: SimpleCommand, state: _State) -> CommandV
     offending = source[cmd.start : cmd.end].strip()
     verdicts = [_check_redirect(op, target, state, offending) for op, target in cmd.redirects]
     words = list(cmd.words)
-    while words and _ASSIGNMENT.match(words[0].raw):
+    while words and ASSIGNMENT.match(words[0].raw):
         verdicts.append(_check_assignment(words.pop(0), offending))
     while words and words[0].raw in _KEYWORDS:
         words = words[1:]

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
 from pathlib import Path
 
+from pedro.safety.commands import ASSIGNMENT
 from pedro.safety.rules import word_set
 from pedro.safety.secretfiles import HOME_SECRETS, credential_stores
 from pedro.safety.shellparse import ShellSyntaxError, SimpleCommand, Word, parse_shell
@@ -92,7 +93,7 @@ class _Checker:
     def simple(self, cmd: SimpleCommand) -> str | None:
         words = list(cmd.words)
         assignments = []
-        while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*\+?=", words[0].raw):
+        while words and ASSIGNMENT.match(words[0].raw):
             assignments.append(words.pop(0))
         name = posixpath.basename(words[0].text) if words else ""
         if name in ("cd", "pushd", "popd"):

@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 
 from pedro.effects import Effects
 from pedro.process import ChildCommand, ChildResult, OutputLimits, child_env, describe_exit, run_child
+from pedro.safety.commands import ASSIGNMENT
 from pedro.safety.sandbox import wrap
 from pedro.tools.base import ToolArgs, ToolContext, ToolFailure, ToolTimeoutError
 from pedro.tools.bash import network_evidence, offer_network, sandbox_blocks_network
@@ -503,14 +504,14 @@ def _js_runner(script: str) -> str | None:
 def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path) -> RunPlan:
     """The model's own command, run by bash; a simple pytest/go/jest/vitest call also gets a reporter."""
     assigned, tokens = _simple_words(command)
-    # The command's own settings (`PYTHONPATH=src pytest`) go into the runner's environment, where every run of it,
-    # narrowed or warm, finds them.
-    env = {**env, **assigned}
     kind: ReportKind = "raw"
     report_path: Path | None = None
     npm_extra = _npm_test_extra(tokens) if tokens else None
+    # The command's own settings (`PYTHONPATH=src pytest`) go into the environment of the runner pedro reads, where
+    # every run of it, narrowed or warm, finds them; a command run as written leaves them to bash.
+    read_env = {**env, **assigned}
     if npm_extra is not None and _npm_test_script(root) is not None:
-        return _plan_npm(root, npm_extra, env, workdir / "report")  # as if detected: the script's runner's report
+        return _plan_npm(root, npm_extra, read_env, workdir / "report")  # as if detected: the script's runner's report
     runner = _explicit_runner(tokens) if tokens else None
     reporter = _REPORTERS.get(runner) if runner is not None else None
     if reporter is not None:
@@ -518,8 +519,8 @@ def _plan_explicit(command: str, root: Path, env: dict[str, str], workdir: Path)
     if kind == "raw" and runner != UNITTEST_RUNNER:
         return RunPlan(runner or "command", ChildCommand(("bash", "-c", command), root, env), kind, report_path)
     module = _go_module(root) if kind == "go-json" else ""
-    return RunPlan(runner or "command", ChildCommand(("bash", "-c", shlex.join(tokens)), root, env), kind, report_path,
-                   module)  # fmt: skip
+    return RunPlan(runner or "command", ChildCommand(("bash", "-c", shlex.join(tokens)), root, read_env), kind,
+                   report_path, module)  # fmt: skip
 
 
 def _simple_words(command: str) -> tuple[dict[str, str], list[str]]:
@@ -534,7 +535,6 @@ def _simple_words(command: str) -> tuple[dict[str, str], list[str]]:
     return _assignments(tokens)
 
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 # What bash itself reads as it starts: set before the runner, bash gives it to the runner alone; lifted into the
 # environment of `bash -c`, it would change that bash too. Such a command is left to bash as written.
 _SHELL_STARTUP = frozenset({"BASH_ENV", "ENV", "BASHOPTS", "SHELLOPTS", "PS4"})
@@ -545,10 +545,11 @@ def _assignments(tokens: list[str]) -> tuple[dict[str, str], list[str]]:
     nothing when it sets one that bash itself reads as it starts."""
     assigned: dict[str, str] = {}
     for at, token in enumerate(tokens):
-        if not _ASSIGNMENT.match(token):
+        if not ASSIGNMENT.match(token):
             return assigned, tokens[at:]
         name, value = token.split("=", 1)
-        if name in _SHELL_STARTUP or name.startswith("BASH_FUNC_"):
+        # `NAME+=value` appends to what bash holds; bash reads that, and what it reads as it starts, as written.
+        if name.endswith("+") or name in _SHELL_STARTUP or name.startswith("BASH_FUNC_"):
             return {}, []
         assigned[name] = value
     return assigned, []

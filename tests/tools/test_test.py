@@ -344,9 +344,13 @@ def test_a_command_that_sets_variables_before_pytest_is_read_as_pytest(repo: Pat
     assert held.report is not None and (held.report.passed, held.report.failed) == (0, 1)
 
 
-def test_a_variable_bash_reads_as_it_starts_is_left_to_bash(repo: Path, tmp_path: Path) -> None:
-    # Set before the runner, BASH_ENV is the runner's alone; in the environment of `bash -c` bash would source it.
-    command = f"BASH_ENV=setup.sh {PYTEST} tests"
+@pytest.mark.parametrize("setting", ["BASH_ENV=setup.sh", "PYTHONPATH+=:src"])
+def test_a_variable_bash_reads_as_it_starts_or_appends_to_is_left_to_bash(
+    repo: Path, tmp_path: Path, setting: str
+) -> None:
+    # Set before the runner, BASH_ENV is the runner's alone (in the environment of `bash -c` bash would source it),
+    # and `+=` appends to what bash holds: bash runs such a command as written.
+    command = f"{setting} {PYTEST} tests"
     plan = plan_test_run(RunTestsArgs(command=command), ToolContext(root=repo), tmp_path)
     assert (plan.report_kind, plan.command.argv) == ("raw", ("bash", "-c", command))
-    assert "BASH_ENV" not in plan.command.env
+    assert not {"BASH_ENV", "PYTHONPATH+"} & set(plan.command.env)
