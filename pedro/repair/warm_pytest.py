@@ -22,11 +22,13 @@ import importlib.util
 import inspect
 import json
 import os
+import re
 import select
 import signal
 import sys
 import tempfile
 import time
+import tokenize
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -86,16 +88,20 @@ def _preload(root: str, disabled: frozenset[str]) -> int:
                 count += 1
     _rehearse(pytest, disabled)
     deadline = time.monotonic() + _PRELOAD_SECONDS
-    imported, own = _imported_names(root)
+    reading = _Reading().read(root)
     # The project's own package, installed as well (the last release, with the bug fixed), would answer every run.
-    for name in sorted(imported - own):
+    # Shortest first: a package before its submodules, so that a package of the project's own stops them all.
+    for name in sorted(reading.imported, key=lambda dotted: (dotted.count("."), dotted)):
         if time.monotonic() > deadline:
             break
-        if name in sys.modules or not _third_party(name, root):
+        if name in sys.modules or name.partition(".")[0] in reading.own or not _third_party(name, root):
             continue
         with contextlib.suppress(BaseException):
             importlib.import_module(name)
             count += 1
+    for pattern, flags in reading.patterns:
+        with contextlib.suppress(Exception):
+            re.compile(pattern, flags)
     return count
 
 
@@ -138,45 +144,84 @@ def _settle() -> None:
     gc.freeze()
 
 
-def _imported_names(root: str) -> tuple[set[str], set[str]]:
-    """The top-level module names the project's Python files import, and those the project provides itself: its
-    top-level packages and modules, which a copy installed under the same name must not stand in for."""
-    names: set[str] = set()
-    own: set[str] = set()
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith(".")]
-        if "__init__.py" not in files:
-            own.update(file[:-3] for file in files if file.endswith(".py"))
-        elif not Path(folder).parent.joinpath("__init__.py").exists():
-            own.add(Path(folder).name)
-        for file in files:
-            if not file.endswith(".py"):
-                continue
-            seen += 1
-            if seen > _PRELOAD_FILES:
-                return names, own
-            names.update(_imports(Path(folder, file)))
-    return names, own
+class _Reading:
+    """What the project's Python files say a child will need: the modules they import (by their whole dotted names:
+    a submodule, `html.parser`, that the parent has not imported is compiled from its source in every child, whose
+    bytecode cache is a folder of its own), the top-level names the project provides itself (its packages and
+    modules, which a copy installed under the same name must not stand in for), and the regular expressions they
+    compile from literals (each child would compile them again as it imports the project's modules)."""
+
+    def __init__(self) -> None:
+        self.imported: set[str] = set()
+        self.own: set[str] = set()
+        self.patterns: dict[tuple[str | bytes, int], None] = {}
+
+    def read(self, root: str) -> _Reading:
+        seen = 0
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith(".")]
+            if "__init__.py" not in files:
+                self.own.update(file[:-3] for file in files if file.endswith(".py"))
+            elif not Path(folder).parent.joinpath("__init__.py").exists():
+                self.own.add(Path(folder).name)
+            for file in files:
+                if not file.endswith(".py"):
+                    continue
+                seen += 1
+                if seen > _PRELOAD_FILES:
+                    return self
+                self._read_file(Path(folder, file))
+        return self
+
+    def _read_file(self, file: Path) -> None:
+        try:
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError, SyntaxError, RecursionError):
+            return
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                self.imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                self.imported.add(node.module)
+                # What `from a import b` takes may be a submodule; a name that is none is passed over as it is tried.
+                self.imported.update(f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*")
+            elif isinstance(node, ast.Call) and len(self.patterns) < _PATTERNS and (found := _compiled_literal(node)):
+                self.patterns[found] = None
 
 
-def _imports(file: Path) -> set[str]:
-    """The top-level module names one Python file imports."""
-    try:
-        tree = ast.parse(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError, SyntaxError, RecursionError):
-        return set()
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
-    return names
+_PATTERNS = 256
+"""At most this many patterns are compiled ahead: the `re` module keeps the last 512 it compiled."""
+
+
+def _compiled_literal(call: ast.Call) -> tuple[str | bytes, int] | None:
+    """The pattern and flags of `re.compile(LITERAL[, FLAGS])`, flags written as `re` names joined by `|`."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "compile" and isinstance(func.value, ast.Name)):
+        return None
+    if func.value.id != "re" or not call.args or not isinstance(call.args[0], ast.Constant):
+        return None
+    pattern = call.args[0].value
+    given = call.args[1:2] or [keyword.value for keyword in call.keywords if keyword.arg == "flags"]
+    flags = _flags(given[0]) if given else 0
+    return (pattern, flags) if isinstance(pattern, str | bytes) and flags is not None else None
+
+
+def _flags(node: ast.expr) -> int | None:
+    """The value of a flags expression of `re`'s own names and `|`; None for anything else."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = _flags(node.left), _flags(node.right)
+        return None if left is None or right is None else left | right
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "re":
+        flag = getattr(re, node.attr, None)
+        return int(flag) if isinstance(flag, re.RegexFlag) else None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
 
 
 def _third_party(name: str, root: str) -> bool:
-    """Whether `name` is installed outside the project (the standard library or site-packages)."""
+    """Whether the module `name` is installed outside the project (the standard library or site-packages); finding a
+    submodule imports its package."""
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
@@ -308,7 +353,9 @@ def _prepare_session(shape: str, request: dict[str, Any], root: str) -> _Prepare
         session = pytest.Session.from_config(config)
         config._do_configure()
         fixtures.pytest_sessionstart(session)
-        _remember_rewrites(config, [str(test).split("::")[0] for test in request["ids"]])
+        files = [str(test).split("::")[0] for test in request["ids"]]
+        _remember_rewrites(config, files)
+        _remember_statements([Path(config.rootpath, file) for file in dict.fromkeys(files)])
     except BaseException:  # noqa: BLE001 (what cannot be prepared runs as every child runs it)
         if config is not None:
             with contextlib.suppress(BaseException):
@@ -342,6 +389,36 @@ def _remember_rewrites(config: Any, files: list[str]) -> None:
 
     if kept:
         rewrite._rewrite_test = rewrite_test
+
+
+def _remember_statements(files: list[Path]) -> None:
+    """Parse the test files `files` here, once: a failure's report parses the whole file of each entry of its
+    traceback to find the statement around the entry's line (about a tenth of a failing child's time); a child
+    whose test file still reads the same takes this parse instead."""
+    from _pytest._code import code, source
+
+    original = getattr(source.getstatementrange_ast, "__wrapped__", source.getstatementrange_ast)
+    memoize = getattr(source, "_statement_linenos", None)  # pytest ≥ 9 keeps the statements' lines on the tree
+    parsed: dict[str, ast.AST] = {}
+    for path in files:
+        with contextlib.suppress(Exception), tokenize.open(path) as handle:
+            # The text the report parses: the file's lines as `inspect` reads them, each stripped at its end.
+            text = "\n".join(line.rstrip() for line in handle)
+            tree = ast.parse(text, "source", "exec")
+            if memoize is not None:
+                memoize(tree)
+            parsed[text] = tree
+
+    def statement_range(
+        lineno: int, found: source.Source, assertion: bool = False, astnode: ast.AST | None = None
+    ) -> tuple[ast.AST, int, int]:
+        return original(lineno, found, assertion, astnode if astnode is not None else parsed.get(str(found)))
+
+    if parsed:
+        statement_range.__wrapped__ = original  # type: ignore[attr-defined]
+        # Both names: the report's code imported the function from its module.
+        for module in (source, code):
+            vars(module)["getstatementrange_ast"] = statement_range
 
 
 def _captured_fds(config: Any) -> list[Any] | None:

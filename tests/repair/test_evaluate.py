@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -21,8 +22,9 @@ from pedro.repair.evaluate import (
     turned_off_plugins,
 )
 from pedro.repair.judge import judge
+from pedro.repair.warm_pytest import _Reading
 from pedro.tools.base import ToolContext
-from pedro.tools.test import RunTestsArgs
+from pedro.tools.test import RunTestsArgs, TestRun
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
 TESTS = (
@@ -289,6 +291,59 @@ def test_a_test_file_changed_after_the_set_up_is_read_again(repo: Path, tmp_path
         assert again.passed, again.summary
     finally:
         candidate_runs.close()
+
+
+def test_a_failures_report_shows_the_statement_as_the_test_file_reads_now(repo: Path, tmp_path: Path) -> None:
+    # The warm pytest parses the failing tests' files once for the statements a failure's report shows; a test file
+    # rewritten since (its time and size kept) is parsed afresh: the statement shown is the one that failed.
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    candidate_runs, _ = runs(repo, tmp_path)
+    try:
+        shown = [failure_details(candidate_runs.first(["test_calc.py::test_add"])) for _ in range(3)]
+        assert all(">       assert add(2, 3) == 5" in details for details in shown), shown[0]
+        spread = TESTS.replace("assert add(2, 3) == 5", "assert add(\n        2, 3\n    ) == 5")
+        rewrite_keeping_stamp(repo / "test_calc.py", spread.replace("\n\n\ndef test_mul", "\n\ndef test_mul"))
+        details = failure_details(candidate_runs.first(["test_calc.py::test_add"]))
+        assert ">       assert add(\n            2, 3\n        ) == 5" in details, details
+    finally:
+        candidate_runs.close()
+
+
+def failure_details(run: TestRun) -> str:
+    assert run.report is not None and len(run.report.failures) == 1
+    return run.report.failures[0].details
+
+
+def test_the_submodules_the_project_imports_are_loaded_once_before_any_candidate(repo: Path, tmp_path: Path) -> None:
+    # A module first imported in a child is compiled from its source there, since a child reads no bytecode cache
+    # but its own: what the project imports from the standard library or an installed package, submodules too, is
+    # imported in the warm pytest before any child.
+    uses = "from xml.dom import minidom\n\n\ndef add(a, b):\n    return a - b\n"
+    probe = "import sys\n\n\ndef test_loaded():\n    assert 'xml.dom.minidom' in sys.modules\n"
+    commit_files(repo, {"calc.py": uses, "test_calc.py": TESTS, "test_loaded.py": probe})
+    candidate_runs, notices = runs(repo, tmp_path, f"{PYTEST} test_calc.py::test_add")
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        loaded = candidate_runs.first(["test_loaded.py::test_loaded"], repeated=False)
+        assert loaded.passed, loaded.summary
+    finally:
+        candidate_runs.close()
+
+
+def test_the_projects_regular_expressions_and_imports_are_read_from_its_files(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "words.py").write_text(
+        "import re\nimport xml.dom\nfrom email import message\nfrom json import *\n"
+        "WORD = re.compile(r'\\w+', re.I | re.M)\n"
+        "BYTES = re.compile(b'[0-9]', flags=re.A)\n"
+        "LATER = re.compile(PART)\n"
+        "ODD = re.compile('x', FLAGS)\n"
+    )
+    reading = _Reading().read(str(tmp_path))
+    assert list(reading.patterns) == [(r"\w+", int(re.I | re.M)), (b"[0-9]", int(re.A))]
+    assert reading.imported == {"re", "xml.dom", "email", "email.message", "json"}
+    assert reading.own == {"pkg"}
 
 
 def test_a_candidate_that_loops_is_stopped_at_a_multiple_of_the_original_time(repo: Path, tmp_path: Path) -> None:
