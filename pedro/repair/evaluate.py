@@ -18,6 +18,7 @@ from pedro.process import ChildCommand
 from pedro.repair.native_probes import probe_outputs
 from pedro.repair.probes import ProbeSpec
 from pedro.repair.warm_node import NodeLaunch, WarmNode, node_launch
+from pedro.repair.warm_pytest import UNITTEST_FLAG
 from pedro.repair.warm_server import WarmServer, warm_test_run
 from pedro.tools.test import RunInstrument, RunPlan, TestRun, narrow, plan_test_run, pytest_paths
 from pedro.tools.testreport import NODE_RUNNER, UNITTEST_RUNNER
@@ -53,14 +54,18 @@ class _Pytest:
     """`python -m pytest`, which puts the working folder first on sys.path (the `pytest` script does not)."""
     paths: tuple[str, ...] = ()
     """The test paths the command names (none: pytest's own default), to run it whole in the warm pytest."""
+    runner: str = "pytest"
+    """pytest, or UNITTEST_RUNNER for `python -m unittest`, whose children run unittest's own program."""
 
 
 def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
     """The interpreter and pytest options of the project's test command, or why a warm pytest cannot run it (a
     runner that is not pytest, a shell line pedro cannot take apart)."""
     plan = plan_test_run(tests.args, tests.ctx, workdir)
+    if plan.label == UNITTEST_RUNNER:
+        return _unittest_launch(plan)
     if plan.report_kind != "junit":
-        return "the test runner is not pytest"
+        return "the test runner is neither pytest nor python -m unittest"
     argv = list(plan.command.argv)
     try:
         tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
@@ -82,6 +87,31 @@ def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
     options = [token for token in kept[start:-1] if not token.startswith("--junitxml")]
     options = _without(options, _JUNIT_OPTIONS)
     return _Pytest(python, tuple(options), plan, module=start == 3, paths=pytest_paths(plan))
+
+
+def _unittest_launch(plan: RunPlan) -> _Pytest | str:
+    """`python -m unittest` as the warm runner takes it: the interpreter, the command's options (with -v, which names
+    every test), the names it runs (none: its own discovery from the working folder); or why it cannot."""
+    argv = list(plan.command.argv)
+    try:
+        tokens = shlex.split(argv[2]) if argv[:2] == ["bash", "-c"] else argv
+    except ValueError:
+        return "the test command cannot be taken apart"
+    if not (Path(tokens[0]).name.startswith("python") and tokens[1:3] == ["-m", "unittest"]):
+        return f"the test command starts with {tokens[0]}, not python -m unittest"
+    rest = tokens[3:]
+    if "discover" in rest:
+        return "the test command discovers its tests from a folder of its own (unittest discover)"
+    options = [token for token in rest if token.startswith("-")]
+    if unknown := [option for option in options if option not in _UNITTEST_FLAGS]:
+        return f"the test command gives unittest an option the warm runner does not take ({unknown[0]})"
+    kept = [option for option in options if option not in ("-q", "--quiet", "-v", "--verbose")]
+    names = tuple(token for token in rest if not token.startswith("-"))
+    return _Pytest(tokens[0], ("-v", *kept), plan, module=True, paths=names, runner=UNITTEST_RUNNER)
+
+
+_UNITTEST_FLAGS = frozenset({"-v", "--verbose", "-q", "--quiet", "-b", "--buffer", "-c", "--catch", "-f", "--failfast"})
+"""unittest's options that take no value, the ones the warm runner passes on (-v always, -q never)."""
 
 
 def _script_interpreter(script: str, env: dict[str, str] | Any) -> str:
@@ -140,7 +170,8 @@ def turned_off_plugins(options: Sequence[str]) -> list[str]:
 
 
 class WarmPytest(WarmServer):
-    """One pytest process for the whole repair, started inside the sandbox, that forks a child per run."""
+    """One pytest (or unittest) process for the whole repair, started inside the sandbox, that forks a child per
+    run."""
 
     name = "warm pytest"
     differs = "a conftest or plugin may not survive a fork"
@@ -151,7 +182,11 @@ class WarmPytest(WarmServer):
         script = workdir / "pedro_warm_pytest.py"
         shutil.copyfile(_SERVER_SOURCE, script)
         env = {**launch.plan.command.env, "PYTHONDONTWRITEBYTECODE": "1"}
-        argv = (launch.python, "-u", str(script), *turned_off_plugins([*_added_options(env), *launch.options]))
+        if launch.runner == UNITTEST_RUNNER:
+            self.name, self.differs = "warm unittest", "a test may not survive a fork"
+            argv: tuple[str, ...] = (launch.python, "-u", str(script), UNITTEST_FLAG)
+        else:
+            argv = (launch.python, "-u", str(script), *turned_off_plugins([*_added_options(env), *launch.options]))
         super().__init__(ChildCommand(argv, launch.plan.command.cwd, env), root, workdir)
         self.per_test_s: float | None = None
         """Each test's own limit in every run, once the command was found to hang: a test past it fails there."""
@@ -166,8 +201,9 @@ class WarmPytest(WarmServer):
         return int(self.ready.get("preloaded", 0)) if self.ready is not None else -1
 
     def serves(self, instrument: RunInstrument | None) -> bool:
-        """Whether it can run with `instrument` (every instrument is a pytest plugin or environment)."""
-        return True
+        """Whether it can run with `instrument`: pytest takes every one (each is a pytest plugin or environment);
+        unittest none, whose instruments run with the command."""
+        return instrument is None or self.launch.runner != UNITTEST_RUNNER
 
     def run(
         self, ids: Sequence[str], *, timeout: float, instrument: RunInstrument | None = None, repeated: bool = False
@@ -175,7 +211,7 @@ class WarmPytest(WarmServer):
         """The tests `ids` in a forked child, on the code as it is on disk now; `repeated` for the run every candidate
         repeats, which the server sets up once (pytest's own set-up) for its children to start from."""
         folder = self.new_folder()
-        plan = replace(self.launch.plan, label="pytest")
+        plan = replace(self.launch.plan, label=self.launch.runner)
         prepared = instrument.prepare(plan, folder) if instrument is not None else plan
         overlay = _overlay(plan.command.env, prepared.command.env)
         if self.launch.module:
@@ -187,6 +223,7 @@ class WarmPytest(WarmServer):
             "args": list(self.launch.options),
             "per_test_s": self.per_test_s,
             "repeated": repeated,
+            "runner": self.launch.runner,
             # What the original code's run used bounds the same run of a candidate, not a run measured otherwise.
             "cpu_limit_s": self.cpu_limit_s if repeated and instrument is None else None,
             **overlay,
@@ -194,7 +231,8 @@ class WarmPytest(WarmServer):
         answer = self.ask(request, timeout)
         if instrument is not None:
             instrument.collect(prepared, folder)
-        return warm_test_run(plan, folder, answer, timeout, shlex.join(["pytest", *ids]))
+        runner = ["python", "-m", "unittest"] if self.launch.runner == UNITTEST_RUNNER else ["pytest"]
+        return warm_test_run(plan, folder, answer, timeout, shlex.join([*runner, *ids]))
 
 
 def _overlay(base: Any, prepared: Any) -> dict[str, Any]:
@@ -299,7 +337,7 @@ class CandidateRuns:
         wanted = frozenset(ids)
         runner = self.baseline.report.runner if self.baseline.report is not None else "unknown"
         early, self.early = self.early, None
-        if use_warm and runner == "pytest":
+        if use_warm and runner in ("pytest", UNITTEST_RUNNER):
             launch = pytest_launch(self.tests, self.workdir) if early is None else early.launch
             if isinstance(launch, str):
                 self._fall_back(launch)
@@ -308,7 +346,7 @@ class CandidateRuns:
         elif use_warm and runner == NODE_RUNNER:
             self._start_warm_node(ids, wanted, early)
         elif use_warm:
-            self._fall_back(f"the test runner is {runner}, neither pytest nor node --test")
+            self._fall_back(f"the test runner is {runner}, not pytest, unittest or node --test")
         if early is not None:
             early.close()
         if self.warm is None:
@@ -357,9 +395,9 @@ class CandidateRuns:
             # test's own limit bounds a run of them all.
             named = self._named(ids)
             self.warm, self.timeout_s = warm, _limit(warm.per_test_s * len(named))
-            self.how = f"a warm pytest, forked per candidate, each test stopped after {warm.per_test_s:.2g} s"
+            self.how = f"a {warm.name}, forked per candidate, each test stopped after {warm.per_test_s:.2g} s"
             return
-        self._trust(warm, ids, wanted, "a warm pytest, forked per candidate")
+        self._trust(warm, ids, wanted, f"a {warm.name}, forked per candidate")
 
     def _start_warm_node(self, ids: Sequence[str], wanted: frozenset[str], early: WarmStart | None) -> None:
         hung = early.take() if early is not None else None

@@ -1,15 +1,17 @@
-"""A warm pytest for repair's candidates: it imports pytest, its plugins and the project's third-party imports once,
-then forks a child per request that imports the project's own modules afresh from disk and runs the given test ids.
+"""A warm Python test runner for repair's candidates: it imports the runner (pytest and its plugins, or unittest) and
+the project's third-party imports once, then forks a child per request that imports the project's own modules afresh
+from disk and runs the given test ids.
 
-A request said to be `repeated` (the failing tests, which every candidate runs) gets a session of its own prepared in
-this process: options parsed, conftests loaded, plugins configured, their fixtures read; a child then only collects
-and runs. It is used once its verdict agrees with a child's that prepared nothing, and only while no project module
-was imported to prepare it and its conftests are unchanged.
+A pytest request said to be `repeated` (the failing tests, which every candidate runs) gets a session of its own
+prepared in this process: options parsed, conftests loaded, plugins configured, their fixtures read; a child then only
+collects and runs. It is used once its verdict agrees with a child's that prepared nothing, and only while no project
+module was imported to prepare it and its conftests are unchanged.
 
 Copied into a folder of its own and run in the project's interpreter, inside the sandbox the tests run in; it imports
 nothing of pedro's. Requests come as JSON lines on the stdin it started with and answers go out as JSON lines on the
 stdout it started with (fd 1 is pointed at stderr and fd 0 at nothing, so that nothing a plugin prints or reads can
-garble either). Its arguments name the plugins the test command turns off (`-p no:NAME`), which it never imports.
+garble either). Its arguments are UNITTEST_FLAG for Python's own runner, else the plugins the pytest command turns off
+(`-p no:NAME`), which it never imports.
 """
 
 from __future__ import annotations
@@ -30,9 +32,12 @@ import tempfile
 import time
 import tokenize
 from pathlib import Path
+from types import CodeType
 from typing import Any
 from xml.etree import ElementTree
 
+UNITTEST_FLAG = "--unittest"
+"""The server's first argument when it runs Python's own runner: unittest alone is loaded, never pytest."""
 _PRELOAD_SECONDS = 20.0
 _PRELOAD_FILES = 2000
 _SKIPPED_DIRS = {".git", ".pedro", "node_modules", ".venv", "venv", "env", "__pycache__", "build", "dist", ".tox"}
@@ -47,7 +52,9 @@ def main() -> None:
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     root = str(Path.cwd())
     started = time.monotonic()
-    preloaded = _preload(root, frozenset(sys.argv[1:]))
+    arguments = sys.argv[1:]
+    unittest_only = arguments[:1] == [UNITTEST_FLAG]
+    preloaded = _preload_unittest(root) if unittest_only else _preload(root, frozenset(arguments))
     _settle()
     _answer(answers, {"ready": True, "preloaded": preloaded, "seconds": round(time.monotonic() - started, 3)})
     server = _Server(root)
@@ -87,6 +94,19 @@ def _preload(root: str, disabled: frozenset[str]) -> int:
                 entry.load()
                 count += 1
     _rehearse(pytest, disabled)
+    return count + _preload_project(root)
+
+
+def _preload_unittest(root: str) -> int:
+    """For Python's own runner: unittest, rehearsed, and every third-party module the project imports."""
+    _rehearse_unittest()
+    return _preload_project(root)
+
+
+def _preload_project(root: str) -> int:
+    """Import every module the project imports from elsewhere (never its own) and compile the regular expressions
+    it compiles from literals."""
+    count = 0
     deadline = time.monotonic() + _PRELOAD_SECONDS
     reading = _Reading().read(root)
     # The project's own package, installed as well (the last release, with the bug fixed), would answer every run.
@@ -102,7 +122,39 @@ def _preload(root: str, disabled: frozenset[str]) -> int:
     for pattern, flags in reading.patterns:
         with contextlib.suppress(Exception):
             re.compile(pattern, flags)
+    _compile_ahead(reading.files)
     return count
+
+
+_AHEAD_SECONDS = 3.0
+"""The project's files are compiled ahead for this long at most (a few hundred files of a few thousand lines)."""
+
+
+def _compile_ahead(files: list[Path]) -> None:
+    """Compile the project's own files here, once. Each child imports them afresh from disk, with no bytecode cache
+    to read, and would compile each again: sqlparse's tests import 22 of its files. A file whose source is, byte for
+    byte, the one compiled here (every file but a candidate's own) takes this code instead."""
+    from importlib.machinery import SourceFileLoader
+
+    compiled: dict[str, tuple[bytes, CodeType]] = {}
+    deadline = time.monotonic() + _AHEAD_SECONDS
+    for file in files:
+        if time.monotonic() > deadline:
+            break
+        with contextlib.suppress(Exception):
+            data = file.read_bytes()
+            # As the import system compiles a source file, so that the code is the one it would make.
+            compiled[str(file)] = (data, compile(data, str(file), "exec", dont_inherit=True, optimize=-1))
+    original = SourceFileLoader.source_to_code
+
+    def source_to_code(self: Any, data: bytes, path: str, *, _optimize: int = -1) -> CodeType:
+        kept = compiled.get(path) if _optimize == -1 else None
+        if kept is not None and kept[0] == data:
+            return kept[1]
+        return original(self, data, path, _optimize=_optimize)
+
+    if compiled:
+        SourceFileLoader.source_to_code = source_to_code  # type: ignore[method-assign,assignment]
 
 
 _REHEARSAL = """\
@@ -133,6 +185,36 @@ def _rehearse(pytest: Any, disabled: frozenset[str]) -> None:
             del sys.modules[name]
 
 
+_UNITTEST_REHEARSAL = """\
+import unittest
+
+
+class Rehearsal(unittest.TestCase):
+    def test_passes(self):
+        self.assertEqual([1, 2], [1, 2])
+
+    def test_fails(self):
+        self.assertEqual({"a": 1}, {"a": 2})
+"""
+
+
+def _rehearse_unittest() -> None:
+    """Run a program like a candidate's, with a passing and a failing test, in a folder of its own: what a failure's
+    account needs (the diff, the traceback's source lines) is loaded once here. Its module and path entry are taken
+    back."""
+    import io
+    import unittest
+
+    path = list(sys.path)
+    with tempfile.TemporaryDirectory(prefix="pedro-warm-") as folder, contextlib.suppress(BaseException):
+        Path(folder, "pedro_warm_rehearsal.py").write_text(_UNITTEST_REHEARSAL, encoding="utf-8")
+        sys.path.insert(0, folder)
+        runner = unittest.TextTestRunner(stream=io.StringIO(), verbosity=2)
+        unittest.main(module=None, argv=["python -m unittest", "pedro_warm_rehearsal"], exit=False, testRunner=runner)
+    sys.path[:] = path
+    sys.modules.pop("pedro_warm_rehearsal", None)
+
+
 def _settle() -> None:
     """Leave the children as little to redo as the parent can: what every child would otherwise pay again."""
     # pytest's failure reports ask `inspect` which module holds a file, which maps every loaded module's file the
@@ -155,6 +237,7 @@ class _Reading:
         self.imported: set[str] = set()
         self.own: set[str] = set()
         self.patterns: dict[tuple[str | bytes, int], None] = {}
+        self.files: list[Path] = []
 
     def read(self, root: str) -> _Reading:
         seen = 0
@@ -170,7 +253,8 @@ class _Reading:
                 seen += 1
                 if seen > _PRELOAD_FILES:
                     return self
-                self._read_file(Path(folder, file))
+                self.files.append(Path(folder, file))
+                self._read_file(self.files[-1])
         return self
 
     def _read_file(self, file: Path) -> None:
@@ -305,7 +389,7 @@ _PREPARED_DOUBT = (3, 4)
 
 def _shape(request: dict[str, Any]) -> str | None:
     """What makes two requests the same session; None for one that sets variables (an instrument's), never prepared."""
-    if request.get("env"):
+    if request.get("env") or request.get("runner") == "unittest":
         return None
     return json.dumps([request.get("ids"), request.get("args"), request.get("path"), request.get("per_test_s")])
 
@@ -536,15 +620,7 @@ def _child(request: dict[str, Any], workdir: str, prepared: _Prepared | None) ->
         else:
             os.environ.update({str(k): str(v) for k, v in dict(request.get("env") or {}).items()})
             sys.path[:0] = [str(entry) for entry in request.get("path") or []]
-            import pytest
-            from _pytest.assertion.rewrite import AssertionRewritingHook
-
-            # A session prepared in the server left its assert rewriting on the import path; this run's own options
-            # say whether asserts are rewritten (an instrument's run asks for plain ones).
-            sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, AssertionRewritingHook)]
-
-            report = Path(workdir, "report.xml")
-            code = int(pytest.main(_argv(request, report), plugins=_plugins(request)))
+            code = _run_unittest(request) if request.get("runner") == "unittest" else _run_pytest(request, workdir)
     except BaseException:  # noqa: BLE001 (a child that cannot run says so by its exit status)
         code = 70
     finally:
@@ -552,6 +628,17 @@ def _child(request: dict[str, Any], workdir: str, prepared: _Prepared | None) ->
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+def _run_pytest(request: dict[str, Any], workdir: str) -> int:
+    """pytest's own main on the request's ids, with its options and its report in `workdir`."""
+    import pytest
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    # A session prepared in the server left its assert rewriting on the import path; this run's own options say
+    # whether asserts are rewritten (an instrument's run asks for plain ones).
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, AssertionRewritingHook)]
+    return int(pytest.main(_argv(request, Path(workdir, "report.xml")), plugins=_plugins(request)))
 
 
 def _run_prepared(prepared: _Prepared, workdir: Path, log: int, quiet: int) -> int:
@@ -584,6 +671,49 @@ def _run_prepared(prepared: _Prepared, workdir: Path, log: int, quiet: int) -> i
     with contextlib.suppress(OSError):
         (workdir / "report.xml").write_bytes(prepared.report.read_bytes())
     return code
+
+
+def _run_unittest(request: dict[str, Any]) -> int:
+    """unittest's own program on the request's ids (none: its discovery, as `python -m unittest` does), its account
+    on stderr, which is this child's log; its exit status, as the program gives it."""
+    import unittest
+
+    argv = ["python -m unittest", *list(request.get("args") or []), *[str(test) for test in request["ids"]]]
+    try:
+        unittest.main(module=None, argv=argv, testRunner=_unittest_runner(request.get("per_test_s")))
+    except SystemExit as stop:
+        return int(stop.code) if isinstance(stop.code, int) else 1
+    finally:
+        with contextlib.suppress(BaseException):
+            sys.stderr.flush()
+    return 0
+
+
+def _unittest_runner(per_test_s: float | None) -> type:
+    """unittest's text runner, each test stopped at `per_test_s` where it is given (as the pytest plugin below)."""
+    import unittest
+
+    seconds = float(per_test_s or 0)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TestHung(f"the test still ran after {seconds:g} s, so it was stopped here")
+
+    class Result(unittest.TextTestResult):
+        def startTest(self, test: Any) -> None:  # noqa: N802 (unittest's name)
+            super().startTest(test)
+            if seconds:
+                signal.signal(signal.SIGALRM, stop)
+                signal.setitimer(signal.ITIMER_REAL, seconds)
+
+        def stopTest(self, test: Any) -> None:  # noqa: N802 (unittest's name)
+            if seconds:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            super().stopTest(test)
+
+    class Runner(unittest.TextTestRunner):
+        resultclass = Result  # type: ignore[assignment]  # a TextTestResult, as the runner's own
+
+    return Runner
 
 
 class TestHung(Exception):  # noqa: N818 (the name a person reads in the failure: the test hung)

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from pedro.process import ChildCommand, ChildResult, release_leader, start_leader
 from pedro.safety.sandbox import wrap
-from pedro.tools.test import RunPlan, TestRun, format_summary
+from pedro.tools.test import RunPlan, TestRun, format_summary, read_report
 from pedro.tools.testreport import NODE_RUNNER, ReportError, RunReport, parse_junit_xml, with_crash_cause
 
 READY_TIMEOUT_S = 60.0
@@ -110,11 +110,13 @@ def warm_test_run(plan: RunPlan, folder: Path, answer: dict[str, Any], timeout: 
     """A warm run as every test run reads: the junit report, the output's tail, the outcome."""
     report: RunReport | None = None
     xml = folder / "report.xml"
+    log = folder / "output.log"
     if xml.is_file() and xml.stat().st_size:
         runner = NODE_RUNNER if plan.report_kind == "node-junit" else "pytest"
         with contextlib.suppress(ReportError):
             report = parse_junit_xml(xml.read_text(encoding="utf-8", errors="replace"), runner=runner)
-    log = folder / "output.log"
+    elif plan.report_kind == "raw" and log.is_file():
+        report = read_report(plan, log)  # unittest's account of each test, as its plain run is read
     data = log.read_bytes() if log.is_file() else b""
     tail = data[-_TAIL_BYTES:].decode("utf-8", errors="replace")
     if report is not None and report.runner == NODE_RUNNER:

@@ -34,14 +34,16 @@ TESTS = (
 )
 
 
-def runs(repo: Path, tmp_path: Path, command: str = PYTEST) -> tuple[CandidateRuns, list[str]]:
+def runs(
+    repo: Path, tmp_path: Path, command: str = PYTEST, *, use_warm: bool = True
+) -> tuple[CandidateRuns, list[str]]:
     tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=repo))
     baseline = tests.run()
     notices: list[str] = []
     folder = tmp_path / "repair"
     folder.mkdir()
     candidate_runs = CandidateRuns(tests, baseline, notices.append, folder)
-    candidate_runs.start(sorted(baseline.failing))
+    candidate_runs.start(sorted(baseline.failing), use_warm=use_warm)
     return candidate_runs, notices
 
 
@@ -330,6 +332,37 @@ def test_the_submodules_the_project_imports_are_loaded_once_before_any_candidate
         candidate_runs.close()
 
 
+@pytest.mark.parametrize("runner", ["pytest", "unittest"])
+def test_a_project_file_a_candidate_left_as_it_was_is_not_compiled_again(
+    repo: Path, tmp_path: Path, runner: str
+) -> None:
+    # The warm runner compiles the project's files once; a child takes that code for a file that reads byte for byte
+    # the same, and compiles the one a candidate changed, whose edit it runs.
+    probe = (
+        "import importlib\nimport sys\nimport unittest\n\n\nclass Compiled(unittest.TestCase):\n"
+        "    def test_helper(self):\n        compiled = []\n"
+        "        sys.addaudithook(lambda event, args: compiled.append(str(args[1])) if event == 'compile' else None)\n"
+        "        helper = importlib.import_module('helper')\n"
+        "        self.assertEqual(helper.VALUE, 1)\n"
+        "        self.assertEqual([name for name in compiled if name.endswith('helper.py')], [])\n"
+    )
+    files = {"calc.py": CALC, "helper.py": "VALUE = 1\n", "test_compiled.py": probe}
+    commit_files(repo, {**files, "test_calc.py": TESTS if runner == "pytest" else UNITTEST_TESTS})
+    command = f"{PYTEST} test_calc.py" if runner == "pytest" else f"{sys.executable} -m unittest test_calc"
+    probe_id = "test_compiled.py::Compiled::test_helper" if runner == "pytest" else "test_compiled.Compiled.test_helper"
+    candidate_runs, notices = runs(repo, tmp_path, command)
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        same = candidate_runs.first([probe_id], repeated=False)
+        assert same.passed, same.summary
+        (repo / "helper.py").write_text("VALUE = 2\n")
+        changed = candidate_runs.first([probe_id], repeated=False)
+        [failure] = changed.report.failures if changed.report is not None else []
+        assert "AssertionError: 2 != 1" in failure.message, failure.message
+    finally:
+        candidate_runs.close()
+
+
 def test_the_projects_regular_expressions_and_imports_are_read_from_its_files(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
@@ -408,24 +441,66 @@ def test_tests_that_behave_otherwise_in_a_forked_process_fall_back_to_the_plain_
         candidate_runs.close()
 
 
-def test_python_s_own_runner_is_held_to_the_failing_tests(repo: Path, tmp_path: Path) -> None:
-    unittest_tests = (
-        "import unittest\n\nfrom calc import add, mul\n\n\nclass CalcTest(unittest.TestCase):\n"
-        "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n"
-        "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n"
-    )
-    commit_files(repo, {"calc.py": CALC, "test_calc.py": unittest_tests})
-    candidate_runs, notices = runs(repo, tmp_path, f"{sys.executable} -m unittest")
+UNITTEST_TESTS = (
+    "import unittest\n\nfrom calc import add, mul\n\n\nclass CalcTest(unittest.TestCase):\n"
+    "    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n"
+    "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n"
+)
+
+
+@pytest.mark.parametrize("warm", [True, False])
+def test_python_s_own_runner_is_held_to_the_failing_tests(repo: Path, tmp_path: Path, warm: bool) -> None:
+    # Warm (a unittest process forked per candidate) or the command held to the failing ids: the same account.
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": UNITTEST_TESTS})
+    candidate_runs, notices = runs(repo, tmp_path, f"{sys.executable} -m unittest", use_warm=warm)
     try:
         baseline = candidate_runs.baseline
         assert baseline.report is not None and baseline.report.runner == "unittest"
         assert baseline.failing == {"test_calc.CalcTest.test_add"}
         assert baseline.report.passing == ["test_calc.CalcTest.test_mul"] and baseline.report.names_tests
-        assert candidate_runs.warm is None and "the test runner is unittest" in notices[0]
+        assert (candidate_runs.warm is not None) is warm and notices == []
         run = candidate_runs.first(["test_calc.CalcTest.test_add"])
         assert run.report is not None and run.report.total == 1 and run.failing == {"test_calc.CalcTest.test_add"}
         failure = run.report.failures[0]
         assert failure.location.endswith("test_calc.py:8") and "AssertionError: -1 != 5" in failure.message
+    finally:
+        candidate_runs.close()
+
+
+def test_python_s_own_runner_is_served_warm_on_the_code_as_it_is_on_disk(repo: Path, tmp_path: Path) -> None:
+    # Each child imports the project afresh, and runs unittest's own program: nothing of pytest is loaded.
+    probe = "import sys\nimport unittest\n\n\nclass Clean(unittest.TestCase):\n"
+    probe += "    def test_no_pytest(self):\n        self.assertNotIn('_pytest', sys.modules)\n"
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": UNITTEST_TESTS, "test_clean.py": probe})
+    candidate_runs, notices = runs(repo, tmp_path, f"{sys.executable} -m unittest test_calc")
+    try:
+        assert candidate_runs.warm is not None and notices == [], notices
+        assert candidate_runs.how.startswith("a warm unittest, forked per candidate")
+        (repo / "calc.py").write_text(CALC.replace("a - b", "a + b"))
+        fixed = candidate_runs.first(["test_calc.CalcTest.test_add"])
+        assert fixed.passed and fixed.report is not None and fixed.report.passing == ["test_calc.CalcTest.test_add"]
+        (repo / "calc.py").write_text(CALC.replace("a - b", "a * b"))
+        assert candidate_runs.first(["test_calc.CalcTest.test_add"]).failing == {"test_calc.CalcTest.test_add"}
+        clean = candidate_runs.first(["test_clean.Clean.test_no_pytest"], repeated=False)
+        assert clean.passed, clean.summary
+    finally:
+        candidate_runs.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "why"),
+    [
+        ("discover -s .", "discovers its tests"),
+        ("-k add", "does not take (-k)"),
+    ],
+)
+def test_a_unittest_command_the_warm_runner_cannot_read_runs_plainly(
+    repo: Path, tmp_path: Path, options: str, why: str
+) -> None:
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": UNITTEST_TESTS})
+    candidate_runs, notices = runs(repo, tmp_path, f"{sys.executable} -m unittest {options}")
+    try:
+        assert candidate_runs.warm is None and why in notices[0], notices
     finally:
         candidate_runs.close()
 
@@ -523,26 +598,32 @@ def test_a_warm_pytest_nobody_takes_is_ended(repo: Path, tmp_path: Path) -> None
 
 def test_no_warm_pytest_starts_early_for_another_runner(repo: Path, tmp_path: Path) -> None:
     commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
-    tests = ProjectTests(RunTestsArgs(command=f"{sys.executable} -m unittest"), ToolContext(root=repo))
+    tests = ProjectTests(RunTestsArgs(command="go test ./..."), ToolContext(root=repo))
     early = WarmStart(tests, tmp_path)
-    assert early.take() is None and early.error == "the test runner is not pytest"
+    assert early.take() is None and early.error == "the test runner is neither pytest nor python -m unittest"
 
 
+@pytest.mark.parametrize("runner", ["pytest", "unittest"])
 def test_with_a_limit_per_test_a_test_that_hangs_fails_where_it_loops_and_the_others_still_run(
-    repo: Path, tmp_path: Path
+    repo: Path, tmp_path: Path, runner: str
 ) -> None:
     hangs = CALC.replace("return a - b", "while b:\n        a += 0\n    return a")
-    commit_files(repo, {"calc.py": hangs, "test_calc.py": TESTS})
-    tests = ProjectTests(RunTestsArgs(command=f"{PYTEST} test_calc.py"), ToolContext(root=repo))
+    commit_files(repo, {"calc.py": hangs, "test_calc.py": TESTS if runner == "pytest" else UNITTEST_TESTS})
+    command = f"{PYTEST} test_calc.py" if runner == "pytest" else f"{sys.executable} -m unittest test_calc"
+    tests = ProjectTests(RunTestsArgs(command=command), ToolContext(root=repo))
     early = WarmStart(tests, tmp_path)
     warm = early.take()
-    assert warm is not None and warm.launch.paths == ("test_calc.py",)
+    assert warm is not None and warm.launch.paths == (("test_calc.py",) if runner == "pytest" else ("test_calc",))
     try:
         warm.per_test_s = 0.5
         run = warm.run(warm.launch.paths, timeout=30)
-        assert run.report is not None and run.report.passing == ["test_calc.py::test_mul"]
+        mul, add = ("test_calc.py::test_mul", "test_calc.py::test_add")
+        if runner == "unittest":
+            mul, add = ("test_calc.CalcTest.test_mul", "test_calc.CalcTest.test_add")
+        assert run.report is not None and run.report.passing == [mul]
         [hung] = run.report.failures
-        assert hung.test_id == "test_calc.py::test_add" and hung.message.startswith("TestHung: the test still ran")
-        assert "calc.py:2: in add" in hung.details  # the frame where it loops: `while b:`
+        assert hung.test_id == add and "TestHung: the test still ran" in hung.message, hung
+        # The frame where it loops: `while b:`.
+        assert ("calc.py:2: in add" if runner == "pytest" else 'calc.py", line 2, in add') in hung.details
     finally:
         warm.close()
