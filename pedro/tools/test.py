@@ -338,7 +338,16 @@ def _narrow_unittest(tokens: list[str], ids: Sequence[str]) -> list[str] | None:
     the ids may not be importable from."""
     if "discover" in tokens:
         return None
-    return [*tokens[:3], *(token for token in tokens[3:] if token.startswith("-")), *ids]
+    options: list[str] = []
+    for k, token in enumerate(tokens[3:], start=3):
+        # `-k PATTERN` keeps its pattern: without it, -k would take the first id as one.
+        if token.startswith("-") or (k > 3 and tokens[k - 1] in _UNITTEST_VALUED):
+            options.append(token)
+    return [*tokens[:3], *options, *ids]
+
+
+_UNITTEST_VALUED = frozenset({"-k", "--durations"})
+"""unittest's options that take the next word as their value."""
 
 
 def _narrow_go(tokens: list[str], ids: Sequence[str], module: str) -> list[str] | None:

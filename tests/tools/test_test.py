@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -261,6 +262,16 @@ def test_a_jest_or_vitest_run_is_held_to_the_failing_tests_and_their_files(
     whole = narrow(plan, ["calc.test.js"])
     assert whole is not None and "-t" not in whole.command.argv
     assert whole.command.argv[len(plan.command.argv) :] == narrowed.command.argv[-1:]
+
+
+def test_a_unittest_command_is_held_to_the_ids_with_its_options_and_their_values(repo: Path, tmp_path: Path) -> None:
+    command = "python -m unittest -b -k add --durations 3 test_calc"
+    plan = plan_test_run(RunTestsArgs(command=command), ToolContext(root=repo), tmp_path)
+    narrowed = narrow(plan, ["test_calc.T.test_add", "test_calc.T.test_mul"])
+    assert narrowed is not None
+    assert shlex.split(narrowed.command.argv[-1])[3:] == [
+        "-b", "-k", "add", "--durations", "3", "-v", "test_calc.T.test_add", "test_calc.T.test_mul",
+    ]  # fmt: skip
 
 
 def test_a_jest_command_that_picks_tests_by_name_is_not_narrowed_again(repo: Path, tmp_path: Path) -> None:
