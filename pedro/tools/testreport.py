@@ -673,13 +673,20 @@ def _raw_unittest(text: str) -> RunReport | None:
     end = ran[-1]
     headers = [header for header in UNITTEST_HEADER.finditer(text) if header.start() < end.start()]
     report = RunReport(runner=UNITTEST_RUNNER)
+    failed: set[str] = set()
     for index, header in enumerate(headers):
         stop = headers[index + 1].start() if index + 1 < len(headers) else end.start()
+        failure = _unittest_failure(header, text[header.end() : stop])
+        # A test whose subtests fail is one failing test (each subtest's failure has a header of its own, and the
+        # count unittest prints counts the test once): the first failure speaks for it.
+        if failure.test_id in failed:
+            continue
+        failed.add(failure.test_id)
         if header.group("kind") == "ERROR":
             report.errors += 1
         else:
             report.failed += 1
-        report.failures.append(_unittest_failure(header, text[header.end() : stop]))
+        report.failures.append(failure)
     result = UNITTEST_RESULT.search(text, end.end())
     counts = dict(re.findall(r"(\w+)=(\d+)", result.group("body") or "")) if result else {}
     report.skipped = int(counts.get("skipped", 0))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +219,23 @@ def test_a_node_failure_with_no_signal_is_left_as_it_is_whatever_the_output_says
     failed = FailedTest("t.test.js", message="expected 2", details="AssertionError: expected 2")
     report = RunReport(NODE_RUNNER, failed=1, failures=[failed])
     assert with_crash_cause(report, "# Fatal JavaScript invalid size error 1\n").failures == [failed]
+
+
+def test_a_unittest_test_whose_subtests_fail_is_one_failing_test(tmp_path: Path) -> None:
+    # unittest prints a failure for each failing subtest, and counts the test once: the report names one failing
+    # test beside the passing one, so that runs can still be compared test by test.
+    (tmp_path / "test_ranges.py").write_text(
+        "import unittest\n\n\nclass Ranges(unittest.TestCase):\n"
+        "    def test_each(self):\n        for n in (1, 2, 3):\n            with self.subTest(n=n):\n"
+        "                self.assertEqual(n, 1)\n\n"
+        "    def test_plain(self):\n        self.assertTrue(True)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "unittest", "-v", "test_ranges"], cwd=tmp_path, capture_output=True, text=True
+    )
+    report = parse_raw(run.stdout + run.stderr)
+    assert report is not None and report.names_tests, report
+    assert (report.passed, report.failed, report.errors) == (1, 1, 0)
+    assert report.passing == ["test_ranges.Ranges.test_plain"]
+    assert [failure.test_id for failure in report.failures] == ["test_ranges.Ranges.test_each"]
+    assert "AssertionError: 2 != 1" in report.failures[0].message
