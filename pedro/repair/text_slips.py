@@ -273,6 +273,34 @@ _WIDER = (r"\w", r"[^\W\d_]")
 """Every letter, and digits and `_` too (`\\w`, as a word is read), or letters alone."""
 
 
+def requoted(lines: Sequence[str], rows: Iterable[int], quoted: Iterable[str]) -> list[Fix]:
+    """Python literals on `rows` that put quotes of their own around a value's repr, which brings its own
+    (`f'Found "{c!r}"'` writes `Found "'x'"`), the value left to quote itself: where the failure quotes the literal's
+    own text."""
+    quotes = list(quoted)
+    found: list[Fix] = []
+    for row in rows:
+        line = lines[row]
+        for start, token in string_literals(line, "python"):
+            prefix = token[: len(token) - len(token.lstrip("rRbBuUfF"))]
+            if _REPR.search(token) is None or not _quotes_own_text(_REPR.sub("", token[len(prefix) + 1 : -1]), quotes):
+                continue
+            written = _REPR.sub(lambda match: match["hole"], token)
+            change = f"`{token}` → `{written}`: a repr brings its own quotes"
+            found.append((row, line[:start] + written + line[start + len(token) :], change, ()))
+    return found
+
+
+_REPR = re.compile(r"""(?P<escape>\\?)(?P<quote>["'])(?P<hole>\{[^{}'"]*!r\}|%r)(?P=escape)(?P=quote)""")
+"""A repr's hole (`{x!r}`, `%r`) between quotes of the literal's own, escaped or not."""
+
+
+def _quotes_own_text(text: str, quotes: Sequence[str]) -> bool:
+    """Whether some quote of the failure holds a word of four letters or more of `text`, the literal's own text."""
+    words = [word for word in re.findall(r"[A-Za-z]{4,}", text)]
+    return bool(words) and any(all(word in quote for word in words) for quote in quotes)
+
+
 def _foreign_letter(text: str) -> bool:
     return any(char.isalpha() and not char.isascii() for char in text)
 

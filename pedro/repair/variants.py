@@ -37,6 +37,7 @@ from pedro.repair.fallbacks import fallbacks
 from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
 from pedro.repair.half_swaps import half_swaps
 from pedro.repair.idle_counters import idle_counters, idle_items
+from pedro.repair.index_guards import index_guards
 from pedro.repair.joined_halves import joined_halves
 from pedro.repair.letter_ranges import letter_ranges
 from pedro.repair.locate import RowChange, Unit, indent_of
@@ -86,7 +87,14 @@ from pedro.repair.swapped_literals import swapped_literals
 from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
-from pedro.repair.text_slips import joined_apart, recased, spelled_out, widened_blanks, widened_letters
+from pedro.repair.text_slips import (
+    joined_apart,
+    recased,
+    requoted,
+    spelled_out,
+    widened_blanks,
+    widened_letters,
+)
 from pedro.repair.tie_breaks import tie_breaks
 from pedro.repair.trailing_separators import trailing_separators
 from pedro.repair.trimmed_results import trimmed_results
@@ -220,10 +228,9 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _empty_pieces(unit, order, clues)
     found += _normalised_parameters(unit, order, prose, clues)
     found += _statement_slips(unit, order, prose, clues)
-    found += _spelled_out(unit, order, prose, clues)
+    found += [*_spelled_out(unit, order, prose, clues), *_requoted(unit, order, prose, clues)]
     found += _excess_steps(unit, order, prose)
-    found += _loop_ends(unit)
-    found += _stuck_loops(unit, order, prose)
+    found += [*_loop_ends(unit), *_stuck_loops(unit, order, prose)]
     found += _divided_by_count(unit, order, prose)
     found += _divisor_loops(unit, order, prose, clues)
     found += _idle_counters(unit, order, prose)
@@ -255,7 +262,8 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _recursions(unit, order, prose, clues)
     found += _swapped_pairs(unit, order, prose)
     found += _parted_twins(unit, order, prose)
-    found += [*_dropped_calls(unit, prose, clues), *_fallbacks(unit, clues), *_raise_guards(unit, clues)]
+    found += [*_dropped_calls(unit, prose, clues), *_fallbacks(unit, clues)]
+    found += [*_raise_guards(unit, clues), *_index_guards(unit, clues)]
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
         for row, text, change in moved_counters(lines)
@@ -697,6 +705,20 @@ def _fallbacks(unit: Unit, clues: Clues) -> list[Variant]:
     return [Variant(unit, line, change.text, change.change, score - k * 0.01) for k, change in enumerate(changes)]
 
 
+def _index_guards(unit: Unit, clues: Clues) -> list[Variant]:
+    """The condition at the failure's deepest frame, where it raised an IndexError, with the sequence it reads at an
+    end guarded by its truth first (index_guards.py): the error names the line and what went wrong there, so these
+    come before every one-token change."""
+    if unit.language != "python" or "IndexError" not in clues.raised or clues.deepest is None:
+        return []
+    path, line = clues.deepest
+    if path != unit.path or not unit.start_line <= line <= unit.end_line:
+        return []
+    changes = index_guards(unit.text.splitlines(), line - unit.start_line)
+    score = _GUIDED_SCORE + _DEEPEST_LINE
+    return [Variant(unit, line, change.text, change.change, score - k * 0.01) for k, change in enumerate(changes)]
+
+
 def _raise_guards(unit: Unit, clues: Clues) -> list[Variant]:
     """A check added where the body starts, raising what the failing test expected of a call that returned instead
     (raise_guards.py): the failure says the function lacks it, so these come before every one-token change."""
@@ -1036,6 +1058,19 @@ def _spelled_out(unit: Unit, order: list[int], prose: set[int], clues: Clues) ->
         others = tuple((unit.start_line + other, new) for other, new in also)
         found.append(Variant(unit, unit.start_line + row, text, change, score, others))
     return found
+
+
+def _requoted(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """A Python literal's own quotes around a repr's hole dropped, where the failure quotes the literal's text
+    (text_slips.requoted): the value was quoted twice."""
+    if unit.language != "python" or not clues.quoted:
+        return []
+    lines = unit.text.splitlines()
+    rows = [line - unit.start_line for line in order if line not in prose and line - unit.start_line < len(lines)]
+    return [
+        Variant(unit, unit.start_line + row, text, change, _GUIDED_SCORE)
+        for row, text, change, _ in requoted(lines, rows, clues.quoted)
+    ]
 
 
 def _empty_pieces(unit: Unit, order: list[int], clues: Clues) -> list[Variant]:
