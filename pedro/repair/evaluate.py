@@ -45,7 +45,8 @@ Notice = Callable[[str], None]
 
 @dataclass(frozen=True)
 class _Pytest:
-    """What the warm pytest starts from: the interpreter, the options the command gives pytest, the planned run."""
+    """What the warm pytest (or unittest) starts from: the interpreter, the options the command gives its runner,
+    the planned run."""
 
     python: str
     options: tuple[str, ...]
@@ -59,8 +60,8 @@ class _Pytest:
 
 
 def pytest_launch(tests: ProjectTests, workdir: Path) -> _Pytest | str:
-    """The interpreter and pytest options of the project's test command, or why a warm pytest cannot run it (a
-    runner that is not pytest, a shell line pedro cannot take apart)."""
+    """The interpreter and pytest (or unittest) options of the project's test command, or why a warm runner cannot
+    run it (another runner, a shell line pedro cannot take apart)."""
     plan = plan_test_run(tests.args, tests.ctx, workdir)
     if plan.label == UNITTEST_RUNNER:
         return _unittest_launch(plan)
