@@ -122,7 +122,7 @@ def _preload_project(root: str) -> int:
     for pattern, flags in reading.patterns:
         with contextlib.suppress(Exception):
             re.compile(pattern, flags)
-    _compile_ahead(reading.files)
+    _compile_ahead(reading.sources)
     return count
 
 
@@ -130,7 +130,7 @@ _AHEAD_SECONDS = 3.0
 """The project's files are compiled ahead for this long at most (a few hundred files of a few thousand lines)."""
 
 
-def _compile_ahead(files: list[Path]) -> None:
+def _compile_ahead(sources: dict[Path, bytes]) -> None:
     """Compile the project's own files here, once. Each child imports them afresh from disk, with no bytecode cache
     to read, and would compile each again: sqlparse's tests import 22 of its files. A file whose source is, byte for
     byte, the one compiled here (every file but a candidate's own) takes this code instead."""
@@ -138,11 +138,10 @@ def _compile_ahead(files: list[Path]) -> None:
 
     compiled: dict[str, tuple[bytes, CodeType]] = {}
     deadline = time.monotonic() + _AHEAD_SECONDS
-    for file in files:
+    for file, data in sources.items():
         if time.monotonic() > deadline:
             break
         with contextlib.suppress(Exception):
-            data = file.read_bytes()
             # As the import system compiles a source file, so that the code is the one it would make.
             compiled[str(file)] = (data, compile(data, str(file), "exec", dont_inherit=True, optimize=-1))
     original = SourceFileLoader.source_to_code
@@ -237,7 +236,8 @@ class _Reading:
         self.imported: set[str] = set()
         self.own: set[str] = set()
         self.patterns: dict[tuple[str | bytes, int], None] = {}
-        self.files: list[Path] = []
+        self.sources: dict[Path, bytes] = {}
+        """Each file read, with its source: compiled ahead once the imports are loaded."""
 
     def read(self, root: str) -> _Reading:
         seen = 0
@@ -253,13 +253,13 @@ class _Reading:
                 seen += 1
                 if seen > _PRELOAD_FILES:
                     return self
-                self.files.append(Path(folder, file))
-                self._read_file(self.files[-1])
+                self._read_file(Path(folder, file))
         return self
 
     def _read_file(self, file: Path) -> None:
         try:
-            tree = ast.parse(file.read_text(encoding="utf-8"))
+            self.sources[file] = file.read_bytes()
+            tree = ast.parse(self.sources[file])
         except (OSError, ValueError, SyntaxError, RecursionError):
             return
         for node in ast.walk(tree):

@@ -303,10 +303,12 @@ def test_a_failures_report_shows_the_statement_as_the_test_file_reads_now(repo: 
     try:
         shown = [failure_details(candidate_runs.first(["test_calc.py::test_add"])) for _ in range(3)]
         assert all(">       assert add(2, 3) == 5" in details for details in shown), shown[0]
-        spread = TESTS.replace("assert add(2, 3) == 5", "assert add(\n        2, 3\n    ) == 5")
-        rewrite_keeping_stamp(repo / "test_calc.py", spread.replace("\n\n\ndef test_mul", "\n\ndef test_mul"))
+        # The assert now spans the line where the old file's next statement (`def test_mul`) began: a parse of the
+        # old text would end the statement shown there, at its first line.
+        spread = TESTS.replace("assert add(2, 3) == 5", "assert add(2, 3) == (\n\n\n        5\n    )")
+        rewrite_keeping_stamp(repo / "test_calc.py", spread)
         details = failure_details(candidate_runs.first(["test_calc.py::test_add"]))
-        assert ">       assert add(\n            2, 3\n        ) == 5" in details, details
+        assert ">       assert add(2, 3) == (" in details and "\n            5\n        )\n" in details, details
     finally:
         candidate_runs.close()
 
