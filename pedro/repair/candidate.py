@@ -261,6 +261,8 @@ def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Ca
     if whole.text is not None:
         return whole
     lines = unit.text.splitlines()
+    if not unit.start_line <= line < unit.start_line + len(lines):
+        return Candidate(None, f"line {line} is not in {unit.name} (lines {unit.start_line}-{unit.end_line})")
     original = lines[line - unit.start_line]
     answer = _line_answer(reply, unit.language)
     if not answer:

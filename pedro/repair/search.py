@@ -331,8 +331,10 @@ class Search:
         if unit is None:
             return None  # a kept candidate changed the unit since the question was asked
         file_text = self._file_text(unit)
+        # A line question's line moves with its function: a kept candidate above it may have changed the line count.
+        line = question.line + unit.start_line - question.unit.start_line
         candidate = (
-            read_line_candidate(answer.text, unit, question.line, file_text)
+            read_line_candidate(answer.text, unit, line, file_text)
             if question.kind == "line"
             else read_candidate(answer.text, unit, file_text)
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pedro.repair.candidate import read_candidate
+from pedro.repair.candidate import read_candidate, read_line_candidate
 from pedro.repair.locate import Unit
 
 FILE = 'def add(a, b):\n    """Sum."""\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n'
@@ -108,3 +108,8 @@ def test_no_block_is_taken_for_a_body_when_the_answer_defines_the_function() -> 
     reply = f"```\nassert add(2, 3) == 5\n```\n\nThe corrected function is:\n\n```python\n{ADD.text}\n```"
     candidate = read_candidate(reply, ADD, FILE)
     assert candidate.text is None and "unchanged" in candidate.problem
+
+
+def test_a_line_answer_about_a_line_the_function_no_longer_has_is_no_candidate() -> None:
+    candidate = read_line_candidate("```python\nreturn a + b", ADD, 9, FILE)
+    assert candidate.text is None and "line 9 is not in add (lines 1-3)" in candidate.problem

@@ -12,6 +12,10 @@ from repo_util import PYTEST, git
 from test_repairer import CALC, FIX, WRONG, repair, statuses
 
 from pedro.messages import Message
+from pedro.repair.answers import Answer, Question
+from pedro.repair.clues import Clues
+from pedro.repair.locate import Unit
+from pedro.repair.search import Search
 from pedro.safety.guard import SnapshotGuard
 from pedro.safety.snapshots import list_snapshots
 
@@ -217,3 +221,16 @@ def test_with_variants_off_no_variant_is_tried_after_a_kept_answer(calc: Path) -
     tried = [e.data for e in events if e.type == "repair.candidate"]
     assert tried and tried[0]["status"] == "progress"
     assert [data for data in tried if data["question"] == "mutation"] == []
+
+
+def test_a_line_answer_about_a_function_that_moved_is_read_at_the_line_where_it_now_is(tmp_path: Path) -> None:
+    # The question was asked about `scale` at lines 1-3; a kept candidate above it since added two lines.
+    scale = "def scale(xs, k):\n    out = [x + k for x in xs]\n    return out\n"
+    (tmp_path / "m.py").write_text(f"import math\n\n{scale}")
+    asked = Unit("m.py", "scale", "scale", "python", 1, 3, scale.rstrip("\n"))
+    search = Search(tmp_path, None, None, lambda *_a, **_k: None, frozenset(), None, Clues(), [], None,  # type: ignore[arg-type]
+                    lambda _unit: None)  # fmt: skip
+    proposal = search._from_answer(Answer(Question(asked, "line", 2), 0, "```python\nout = [x * k for x in xs]"))
+    assert proposal is not None and proposal.edits, proposal
+    moved, text = proposal.edits[0]
+    assert moved.start_line == 3 and text == scale.rstrip("\n").replace("x + k", "x * k")
