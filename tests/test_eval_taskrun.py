@@ -50,6 +50,26 @@ def test_score_runs_the_hidden_tests_too(tmp_path: Path, cli_env: dict[str, str]
     assert (repo / "test_calc_hidden.py").is_file()
 
 
+def test_a_run_that_made_the_tests_agree_with_the_code_is_not_scored_solved(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    # A real project's task has no hidden tests: its check is its own test file, which a run may have edited.
+    folder = tmp_path / "task"
+    (folder / "repo").mkdir(parents=True)
+    (folder / "task.toml").write_text(
+        'title = "t"\nlanguage = "python"\ntier = "one-function"\ndescription = "add adds"\n'
+        'test = "python -m pytest -q tests.py"\ncheck = "python -m pytest -q tests.py"\n'
+    )
+    (folder / "repo" / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    shipped = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+    (folder / "repo" / "tests.py").write_text(shipped)
+    task = load_task(folder)
+    repo = prepare_repository(task, tmp_path / "repo")
+    (repo / "tests.py").write_text(shipped.replace("== 5", "== -1"))
+    assert not score(task, repo, env_for(cli_env))
+    assert (repo / "tests.py").read_text() == shipped
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("replies", "solved", "reason"), [([FIX], True, "repaired"), ([WRONG], False, None)])
 def test_pedro_runs_on_a_task_and_is_scored(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
 from pedro.errors import UsageError
@@ -52,9 +52,12 @@ def write_file(repo: Path, relative: PurePosixPath, data: bytes, mode: int = 0o6
         out.write(data)
 
 
-def copy_tree(source: Path, repo: Path, *, skip: Iterable[str] = ()) -> None:
-    """Copy the files under `source` into `repo` with write_file. A link inside `source` is copied as the file it
-    names when that file is inside `source`; a link leaving it, or a `.git` entry, is a UsageError naming it."""
+def copy_tree(
+    source: Path, repo: Path, *, skip: Iterable[str] = (), only: Callable[[str], bool] = lambda _relative: True
+) -> None:
+    """Copy the files under `source` (those whose relative path `only` takes) into `repo` with write_file. A link
+    inside `source` is copied as the file it names when that file is inside `source`; a link leaving it, or a `.git`
+    entry, is a UsageError naming it."""
     top = source.resolve()
     skipped = frozenset(skip)
     for folder, dirs, files in os.walk(top):
@@ -68,6 +71,8 @@ def copy_tree(source: Path, repo: Path, *, skip: Iterable[str] = ()) -> None:
         for name in sorted(files):
             entry = here / name
             relative = checked_path(entry.relative_to(top).as_posix(), str(entry))
+            if not only(relative.as_posix()):
+                continue
             real = entry.resolve()
             if real != top and top not in real.parents:
                 raise UsageError(f"{entry} is a link to {entry.readlink()}, outside the task; copy the file in")

@@ -18,6 +18,7 @@ from pedro.eval.outcome import Outcome, failure_reason, read_events, read_outcom
 from pedro.eval.taskfiles import copy_tree
 from pedro.eval.tasks import Task
 from pedro.process import OutputLimits, run_child, shell_command
+from pedro.repair.frames import is_test_file
 from pedro.safety.sandbox import wrap
 from pedro.safety.secrets import child_environment
 
@@ -172,9 +173,12 @@ def logged_above_debug(repo: Path) -> str:
 
 
 def score(task: Task, repo: Path, env: Mapping[str, str], *, log: Path | None = None) -> bool:
-    """Whether the task's check passes on `repo` once its hidden tests are copied in; its output is appended to
-    `log` when given. The check runs as the test tool runs tests: in the sandbox, with the child environment's
-    allowlist, in its own process group ended whole at the task's timeout_s."""
+    """Whether the task's check passes on `repo` once its own test files are back as the task ships them and its
+    hidden tests are copied in; its output is appended to `log` when given. The check runs as the test tool runs
+    tests: in the sandbox, with the child environment's allowlist, in its own process group ended whole at the task's
+    timeout_s."""
+    # A run that made the tests agree with the code has fixed nothing: the check is of the tests as they were.
+    copy_tree(task.repo, repo, skip=CACHES, only=is_test_file)
     if task.hidden.is_dir():
         copy_tree(task.hidden, repo, skip=CACHES)
     command = wrap(shell_command(task.check, repo, child_environment(env)), root=repo, kind="test")
