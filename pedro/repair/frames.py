@@ -25,8 +25,10 @@ _GO_FRAME = re.compile(r"(?:^|\s)(?P<file>[^\s:]*\.go):(?P<line>\d+)(?=[: ]|$)",
 # A folder of tests by its name: `tests`, `__tests__`, `spec`, and a word of a longer name (`unit_tests`,
 # `python_testcases`, `integration-tests`), never a word that merely holds the letters (`attest`, `pytest_plugin`).
 _TEST_DIR = re.compile(r"(?:^|[_\-.])(?:__tests__|tests?|testing|testcases?|specs?)(?:$|[_\-.])")
+# `tests.py` and `test.py` too: a single module of tests at a project's root (texttable, jsonpointer) or in a Django
+# app; repair had asked about the failing test itself, ranked first by its own coverage.
 _TEST_NAME = re.compile(
-    r"^(?:test_.*\.py|.*_test\.py|conftest\.py|.*_test\.go|.*\.(?:test|spec)\.[cm]?[jt]sx?|test\.[cm]?[jt]s)$"
+    r"^(?:tests?\.py|test_.*\.py|.*_test\.py|conftest\.py|.*_test\.go|.*\.(?:test|spec)\.[cm]?[jt]sx?|test\.[cm]?[jt]s)$"
 )
 
 

@@ -402,6 +402,10 @@ class Repairer:
         found = suspects(
             spectrum, located, self.root, sorted(failing), self.config.max_functions, got_nothing=got_nothing(failures)
         )
+        # A file that holds a failing test is the tests', whatever its name (`checks.py` named in python_files): a
+        # test made to agree with the code would pass.
+        tests = {test_id.partition("::")[0] for test_id in failing if "::" in test_id}
+        found = [suspect for suspect in found if suspect.unit.path not in tests]
         # What the failing tests hand code to run is their instrument, however much of it they ran (locate.py).
         handed = instruments(failures, self.root)
         return [suspect for suspect in found if suspect.unit.name not in handed] or found

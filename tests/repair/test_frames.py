@@ -91,6 +91,9 @@ def test_a_path_outside_the_repository_is_no_frame(tmp_path: Path) -> None:
         ("src/clamp.spec.ts", True),
         ("__tests__/x.js", True),
         ("conftest.py", True),
+        ("tests.py", True),  # one module of tests at the root, or in a Django app
+        ("app/test.py", True),
+        ("contests.py", False),
         ("calc.py", False),
         ("pkg/words.go", False),
         ("src/testing_utils_impl.js", False),

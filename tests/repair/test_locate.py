@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from repo_util import PYTEST
-from test_mutants import fixed_among_the_first
+from test_mutants import fixed_among_the_first, fixed_by_a_variant
 
 from pedro.evidence import ProjectTests
 from pedro.repair.locate import Unit, comment_above, constants_read, enclosing_unit, locate
@@ -239,3 +239,16 @@ def test_the_comment_just_above_a_function_is_its_documentation() -> None:
     assert comment_above(lines, 9) == "// Go's way:\n// two lines."
     assert comment_above(lines, 12) == ""  # a blank line between
     assert comment_above(lines, 1) == ""
+
+
+def test_a_file_that_holds_a_failing_test_is_never_repaired_whatever_its_name(repo: Path) -> None:
+    # `checks.py` is no test file by name; the command names it, and pytest collects it. Its assert read `add(2, 3)`
+    # and a variant of the test (`5` → `-1`) would pass.
+    files = {
+        "calc.py": "def add(a, b):\n    return a - b\n",
+        "checks.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+    }
+    tried = [
+        e.data for e in fixed_by_a_variant(repo, files, command=f"{PYTEST} checks.py") if e.type == "repair.candidate"
+    ]
+    assert tried and all(data["unit"].startswith("calc.py") for data in tried), tried
