@@ -46,6 +46,7 @@ from pedro.repair.loop_remainders import loop_remainders
 from pedro.repair.mirror_pairs import mirror_pairs
 from pedro.repair.misplaced import misplaced_stores
 from pedro.repair.mutants import Mutant, line_mutants, replaced_calls, replaced_names, unit_names, without_comment
+from pedro.repair.none_checks import none_checks
 from pedro.repair.normal_forms import (
     FORMS,
     handles_case,
@@ -87,6 +88,7 @@ from pedro.repair.swapped_literals import swapped_literals
 from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
+from pedro.repair.ternary_reach import ternary_reach
 from pedro.repair.text_slips import (
     joined_apart,
     recased,
@@ -251,11 +253,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     guided += set_orders(lines, unit.language)
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]
     if unit.language == "python":
-        # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
-        # every other change, wherever the failure points.
-        found += [Variant(unit, unit.start_line + change.row, change.text, change.change, OWN_CLASS_SCORE)
-                  for change in own_class_rows(lines, clues.subclassed)
-                  if unit.start_line + change.row not in prose]  # fmt: skip
+        found += _python_rows(unit, lines, order, prose, clues)
     found += _guided_rows(unit, order, prose, guided)
     found += _compared_values(unit, order, prose)
     found += _fixed_conditions(unit, order, prose)
@@ -571,6 +569,27 @@ def _stored_last(unread: frozenset[str], lines: Sequence[str], start_line: int) 
 def _loop_bound(lines: Sequence[str]) -> set[str]:
     """The names the unit's loops bind (`for i, count in`, `for (const x of`)."""
     return {name for line in lines for match in _LOOP_TARGETS.finditer(line) for name in _IDENTIFIER.findall(match[1])}
+
+
+def _python_rows(unit: Unit, lines: list[str], order: list[int], prose: set[int], clues: Clues) -> list[Variant]:
+    """The row changes read from Python's own syntax: a conditional expression narrowed, a test against None turned,
+    and the lines that name a class a failing test subclasses."""
+    found: list[Variant] = []
+    # A conditional expression narrowed by parentheses (ternary_reach.py): as likely as a one-token slip.
+    found += [Variant(unit, line, change.text, change.change, _TIER_SCORE[1] + _rank_bonus(line, order))
+              for change in ternary_reach(lines)
+              if (line := unit.start_line + change.row) not in prose]  # fmt: skip
+    # A test against None turned to one of truth (none_checks.py), as likely as a one-token slip; the other way
+    # round a little less: a name tested for truth is most often meant so.
+    found += [Variant(unit, line, change.text, change.change, _TIER_SCORE[tier] + _rank_bonus(line, order))
+              for tier, to_none in ((1, False), (2, True)) for change in none_checks(lines, to_none=to_none)
+              if (line := unit.start_line + change.row) not in prose]  # fmt: skip
+    # The failing test made a subclass: each line that names its base is as likely as the rest, and likelier than
+    # every other change, wherever the failure points.
+    found += [Variant(unit, unit.start_line + change.row, change.text, change.change, OWN_CLASS_SCORE)
+              for change in own_class_rows(lines, clues.subclassed)
+              if unit.start_line + change.row not in prose]  # fmt: skip
+    return found
 
 
 def _returns_after_calls(unit: Unit, order: list[int], prose: set[int], clues: Clues) -> Iterator[Variant]:
