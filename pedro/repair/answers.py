@@ -20,7 +20,7 @@ from pedro.modelcall import complete
 from pedro.prompts import load_prompt, render_prompt
 from pedro.repair.judge import describe_failure, first_line
 from pedro.repair.locate import FailingTests, Unit
-from pedro.repair.opening import answer_opening, answer_stops, with_opening
+from pedro.repair.opening import answer_opening, answer_stops, line_in_place, the_line_written, with_opening
 from pedro.repair.spectrum import Suspect
 from pedro.tools.testreport import FailedTest
 
@@ -275,10 +275,12 @@ class ModelAnswers:
         # otherwise takes most of a small model's sample time (a server that continues answers also stops at the
         # answer's end; another one may still write a second block, which is read too). A line question's whole
         # answer is one line.
-        # A token of code is 3-4 characters: half the function's characters is half as much again as its tokens.
-        wanted = len(_line_text(question)) * 2 if question.kind == "line" else len(unit.text) // 2
-        room = min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
+        # A token of code is 3-4 characters: half the characters left to write (the function's but what the opening
+        # wrote) is half as much again as their tokens.
         opening = self._opening(question)
+        left = len(unit.text) - len(opening) if self.backend.continues_answers else len(unit.text)
+        wanted = len(_line_text(question)) * 2 if question.kind == "line" else max(left, 0) // 2
+        room = min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
         # Where the server continues the opened answer, it also stops at the answer's end (answer_stops).
         stops = answer_stops(unit.language, line=question.kind == "line") if self.backend.continues_answers else ()
         options = replace(self.options, tool_mode="text", temperature=temperature, seed=number or None, max_tokens=room,
@@ -289,7 +291,10 @@ class ModelAnswers:
             self.backend, messages, [], options, self._record, purpose="repair", temperature=temperature, answer=index
         )
         self.usage += completion.usage
-        return with_opening(completion.text, opening) if self.backend.continues_answers else completion.text
+        if not self.backend.continues_answers:
+            return completion.text
+        answer = with_opening(completion.text, opening)
+        return the_line_written(answer, opening, FENCE_NAMES[unit.language]) if question.kind == "line" else answer
 
     def _record(self, kind: str, *, persist: bool = True, **data: Any) -> None:
         """complete()'s events, kept for the repair's thread; a stop abandons the answer at its next token."""
@@ -300,8 +305,8 @@ class ModelAnswers:
 
     def _opening(self, question: Question) -> str:
         unit = question.unit
-        line = _line_text(question)
-        return answer_opening(unit, FENCE_NAMES[unit.language], whole_function=question.kind == "function", line=line)
+        fence = FENCE_NAMES[unit.language]
+        return line_in_place(unit, fence, question.line) if question.kind == "line" else answer_opening(unit, fence)
 
     def _prompt(self, question: Question) -> list[Message]:
         """The question's prompt. Every question about a unit shows the same failure and code first and differs
@@ -311,7 +316,10 @@ class ModelAnswers:
         shown = _unlike(failing)[:_MAX_FAILURES_SHOWN]
         failure = "\n\n".join(self._with_test_source(f, unit.path) for f in shown)
         whole = _small_file(self.root, unit)
-        template = "repair/line.md" if question.kind == "line" else "repair/fix.md"
+        # A server that continues the answer is asked for the function, and the line is written in place (its
+        # opening): the same prompt as the function's question, which the server's cache then holds for both.
+        in_place = self.backend.continues_answers
+        template = "repair/line.md" if question.kind == "line" and not in_place else "repair/fix.md"
         prompt = render_prompt(
             template,
             failure=failure,
