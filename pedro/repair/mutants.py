@@ -119,6 +119,8 @@ _WORD_SWAPS = {"and": "or", "or": "and", "True": "False", "False": "True", "true
 _CALL_SWAPS = {"any": "all", "all": "any", "min": "max", "max": "min", "startswith": "endswith",
                "endswith": "startswith", "lower": "upper", "upper": "lower", "lstrip": "rstrip",
                "rstrip": "lstrip", "append": "extend", "extend": "append",
+               # A pattern matched at the start only where the whole text was meant (`INDEX.match("01")`).
+               "match": "fullmatch", "fullmatch": "match",
                # Go's and JavaScript's names for the same twins (`strings.ToUpper`, `s.startsWith`).
                "ToUpper": "ToLower", "ToLower": "ToUpper", "HasPrefix": "HasSuffix", "HasSuffix": "HasPrefix",
                "TrimLeft": "TrimRight", "TrimRight": "TrimLeft", "Min": "Max", "Max": "Min",
@@ -129,6 +131,7 @@ _STARTS_AT_ZERO = re.compile(r"^\s*(?:let\s+|var\s+)?[A-Za-z_$][\w$]*\s*:?=\s*0\
 _STARTS_AT_NUMBER = re.compile(r"^\s*(?:let\s+|var\s+)?[A-Za-z_$][\w$]*\s*:?=\s*\d+\s*;?\s*$")
 """A variable set to a whole number alone on its line (`t := 42`): a start value, which most often is 0."""
 _METHOD_TWINS = frozenset({"startswith", "endswith", "lower", "upper", "lstrip", "rstrip", "append", "extend",
+                           "match", "fullmatch",
                            "ToUpper", "ToLower", "HasPrefix", "HasSuffix", "TrimLeft", "TrimRight", "Min", "Max",
                            "toUpperCase", "toLowerCase", "startsWith", "endsWith", "trimStart", "trimEnd"})  # fmt: skip
 """Twins swapped only where called as a method (`xs.append(x)`)."""

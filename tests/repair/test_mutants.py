@@ -657,6 +657,9 @@ def test_a_called_function_gets_its_twin_and_a_name_that_is_not_called_keeps_its
     assert "if all(n % p > 0 for p in primes):" in changes("        if any(n % p > 0 for p in primes):")
     assert "return Math.max(lo, x);" in changes("  return Math.min(lo, x);", "javascript")
     assert "if word.endswith(prefix):" in changes("    if word.startswith(prefix):")
+    # A pattern matched at the start, where the whole text was meant; a project's own `match()` keeps its name.
+    assert "if not INDEX.fullmatch(part):" in changes("    if not INDEX.match(part):")
+    assert not [line for line in changes("    return match(a, b)") if "fullmatch" in line]
     # Go's and JavaScript's twins, called as the library's functions or methods.
     assert "check := strings.ToLower(last)" in changes("\tcheck := strings.ToUpper(last)", "go")
     assert "if strings.HasSuffix(s, p) {" in changes("\tif strings.HasPrefix(s, p) {", "go")
@@ -1462,3 +1465,20 @@ def test_a_helper_no_unittest_traceback_reaches_is_repaired_through_its_coverage
     spectrum = [event.data for event in events if event.type == "repair.spectrum"]
     assert spectrum and spectrum[0]["passing"] == 2, spectrum
     assert "if amount >= 100:" in (repo / "rates.py").read_text()
+
+
+def test_an_index_pattern_matched_only_at_its_start_is_matched_whole_by_a_variant(repo: Path) -> None:
+    fixed_among_the_first(
+        repo,
+        {
+            "pointer.py": (
+                "import re\n\nINDEX = re.compile('0|[1-9][0-9]*')\n\n\ndef index(part):\n"
+                "    if not INDEX.match(part):\n        raise ValueError(part)\n    return int(part)\n"
+            ),
+            "test_pointer.py": (
+                "import pytest\n\nfrom pointer import index\n\n\ndef test_index():\n    assert index('10') == 10\n\n\n"
+                "def test_a_leading_zero_is_no_index():\n    with pytest.raises(ValueError):\n        index('01')\n"
+            ),
+        },
+        "`match` → `fullmatch`",
+    )
