@@ -10,15 +10,16 @@ import re
 
 from pedro.repair.locate import RowChange
 
-_CONDITION = re.compile(r"^(?P<head>\s*(?:if|elif|while)\s+)(?P<condition>.+?)(?P<tail>:\s*(?:#.*)?)$")
+CONDITION_LINE = re.compile(r"^(?P<head>\s*(?:if|elif|while)\s+)(?P<condition>.+?)(?P<tail>:\s*(?:#.*)?)$")
+"""A Python `if`, `elif` or `while` line on one line: what leads to the condition, the condition, the colon after."""
 
 
 def index_guards(lines: list[str], row: int) -> list[RowChange]:
     """For the `if`, `elif` or `while` line at `row` of a Python unit's `lines`, the condition with each sequence it
     reads at an end guarded: the guard joins the `and` chain just before the first term that reads it, or stands
     before the whole condition."""
-    match = _CONDITION.match(lines[row]) if 0 <= row < len(lines) else None
-    tree = _expression(match["condition"]) if match is not None else None
+    match = CONDITION_LINE.match(lines[row]) if 0 <= row < len(lines) else None
+    tree = condition_tree(match["condition"]) if match is not None else None
     if match is None or tree is None:
         return []
     condition = match["condition"]
@@ -36,7 +37,8 @@ def index_guards(lines: list[str], row: int) -> list[RowChange]:
     return changes
 
 
-def _expression(condition: str) -> ast.expr | None:
+def condition_tree(condition: str) -> ast.expr | None:
+    """The condition's syntax tree, or None where it does not parse alone."""
     try:
         return ast.parse(condition, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):

@@ -6,11 +6,9 @@ hunks). No one-token change reaches it: the whole `is not None` goes, or comes."
 from __future__ import annotations
 
 import ast
-import re
 
+from pedro.repair.index_guards import CONDITION_LINE, condition_tree
 from pedro.repair.locate import RowChange
-
-_CONDITION = re.compile(r"^(?P<head>\s*(?:if|elif|while)\s+)(?P<condition>.+?)(?P<tail>:\s*(?:#.*)?)$")
 
 
 def none_checks(lines: list[str], *, to_none: bool) -> list[RowChange]:
@@ -18,8 +16,8 @@ def none_checks(lines: list[str], *, to_none: bool) -> list[RowChange]:
     test of truth (`x is not None` → `x`, `x is None` → `not x`), or with `to_none` the other way."""
     changes: list[RowChange] = []
     for row, line in enumerate(lines):
-        match = _CONDITION.match(line)
-        tree = _expression(match["condition"]) if match is not None else None
+        match = CONDITION_LINE.match(line)
+        tree = condition_tree(match["condition"]) if match is not None else None
         if match is None or tree is None:
             continue
         condition = match["condition"].encode()  # the parser's offsets count UTF-8 bytes
@@ -54,10 +52,3 @@ def _turned(term: ast.expr) -> str | None:
 
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
-
-
-def _expression(condition: str) -> ast.expr | None:
-    try:
-        return ast.parse(condition, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
