@@ -6,8 +6,8 @@ an unfinished assistant turn, which llama-server and Ollama continue instead of 
 
 A Python function documented at length opens with its signature and docstring written out: rewriting them is most
 of such an answer's tokens, and the place a small model falls into a loop. On four real projects' functions
-SmolLM2-135M's first answers spent their whole 512 tokens inside the docstring (`μμμμ…`, `\u200d\u200d…`), 11-15 s
-each, and never reached the code.
+SmolLM2-135M's first answers spent their whole 512 tokens inside the docstring (`μμμμ…`, or zero-width joiners one
+after another), 11-15 s each, and never reached the code.
 
 A line is rewritten in place: the answer opens with the function down to the line and the line's head, and the model
 writes the rest of the line as it would go on writing the code. Asked for the line alone, out of its function,
