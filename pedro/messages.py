@@ -112,6 +112,16 @@ class Usage:
 
 
 @dataclass(frozen=True)
+class TokenChoice:
+    """One token a model wrote, with its log-probability and the likeliest tokens it could have written there
+    (itself among them), as the server reported them (`logprobs.content`)."""
+
+    text: str
+    logprob: float
+    likeliest: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
 class Completion:
     """The final result of one model request, whatever the wire protocol was."""
 
@@ -124,6 +134,9 @@ class Completion:
     raw: dict[str, Any] = field(default_factory=dict)
     notices: tuple[str, ...] = ()
     """Things the user should be told about this request, e.g. a switch to text mode."""
+    tokens: tuple[TokenChoice, ...] = ()
+    """Each token written and its likeliest alternatives, where they were asked for (`GenerationOptions.likeliest`)
+    and the server sends them; empty otherwise."""
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,8 @@ class GenerationOptions:
     """A sampling seed, so a sample drawn at temperature > 0 can be drawn again; None leaves the server's."""
     stop: tuple[str, ...] = ()
     """Strings that end the reply where they first appear (not included in it)."""
+    likeliest: int = 0
+    """How many of the likeliest tokens to report at each token written (`top_logprobs`); 0 asks for none."""
 
 
 class Backend(Protocol):

@@ -229,6 +229,9 @@ class OpenAICompatBackend:
             body["seed"] = options.seed
         if options.stop:
             body["stop"] = list(options.stop)
+        if options.likeliest:
+            body["logprobs"] = True
+            body["top_logprobs"] = options.likeliest
         if tools:
             body["tools"] = [dict(tool) for tool in tools]
             if self.tool_choice is not None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pedro.messages import Completion, Message, ToolCall, Usage
+from pedro.messages import Completion, Message, TokenChoice, ToolCall, Usage
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -219,6 +219,7 @@ class StreamAssembler:
     timings: dict[str, Any] = field(default_factory=dict)
     finish_reason: str | None = None
     last_chunk: dict[str, Any] = field(default_factory=dict)
+    tokens: list[TokenChoice] = field(default_factory=list)
 
     def add(self, chunk: dict[str, Any]) -> str:
         """Fold one chunk in and return the visible text it added (for on_token)."""
@@ -241,6 +242,7 @@ class StreamAssembler:
             delta = choice.get("delta", choice.get("message"))
             if isinstance(delta, Mapping):
                 added.append(self._add_delta(delta))
+            self.tokens.extend(token_choices(choice.get("logprobs")))
         return "".join(added)
 
     def _add_delta(self, delta: Mapping[str, Any]) -> str:
@@ -275,7 +277,35 @@ class StreamAssembler:
             timings=self.timings,
             finish_reason=self.finish_reason,
             raw={"message": message, "last_chunk": self.last_chunk},
+            tokens=tuple(self.tokens),
         )
+
+
+def token_choices(logprobs: Any) -> list[TokenChoice]:
+    """The tokens of a choice's `logprobs` (`{"content": [{"token", "logprob", "top_logprobs": [...]}]}`); entries
+    that are not of that shape are left out."""
+    content = logprobs.get("content") if isinstance(logprobs, Mapping) else None
+    choices = []
+    for entry in content if isinstance(content, list) else []:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("token"), str):
+            continue
+        likeliest = entry.get("top_logprobs")
+        choices.append(
+            TokenChoice(
+                entry["token"],
+                _float(entry.get("logprob")),
+                tuple(
+                    (one["token"], _float(one.get("logprob")))
+                    for one in (likeliest if isinstance(likeliest, list) else [])
+                    if isinstance(one, Mapping) and isinstance(one.get("token"), str)
+                ),
+            )
+        )
+    return choices
+
+
+def _float(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else float("-inf")
 
 
 def parse_chat_response(payload: dict[str, Any], known_names: Sequence[str] = ()) -> Completion:
@@ -293,7 +323,8 @@ def parse_chat_response(payload: dict[str, Any], known_names: Sequence[str] = ()
                 {"index": position, **call} if isinstance(call, Mapping) and "index" not in call else call
                 for position, call in enumerate(calls)
             ]
-        assembler.add({"choices": [{"delta": message, "finish_reason": first.get("finish_reason")}]})
+        choice = {"delta": message, "finish_reason": first.get("finish_reason"), "logprobs": first.get("logprobs")}
+        assembler.add({"choices": [choice]})
     usage = parse_usage(payload)
     if usage is not None:
         assembler.usage = usage
@@ -308,4 +339,5 @@ def parse_chat_response(payload: dict[str, Any], known_names: Sequence[str] = ()
         timings=completion.timings,
         finish_reason=completion.finish_reason,
         raw={"message": completion.raw["message"], "response": payload},
+        tokens=completion.tokens,
     )

@@ -24,10 +24,14 @@ def finish_reason(message: Mapping[str, Any]) -> str:
 def completion_body(
     message: Mapping[str, Any], *, model: str, usage: Mapping[str, Any], timings: Mapping[str, Any], reply_id: str
 ) -> dict[str, Any]:
-    """A non-streamed reply: the whole assistant message with usage and timings."""
+    """A non-streamed reply: the whole assistant message with usage and timings (and the `logprobs` of its tokens
+    when the message lists them: `[{"token", "logprob", "top_logprobs"}]`, its content their concatenation)."""
     wire_message = {"role": "assistant", "content": message.get("content"), **_wire_calls(message)}
+    choice = {"finish_reason": finish_reason(message), "index": 0, "message": wire_message}
+    if message.get("logprobs"):
+        choice["logprobs"] = {"content": list(message["logprobs"])}
     return {
-        "choices": [{"finish_reason": finish_reason(message), "index": 0, "message": wire_message}],
+        "choices": [choice],
         "created": int(time.time()),
         "model": model,
         "system_fingerprint": FINGERPRINT,
@@ -62,8 +66,14 @@ def stream_chunks(
         return chunk([{"finish_reason": None, "index": 0, "delta": content}])
 
     yield delta({"role": "assistant", "content": None})
-    for piece in _pieces(str(message.get("content") or ""), CONTENT_PIECE):
-        yield delta({"content": piece})
+    if message.get("logprobs"):
+        # Asked for `logprobs`, llama-server sends each token in a delta of its own, with the token's entry.
+        for entry in message["logprobs"]:
+            yield chunk([{"finish_reason": None, "index": 0, "delta": {"content": entry["token"]},
+                          "logprobs": {"content": [entry]}}])  # fmt: skip
+    else:
+        for piece in _pieces(str(message.get("content") or ""), CONTENT_PIECE):
+            yield delta({"content": piece})
     given = message.get("tool_calls") or []
     for index, call in enumerate(_wire_calls(message).get("tool_calls", [])):
         function, arguments = call["function"], call["function"]["arguments"]

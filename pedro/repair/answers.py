@@ -15,12 +15,20 @@ from typing import Any, Literal
 
 from pedro.backends.base import Backend, GenerationOptions
 from pedro.config import RepairConfig
-from pedro.messages import Message, Usage
+from pedro.messages import Message, TokenChoice, Usage
 from pedro.modelcall import complete
 from pedro.prompts import load_prompt, render_prompt
 from pedro.repair.judge import describe_failure, first_line
+from pedro.repair.line_forks import LIKELIEST, MOST_FORKS, LineForks
 from pedro.repair.locate import FailingTests, Unit
-from pedro.repair.opening import answer_opening, answer_stops, line_in_place, the_line_written, with_opening
+from pedro.repair.opening import (
+    answer_opening,
+    answer_stops,
+    line_in_place,
+    line_rest,
+    the_line_written,
+    with_opening,
+)
 from pedro.repair.spectrum import Suspect
 from pedro.tools.testreport import FailedTest
 
@@ -68,6 +76,8 @@ class Answer:
     number: int
     text: str
     index: int = 0
+    forked: bool = False
+    """A fork of the line (line_forks): the model's likeliest other token somewhere in it, not a whole answer."""
 
 
 def questions_for(ranked: Sequence[Suspect]) -> list[Question]:
@@ -128,6 +138,8 @@ class ModelAnswers:
     """The questions asked now."""
     _next: tuple[Question, ...] | None = None
     """Questions about the same functions to ask once the answer being written is done (taken up by `take`)."""
+    _forks: dict[tuple[str, str, str, int], LineForks] = field(default_factory=dict)
+    """Each line question's forks, from its greedy answer's likeliest tokens, kept across restarts like `_turns`."""
 
     def start(self, questions: Sequence[Question]) -> None:
         """Begin asking; prompts are built here, on the repair's own thread."""
@@ -210,23 +222,34 @@ class ModelAnswers:
         self.stop(emit, wait_s=_FINISH_WAIT_S)
 
     def _ask_all(self, prompts: list[tuple[Question, list[Message]]], limit: int, stop: threading.Event) -> None:
-        """Each question in turn, greedy first and then sampled (`candidates` new answers each at most), until `limit`
-        new answers, a stop, or every question only repeats itself; an answer that repeats one its question gave is
-        not handed on. After the greedy round, a function's question is asked as many times a round as its lines'
-        questions together (_turns_of)."""
+        """Each question in turn: greedy first, then each line's forks (line_forks: a few tokens each), then samples;
+        `candidates` new answers to a question at most, until `limit` new answers, a stop, or every question only
+        repeats itself. An answer that repeats one its question gave is not handed on."""
         turns, most = self._turns, self.config.candidates
         asked = [_asked(question) for question, _ in prompts]
         numbers = [0] * len(prompts)
-        greedy = True
+        round_ = 0
         while not all(turns.retired(one, most) for one in asked):
             for at, (question, messages) in enumerate(prompts):
-                for _ in range(1 if greedy else _turns_of(question, prompts)):
+                for _ in range(self._turns_in(round_, question, prompts)):
+                    if round_ == 1 and self._forks[asked[at]].done:
+                        break
                     number, numbers[at] = numbers[at], numbers[at] + 1
                     if (*asked[at], number) in self._done or turns.retired(asked[at], most):
                         continue
                     if not self._ask_one(question, messages, number, limit, stop):
                         return
-            greedy = False
+            round_ += 1
+
+    def _turns_in(self, round_: int, question: Question, prompts: Sequence[tuple[Question, list[Message]]]) -> int:
+        """How many answers the question is asked for in a round: its greedy one in the first; in the second, a line's
+        forks, as many as it has (none for a function's question: a sample of it takes as long as a line's forks
+        together); after that as _turns_of says."""
+        if round_ == 0:
+            return 1
+        if round_ == 1:
+            return 2 * MOST_FORKS + 1 if _asked(question) in self._forks else 0
+        return _turns_of(question, prompts)
 
     def _ask_one(
         self, question: Question, messages: list[Message], number: int, limit: int, stop: threading.Event
@@ -235,14 +258,16 @@ class ModelAnswers:
         limit reached, the server failed)."""
         if not self._wait_turn(stop) or self.distinct >= limit or self._next is not None:
             return False
-        text = self._answer(question, messages, number, stop)
-        if text is None:
+        written = self._answer(question, messages, number, stop)
+        if written is None:
             return False
+        text, forked = written
         asked = _asked(question)
         self._done.add((*asked, number))
-        if self._turns.new(asked, text):
+        # A fork that comes back to an earlier line says nothing of the forks after it: it does not retire the line.
+        if self._turns.new(asked, text, counts=not forked):
             self.distinct += 1
-            self._answers.put(Answer(question, number, text, self.asked))
+            self._answers.put(Answer(question, number, text, self.asked, forked))
         return True
 
     def _wait_turn(self, stop: threading.Event) -> bool:
@@ -252,10 +277,13 @@ class ModelAnswers:
             stop.wait(_AHEAD_POLL_S)
         return not stop.is_set()
 
-    def _answer(self, question: Question, messages: list[Message], number: int, stop: threading.Event) -> str | None:
-        """One answer, or None where the repair stopped it or the server failed (which is said once)."""
+    def _answer(
+        self, question: Question, messages: list[Message], number: int, stop: threading.Event
+    ) -> tuple[str, bool] | None:
+        """One answer and whether it is a fork, or None where the repair stopped it or the server failed (which is
+        said once)."""
         try:
-            text = self._ask(question, messages, number, self.asked + 1)
+            written = self._forked(question, messages, number) or (self._ask(question, messages, number), False)
         except _Stopped:
             return None
         except Exception as exc:  # noqa: BLE001 (the server, or a test double, failed: the repair goes on)
@@ -265,36 +293,72 @@ class ModelAnswers:
         if stop.is_set():
             return None
         self.asked += 1
-        return text
+        return written
 
-    def _ask(self, question: Question, messages: list[Message], number: int, index: int) -> str:
+    def _forked(self, question: Question, messages: list[Message], number: int) -> tuple[str, bool] | None:
+        """The line question's next fork as its answer, once its greedy answer was given; None when it has none left."""
+        forks = self._forks.get(_asked(question))
+        if forks is None or number == 0 or forks.done:
+            return None
+        opening = self._opening(question)
+
+        def write(written: str) -> tuple[str, Sequence[TokenChoice]]:
+            return self._write_on(question, messages, opening + written)
+
+        line = forks.next_line(write)
+        if line is None:
+            return None
+        return the_line_written(opening + line, opening, FENCE_NAMES[question.unit.language]), True
+
+    def _write_on(self, question: Question, messages: list[Message], opening: str) -> tuple[str, Sequence[TokenChoice]]:
+        """What the model writes greedily on from `opening` to the line's end, and its tokens with the likeliest."""
+        options = replace(self.options, tool_mode="text", temperature=0.0, seed=None, stop=("\n",),
+                          max_tokens=self._room(question, opening), likeliest=LIKELIEST)  # fmt: skip
+        completion = complete(
+            self.backend, [*messages, Message("assistant", opening)], [], options, self._record,
+            purpose="repair", temperature=0.0, answer=self.asked + 1, fork=True,
+        )  # fmt: skip
+        self.usage += completion.usage
+        return with_opening(completion.text, opening)[len(opening) :].split("\n", 1)[0], completion.tokens
+
+    def _ask(self, question: Question, messages: list[Message], number: int) -> str:
         unit = question.unit
         # Greedy first; then sampled, a little hotter each time, since a small model's samples often repeat.
         temperature = sample_temperature(number, self.config.temperature, _MAX_TEMPERATURE)
-        # One function is the whole answer: room for its length and some slack, not for the rambling that
-        # otherwise takes most of a small model's sample time (a server that continues answers also stops at the
-        # answer's end; another one may still write a second block, which is read too). A line question's whole
-        # answer is one line.
-        # A token of code is 3-4 characters: half the characters left to write (the function's but what the opening
-        # wrote) is half as much again as their tokens.
         opening = self._opening(question)
-        left = len(unit.text) - len(opening) if self.backend.continues_answers else len(unit.text)
-        wanted = len(_line_text(question)) * 2 if question.kind == "line" else max(left, 0) // 2
-        room = min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
-        # Where the server continues the opened answer, it also stops at the answer's end (answer_stops).
+        # Where the server continues the opened answer, it also stops at the answer's end (answer_stops); a line
+        # written in place comes with its tokens' likeliest others, the line's forks.
+        in_place = question.kind == "line" and number == 0 and self.backend.continues_answers
         stops = answer_stops(unit.language, line=question.kind == "line") if self.backend.continues_answers else ()
-        options = replace(self.options, tool_mode="text", temperature=temperature, seed=number or None, max_tokens=room,
-                          stop=stops)  # fmt: skip
+        options = replace(self.options, tool_mode="text", temperature=temperature, seed=number or None,
+                          max_tokens=self._room(question, opening), stop=stops,
+                          likeliest=LIKELIEST if in_place else 0)  # fmt: skip
         if self.backend.continues_answers:
             messages = [*messages, Message("assistant", opening)]
         completion = complete(
-            self.backend, messages, [], options, self._record, purpose="repair", temperature=temperature, answer=index
-        )
+            self.backend, messages, [], options, self._record, purpose="repair", temperature=temperature,
+            answer=self.asked + 1,
+        )  # fmt: skip
         self.usage += completion.usage
         if not self.backend.continues_answers:
             return completion.text
         answer = with_opening(completion.text, opening)
-        return the_line_written(answer, opening, FENCE_NAMES[unit.language]) if question.kind == "line" else answer
+        if question.kind != "line":
+            return answer
+        if in_place and completion.tokens:
+            self._forks.setdefault(_asked(question), LineForks(line_rest(unit, question.line), completion.tokens))
+        return the_line_written(answer, opening, FENCE_NAMES[unit.language])
+
+    def _room(self, question: Question, opening: str) -> int:
+        """How many tokens an answer may take. One function is the whole answer: room for its length and some slack,
+        not for the rambling that otherwise takes most of a small model's sample time (a server that continues answers
+        also stops at the answer's end; another one may still write a second block, which is read too). A line
+        question's whole answer is one line. A token of code is 3-4 characters: half the characters left to write (the
+        function's but what the opening wrote) is half as much again as their tokens."""
+        unit = question.unit
+        left = len(unit.text) - len(opening) if self.backend.continues_answers else len(unit.text)
+        wanted = len(_line_text(question)) * 2 if question.kind == "line" else max(left, 0) // 2
+        return min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
 
     def _record(self, kind: str, *, persist: bool = True, **data: Any) -> None:
         """complete()'s events, kept for the repair's thread; a stop abandons the answer at its next token."""
@@ -419,11 +483,12 @@ class _Turns:
     def retired(self, question: tuple[str, str, str, int], most: int) -> bool:
         return self.repeats.get(question, 0) >= _REPEATS_RETIRE or len(self.given.get(question, ())) >= most
 
-    def new(self, question: tuple[str, str, str, int], text: str) -> bool:
-        """Record the question's answer; whether no earlier answer to it was the same."""
+    def new(self, question: tuple[str, str, str, int], text: str, *, counts: bool = True) -> bool:
+        """Record the question's answer; whether no earlier answer to it was the same. A repeat that `counts` is one
+        more towards retiring the question."""
         given = self.given.setdefault(question, set())
         if text.strip() in given:
-            self.repeats[question] = self.repeats.get(question, 0) + 1
+            self.repeats[question] = self.repeats.get(question, 0) + counts
             return False
         given.add(text.strip())
         self.repeats[question] = 0

@@ -73,13 +73,22 @@ def line_in_place(unit: Unit, fence: str, line: int) -> str:
     if not 0 <= at < len(lines):
         return f"```{fence}\n"
     start = next((row for row, text in enumerate(lines[:at]) if _defines(text, unit.name)), at)
-    target = lines[at]
+    return "".join(f"{text}\n" for text in [f"```{fence}", *lines[start:at]]) + _line_head(lines[at])
+
+
+def line_rest(unit: Unit, line: int) -> str:
+    """The line as it stands after the head its in-place answer opens with (line_in_place): what the model writes."""
+    lines = textwrap.dedent(unit.text).splitlines()
+    at = line - unit.start_line
+    return lines[at][len(_line_head(lines[at])) :] if 0 <= at < len(lines) else ""
+
+
+def _line_head(target: str) -> str:
+    """The line's indentation and head (`return`, `if`, `total =`) without its last space: opened after a space,
+    SmolLM2 most often ended the line at once, an empty answer (35 of 186 line answers in one eval run)."""
     indent = target[: len(target) - len(target.lstrip())]
     head = LINE_HEAD.match(target.strip())
-    # The head without its last space: opened after a space, SmolLM2 most often ended the line at once, an empty
-    # answer (35 of 186 line answers in one eval run).
-    written = indent + head.group("head").rstrip() if head is not None else _before_a_word(indent)
-    return "".join(f"{text}\n" for text in [f"```{fence}", *lines[start:at]]) + written
+    return indent + head.group("head").rstrip() if head is not None else _before_a_word(indent)
 
 
 def the_line_written(answer: str, opening: str, fence: str) -> str:

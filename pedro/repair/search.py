@@ -328,6 +328,7 @@ class Search:
         unit = self._answered_unit(answer)
         label: dict[str, Any] = {"unit": describe(question.unit), "question": question.kind, "answer": answer.index}
         label |= {"line": question.line} if question.line else {}
+        label |= {"fork": True} if answer.forked else {}
         if unit is None:
             return None  # a kept candidate changed the unit since the question was asked
         file_text = self._file_text(unit)

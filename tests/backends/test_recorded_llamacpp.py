@@ -93,3 +93,30 @@ def test_recorded_props_and_tokenize() -> None:
     assert backend.context_window() == props["default_generation_settings"]["n_ctx"]
     tokens = json.loads(read_fixture(f"{REC}/tokenize.json"))["tokens"]
     assert backend.count_tokens("anything") == len(tokens)
+
+
+def test_recorded_likeliest_tokens_come_with_the_answer_streamed_or_whole() -> None:
+    recorded = json.loads(read_fixture(f"{REC}/chat_top_logprobs.json"))
+    entries = recorded["choices"][0]["logprobs"]["content"]
+    opening = "```python\ndef total(prices):\n    result = 0\n    for"
+    messages = [*HELLO, Message(role="assistant", content=opening)]
+    for reply, stream in ((json_reply(recorded), False), (sse(f"{REC}/chat_top_logprobs_stream.sse"), True)):
+        server = recorded_server().on("POST", CHAT, reply)
+        backend = LlamaCppBackend(Connection(ROOT, client=server.client()), "m")
+        options = GenerationOptions(stream=stream, temperature=0, stop=("\n",), likeliest=4)
+        completion = backend.complete(messages, tools=[], options=options)
+        body = json.loads(server.requests[-1].content)
+        assert body["logprobs"] is True and body["top_logprobs"] == 4
+        assert [token.text for token in completion.tokens] == [entry["token"] for entry in entries]
+        assert completion.text == opening + "".join(token.text for token in completion.tokens)
+        first = completion.tokens[0]
+        assert len(first.likeliest) == 4 and first.likeliest[0] == (first.text, first.logprob)
+        assert [text for text, _ in first.likeliest] == [one["token"] for one in entries[0]["top_logprobs"]]
+
+
+def test_no_likeliest_tokens_are_asked_for_unless_wanted() -> None:
+    server = recorded_server().on("POST", CHAT, json_reply(json.loads(read_fixture(f"{REC}/chat.json"))))
+    backend = LlamaCppBackend(Connection(ROOT, client=server.client()), "m")
+    completion = backend.complete(HELLO, tools=[], options=GenerationOptions(stream=False))
+    body = json.loads(server.requests[-1].content)
+    assert "logprobs" not in body and "top_logprobs" not in body and completion.tokens == ()
