@@ -569,9 +569,12 @@ class Search:
         nudged = _NUDGE.fullmatch(str(proposal.label.get("change", "")))
         if nudged is not None and _NOT_A_NUMBER.search(why):
             self._not_numbers.add((applied[0][0].path, nudged["name"]))
-        # An answer whose tests hung (a recursion that never ends) hangs with a number changed too.
+        # An answer whose tests hung (a recursion that never ends) hangs with a number changed too. A fork is one
+        # token from the line already: its variants are two tokens from it, and a line's dozen forks would each queue
+        # a dozen of them ahead of the variants of the code as it is.
         hung = first.result.outcome == "timeout"
-        if proposal.question in ("function", "line", "file") and len(applied) == 1 and not hung:
+        answered = proposal.question in ("function", "line", "file") and not proposal.label.get("fork")
+        if answered and len(applied) == 1 and not hung:
             self._queue_answer_variants(applied[0], proposal.label)
         if len(applied) == 1:
             nearer = came_nearer(self.run, first, self.wanted)

@@ -110,3 +110,24 @@ def test_a_line_the_model_repeats_is_fixed_by_its_second_likeliest_token(
     assert kept and kept[0]["question"] == "line" and kept[0]["fork"] is True
     asked = next(r for r in server.requests if r["messages"][-1]["content"].endswith("    return"))
     assert asked["logprobs"] is True and asked["top_logprobs"] == 5 and asked["temperature"] == 0
+
+
+def test_a_fork_that_fails_queues_no_variants_of_its_own_line(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    (repo / "words.py").write_text("def first_word(text):\n    return text.split()[1]\n")
+    test = "from words import first_word\n\n\ndef test_first():\n    assert first_word('hello world') == 'HELLO'\n"
+    (repo / "test_words.py").write_text(test)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "words")
+    line = likeliest([(" text", []), (".split", []), ("()[", []), ("1", [("n", -1.6)]), ("]", [])])
+    server = stub_server(["(text):\n    return text\n```", line])
+    env = {**cli_env, "PEDRO_REPAIR__TIME_BUDGET_S": "8"}
+    proc = fixed_by_a_fork(repo, server, env)
+    events = [json.loads(row) for row in proc.stdout.splitlines() if row.startswith("{")]
+    tried = [e for e in events if e["type"] == "repair.candidate"]
+    forked = [e for e in tried if e.get("fork")]
+    assert forked and forked[0]["status"] == "fails", tried
+    # Variants of a failed function answer's one changed line are still tried; none of a fork's.
+    assert not [e for e in tried if "answer" in e and e["question"] == "answer_variant"
+                and e["answer"] == forked[0]["answer"]], tried  # fmt: skip
