@@ -34,8 +34,6 @@ that loops or deadlocks is stopped early and counted as failing."""
 # loop often (7 of 49 candidates on one line-wrapping bug): at 1 s they took half of that repair's time. At half a
 # second, a fix may still do that much more work than the bug did before its test failed.
 CPU_SLACK_S = 0.5
-HUNG_MARK = "TestHung"
-"""The exception warm_pytest.py raises inside a test that ran past its own limit, as a failure's message names it."""
 _JUNIT_OPTIONS = ("-o", "junit_family=xunit1")
 PROBE_TIMEOUT_S = 60.0
 """The probe calls' limit: a compile of the package's test binary, and a few seconds per call at most."""

@@ -7,6 +7,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+HUNG_MARK = "TestHung"
+"""The exception warm_pytest.py raises inside a test that ran past its own limit, as a failure's message names it."""
+
 # pytest's long traceback: `test_calc.py:5: ` for the test's frame, `calc.py:3: in add` for the frames it
 # called, `calc.py:7: IndexError` for the innermost one.
 _PYTEST_FRAME = re.compile(

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pedro.repair.frames import Frame, frames_of, is_test_code, is_test_file
+from pedro.repair.frames import HUNG_MARK, Frame, frames_of, is_test_code, is_test_file
 from pedro.tools.symbols import (
     EXTENSIONS,
     LanguageName,
@@ -120,7 +120,10 @@ def locate(failures: Sequence[FailedTest], root: Path, *, limit: int = 3) -> lis
     units: dict[tuple[str, str, int], Unit] = {}
     tests: dict[tuple[str, str, int], list[str]] = {}
     for failure in failures:
-        for unit in _units_for(failure, root)[:1]:
+        found = _units_for(failure, root)
+        # Where a test that hung was stopped is chance: inside a helper the endless loop calls, or on the loop's own
+        # line. Every function on its stack is a suspect, the deepest first.
+        for unit in found if HUNG_MARK in failure.message else found[:1]:
             votes[unit.key] += 1
             units.setdefault(unit.key, unit)
             tests.setdefault(unit.key, []).append(failure.test_id)

@@ -21,7 +21,8 @@ from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.assert_values import COMPARED_TIMEOUT_S, with_values
 from pedro.repair.clues import read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
-from pedro.repair.evaluate import HUNG_MARK, TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
+from pedro.repair.evaluate import TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
+from pedro.repair.frames import HUNG_MARK
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import FailingTests, Unit, class_units, instruments, locate
 from pedro.repair.native_probes import native_probe_spec

@@ -73,11 +73,20 @@ def test_each_fork_is_a_line_with_the_rest_as_it_stands_and_a_line_with_what_the
     assert line_forks.done
 
 
-def fixed_by_a_fork(repo: Path, server: Any, env: dict[str, str]) -> Any:
-    return pedro(
-        "debug", "--test", PYTEST, "-d", "first_word() is wrong", "--backend", "llamacpp", "--base-url", server.url,
+def debug_first_word(repo: Path, expected: str, url: str, env: dict[str, str]) -> tuple[Any, list[Any]]:
+    """`pedro debug` on a first_word() that takes the second word, its test expecting `expected`; the job's events."""
+    (repo / "words.py").write_text("def first_word(text):\n    return text.split()[1]\n")
+    test = (
+        f"from words import first_word\n\n\ndef test_first():\n    assert first_word('hello world') == {expected!r}\n"
+    )
+    (repo / "test_words.py").write_text(test)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "words")
+    proc = pedro(
+        "debug", "--test", PYTEST, "-d", "first_word() is wrong", "--backend", "llamacpp", "--base-url", url,
         "--model", "m", "--no-input", "--json", env=env, cwd=repo,
     )  # fmt: skip
+    return proc, [json.loads(row) for row in proc.stdout.splitlines() if row.startswith("{")]
 
 
 def likeliest(tokens: Sequence[tuple[str, Sequence[tuple[str, float]]]]) -> dict[str, Any]:
@@ -93,19 +102,13 @@ def likeliest(tokens: Sequence[tuple[str, Sequence[tuple[str, float]]]]) -> dict
 def test_a_line_the_model_repeats_is_fixed_by_its_second_likeliest_token(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    (repo / "words.py").write_text("def first_word(text):\n    return text.split()[1]\n")
-    test = "from words import first_word\n\n\ndef test_first():\n    assert first_word('hello world') == 'hello'\n"
-    (repo / "test_words.py").write_text(test)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "words")
     # The function's answer fixes nothing; the line's greedy answer is the line as it stands, and its likeliest
     # tokens say where else the model would go.
     line = likeliest([(" text", []), (".split", []), ("()[", []), ("1", [("0", -1.6)]), ("]", [])])
     server = stub_server(["(text):\n    return text\n```", line])
-    proc = fixed_by_a_fork(repo, server, {**cli_env, "PEDRO_REPAIR__MUTANTS": "0"})
+    proc, events = debug_first_word(repo, "hello", server.url, {**cli_env, "PEDRO_REPAIR__MUTANTS": "0"})
     assert proc.returncode == 0, proc.stderr
     assert (repo / "words.py").read_text() == "def first_word(text):\n    return text.split()[0]\n"
-    events = [json.loads(row) for row in proc.stdout.splitlines() if row.startswith("{")]
     kept = [e for e in events if e["type"] == "repair.candidate" and e["status"] == "fixed"]
     assert kept and kept[0]["question"] == "line" and kept[0]["fork"] is True
     asked = next(r for r in server.requests if r["messages"][-1]["content"].endswith("    return"))
@@ -115,16 +118,9 @@ def test_a_line_the_model_repeats_is_fixed_by_its_second_likeliest_token(
 def test_a_fork_that_fails_queues_no_variants_of_its_own_line(
     repo: Path, stub_server: Any, cli_env: dict[str, str]
 ) -> None:
-    (repo / "words.py").write_text("def first_word(text):\n    return text.split()[1]\n")
-    test = "from words import first_word\n\n\ndef test_first():\n    assert first_word('hello world') == 'HELLO'\n"
-    (repo / "test_words.py").write_text(test)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "words")
     line = likeliest([(" text", []), (".split", []), ("()[", []), ("1", [("n", -1.6)]), ("]", [])])
     server = stub_server(["(text):\n    return text\n```", line])
-    env = {**cli_env, "PEDRO_REPAIR__TIME_BUDGET_S": "8"}
-    proc = fixed_by_a_fork(repo, server, env)
-    events = [json.loads(row) for row in proc.stdout.splitlines() if row.startswith("{")]
+    _, events = debug_first_word(repo, "HELLO", server.url, {**cli_env, "PEDRO_REPAIR__TIME_BUDGET_S": "8"})
     tried = [e for e in events if e["type"] == "repair.candidate"]
     forked = [e for e in tried if e.get("fork")]
     assert forked and forked[0]["status"] == "fails", tried

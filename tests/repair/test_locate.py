@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from pedro.evidence import ProjectTests
 from pedro.repair.locate import Unit, comment_above, constants_read, enclosing_unit, locate
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
+from pedro.tools.testreport import FailedTest
 
 NEEDS_GO = pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed (Debian: golang-go)")
 
@@ -252,3 +254,42 @@ def test_a_file_that_holds_a_failing_test_is_never_repaired_whatever_its_name(re
         e.data for e in fixed_by_a_variant(repo, files, command=f"{PYTEST} checks.py") if e.type == "repair.candidate"
     ]
     assert tried and all(data["unit"].startswith("calc.py") for data in tried), tried
+
+
+HUNG_IN_THE_HELPER = """    def test_make_palindrome():
+>       assert make_palindrome('xyz') == 'xyzyx'
+
+test_words.py:5:
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+words.py:9: in make_palindrome
+    while not is_palindrome(string):
+words.py:2: in is_palindrome
+    return string == string[::-1]
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+
+    def stop(signum: int, frame: Any) -> None:
+>       raise TestHung(f"the test still ran after {seconds:g} s, so it was stopped here")
+E       TestHung: the test still ran after 1.00365 s, so it was stopped here
+
+/tmp/pedro-repair-2s9pls8w/pedro_warm_pytest.py:729: TestHung
+"""
+
+
+def test_a_test_that_hung_points_at_every_function_on_its_stack_not_only_where_it_was_stopped(tmp_path: Path) -> None:
+    # The loop that never ends is make_palindrome's; the test was stopped inside the helper it calls.
+    root = write(
+        tmp_path,
+        {
+            "words.py": "def is_palindrome(string):\n    return string == string[::-1]\n\n\n"
+            "def make_palindrome(string):\n    if not string:\n        return ''\n    beginning = 0\n"
+            "    while not is_palindrome(string):\n        beginning += 1\n"
+            "    return string + string[:beginning][::-1]\n",
+            "test_words.py": "from words import make_palindrome\n\n\ndef test_make_palindrome():\n"
+            "    assert make_palindrome('xyz') == 'xyzyx'\n",
+        },
+    )
+    stopped = "TestHung: the test still ran after 1.00365 s, so it was stopped here"
+    hung = FailedTest("test_words.py::test_make_palindrome", "test_words.py:5", stopped, HUNG_IN_THE_HELPER)
+    assert [unit.name for unit in locate([hung], root)] == ["is_palindrome", "make_palindrome"]
+    failed = replace(hung, message="AssertionError: assert 'xyzzyx' == 'xyzyx'")
+    assert [unit.name for unit in locate([failed], root)][0] == "is_palindrome"
