@@ -283,7 +283,8 @@ class ModelAnswers:
         """One answer and whether it is a fork, or None where the repair stopped it or the server failed (which is
         said once)."""
         try:
-            written = self._forked(question, messages, number) or (self._ask(question, messages, number), False)
+            fork = self._forked(question, messages, number)
+            written = (fork, True) if fork is not None else (self._ask(question, messages, number), False)
         except _Stopped:
             return None
         except Exception as exc:  # noqa: BLE001 (the server, or a test double, failed: the repair goes on)
@@ -295,7 +296,7 @@ class ModelAnswers:
         self.asked += 1
         return written
 
-    def _forked(self, question: Question, messages: list[Message], number: int) -> tuple[str, bool] | None:
+    def _forked(self, question: Question, messages: list[Message], number: int) -> str | None:
         """The line question's next fork as its answer, once its greedy answer was given; None when it has none left."""
         forks = self._forks.get(_asked(question))
         if forks is None or number == 0 or forks.done:
@@ -308,7 +309,7 @@ class ModelAnswers:
         line = forks.next_line(write)
         if line is None:
             return None
-        return the_line_written(opening + line, opening, FENCE_NAMES[question.unit.language]), True
+        return the_line_written(opening + line, opening, FENCE_NAMES[question.unit.language])
 
     def _write_on(self, question: Question, messages: list[Message], opening: str) -> tuple[str, Sequence[TokenChoice]]:
         """What the model writes greedily on from `opening` to the line's end, and its tokens with the likeliest."""
