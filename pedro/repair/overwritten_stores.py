@@ -1,10 +1,13 @@
 """Values stored and overwritten before anything reads them: `a, b = x.split("/")` and, a line below, `a = int(b) *
 int(c)`, the dead store a linter flags. The overwriting line is taken out; where a unit overwrites several values so,
-all of those lines are taken out together too, since lines a slip added break the result only as a group."""
+all of those lines are taken out together too, since lines a slip added break the result only as a group. Lines
+added in a row read one another (`largest = f(smallest)`, then `smallest = f(largest)`): the second overwrites an
+unread value only once the first is out, so the group is followed to where taking lines out uncovers no more."""
 
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 
 from pedro.repair.candidate import REMOVED
@@ -16,19 +19,47 @@ _MOST_ALONE = 4
 
 def overwritten_stores(tree: ast.Module, lines: list[str]) -> list[RowChange]:
     """Each one-line assignment (Python) that overwrites every name it sets before the value stored there was read,
-    taken out alone, then all of them at once; `lines` are the unit's."""
+    taken out alone, then all of them at once with those their going uncovers; `lines` are the unit's."""
     closures = _read_in_functions_within(tree)
-    rows = sorted({row for block, given in _blocks(tree) for row in _overwriting_rows(block, given, closures)})
+    rows = _rows(tree, closures)
     if not rows or len(rows) > _MOST_ALONE:
         return []
     changes = [
         RowChange(row, REMOVED, f"`{lines[row].strip()}` taken out: it overwrites a value never read") for row in rows
     ]
-    if len(rows) > 1:
-        said = " and ".join(f"`{lines[row].strip()}`" for row in rows)
-        also = tuple((row, REMOVED) for row in rows[1:])
-        changes.insert(0, RowChange(rows[0], REMOVED, f"{said} taken out: each overwrites a value never read", also))
+    group = _uncovered(tree, rows, closures)
+    if len(group) > 1:
+        said = " and ".join(f"`{lines[row].strip()}`" for row in group)
+        also = tuple((row, REMOVED) for row in group[1:])
+        changes.insert(0, RowChange(group[0], REMOVED, f"{said} taken out: each overwrites a value never read", also))
     return changes
+
+
+def _rows(tree: ast.Module, closures: set[str]) -> list[int]:
+    return sorted({row for block, given in _blocks(tree) for row in _overwriting_rows(block, given, closures)})
+
+
+def _uncovered(tree: ast.Module, rows: list[int], closures: set[str]) -> list[int]:
+    """`rows`, and the rows that overwrite an unread value once those are taken out, again and again, while there are
+    no more than `_MOST_ALONE` in all."""
+    taken = set(rows)
+    while len(taken) <= _MOST_ALONE:
+        more = set(_rows(_without(tree, taken), closures)) - taken
+        if not more:
+            return sorted(taken)
+        taken |= more
+    return sorted(rows)
+
+
+def _without(tree: ast.Module, rows: set[int]) -> ast.Module:
+    """A copy of the tree whose blocks lack the statements on `rows` (0 for the unit's first line)."""
+    pruned = copy.deepcopy(tree)
+    for node in ast.walk(pruned):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, name, [statement for statement in block if statement.lineno - 1 not in rows])
+    return pruned
 
 
 def _blocks(tree: ast.Module) -> Iterator[tuple[list[ast.stmt], set[str]]]:

@@ -84,3 +84,44 @@ def test_a_fraction_whose_parts_are_overwritten_by_two_added_lines_is_fixed_by_t
     assert fixed[0]["change"].endswith("taken out: each overwrites a value never read"), fixed
     text = (repo / "fractions_util.py").read_text()
     assert "a = int(b) * int(c)" not in text and "d = int(c) * int(b)" not in text
+
+
+def test_a_line_that_overwrites_an_unread_value_only_once_the_line_above_is_out_joins_the_group() -> None:
+    changes = _changes(
+        """\
+        def signs(xs):
+            below = [x for x in xs if x < 0]
+            above = [x for x in xs if x > 0]
+            above = [x for x in below if x > 0]
+            below = [x for x in above if x > 0]
+            return below, above
+        """
+    )
+    assert [(row, also) for row, also, _ in changes] == [(3, (4,)), (3, ())]
+    assert changes[0][2].startswith("`above = [x for x in below if x > 0]` and `below = [x for x in above if x > 0]`")
+
+
+def test_two_added_lines_that_read_each_other_are_taken_out_together_through_the_loop(repo: Path) -> None:
+    commit_files(
+        repo,
+        {
+            "extremes.py": (
+                "def extremes(values):\n"
+                '    """The largest negative value and the smallest positive one, None where there is none."""\n'
+                "    negatives = [v for v in values if v < 0]\n    positives = [v for v in values if v > 0]\n"
+                "    positives = [v for v in negatives if v > 0]\n    negatives = [v for v in positives if v > 0]\n"
+                "    return (max(negatives) if negatives else None, min(positives) if positives else None)\n"
+            ),
+            "test_extremes.py": (
+                "from extremes import extremes\n\n\ndef test_extremes():\n"
+                "    assert extremes([2, 4, 1, 3, 5, 7]) == (None, 1)\n    assert extremes([-3, -1, 2, 5]) == (-1, 2)\n"
+                "    assert extremes([]) == (None, None)\n"
+            ),
+        },
+    )
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=80, candidates=0, rivals=3)
+    assert outcome.fixed and backend.requests == [], outcome.summary
+    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
+    assert fixed[0]["change"].endswith("taken out: each overwrites a value never read"), fixed
+    text = (repo / "extremes.py").read_text()
+    assert "positives = [v for v in negatives" not in text and "negatives = [v for v in positives" not in text
