@@ -22,12 +22,12 @@ from pedro.backends.extras import EXTRA_SAMPLING_KEYS, BodyExtras
 from pedro.backends.http import HttpTransport, ReplyReader, ShownText, not_a_model_reply, stream_cut
 from pedro.backends.ollama_context import choose_num_ctx
 from pedro.backends.openai_compat import NO_STREAM_NOTICE
-from pedro.backends.openai_wire import parse_arguments
+from pedro.backends.openai_wire import parse_arguments, token_entries
 from pedro.backends.replyguard import ReplyGuard
 from pedro.backends.textfallback import TextFallback
 from pedro.config import BackendConfig, PedroConfig, config_default
 from pedro.errors import BackendError
-from pedro.messages import Completion, Message, ToolCall, Usage
+from pedro.messages import Completion, Message, TokenChoice, ToolCall, Usage
 
 _TIMING_KEYS = (
     "total_duration",
@@ -198,6 +198,10 @@ class OllamaBackend:
             body["options"]["stop"] = list(options.stop)
         if tools:
             body["tools"] = [dict(tool) for tool in tools]
+        if options.likeliest:
+            # Top-level fields (Ollama 0.12.11 and later); an older server ignores them and reports none.
+            body["logprobs"] = True
+            body["top_logprobs"] = options.likeliest
         return body
 
     def _request(
@@ -260,6 +264,7 @@ class OllamaBackend:
                     "Run `ollama ps` and check the server log"
                 )
             content, thought = reply.add(item.get("message"), emit)
+            reply.tokens.extend(token_entries(item.get("logprobs")))
             if item.get("done") is True:
                 final = item
                 break
@@ -290,6 +295,8 @@ class _Reply:
     text: list[str] = field(default_factory=list)
     thinking: list[str] = field(default_factory=list)
     wire_calls: list[dict[str, Any]] = field(default_factory=list)
+    tokens: list[TokenChoice] = field(default_factory=list)
+    """The tokens each chunk's top-level `logprobs` reported, with their likeliest others, where they were asked."""
 
     def add(self, message: Any, emit: Callable[[str], None] | None) -> tuple[str, str]:
         """Take one chunk's message; return the text and the thinking it adds."""
@@ -336,6 +343,7 @@ class _Reply:
             timings={key: final[key] for key in _TIMING_KEYS if key in final},
             finish_reason=reason if isinstance(reason, str) else None,
             raw={"message": raw_message, "final": final},
+            tokens=tuple(self.tokens),
         )
 
 

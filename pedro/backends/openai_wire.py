@@ -282,11 +282,15 @@ class StreamAssembler:
 
 
 def token_choices(logprobs: Any) -> list[TokenChoice]:
-    """The tokens of a choice's `logprobs` (`{"content": [{"token", "logprob", "top_logprobs": [...]}]}`); entries
-    that are not of that shape are left out."""
-    content = logprobs.get("content") if isinstance(logprobs, Mapping) else None
+    """The tokens of a choice's `logprobs` (`{"content": [{"token", "logprob", "top_logprobs": [...]}]}`)."""
+    return token_entries(logprobs.get("content") if isinstance(logprobs, Mapping) else None)
+
+
+def token_entries(entries: Any) -> list[TokenChoice]:
+    """The tokens of a list of `{"token", "logprob", "top_logprobs": [{"token", "logprob"}, ...]}` entries, the shape
+    OpenAI's `logprobs.content` and Ollama's `logprobs` share; entries that are not of that shape are left out."""
     choices = []
-    for entry in content if isinstance(content, list) else []:
+    for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("token"), str):
             continue
         likeliest = entry.get("top_logprobs")

@@ -135,6 +135,37 @@ def test_non_streaming(server: WireServer, sleeps: list[float]) -> None:
     assert completion.usage.prompt_tokens == 122
 
 
+def test_likeliest_tokens_are_asked_at_the_top_level_and_read_from_each_chunk(
+    server: WireServer, sleeps: list[float]
+) -> None:
+    """The two logprobs fixtures are written to Ollama's api.ChatResponse (0.12.11 and later: `logprobs` beside
+    `message`, each entry `token`, `logprob`, `bytes`, `top_logprobs`), not recorded from a server."""
+    shown(server).on("POST", "/api/chat", ndjson("ollama/chat_stream_logprobs.ndjson"))
+    completion, _ = run(make(server, sleeps), temperature=0.0, likeliest=3)
+    (body,) = server.bodies("/api/chat")
+    assert (body["logprobs"], body["top_logprobs"]) == (True, 3)
+    assert "logprobs" not in body["options"]
+    assert completion.text == "    return words[1]"
+    assert [token.text for token in completion.tokens] == ["    return", " words", "[", "1", "]"]
+    fourth = completion.tokens[3]
+    assert fourth.logprob == -0.6931 and fourth.likeliest[:2] == (("1", -0.6931), ("0", -0.9163))
+
+
+def test_likeliest_tokens_of_a_whole_reply(server: WireServer, sleeps: list[float]) -> None:
+    shown(server).on("POST", "/api/chat", json_reply(read_fixture("ollama/chat_logprobs.json")))
+    completion, _ = run(make(server, sleeps), stream=False, likeliest=3)
+    assert "".join(token.text for token in completion.tokens) == completion.text == "    return words[1]"
+    assert completion.tokens[2].likeliest[1] == (".", -1.4218)
+
+
+def test_no_likeliest_tokens_are_asked_unless_wanted(server: WireServer, sleeps: list[float]) -> None:
+    shown(server).on("POST", "/api/chat", ndjson("ollama/chat_stream_text.ndjson"))
+    completion, _ = run(make(server, sleeps))
+    (body,) = server.bodies("/api/chat")
+    assert "logprobs" not in body and "top_logprobs" not in body
+    assert completion.tokens == ()
+
+
 def test_message_translation(server: WireServer, sleeps: list[float]) -> None:
     shown(server).on("POST", "/api/chat", ndjson("ollama/chat_stream_text.ndjson"))
     history = [
