@@ -122,7 +122,7 @@ def locate(failures: Sequence[FailedTest], root: Path, *, limit: int = 3) -> lis
     for failure in failures:
         found = _units_for(failure, root)
         # Where a test that hung was stopped is chance: inside a helper the endless loop calls, or on the loop's own
-        # line. Every function on its stack is a suspect, the deepest first.
+        # line. Every function on its stack is a suspect, those stopped inside a loop first (_units_for).
         for unit in found if HUNG_MARK in failure.message else found[:1]:
             votes[unit.key] += 1
             units.setdefault(unit.key, unit)
@@ -148,11 +148,29 @@ def _units_for(failure: FailedTest, root: Path) -> list[Unit]:
         frames.append(located)
     if not any(is_test_code(root, frame.path) for frame in frames):
         frames.extend(_test_definition_frames(failure.test_id, root))
-    found: list[Unit] = []
+    found: list[tuple[Unit, int]] = []
     for frame in frames:
         if not is_test_code(root, frame.path) and (unit := enclosing_unit(root, frame.path, frame.line)) is not None:
-            found.append(unit)
-    return found or _units_behind(frames, root)
+            found.append((unit, frame.line))
+    if HUNG_MARK in failure.message:
+        # The loop that never ends is on the stack: a function stopped inside a loop of its own is likelier it than
+        # one stopped in straight code that loop calls, however deep.
+        found.sort(key=lambda held: not in_loop(held[0], held[1]))
+    return [unit for unit, _ in found] or _units_behind(frames, root)
+
+
+_LOOP_HEADER = re.compile(r"^\s*(?:for|while|do|loop)\b")
+
+
+def in_loop(unit: Unit, line: int) -> bool:
+    """Whether a file line of the unit is a loop's header or inside a loop's body, by the lines' indentation."""
+    lines = unit.text.splitlines()
+    row: int | None = line - unit.start_line
+    while row is not None and 0 <= row < len(lines):
+        if _LOOP_HEADER.match(lines[row]):
+            return True
+        row = block_header(lines, row)
+    return False
 
 
 def _units_behind(frames: list[Frame], root: Path) -> list[Unit]:

@@ -12,7 +12,7 @@ from repo_util import PYTEST
 from test_mutants import fixed_among_the_first, fixed_by_a_variant
 
 from pedro.evidence import ProjectTests
-from pedro.repair.locate import Unit, comment_above, constants_read, enclosing_unit, locate
+from pedro.repair.locate import Unit, comment_above, constants_read, enclosing_unit, in_loop, locate
 from pedro.tools.base import ToolContext
 from pedro.tools.test import RunTestsArgs
 from pedro.tools.testreport import FailedTest
@@ -275,7 +275,7 @@ E       TestHung: the test still ran after 1.00365 s, so it was stopped here
 """
 
 
-def test_a_test_that_hung_points_at_every_function_on_its_stack_not_only_where_it_was_stopped(tmp_path: Path) -> None:
+def test_a_test_that_hung_points_at_every_function_on_its_stack_the_one_stopped_in_a_loop_first(tmp_path: Path) -> None:
     # The loop that never ends is make_palindrome's; the test was stopped inside the helper it calls.
     root = write(
         tmp_path,
@@ -290,6 +290,27 @@ def test_a_test_that_hung_points_at_every_function_on_its_stack_not_only_where_i
     )
     stopped = "TestHung: the test still ran after 1.00365 s, so it was stopped here"
     hung = FailedTest("test_words.py::test_make_palindrome", "test_words.py:5", stopped, HUNG_IN_THE_HELPER)
-    assert [unit.name for unit in locate([hung], root)] == ["is_palindrome", "make_palindrome"]
+    assert [unit.name for unit in locate([hung], root)] == ["make_palindrome", "is_palindrome"]
     failed = replace(hung, message="AssertionError: assert 'xyzzyx' == 'xyzyx'")
     assert [unit.name for unit in locate([failed], root)][0] == "is_palindrome"
+
+
+def test_a_line_is_in_a_loop_when_a_block_around_it_is_one_in_python_javascript_and_go(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "steps.py": "def steps(n):\n    count = 0\n    while n != 1:\n        if n % 2:\n"
+            "            n = 3 * n + 1\n        else:\n            n //= 2\n        count += 1\n    return count\n",
+            "steps.js": "function steps(n) {\n  let count = 0;\n  for (;;) {\n    if (n === 1) {\n      break;\n"
+            "    }\n    n = n % 2 ? 3 * n + 1 : n / 2;\n  }\n  return count;\n}\n",
+            "steps.go": "package steps\n\nfunc Steps(n int) int {\n\tcount := 0\n\tfor n != 1 {\n\t\tn /= 2\n"
+            "\t}\n\treturn count\n}\n",
+        },
+    )
+    python = enclosing_unit(root, "steps.py", 3)
+    javascript = enclosing_unit(root, "steps.js", 3)
+    go = enclosing_unit(root, "steps.go", 5)
+    assert python is not None and javascript is not None and go is not None
+    assert [line for line in range(1, 10) if in_loop(python, line)] == [3, 4, 5, 6, 7, 8]
+    assert [line for line in range(1, 11) if in_loop(javascript, line)] == [3, 4, 5, 6, 7]
+    assert [line for line in range(3, 10) if in_loop(go, line)] == [5, 6]
