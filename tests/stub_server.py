@@ -151,7 +151,7 @@ class StubServer:
                 message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
                 if self.path == "/api/chat":
                     stream = bool(body.get("stream", True)) and not stub.ignore_stream
-                    self._ollama(message, stream, stub.ollama_prompt_count(body))
+                    self._ollama(message, stream, stub.ollama_prompt_count(body), bool(body.get("logprobs")))
                     return
                 usage, timings = stub.openai_usage(body)
                 reply_args = {"model": "m", "usage": usage, "timings": timings, "reply_id": "chatcmpl-1"}
@@ -209,8 +209,13 @@ class StubServer:
                     pass  # the client hung up: what pedro does once it sees the loop
                 stub.looped.append(written)
 
-            def _ollama(self, message: dict[str, Any], stream: bool, prompt_count: int) -> None:
-                final = {
+            def _ollama(self, message: dict[str, Any], stream: bool, prompt_count: int, asked: bool) -> None:
+                """Ollama's reply; a message's `logprobs` entries are sent only where the request asked for them,
+                at the top of each chunk beside `message`, one token to a chunk."""
+                entries = message.pop("logprobs", None)
+                if not asked:
+                    entries = None
+                final: dict[str, Any] = {
                     "model": "m",
                     "created_at": "2026-01-01T00:00:00Z",
                     "message": message,
@@ -224,20 +229,25 @@ class StubServer:
                     "eval_duration": 100,
                 }
                 if not stream:
-                    self._json(final)
+                    self._json({**final, "logprobs": entries} if entries else final)
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "application/x-ndjson")
                 self.send_header("Connection", "close")
                 self.end_headers()
                 text = message.get("content") or ""
-                for piece in _pieces(text):
-                    line = {
+                pieces = (
+                    [(entry["token"], [entry]) for entry in entries] if entries else [(p, []) for p in _pieces(text)]
+                )
+                for piece, tokens in pieces:
+                    line: dict[str, Any] = {
                         "model": "m",
                         "created_at": "2026-01-01T00:00:00Z",
                         "message": {"role": "assistant", "content": piece},
                         "done": False,
                     }
+                    if tokens:
+                        line["logprobs"] = tokens
                     self.wfile.write((json.dumps(line) + "\n").encode())
                 final["message"] = {**message, "content": ""}
                 self.wfile.write((json.dumps(final) + "\n").encode())

@@ -73,7 +73,9 @@ def test_each_fork_is_a_line_with_the_rest_as_it_stands_and_a_line_with_what_the
     assert line_forks.done
 
 
-def debug_first_word(repo: Path, expected: str, url: str, env: dict[str, str]) -> tuple[Any, list[Any]]:
+def debug_first_word(
+    repo: Path, expected: str, url: str, env: dict[str, str], backend: str = "llamacpp"
+) -> tuple[Any, list[Any]]:
     """`pedro debug` on a first_word() that takes the second word, its test expecting `expected`; the job's events."""
     (repo / "words.py").write_text("def first_word(text):\n    return text.split()[1]\n")
     test = (
@@ -83,7 +85,7 @@ def debug_first_word(repo: Path, expected: str, url: str, env: dict[str, str]) -
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "words")
     proc = pedro(
-        "debug", "--test", PYTEST, "-d", "first_word() is wrong", "--backend", "llamacpp", "--base-url", url,
+        "debug", "--test", PYTEST, "-d", "first_word() is wrong", "--backend", backend, "--base-url", url,
         "--model", "m", "--no-input", "--json", env=env, cwd=repo,
     )  # fmt: skip
     return proc, [json.loads(row) for row in proc.stdout.splitlines() if row.startswith("{")]
@@ -113,6 +115,21 @@ def test_a_line_the_model_repeats_is_fixed_by_its_second_likeliest_token(
     assert kept and kept[0]["question"] == "line" and kept[0]["fork"] is True
     asked = next(r for r in server.requests if r["messages"][-1]["content"].endswith("    return"))
     assert asked["logprobs"] is True and asked["top_logprobs"] == 5 and asked["temperature"] == 0
+
+
+def test_through_ollama_the_likeliest_tokens_are_asked_at_the_top_and_the_line_is_forked_alike(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    line = likeliest([(" text", []), (".split", []), ("()[", []), ("1", [("0", -1.6)]), ("]", [])])
+    server = stub_server(["(text):\n    return text\n```", line])
+    env = {**cli_env, "PEDRO_REPAIR__MUTANTS": "0"}
+    proc, events = debug_first_word(repo, "hello", server.url, env, backend="ollama")
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / "words.py").read_text() == "def first_word(text):\n    return text.split()[0]\n"
+    kept = [e for e in events if e["type"] == "repair.candidate" and e["status"] == "fixed"]
+    assert kept and kept[0]["question"] == "line" and kept[0]["fork"] is True
+    asked = next(r for r in server.requests if r["messages"][-1]["content"].endswith("    return"))
+    assert (asked["logprobs"], asked["top_logprobs"], asked["options"]["temperature"]) == (True, 5, 0)
 
 
 def test_a_fork_that_fails_queues_no_variants_of_its_own_line(
