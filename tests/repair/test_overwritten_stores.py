@@ -78,12 +78,17 @@ def test_a_fraction_whose_parts_are_overwritten_by_two_added_lines_is_fixed_by_t
             ),
         },
     )
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=40, candidates=0, rivals=3)
+    text = fixed_by_taking_out_together(repo, "fractions_util.py", mutants=40)
+    assert "a = int(b) * int(c)" not in text and "d = int(c) * int(b)" not in text
+
+
+def fixed_by_taking_out_together(repo: Path, path: str, *, mutants: int) -> str:
+    """Repair without the model, fixed first by a group of overwriting lines taken out; the fixed file's text."""
+    outcome, backend, events = repair(repo, [], coverage=True, mutants=mutants, candidates=0, rivals=3)
     assert outcome.fixed and backend.requests == [], outcome.summary
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["change"].endswith("taken out: each overwrites a value never read"), fixed
-    text = (repo / "fractions_util.py").read_text()
-    assert "a = int(b) * int(c)" not in text and "d = int(c) * int(b)" not in text
+    return (repo / path).read_text()
 
 
 def test_a_line_that_overwrites_an_unread_value_only_once_the_line_above_is_out_joins_the_group() -> None:
@@ -119,9 +124,5 @@ def test_two_added_lines_that_read_each_other_are_taken_out_together_through_the
             ),
         },
     )
-    outcome, backend, events = repair(repo, [], coverage=True, mutants=80, candidates=0, rivals=3)
-    assert outcome.fixed and backend.requests == [], outcome.summary
-    fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
-    assert fixed[0]["change"].endswith("taken out: each overwrites a value never read"), fixed
-    text = (repo / "extremes.py").read_text()
+    text = fixed_by_taking_out_together(repo, "extremes.py", mutants=80)
     assert "positives = [v for v in negatives" not in text and "negatives = [v for v in positives" not in text
