@@ -30,6 +30,7 @@ from pedro.repair.opening import (
     with_opening,
 )
 from pedro.repair.spectrum import Suspect
+from pedro.repair.statements import statement_lines
 from pedro.tools.testreport import FailedTest
 
 QuestionKind = Literal["function", "line"]
@@ -458,10 +459,13 @@ def _turns_of(question: Question, prompts: Sequence[tuple[Question, list[Message
 
 
 def _line_text(question: Question) -> str:
+    """The line asked about, as one line: the whole statement where brackets carry it over several (a line cut at
+    `and` is no line to correct)."""
     if question.kind != "line":
         return ""
     unit = question.unit
-    return unit.text.splitlines()[question.line - unit.start_line].strip()
+    first, last = statement_lines(unit.text, question.line - unit.start_line + 1, unit.language)
+    return " ".join(text.strip() for text in unit.text.splitlines()[first - 1 : last])
 
 
 def _small_file(root: Path, unit: Unit) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from pedro.repair.locate import Unit, is_docstring
 from pedro.repair.mutants import without_comment
+from pedro.repair.statements import statement_lines
 from pedro.tools.symbols import LanguageName, extract_symbols, parse_root
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(?P<body>.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
@@ -268,16 +269,40 @@ def read_line_candidate(reply: str, unit: Unit, line: int, file_text: str) -> Ca
     if not answer:
         return Candidate(None, "the answer holds no line of code")
     indent = re.match(r"[ \t]*", original).group(0)  # type: ignore[union-attr]
-    problem = ""
     for new in _line_readings(answer, original, unit.language):
         fitted = _with_line(unit, line, indent + new)
         if fitted.strip() == unit.text.strip():
-            problem = "the answer repeats the original line unchanged"
-            break
+            return Candidate(None, "the answer repeats the original line unchanged")
         if parses(_replace_lines(file_text, unit, fitted), unit.language):
             return Candidate(fitted, "")
-        problem = f"with the answer in place of line {line}, {unit.path} is not valid {unit.language} code"
-    return Candidate(None, problem)
+    statement = _statement_answer(answer, unit, line, file_text)
+    if statement.text is not None or statement.problem:
+        return statement
+    return Candidate(None, f"with the answer in place of line {line}, {unit.path} is not valid {unit.language} code")
+
+
+def _statement_answer(answer: str, unit: Unit, line: int, file_text: str) -> Candidate:
+    """The answer in place of the whole statement that holds line `line`, where brackets carry that statement over
+    several lines: a model asked about one of them writes the statement on one line (`if not (a(left) and
+    a(right)):` for a condition black split in two). No candidate, and no problem, for a statement of one line."""
+    first, last = (
+        unit.start_line - 1 + at for at in statement_lines(unit.text, line - unit.start_line + 1, unit.language)
+    )
+    if first == last:
+        return Candidate(None, "")
+    lines = unit.text.splitlines()
+    statement = lines[first - unit.start_line : last - unit.start_line + 1]
+    original = " ".join(text.strip() for text in statement)
+    indent = re.match(r"[ \t]*", statement[0]).group(0)  # type: ignore[union-attr]
+    for new in _line_readings(answer, original, unit.language):
+        if re.sub(r"\s", "", new) == re.sub(r"\s", "", original):
+            return Candidate(None, f"the answer repeats the statement on lines {first}-{last} unchanged")
+        fitted = "\n".join([*lines[: first - unit.start_line], indent + new, *lines[last - unit.start_line + 1 :]])
+        if parses(_replace_lines(file_text, unit, fitted), unit.language):
+            return Candidate(fitted, "")
+    return Candidate(
+        None, f"with the answer in place of lines {first}-{last}, {unit.path} is not valid {unit.language} code"
+    )
 
 
 def mutant_candidate(

@@ -113,3 +113,50 @@ def test_no_block_is_taken_for_a_body_when_the_answer_defines_the_function() -> 
 def test_a_line_answer_about_a_line_the_function_no_longer_has_is_no_candidate() -> None:
     candidate = read_line_candidate("```python\nreturn a + b", ADD, 9, FILE)
     assert candidate.text is None and "line 9 is not in add (lines 1-3)" in candidate.problem
+
+
+# jmespath's comparator, as black split its guard: a line answer gives the whole condition on one line.
+GUARD_FILE = (
+    "def compare(left, right):\n"
+    "    if not (is_number(left) and\n"
+    "            is_number(right)):\n"
+    "        return None\n"
+    "    return left < right\n"
+)
+GUARD = Unit("visitor.py", "compare", "compare", "python", 1, 5, GUARD_FILE.rstrip("\n"))
+
+
+@pytest.mark.parametrize("line", [2, 3])
+def test_a_line_answer_replaces_the_whole_statement_its_line_is_part_of(line: int) -> None:
+    reply = "```python\nif not (is_comparable(left) and is_comparable(right)):\n```"
+    candidate = read_line_candidate(reply, GUARD, line, GUARD_FILE)
+    assert candidate.text == (
+        "def compare(left, right):\n"
+        "    if not (is_comparable(left) and is_comparable(right)):\n"
+        "        return None\n"
+        "    return left < right"
+    )
+
+
+def test_a_line_answer_that_keeps_the_statement_open_replaces_its_own_line() -> None:
+    reply = "```python\nif not (is_comparable(left) and\n```"
+    candidate = read_line_candidate(reply, GUARD, 2, GUARD_FILE)
+    assert candidate.text == GUARD.text.replace("is_number(left)", "is_comparable(left)")
+
+
+def test_a_line_answer_that_repeats_the_whole_statement_is_no_candidate() -> None:
+    reply = "```python\nif not (is_number(left) and is_number(right)):\n```"
+    candidate = read_line_candidate(reply, GUARD, 2, GUARD_FILE)
+    assert candidate.text is None and "repeats the statement on lines 2-3 unchanged" in candidate.problem
+
+
+def test_a_line_answer_that_fits_neither_the_line_nor_its_statement_says_so() -> None:
+    candidate = read_line_candidate("```python\nif not (is_number(left) and ((:\n```", GUARD, 2, GUARD_FILE)
+    assert candidate.text is None and "in place of lines 2-3, visitor.py is not valid python" in candidate.problem
+
+
+def test_a_javascript_condition_over_two_lines_is_answered_whole() -> None:
+    file = "function cmp(a, b) {\n  if (isNum(a) &&\n      isNum(b)) {\n    return a < b;\n  }\n  return null;\n}\n"
+    unit = Unit("cmp.js", "cmp", "cmp", "javascript", 1, 7, file.rstrip("\n"))
+    candidate = read_line_candidate("```js\nif (isNum(a) || isNum(b)) {\n```", unit, 2, file)
+    assert candidate.text is not None and "  if (isNum(a) || isNum(b)) {\n    return a < b;" in candidate.text
