@@ -19,6 +19,8 @@ from pedro.repair.mutants import PYTHON_IN_PLACE
 
 _PLACEHOLDER = re.compile(r"\{(?P<name>[A-Za-z_]\w*)(?:[.\[][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
 """A placeholder an f-string fills: `{name}`, `{user.name}`, `{total:.2f}`."""
+_STRAY_PREFIX = re.compile(r"(?<![A-Za-z\\])f(?=\{[A-Za-z_])")
+"""An `f` alone before a placeholder: the f-string's prefix, written inside the quotes."""
 _JS_STRING = re.compile(
     r"""(?P<quote>["'])(?P<body>(?:(?!(?P=quote))[^\\\n]|\\.)*\$\{[^}\n]+\}(?:(?!(?P=quote))[^\\\n]|\\.)*)(?P=quote)"""
 )
@@ -109,7 +111,9 @@ def _f_string(node: ast.Constant, source: str, lines: list[str], known: set[str]
     at = line.find(segment)
     if at < 0 or at > 0 and (line[at - 1].isalnum() or line[at - 1] == "_"):
         return None
-    new = line[:at] + "f" + line[at:]
+    # An `f` standing alone before a placeholder is the prefix written inside the quotes (`'value: f{obj}'`).
+    written = _STRAY_PREFIX.sub("", segment, count=1)
+    new = line[:at] + "f" + written + line[at + len(segment) :]
     return RowChange(node.lineno - 1, new, f"{segment} made an f-string, as it names {_listed(names)}")
 
 

@@ -59,6 +59,16 @@ def test_a_string_with_a_placeholder_for_a_name_the_function_knows_is_made_an_f_
     assert [c.text for c in unformatted_python(*_python(method))] == ['        return f"total: {total:.2f}"']
 
 
+def test_an_f_written_inside_the_quotes_moves_out_before_them() -> None:
+    # json5's `raise ValueError('Illegal JSON5 value: f{obj}')`: the message read `… f{obj}` for every value.
+    text = "def check(obj, note):\n    raise ValueError('Illegal value: f{obj}' + 'of{note}' + '\\f{note}')\n"
+    assert sorted(c.text for c in unformatted_python(*_python(text))) == [
+        "    raise ValueError('Illegal value: f{obj}' + 'of{note}' + f'\\f{note}')",  # an escape's `f` stays
+        "    raise ValueError('Illegal value: f{obj}' + f'of{note}' + '\\f{note}')",  # a word's last letter stays
+        "    raise ValueError(f'Illegal value: {obj}' + 'of{note}' + '\\f{note}')",
+    ]
+
+
 def test_a_javascript_string_in_quotes_with_a_placeholder_is_made_a_template_literal() -> None:
     lines = ['  const a = "Hello, ${name}!";', "  const b = 'cost: ${price}' + `${x}`;", '  const c = "${";']
     assert [c.text for c in unformatted_javascript(lines)] == [
