@@ -69,6 +69,28 @@ _VENVS = (".venv", "venv", "env")
 TEST_DEPENDENCIES = ("node_modules", *_VENVS)
 """Untracked folders the tests need and git does not hold: a throwaway worktree links them from the checkout."""
 _SHELL_META = re.compile(r"[;&|<>$`()\n\\*?{}\[\]]")
+"""What bash reads as more than a word's own text outside quotes: operators, expansions, escapes, globs."""
+_DOUBLE_QUOTED_META = frozenset("$`\\")
+"""What bash still expands between double quotes."""
+
+
+def has_shell_syntax(command: str) -> bool:
+    """Whether bash would read `command` as more than words: a metacharacter outside quotes, or an expansion or
+    escape between double quotes. Between single quotes everything is text: a pytest node id quoted as
+    `'tests/t.py::test_parse[\\ufeffa=b-case1]'` is one word."""
+    quote = ""
+    for char in command:
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif quote == '"':
+            if char in _DOUBLE_QUOTED_META:
+                return True
+            quote = "" if char == '"' else quote
+        elif char in "'\"":
+            quote = char
+        elif _SHELL_META.match(char):
+            return True
+    return False
 
 
 class RunTestsArgs(ToolArgs):
@@ -488,7 +510,7 @@ def _node_test_script(project: Path, script: str) -> list[str] | None:
     """The words of a test script that is node's own runner alone (`node --test …`), which runs as it is, without npm
     (npm adds half a second to every run, and its output hides node's): None for anything else, or when the package
     has a pretest or posttest script that npm would run around it."""
-    if _SHELL_META.search(script):
+    if has_shell_syntax(script):
         return None
     try:
         tokens = shlex.split(script)
@@ -539,7 +561,7 @@ def _simple_words(command: str) -> tuple[dict[str, str], list[str]]:
         tokens = shlex.split(command)
     except ValueError:
         return {}, []
-    if not tokens or _SHELL_META.search(command):
+    if not tokens or has_shell_syntax(command):
         return {}, []
     return _assignments(tokens)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from repo_util import PYTEST, commit_files, js_runner_modules
+from test_repairer import repair
 
 from pedro.evidence import ProjectTests
 from pedro.repair.evaluate import (
@@ -629,3 +630,38 @@ def test_with_a_limit_per_test_a_test_that_hangs_fails_where_it_loops_and_the_ot
         assert ("calc.py:2: in add" if runner == "pytest" else 'calc.py", line 2, in add') in hung.details
     finally:
         warm.close()
+
+
+# python-dotenv's bug: a key read from a line that starts with a byte order mark keeps it. Starting the key one
+# character later passes the failing case and breaks every other one.
+KEYS = 'def key_of(line):\n    start = 0\n    return line[start : line.index("=")]\n'
+KEY_TESTS = (
+    "import pytest\n\nfrom keys import key_of\n\n\n"
+    '@pytest.mark.parametrize(("line", "key"), [("\\ufeffa=b", "a"), ("a=b", "a"), ("bb=c", "bb")],'
+    ' ids=["bom", "plain", "long"])\n'
+    "def test_key(line, key):\n    assert key_of(line) == key\n"
+)
+
+
+@pytest.mark.parametrize("use_warm", [True, False])
+def test_a_quoted_parametrized_id_is_held_to_and_guarded_by_the_tests_beside_it(
+    repo: Path, tmp_path: Path, use_warm: bool
+) -> None:
+    # The brackets of a node id are text between single quotes: the command is pytest's, which can be held to
+    # named tests, and the file's other cases guard each fix.
+    commit_files(repo, {"keys.py": KEYS, "test_keys.py": KEY_TESTS})
+    candidate_runs, _ = runs(repo, tmp_path, f"{PYTEST} 'test_keys.py::test_key[bom]'", use_warm=use_warm)
+    try:
+        assert candidate_runs.beside == ("test_keys.py::test_key[long]", "test_keys.py::test_key[plain]")
+    finally:
+        candidate_runs.close()
+
+
+def test_a_variant_that_breaks_the_cases_beside_a_quoted_parametrized_id_is_no_fix(repo: Path) -> None:
+    # `start = 0` → `start = 1` passes the failing case: the file's other cases, run beside it, refuse it.
+    commit_files(repo, {"keys.py": KEYS, "test_keys.py": KEY_TESTS})
+    command = f"{PYTEST} 'test_keys.py::test_key[bom]'"
+    _, _, events = repair(repo, [], mutants=40, candidates=0, command=command)
+    shifted = [dict(e.data) for e in events if e.type == "repair.candidate" and e.data.get("change") == "`0` → `1`"]
+    assert shifted and shifted[0]["status"] == "breaks", shifted
+    assert "start = 1" not in (repo / "keys.py").read_text()

@@ -15,7 +15,7 @@ from repo_util import PYTEST, commit_files, js_runner_modules
 from pedro.config import ToolsConfig
 from pedro.tools import load_tool
 from pedro.tools.base import ToolContext, ToolFailure, ToolTimeoutError
-from pedro.tools.test import RunTestsArgs, detect_framework, narrow, plan_test_run, run_tests
+from pedro.tools.test import RunTestsArgs, detect_framework, has_shell_syntax, narrow, plan_test_run, run_tests
 
 CALC_TESTS = """\
 import pytest
@@ -365,3 +365,28 @@ def test_a_variable_bash_reads_as_it_starts_or_appends_to_is_left_to_bash(
     plan = plan_test_run(RunTestsArgs(command=command), ToolContext(root=repo), tmp_path)
     assert (plan.report_kind, plan.command.argv) == ("raw", ("bash", "-c", command))
     assert not {"BASH_ENV", "PYTHONPATH+"} & set(plan.command.env)
+
+
+@pytest.mark.parametrize(
+    ("command", "syntax"),
+    [
+        ("python -m pytest -q 'tests/t.py::test_parse[\\ufeffa=b-case1]'", False),
+        ('pytest -k "add or sub" tests', False),
+        ("pytest 'a;b'", False),
+        ("pytest tests/t.py::test_parse[1]", True),
+        ("cd tests && pytest", True),
+        ('pytest "$TESTS"', True),
+        ("pytest a\\ b", True),
+    ],
+)
+def test_quotes_make_shell_characters_text(command: str, syntax: bool) -> None:
+    assert has_shell_syntax(command) is syntax
+
+
+def test_a_pytest_command_naming_a_quoted_parametrized_id_gets_a_report(ctx: ToolContext, repo: Path) -> None:
+    (repo / "test_cases.py").write_text(
+        "import pytest\n\n\n@pytest.mark.parametrize('n', [1, 2], ids=['one', 'two'])\n"
+        "def test_even(n):\n    assert n % 2 == 0\n"
+    )
+    out = run(ctx, command="pytest 'test_cases.py::test_even[one]'")
+    assert out.splitlines()[0] == "pytest FAILED: passed 0, failed 1, skipped 0 (exit code 1)"
