@@ -30,7 +30,7 @@ from pedro.repair.opening import (
     with_opening,
 )
 from pedro.repair.spectrum import Suspect
-from pedro.repair.statements import statement_lines
+from pedro.repair.statements import joined_statement
 from pedro.tools.testreport import FailedTest
 
 QuestionKind = Literal["function", "line"]
@@ -464,8 +464,7 @@ def _line_text(question: Question) -> str:
     if question.kind != "line":
         return ""
     unit = question.unit
-    first, last = statement_lines(unit.text, question.line - unit.start_line + 1, unit.language)
-    return " ".join(text.strip() for text in unit.text.splitlines()[first - 1 : last])
+    return joined_statement(unit.text, question.line - unit.start_line + 1, unit.language)[2]
 
 
 def _small_file(root: Path, unit: Unit) -> str:

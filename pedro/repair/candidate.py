@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from pedro.repair.locate import Unit, is_docstring
 from pedro.repair.mutants import without_comment
-from pedro.repair.statements import statement_lines
+from pedro.repair.statements import joined_statement
 from pedro.tools.symbols import LanguageName, extract_symbols, parse_root
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(?P<body>.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)
@@ -285,19 +285,16 @@ def _statement_answer(answer: str, unit: Unit, line: int, file_text: str) -> Can
     """The answer in place of the whole statement that holds line `line`, where brackets carry that statement over
     several lines: a model asked about one of them writes the statement on one line (`if not (a(left) and
     a(right)):` for a condition black split in two). No candidate, and no problem, for a statement of one line."""
-    first, last = (
-        unit.start_line - 1 + at for at in statement_lines(unit.text, line - unit.start_line + 1, unit.language)
-    )
-    if first == last:
+    top, bottom, original = joined_statement(unit.text, line - unit.start_line + 1, unit.language)
+    if top == bottom:
         return Candidate(None, "")
+    first, last = unit.start_line - 1 + top, unit.start_line - 1 + bottom
     lines = unit.text.splitlines()
-    statement = lines[first - unit.start_line : last - unit.start_line + 1]
-    original = " ".join(text.strip() for text in statement)
-    indent = re.match(r"[ \t]*", statement[0]).group(0)  # type: ignore[union-attr]
+    indent = re.match(r"[ \t]*", lines[top - 1]).group(0)  # type: ignore[union-attr]
     for new in _line_readings(answer, original, unit.language):
         if re.sub(r"\s", "", new) == re.sub(r"\s", "", original):
             return Candidate(None, f"the answer repeats the statement on lines {first}-{last} unchanged")
-        fitted = "\n".join([*lines[: first - unit.start_line], indent + new, *lines[last - unit.start_line + 1 :]])
+        fitted = "\n".join([*lines[: top - 1], indent + new, *lines[bottom:]])
         if parses(_replace_lines(file_text, unit, fitted), unit.language):
             return Candidate(fitted, "")
     return Candidate(

@@ -30,6 +30,13 @@ def statement_lines(text: str, line: int, language: LanguageName) -> tuple[int, 
     return line, line
 
 
+def joined_statement(text: str, line: int, language: LanguageName) -> tuple[int, int, str]:
+    """The statement that holds line `line` (1-based, of `text`): its first and last line and its text as one line,
+    each line stripped and joined by a space, as a model asked about it writes it."""
+    first, last = statement_lines(text, line, language)
+    return first, last, " ".join(row.strip() for row in text.splitlines()[first - 1 : last])
+
+
 def _python_spans(text: str) -> list[tuple[int, int]]:
     """Each logical line's first and last line, as Python's tokenizer reads them; none where it cannot."""
     spans: list[tuple[int, int]] = []
