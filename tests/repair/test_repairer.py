@@ -142,6 +142,22 @@ def test_the_code_pytest_quotes_from_the_function_asked_about_is_shown_once(repo
     assert "prices = [1, 2]" in prompt  # the arguments pytest shows for the frame stay
 
 
+def test_a_parametrized_tests_table_of_cases_is_not_quoted_in_the_question(calc: Path) -> None:
+    # pytest quotes a decorated test from its decorator: the table of every case, once for each failing case. The
+    # failing case's own values are in its id.
+    cases = "".join(f"        ({n}, {n + 100}, {2 * n + 100}),\n" for n in range(20))
+    (calc / "test_calc.py").write_text(
+        f"import pytest\n\n{TESTS}\n\n@pytest.mark.parametrize(\n    ('a', 'b', 'total'),\n    [\n{cases}    ],\n)\n"
+        "def test_add_table(a, b, total):\n    assert add(a, b) == total\n"
+    )
+    git(calc, "commit", "-qam", "a table of cases")
+    _, backend, _ = repair(calc, [FIX])
+    prompt = backend.requests[0][0][-1].content
+    assert "(19, 119, 138)" not in prompt and "parametrize" not in prompt
+    assert "def test_add_table(a, b, total):" in prompt and ">       assert add(a, b) == total" in prompt
+    assert "FAILED test_calc.py::test_add_table[" in prompt
+
+
 def test_a_recursion_without_its_base_case_reads_as_its_frames_once_and_how_often_they_came(repo: Path) -> None:
     (repo / "halves.py").write_text(
         "def halves(items):\n    if len(items) == 0:\n        return items\n"
