@@ -20,6 +20,8 @@ _PYTEST_LOCATION = re.compile(r"^([^\s:][^:]*):\d+: (?!in )\w")
 _PYTEST_SHORT_FRAME = re.compile(r"^([^\s:][^:]*):\d+: in \S+$")
 _PYTEST_SEPARATOR = re.compile(r"^(?:_ )+_$")
 _CARETS = re.compile(r"^\s*[\^~]+\s*$")
+# pytest's explanation of an assertion's operands: `+  where 13 = f(x).hour`, and deeper for each operand's own parts.
+_PYTEST_WHERE = re.compile(r"^E\s+\+(\s+)where ")
 _QUOTED_DEF = re.compile(r"^\s+(?:async\s+)?def\s+\w+\s*\(")
 # Stack lines inside a runtime or a test runner say nothing the model can act on.
 _NOISE = re.compile(r"^\s*(?:at .*(?:node:|node_modules/|\(<anonymous>\))|at (?:Test|TestContext|AsyncResource)\.)")
@@ -63,9 +65,8 @@ def describe_failure(failure: FailedTest, *, short: bool = False, shown: str = "
         message = failure.message.strip().splitlines()
         return f"{failure.test_id}: {message[0] if message else 'failed'}"
     text = failure.details or failure.message
-    lines = _without_decorators(
-        [line.rstrip() for line in text.splitlines() if line.strip() and not _NOISE.match(line)]
-    )
+    lines = [line.rstrip() for line in text.splitlines() if line.strip() and not _NOISE.match(line)]
+    lines = _outer_wheres(_without_decorators(lines))
     if shown:
         lines = _without_code_of(lines, shown)
     body = "\n".join(lines[-_MAX_FAILURE_LINES:])
@@ -96,6 +97,23 @@ def _without_code_of(lines: list[str], path: str) -> list[str]:
         kept += _unquoted(frame) if location is not None and location.group(1) == path else frame
         frame = []
     return _collapsed([*kept, *frame])
+
+
+def _outer_wheres(lines: list[str]) -> list[str]:
+    """pytest's `where` lines but those that explain another `where`'s parts: schedule's failure explained `13` in
+    eight of them, each repeating a 90-character repr one step further down the call chain."""
+    kept: list[str] = []
+    outer = 0  # the indentation of the first `where` of the run the lines are in; 0 outside one
+    for line in lines:
+        where = _PYTEST_WHERE.match(line)
+        if where is None:
+            outer = 0
+        elif not outer:
+            outer = len(where.group(1))
+        elif len(where.group(1)) > outer:
+            continue
+        kept.append(line)
+    return kept
 
 
 def _without_decorators(lines: list[str]) -> list[str]:

@@ -158,6 +158,20 @@ def test_a_parametrized_tests_table_of_cases_is_not_quoted_in_the_question(calc:
     assert "FAILED test_calc.py::test_add_table[" in prompt
 
 
+def test_pytests_explanation_of_an_operand_is_read_without_its_parts_own_explanations(repo: Path) -> None:
+    (repo / "box.py").write_text(
+        "class Box:\n    def __init__(self, v):\n        self.v = v\n\n    def get(self):\n        return self\n\n\n"
+        "def make(v):\n    return Box(v - 1)\n"
+    )
+    (repo / "test_box.py").write_text("from box import make\n\n\ndef test_make():\n    assert make(2).get().v == 2\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "box")
+    _, backend, _ = repair(repo, ["```python\ndef make(v):\n    return Box(v)\n```"])
+    prompt = backend.requests[0][0][-1].content
+    assert re.search(r"\+  where 1 = <box\.Box object at 0x\w+>\.v", prompt), prompt
+    assert "where get =" not in prompt and "= make(2)" not in prompt
+
+
 def test_a_recursion_without_its_base_case_reads_as_its_frames_once_and_how_often_they_came(repo: Path) -> None:
     (repo / "halves.py").write_text(
         "def halves(items):\n    if len(items) == 0:\n        return items\n"
