@@ -6,7 +6,6 @@ each answer as soon as it arrives, between variants, so the server generates on 
 from __future__ import annotations
 
 import queue
-import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -29,6 +28,7 @@ from pedro.repair.opening import (
     the_line_written,
     with_opening,
 )
+from pedro.repair.shown_code import Brief, brief, code_of_test
 from pedro.repair.spectrum import Suspect
 from pedro.repair.statements import joined_statement
 from pedro.tools.testreport import FailedTest
@@ -141,6 +141,8 @@ class ModelAnswers:
     """Questions about the same functions to ask once the answer being written is done (taken up by `take`)."""
     _forks: dict[tuple[str, str, str, int], LineForks] = field(default_factory=dict)
     """Each line question's forks, from its greedy answer's likeliest tokens, kept across restarts like `_turns`."""
+    _shown: dict[tuple[str, str], Brief] = field(default_factory=dict)
+    """Each function (path, text) as its questions show it, read once: its file is being edited meanwhile."""
 
     def start(self, questions: Sequence[Question]) -> None:
         """Begin asking; prompts are built here, on the repair's own thread."""
@@ -358,7 +360,8 @@ class ModelAnswers:
         question's whole answer is one line. A token of code is 3-4 characters: half the characters left to write (the
         function's but what the opening wrote) is half as much again as their tokens."""
         unit = question.unit
-        left = len(unit.text) - len(opening) if self.backend.continues_answers else len(unit.text)
+        shown = self._brief(unit).text
+        left = len(shown) - len(opening) if self.backend.continues_answers else len(shown)
         wanted = len(_line_text(question)) * 2 if question.kind == "line" else max(left, 0) // 2
         return min(self.config.max_tokens, wanted + _ANSWER_SLACK_TOKENS)
 
@@ -370,9 +373,22 @@ class ModelAnswers:
             self._events.put((kind, {**data, **({} if persist else {"persist": False})}))
 
     def _opening(self, question: Question) -> str:
+        """The answer's first words, written from the function as the question shows it."""
         unit = question.unit
         fence = FENCE_NAMES[unit.language]
-        return line_in_place(unit, fence, question.line) if question.kind == "line" else answer_opening(unit, fence)
+        shown = self._brief(unit)
+        in_view = replace(unit, text=shown.text)
+        if question.kind == "line":
+            return line_in_place(in_view, fence, unit.start_line + shown.row(question.line - unit.start_line))
+        return answer_opening(in_view, fence)
+
+    def _brief(self, unit: Unit) -> Brief:
+        """The function as its questions show it: as written in a small file shown whole, else its docstring cut
+        to its first paragraph where it is long."""
+        key = (unit.path, unit.text)
+        if key not in self._shown:
+            self._shown[key] = Brief(unit.text) if _small_file(self.root, unit) else brief(unit.text)
+        return self._shown[key]
 
     def _prompt(self, question: Question) -> list[Message]:
         """The question's prompt. Every question about a unit shows the same failure and code first and differs
@@ -380,7 +396,8 @@ class ModelAnswers:
         unit = question.unit
         failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
         shown = _unlike(failing)[:_MAX_FAILURES_SHOWN]
-        failure = "\n\n".join(self._with_test_source(f, unit.path) for f in shown)
+        tests_shown: set[str] = set()  # a test's code is shown once, however many failures it has
+        failure = "\n\n".join(self._with_test_source(f, unit.path, tests_shown) for f in shown)
         whole = _small_file(self.root, unit)
         # A server that continues the answer is asked for the function, and the line is written in place (its
         # opening): the same prompt as the function's question, which the server's cache then holds for both.
@@ -392,7 +409,7 @@ class ModelAnswers:
             name=unit.name,
             path=unit.path,
             fence=FENCE_NAMES[unit.language],
-            code=whole or unit.text,
+            code=whole or self._brief(unit).text,
             what=f"This is {unit.path}, with the function {unit.name}"
             if whole
             else f"This is the function {unit.name} in {unit.path}",
@@ -407,14 +424,17 @@ class ModelAnswers:
         return [Message("user", load_prompt(f"{example}_question.md")),
                 Message("assistant", load_prompt(f"{example}_answer.md").strip()), asked]  # fmt: skip
 
-    def _with_test_source(self, failure: FailedTest, shown: str) -> str:
+    def _with_test_source(self, failure: FailedTest, shown: str, tests_shown: set[str]) -> str:
         """The failure (without the code of `shown`, the file the question shows), and the test's own code when the
-        runner's text does not show it (go test, node --test)."""
+        runner's text does not show it (go test, node --test) and no earlier failure of the question showed it."""
         described = describe_failure(failure, shown=shown)
+        for root in {str(self.root), str(self.root.resolve())}:  # unittest's frames name files by absolute paths
+            described = described.replace(f"{root}/", "")
         test = self.tests.of(failure)
-        if test is None or _shows(described, test.text):
+        if test is None or test.text in tests_shown or _shows(described, test.text):
             return described
-        code = "\n".join(textwrap.dedent(test.text).splitlines()[:_MAX_TEST_LINES])
+        tests_shown.add(test.text)
+        code = code_of_test(test.text, test.language, _MAX_TEST_LINES)
         source = render_prompt("repair/test_source.md", path=test.path, fence=FENCE_NAMES[test.language], code=code)
         return f"{described}\n\n{source.strip()}"
 

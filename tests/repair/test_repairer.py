@@ -484,3 +484,24 @@ def test_a_test_that_hangs_is_stopped_where_it_hangs_and_repaired(repo: Path) ->
     assert baselines[0]["counts"] == {"passed": 0, "failed": 0, "errors": 0}
     assert baselines[1]["failing"] == ["test_calc.py::test_add"] and "TestHung" in str(baselines[1]["output"])
     assert "return a + b" in (repo / "calc.py").read_text()
+
+
+def test_a_test_helper_two_failures_share_is_shown_once_and_without_its_docstring(calc: Path) -> None:
+    # unittest's traceback names each frame by one line, so the question shows the test's code: the helper both
+    # failing tests call is shown once, and what its docstring says about calling it is left out.
+    (calc / "test_calc.py").write_text(
+        "import unittest\n\nfrom calc import add\n\n\nclass AddTests(unittest.TestCase):\n"
+        "    def check(self, a, b, total):\n"
+        '        """Checks add.\n\n        How to call it, at length.\n        """\n'
+        "        self.assertEqual(add(a, b), total)\n\n"
+        "    def test_small(self):\n        self.check(2, 3, 5)\n\n"
+        "    def test_large(self):\n        self.check(20, 30, 50)\n"
+    )
+    git(calc, "commit", "-qam", "unittest with a helper")
+    _, backend, _ = repair(calc, [FIX], command="python -m unittest -v test_calc")
+    prompt = backend.requests[0][0][-1].content
+    assert prompt.count("FAILED ") == 2 and "-1 != 5" in prompt and "-10 != 50" in prompt, prompt
+    assert prompt.count("The test, in test_calc.py") == 1 and prompt.count("def check(self, a, b, total):") == 1
+    assert "How to call it" not in prompt
+    # Its frames name the test file as the repository does, not by where this machine keeps it.
+    assert 'File "test_calc.py", line 12, in check' in prompt and str(calc) not in prompt
