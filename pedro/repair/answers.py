@@ -399,6 +399,7 @@ class ModelAnswers:
         tests_shown: set[str] = set()  # a test's code is shown once, however many failures it has
         failure = "\n\n".join(self._with_test_source(f, unit.path, tests_shown) for f in shown)
         whole = _small_file(self.root, unit)
+        as_shown = self._brief(unit)  # read here, on the repair's thread: the answers' thread then only looks it up
         # A server that continues the answer is asked for the function, and the line is written in place (its
         # opening): the same prompt as the function's question, which the server's cache then holds for both.
         in_place = self.backend.continues_answers
@@ -409,7 +410,7 @@ class ModelAnswers:
             name=unit.name,
             path=unit.path,
             fence=FENCE_NAMES[unit.language],
-            code=whole or self._brief(unit).text,
+            code=whole or as_shown.text,
             what=f"This is {unit.path}, with the function {unit.name}"
             if whole
             else f"This is the function {unit.name} in {unit.path}",
