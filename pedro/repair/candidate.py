@@ -8,7 +8,7 @@ import re
 import textwrap
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from pedro.repair.locate import Unit, is_docstring
@@ -369,6 +369,32 @@ def bypasses(text: str, unit: Unit, suspects: Sequence[Unit]) -> str:
         if call.search(unit.text) and not call.search(text):
             return f"it no longer calls {other.name}, which the failure also points at: that hides a bug there"
     return ""
+
+
+def drops_own_calls(text: str, unit: Unit, line: int, own: Collection[str]) -> str:
+    """Why a line answer is no fix of its line, or "": the line calls functions of its own file (`own`), and the
+    answer in its place calls none of its file's functions. jmespath's guard `if not (_is_actual_number(left) and
+    _is_actual_number(right)):` was answered with `if left == right:`, which passes the one test that compares two
+    strings and makes every comparison of equal numbers return None. (A call that should go is a variant's to drop,
+    with the evidence dropped_calls.py asks for.)"""
+    top, bottom, original = joined_statement(unit.text, line - unit.start_line + 1, unit.language)
+    others = set(own) - {unit.name}
+    called = _called(original) & others
+    after = len(unit.text.splitlines()) - bottom  # the unit's lines below the statement, as they stand in `text`
+    rows = text.splitlines()
+    written = " ".join(rows[top - 1 : len(rows) - after])
+    if not called or _called(written) & others:
+        return ""
+    names = ", ".join(sorted(called))
+    return f"it no longer calls {names}, as the line did: that rewrites the line rather than fixing it"
+
+
+_CALLED = re.compile(r"(?<![\w])(\w+)\s*\(")
+
+
+def _called(code: str) -> set[str]:
+    """The names called in a line of code (`f(`, `obj.f(`)."""
+    return set(_CALLED.findall(code))
 
 
 def special_cases(text: str, unit: Unit, failure_text: str) -> str:

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pedro.evidence import describe_test_run
-from pedro.repair.answers import WHOLE_FILE_LINES, Answer, ModelAnswers, questions_for
+from pedro.repair.answers import WHOLE_FILE_LINES, Answer, ModelAnswers, Question, questions_for
 from pedro.repair.candidate import (
     Candidate,
     bypasses,
+    drops_own_calls,
     mutant_candidate,
     read_candidate,
     read_file_candidate,
@@ -174,6 +175,8 @@ class Search:
     _idle: deque[Proposal] = field(default_factory=deque)
     _idle_seen: int = -1
     _tried: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    _own: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Each file's function names, read once (own_functions)."""
     _queued: deque[Proposal] = field(default_factory=deque)
     """Proposals read from an answer already taken, after the first: its whole-file reading."""
     _instead: deque[Proposal] = field(default_factory=deque)
@@ -341,10 +344,8 @@ class Search:
         )
         failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
         failure_text = "\n".join(f.message + "\n" + f.details for f in failing)
-        if candidate.text is not None:
-            new = candidate.text
-            why = special_cases(new, unit, failure_text) or bypasses(new, unit, [s.unit for s in self.suspects])
-            candidate = Candidate(None, why) if why else candidate
+        if candidate.text is not None and (why := self._set_aside(candidate.text, unit, question, line, failure_text)):
+            candidate = Candidate(None, why)
         if question.kind == "function" and len(file_text.splitlines()) <= WHOLE_FILE_LINES:
             self._queue_whole_file(answer, unit, file_text, failure_text, label)
         return self._proposal(unit, candidate, question.kind, label)
@@ -395,6 +396,20 @@ class Search:
             return current
         same = [one for one in file_units(self.root, unit.path) if one.qualified_name == unit.qualified_name]
         return replace(same[0], tests=unit.tests) if len(same) == 1 else None
+
+    def _set_aside(self, new: str, unit: Unit, question: Question, line: int, failure_text: str) -> str:
+        """Why an answer's candidate is set aside untested, or "": it special-cases the tests' inputs, routes around
+        another suspect, or (a line answer) calls none of its file's functions where its line did."""
+        why = special_cases(new, unit, failure_text) or bypasses(new, unit, [s.unit for s in self.suspects])
+        if question.kind == "line" and not why:
+            why = drops_own_calls(new, unit, line, self._own_functions(unit.path))
+        return why
+
+    def _own_functions(self, path: str) -> frozenset[str]:
+        """The names of the functions and methods defined in the file `path`."""
+        if path not in self._own:
+            self._own[path] = frozenset(unit.name for unit in file_units(self.root, path))
+        return self._own[path]
 
     def _file_text(self, unit: Unit) -> str:
         try:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from pedro.repair.candidate import read_candidate, read_line_candidate
-from pedro.repair.locate import Unit
+from pedro.repair.candidate import drops_own_calls, read_candidate, read_line_candidate
+from pedro.repair.locate import Unit, file_units
 
 FILE = 'def add(a, b):\n    """Sum."""\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n'
 ADD = Unit("calc.py", "add", "add", "python", 1, 3, 'def add(a, b):\n    """Sum."""\n    return a - b')
@@ -160,3 +162,38 @@ def test_a_javascript_condition_over_two_lines_is_answered_whole() -> None:
     unit = Unit("cmp.js", "cmp", "cmp", "javascript", 1, 7, file.rstrip("\n"))
     candidate = read_line_candidate("```js\nif (isNum(a) || isNum(b)) {\n```", unit, 2, file)
     assert candidate.text is not None and "  if (isNum(a) || isNum(b)) {\n    return a < b;" in candidate.text
+
+
+COMPARE = (
+    "def is_number(x):\n    return isinstance(x, (int, float))\n\n\n"
+    "def less(a, b):\n    if not (is_number(a) and\n            is_number(b)):\n        return None\n    return a < b\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "dropped"),
+    [
+        # The type guard rewritten as another condition: it passes a test that compares two strings, and makes every
+        # comparison of equal numbers return None.
+        ("```python\nif a == b:", True),
+        ("```python\nif not (is_number(a) or is_number(b)):", False),  # a call of the file's own kept
+        ("```python\nif not (is_number(a) and is_number(b)) or a == b:", False),
+    ],
+)
+def test_a_line_answer_that_calls_none_of_its_files_functions_where_the_line_did_is_no_fix(
+    tmp_path: Path, answer: str, dropped: bool
+) -> None:
+    (tmp_path / "compare.py").write_text(COMPARE)
+    units = file_units(tmp_path, "compare.py")
+    less = next(unit for unit in units if unit.name == "less")
+    own = {unit.name for unit in units}
+    candidate = read_line_candidate(answer, less, 6, COMPARE)
+    assert candidate.text is not None
+    why = drops_own_calls(candidate.text, less, 6, own)
+    assert (
+        why == "it no longer calls is_number, as the line did: that rewrites the line rather than fixing it"
+    ) is dropped
+    assert dropped or why == ""
+    # A line that calls nothing of its file's may change as it will.
+    returned = read_line_candidate("```python\nreturn a <= b", less, 9, COMPARE)
+    assert returned.text is not None and drops_own_calls(returned.text, less, 9, own) == ""
