@@ -44,10 +44,10 @@ def _docstring_rows(code: str) -> set[int]:
 _QUOTES = re.compile(r"^[rRuU]?(?P<quote>\"\"\"|''')")
 _MOST_PARAGRAPH_LINES = 4
 
+# A docstring of more lines is shown by its first paragraph in a function cut from a large file: markdown's
+# `convert`, asked about first, had 30 lines of it, read twice (the question and the answer's opening), 900 of a
+# 2,400-token prompt read at about 9 ms a token by a small model on one core. A small file is shown whole, as written.
 LONG_DOCSTRING_LINES = 12
-"""A docstring of more lines is shown by its first paragraph in a function cut from a large file: markdown's
-`convert`, asked about first, had 30 lines of it, read twice (the question and the answer's opening), 900 of a
-2,400-token prompt read at about 9 ms a token by a small model on one core. A small file is shown whole, as written."""
 
 
 @dataclass(frozen=True)
