@@ -382,12 +382,13 @@ class ModelAnswers:
             return line_in_place(in_view, fence, unit.start_line + shown.row(question.line - unit.start_line))
         return answer_opening(in_view, fence)
 
-    def _brief(self, unit: Unit) -> Brief:
+    def _brief(self, unit: Unit, whole: str | None = None) -> Brief:
         """The function as its questions show it: as written in a small file shown whole, else its docstring cut
-        to its first paragraph where it is long."""
+        to its first paragraph where it is long. `whole` is the small file where the caller has read it already."""
         key = (unit.path, unit.text)
         if key not in self._shown:
-            self._shown[key] = Brief(unit.text) if _small_file(self.root, unit) else brief(unit.text)
+            small = _small_file(self.root, unit) if whole is None else whole
+            self._shown[key] = Brief(unit.text) if small else brief(unit.text)
         return self._shown[key]
 
     def _prompt(self, question: Question) -> list[Message]:
@@ -399,7 +400,8 @@ class ModelAnswers:
         tests_shown: set[str] = set()  # a test's code is shown once, however many failures it has
         failure = "\n\n".join(self._with_test_source(f, unit.path, tests_shown) for f in shown)
         whole = _small_file(self.root, unit)
-        as_shown = self._brief(unit)  # read here, on the repair's thread: the answers' thread then only looks it up
+        # Read here, on the repair's thread: the answers' thread then only looks it up.
+        as_shown = self._brief(unit, whole)
         # A server that continues the answer is asked for the function, and the line is written in place (its
         # opening): the same prompt as the function's question, which the server's cache then holds for both.
         in_place = self.backend.continues_answers
