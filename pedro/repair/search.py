@@ -335,17 +335,25 @@ class Search:
         if unit is None:
             return None  # a kept candidate changed the unit since the question was asked
         file_text = self._file_text(unit)
-        # A line question's line moves with its function: a kept candidate above it may have changed the line count.
+        # The answer is read against the function as the question showed it, where it stands now: a line question's
+        # line moves with its function (a kept candidate above it may have changed the line count), and where a
+        # candidate kept, or taken back, since changed the function, the answer still means the code it was shown.
+        shown, shown_file = unit, file_text
+        if unit.text != question.unit.text:
+            shown = replace(unit, text=question.unit.text, end_line=unit.start_line + question.unit.text.count("\n"))
+            shown_file = file_text.replace(unit.text, shown.text, 1)
         line = question.line + unit.start_line - question.unit.start_line
         candidate = (
-            read_line_candidate(answer.text, unit, line, file_text)
+            read_line_candidate(answer.text, shown, line, shown_file)
             if question.kind == "line"
-            else read_candidate(answer.text, unit, file_text)
+            else read_candidate(answer.text, shown, shown_file)
         )
         failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
         failure_text = "\n".join(f.message + "\n" + f.details for f in failing)
-        if candidate.text is not None and (why := self._set_aside(candidate.text, unit, question, line, failure_text)):
+        if candidate.text is not None and (why := self._set_aside(candidate.text, shown, question, line, failure_text)):
             candidate = Candidate(None, why)
+        elif candidate.text is not None and candidate.text.strip() == unit.text.strip():
+            candidate = Candidate(None, "the answer gives the function as it now stands")
         if question.kind == "function" and len(file_text.splitlines()) <= WHOLE_FILE_LINES:
             self._queue_whole_file(answer, unit, file_text, failure_text, label)
         return self._proposal(unit, candidate, question.kind, label)
@@ -387,12 +395,13 @@ class Search:
         return replace(unit, start_line=unit.start_line + shift, end_line=unit.end_line + shift)
 
     def _answered_unit(self, answer: Answer) -> Unit | None:
-        """The unit an answer replaces, as the file holds it now: for a whole function the search is still about, also
-        one kept candidates changed since the question was asked (when its file has one function of that name)."""
+        """The unit an answer replaces, as the file holds it now: for a function the search is still about, also one
+        candidates kept or taken back changed since the question was asked (when its file has one function of that
+        name). A small model writes an answer for seconds, and the search goes on meanwhile."""
         unit = answer.question.unit
         current = self._current(unit)
         asked = {(suspect.unit.path, suspect.unit.qualified_name) for suspect in self.suspects}
-        if current is not None or answer.question.kind != "function" or (unit.path, unit.qualified_name) not in asked:
+        if current is not None or (unit.path, unit.qualified_name) not in asked:
             return current
         same = [one for one in file_units(self.root, unit.path) if one.qualified_name == unit.qualified_name]
         return replace(same[0], tests=unit.tests) if len(same) == 1 else None

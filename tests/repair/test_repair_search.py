@@ -4,6 +4,7 @@ breaks a passing test taken back, progress kept while the rest is looked for, re
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from pedro.repair.answers import Answer, Question
 from pedro.repair.clues import Clues
 from pedro.repair.locate import Unit
 from pedro.repair.search import Search
+from pedro.repair.spectrum import Suspect
 from pedro.safety.guard import SnapshotGuard
 from pedro.safety.snapshots import list_snapshots
 
@@ -234,3 +236,20 @@ def test_a_line_answer_about_a_function_that_moved_is_read_at_the_line_where_it_
     assert proposal is not None and proposal.edits, proposal
     moved, text = proposal.edits[0]
     assert moved.start_line == 3 and text == scale.rstrip("\n").replace("x + k", "x * k")
+
+
+def test_a_line_answer_about_code_changed_since_is_read_against_the_code_it_was_shown(tmp_path: Path) -> None:
+    # The question showed `scale` with a kept candidate's `sorted(out)` in place; the search has since taken that
+    # candidate back. The answer still means the code it was shown: its line on top of it, in place of the function
+    # as the file holds it now (before, the answer was dropped).
+    scale = "def scale(xs, k):\n    out = [x + k for x in xs]\n    return out\n"
+    (tmp_path / "m.py").write_text(f"import math\n\n{scale}")
+    now = Unit("m.py", "scale", "scale", "python", 3, 5, scale.rstrip("\n"))
+    asked = replace(now, text=now.text.replace("return out", "return sorted(out)"))
+    search = Search(tmp_path, None, None, lambda *_a, **_k: None, frozenset(), None, Clues(), [], None,  # type: ignore[arg-type]
+                    lambda _unit: None, suspects=[Suspect(now, (4,), 1.0)])  # fmt: skip
+    proposal = search._from_answer(Answer(Question(asked, "line", 4), 0, "```python\nout = [x * k for x in xs]"))
+    assert proposal is not None and proposal.edits, proposal
+    replaced, text = proposal.edits[0]
+    assert replaced.text == now.text
+    assert text == "def scale(xs, k):\n    out = [x * k for x in xs]\n    return sorted(out)"
