@@ -335,19 +335,7 @@ class Search:
         if unit is None:
             return None  # a kept candidate changed the unit since the question was asked
         file_text = self._file_text(unit)
-        # The answer is read against the function as the question showed it, where it stands now: a line question's
-        # line moves with its function (a kept candidate above it may have changed the line count), and where a
-        # candidate kept, or taken back, since changed the function, the answer still means the code it was shown.
-        shown, shown_file = unit, file_text
-        if unit.text != question.unit.text:
-            shown = replace(unit, text=question.unit.text, end_line=unit.start_line + question.unit.text.count("\n"))
-            shown_file = file_text.replace(unit.text, shown.text, 1)
-        line = question.line + unit.start_line - question.unit.start_line
-        candidate = (
-            read_line_candidate(answer.text, shown, line, shown_file)
-            if question.kind == "line"
-            else read_candidate(answer.text, shown, shown_file)
-        )
+        shown, line, candidate = _read_answer(answer, unit, file_text)
         failing = [f for f in self.failures if f.test_id in unit.tests] or list(self.failures[:1])
         failure_text = "\n".join(f.message + "\n" + f.details for f in failing)
         if candidate.text is not None and (why := self._set_aside(candidate.text, shown, question, line, failure_text)):
@@ -774,6 +762,22 @@ class Search:
         probe = ProbeRecorder(spec)
         self.runs.first(sorted(self.wanted & self.run.failing) or sorted(self.wanted), instrument=probe)
         self.originals[unit.key] = tuple(probe.outputs) if probe.outputs is not None else None
+
+
+def _read_answer(answer: Answer, unit: Unit, file_text: str) -> tuple[Unit, int, Candidate]:
+    """The answer read against the function as its question showed it, where the function stands now in `file_text`
+    (`unit`): that function as shown, the line asked about, and the candidate. A line question's line moves with its
+    function (a kept candidate above it may have changed the line count), and where a candidate kept, or taken back,
+    since changed the function, the answer still means the code it was shown."""
+    question = answer.question
+    shown, shown_file = unit, file_text
+    if unit.text != question.unit.text:
+        shown = replace(unit, text=question.unit.text, end_line=unit.start_line + question.unit.text.count("\n"))
+        shown_file = file_text.replace(unit.text, shown.text, 1)
+    line = question.line + unit.start_line - question.unit.start_line
+    if question.kind == "line":
+        return shown, line, read_line_candidate(answer.text, shown, line, shown_file)
+    return shown, line, read_candidate(answer.text, shown, shown_file)
 
 
 def _judged_as(proposal: Proposal, verdict: Verdict, why: str) -> tuple[Verdict, str]:
