@@ -172,9 +172,14 @@ class Clues:
         return self.frames[0] if self.frames else None
 
 
+def clue_texts(failures: Sequence[FailedTest]) -> list[str]:
+    """Each failure's text, its message and details: what its clues are read from."""
+    return [f"{failure.message}\n{failure.details}" for failure in failures]
+
+
 def read_clues(failures: Sequence[FailedTest], root: Path, tests: FailingTests | None = None) -> Clues:
     """The clues of every failure together (`tests`: their test functions, where the repair has looked them up)."""
-    texts = [f"{failure.message}\n{failure.details}" for failure in failures]
+    texts = clue_texts(failures)
     tests = tests or FailingTests(root)
     literals = _literals(failures, texts, tests)
     frames = [

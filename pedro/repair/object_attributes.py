@@ -56,8 +56,20 @@ def _class_attributes(owner: str, root: Path) -> set[str]:
     builtin = getattr(builtins, name, None)
     if "." not in owner and isinstance(builtin, type):
         return _public(builtin)
-    texts = list(project_sources(root, "python"))
     known: set[str] = set()
+    for current, classes in class_chain(name, list(project_sources(root, "python"))):
+        base_type = getattr(builtins, current, None)
+        if not classes and isinstance(base_type, type):
+            known.update(_public(base_type))
+        for node in classes:
+            known.update(_members(node))
+    return known
+
+
+def class_chain(name: str, texts: list[str]) -> list[tuple[str, list[ast.ClassDef]]]:
+    """The class `name` and its bases, _MOST_BASES names at most: each name with the classes of that name in the
+    project's Python files `texts` (none for a class from elsewhere, a builtin type's)."""
+    chain: list[tuple[str, list[ast.ClassDef]]] = []
     wanted, seen = [name], set[str]()
     while wanted and len(seen) < _MOST_BASES:
         current = wanted.pop()
@@ -65,13 +77,9 @@ def _class_attributes(owner: str, root: Path) -> set[str]:
             continue
         seen.add(current)
         classes = _python_classes(texts, current)
-        base_type = getattr(builtins, current, None)
-        if not classes and isinstance(base_type, type):
-            known.update(_public(base_type))
-        for node in classes:
-            known.update(_members(node))
-            wanted.extend(_base_name(base) for base in node.bases)
-    return known
+        chain.append((current, classes))
+        wanted.extend(_base_name(base) for node in classes for base in node.bases)
+    return chain
 
 
 def _public(thing: object) -> set[str]:

@@ -19,7 +19,7 @@ from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.assert_values import COMPARED_TIMEOUT_S, with_values
-from pedro.repair.clues import read_clues
+from pedro.repair.clues import clue_texts, read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
 from pedro.repair.frames import HUNG_MARK
@@ -30,6 +30,7 @@ from pedro.repair.origins import got_nothing
 from pedro.repair.outcome import RepairOutcome
 from pedro.repair.own_class import own_class_rows
 from pedro.repair.probes import ProbeSpec, by_own_program, probe_spec
+from pedro.repair.restored_state import restored_without_set_up
 from pedro.repair.search import Search, describe
 from pedro.repair.settle import Settled, settle
 from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
@@ -304,6 +305,8 @@ class Repairer:
         owned = [unit for base in sorted(clues.subclassed) for unit in class_units(self.root, base)
                  if unit.key not in seen and own_class_rows(unit.text.splitlines(), clues.subclassed)]  # fmt: skip
         search.add_variants([(unit, []) for unit in owned], first=True, at_least=OWN_CLASS_SCORE)
+        # An object that lacks what its set-up assigns: the set-up called where it is restored (restored_state.py).
+        search.variants.extendleft(reversed(restored_without_set_up(self.root, clue_texts(located.shown))))
         return search
 
     def _search(self, search: Search, outcome: RepairOutcome, began: float) -> Settled:
