@@ -372,11 +372,11 @@ def bypasses(text: str, unit: Unit, suspects: Sequence[Unit]) -> str:
 
 
 def drops_own_calls(text: str, unit: Unit, line: int, own: Collection[str]) -> str:
-    """Why a line answer is no fix of its line, or "": the line calls functions of its own file (`own`), and the
-    answer in its place calls none of its file's functions. jmespath's guard `if not (_is_actual_number(left) and
-    _is_actual_number(right)):` was answered with `if left == right:`, which passes the one test that compares two
-    strings and makes every comparison of equal numbers return None. (A call that should go is a variant's to drop,
-    with the evidence dropped_calls.py asks for.)"""
+    """Why a line answer is no fix of its line, or "": the line calls functions of its own file (`own`: those the
+    file defines, and those it imports from the project), and the answer in its place calls none of them.
+    jmespath's guard `if not (_is_actual_number(left) and _is_actual_number(right)):` was answered with `if left ==
+    right:`, which passes the one test that compares two strings and makes every comparison of equal numbers return
+    None. (A call that should go is a variant's to drop, with the evidence dropped_calls.py asks for.)"""
     top, bottom, original = joined_statement(unit.text, line - unit.start_line + 1, unit.language)
     others = set(own) - {unit.name}
     called = _called(original) & others

@@ -34,6 +34,7 @@ from pedro.repair.locate import Unit, constants_read, file_units
 from pedro.repair.pairs import Tested, joined, pairings, slip_kind
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
 from pedro.repair.progress import came_nearer, failed_later, fails_alike, remaining
+from pedro.repair.project_imports import imported_functions
 from pedro.repair.spectrum import Suspect
 from pedro.repair.variants import Variant, unit_variants
 from pedro.tools.test import TestRun
@@ -403,9 +404,11 @@ class Search:
         return why
 
     def _own_functions(self, path: str) -> frozenset[str]:
-        """The names of the functions and methods defined in the file `path`."""
+        """The names of the functions and methods defined in the file `path`, and of those it imports from the
+        project's own modules."""
         if path not in self._own:
-            self._own[path] = frozenset(unit.name for unit in file_units(self.root, path))
+            defined = frozenset(unit.name for unit in file_units(self.root, path))
+            self._own[path] = defined | (imported_functions(self.root, path) if path.endswith(".py") else frozenset())
         return self._own[path]
 
     def _file_text(self, unit: Unit) -> str:
