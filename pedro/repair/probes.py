@@ -30,6 +30,8 @@ from pedro.tools.test import RunPlan
 _PLUGIN = "pedro_probe_plugin"
 _PLUGIN_SOURCE = Path(__file__).with_name("pytest_probes.py")
 MAX_INPUTS = 24
+_DICT_VALUE_NEIGHBOURS = 2
+"""How many of a mapping's first value's own neighbours stand in for it: a few, for every other argument's too."""
 _MAX_TEST_FILES = 20
 _MAX_TEST_BYTES = 200_000
 
@@ -253,7 +255,23 @@ def neighbours(value: Any) -> list[Any]:
         return [value[::-1], value[1:], [*value, value[0]], value[:-1], []] if value else []
     if isinstance(value, tuple):
         return [value[::-1], value[1:], (*value, value[0]), value[:-1], ()] if value else []
+    if isinstance(value, dict):
+        return _dict_neighbours(value)
     return []
+
+
+def _dict_neighbours(value: dict[Any, Any]) -> list[Any]:
+    """A mapping's neighbours: its first two values swapped, its first value's own neighbours, its last key dropped,
+    and none at all. A fix fitted to a test's record (`{'a': 'x', 'b': 'y'}`) parts from a general one where the
+    values change, not the keys."""
+    if not value:
+        return []
+    keys = list(value)
+    found: list[Any] = []
+    if len(keys) >= 2 and value[keys[0]] != value[keys[1]]:
+        found.append({**value, keys[0]: value[keys[1]], keys[1]: value[keys[0]]})
+    found += [{**value, keys[0]: other} for other in neighbours(value[keys[0]])[:_DICT_VALUE_NEIGHBOURS]]
+    return [*found, {key: value[key] for key in keys[:-1]}, {}]
 
 
 @dataclass

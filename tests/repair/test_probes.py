@@ -211,6 +211,9 @@ def test_neighbours_keep_the_type_and_stay_near() -> None:
     assert neighbours("ab") == ["ba", "AB", "ab x", ""]
     assert neighbours([1, 2]) == [[2, 1], [2], [1, 2, 1], [1], []] and neighbours((1,)) == [(1,), (), (1, 1), (), ()]
     assert neighbours(None) == [] and neighbours([]) == []
+    # A mapping's values change, its keys stay: the first two swapped, the first one moved, the last key dropped.
+    assert neighbours({"a": 1, "b": 2}) == [{"a": 2, "b": 1}, {"a": 2, "b": 2}, {"a": 0, "b": 2}, {"a": 1}, {}]
+    assert neighbours({"a": "x"}) == [{"a": "x"}, {"a": "X"}, {}, {}] and neighbours({}) == []
 
 
 # An answer that spells the value the test expects, whatever it is given: it passes, and is no fix.
@@ -285,8 +288,9 @@ def test_a_fix_that_crashes_where_the_code_answered_is_no_fix(order: Path) -> No
     outcome, _, events = repair(order, [LATER_UNGUARDED, LATER_GUARDED])
     first = of_type(events, "repair.candidate")[0]
     assert first["status"] == "overfits", first
+    # The first probe it fails on: the test's record with its last key dropped (`None > 'b'`).
     assert first["reason"] == (
-        "it makes later({'x': 'b', 'y': 'a'}, 'X', 'y') raise TypeError, where the code it replaces returned None"
+        "it makes later({'x': 'b'}, 'x', 'y') raise TypeError, where the code it replaces returned None"
     )
     assert outcome.fixed and "type(left) is not type(right)" in (order / "order.py").read_text()
 
