@@ -19,7 +19,8 @@ from pedro.repair.object_attributes import PYTHON_MISSING_ATTRIBUTE, class_chain
 from pedro.repair.variants import OWN_CLASS_SCORE, Variant
 
 RESTORERS = frozenset({"__setstate__", "__copy__", "__deepcopy__"})
-"""The methods that make an object of their class without its `__init__`."""
+"""The methods that make an object of their class without its `__init__`, besides any that calls `__new__`."""
+_MADE_NEW = re.compile(r"\.__new__\s*\(")
 
 
 def restored_without_set_up(root: Path, texts: Iterable[str]) -> list[Variant]:
@@ -31,7 +32,7 @@ def restored_without_set_up(root: Path, texts: Iterable[str]) -> list[Variant]:
     if not wanted:
         return []
     sources = list(project_sources(root, "python"))
-    found: dict[tuple[str, str], Variant] = {}
+    found: dict[tuple[str, int, str], Variant] = {}
     for owner, attribute in sorted(wanted):
         chain = [node for _name, nodes in class_chain(owner.rsplit(".", 1)[-1], sources) for node in nodes]
         set_up = _set_up(chain, attribute)
@@ -41,7 +42,7 @@ def restored_without_set_up(root: Path, texts: Iterable[str]) -> list[Variant]:
             for unit in _restorers(root, name, set_up):
                 variant = _with_set_up(unit, set_up, attribute)
                 if variant is not None:
-                    found.setdefault((unit.path, variant.text), variant)
+                    found.setdefault((unit.path, variant.line, variant.text), variant)
     return list(found.values())
 
 
@@ -57,12 +58,15 @@ def _set_up(chain: Sequence[ast.ClassDef], attribute: str) -> str | None:
 
 
 def _restorers(root: Path, class_name: str, set_up: str) -> list[Unit]:
-    """The class's restoring methods that never call `set_up`."""
+    """The class's restoring methods (RESTORERS, and those that make an object with `__new__`) that never call
+    `set_up`."""
     calls = re.compile(rf"\.{re.escape(set_up)}\s*\(")
     return [
         unit
         for unit in class_units(root, class_name)
-        if unit.name in RESTORERS and unit.qualified_name == f"{class_name}.{unit.name}" and not calls.search(unit.text)
+        if (unit.name in RESTORERS or _MADE_NEW.search(unit.text))
+        and unit.qualified_name == f"{class_name}.{unit.name}"
+        and not calls.search(unit.text)
     ]
 
 

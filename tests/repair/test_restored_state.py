@@ -35,6 +35,11 @@ class Shelf:
         made = Shelf.__new__(Shelf)
         made.items = list(self.items)
         return made
+
+    def reversed(self):
+        made = type(self).__new__(type(self))
+        made.items = self.items[::-1]
+        return made
 '''
 SHELF_TESTS = """\
 import copy
@@ -60,13 +65,14 @@ MISSING = "AttributeError: 'Shelf' object has no attribute '_index'"
 def test_the_set_up_is_added_where_the_object_is_restored(repo: Path) -> None:
     commit_files(repo, {"shelf.py": SHELF})
     found = {variant.unit.name: variant for variant in restored_without_set_up(repo, [MISSING])}
-    assert set(found) == {"__setstate__", "__copy__"}
+    assert set(found) == {"__setstate__", "__copy__", "reversed"}
     # At the end of a method that restores `self`; before the return of one that makes another object.
     assert found["__setstate__"].text.splitlines() == [
         "            setattr(self, key, value)",
         "        self._build_index()",
     ]
     assert found["__copy__"].text.splitlines() == ["        made._build_index()", "        return made"]
+    assert found["reversed"].text.splitlines() == ["        made._build_index()", "        return made"]
     assert "`_index`" in found["__setstate__"].change
 
 
