@@ -19,6 +19,7 @@ from pedro.evidence import ProjectTests, count, describe_test_run
 from pedro.prompts import render_prompt
 from pedro.repair.answers import ModelAnswers, questions_for
 from pedro.repair.assert_values import COMPARED_TIMEOUT_S, with_values
+from pedro.repair.byte_order_marks import dropped_marks
 from pedro.repair.clues import clue_texts, read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
@@ -306,7 +307,10 @@ class Repairer:
                  if unit.key not in seen and own_class_rows(unit.text.splitlines(), clues.subclassed)]  # fmt: skip
         search.add_variants([(unit, []) for unit in owned], first=True, at_least=OWN_CLASS_SCORE)
         # An object that lacks what its set-up assigns: the set-up called where it is restored (restored_state.py).
-        search.variants.extendleft(reversed(restored_without_set_up(self.root, clue_texts(located.shown))))
+        texts = clue_texts(located.shown)
+        search.variants.extendleft(reversed(restored_without_set_up(self.root, texts)))
+        # A text read with its byte order mark kept: dropped where the suspects' files read (byte_order_marks.py).
+        search.variants.extendleft(reversed(dropped_marks(self.root, [s.unit.path for s in ranked], texts)))
         return search
 
     def _search(self, search: Search, outcome: RepairOutcome, began: float) -> Settled:
