@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pedro.repair.locate import project_sources
+from pedro.repair.project_imports import module_file
 
 # Python's `'Owner' object has no attribute`, `type object 'Owner'`, `module 'pkg.mod'`; Go's `type Owner has no
 # field or method`.
@@ -109,16 +110,19 @@ def _members(node: ast.ClassDef) -> Iterator[str]:
             yield statement.name
         yield from _assigned_names(statement)
     for method in ast.walk(node):
-        if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) and method.args.args:
-            me = method.args.args[0].arg
-            for inner in ast.walk(method):
-                for target in _targets(inner):
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == me
-                    ):
-                        yield target.attr
+        if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from self_assigned(method)
+
+
+def self_assigned(method: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[str]:
+    """The attributes a method assigns on its own object (`self.name = ...`, by its first parameter's name)."""
+    if not method.args.args:
+        return
+    me = method.args.args[0].arg
+    for inner in ast.walk(method):
+        for target in _targets(inner):
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == me:
+                yield target.attr
 
 
 def _assigned_names(statement: ast.AST) -> Iterator[str]:
@@ -147,13 +151,12 @@ def _base_name(base: ast.expr) -> str:
 def _module_attributes(module: str, root: Path) -> set[str]:
     """A project module's top-level names, else a standard module's."""
     parts = module.split(".")
-    for top in (root, root / "src"):
-        for path in (top.joinpath(*parts).with_suffix(".py"), top.joinpath(*parts, "__init__.py")):
-            if path.is_file():
-                try:
-                    return _top_level_names(ast.parse(path.read_text(encoding="utf-8", errors="replace")))
-                except (SyntaxError, ValueError, OSError):
-                    return set()
+    path = module_file(root, module)
+    if path is not None:
+        try:
+            return _top_level_names(ast.parse((root / path).read_text(encoding="utf-8", errors="replace")))
+        except (SyntaxError, ValueError, OSError):
+            return set()
     if parts[0] not in sys.stdlib_module_names or parts[0] in _ACTS_WHEN_IMPORTED:
         return set()
     # A standard module as Python sees it: its source's top-level names miss what it takes from a compiled one

@@ -24,6 +24,7 @@ from typing import Any
 from pedro.calls.run import AFTER_SLOW
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
+from pedro.repair.project_imports import module_file
 from pedro.repair.pytest_probes import SECONDS_PER_CALL
 from pedro.tools.test import RunPlan
 
@@ -92,23 +93,13 @@ def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
 def by_own_program(spec: ProbeSpec | None, root: Path) -> ProbeSpec | None:
     """A Python function's probes made by a program of their own, for tests whose runner takes no plugin; None when
     the module is no file of the repository's."""
-    path = _module_file(root, spec.module) if spec is not None else None
+    path = module_file(root, spec.module) if spec is not None else None
     return replace(spec, module=path, own_program=True) if spec is not None and path is not None else None
 
 
 def _in_project(root: Path, module: str) -> bool:
     """Whether `module` is the repository's own (a file or package under the root or under src/)."""
-    return _module_file(root, module) is not None
-
-
-def _module_file(root: Path, module: str) -> str | None:
-    """The repository path of `module` (a file or package under the root or under src/), or None."""
-    relative = module.replace(".", "/")
-    for base in ("", "src/"):
-        for path in (f"{base}{relative}.py", f"{base}{relative}/__init__.py"):
-            if (root / path).is_file():
-                return path
-    return None
+    return module_file(root, module) is not None
 
 
 def _spec(trees: Sequence[ast.Module], name: str, default_module: str) -> ProbeSpec | None:

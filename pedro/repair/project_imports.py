@@ -19,7 +19,7 @@ def imported_functions(root: Path, path: str) -> frozenset[str]:
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
             continue
-        module = _module_file(root, path, node.module or "", node.level)
+        module = _imported_module(root, path, node.module or "", node.level)
         if module is None:
             continue
         defined = {unit.name for unit in file_units(root, module)}
@@ -27,16 +27,24 @@ def imported_functions(root: Path, path: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _module_file(root: Path, path: str, module: str, level: int) -> str | None:
-    """The project file (relative to `root`) of the module `from <level dots><module> import` names in `path`."""
-    parts = [part for part in module.split(".") if part]
+def module_file(root: Path, module: str, bases: tuple[str, ...] = ("", "src/")) -> str | None:
+    """The repository path of the module `module` (dotted; a file or a package) under one of `bases` (folders with a
+    trailing slash: the root and src/ unless a relative import names its own package's folder), or None."""
+    relative = module.replace(".", "/")
+    for base in bases:
+        package = f"{base}{relative}/" if relative else base
+        for path in ([f"{base}{relative}.py"] if relative else []) + [f"{package}__init__.py"]:
+            if (root / path).is_file():
+                return path
+    return None
+
+
+def _imported_module(root: Path, path: str, module: str, level: int) -> str | None:
+    """The project file of the module that `from <level dots><module> import` in the file `path` names."""
+    if not level:
+        return module_file(root, module)
     here = PurePosixPath(path).parents
     if level > len(here):
         return None  # a relative import above the repository
-    starts = [here[level - 1]] if level else [PurePosixPath("."), PurePosixPath("src")]
-    for start in starts:
-        files = [start.joinpath(*parts).with_suffix(".py")] if parts else []
-        for candidate in [*files, start.joinpath(*parts, "__init__.py")]:
-            if (root / candidate).is_file():
-                return candidate.as_posix()
-    return None
+    folder = here[level - 1].as_posix()
+    return module_file(root, module, ("" if folder == "." else f"{folder}/",))

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from pedro.repair.locate import Unit, class_units, project_sources
-from pedro.repair.object_attributes import PYTHON_MISSING_ATTRIBUTE, class_chain
+from pedro.repair.object_attributes import PYTHON_MISSING_ATTRIBUTE, class_chain, self_assigned
 from pedro.repair.variants import OWN_CLASS_SCORE, Variant
 
 RESTORERS = frozenset({"__setstate__", "__copy__", "__deepcopy__"})
@@ -52,7 +52,7 @@ def _set_up(chain: Sequence[ast.ClassDef], attribute: str) -> str | None:
     methods = [item for node in chain for item in node.body if isinstance(item, ast.FunctionDef)]
     called = {call for method in methods if method.name == "__init__" for call in _self_calls(method)}
     for method in methods:
-        if method.name != "__init__" and method.name in called and attribute in _self_assigned(method):
+        if method.name != "__init__" and method.name in called and attribute in set(self_assigned(method)):
             return method.name
     return None
 
@@ -105,20 +105,4 @@ def _self_calls(method: ast.FunctionDef) -> set[str]:
         and isinstance(node.func, ast.Attribute)
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == me
-    }
-
-
-def _self_assigned(method: ast.FunctionDef) -> set[str]:
-    """The attributes `method` assigns on its own object (`self.name = ...`)."""
-    me = method.args.args[0].arg if method.args.args else ""
-    targets = [
-        target
-        for node in ast.walk(method)
-        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
-        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-    ]
-    return {
-        target.attr
-        for target in targets
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == me
     }

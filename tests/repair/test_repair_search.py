@@ -253,3 +253,11 @@ def test_a_line_answer_about_code_changed_since_is_read_against_the_code_it_was_
     replaced, text = proposal.edits[0]
     assert replaced.text == now.text
     assert text == "def scale(xs, k):\n    out = [x * k for x in xs]\n    return sorted(out)"
+    # An answer that gives back the function as the file now holds it is no candidate: nothing would change.
+    back = Answer(Question(asked, "function"), 1, f"```python\n{now.text}\n```")
+    same = search._from_answer(back)
+    assert (
+        same is not None
+        and not same.edits
+        and same.label["problem"] == "the answer gives the function as it now stands"
+    )
