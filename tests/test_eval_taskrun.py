@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from pedro.errors import UsageError
-from pedro.eval.plan import task_env
+from pedro.eval.plan import TaskGrid, task_env, task_plan
 from pedro.eval.taskrun import TaskLimits, prepare_repository, run_task, score
 from pedro.eval.tasks import load_suite, load_task
+from pedro.presets import DEFAULT_PROFILE
 
 SUITE = Path(__file__).resolve().parents[1] / "evals" / "tasks"
 FIX = '```python\ndef add(a, b):\n    """Return the sum of a and b."""\n    return a + b\n```'
@@ -92,6 +93,27 @@ def test_pedro_runs_on_a_task_and_is_scored(
     else:
         # The wrong answer was undone, so the loop's completion claims found nothing changed.
         assert result.reason == "no_evidence" and result.repair_candidates == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "solved"), [("repair", True), ("variants", False)])
+def test_the_variants_mode_takes_no_code_the_model_writes_for_a_feature(
+    stub_server: Any, tmp_path: Path, cli_env: dict[str, str], mode: str, solved: bool
+) -> None:
+    """A feature is written by the model's code or not at all: the variants mode, which counts what pedro fixes
+    without the model's code, leaves it, so a feature repair's run builds counts as a model answer's fix."""
+    answer = '```python\ndef is_even(n):\n    """Return True when n is even."""\n    return n % 2 == 0\n```'
+    server = stub_server([answer] * 6 + ["TASK COMPLETE"] * 3)
+    task = load_task(SUITE / "py-feature-is-even")
+    model = "SmolLM2-135M-Instruct"  # a model under a billion parameters: build's direct way, as shipped
+    (planned,) = task_plan([task], TaskGrid(model=model, profiles=[DEFAULT_PROFILE], modes=[mode]))
+    backend = ["--backend", "openai", "--base-url", server.url + "/v1", "--model", model]
+    env = {**env_for(cli_env), **planned.spec.env, "PEDRO_BUILD__RIVALS": "0"}
+    run = run_task(task, tmp_path, backend_args=backend, env=env, limits=TaskLimits(max_rounds=2, time_limit_s=120))
+    assert run.result.solved is solved, run.stderr
+    # Repair's run kept the model's function; the variants' run gave it to the loop, which read it as prose.
+    expected = ("built", None) if solved else ("round_limit", "no_tool_call")
+    assert (run.result.reason, run.result.failure) == expected, run.result
 
 
 @pytest.mark.parametrize(

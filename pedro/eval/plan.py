@@ -18,14 +18,16 @@ from pedro.eval.tasks import Task
 from pedro.presets import BUILTIN_PROFILES, DEFAULT_PROFILE
 
 # repair: pedro as shipped (test-driven repair first for a bug, the direct way first for a small model's feature, then
-# the loop); loop: the loop alone ([repair].enabled = false, [build].strategy = "loop"); variants: repair
-# asking the model nothing ([repair].candidates = 0); probe: no pedro job at all, the whole file and the failing
-# assertion to the model and its answer into the file (pedro.eval.probe), the yardstick repair must beat.
+# the loop); loop: the loop alone ([repair].enabled = false, [build].strategy = "loop"); variants: no code the model
+# writes is taken as a candidate (repair asks it nothing, [repair].candidates = 0, and a feature skips build's direct
+# way, [build].strategy = "loop"), so a task this mode leaves and repair fixes is one only a model answer fixed;
+# probe: no pedro job at all, the whole file and the failing assertion to the model and its answer into the file
+# (pedro.eval.probe), the yardstick repair must beat.
 EvalMode = Literal["repair", "loop", "variants", "probe"]
 EVAL_MODES: tuple[str, ...] = get_args(EvalMode)
 MODE_ENV: Final[Mapping[str, Mapping[str, str]]] = {
     "loop": {"PEDRO_REPAIR__ENABLED": "false", "PEDRO_BUILD__STRATEGY": "loop"},
-    "variants": {"PEDRO_REPAIR__CANDIDATES": "0"},
+    "variants": {"PEDRO_REPAIR__CANDIDATES": "0", "PEDRO_BUILD__STRATEGY": "loop"},
 }
 """The settings each mode runs pedro with."""
 PROFILE_ENV: Final = "PEDRO_TOOL_CALLING__SAMPLING_PROFILE"
