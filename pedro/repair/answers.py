@@ -17,6 +17,7 @@ from pedro.config import RepairConfig
 from pedro.messages import Message, TokenChoice, Usage
 from pedro.modelcall import complete
 from pedro.prompts import load_prompt, render_prompt
+from pedro.repair.followed_values import literal_line
 from pedro.repair.judge import describe_failure, first_line
 from pedro.repair.line_forks import LIKELIEST, MOST_FORKS, LineForks
 from pedro.repair.locate import FailingTests, Unit
@@ -81,18 +82,24 @@ class Answer:
     """A fork of the line (line_forks): the model's likeliest other token somewhere in it, not a whole answer."""
 
 
-def questions_for(ranked: Sequence[Suspect]) -> list[Question]:
-    """For each unit in rank order: the whole function, then its suspicious lines from the most suspicious down.
+def questions_for(ranked: Sequence[Suspect], values: Callable[[Unit], Sequence[Unit]] | None = None) -> list[Question]:
+    """For each unit in rank order: the whole function, then its suspicious lines from the most suspicious down, then
+    the line of each value it reads that writes a literal (`values`, followed_values.py), once each.
 
     The function comes first because that is the question small models answer best when it is asked greedily: on
     the task suite, SmolLM2-135M's greedy answers to line questions were mostly prose or another language."""
     questions: list[Question] = []
+    seen: set[tuple[str, str, int]] = set()
     for suspect in ranked:
         unit = suspect.unit
         questions.append(Question(unit))
         questions.extend(
             Question(unit, "line", line) for line in suspect.lines if unit.start_line <= line <= unit.end_line
         )
+        for value in values(unit) if values is not None else ():
+            if value.key not in seen:
+                seen.add(value.key)
+                questions.append(Question(value, "line", literal_line(value)))
     return questions
 
 
@@ -413,9 +420,10 @@ class ModelAnswers:
             path=unit.path,
             fence=FENCE_NAMES[unit.language],
             code=whole or as_shown.text,
-            what=f"This is {unit.path}, with the function {unit.name}"
+            kind=unit.kind,
+            what=f"This is {unit.path}, with the {unit.kind} {unit.name}"
             if whole
-            else f"This is the function {unit.name} in {unit.path}",
+            else f"This is the {unit.kind} {unit.name} in {unit.path}",
             line=_line_text(question),
             retry="",
         )

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pedro.repair.frames import HUNG_MARK, Frame, frames_of, is_test_code, is_test_file
 from pedro.tools.symbols import (
@@ -70,6 +70,8 @@ class Unit:
     doc: str = ""
     """The comment just above the unit, where a language documents its functions there (JavaScript's `/** … */`,
     Go's `//` lines): what it says the unit promises, as a Python docstring does."""
+    kind: Literal["function", "value"] = "function"
+    """A function or method, or a value the module level assigns (followed_values.py): what a question calls it."""
 
     @property
     def key(self) -> tuple[str, str, int]:

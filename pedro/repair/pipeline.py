@@ -23,6 +23,7 @@ from pedro.repair.byte_order_marks import dropped_marks
 from pedro.repair.clues import clue_texts, read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
+from pedro.repair.followed_values import ValuesRead
 from pedro.repair.frames import HUNG_MARK
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import FailingTests, Unit, class_units, instruments, locate
@@ -75,6 +76,8 @@ class _Located:
     """The failures as the model and the clues read them: with the values a bare assertion did not show."""
     tests: FailingTests
     """Their test functions, looked up once for the clues and the model's prompts."""
+    values: ValuesRead
+    """The values the units read, followed once for the variants and the questions alike."""
 
 
 class Repairer:
@@ -246,8 +249,8 @@ class Repairer:
             emit, "repair", [self.dispatcher.effects(edit_call(u, u.text)) for u in units]
         )
         try:
-            if search.model is not None:
-                search.model.ask_about(questions_for(ranked), emit)  # asked again only if the functions changed
+            if search.model is not None:  # asked again only if the functions changed
+                search.model.ask_about(questions_for(ranked, search.values), emit)
             search.remember_original(ranked[0].unit)  # while the model writes its first answer
             settled = self._search(search, outcome, began)
         finally:
@@ -279,15 +282,15 @@ class Repairer:
         ctx = self.tests.ctx
         shown = with_values(failures, [s.unit for s in named], self.root, ctx.env,
                             min(ctx.config.test_timeout, COMPARED_TIMEOUT_S))  # fmt: skip
-        tests = FailingTests(self.root)
-        model = self._asking(shown, named, editor, tests)
+        tests, values = FailingTests(self.root), ValuesRead(self.root)
+        model = self._asking(shown, named, editor, tests, values)
         try:
             spectrum = self._spectrum(run, wanted, emit, runs)
             ranked = named if spectrum is None else self._suspects(failures, wanted & run.failing, spectrum)
         except BaseException:
             _done_asking(model, outcome, emit)
             raise
-        return _Located(spectrum, ranked, model, editor, shown, tests)
+        return _Located(spectrum, ranked, model, editor, shown, tests, values)
 
     def _searcher(
         self, emit: Emit, run: TestRun, wanted: frozenset[str], runs: CandidateRuns, located: _Located
@@ -299,7 +302,7 @@ class Repairer:
             editor.watch(suspect.unit)
         clues = read_clues(located.shown, self.root, located.tests)
         search = Search(self.root, runs, editor, emit, wanted, run, clues, failures, model, self._probe)
-        search.variant_limit, search.suspects = self.config.mutants, ranked
+        search.variant_limit, search.suspects, search.values = self.config.mutants, ranked, located.values
         search.add_variants([(s.unit, s.lines) for s in ranked])
         # A class the failing test subclasses: its code that names it, wherever the failure points (own_class.py).
         seen = {suspect.unit.key for suspect in ranked}
@@ -419,7 +422,7 @@ class Repairer:
         return [suspect for suspect in found if suspect.unit.name not in handed] or found
 
     def _asking(
-        self, failures: list[FailedTest], named: list[Suspect], editor: Editor, tests: FailingTests
+        self, failures: list[FailedTest], named: list[Suspect], editor: Editor, tests: FailingTests, values: ValuesRead
     ) -> ModelAnswers | None:
         """The model, already asked about the functions the failures name (`named`), while coverage is measured
         (seconds on a deep recursion): its first answer is the slowest thing repair waits for. Their files are
@@ -429,8 +432,10 @@ class Repairer:
         model = self._model(failures, tests)
         for suspect in named:
             editor.watch(suspect.unit)
+            for value in values(suspect.unit):
+                editor.watch(value)
         if named:
-            model.start(questions_for(named))
+            model.start(questions_for(named, values))
         return model
 
     def _model(self, failures: list[FailedTest], tests: FailingTests) -> ModelAnswers:

@@ -19,7 +19,7 @@ def imported_functions(root: Path, path: str) -> frozenset[str]:
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
             continue
-        module = _imported_module(root, path, node.module or "", node.level)
+        module = imported_module(root, path, node.module or "", node.level)
         if module is None:
             continue
         defined = {unit.name for unit in file_units(root, module)}
@@ -39,7 +39,7 @@ def module_file(root: Path, module: str, bases: tuple[str, ...] = ("", "src/")) 
     return None
 
 
-def _imported_module(root: Path, path: str, module: str, level: int) -> str | None:
+def imported_module(root: Path, path: str, module: str, level: int) -> str | None:
     """The project file of the module that `from <level dots><module> import` in the file `path` names."""
     if not level:
         return module_file(root, module)

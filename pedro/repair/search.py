@@ -29,6 +29,7 @@ from pedro.repair.clues import Clues
 from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.everywhere import everywhere
+from pedro.repair.followed_values import ValuesRead
 from pedro.repair.judge import Verdict, judge
 from pedro.repair.locate import Unit, constants_read, file_units
 from pedro.repair.pairs import Tested, joined, pairings, slip_kind
@@ -141,6 +142,9 @@ class Search:
     probe_for: Callable[[Unit], ProbeSpec | None]
     suspects: list[Suspect] = field(default_factory=list)
     """The ranked units, as the code holds them now: what the model is asked about."""
+    values: ValuesRead | None = None
+    """The module-level values each unit reads (followed_values.py): their variants and line questions come after
+    the unit's own."""
     relocate: Callable[[TestRun, list[Edit]], list[Suspect]] | None = None
     """The units to try after a kept candidate: those the failures that remain point at."""
     variants: deque[Variant] = field(default_factory=deque)
@@ -200,16 +204,25 @@ class Search:
             for variant in unit_variants(unit, lines, self.clues, text):
                 if at_least is None or variant.score >= at_least:
                     found.setdefault((unit.path, variant.line, variant.text, variant.also), variant)
-            for constant in constants_read(unit, text):
+            for constant, constant_text in self._values_read(unit, text):
                 # A table the function reads is a likelier place than none, and less likely than its own lines.
-                for variant in unit_variants(constant, [], self.clues, text):
+                for variant in unit_variants(constant, [], self.clues, constant_text):
                     lower = replace(variant, score=variant.score - _CONSTANT_PENALTY)
-                    found.setdefault((unit.path, variant.line, variant.text, variant.also), lower)
+                    found.setdefault((constant.path, variant.line, variant.text, variant.also), lower)
         ordered = sorted(found.values(), key=lambda variant: -variant.score)
         if first:
             self.variants.extendleft(reversed(ordered))
         else:
             self.variants.extend(ordered)
+
+    def _values_read(self, unit: Unit, text: str) -> list[tuple[Unit, str]]:
+        """The constants the unit reads in its own file, and the values it reads followed through the project (each
+        with its file's text); the files of the latter watched, as the model reads them."""
+        found = [(constant, text) for constant in constants_read(unit, text)]
+        for value in self.values(unit) if self.values is not None else ():
+            self.editor.watch(value)
+            found.append((value, self._file_text(value)))
+        return found
 
     def next_proposal(self, deadline: float) -> Proposal | None:
         """An answer as soon as one has arrived, else the next variant, else (while the model writes) the next
@@ -552,7 +565,7 @@ class Search:
         self._tried = {key: set(texts) for key, texts in level.tried}
         self._idle_seen = -1
         if self.model is not None:
-            self.model.ask_about(questions_for(self.suspects), self.emit)
+            self.model.ask_about(questions_for(self.suspects, self.values), self.emit)
         return True
 
     def take_up_nearest(self) -> None:
@@ -724,7 +737,7 @@ class Search:
         self._instead.clear()  # made from the code before this candidate
         self._instead.extend(self._proposal(unit, candidate, "mutation", label) for unit, candidate, label in instead)
         if self.model is not None:
-            self.model.ask_about(questions_for(self.suspects), self.emit)
+            self.model.ask_about(questions_for(self.suspects, self.values), self.emit)
 
     def _instead_of_kept(self, applied: list[Edit]) -> list[tuple[Unit, Candidate, dict[str, Any]]]:
         """The variants still untried on the lines a kept candidate changed, each made to replace it: a change that
