@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
 from pedro.repair.project_imports import imported_module
 
@@ -17,6 +18,8 @@ _MOST = 6
 """Assignments found at most: each is a unit whose variants and line question come after the function's own."""
 _DEEPEST = 6
 """Assignments followed from one another at most: a value made of a value made of … the literal."""
+_LONGEST = 20
+"""Lines an assignment has at most to be a unit: a longer table is followed through, not varied line by line."""
 _SELF_NAMES = frozenset({"self", "cls"})
 
 
@@ -90,7 +93,7 @@ class _Reader:
             if (path, statement.lineno) in seen:
                 continue
             seen.add((path, statement.lineno))
-            if _holds_literal(statement):
+            if _holds_literal(statement) and _short(statement) and not is_test_file(path):
                 found.append(self._unit(path, statement))
             scope, _tree = self.scope(path)
             if depth < _DEEPEST and scope is not None:
@@ -230,6 +233,11 @@ def _on_self(node: ast.AST) -> bool:
 def _assigned_names(statement: ast.stmt) -> list[str]:
     targets = statement.targets if isinstance(statement, ast.Assign) else [getattr(statement, "target", None)]
     return [target.id for target in targets if isinstance(target, ast.Name)]
+
+
+def _short(statement: ast.stmt) -> bool:
+    """Whether the assignment is short enough to vary line by line: a long table is followed, not varied."""
+    return (statement.end_lineno or statement.lineno) - statement.lineno < _LONGEST
 
 
 def _holds_literal(statement: ast.stmt) -> bool:

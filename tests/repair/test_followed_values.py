@@ -102,3 +102,16 @@ def test_repair_asks_the_model_about_the_literal_a_value_read_is_made_of(repo: P
     # The question showed the value's file (a small one), named the value, and showed the failure.
     asked = next(m[-1].content for m, _ in backend.requests if "with the value UNRESERVED" in m[-1].content)
     assert "This is uri/abnf.py, with the value UNRESERVED" in asked and "/~user" in asked
+
+
+def test_a_long_table_is_followed_through_and_a_test_module_s_value_is_not_a_unit(repo: Path) -> None:
+    table = "WIDTHS = {\n" + "".join(f"    'k{n}': {n},\n" for n in range(30)) + "}\n"
+    source = (
+        "from tests.fixtures import SAMPLE\nfrom widths import WIDTHS\n\n\n"
+        "def width(key):\n    return WIDTHS[key] + len(SAMPLE)\n"
+    )
+    commit_files(repo, {"widths.py": table, "tests/__init__.py": "", "tests/fixtures.py": "SAMPLE = 'abc'\n",
+                        "measure.py": source})  # fmt: skip
+    assert followed_values(repo, _unit(repo, "measure.py", "width")) == []
+    commit_files(repo, {"widths.py": "WIDTHS = {'a': 1}\n"})
+    assert [value.name for value in followed_values(repo, _unit(repo, "measure.py", "width"))] == ["WIDTHS"]
