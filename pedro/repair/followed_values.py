@@ -32,13 +32,12 @@ class _Scope:
     """A name imported from another project module: (that module's path, the name there)."""
     modules: dict[str, str] = field(default_factory=dict)
     """A name bound to a project module (`from rfc3986 import misc`, `import pkg.misc as misc`): its path."""
-    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
 
 
 def followed_values(root: Path, unit: Unit, *, most: int = _MOST) -> list[Unit]:
     """The module-level assignments with a literal in their value that the Python unit reads, directly or through
     other assignments and the project's imports, nearest first; a class attribute read on `self` or `cls` counts.
-    None where the unit is no Python function of a file that parses."""
+    Empty where the unit is no Python function of a file that parses. Each file is parsed once per call."""
     if unit.language != "python":
         return []
     reader = _Reader(root)
@@ -73,7 +72,7 @@ def literal_line(value: Unit) -> int:
 
 @dataclass
 class _Reader:
-    """The project's modules, each parsed once, and the assignments found in them."""
+    """The project's modules as they are now, each parsed once, and the assignments found in them."""
 
     root: Path
     _scopes: dict[str, tuple[_Scope | None, ast.Module | None]] = field(default_factory=dict)
@@ -144,8 +143,6 @@ class _Reader:
         for node in tree.body:
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 scope.assigned.update(dict.fromkeys(_assigned_names(node), node))
-            elif isinstance(node, ast.ClassDef):
-                scope.classes[node.name] = node
             elif isinstance(node, ast.ImportFrom):
                 self._from_import(path, node, scope)
             elif isinstance(node, ast.Import):
