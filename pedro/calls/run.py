@@ -98,7 +98,11 @@ def run_calls(language: str, path: str, root: Path, env: Mapping[str, str], call
             argv = (node, str(_HERE / "js_calls.mjs"), str(folder / "spec.json"))
             extra = {}
         (folder / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
-        said = _run(ChildCommand(argv, root, child_env(env, extra)), root, folder, timeout)
+        # The calls run in a folder of their own: a function that writes the file it is named writes it there, not
+        # into the repository, whose files the job's commit takes.
+        scratch = folder / "cwd"
+        scratch.mkdir()
+        said = _run(ChildCommand(argv, scratch, child_env(env, extra)), root, folder, timeout)
         return _read(out, said)
 
 

@@ -50,6 +50,17 @@ def is_test_file(path: str) -> bool:
     return bool(parts) and (_TEST_NAME.match(parts[-1]) is not None or any(_TEST_DIR.search(p) for p in parts[:-1]))
 
 
+def is_doctest(test_id: str) -> bool:
+    """Whether a pytest id names a doctest of a Python module (`--doctest-modules`): `mathx.py::mathx.cube`, the
+    examples in cube's docstring. Its file is the code under test, not a file of tests."""
+    path, _, name = test_id.partition("::")
+    name = name.partition("[")[0]
+    if not path.endswith(".py") or is_test_file(path) or not name or "::" in name:
+        return False
+    module = PurePosixPath(path)
+    return (module.parent.name if module.stem == "__init__" else module.stem) in name.split(".")
+
+
 # A Go file that imports the testing package: a helper of the tests (`testutil/assert.go`) under any name.
 _GO_TESTING_IMPORT = re.compile(rb'^\s*(?:import\s+)?(?:\w+\s+)?"testing"\s*$', re.MULTILINE)
 

@@ -24,7 +24,7 @@ from pedro.repair.clues import clue_texts, read_clues
 from pedro.repair.edits import Edit, Editor, Emit, edit_call
 from pedro.repair.evaluate import TIMEOUT_FACTOR, CandidateRuns, WarmPytest, WarmStart
 from pedro.repair.followed_values import ValuesRead
-from pedro.repair.frames import HUNG_MARK
+from pedro.repair.frames import HUNG_MARK, is_doctest
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import FailingTests, Unit, class_units, instruments, locate
 from pedro.repair.native_probes import native_probe_spec
@@ -414,8 +414,8 @@ class Repairer:
             spectrum, located, self.root, sorted(failing), self.config.max_functions, got_nothing=got_nothing(failures)
         )
         # A file that holds a failing test is the tests', whatever its name (`checks.py` named in python_files): a
-        # test made to agree with the code would pass.
-        tests = {test_id.partition("::")[0] for test_id in failing if "::" in test_id}
+        # test made to agree with the code would pass. A doctest's file is the code its docstrings show.
+        tests = {test_id.partition("::")[0] for test_id in failing if "::" in test_id and not is_doctest(test_id)}
         found = [suspect for suspect in found if suspect.unit.path not in tests]
         # What the failing tests hand code to run is their instrument, however much of it they ran (locate.py).
         handed = instruments(failures, self.root)

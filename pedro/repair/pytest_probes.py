@@ -13,9 +13,13 @@ import io
 import itertools
 import json
 import os
+import shutil
 import signal
+import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 _MAX_REPR = 200
@@ -89,6 +93,21 @@ def _after(after: dict[str, Any], limit: float, slowest: float) -> float:
     return min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
 
 
+@contextmanager
+def _scratch_folder(parent: Path) -> Iterator[None]:
+    """The probes' working directory: a new folder, removed after them. A function that writes the file it is named
+    (`save(rows, "out.txt")`) writes it there on the probes' neighbours of that name, never into the repository, whose
+    files the job's commit takes."""
+    here = Path.cwd()
+    folder = tempfile.mkdtemp(prefix="probes-", dir=parent)
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     spec_file, out_file = os.environ.get("PEDRO_PROBE_SPEC"), os.environ.get("PEDRO_PROBE_OUT")
     if not spec_file or not out_file or hasattr(session.config, "workerinput"):
@@ -104,7 +123,8 @@ def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
     else:
         previous = signal.signal(signal.SIGALRM, _stop)
         try:
-            outputs = _calls(function, spec)
+            with _scratch_folder(Path(out_file).parent):
+                outputs = _calls(function, spec)
         finally:
             signal.signal(signal.SIGALRM, previous)
     with open(out_file, "w", encoding="utf-8") as file:

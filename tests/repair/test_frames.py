@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pedro.repair.frames import Frame, frames_of, is_test_code, is_test_file
+from pedro.repair.frames import Frame, frames_of, is_doctest, is_test_code, is_test_file
 
 PYTEST_TEXT = """def test_total() -> None:
 >       assert total([1, 2]) == 3
@@ -108,6 +108,24 @@ def test_a_path_outside_the_repository_is_no_frame(tmp_path: Path) -> None:
 )
 def test_test_files_are_recognised_by_name(path: str, expected: bool) -> None:
     assert is_test_file(path) is expected
+
+
+@pytest.mark.parametrize(
+    ("test_id", "expected"),
+    [
+        ("mathx.py::mathx.cube", True),
+        ("src/shop/cart.py::shop.cart.Cart.total", True),
+        ("shop/__init__.py::shop.price", True),
+        ("mathx.py::mathx", True),  # the module's own docstring
+        ("test_calc.py::test_add", False),
+        ("tests/test_cart.py::TestCart::test_total", False),
+        ("test_calc.py::test_add[1.5-2.5]", False),  # a parameter's dot is not a module's
+        ("README.txt::README.txt", False),  # a text file of examples is the tests'
+        ("test_calc.py", False),
+    ],
+)
+def test_a_doctests_id_is_told_from_a_tests(test_id: str, expected: bool) -> None:
+    assert is_doctest(test_id) is expected
 
 
 def test_a_go_helper_that_imports_testing_is_test_code_under_any_name(tmp_path: Path) -> None:

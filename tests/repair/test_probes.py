@@ -310,3 +310,33 @@ def test_a_fix_may_raise_what_the_failing_test_expects(repo: Path) -> None:
     commit_files(repo, {"order.py": LATER, "test_order.py": tests})
     outcome, _, events = repair(repo, [LATER_UNGUARDED])
     assert outcome.fixed, [(c["status"], c["reason"]) for c in of_type(events, "repair.candidate")]
+
+
+# A function that writes the file it is named, called by a test that works in a folder of its own. Its probes call it
+# on neighbours of that name ("OUT.TXT", "txt.tuo"): those files must not land in the user's repository, where the
+# job's commit would take them. (The test's folder is not pytest's tmp_path: the runs inside this test would clear
+# away this test's own, which holds the repository.)
+REPORT = (
+    'def write_report(lines, output):\n    with open(output_path, "w") as handle:\n'
+    '        handle.write("\\n".join(lines))\n    return len(lines)\n'
+)
+REPORT_TESTS = (
+    "import os\nimport tempfile\nimport unittest\n\nfrom report import write_report\n\n\n"
+    "class ReportTests(unittest.TestCase):\n    def test_write(self):\n        here = os.getcwd()\n"
+    "        with tempfile.TemporaryDirectory() as folder:\n            os.chdir(folder)\n            try:\n"
+    "                self.assertEqual(write_report(['a', 'b'], 'out.txt'), 2)\n            finally:\n"
+    "                os.chdir(here)\n"
+)
+REPORT_FIXED = REPORT.replace("output_path", "output")
+
+
+@pytest.mark.parametrize(
+    "command", [PYTEST, f"{sys.executable} -m unittest -v test_report"], ids=["pytest", "unittest"]
+)
+def test_the_probes_leave_no_file_in_the_repository(repo: Path, command: str) -> None:
+    commit_files(repo, {"report.py": REPORT, "test_report.py": REPORT_TESTS})
+    outcome, _, _ = repair_with(repo, [f"```python\n{REPORT_FIXED}```"], candidates=2, command=command)
+    # The probes ran: the fix's outputs on them are named.
+    assert outcome.fixed and "write_report(['a'], 'out.txt'): raises NameError → 1" in outcome.summary, outcome.summary
+    assert (repo / "report.py").read_text() == REPORT_FIXED
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == " M report.py\n"

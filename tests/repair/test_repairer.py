@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo_util import PYTEST, git
+from repo_util import PYTEST, commit_files, git
 
 from pedro.backends.base import GenerationOptions
 from pedro.backends.scripted import ScriptedBackend
@@ -108,6 +108,18 @@ def test_a_candidate_that_fixes_the_failure_is_kept(calc: Path) -> None:
     runs = [(e.data["phase"], e.data.get("scope"), e.data.get("final")) for e in events if e.type == "tests.run"]
     assert runs == [("baseline", None, None), ("candidate", "failing", None), ("candidate", "all", None),
                     ("candidate", None, True)]  # fmt: skip
+
+
+def test_a_failing_doctest_is_repaired_in_the_function_whose_docstring_shows_it(repo: Path) -> None:
+    # `--doctest-modules`: the failing "test" is `mathx.py::mathx.cube`, and mathx.py is the code, not a file of tests.
+    cube = 'def cube(n):\n    """The cube of n.\n\n    >>> cube(3)\n    27\n    """\n    return n * n\n'
+    commit_files(repo, {"mathx.py": cube, "pytest.ini": "[pytest]\naddopts = --doctest-modules\n"})
+    fixed = cube.replace("n * n", "n ** 3")
+    outcome, _, events = repair(repo, [f"```python\n{fixed}```"])
+    assert outcome.fixed, outcome.summary
+    started = [e.data for e in events if e.type == "repair.started"]
+    assert started[0]["units"] == ["mathx.py:1 cube"]
+    assert (repo / "mathx.py").read_text() == fixed
 
 
 def test_a_long_test_pytest_shows_in_its_traceback_is_not_shown_again(calc: Path) -> None:
