@@ -167,12 +167,15 @@ def shifts(outputs: Sequence[str], original: Sequence[str] | None) -> bool:
 
 
 def _number_pairs(outputs: Sequence[str], original: Sequence[str] | None) -> list[tuple[float, float]] | None:
-    """(the original's output, this one) for every input, when there are two or more and all are numbers."""
-    if original is None or len(original) != len(outputs) or len(outputs) < 2:
+    """(the original's output, this one) for every input, when there are two or more and all are numbers. An input
+    both answer with the same error (`greet([])` raising UnboundLocalError before and after) says nothing of a shift
+    and is passed over; `len(name) - 1` still shifts each count the original gave."""
+    if original is None or len(original) != len(outputs):
         return None
-    pairs = [(_number(old), _number(new)) for old, new in zip(original, outputs, strict=True)]
+    kept = [(old, new) for old, new in zip(original, outputs, strict=True) if old != new or _number(old) is not None]
+    pairs = [(_number(old), _number(new)) for old, new in kept]
     numbers = [(old, new) for old, new in pairs if old is not None and new is not None]
-    return numbers if len(numbers) == len(pairs) else None
+    return numbers if len(numbers) == len(pairs) >= 2 else None
 
 
 def same(one: str, other: str) -> bool:

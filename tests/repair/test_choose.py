@@ -12,6 +12,7 @@ from pedro.repair.choose import (
     ignores_input,
     judge_pool,
     same,
+    shifts,
 )
 from pedro.repair.probes import ProbeSpec
 
@@ -97,3 +98,12 @@ def test_a_crash_counts_only_beyond_the_tests_where_the_code_answered_and_no_tes
     assert crashes_beyond(("= true", "! ReferenceError", "= 1"), original, spec, "expected ReferenceError") == ""
     assert crashes_beyond(("= true", "! RangeError", "= 1"), original, spec) == ""
     assert crashes_beyond(("= true", "! TypeError"), original, spec) == ""
+
+
+def test_a_shift_is_read_past_the_inputs_both_answer_with_the_same_error() -> None:
+    original = ("= 3", "= 3", "= 5", "! UnboundLocalError")
+    assert shifts(("= 2", "= 2", "= 4", "! UnboundLocalError"), original)
+    # An error only one of them raises is a difference, not a number: no shift.
+    assert not shifts(("= 2", "= 2", "= 4", "= 0"), original)
+    # Fewer than two numbers left: nothing to read a shift from.
+    assert not shifts(("= 2", "! KeyError", "! UnboundLocalError"), ("= 3", "! KeyError", "! UnboundLocalError"))

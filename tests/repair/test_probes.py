@@ -340,3 +340,18 @@ def test_the_probes_leave_no_file_in_the_repository(repo: Path, command: str) ->
     assert outcome.fixed and "write_report(['a'], 'out.txt'): raises NameError → 1" in outcome.summary, outcome.summary
     assert (repo / "report.py").read_text() == REPORT_FIXED
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == " M report.py\n"
+
+
+# The count of names greeted, which returns the last name's length instead. `len(name) - 1` passes the test (two
+# names of three letters) by shifting every count the code gave, and raises on no names as the code did.
+GREET = 'def greet(names):\n    for name in names:\n        print("Hello, " + name)\n    return len(name)\n'
+GREET_TESTS = "from greet import greet\n\n\ndef test_greet():\n    assert greet(['Ann', 'Bob']) == 2\n"
+
+
+def test_a_shift_of_the_codes_answers_loses_though_both_raise_alike_where_the_code_raised(repo: Path) -> None:
+    commit_files(repo, {"greet.py": GREET, "test_greet.py": GREET_TESTS})
+    outcome, _, events = repair_with(repo, [], coverage=True, mutants=40, candidates=0, rivals=2)
+    assert outcome.fixed, outcome.summary
+    kept = [dict(e.data) for e in events if e.type == "repair.chosen"]
+    assert len(kept) == 1 and len(kept[0]["candidates"]) >= 2, kept
+    assert "return len(names)" in (repo / "greet.py").read_text()
