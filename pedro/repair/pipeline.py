@@ -27,6 +27,7 @@ from pedro.repair.followed_values import ValuesRead
 from pedro.repair.frames import HUNG_MARK, is_doctest
 from pedro.repair.judge import describe_failure
 from pedro.repair.locate import FailingTests, Unit, class_units, instruments, locate
+from pedro.repair.missing_modules import unimportable
 from pedro.repair.native_probes import native_probe_spec
 from pedro.repair.origins import got_nothing
 from pedro.repair.outcome import RepairOutcome
@@ -226,9 +227,7 @@ class Repairer:
         spectrum, ranked = located.spectrum, located.ranked
         emit("repair.started", command=self.tests.command, units=[describe(s.unit) for s in ranked], runs=runs.how)
         if not ranked:
-            _done_asking(located.model, outcome, emit)
-            outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
-            return outcome
+            return self._nothing_located(emit, outcome, run, wanted, located)
         outcome.ran = True
         search = self._searcher(emit, run, wanted, runs, located)
 
@@ -269,6 +268,17 @@ class Repairer:
             beyond=list(outcome.beyond),
             disputes=list(outcome.disputes),
         )
+        return outcome
+
+    def _nothing_located(
+        self, emit: Emit, outcome: RepairOutcome, run: TestRun, wanted: frozenset[str], located: _Located
+    ) -> RepairOutcome:
+        """No function to repair: the loop takes over, told so, and the user is told what the test command needs
+        where the tests cannot import the project's own code."""
+        if setup := unimportable(_failures(run, wanted), self.root):
+            emit("notice", message=setup)
+        _done_asking(located.model, outcome, emit)
+        outcome.handover = self._handover(run, outcome, [], "no function could be located from the failures")
         return outcome
 
     def _located(

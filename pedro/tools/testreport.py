@@ -643,7 +643,10 @@ def _raw_go(text: str) -> RunReport | None:
 
 
 UNITTEST_RUNNER = "unittest"
-UNITTEST_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<test>\w+) \((?P<where>[\w.]+)\)", re.MULTILINE)
+# A module that fails to import is a test of its own, named by its dotted name: `ERROR: tests.test_stock
+# (unittest.loader._FailedTest.tests.test_stock)`.
+UNITTEST_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<test>[\w.]+) \((?P<where>[\w.]+)\)", re.MULTILINE)
+_UNITTEST_LOADER = "unittest.loader."
 UNITTEST_RAN = re.compile(r"^Ran (?P<n>\d+) tests? in", re.MULTILINE)
 UNITTEST_RESULT = re.compile(r"^(?:FAILED|OK) ?(?:\((?P<body>[^)]*)\))?\s*$", re.MULTILINE)
 # `-v`: one line a test, `test_add (test_calc.T.test_add) ... ok` (3.11+), `test_add (test_calc.T) ... ok` before;
@@ -660,7 +663,9 @@ _UNITTEST_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)', 
 
 def unittest_id(test: str, where: str) -> str:
     """A unittest test's id as `python -m unittest` takes it: Python 3.11 prints it whole in the parentheses,
-    older versions the class only."""
+    older versions the class only. A module that failed to import is its dotted name."""
+    if where.startswith(_UNITTEST_LOADER):
+        return test
     return where if where.endswith(f".{test}") else f"{where}.{test}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -517,3 +518,21 @@ def test_a_test_helper_two_failures_share_is_shown_once_and_without_its_docstrin
     assert "How to call it" not in prompt
     # Its frames name the test file as the repository does, not by where this machine keeps it.
     assert 'File "test_calc.py", line 12, in check' in prompt and str(calc) not in prompt
+
+
+def test_tests_that_cannot_import_the_projects_own_package_say_what_the_command_needs(repo: Path) -> None:
+    # A src layout tested without src on the path: no edit of the code fixes it, and the user is told what to change.
+    commit_files(
+        repo,
+        {
+            "src/inv/__init__.py": "",
+            "src/inv/stock.py": "def low(levels):\n    return [k for k, v in levels.items() if v < 1]\n",
+            "tests/__init__.py": "",
+            "tests/test_stock.py": "import unittest\n\nfrom inv.stock import low\n",
+        },
+    )
+    command = f"{sys.executable} -m unittest discover -s tests -t ."
+    outcome, _, events = repair(repo, [], command=command)
+    assert not outcome.fixed
+    notices = [str(e.data["message"]) for e in events if e.type == "notice"]
+    assert any("cannot import inv, which is src/inv" in n and "PYTHONPATH=src" in n for n in notices), notices

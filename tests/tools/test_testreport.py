@@ -239,3 +239,22 @@ def test_a_unittest_test_whose_subtests_fail_is_one_failing_test(tmp_path: Path)
     assert report.passing == ["test_ranges.Ranges.test_plain"]
     assert [failure.test_id for failure in report.failures] == ["test_ranges.Ranges.test_each"]
     assert "AssertionError: 2 != 1" in report.failures[0].message
+
+
+def test_a_unittest_module_that_fails_to_import_is_a_failing_test_named_by_the_module(tmp_path: Path) -> None:
+    # `unittest discover` counts a test module it cannot import as one test that errs, under a name with dots in it.
+    # Read as no failure at all, its run said "passed 1, failed 0", and repair had nothing to look at.
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "__init__.py").write_text("")
+    (tmp_path / "tests" / "test_stock.py").write_text("import unittest\n\nfrom inv.stock import restock\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "unittest", "discover", "-s", "tests", "-t", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    report = parse_raw(run.stdout + run.stderr)
+    assert report is not None and (report.passed, report.failed, report.errors) == (0, 0, 1), report
+    (failure,) = report.failures
+    assert failure.test_id == "tests.test_stock"
+    assert "No module named 'inv'" in failure.message and failure.location.endswith("test_stock.py:3")
