@@ -224,7 +224,8 @@ def probe_calls(spec: ProbeSpec) -> list[Call]:
         if spec.language == "go":
             words = [str(_go_literal(value, kind)) for value, kind in zip(args, spec.params, strict=True)]
         elif spec.language == "python":
-            words = [repr(value) for value in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
+            calls.append(Call(spec.code(args, kwargs, spec.function), pinned=n < spec.pinned))
+            continue
         else:
             words = [json.dumps(value) for value in args]
         calls.append(Call(f"{spec.function}({', '.join(words)})", pinned=n < spec.pinned))

@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from pedro.calls.run import AFTER_SLOW
+from pedro.repair.case_bindings import call_arguments, own_nodes, scopes
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
+from pedro.repair.method_probes import is_called, method_seeds
 from pedro.repair.project_imports import module_file
 from pedro.repair.pytest_probes import SECONDS_PER_CALL
 from pedro.tools.test import RunPlan
@@ -54,6 +56,12 @@ class ProbeSpec:
     plugin into: unittest)."""
     params: tuple[str, ...] = ()
     """Go: the parameters' types, which the calls' literals are written in."""
+    method: str = ""
+    """python: a method or property of the class `function` names, on an object made anew for each input: an
+    input's first `made_with` arguments and its keywords make it, the rest are the method's (method_probes.py)."""
+    made_with: int = 0
+    called: bool = True
+    """Whether the method is called (a property is read)."""
 
     @property
     def separate(self) -> bool:
@@ -66,16 +74,26 @@ class ProbeSpec:
             args, kwargs = ast.literal_eval(self.inputs[index])
         except (ValueError, SyntaxError, TypeError, IndexError):
             return f"{self.function}(?)"
-        words = [repr(arg) for arg in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
-        return f"{self.function.rsplit('.', 1)[-1]}({', '.join(words)})"
+        return self.code(args, kwargs, self.function.rsplit(".", 1)[-1])
+
+    def code(self, args: Sequence[Any], kwargs: dict[str, Any], name: str) -> str:
+        """One input as Python code calling `name`: `total([1, 2, 3])`, `Rect(2, 3).area`."""
+        if not self.method:
+            words = [repr(arg) for arg in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
+            return f"{name}({', '.join(words)})"
+        made = [repr(arg) for arg in args[: self.made_with]] + [f"{key}={value!r}" for key, value in kwargs.items()]
+        used = f"({', '.join(repr(arg) for arg in args[self.made_with :])})" if self.called else ""
+        return f"{name}({', '.join(made)}).{self.method}{used}"
 
 
 def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
     """The probes for a Python function: its own calls with literal arguments in the tests, else those of the
-    functions its failing tests call (a helper reached through a caller shows in the caller's outputs); None when
-    the tests make no such call."""
+    functions its failing tests call (a helper reached through a caller shows in the caller's outputs); for a method
+    or property, the objects the tests make and use it on; None when the tests make no such call."""
     if unit.language != "python":
         return None
+    if unit.qualified_name.count(".") == 1 and (own := _method_spec(unit, root)) is not None:
+        return own
     if "." not in unit.qualified_name:
         trees = list(_test_trees(unit, root, mention=unit.name))
         default = unit.path.removesuffix(".py").replace("/", ".")
@@ -88,6 +106,24 @@ def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
         if spec is not None:
             return spec
     return None
+
+
+def _method_spec(unit: Unit, root: Path) -> ProbeSpec | None:
+    """A method's probes: the objects its tests make and use it on, and their neighbours (method_probes.py)."""
+    cls, _, method = unit.qualified_name.partition(".")
+    called = is_called(unit, root)
+    if called is None:
+        return None
+    trees = list(_test_trees(unit, root, mention=method))
+    seeds, made_with = method_seeds(trees, cls, method)
+    module = next((found for tree in trees if (found := _imported_from(tree, cls))), "")
+    inputs, pinned = probe_inputs(seeds)
+    module = module or unit.path.removesuffix(".py").replace("/", ".")
+    return (
+        ProbeSpec(module, cls, tuple(inputs), pinned, method=method, made_with=made_with, called=called)
+        if inputs
+        else None
+    )
 
 
 def by_own_program(spec: ProbeSpec | None, root: Path) -> ProbeSpec | None:
@@ -188,22 +224,21 @@ def _imported_from(tree: ast.Module, name: str) -> str:
 
 
 def literal_calls(tree: ast.Module, name: str) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
-    """The argument values of every call of `name` whose arguments are all literals."""
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if called != name or any(isinstance(arg, ast.Starred) for arg in node.args):
-            continue
-        if any(keyword.arg is None for keyword in node.keywords):
-            continue
-        try:
-            args = tuple(ast.literal_eval(arg) for arg in node.args)
-            kwargs = {str(keyword.arg): ast.literal_eval(keyword.value) for keyword in node.keywords}
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
-        yield args, kwargs
+    """The argument values of every call of `name` whose arguments are literals, or names the test binds to
+    literals (a parametrize row, a loop over a tuple of cases, a name assigned once: case_bindings.py), once for
+    each set of values they take together."""
+    for scope, rows in scopes(tree):
+        for node in own_nodes(scope):
+            if isinstance(node, ast.Call) and _called(node) == name:
+                for row in rows:
+                    found = call_arguments(node, row)
+                    if found is not None:
+                        yield found
+
+
+def _called(node: ast.Call) -> str:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def probe_inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> tuple[list[str], int]:
@@ -284,7 +319,8 @@ class ProbeRecorder:
         shutil.copyfile(_PLUGIN_SOURCE, folder / f"{_PLUGIN}.py")
         spec_file = workdir / "probes.json"
         spec = {"module": self.spec.module, "function": self.spec.function, "inputs": list(self.spec.inputs),
-                "pinned": self.spec.pinned, "after_slow": AFTER_SLOW}  # fmt: skip
+                "pinned": self.spec.pinned, "after_slow": AFTER_SLOW, "method": self.spec.method,
+                "made_with": self.spec.made_with, "called": self.spec.called}  # fmt: skip
         spec_file.write_text(json.dumps(spec), encoding="utf-8")
         env = dict(plan.command.env)
         path = env.get("PYTHONPATH", "")

@@ -93,6 +93,17 @@ def _after(after: dict[str, Any], limit: float, slowest: float) -> float:
     return min(limit, max(float(after["floor_s"]), float(after["factor"]) * slowest))
 
 
+def _on_new_object(cls: Any, method: str, made_with: int, called: bool) -> Any:
+    """A function of a probe's flat arguments: the object made of the first `made_with` and the keywords, then its
+    method called with the rest (or its property read)."""
+
+    def use(*args: Any, **kwargs: Any) -> Any:
+        found = getattr(cls(*args[:made_with], **kwargs), method)
+        return found(*args[made_with:]) if called else found
+
+    return use
+
+
 @contextmanager
 def _scratch_folder(parent: Path) -> Iterator[None]:
     """The probes' working directory: a new folder, removed after them. A function that writes the file it is named
@@ -118,6 +129,8 @@ def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
         function: Any = importlib.import_module(spec["module"])
         for part in spec["function"].split("."):
             function = getattr(function, part)
+        if spec.get("method"):
+            function = _on_new_object(function, spec["method"], int(spec["made_with"]), bool(spec["called"]))
     except BaseException as exc:  # noqa: BLE001
         outputs = [f"! cannot load: {type(exc).__name__}"]
     else:

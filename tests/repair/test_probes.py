@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,46 @@ def test_probes_are_the_tests_literal_calls_then_neighbours_of_each_argument(rep
     assert calls[:2] == [(("hello",), {"size": 2}), ((3,), {})]
     assert (("olleh",), {"size": 2}) in calls and ((4,), {}) in calls and (("",), {"size": 2}) in calls
     assert len(calls) == len(set(spec.inputs)) <= MAX_INPUTS
+
+
+def test_a_tests_own_cases_are_its_calls_whatever_names_hand_them_over(repo: Path) -> None:
+    # A table of cases in parametrize, a loop over a tuple of inputs, a name assigned once: each is a call the test
+    # makes with literal values, as much as `fizz(3)` written out.
+    (repo / "fizz.py").write_text("def fizz(n):\n    return str(n)\n")
+    (repo / "test_fizz.py").write_text(
+        "import pytest\n\nfrom fizz import fizz\n\n\n"
+        "@pytest.mark.parametrize('n, want', [(3, 'Fizz'), pytest.param(10, 'Buzz', id='ten')])\n"
+        "def test_table(n, want):\n    assert fizz(n) == want\n\n\n"
+        "def test_loop():\n    assert [fizz(n) for n in (5, 15)] == ['Buzz', 'FizzBuzz']\n\n\n"
+        "def test_named():\n    seven = 7\n    assert fizz(seven) == '7'\n\n\n"
+        "def test_unbound(n=4):\n    count = 1\n    count += 1\n    assert fizz(count) == '2'\n"
+    )
+    spec = probe_spec(unit("fizz.py", "fizz", tests=("test_fizz.py::test_table",)), repo)
+    assert spec is not None and spec.pinned == 5
+    assert [ast.literal_eval(text) for text in spec.inputs[:5]] == [((n,), {}) for n in (3, 10, 5, 15, 7)]
+
+
+def test_probes_of_a_table_of_cases_tell_the_right_fix_from_one_that_fits_the_cases(repo: Path) -> None:
+    # `n % 4 == 1` answers 5 as `n % 5 == 0` does, and the test's cases reach fizz only through a loop's name.
+    # Without probes the first plausible variant stayed; with them the two variants that agree (`1` → `0`, and
+    # `n` → `n + 1`) outvote it.
+    fizz = (
+        "def fizz(n):\n    if n % 3 == 0 and n % 5 == 0:\n        return 'FizzBuzz'\n    if n % 3 == 0:\n"
+        "        return 'Fizz'\n    if n % 5 == 1:\n        return 'Buzz'\n    return str(n)\n"
+    )
+    tests = (
+        "from fizz import fizz\n\n\ndef test_fizz():\n"
+        "    assert [fizz(n) for n in (3, 5, 15, 7)] == ['Fizz', 'Buzz', 'FizzBuzz', '7']\n"
+    )
+    commit_files(repo, {"fizz.py": fizz, "test_fizz.py": tests})
+    outcome, _, events = repair_with(repo, [], coverage=True, mutants=60, candidates=0, rivals=2)
+    assert outcome.fixed, outcome.summary
+    (chosen,) = of_type(events, "repair.chosen")
+    assert len(chosen["candidates"]) >= 2 and chosen["probes"] > 4, chosen
+    assert "n % 4" not in (repo / "fizz.py").read_text()
+    check = "from fizz import fizz\nassert [fizz(n) for n in (10, 9, 30, 11)] == ['Buzz', 'Fizz', 'FizzBuzz', '11']"
+    done = subprocess.run([sys.executable, "-c", check], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0, (repo / "fizz.py").read_text()
 
 
 def test_a_method_or_a_function_the_tests_never_call_with_literals_has_no_probes(repo: Path) -> None:
@@ -355,3 +396,43 @@ def test_a_shift_of_the_codes_answers_loses_though_both_raise_alike_where_the_co
     kept = [dict(e.data) for e in events if e.type == "repair.chosen"]
     assert len(kept) == 1 and len(kept[0]["candidates"]) >= 2, kept
     assert "return len(names)" in (repo / "greet.py").read_text()
+
+
+# A rectangle's area that multiplies its width by itself. A model answer that adds the width passes the test's one
+# rectangle; the objects its neighbours make (`Rect(3, 3)`, `Rect(2, 4)`) tell it from `self.w * self.h`.
+RECT = (
+    "class Rect:\n    def __init__(self, w, h):\n        self.w = w\n        self.h = h\n\n"
+    "    @property\n    def area(self):\n        return self.w * self.w\n"
+)
+RECT_TESTS = (
+    "import unittest\n\nfrom shapes import Rect\n\n\nclass RectTest(unittest.TestCase):\n"
+    "    def test_area(self):\n        self.assertEqual(Rect(2, 3).area, 6)\n"
+)
+RECT_WRONG = RECT.replace("return self.w * self.w", "return self.w + self.w * self.w")
+
+
+def test_a_propertys_probes_are_the_objects_its_tests_make_and_their_neighbours(repo: Path) -> None:
+    commit_files(repo, {"shapes.py": RECT, "test_shapes.py": RECT_TESTS})
+    spec = probe_spec(unit("shapes.py", "Rect.area", tests=("test_shapes.py::RectTest::test_area",)), repo)
+    assert spec is not None and (spec.module, spec.function, spec.method, spec.called) == (
+        "shapes",
+        "Rect",
+        "area",
+        False,
+    )
+    assert spec.pinned == 1 and spec.call(0) == "Rect(2, 3).area"
+    assert "Rect(3, 3).area" in [spec.call(k) for k in range(len(spec.inputs))]
+
+
+@pytest.mark.parametrize(
+    "command", [PYTEST, f"{sys.executable} -m unittest -v test_shapes"], ids=["pytest", "unittest"]
+)
+def test_a_property_fixed_for_the_tests_object_only_loses_to_a_right_fix(repo: Path, command: str) -> None:
+    commit_files(repo, {"shapes.py": RECT, "test_shapes.py": RECT_TESTS})
+    outcome, _, events = repair_with(
+        repo, [f"```python\n{RECT_WRONG}```"], coverage=True, mutants=40, candidates=1, rivals=2, command=command
+    )
+    assert outcome.fixed, outcome.summary
+    (chosen,) = of_type(events, "repair.chosen")
+    assert len(chosen["candidates"]) >= 2 and chosen["probes"] > 1, chosen
+    assert "self.h" in (repo / "shapes.py").read_text() and "self.w +" not in (repo / "shapes.py").read_text()
