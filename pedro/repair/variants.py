@@ -19,6 +19,7 @@ import io
 import re
 import textwrap
 import tokenize
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -429,6 +430,27 @@ def _attribute_changes(text: str, clues: Clues, attributes: set[str]) -> Iterato
             if _touches_string(text, new):
                 break  # the name stands inside a string: text, not an attribute
             yield Mutant(new, f"`.{name}` → `.{other}`, an attribute the file uses", 3), new, False
+    yield from _twice_read(text, attributes)
+
+
+_READ_ATTRIBUTE = re.compile(r"(?<![\w.$])(?P<owner>[A-Za-z_$][\w$]*)\.(?P<name>[A-Za-z_$][\w$]*)\b(?!\s*\()")
+
+
+def _twice_read(text: str, attributes: set[str]) -> Iterator[tuple[Mutant, str, bool]]:
+    """One of two reads of the same attribute in a line as another attribute the file uses, however unlike their
+    names: `self.w * self.w` → `self.w * self.h`, as `w * w` → `w * h` among plain names (mutants.replaced_names)."""
+    reads = list(_READ_ATTRIBUTE.finditer(text))
+    counts = Counter((match.group("owner"), match.group("name")) for match in reads)
+    for match in reads:
+        name = match.group("name")
+        if counts[(match.group("owner"), name)] < 2:
+            continue
+        others = sorted(attributes - {name}, key=lambda other: -difflib.SequenceMatcher(None, name, other).ratio())
+        for other in others[:_NEAREST]:
+            new = text[: match.start("name")] + other + text[match.end("name") :]
+            if _touches_string(text, new):
+                break  # text, not an attribute
+            yield Mutant(new, f"`.{name}` → `.{other}`, for one of its two reads", 3), new, False
 
 
 def _slice_changes(text: str, unit: Unit, names: list[str]) -> Iterator[tuple[Mutant, str, bool]]:

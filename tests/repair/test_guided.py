@@ -124,6 +124,21 @@ def test_a_missing_attribute_is_fixed_by_the_attribute_its_object_has_though_its
     assert "return order.subtotal + order.shipping" in (repo / "invoice.py").read_text()
 
 
+def test_one_of_two_reads_of_an_attribute_is_fixed_as_its_twin_however_unlike_their_names(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # `self.w * self.w`: `h` is nothing like `w` in spelling, so the file's attributes nearest in spelling never
+    # offered it; 42 candidates went by without it, and a wrong fix (`self.w + self.w * self.w`) was kept.
+    rect = (
+        "class Rect:\n    def __init__(self, w, h):\n        self.w = w\n        self.h = h\n\n"
+        "    def area(self):\n        return self.w * self.w\n"
+    )
+    test = "from shapes import Rect\n\n\ndef test_area():\n    assert Rect(2, 3).area() == 6\n"
+    fixed = fixed_through_the_cli(repo, {"shapes.py": rect, "test_shapes.py": test}, stub_server, cli_env, within=8)
+    assert fixed["change"].endswith("for one of its two reads"), fixed
+    assert "self.h" in (repo / "shapes.py").read_text()
+
+
 CELL = 'def cell(val, kind, fmt):\n    if kind is str:\n        return f"{val}"\n    return format(val, fmt)\n'
 CELL_TEST = (
     "from table import cell\n\n\n"
