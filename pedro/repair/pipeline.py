@@ -37,6 +37,7 @@ from pedro.repair.restored_state import restored_without_set_up
 from pedro.repair.search import Search, describe
 from pedro.repair.settle import Settled, settle
 from pedro.repair.spectrum import Spectrum, Suspect, measure, suspects
+from pedro.repair.syntax_mends import Mended, mend_syntax
 from pedro.repair.variants import OWN_CLASS_SCORE
 from pedro.tools.test import TestRun
 from pedro.tools.testreport import UNITTEST_RUNNER, FailedTest
@@ -122,11 +123,14 @@ class Repairer:
         began = time.monotonic()
         self._deadline = deadline
         run = start if start is not None else self._baseline(emit)
-        outcome.last_run = run
+        mended = self._mended(emit, outcome, run)
+        run = outcome.last_run = mended.run
         self._runner = run.report.runner if run.report is not None else ""
-        wanted = targets if targets is not None else run.failing
+        # Tests that could not even be collected before a mend are not the ones that fail after it.
+        wanted = targets if targets is not None and not mended.kept else run.failing
         if run.passed or (targets is not None and not wanted & run.failing):
-            outcome.summary = "the tests already pass"
+            outcome.fixed = bool(mended.kept)
+            outcome.summary = _mends_said(mended, self.tests.command) or "the tests already pass"
             return outcome
         early, self._early = self._early, None
         with contextlib.ExitStack() as stack:
@@ -134,9 +138,24 @@ class Repairer:
             runs = CandidateRuns(self.tests, run, lambda text: emit("notice", message=text), folder)
             runs.early = early[1] if early is not None else None
             try:
-                return self._repair(emit, outcome, run, wanted, runs, began)
+                self._repair(emit, outcome, run, wanted, runs, began)
             finally:
                 runs.close()
+        if mended.kept:
+            outcome.changed = True
+            outcome.summary = f"{_mends_said(mended, '')}; then {outcome.summary}"
+        return outcome
+
+    def _mended(self, emit: Emit, outcome: RepairOutcome, run: TestRun) -> Mended:
+        """A file that does not compile mended first (syntax_mends.py), its tries counted as candidates."""
+        if run.passed:
+            return Mended(run)
+        mended = mend_syntax(emit, self.dispatcher, self.tests, run, self.root)
+        outcome.candidates += mended.tried
+        outcome.tool_calls += mended.edits
+        outcome.ran = outcome.ran or bool(mended.tried)
+        outcome.changed = bool(mended.kept)
+        return mended
 
     @contextlib.contextmanager
     def warming(self) -> Iterator[None]:
@@ -527,6 +546,14 @@ def _repair_folder() -> Iterator[Path]:
     """A folder of the repair's own (the warm pytest's script, its runs' reports), removed at its end."""
     with tempfile.TemporaryDirectory(prefix="pedro-repair-") as folder:
         yield Path(folder)
+
+
+def _mends_said(mended: Mended, command: str) -> str:
+    """The mends kept, in words ("" for none), and where the tests then pass, that the command does."""
+    if not mended.kept:
+        return ""
+    said = f"mended what did not compile ({'; '.join(mended.kept)}) in {count(mended.tried, 'candidate')}"
+    return f"{said}; `{command}` passes" if command and mended.run.passed else said
 
 
 def _failures(run: TestRun, wanted: frozenset[str]) -> list[FailedTest]:
