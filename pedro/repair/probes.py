@@ -5,8 +5,9 @@ tests' inputs, a special case). As CodeT-style selection does, pedro compares th
 the calls the tests make to the function, and neighbours of their arguments (one more, one less, empty, reversed).
 Each candidate's outputs are recorded inside its own test run by a pytest plugin (pytest_probes.py), so comparing
 costs no extra run; choose.py compares them. The probed function is the fixed one when the tests call it with
-literal arguments; a helper the tests reach only through a caller (or a method, which needs an instance the tests'
-calls do not show) is probed through the functions its failing tests call, whose outputs carry its own.
+literal arguments (or names they bind to literals: case_bindings.py); a method or property, on the objects the tests
+make (method_probes.py); a helper the tests reach only through a caller (or a method used on an object the tests do
+not make with literals) is probed through the functions its failing tests call, whose outputs carry its own.
 """
 
 from __future__ import annotations
