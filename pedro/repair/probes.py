@@ -57,9 +57,9 @@ class ProbeSpec:
     plugin into: unittest)."""
     params: tuple[str, ...] = ()
     """Go: the parameters' types, which the calls' literals are written in."""
+    # python: a method or property of the class `function` names, on an object made anew for each input: an input's
+    # first `made_with` arguments and its keywords make it, the rest are the method's (method_probes.py).
     method: str = ""
-    """python: a method or property of the class `function` names, on an object made anew for each input: an
-    input's first `made_with` arguments and its keywords make it, the rest are the method's (method_probes.py)."""
     made_with: int = 0
     called: bool = True
     """Whether the method is called (a property is read)."""
