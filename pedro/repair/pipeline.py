@@ -150,7 +150,9 @@ class Repairer:
         """A file that does not compile mended first (syntax_mends.py), its tries counted as candidates."""
         if run.passed:
             return Mended(run)
-        mended = mend_syntax(emit, self.dispatcher, self.tests, run, self.root)
+        # Within repair's own budget and the job's deadline, as every candidate is.
+        stop_at = self._deadline.before(time.monotonic() + self.config.time_budget_s)
+        mended = mend_syntax(emit, self.dispatcher, self.tests, run, self.root, stop_at)
         outcome.candidates += mended.tried
         outcome.tool_calls += mended.edits
         outcome.ran = outcome.ran or bool(mended.tried)

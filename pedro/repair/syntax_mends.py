@@ -3,6 +3,8 @@ the tests then get past it (a test module that cannot import the code fails befo
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,15 +25,19 @@ class Mended:
     """What the stage did: the tests' last run, each mend kept (`what` in `path`), and the candidates tried."""
 
     run: TestRun
+    stop_at: float = math.inf
     kept: list[str] = field(default_factory=list)
     tried: int = 0
     edits: int = 0
 
 
-def mend_syntax(emit: Emit, dispatcher: Dispatcher, tests: ProjectTests, run: TestRun, root: Path) -> Mended:
+def mend_syntax(
+    emit: Emit, dispatcher: Dispatcher, tests: ProjectTests, run: TestRun, root: Path, stop_at: float
+) -> Mended:
     """Each slip the runs report, in turn (at most MOST_SLIPS): its mends tested with the whole command until one
-    leaves the tests past it; none kept where none does."""
-    done = Mended(run)
+    leaves the tests past it, none begun at or after `stop_at` (time.monotonic()) and each run ended by it; none
+    kept where none does."""
+    done = Mended(run, stop_at=stop_at)
     slip = run_slip(run, root)
     if slip is None:
         return done
@@ -54,12 +60,15 @@ def _mend_one(emit: Emit, editor: Editor, tests: ProjectTests, slip: SyntaxSlip,
     editor.watch(unit)
     label = f"{slip.path}:{slip.line} (does not compile: {slip.message})"
     for what, text in mends(slip)[:MOST_MENDS]:
+        left = done.stop_at - time.monotonic()
+        if left <= 0:
+            return False
         done.tried += 1
         applied, problem = editor.apply([(unit, text)])
         if not applied:
             emit("repair.candidate", n=done.tried, status="rejected", reason=problem, unit=label, change=what)
             continue
-        now = tests.run()
+        now = tests.run(timeout=min(left, tests.ctx.config.test_timeout))
         emit("tests.run", **describe_test_run(now, "candidate", tests.command), candidate=done.tried)
         after = run_slip(now, editor.dispatcher.ctx.root)
         past = after is None or after.path != slip.path or after.line > slip.line

@@ -64,3 +64,10 @@ def test_a_slip_in_a_test_file_is_left_to_the_tests_owner(repo: Path) -> None:
     outcome, _, events = repair(repo, [])
     assert not outcome.changed and not [e for e in events if e.type == "repair.candidate"]
     assert (repo / "test_calc.py").read_text() == "def test_add()\n    pass\n"
+
+
+def test_no_mend_is_tried_once_repairs_time_budget_is_spent(repo: Path) -> None:
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
+    outcome, _, events = repair(repo, [], time_budget_s=1e-9)
+    assert outcome.candidates == 0 and not [e for e in events if e.type == "repair.candidate"]
+    assert (repo / "calc.py").read_text() == CALC
