@@ -16,12 +16,18 @@ MAX_ROWS = 16
 _UNEVALUATED = (ValueError, TypeError, SyntaxError, MemoryError, RecursionError)
 
 
-def scopes(tree: ast.Module) -> Iterator[tuple[ast.AST, list[Row]]]:
-    """The module's top level with no bindings, then each function with the rows of values its names take."""
-    yield tree, [{}]
+def scopes(tree: ast.Module) -> Iterator[ast.AST]:
+    """The module's top level, then each function: where names are bound (rows_of)."""
+    yield tree
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node, rows_of(node)
+            yield node
+
+
+def called_name(node: ast.Call) -> str:
+    """The name a call calls: `f` for `f(…)` and `m.f(…)`, "" for anything else."""
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
@@ -35,9 +41,12 @@ def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
         pending.extend(ast.iter_child_nodes(node))
 
 
-def rows_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Row]:
-    """Each set of values the function's names take together: a parametrize row, an item of a loop over a literal,
-    with the names assigned one literal; at most MAX_ROWS, the first ones first."""
+def rows_of(scope: ast.AST) -> list[Row]:
+    """Each set of values a function's names take together: a parametrize row, an item of a loop over a literal,
+    with the names assigned one literal; at most MAX_ROWS, the first ones first. The module's level binds none."""
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        return [{}]
+    function = scope
     sources = [*(_parametrized(decorator) for decorator in function.decorator_list), *_loops(function)]
     fixed = _assigned(function)
     rows = []
@@ -51,7 +60,7 @@ def rows_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Row]:
 
 def evaluated(node: ast.expr, row: Row) -> tuple[bool, Any]:
     """The value of an argument made of literals and names the row binds, and whether it has one."""
-    bound = _Bound(row).visit(copy.deepcopy(node))
+    bound = _Bound(row).visit(copy.deepcopy(node)) if row else node
     try:
         return True, ast.literal_eval(bound)
     except _UNEVALUATED:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pedro.repair.case_bindings import Row, call_arguments, own_nodes, scopes
+from pedro.repair.case_bindings import Row, call_arguments, called_name, own_nodes, rows_of, scopes
 from pedro.repair.locate import Unit
 
 Seed = tuple[tuple[Any, ...], dict[str, Any]]
@@ -23,15 +23,18 @@ def method_seeds(trees: Sequence[ast.Module], cls: str, method: str) -> tuple[li
     found: list[Seed] = []
     widths: set[int] = set()
     for tree in trees:
-        for scope, rows in scopes(tree):
-            made = _objects(scope, cls)
-            for node in own_nodes(scope):
-                if isinstance(node, ast.Attribute) and node.attr == method:
-                    for row in rows:
-                        seed = _seed(node, made, cls, row, _call_of(scope, node))
-                        if seed is not None:
-                            found.append(seed[0])
-                            widths.add(seed[1])
+        for scope in scopes(tree):
+            uses = [node for node in own_nodes(scope) if isinstance(node, ast.Attribute) and node.attr == method]
+            if not uses:
+                continue
+            made, rows = _objects(scope, cls), rows_of(scope)
+            for node in uses:
+                call = _call_of(scope, node)
+                for row in rows:
+                    seed = _seed(node, made, cls, row, call)
+                    if seed is not None:
+                        found.append(seed[0])
+                        widths.add(seed[1])
     return (found, widths.pop()) if len(widths) == 1 else ([], 0)
 
 
@@ -65,10 +68,7 @@ def _objects(scope: ast.AST, cls: str) -> dict[str, ast.Call]:
 
 
 def _makes(node: ast.expr, cls: str) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    return (isinstance(func, ast.Name) and func.id == cls) or (isinstance(func, ast.Attribute) and func.attr == cls)
+    return isinstance(node, ast.Call) and called_name(node) == cls
 
 
 def _call_of(scope: ast.AST, attribute: ast.Attribute) -> ast.Call | None:

@@ -131,6 +131,7 @@ class Repairer:
         if run.passed or (targets is not None and not wanted & run.failing):
             outcome.fixed = bool(mended.kept)
             outcome.summary = _mends_said(mended, self.tests.command) or "the tests already pass"
+            outcome.candidates, outcome.tool_calls = mended.tried, mended.edits
             return outcome
         early, self._early = self._early, None
         with contextlib.ExitStack() as stack:
@@ -141,20 +142,21 @@ class Repairer:
                 self._repair(emit, outcome, run, wanted, runs, began)
             finally:
                 runs.close()
+        # The search counts its own candidates from nought: the mends' come on top.
+        outcome.candidates += mended.tried
+        outcome.tool_calls += mended.edits
         if mended.kept:
             outcome.changed = True
             outcome.summary = f"{_mends_said(mended, '')}; then {outcome.summary}"
         return outcome
 
     def _mended(self, emit: Emit, outcome: RepairOutcome, run: TestRun) -> Mended:
-        """A file that does not compile mended first (syntax_mends.py), its tries counted as candidates."""
+        """A file that does not compile mended first (syntax_mends.py); run() counts its tries as candidates."""
         if run.passed:
             return Mended(run)
         # Within repair's own budget and the job's deadline, as every candidate is.
         stop_at = self._deadline.before(time.monotonic() + self.config.time_budget_s)
         mended = mend_syntax(emit, self.dispatcher, self.tests, run, self.root, stop_at)
-        outcome.candidates += mended.tried
-        outcome.tool_calls += mended.edits
         outcome.ran = outcome.ran or bool(mended.tried)
         outcome.changed = bool(mended.kept)
         return mended

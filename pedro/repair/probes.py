@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pedro.calls.run import AFTER_SLOW
-from pedro.repair.case_bindings import call_arguments, own_nodes, scopes
+from pedro.repair.case_bindings import call_arguments, called_name, own_nodes, rows_of, scopes
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
 from pedro.repair.method_probes import is_called, method_seeds
@@ -228,18 +228,14 @@ def literal_calls(tree: ast.Module, name: str) -> Iterator[tuple[tuple[Any, ...]
     """The argument values of every call of `name` whose arguments are literals, or names the test binds to
     literals (a parametrize row, a loop over a tuple of cases, a name assigned once: case_bindings.py), once for
     each set of values they take together."""
-    for scope, rows in scopes(tree):
-        for node in own_nodes(scope):
-            if isinstance(node, ast.Call) and _called(node) == name:
-                for row in rows:
-                    found = call_arguments(node, row)
-                    if found is not None:
-                        yield found
-
-
-def _called(node: ast.Call) -> str:
-    func = node.func
-    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    for scope in scopes(tree):
+        calls = [node for node in own_nodes(scope) if isinstance(node, ast.Call) and called_name(node) == name]
+        rows = rows_of(scope) if calls else []  # read only where the scope calls the function
+        for node in calls:
+            for row in rows:
+                found = call_arguments(node, row)
+                if found is not None:
+                    yield found
 
 
 def probe_inputs(seeds: Sequence[tuple[tuple[Any, ...], dict[str, Any]]]) -> tuple[list[str], int]:

@@ -441,12 +441,15 @@ def _twice_read(text: str, attributes: set[str]) -> Iterator[tuple[Mutant, str, 
     names: `self.w * self.w` → `self.w * self.h`, as `w * w` → `w * h` among plain names (mutants.replaced_names)."""
     reads = list(_READ_ATTRIBUTE.finditer(text))
     counts = Counter((match.group("owner"), match.group("name")) for match in reads)
+    nearest: dict[str, list[str]] = {}
     for match in reads:
         name = match.group("name")
         if counts[(match.group("owner"), name)] < 2:
             continue
-        others = sorted(attributes - {name}, key=lambda other: -difflib.SequenceMatcher(None, name, other).ratio())
-        for other in others[:_NEAREST]:
+        if name not in nearest:
+            ranked = sorted(attributes - {name}, key=lambda other: -difflib.SequenceMatcher(None, name, other).ratio())
+            nearest[name] = ranked[:_NEAREST]
+        for other in nearest[name]:
             new = text[: match.start("name")] + other + text[match.end("name") :]
             if _touches_string(text, new):
                 break  # text, not an attribute

@@ -53,6 +53,8 @@ def test_a_file_that_does_not_compile_is_mended_then_its_bug_repaired(repo: Path
     commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS})
     outcome, _, events = repair(repo, [FIX])
     assert outcome.fixed and outcome.changed, outcome.summary
+    # The mend and the model's answer both count: the search's own count starts from nought.
+    assert outcome.candidates == len([e for e in events if e.type == "repair.candidate"]) >= 2
     assert (repo / "calc.py").read_text() == CALC.replace("(a, b)\n", "(a, b):\n").replace("a - b", "a + b")
     first = next(e.data for e in events if e.type == "repair.candidate")
     assert first["question"] == "syntax" and first["status"] == "kept", first
