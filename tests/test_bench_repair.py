@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 HERE = Path(__file__).resolve().parent
 BENCHMARKS = HERE.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
 
 # A child that says when it starts and, on Ctrl-C, what it got; then ends as pedro eval does once stopped.
 CHILD = """
@@ -49,3 +54,48 @@ def test_a_sigterm_to_the_benchmark_reaches_pedro_eval_as_a_ctrl_c_and_the_bench
         if parent.poll() is None:  # a failed check leaves no process behind for a later test to find
             parent.kill()
             parent.wait()
+
+
+def test_a_run_stopped_half_way_resumes_with_its_own_options_and_runs_only_what_it_had_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bench_repair
+
+    from pedro.eval.tasks import load_suite
+
+    tasks = load_suite(bench_repair.TASKS, only=("py-greet", "py-is-even", "py-max-of"))
+    args = bench_repair.parse_args(["--models", "smollm2", "--peers", "aider", "--time-limit", "42", "--jobs", "1"])
+    saved = bench_repair.new_report(args, tasks, {"smollm2": Path("SmolLM2.gguf")}, results=tmp_path)
+    saved.model = "smollm2"
+    saved.add_row("aider", {"task": "py-greet", "solved": True})
+
+    again = bench_repair.parse_args(["--resume", str(saved.path)])
+    assert (again.time_limit, again.peers, again.suite, again.resume) == (42.0, "aider", args.suite, saved.path)
+    resumed = bench_repair.resumed_report(saved.path)
+    resumed.model = "smollm2"
+    ran: list[str] = []
+
+    def run_peer(peer: str, task_dir: Path, **_options: object) -> SimpleNamespace:
+        ran.append(task_dir.name)
+        return SimpleNamespace(peer=peer, task=task_dir.name, solved=task_dir.name == "py-max-of", wall_s=1.0, note="")
+
+    fake = SimpleNamespace(ensure_peer=lambda *_: None, run_peer=run_peer)
+    monkeypatch.setitem(sys.modules, "peers", fake)
+    bench_repair.run_peer_suite("aider", tasks, ("http://x/v1", "m"), tmp_path, again, resumed)
+    assert ran == ["py-is-even", "py-max-of"]  # py-greet's row was kept
+    entry = json.loads(saved.path.read_text())["peers"]["smollm2"]["aider"]
+    assert (entry["solved"], entry["total"]) == (2, 3)
+    assert len(json.loads(saved.path.read_text())["resumed"]) == 1
+
+
+def test_a_run_made_by_other_code_is_not_resumed(tmp_path: Path) -> None:
+    import bench_repair
+
+    saved = bench_repair.new_report(bench_repair.parse_args(["--models", "smollm2"]), [], {}, results=tmp_path)
+    saved.report["code"] = {"version": "0.1.0", "commit": "0" * 40}
+    saved.save()
+    with pytest.raises(SystemExit, match="check out the commit that started it"):
+        bench_repair.resumed_report(saved.path)
+    saved.path.write_text("{}")
+    with pytest.raises(SystemExit, match="not a report this benchmark wrote"):
+        bench_repair.parse_args(["--resume", str(saved.path)])

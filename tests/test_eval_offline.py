@@ -112,3 +112,49 @@ def _child_of(proc: Path, pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return fields[1] == str(pid) and fields[0] != "Z" and os.getpid() != int(proc.name)
+
+
+def test_an_evaluation_stopped_half_way_is_resumed_with_the_runs_it_had_not_made(
+    repo: Path, cli_env: dict[str, str]
+) -> None:
+    args = ("eval", "--suite", "offline", "--tasks", "happy_path", "--trials", "2")
+    assert pedro(*args, env=cli_env, cwd=repo).returncode == 0
+    folder = eval_folder(repo)
+    lines = (folder / "runs.jsonl").read_text().splitlines()
+    runs = [json.loads(line) for line in lines]
+    assert len(runs) == 4  # happy_path's two variants, two trials each
+    # As Ctrl-C leaves it: one run never made, one cut short (it measured nothing), the summary not complete.
+    cut = {**runs[1], "ok": False, "failure": "interrupted"}
+    (folder / "runs.jsonl").write_text("".join(json.dumps(run) + "\n" for run in [runs[0], cut, runs[2]]))
+    summary = read(folder / "summary.json")
+    (folder / "summary.json").write_text(json.dumps({**summary, "complete": False}))
+
+    done = pedro(*args, "--resume", str(folder), env=cli_env, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert eval_folder(repo) == folder  # no second evaluation
+    again = [json.loads(line) for line in (folder / "runs.jsonl").read_text().splitlines()]
+    assert sorted(run["run_id"] for run in again) == sorted(run["run_id"] for run in runs)
+    assert [run for run in again if run["run_id"] == runs[0]["run_id"]] == [runs[0]]  # kept, not made again
+    resumed = read(folder / "summary.json")
+    assert (resumed["complete"], resumed["runs_done"], resumed["ok"], resumed["runs_interrupted"]) == (True, 4, 4, 0)
+    assert resumed["started"] == summary["started"] and len(resumed["resumed"]) == 1
+
+
+def test_resuming_with_other_settings_or_other_code_is_refused_naming_the_difference(
+    repo: Path, cli_env: dict[str, str]
+) -> None:
+    args = ("eval", "--suite", "offline", "--tasks", "happy_path")
+    assert pedro(*args, env=cli_env, cwd=repo).returncode == 0
+    folder = eval_folder(repo)
+    before = (folder / "runs.jsonl").read_text()
+    other = pedro(*args, "--trials", "2", "--resume", str(folder), env=cli_env, cwd=repo)
+    assert other.returncode == 2
+    assert "trials: 1 then, 2 now" in other.stderr and "Give the flags it was started with" in other.stderr
+    summary = read(folder / "summary.json")
+    (folder / "summary.json").write_text(json.dumps({**summary, "pedro": {"version": "0.0.1", "commit": "0" * 40}}))
+    older = pedro(*args, "--resume", str(folder), env=cli_env, cwd=repo)
+    assert older.returncode == 2
+    assert "started by pedro 0.0.1 at 000000000000" in older.stderr and "git checkout its commit" in older.stderr
+    nowhere = pedro(*args, "--resume", str(repo / "nowhere"), env=cli_env, cwd=repo)
+    assert nowhere.returncode == 2 and "no summary.json there" in nowhere.stderr
+    assert (folder / "runs.jsonl").read_text() == before and "Traceback" not in older.stderr + other.stderr

@@ -41,9 +41,11 @@ class Limits:
     jobs: int = 1
     time_limit_s: float = 300.0
     max_rounds: int = 4
+    resume: Path | None = None
+    """The folder of an evaluation to go on with."""
 
     def settings(self) -> dict[str, Any]:
-        return asdict(self)
+        return {key: value for key, value in asdict(self).items() if key != "resume"}
 
 
 @takes("backend", "base_url", "model", "repo")
@@ -96,6 +98,15 @@ def eval_command(
         Path | None, typer.Option("--tasks-dir", help="The task suite's folder (default: evals/tasks here).")
     ] = None,
     list_only: Annotated[bool, typer.Option("--list", help="List the scenarios or tasks and exit.")] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="FOLDER",
+            help="Go on with an evaluation stopped half way (.pedro/evals/<time>): the same flags, the runs it has "
+            "not made.",
+        ),
+    ] = None,
     *,
     flags: CommonFlags,
 ) -> None:
@@ -105,11 +116,8 @@ def eval_command(
     # Autotune measures a model, so it runs the real tasks unless told otherwise; scripted replies would be the
     # same whatever the model (with --suite offline it only checks the tuning itself).
     suite = suite or (SuiteChoice.tasks if autotune else SuiteChoice.offline)
-    if autotune and suite is SuiteChoice.offline and model_file:
-        raise UsageError(
-            "--autotune --suite offline plays scripted replies, so it cannot tell how a model does; "
-            "drop --suite offline to tune the model on real tasks"
-        )
+    if autotune:
+        _check_autotune(suite, model_file, resume)
     root, config = load(flags, need_git=False)
     items = _suite_items(suite, root, _split(tasks), _split(tiers), scenarios, tasks_dir, autotune=autotune)
     if list_only:
@@ -120,7 +128,7 @@ def eval_command(
     for path in files:
         if not path.is_file():
             raise UsageError(f"--model-file {path} does not exist; give the path of a .gguf file")
-    limits = Limits(trials=trials, jobs=jobs, time_limit_s=time_limit, max_rounds=max_rounds)
+    limits = Limits(trials=trials, jobs=jobs, time_limit_s=time_limit, max_rounds=max_rounds, resume=resume)
     if autotune:
         code = _autotune(root, config, suite, items, files, flags, _split(profiles), limits)
     elif suite is SuiteChoice.offline:
@@ -129,6 +137,16 @@ def eval_command(
         targets = _targets(config, files, flags)
         code = _tasks(root, config, items, targets, _split(profiles), _split(modes), limits)
     raise typer.Exit(code)
+
+
+def _check_autotune(suite: SuiteChoice, model_file: list[Path] | None, resume: Path | None) -> None:
+    if suite is SuiteChoice.offline and model_file:
+        raise UsageError(
+            "--autotune --suite offline plays scripted replies, so it cannot tell how a model does; "
+            "drop --suite offline to tune the model on real tasks"
+        )
+    if resume is not None:
+        raise UsageError("--resume goes on with a measurement; --autotune starts its own: drop one of them")
 
 
 def _suite_items(
@@ -317,19 +335,9 @@ def _prepare(
     """The evaluation's folder and its runner; with `config_home` (offline) runs read no user config, so every
     machine checks the same behaviour."""
     from pedro.eval.plan import offline_env, task_env
-    from pedro.eval.results import EvalStore, utc_stamp
     from pedro.eval.runner import Runner
 
-    started = time.time()
-    meta = {
-        "suite": suite,
-        "started": utc_stamp(started),
-        "finished": None,
-        "complete": False,
-        "runs_planned": len(planned),
-        "settings": settings,
-    }
-    store = EvalStore(root, started=started, meta=meta)
+    store = _store(root, suite, len(planned), settings, limits.resume)
     if config_home is not None:
         env = offline_env(os.environ, config_home)
     else:
@@ -338,6 +346,28 @@ def _prepare(
         store=store, env=env, jobs=limits.jobs, time_limit_s=limits.time_limit_s, max_rounds=limits.max_rounds
     )
     return store, runner
+
+
+def _store(root: Path, suite: str, planned: int, settings: dict[str, Any], resume: Path | None) -> EvalStore:
+    """A new evaluation's folder, or the one --resume names, checked to have been started as this one is."""
+    from pedro.eval.results import EvalStore, utc_stamp
+    from pedro.eval.resume import code_identity, reopen
+
+    if resume is not None:
+        store = reopen(resume.expanduser().resolve(), suite=suite, settings=settings)
+        store.meta.update(finished=None, complete=False, resumed=[*store.meta.get("resumed", ()), _now()])
+        return store
+    started = time.time()
+    meta = {
+        "suite": suite,
+        "started": utc_stamp(started),
+        "finished": None,
+        "complete": False,
+        "runs_planned": planned,
+        "settings": settings,
+        "pedro": code_identity(),
+    }
+    return EvalStore(root, started=started, meta=meta)
 
 
 def _execute(
@@ -350,8 +380,11 @@ def _execute(
 ) -> bool:
     """Make the runs with a progress bar, write the final summaries and show them; True when Ctrl-C stopped it."""
     from pedro.cli.eval_view import EvalProgress, print_summary
+    from pedro.eval.resume import remaining
     from pedro.eval.runner import serving
 
+    # Resumed, only the runs not made yet; a model none of them needs is not served.
+    parts = [(target, left) for target, planned in parts if (left := remaining(planned, store.records))]
     total = sum(len(planned) for _, planned in parts)
     interrupted = False
     with EvalProgress(total) as progress:
@@ -369,7 +402,7 @@ def _execute(
         except KeyboardInterrupt:
             runner.cancel.fire()
         interrupted = runner.interrupted
-    complete = not interrupted and len(store.records) == total
+    complete = not interrupted and len(store.records) == store.meta["runs_planned"]
     store.finish(finished=_now(), complete=complete)
     if show_summary:
         import json
@@ -377,7 +410,8 @@ def _execute(
         print_summary(json.loads(store.summary_path.read_text()), json.loads(store.by_scenario_path.read_text()))
     if interrupted:
         sys.stderr.write(
-            f"interrupted: partial results ({len(store.records)} of {total} runs) written to {store.folder}\n"
+            f"interrupted: partial results ({len(store.records)} of {store.meta['runs_planned']} runs) written to "
+            f"{store.folder}; `pedro eval --resume {store.folder}` with the same flags makes the rest\n"
         )
     else:
         sys.stdout.write(f"results: {store.summary_path} and {store.by_scenario_path.name}\n")

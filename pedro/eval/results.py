@@ -26,6 +26,10 @@ def utc_stamp(moment: float) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(moment))
 
 
+META_KEYS: Final = ("suite", "started", "finished", "complete", "runs_planned", "settings", "pedro", "resumed")
+"""What summary.json holds about the evaluation itself, as against what it computes from the runs."""
+
+
 class EvalStore:
     """Writes one evaluation's folder under a repository; safe to call from the runner's threads."""
 
@@ -39,10 +43,26 @@ class EvalStore:
             n += 1
             folder = base / f"{stamp}-{n}"
         (folder / TRACES).mkdir(parents=True)
+        self._open(folder, meta, [])
+
+    def _open(self, folder: Path, meta: Mapping[str, Any], records: list[RunRecord]) -> None:
         self.folder = folder
         self.meta = dict(meta)
-        self.records: list[RunRecord] = []
+        self.records = records
         self._lock = threading.Lock()
+
+    @classmethod
+    def reopen(cls, folder: Path) -> EvalStore:
+        """An evaluation's folder as it was left, to go on with: its settings, and the runs it finished. A run that
+        Ctrl-C cut short measured nothing, so it is dropped, to be made again."""
+        summary = json.loads((folder / SUMMARY).read_text(encoding="utf-8"))
+        lines = (folder / RUNS).read_text(encoding="utf-8").splitlines() if (folder / RUNS).is_file() else []
+        records = [RunRecord.from_dict(json.loads(line)) for line in lines if line.strip()]
+        kept = [record for record in records if record.failure != "interrupted"]
+        (folder / RUNS).write_text("".join(json.dumps(r.to_dict(), sort_keys=True) + "\n" for r in kept), "utf-8")
+        store = cls.__new__(cls)
+        store._open(folder, {key: summary[key] for key in META_KEYS if key in summary}, kept)
+        return store
 
     @property
     def summary_path(self) -> Path:
