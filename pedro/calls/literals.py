@@ -24,14 +24,20 @@ def literal_arguments(text: str, name: str) -> list[Arguments]:
         end = balanced_end(text, match.end() - 1)
         if end is None:
             continue
-        inner = _python_words(_GO_SLICE.sub("[", text[match.end() : end - 1]))
-        try:
-            args = ast.literal_eval(f"({inner},)") if inner.strip() else ()
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-        if isinstance(args, tuple) and all(_json_like(arg) for arg in args):
-            found.append((tuple(args), {}))
+        inner = text[match.end() : end - 1]
+        parsed = python_literal(f"({inner},)") if inner.strip() else ((),)
+        if parsed and isinstance(parsed[0], tuple):
+            found.append((parsed[0], {}))
     return found
+
+
+def python_literal(text: str) -> tuple[Any] | tuple[()]:
+    """A JavaScript or Go literal's value as Python's, in a 1-tuple (a literal may be null); () for no literal."""
+    try:
+        value = ast.literal_eval(_python_words(_GO_SLICE.sub("[", text)).strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return ()
+    return (value,) if _json_like(value) else ()
 
 
 def _python_words(text: str) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from pedro.repair.native_probes import pinning_test
 from pedro.repair.probes import ProbeSpec
 
 _SHOWN = 5
@@ -23,6 +24,8 @@ _UNANIMOUS_PROBES = 2
 _CONSTANT_PROBES = 4
 # Where an object with no repr of its own lives (`<ResultIterator object at 0x7f22f8aef150>`): every run differs.
 _ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
+# A text literal in any of the languages: "…", '…' or `…`, escapes included.
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`(?:[^`\\]|\\.)*`')
 _MISUSE = frozenset({"TypeError", "AttributeError", "NameError", "UnboundLocalError", "ReferenceError"})
 """Errors Python and JavaScript raise on their own where code misuses a value or a name: rarely what a fix means to
 raise."""
@@ -37,6 +40,9 @@ class Passing:
     outputs: tuple[str, ...]
     change: int = field(default=0)
     """Lines it changes against the original unit: the smaller, the likelier to be the fix."""
+    new_texts: int = field(default=0)
+    """Text literals it writes that the original unit has nowhere: a piece of the answer the test expects, put in
+    as it stands (`+ "e" +`), fits that test and no other input."""
 
 
 @dataclass(frozen=True)
@@ -50,12 +56,19 @@ class Verdict:
     """`f(args): X (candidate a) or Y (candidate b)` for each input plausible candidates disagree on."""
     suggestion: str = ""
     """A test that would pin the first disputed input, as the kept candidate answers it."""
+    unpinned: int = 0
+    """How many probe inputs were beyond the tests' own."""
 
 
 def changed_lines(original: str, new: str) -> int:
     """How many lines differ between the two texts (removed plus added)."""
     diff = difflib.ndiff(original.splitlines(), new.splitlines())
     return sum(1 for line in diff if line.startswith(("- ", "+ ")))
+
+
+def new_texts(original: str, new: str) -> int:
+    """How many distinct texts `new` quotes that `original` quotes nowhere, in whichever quotes."""
+    return len({text[1:-1] for text in _QUOTED.findall(new)} - {text[1:-1] for text in _QUOTED.findall(original)})
 
 
 def agreement(pool: Sequence[Passing]) -> list[int]:
@@ -76,8 +89,9 @@ def choose(
     pinned: int = 0,
     alike: Sequence[tuple[int, int]] = (),
 ) -> int:
-    """The index of the candidate most others agree with; ties go to the one that changes the fewest outputs the
-    tests do not pin (against `original`, the unrepaired code's), then to the smallest change, then the earliest.
+    """The index of the candidate most others agree with; ties go to the one that writes the fewest new texts, then
+    the one that changes the fewest outputs the tests do not pin (against `original`, the unrepaired code's), then to
+    the smallest change, then the earliest.
 
     Before all that, a candidate whose every output is the original's moved by one constant (`result = 1` where the
     loop skips the first price, `return x + 1`) yields to one that is not: it shifts the answers until the test's
@@ -99,7 +113,7 @@ def choose(
         )
 
     return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
-                                                moved(pool[i]), pool[i].change, i))  # fmt: skip
+                                                pool[i].new_texts, moved(pool[i]), pool[i].change, i))  # fmt: skip
 
 
 def case_blind_pairs(inputs: Sequence[str]) -> list[tuple[int, int]]:
@@ -219,8 +233,9 @@ def judge_pool(
     disputes, first = _disputes(pool, kept, spec)
     suggestion = ""
     if first >= 0 and kept.outputs[first].startswith("= "):
-        suggestion = f"assert {spec.call(first)} == {kept.outputs[first][2:]}"
-    return Verdict(index, beyond[:_SHOWN], tuple(dict.fromkeys(disputes))[:_SHOWN], suggestion)
+        suggestion = pinning_test(spec, first, kept.outputs[first][2:])
+    unpinned = len(spec.inputs) - pinned
+    return Verdict(index, beyond[:_SHOWN], tuple(dict.fromkeys(disputes))[:_SHOWN], suggestion, unpinned)
 
 
 def _disputes(pool: Sequence[Passing], kept: Passing, spec: ProbeSpec) -> tuple[list[str], int]:

@@ -470,6 +470,7 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     if language == "python":
         yield from _order_reversed(line, code)
         yield from _compared_as_collections(line, code)
+    yield from _other_end(line, code, language)
     yield from _name_variants(line, code)
     yield from _negated_condition(line, language)
     yield from _length_variants(line, code)
@@ -479,6 +480,30 @@ def _variants(line: str, code: list[_Token], language: LanguageName) -> Iterator
     yield from _argument_variants(line, code)
     yield from _accumulate_variants(line, code, language)
     yield from (Mutant(new, change, tier) for new, change, tier in term_slips(line, code, language))
+
+
+_OTHER_ENDS = {"pop": "shift", "shift": "pop", "push": "unshift", "unshift": "push"}
+"""JavaScript's array methods at one end and their twins at the other."""
+
+
+def _other_end(line: str, code: list[_Token], language: LanguageName) -> Iterator[Mutant]:
+    """An item taken from, or put at, the other end of a list: a queue served from the back (`items.pop()` →
+    `items.pop(0)` in Python, `items.shift()` in JavaScript), a push to the front (`unshift`) meant for the back."""
+    for k in range(2, len(code) - 1):
+        name, dot, opening = code[k], code[k - 1], code[k + 1]
+        if dot.text != "." or opening.text != "(":
+            continue
+        close = matching_bracket(code, k + 1)
+        if close is None:
+            continue
+        inside = line[opening.end : code[close].start].strip()
+        if language == "python" and name.text == "pop" and inside in ("", "0", "-1"):
+            new = "0" if inside in ("", "-1") else ""
+            changed = line[: opening.end] + new + line[code[close].start :]
+            yield Mutant(changed, f"`pop({inside})` → `pop({new})`, the other end", 2)
+        elif language == "javascript" and name.text in _OTHER_ENDS:
+            other = _OTHER_ENDS[name.text]
+            yield Mutant(line[: name.start] + other + line[name.end :], f"`{name.text}` → `{other}`, the other end", 2)
 
 
 def _letter_range_recased(line: str, code: list[_Token]) -> Iterator[Mutant]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pedro.calls.literals import Arguments, literal_arguments
 from pedro.calls.run import Call, run_calls
+from pedro.calls.tables import table_arguments
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
 from pedro.repair.probes import MAX_INPUTS, ProbeSpec, probe_inputs
@@ -60,7 +61,11 @@ def _go_spec(unit: Unit, root: Path) -> ProbeSpec | None:
     if params is None:
         return None
     texts = _test_texts(root, unit, _go_test_files(root, folder))
-    own = [seed for text in texts for seed in literal_arguments(text, unit.name) if _fits(seed[0], params)]
+    # The calls written with literals, and the rows of the tables that table-driven tests loop over.
+    seeds = [
+        seed for text in texts for seed in (*literal_arguments(text, unit.name), *table_arguments(text, unit.name))
+    ]
+    own = [seed for seed in seeds if _fits(seed[0], params)]
     inputs, pinned = probe_inputs(own)
     if not inputs:
         inputs, pinned = _typed_inputs(unit.text[signature.end() :], params), 0
@@ -146,7 +151,8 @@ def _typed_inputs(body: str, params: Sequence[str]) -> list[str]:
             else texts if element == "string" else [True, False]
         )  # fmt: skip
         if kind.startswith("[]"):
-            values = [[], values[:3], values[:3][::-1]]
+            # Every length up to four: code may take an odd length's middle and an even one's two alike.
+            values = [[], values[:3], values[:3][::-1], values[:1], values[:2], values[:4]]
         choices.append(values)
     base = [values[0] for values in choices]
     found: dict[str, None] = {}
@@ -241,3 +247,25 @@ def probe_outputs(spec: ProbeSpec, root: Path, env: Mapping[str, str], timeout: 
     if all(result.raised == "ReferenceError" for result in made.results):
         return None  # a JavaScript function the module does not export
     return tuple(result.output for result in made.results)
+
+
+def pinning_test(spec: ProbeSpec, index: int, value_text: str) -> str:
+    """A check, in the function's own language, that input `index` gives the value `value_text` (a Python repr)
+    names: `assert f(2) == 4`, `assert.deepStrictEqual(f(2), 4)`, Go's `if got := F(2); got != 4 { … }`; "" where
+    the value cannot be written so."""
+    if spec.language == "python":
+        return f"assert {spec.call(index)} == {value_text}"
+    try:
+        value = ast.literal_eval(value_text)
+        call = probe_calls(spec)[index].code
+    except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
+        return ""
+    if spec.language == "javascript":
+        return f"assert.deepStrictEqual({call}, {json.dumps(value, ensure_ascii=False)})"
+    if isinstance(value, bool):
+        want = "true" if value else "false"
+    elif isinstance(value, int | float | str) and not (isinstance(value, float) and not math.isfinite(value)):
+        want = json.dumps(value, ensure_ascii=False)
+    else:
+        return ""  # a slice or a map: no `!=` in Go
+    return f'if got := {call}; got != {want} {{ t.Errorf("got %v, want %v", got, {want}) }}'

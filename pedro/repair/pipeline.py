@@ -517,7 +517,12 @@ class Repairer:
             text += f". A test would settle it: `{suggestion}`" if suggestion else ""
         if outcome.beyond:
             return text + ". Beyond the tests, the fix changes " + "; ".join(outcome.beyond)
-        if settled.verdict is None:
+        if settled.verdict is not None:
+            unpinned = settled.verdict.unpinned
+            text += f". On the {count(unpinned, 'other input')} tried, it answers as the code did" if unpinned else (
+                ". Nothing checked it beyond the tests (no input other than theirs could be built for it)"
+            )  # fmt: skip
+        else:
             language = settled.chosen.edits[0][0].language if settled.chosen and settled.chosen.edits else ""
             probed = language in ("go", "javascript") or (language == "python" and self._runner in _PROBED_RUNNERS)
             how = "no probe could call the changed code" if probed else (

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pedro.evidence import describe_test_run
-from pedro.repair.choose import Passing, Verdict, agreement, changed_lines, judge_pool
+from pedro.repair.choose import Passing, Verdict, agreement, changed_lines, judge_pool, new_texts
 from pedro.repair.edits import Edit
 from pedro.repair.judge import judge
 from pedro.repair.locate import Unit
@@ -80,7 +80,10 @@ def _ranked(search: Search, pool: list[Plausible]) -> tuple[Verdict | None, list
     spec = search.probe_for(unit)
     if not all(p.outputs is not None for p in pool) or len({len(p.outputs or ()) for p in pool}) != 1:
         return None, sorted(range(len(pool)), key=lambda i: (_change(pool[i].edits), i))
-    passing = [Passing(p.n, _text(p.edits), p.outputs or (), _change(p.edits)) for p in pool]
+    passing = [
+        Passing(p.n, _text(p.edits), p.outputs or (), _change(p.edits), sum(new_texts(u.text, t) for u, t in p.edits))
+        for p in pool
+    ]
     case_blind = "case" in search.clues.ignored | ignored(unit.text)
     verdict = judge_pool(passing, spec, search.originals.get(unit.key), case_blind=case_blind)
     search.emit(

@@ -37,6 +37,7 @@ from pedro.repair.empty_pieces import empty_piece_guards
 from pedro.repair.fallbacks import fallbacks
 from pedro.repair.fixed_conditions import conditions_fixed_apart, fixed_conditions
 from pedro.repair.half_swaps import half_swaps
+from pedro.repair.handler_types import handler_types
 from pedro.repair.idle_counters import idle_counters, idle_items
 from pedro.repair.index_guards import index_guards
 from pedro.repair.joined_halves import joined_halves
@@ -261,7 +262,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
     found += _recursions(unit, order, prose, clues)
     found += _swapped_pairs(unit, order, prose)
     found += _parted_twins(unit, order, prose)
-    found += [*_dropped_calls(unit, prose, clues), *_fallbacks(unit, clues)]
+    found += [*_dropped_calls(unit, prose, clues), *_fallbacks(unit, clues), *_handler_types(unit, clues)]
     found += [*_raise_guards(unit, clues), *_index_guards(unit, clues)]
     found += [
         Variant(unit, unit.start_line + row, text, change, _TIER_SCORE[3])
@@ -747,6 +748,23 @@ def _fallbacks(unit: Unit, clues: Clues) -> list[Variant]:
     changes = fallbacks(unit.text.splitlines(), line - unit.start_line, clues.raised)
     score = _TIER_SCORE[3] + _DEEPEST_LINE
     return [Variant(unit, line, change.text, change.change, score - k * 0.01) for k, change in enumerate(changes)]
+
+
+def _handler_types(unit: Unit, clues: Clues) -> list[Variant]:
+    """The `except` of the `try` around the failure's deepest frame, where it raised what no handler there catches,
+    made to catch it (handler_types.py): the error names the line and what it raised, so these come before every
+    one-token change, and before the `try` wrapped around the line anew."""
+    if unit.language != "python" or not clues.raised or clues.deepest is None:
+        return []
+    path, line = clues.deepest
+    if path != unit.path or not unit.start_line < line <= unit.end_line:
+        return []
+    changes = handler_types(unit.text.splitlines(), line - unit.start_line, clues.raised)
+    score = _GUIDED_SCORE + _DEEPEST_LINE
+    return [
+        Variant(unit, unit.start_line + change.row, change.text, change.change, score - k * 0.01)
+        for k, change in enumerate(changes)
+    ]
 
 
 def _index_guards(unit: Unit, clues: Clues) -> list[Variant]:

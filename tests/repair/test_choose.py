@@ -11,6 +11,7 @@ from pedro.repair.choose import (
     crashes_beyond,
     ignores_input,
     judge_pool,
+    new_texts,
     same,
     shifts,
 )
@@ -107,3 +108,22 @@ def test_a_shift_is_read_past_the_inputs_both_answer_with_the_same_error() -> No
     assert not shifts(("= 2", "= 2", "= 4", "= 0"), original)
     # Fewer than two numbers left: nothing to read a shift from.
     assert not shifts(("= 2", "! KeyError", "! UnboundLocalError"), ("= 3", "! KeyError", "! UnboundLocalError"))
+
+
+def test_between_candidates_tied_on_the_probes_one_that_writes_the_expected_text_in_loses() -> None:
+    # capitalize: `word.slice(2)` drops a letter. The test expects 'Hello' from 'hello': putting in the "e" it lacks
+    # passes it as `slice(1)` does, and the probes, each moved alike, cannot tell them apart.
+    original = "return word[0].toUpperCase() + word.slice(2);"
+    pasted = 'return word[0].toUpperCase() + "e" + word.slice(2);'
+    sliced = "return word[0].toUpperCase() + word.slice(1);"
+    assert (new_texts(original, pasted), new_texts(original, sliced), new_texts('f("a")', "f('a', 'b', `c`)")) == (
+        1,
+        0,
+        2,
+    )
+    probes = ProbeSpec("words.js", "capitalize", ("(['hello'], {})", "(['olleh'], {})", "(['HELLO'], {})"), 1)
+    first = Passing(1, pasted, ("= 'Hello'", "= 'Oeleh'", "= 'HeLLO'"), 1, new_texts(original, pasted))
+    second = Passing(7, sliced, ("= 'Hello'", "= 'Olleh'", "= 'HELLO'"), 1, new_texts(original, sliced))
+    verdict = judge_pool([first, second], probes, ("= 'Hllo'", "= 'Oleh'", "= 'HLLO'"))
+    assert verdict.index == 1 and verdict.unpinned == 2
+    assert verdict.disputes[0] == "capitalize('olleh'): 'Olleh' (candidate 7) or 'Oeleh' (candidate 1)"

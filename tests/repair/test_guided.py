@@ -577,3 +577,51 @@ def test_a_position_handed_unchanged_to_a_smaller_part_is_rebased_by_the_count_l
     )
     assert fixed["change"] == "`k` → `k - upto`", fixed
     assert "return select(larger, k - upto)" in (repo / "selecting.py").read_text()
+
+
+PARSE = (
+    "def parse_int(text, default=0):\n"
+    '    """int(text), or default when text is not a number."""\n'
+    "    try:\n        return int(text)\n    except KeyError:\n        return default\n"
+)
+PARSE_TEST = (
+    "from parse import parse_int\n\n\n"
+    "def test_number():\n    assert parse_int('42') == 42\n\n\n"
+    "def test_not_a_number():\n    assert parse_int('abc') == 0\n    assert parse_int('x', default=-1) == -1\n"
+)
+
+
+def test_a_handler_that_names_another_exception_than_the_one_raised_in_its_try_is_made_to_catch_it(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # Before, no one-token change reached it, and a second `try` was wrapped around `return int(text)` inside the
+    # first: the tests passed, and the code read as two handlers for one call.
+    files = {"parse.py": PARSE, "test_parse.py": PARSE_TEST}
+    fixed = fixed_through_the_cli(repo, files, stub_server, cli_env, within=2)
+    assert fixed["change"] == "`KeyError` → `ValueError`", fixed
+    assert (repo / "parse.py").read_text() == PARSE.replace("except KeyError:", "except ValueError:")
+
+
+QUEUE = (
+    "class Queue:\n    def __init__(self):\n        self.items = []\n\n"
+    "    def push(self, item):\n        self.items.append(item)\n\n"
+    "    def pop(self):\n        return self.items.pop()\n"
+)
+QUEUE_TEST = (
+    "import unittest\n\nfrom lines import Queue\n\n\n"
+    "class QueueTest(unittest.TestCase):\n"
+    "    def setUp(self):\n        self.q = Queue()\n        for item in (1, 2, 3):\n            self.q.push(item)\n\n"
+    "    def test_first_in_first_out(self):\n        self.assertEqual(self.q.pop(), 1)\n"
+    "        self.assertEqual(self.q.pop(), 2)\n"
+)
+
+
+def test_a_queue_served_from_the_wrong_end_takes_from_the_other(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # 113 candidates went by without `pop(0)`: no one-token change adds an argument.
+    fixed = fixed_through_the_cli(
+        repo, {"lines.py": QUEUE, "test_lines.py": QUEUE_TEST}, stub_server, cli_env, within=8
+    )
+    assert fixed["change"] == "`pop()` → `pop(0)`, the other end", fixed
+    assert "return self.items.pop(0)" in (repo / "lines.py").read_text()

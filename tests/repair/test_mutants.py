@@ -1482,3 +1482,12 @@ def test_an_index_pattern_matched_only_at_its_start_is_matched_whole_by_a_varian
         },
         "`match` → `fullmatch`",
     )
+
+
+def test_an_item_is_taken_from_or_put_at_the_other_end_of_a_list() -> None:
+    changes = {m.line: m.change for m in line_mutants("        return self.items.pop()", "python")}
+    assert changes["        return self.items.pop(0)"] == "`pop()` → `pop(0)`, the other end"
+    assert "`pop(0)` → `pop()`, the other end" in [m.change for m in line_mutants("x = q.pop(0)", "python")]
+    assert not [m for m in line_mutants("x = d.pop(key)", "python") if "other end" in m.change]
+    shifted = [m.line for m in line_mutants("  queue.push(job);", "javascript") if "other end" in m.change]
+    assert shifted == ["  queue.unshift(job);"]

@@ -12,8 +12,10 @@ from repo_util import git
 from test_repairer import repair
 
 from pedro.calls.literals import literal_arguments
+from pedro.calls.tables import table_arguments
 from pedro.repair.locate import Unit
-from pedro.repair.native_probes import _go_params, go_parameters, native_probe_spec
+from pedro.repair.native_probes import _go_params, go_parameters, native_probe_spec, pinning_test
+from pedro.repair.probes import ProbeSpec
 
 
 def test_literal_arguments_of_both_languages_read_as_values() -> None:
@@ -89,3 +91,73 @@ def test_a_go_fix_behind_the_function_the_tests_call_is_named_on_the_helpers_inp
     assert "\textra := (grams - 1000 + 1000 - 1) / 1000" in (repo / "shipping" / "shipping.go").read_text()
     assert "Beyond the tests, the fix changes Cost(1001): 499 → 649" in outcome.summary
     assert not list(repo.rglob("*pedro_probe*")), "the probe program never lands in the repository"
+
+
+MEDIAN_TEST = """package stats
+
+import "testing"
+
+type pair struct {
+	a, b int // the operands
+	want int
+}
+
+func TestMedian(t *testing.T) {
+	cases := []struct {
+		name string
+		in   []float64
+		want float64
+	}{
+		{"odd length", []float64{1, 2, 3}, 2},
+		{name: "even length", in: []float64{1, 2, 3, 4}, want: 2.5},
+		{"empty", nil, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Median(c.in); got != c.want {
+				t.Errorf("Median(%v) = %v, want %v", c.in, got, c.want)
+			}
+		})
+	}
+	for name, tc := range map[string]pair{"small": {1, 2, 3}} {
+		_ = name
+		_ = Add(tc.a, tc.b)
+	}
+	for _, tc := range []pair{{5, 6, 11}, {a: -1, b: 1, want: 0}} {
+		_ = Add(tc.a, tc.b)
+	}
+}
+"""
+
+
+def test_the_rows_of_a_go_table_driven_test_are_the_inputs_its_call_passes() -> None:
+    # Go's tests loop over a table: `Median(c.in)` has no literal to read, and the probes fell back on inputs built
+    # from the types alone, all of an odd length, on which a wrong fix of the even case answers as the code did.
+    assert table_arguments(MEDIAN_TEST, "Median") == [(([1, 2, 3],), {}), (([1, 2, 3, 4],), {}), ((None,), {})]
+    assert table_arguments(MEDIAN_TEST, "Add") == [((5, 6), {}), ((-1, 1), {})]  # a map's rows have no struct here
+
+
+def test_a_go_function_tested_through_a_table_is_probed_on_its_rows_and_their_neighbours(tmp_path: Path) -> None:
+    (tmp_path / "stats").mkdir()
+    (tmp_path / "stats" / "stats_test.go").write_text(MEDIAN_TEST)
+    (tmp_path / "stats" / "stats.go").write_text(
+        "package stats\n\nfunc Median(xs []float64) float64 {\n\tn := len(xs)\n\tif n == 0 {\n\t\treturn 0\n\t}\n"
+        "\tif n%2 == 1 {\n\t\treturn xs[n/2]\n\t}\n\treturn (xs[n/2] + xs[n/2+1]) / 2\n}\n"
+    )
+    spec = native_probe_spec(_unit(tmp_path, "stats/stats.go", "Median", "go"), tmp_path)
+    assert spec is not None and spec.pinned == 2  # the table's two rows a Go literal can write (nil cannot)
+    inputs = [ast.literal_eval(text)[0][0] for text in spec.inputs]
+    assert inputs[:2] == [[1, 2, 3], [1, 2, 3, 4]] and len(inputs) > 2
+    assert (
+        pinning_test(spec, 1, "2.5")
+        == "if got := Median([]float64{float64(1.0), float64(2.0), float64(3.0), float64(4.0)}); got != 2.5 "
+        '{ t.Errorf("got %v, want %v", got, 2.5) }'
+    )
+    assert pinning_test(spec, 1, "[1, 2]") == ""  # a slice: Go has no `!=` for it
+
+
+def test_the_test_that_would_settle_a_dispute_is_written_in_the_functions_language() -> None:
+    spec = ProbeSpec("words.js", "capitalize", ("(['olleh'], {})",), 0, language="javascript")
+    assert pinning_test(spec, 0, "'Olleh'") == 'assert.deepStrictEqual(capitalize("olleh"), "Olleh")'
+    python = ProbeSpec("words.py", "capitalize", ("(['olleh'], {})",), 0)
+    assert pinning_test(python, 0, "'Olleh'") == "assert capitalize('olleh') == 'Olleh'"
