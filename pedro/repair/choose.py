@@ -26,6 +26,8 @@ _CONSTANT_PROBES = 4
 _ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
 # A text literal in any of the languages: "…", '…' or `…`, escapes included.
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`(?:[^`\\]|\\.)*`')
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+"""A word or a sign: code's length in tokens, whatever its names' lengths."""
 _MISUSE = frozenset({"TypeError", "AttributeError", "NameError", "UnboundLocalError", "ReferenceError"})
 """Errors Python and JavaScript raise on their own where code misuses a value or a name: rarely what a fix means to
 raise."""
@@ -91,7 +93,7 @@ def choose(
 ) -> int:
     """The index of the candidate most others agree with; ties go to the one that writes the fewest new texts, then
     the one that changes the fewest outputs the tests do not pin (against `original`, the unrepaired code's), then to
-    the smallest change, then the earliest.
+    the smallest change, then the code of the fewest tokens (`len(word)` over `len(word) * 1`), then the earliest.
 
     Before all that, a candidate whose every output is the original's moved by one constant (`result = 1` where the
     loop skips the first price, `return x + 1`) yields to one that is not: it shifts the answers until the test's
@@ -113,7 +115,8 @@ def choose(
         )
 
     return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
-                                                pool[i].new_texts, moved(pool[i]), pool[i].change, i))  # fmt: skip
+                                                pool[i].new_texts, moved(pool[i]), pool[i].change,
+                                                len(_TOKEN.findall(pool[i].text)), i))  # fmt: skip
 
 
 def case_blind_pairs(inputs: Sequence[str]) -> list[tuple[int, int]]:

@@ -432,6 +432,7 @@ def _attribute_changes(text: str, clues: Clues, attributes: set[str]) -> Iterato
                 break  # the name stands inside a string: text, not an attribute
             yield Mutant(new, f"`.{name}` → `.{other}`, an attribute the file uses", 3), new, False
     yield from _twice_read(text, attributes)
+    yield from _unpaired_attributes(text)
 
 
 _READ_ATTRIBUTE = re.compile(r"(?<![\w.$])(?P<owner>[A-Za-z_$][\w$]*)\.(?P<name>[A-Za-z_$][\w$]*)\b(?!\s*\()")
@@ -455,6 +456,28 @@ def _twice_read(text: str, attributes: set[str]) -> Iterator[tuple[Mutant, str, 
             if _touches_string(text, new):
                 break  # text, not an attribute
             yield Mutant(new, f"`.{name}` → `.{other}`, for one of its two reads", 3), new, False
+
+
+_PAIRED = re.compile(
+    r"(?<![\w.$])(?P<owner>[A-Za-z_$][\w$]*)\.(?P<name>[A-Za-z_$][\w$]*)\s*(?:===?|!==?|<=?|>=?)\s*"
+    r"(?P<other_owner>[A-Za-z_$][\w$]*)\.(?P<other>[A-Za-z_$][\w$]*)\b(?!\s*\()"
+)
+
+
+def _unpaired_attributes(text: str) -> Iterator[tuple[Mutant, str, bool]]:
+    """Two objects compared field by field (`self.x == other.x and self.y == other.x`), one comparison pairing two
+    unlike fields where the others pair like ones: that one paired like them, on either side. A likely slip: the
+    line itself shows what it meant."""
+    pairs = list(_PAIRED.finditer(text))
+    owners = [(m["owner"], m["other_owner"]) for m in pairs if m["name"] == m["other"]]
+    alike = {(one, other) for one, other in owners if one != other}
+    for match in pairs:
+        if match["name"] == match["other"] or (match["owner"], match["other_owner"]) not in alike:
+            continue
+        for side, to in (("other", match["name"]), ("name", match["other"])):
+            new = text[: match.start(side)] + to + text[match.end(side) :]
+            said = f"`.{match[side]}` → `.{to}`, as the line's other comparisons pair its fields"
+            yield Mutant(new, said, 1), new, False
 
 
 def _slice_changes(text: str, unit: Unit, names: list[str]) -> Iterator[tuple[Mutant, str, bool]]:

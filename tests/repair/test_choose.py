@@ -127,3 +127,10 @@ def test_between_candidates_tied_on_the_probes_one_that_writes_the_expected_text
     verdict = judge_pool([first, second], probes, ("= 'Hllo'", "= 'Oleh'", "= 'HLLO'"))
     assert verdict.index == 1 and verdict.unpinned == 2
     assert verdict.disputes[0] == "capitalize('olleh'): 'Olleh' (candidate 7) or 'Oeleh' (candidate 1)"
+
+
+def test_between_candidates_that_answer_alike_everywhere_the_shortest_code_stays() -> None:
+    # `len(word) + 1`: `+` → `*` and `+ 1` dropped give the same outputs on every probe, and change a line each.
+    times_one = Passing(11, "        return len(word) * 1", ("= 1", "= 3", "= 5"), 1)
+    dropped = Passing(12, "        return len(word)", ("= 1", "= 3", "= 5"), 1)
+    assert choose([times_one, dropped], ("= 2", "= 4", "= 6"), pinned=1) == 1

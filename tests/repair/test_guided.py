@@ -625,3 +625,25 @@ def test_a_queue_served_from_the_wrong_end_takes_from_the_other(
     )
     assert fixed["change"] == "`pop()` → `pop(0)`, the other end", fixed
     assert "return self.items.pop(0)" in (repo / "lines.py").read_text()
+
+
+POINT = (
+    "class Point:\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n\n"
+    "    def __eq__(self, other):\n"
+    "        return isinstance(other, Point) and self.x == other.x and self.y == other.x\n"
+)
+POINT_TEST = (
+    "from point import Point\n\n\n"
+    "def test_equal():\n    assert Point(1, 2) == Point(1, 2)\n    assert Point(1, 2) != Point(2, 1)\n"
+)
+
+
+def test_two_objects_compared_field_by_field_pair_the_odd_comparisons_fields_as_the_others_do(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # `self.y == other.x`: `==` → `!=` passes both tests too, and came first; no probe calls `__eq__`, so the
+    # earlier of the two was committed.
+    files = {"point.py": POINT, "test_point.py": POINT_TEST}
+    fixed = fixed_through_the_cli(repo, files, stub_server, cli_env, within=2)
+    assert fixed["change"] == "`.x` → `.y`, as the line's other comparisons pair its fields", fixed
+    assert "self.y == other.y" in (repo / "point.py").read_text()
