@@ -93,7 +93,8 @@ def choose(
 ) -> int:
     """The index of the candidate most others agree with; ties go to the one that writes the fewest new texts, then
     the one that changes the fewest outputs the tests do not pin (against `original`, the unrepaired code's), then to
-    the smallest change, then the code of the fewest tokens (`len(word)` over `len(word) * 1`), then the earliest.
+    the smallest change, then the earliest; and of those that answer as that one does on every probe, in as many
+    lines, the one of the fewest tokens (`len(word)` over `len(word) * 1`).
 
     Before all that, a candidate whose every output is the original's moved by one constant (`result = 1` where the
     loop skips the first price, `return x + 1`) yields to one that is not: it shifts the answers until the test's
@@ -114,9 +115,15 @@ def choose(
             if k >= pinned and not same(old, new)
         )
 
-    return min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
-                                                pool[i].new_texts, moved(pool[i]), pool[i].change,
-                                                len(_TOKEN.findall(pool[i].text)), i))  # fmt: skip
+    best = min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
+                                                pool[i].new_texts, moved(pool[i]), pool[i].change, i))  # fmt: skip
+    # Of the candidates that answer as the best one does everywhere, in as many lines, the fewest tokens.
+    twins = [i for i, one in enumerate(pool) if one.change == pool[best].change and _alike(one, pool[best])]
+    return min(twins, key=lambda i: (len(_TOKEN.findall(pool[i].text)), i))
+
+
+def _alike(one: Passing, other: Passing) -> bool:
+    return len(one.outputs) == len(other.outputs) and all(map(same, one.outputs, other.outputs))
 
 
 def case_blind_pairs(inputs: Sequence[str]) -> list[tuple[int, int]]:

@@ -134,3 +134,10 @@ def test_between_candidates_that_answer_alike_everywhere_the_shortest_code_stays
     times_one = Passing(11, "        return len(word) * 1", ("= 1", "= 3", "= 5"), 1)
     dropped = Passing(12, "        return len(word)", ("= 1", "= 3", "= 5"), 1)
     assert choose([times_one, dropped], ("= 2", "= 4", "= 6"), pinned=1) == 1
+
+
+def test_fewer_tokens_never_outweigh_the_order_between_candidates_that_answer_differently() -> None:
+    # Binary search's `mid = (lo + hi) / 2`: `//` (first) and `/ 2` dropped (shorter) disagree on one probe only.
+    floored = Passing(11, "        mid = (lo + hi) // 2", ("= 3", "= 3"), 1)
+    dropped = Passing(39, "        mid = (lo + hi)", ("= 3", "= -1"), 1)
+    assert choose([floored, dropped], ("! TypeError", "! TypeError"), pinned=1) == 0

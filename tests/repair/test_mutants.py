@@ -1491,3 +1491,9 @@ def test_an_item_is_taken_from_or_put_at_the_other_end_of_a_list() -> None:
     assert not [m for m in line_mutants("x = d.pop(key)", "python") if "other end" in m.change]
     shifted = [m.line for m in line_mutants("  queue.push(job);", "javascript") if "other end" in m.change]
     assert shifted == ["  queue.unshift(job);"]
+
+
+def test_a_true_division_becomes_a_floor_division_in_python_alone() -> None:
+    # `mid = (lo + hi) / 2` indexes a list with a float: 79 candidates went by without `//`, and `/ 2` dropped was kept.
+    assert "        mid = (lo + hi) // 2" in [m.line for m in line_mutants("        mid = (lo + hi) / 2", "python")]
+    assert not [m for m in line_mutants("  mid = (lo + hi) / 2;", "javascript") if "//" in m.line]
