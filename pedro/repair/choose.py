@@ -90,13 +90,16 @@ def choose(
     original: Sequence[str] | None = None,
     pinned: int = 0,
     alike: Sequence[tuple[int, int]] = (),
+    documented: Sequence[tuple[int, str]] = (),
 ) -> int:
     """The index of the candidate most others agree with; ties go to the one that writes the fewest new texts, then
     the one that changes the fewest outputs the tests do not pin (against `original`, the unrepaired code's), then to
     the smallest change, then the earliest; and of those that answer as that one does on every probe, in as many
     lines, the one of the fewest tokens (`len(word)` over `len(word) * 1`).
 
-    Before all that, a candidate whose every output is the original's moved by one constant (`result = 1` where the
+    Before all that, the candidate that answers the fewest of its docstring's examples (`documented`) otherwise
+    than the docstring says goes first: the function's own promise outweighs any vote. Then a candidate whose every
+    output is the original's moved by one constant (`result = 1` where the
     loop skips the first price, `return x + 1`) yields to one that is not: it shifts the answers until the test's
     own one comes out, where a fix changes what is computed. Two such shifts agree with each other everywhere, and
     would otherwise outvote the fix. Then, where the code is to ignore case, the one that answers the most `alike`
@@ -115,11 +118,17 @@ def choose(
             if k >= pinned and not same(old, new)
         )
 
-    best = min(range(len(pool)), key=lambda i: (shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
+    best = min(range(len(pool)), key=lambda i: (len(against_docs(pool[i].outputs, documented)),
+                                                shifts(pool[i].outputs, original), -blind(pool[i]), -scores[i],
                                                 pool[i].new_texts, moved(pool[i]), pool[i].change, i))  # fmt: skip
     # Of the candidates that answer as the best one does everywhere, in as many lines, the fewest tokens.
     twins = [i for i, one in enumerate(pool) if one.change == pool[best].change and _alike(one, pool[best])]
     return min(twins, key=lambda i: (len(_TOKEN.findall(pool[i].text)), i))
+
+
+def against_docs(outputs: Sequence[str], documented: Sequence[tuple[int, str]]) -> list[int]:
+    """The probes where `outputs` differ from what the docstring's examples say the function answers."""
+    return [k for k, want in documented if k < len(outputs) and not same(outputs[k], want)]
 
 
 def _alike(one: Passing, other: Passing) -> bool:
@@ -133,17 +142,23 @@ def case_blind_pairs(inputs: Sequence[str]) -> list[tuple[int, int]]:
             if inputs[i] != inputs[j] and inputs[i].casefold() == inputs[j].casefold()]  # fmt: skip
 
 
-def unanimous(outputs: Sequence[Sequence[str]], original: Sequence[str] | None, pinned: int) -> bool:
+def unanimous(
+    outputs: Sequence[Sequence[str]],
+    original: Sequence[str] | None,
+    pinned: int,
+    documented: Sequence[tuple[int, str]] = (),
+) -> bool:
     """Whether two or more plausible candidates give the same outputs on every probe, at least two of them beyond the
-    tests' own inputs, and none of them merely shifts the original's outputs: candidates reached by different edits
-    that agree that far leave little for another rival to settle, so the search may stop looking."""
+    tests' own inputs, and none of them merely shifts the original's outputs or answers an example of the docstring
+    otherwise than it says: candidates reached by different edits that agree that far leave little for another rival
+    to settle, so the search may stop looking."""
     if (
         len(outputs) < 2
         or len({tuple(map(_key, one)) for one in outputs}) != 1
         or len(outputs[0]) - pinned < _UNANIMOUS_PROBES
     ):
         return False
-    return not shifts(outputs[0], original)
+    return not shifts(outputs[0], original) and not against_docs(outputs[0], documented)
 
 
 def ignores_input(outputs: Sequence[str] | None, original: Sequence[str] | None) -> str:
@@ -231,7 +246,7 @@ def judge_pool(
     to ignore case (a failing test or the code says so)."""
     pinned = spec.pinned if spec is not None else 0
     alike = case_blind_pairs(spec.inputs) if case_blind and spec is not None else []
-    index = choose(pool, original, pinned, alike)
+    index = choose(pool, original, pinned, alike, spec.documented if spec is not None else ())
     if spec is None:
         return Verdict(index)
     kept = pool[index]
@@ -241,6 +256,11 @@ def judge_pool(
         if k >= pinned and not same(old, new)
     )
     disputes, first = _disputes(pool, kept, spec)
+    # Where even the kept candidate answers an example of the docstring otherwise, that comes first.
+    documented = dict(spec.documented)
+    for k in reversed(against_docs(kept.outputs, spec.documented)):
+        answer, promised = _said(kept.outputs[k]), _said(documented[k])
+        disputes.insert(0, f"{spec.call(k)}: {answer} (candidate {kept.n}), where its docstring says {promised}")
     suggestion = ""
     if first >= 0 and kept.outputs[first].startswith("= "):
         suggestion = pinning_test(spec, first, kept.outputs[first][2:])
@@ -250,14 +270,15 @@ def judge_pool(
 
 def _disputes(pool: Sequence[Passing], kept: Passing, spec: ProbeSpec) -> tuple[list[str], int]:
     """Each input another plausible candidate answers otherwise than the kept one, in words, and the first such
-    input's index (-1 for none)."""
+    input's index (-1 for none); none the docstring settles, the kept one answering as its example says."""
     disputes: list[str] = []
     first = -1
+    settled = {k for k, want in spec.documented if k < len(kept.outputs) and same(kept.outputs[k], want)}
     for other in pool:
         if other is kept:
             continue
         for k, (mine, theirs) in enumerate(zip(kept.outputs, other.outputs, strict=True)):
-            if not same(mine, theirs):
+            if not same(mine, theirs) and k not in settled:
                 first = k if first < 0 else first
                 disputes.append(
                     f"{spec.call(k)}: {_said(mine)} (candidate {kept.n}) or {_said(theirs)} (candidate {other.n})"

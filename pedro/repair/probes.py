@@ -24,6 +24,7 @@ from typing import Any
 
 from pedro.calls.run import AFTER_SLOW
 from pedro.repair.case_bindings import call_arguments, called_name, own_nodes, rows_of, scopes
+from pedro.repair.doc_examples import doc_examples
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
 from pedro.repair.method_probes import is_called, method_seeds
@@ -63,6 +64,8 @@ class ProbeSpec:
     made_with: int = 0
     called: bool = True
     """Whether the method is called (a property is read)."""
+    documented: tuple[tuple[int, str], ...] = ()
+    """(input, the output its docstring's example says it gives, `= 5`): what the function promises (doc_examples)."""
 
     @property
     def separate(self) -> bool:
@@ -98,7 +101,7 @@ def probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
     if "." not in unit.qualified_name:
         trees = list(_test_trees(unit, root, mention=unit.name))
         default = unit.path.removesuffix(".py").replace("/", ".")
-        own = _spec(trees, unit.name, default)
+        own = _with_examples(_spec(trees, unit.name, default), unit, default)
         if own is not None:
             return own
     callers = list(_test_trees(unit, root, mention=None))
@@ -125,6 +128,24 @@ def _method_spec(unit: Unit, root: Path) -> ProbeSpec | None:
         if inputs
         else None
     )
+
+
+def _with_examples(spec: ProbeSpec | None, unit: Unit, module: str) -> ProbeSpec | None:
+    """The function's probes with its docstring's examples (doc_examples.py) put after the tests' own calls, each
+    with the answer it documents; the probes from the examples alone where no test calls it with literals."""
+    examples = doc_examples(unit.text, unit.name)
+    if not examples:
+        return spec
+    base = spec or ProbeSpec(module, unit.name, (), 0)
+    inputs = list(base.inputs[: base.pinned])
+    documented = []
+    for (args, kwargs), value in examples:
+        text = repr((args, kwargs))
+        if text not in inputs:
+            inputs.append(text)
+        documented.append((inputs.index(text), f"= {value!r}"))
+    inputs += [text for text in base.inputs[base.pinned :] if text not in inputs][: max(0, MAX_INPUTS - len(inputs))]
+    return replace(base, inputs=tuple(inputs), documented=tuple(documented))
 
 
 def by_own_program(spec: ProbeSpec | None, root: Path) -> ProbeSpec | None:

@@ -710,7 +710,7 @@ class Search:
         unit = self.pool[0].edits[0][0]
         spec = self.probe_for(unit)
         outputs = [p.outputs for p in self.pool if p.outputs is not None]
-        return spec is not None and unanimous(outputs, self.originals.get(unit.key), spec.pinned)
+        return spec is not None and unanimous(outputs, self.originals.get(unit.key), spec.pinned, spec.documented)
 
     def take_back_plausible(self) -> None:
         """Put the code back as it was before the plausible candidate still in place, if one is."""
