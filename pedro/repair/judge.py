@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from pedro.evidence import count
@@ -11,6 +12,9 @@ from pedro.tools.testreport import FailedTest
 
 Verdict = Literal["fixed", "progress", "breaks", "fails"]
 
+SAMPLE = 6
+"""The most failing tests a candidate's first run holds."""
+_RAISED = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit))\b")
 _MAX_FAILURE_LINES = 24
 _MAX_FAILURE_CHARS = 1600
 # pytest's traceback: a long frame ends at its location (`path:line: Error`) or a separator (`_ _ _`), a short one
@@ -51,6 +55,28 @@ def judge(before: TestRun, after: TestRun, wanted: frozenset[str]) -> tuple[Verd
         return "progress", f"{count(gained, 'failing test')} now {'passes' if gained == 1 else 'pass'}"
     failure = next(iter(after.report.failures), None)
     return "fails", describe_failure(failure, short=True) if failure else first_line(after.summary)
+
+
+def sampled(failures: Sequence[FailedTest], ids: Sequence[str], most: int = SAMPLE) -> list[str]:
+    """At most `most` of the failing tests `ids` for a candidate's first run, when there are more: one of each kind
+    of failure (`failures`: its file and what it raised, `tests/test_a.py`, `ValueError`) first, then the rest in
+    order. A candidate that passes none of them is no fix of the others either, and 80 tests failing for one bug
+    cost each candidate 80 runs."""
+    if len(ids) <= most:
+        return list(ids)
+    kinds = {
+        failure.test_id: (failure.test_id.partition("::")[0], _raised_kind(failure.message)) for failure in failures
+    }
+    first: dict[tuple[str, str], str] = {}
+    for test_id in ids:
+        first.setdefault(kinds.get(test_id, (test_id, "")), test_id)
+    chosen = list(first.values())[:most]
+    return sorted({*chosen, *[test_id for test_id in ids if test_id not in chosen][: most - len(chosen)]})
+
+
+def _raised_kind(message: str) -> str:
+    found = _RAISED.search(message)
+    return found.group(1) if found else ""
 
 
 def names_tests(run: TestRun) -> bool:

@@ -30,7 +30,7 @@ from pedro.repair.edits import Edit, Editor
 from pedro.repair.evaluate import CandidateRuns
 from pedro.repair.everywhere import everywhere
 from pedro.repair.followed_values import ValuesRead
-from pedro.repair.judge import Verdict, judge
+from pedro.repair.judge import Verdict, judge, sampled
 from pedro.repair.locate import Unit, constants_read, file_units
 from pedro.repair.pairs import Tested, joined, pairings, slip_kind
 from pedro.repair.probes import ProbeRecorder, ProbeSpec
@@ -460,10 +460,12 @@ class Search:
         return verdict
 
     def _judged(self, index: int, proposal: Proposal, applied: list[Edit]) -> Verdict:
-        wanted_ids = sorted(self.wanted & self.run.failing) or sorted(self.wanted)
+        # A few of the failing tests first: the rest only for a candidate that passes one of them (judge.sampled).
+        failures = self.run.report.failures if self.run.report is not None else []
+        wanted_ids = sampled(failures, sorted(self.wanted & self.run.failing) or sorted(self.wanted))
         first = self.runs.first(wanted_ids)
         self.emit("tests.run", **describe_test_run(first, "candidate", first.command), candidate=index, scope="failing")
-        verdict, why = _judged_as(proposal, *judge(self.run, first, self.wanted))
+        verdict, why = _judged_as(proposal, *judge(self.run, first, self.wanted & frozenset(wanted_ids) or self.wanted))
         if verdict == "fixed" or (verdict == "progress" and not self.pool):
             unit = applied[0][0]
             spec = self.probe_for(unit) if verdict == "fixed" else None

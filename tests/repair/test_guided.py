@@ -647,3 +647,26 @@ def test_two_objects_compared_field_by_field_pair_the_odd_comparisons_fields_as_
     fixed = fixed_through_the_cli(repo, files, stub_server, cli_env, within=2)
     assert fixed["change"] == "`.x` → `.y`, as the line's other comparisons pair its fields", fixed
     assert "self.y == other.y" in (repo / "point.py").read_text()
+
+
+WIDTH = "def pad(text, width):\n    return text + ' ' * (width - len(text) - 1)\n"
+WIDTH_TEST = (
+    "import pytest\n\nfrom width import pad\n\n\n"
+    "@pytest.mark.parametrize('n', range(12))\n"
+    "def test_pad(n):\n    assert len(pad('ab', n + 3)) == n + 3\n"
+)
+
+
+def test_a_candidate_is_first_tried_on_a_few_of_many_failing_tests_and_the_fix_on_all_of_them(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # Twelve tests fail for one bug: each candidate ran all twelve, where a few tell a wrong one as well.
+    commit_files(repo, {"width.py": WIDTH, "test_width.py": WIDTH_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    runs = [e for e in events if e["type"] == "tests.run" and e.get("scope") == "failing"]
+    assert runs and all(sum(run["counts"].values()) <= 6 for run in runs), [run["counts"] for run in runs]
+    fixed = fixed_variant(events, within=6)
+    assert fixed["change"] == "`- 1` dropped", fixed
+    whole = [e for e in events if e["type"] == "tests.run" and e.get("scope") == "all"]
+    assert whole and whole[-1]["counts"]["passed"] == 12

@@ -15,11 +15,13 @@ from test_repairer import CALC, FIX, WRONG, repair, statuses
 from pedro.messages import Message
 from pedro.repair.answers import Answer, Question
 from pedro.repair.clues import Clues
+from pedro.repair.judge import sampled
 from pedro.repair.locate import Unit
 from pedro.repair.search import Search
 from pedro.repair.spectrum import Suspect
 from pedro.safety.guard import SnapshotGuard
 from pedro.safety.snapshots import list_snapshots
+from pedro.tools.testreport import FailedTest
 
 BREAKS = "```python\ndef add(a, b):\n    return a + b + (a == 0)\n```"  # passes test_add, breaks test_add_zero
 BROKEN = "```python\ndef add(a, b):\n    return a +\n```"
@@ -261,3 +263,13 @@ def test_a_line_answer_about_code_changed_since_is_read_against_the_code_it_was_
         and not same.edits
         and same.label["problem"] == "the answer gives the function as it now stands"
     )
+
+
+def test_a_sample_of_many_failing_tests_holds_one_of_each_kind_of_failure_first() -> None:
+    failures = [FailedTest(f"tests/test_a.py::test_{n}", message="AssertionError: assert 1 == 2") for n in range(9)]
+    failures.append(FailedTest("tests/test_b.py::test_z", message="ValueError: bad"))
+    failures.append(FailedTest("tests/test_a.py::test_y", message="ValueError: bad"))
+    ids = sorted(failure.test_id for failure in failures)
+    sample = sampled(failures, ids, most=4)
+    assert len(sample) == 4 and {"tests/test_b.py::test_z", "tests/test_a.py::test_y"} <= set(sample)
+    assert sampled(failures, ids[:3], most=4) == ids[:3]
