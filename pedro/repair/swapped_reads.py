@@ -73,6 +73,30 @@ def swapped_throughout(lines: list[str], language: LanguageName) -> list[RowChan
     return changes
 
 
+def crossed_attributes(lines: list[str], language: LanguageName) -> list[RowChange]:
+    """Two lines near each other that each assign a name from the attribute (or key) the other line's name is
+    called after, `numerator = frac.denominator` and `denominator = frac.numerator`: the two reads swapped, so that
+    each name gets its own. Either line alone changed leaves both names one value."""
+    assigned = [(row, match) for row, text in enumerate(lines) if (match := _ASSIGNED_READ.match(text))]
+    changes = []
+    for (row, one), (other_row, other) in combinations(assigned, 2):
+        crossed = one["read"] == other["target"] and other["read"] == one["target"] != other["target"]
+        if crossed and other_row - row <= _NEAR_ROWS and one["owner"] == other["owner"]:
+            new = f"{one['head']}{other['read']}{one['tail']}"
+            also = ((other_row, f"{other['head']}{one['read']}{other['tail']}"),)
+            said = f"`.{one['read']}` and `.{other['read']}` swapped between the two lines that assign them"
+            changes.append(RowChange(row, new, said, also))
+    return changes
+
+
+# `numerator = frac.denominator`, `let h = box.width;`, `w := r.Height` (a name, then one attribute read, alone).
+_ASSIGNED_READ = re.compile(
+    r"^(?P<head>\s*(?:(?:let|const|var)\s+)?(?P<target>[A-Za-z_$][\w$]*)\s*:?=\s*(?P<owner>[A-Za-z_$][\w$.]*)\.)"
+    r"(?P<read>[A-Za-z_$][\w$]*)(?P<tail>\s*;?\s*(?:#.*|//.*)?)$"
+)
+_NEAR_ROWS = 3
+
+
 _Read = tuple[int, int, int, str]
 """A line's one literal read of a sequence: its row, where the place starts and ends in the line, the place."""
 

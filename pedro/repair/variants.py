@@ -87,7 +87,7 @@ from pedro.repair.statement_slips import (
 from pedro.repair.still_values import still_counts, unfilled
 from pedro.repair.stuck_loops import stepped_counters_python, stuck_loops_javascript, stuck_loops_python
 from pedro.repair.swapped_literals import swapped_literals
-from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
+from pedro.repair.swapped_reads import crossed_attributes, reordered_reads, swapped_reads, swapped_throughout
 from pedro.repair.swapped_returns import swapped_returns
 from pedro.repair.term_slips import moved_counters
 from pedro.repair.ternary_reach import ternary_reach
@@ -251,6 +251,7 @@ def _whole_unit_variants(unit: Unit, order: list[int], prose: set[int], clues: C
         *reshaped_results(lines, unit.language, clues.shapes),
     ]
     guided += [*conditions_fixed_apart(lines, unit.language), *reordered_reads(lines, unit.language)]
+    guided += crossed_attributes(lines, unit.language)
     guided += [*joined_halves(lines, unit.language), *tie_breaks(lines, unit.language)]
     guided += set_orders(lines, unit.language)
     guided += [*rune_literals(lines, unit.language), *reversed_prefixes(lines), *half_swaps(lines)]

@@ -409,7 +409,13 @@ _OUTCOMES = ("failure", "error", "skipped")
 
 def _argv(request: dict[str, Any], report: Path) -> list[str]:
     argv = ["-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", f"--junitxml={report}"]
+    # The plugins this process imported before pytest could mark them for assert rewriting warn so in every child;
+    # a project's `filterwarnings = error` makes that an error, and the child ends before any test runs.
+    argv += ["-W", f"ignore:{_ALREADY_IMPORTED}:pytest.PytestAssertRewriteWarning"]
     return [*argv, *list(request.get("args") or []), "--", *[str(test) for test in request["ids"]]]
+
+
+_ALREADY_IMPORTED = "Module already imported so cannot be rewritten"
 
 
 def _plugins(request: dict[str, Any]) -> list[object]:

@@ -665,3 +665,20 @@ def test_a_variant_that_breaks_the_cases_beside_a_quoted_parametrized_id_is_no_f
     shifted = [dict(e.data) for e in events if e.type == "repair.candidate" and e.data.get("change") == "`0` → `1`"]
     assert shifted and shifted[0]["status"] == "breaks", shifted
     assert "start = 1" not in (repo / "keys.py").read_text()
+
+
+def test_a_project_that_makes_warnings_errors_is_served_warm(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The warm pytest imports the installed plugins (xdist here) before any child's pytest can mark them for assert
+    # rewriting; pytest warns so in each child, `filterwarnings = error` made that an error before any test ran, and
+    # every candidate of such a project ran the plain command.
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:anyio")  # this suite turns xdist off too
+    ini = "[pytest]\nfilterwarnings =\n    error\n"
+    commit_files(repo, {"calc.py": CALC, "test_calc.py": TESTS, "pytest.ini": ini})
+    candidate_runs, notices = runs(repo, tmp_path, f"{sys.executable} -m pytest -q -p no:cacheprovider")
+    try:
+        assert candidate_runs.warm is not None and notices == []
+        assert candidate_runs.first(["test_calc.py::test_add"]).failing == {"test_calc.py::test_add"}
+    finally:
+        candidate_runs.close()

@@ -9,7 +9,7 @@ from repo_util import commit_files
 from test_mutants import tried_changes
 from test_repairer import repair
 
-from pedro.repair.swapped_reads import reordered_reads, swapped_reads, swapped_throughout
+from pedro.repair.swapped_reads import crossed_attributes, reordered_reads, swapped_reads, swapped_throughout
 
 DATE = (
     "def parse_date(text):\n"
@@ -139,3 +139,21 @@ def test_a_date_check_that_takes_the_day_for_the_month_throughout_is_fixed_by_on
     fixed = [event.data for event in events if event.type == "repair.candidate" and event.data["status"] == "fixed"]
     assert fixed[0]["change"] == "`t[0]` and `t[1]` swapped wherever the unit reads them", fixed
     assert "    if t[0] < 1 or t[0] > 12 or t[1] < 1:\n" in (repo / "dates.py").read_text()
+
+
+def test_two_lines_that_each_assign_the_attribute_named_after_the_other_are_crossed_back() -> None:
+    # humanize's fractional: either line alone changed leaves both names one value; 249 candidates went by.
+    lines = [
+        "def fractional(value):",
+        "    frac = Fraction(value)",
+        "    numerator = frac.denominator",
+        "    denominator = frac.numerator  # in lowest terms",
+        "    return f'{numerator}/{denominator}'",
+    ]
+    (change,) = crossed_attributes(lines, "python")
+    assert (change.row, change.text) == (2, "    numerator = frac.numerator")
+    assert change.also == ((3, "    denominator = frac.denominator  # in lowest terms"),)
+    assert change.change == "`.denominator` and `.numerator` swapped between the two lines that assign them"
+    # Names that only resemble the attributes, or reads of two objects, are left alone.
+    assert crossed_attributes(["  let w = box.height;", "  let h = box.width;"], "javascript") == []
+    assert crossed_attributes(["a = x.b", "b = y.a"], "python") == []
