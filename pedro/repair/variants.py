@@ -764,26 +764,32 @@ def _fallbacks(unit: Unit, clues: Clues) -> list[Variant]:
     """The `return` at the failure's deepest frame, where it raised what the test did not expect, wrapped to answer
     each of the function's other results instead (fallbacks.py): a statement added, ranked as a third-tier change of
     the deepest line, so the one-token changes of that line come first."""
-    if unit.language != "python" or not clues.raised or clues.deepest is None:
+    row = _raised_at(unit, clues)
+    if row is None:
         return []
-    path, line = clues.deepest
-    if path != unit.path or not unit.start_line < line <= unit.end_line:
-        return []
-    changes = fallbacks(unit.text.splitlines(), line - unit.start_line, clues.raised)
+    changes = fallbacks(unit.text.splitlines(), row, clues.raised)
     score = _TIER_SCORE[3] + _DEEPEST_LINE
+    line = unit.start_line + row
     return [Variant(unit, line, change.text, change.change, score - k * 0.01) for k, change in enumerate(changes)]
+
+
+def _raised_at(unit: Unit, clues: Clues) -> int | None:
+    """The row of a Python unit (past its first line) at the failure's deepest frame, where it raised; None if the
+    failure raised nothing there."""
+    if unit.language != "python" or not clues.raised or clues.deepest is None:
+        return None
+    path, line = clues.deepest
+    return line - unit.start_line if path == unit.path and unit.start_line < line <= unit.end_line else None
 
 
 def _handler_types(unit: Unit, clues: Clues) -> list[Variant]:
     """The `except` of the `try` around the failure's deepest frame, where it raised what no handler there catches,
     made to catch it (handler_types.py): the error names the line and what it raised, so these come before every
     one-token change, and before the `try` wrapped around the line anew."""
-    if unit.language != "python" or not clues.raised or clues.deepest is None:
+    row = _raised_at(unit, clues)
+    if row is None:
         return []
-    path, line = clues.deepest
-    if path != unit.path or not unit.start_line < line <= unit.end_line:
-        return []
-    changes = handler_types(unit.text.splitlines(), line - unit.start_line, clues.raised)
+    changes = handler_types(unit.text.splitlines(), row, clues.raised)
     score = _GUIDED_SCORE + _DEEPEST_LINE
     return [
         Variant(unit, unit.start_line + change.row, change.text, change.change, score - k * 0.01)
