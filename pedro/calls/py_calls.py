@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
+import inspect
 import io
 import itertools
 import json
@@ -43,6 +45,9 @@ def _equal(value: Any, want: Any) -> bool:
 def _shown(value: Any) -> str:
     """A result as it is reported: its repr, or for an iterator (a generator, a map) the items it gives, at most
     _MAX_ITEMS of them: its repr says only where it lives (repair/pytest_probes.py reads results the same way)."""
+    if inspect.iscoroutine(value):
+        # An async function's call: the value it gives once run (its coroutine's repr says only where it lives).
+        return _shown(asyncio.run(value))
     if isinstance(value, Iterator) and not isinstance(value, io.IOBase):
         items = list(itertools.islice(value, _MAX_ITEMS + 1))
         more = ", ..." if len(items) > _MAX_ITEMS else ""

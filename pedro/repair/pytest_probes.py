@@ -7,8 +7,10 @@
 from __future__ import annotations
 
 import ast
+import asyncio
 import copy
 import importlib
+import inspect
 import io
 import itertools
 import json
@@ -39,6 +41,9 @@ def _stop(signum: int, frame: Any) -> None:
 def _shown(value: Any) -> str:
     """A result as probes compare it: its repr, or for an iterator (a generator, a map) the items it gives, at most
     _MAX_ITEMS of them: its repr says only where it lives (calls/py_calls.py reads results the same way)."""
+    if inspect.iscoroutine(value):
+        # An async function's call: the value it gives once run (its coroutine's repr says only where it lives).
+        return _shown(asyncio.run(value))
     if isinstance(value, Iterator) and not isinstance(value, io.IOBase):
         items = list(itertools.islice(value, _MAX_ITEMS + 1))
         more = ", ..." if len(items) > _MAX_ITEMS else ""

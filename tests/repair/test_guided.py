@@ -670,3 +670,26 @@ def test_a_candidate_is_first_tried_on_a_few_of_many_failing_tests_and_the_fix_o
     assert fixed["change"] == "`- 1` dropped", fixed
     whole = [e for e in events if e["type"] == "tests.run" and e.get("scope") == "all"]
     assert whole and whole[-1]["counts"]["passed"] == 12
+
+
+LENGTHS = (
+    "import asyncio\n\n\nasync def lengths(words):\n    async def one(word):\n        await asyncio.sleep(0)\n"
+    "        return len(word) + 1\n    return await asyncio.gather(*(one(w) for w in words))\n"
+)
+LENGTHS_TEST = (
+    "import asyncio\n\nfrom words import lengths\n\n\n"
+    "def test_lengths():\n    assert asyncio.run(lengths(['a', 'abc'])) == [1, 3]\n"
+)
+
+
+def test_an_async_functions_probes_compare_the_values_it_gives_not_its_coroutines(
+    repo: Path, stub_server: Any, cli_env: dict[str, str]
+) -> None:
+    # Each probe got a coroutine, whose repr says only where it lives: the job said the fix answered every other
+    # input as the code did.
+    commit_files(repo, {"words.py": LENGTHS, "test_words.py": LENGTHS_TEST})
+    events, proc = debug(repo, stub_server([NOTHING] * 20), cli_env)
+    assert proc.returncode == 0, proc.stderr
+    end = [e for e in events if e["type"] == "job.finished"][-1]
+    assert "Beyond the tests, the fix changes lengths(" in end["summary"], end["summary"]
+    assert "[4] → [3]" in end["summary"] or "[2] → [1]" in end["summary"], end["summary"]
