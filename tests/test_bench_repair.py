@@ -99,3 +99,51 @@ def test_a_run_made_by_other_code_is_not_resumed(tmp_path: Path) -> None:
     saved.path.write_text("{}")
     with pytest.raises(SystemExit, match="not a report this benchmark wrote"):
         bench_repair.parse_args(["--resume", str(saved.path)])
+
+
+# The peers' part run on a fake peer whose every task takes a second; SIGTERM must end it within a task or two.
+PEERS = """
+import signal, sys, time
+from pathlib import Path
+from types import SimpleNamespace
+sys.path.insert(0, {benchmarks!r})
+import bench_repair
+from pedro.eval.tasks import load_suite
+
+def run_peer(peer, task_dir, **options):
+    time.sleep(1)
+    return SimpleNamespace(peer=peer, task=task_dir.name, solved=False, wall_s=1.0, note="")
+
+sys.modules["peers"] = SimpleNamespace(ensure_peer=lambda *_: None, run_peer=run_peer)
+tasks = load_suite(bench_repair.TASKS)[:30]
+args = bench_repair.parse_args(["--models", "smollm2", "--peers", "aider"])
+saved = bench_repair.new_report(args, tasks, {{}}, results=Path({folder!r}))
+saved.model = "smollm2"
+signal.signal(signal.SIGTERM, bench_repair._interrupt)
+Path({mark!r}).write_text("started")
+try:
+    bench_repair.run_peer_suite("aider", tasks, ("http://x/v1", "m"), Path({folder!r}), args, saved)
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+def test_a_sigterm_stops_the_peers_part_after_the_task_under_way(tmp_path: Path) -> None:
+    mark = tmp_path / "mark"
+    code = PEERS.format(benchmarks=str(BENCHMARKS), folder=str(tmp_path), mark=str(mark))
+    process = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists():
+            assert time.monotonic() < deadline and process.poll() is None, "the run never started"
+            time.sleep(0.05)
+        time.sleep(2.5)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 130
+        (report,) = tmp_path.glob("eval-*.json")
+        rows = json.loads(report.read_text())["peers"]["smollm2"]["aider"]["tasks"]
+        assert 1 <= len(rows) <= 5  # the tasks made, each saved as it ended; none started after the signal
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
