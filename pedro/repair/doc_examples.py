@@ -15,6 +15,7 @@ Example = tuple[tuple[tuple[Any, ...], dict[str, Any]], Any]
 
 _SAID = re.compile(r"\s*(?:==|->|➞|=>|⇒|→|\bshould\s+return\b|\breturns?\b|\bgives\b)\s*")
 _MOST = 12
+_MOST_CHARS = 120
 
 
 def doc_examples(unit_text: str, name: str) -> list[Example]:
@@ -101,8 +102,9 @@ def _call(text: str, name: str) -> tuple[tuple[tuple[Any, ...], dict[str, Any]],
 
 
 def _value_at(text: str) -> tuple[Any] | None:
-    """The literal that opens `text` (`5.`, `True,`, `[1, 2] for …`): the longest prefix that reads as one."""
-    text = text.strip()
+    """The literal that opens `text` (`5.`, `True,`, `[1, 2] for …`): the longest prefix that reads as one, within
+    _MOST_CHARS (each prefix tried is a parse: a long line of prose costs no more than that)."""
+    text = text.strip()[:_MOST_CHARS]
     for end in range(len(text), 0, -1):
         if end < len(text) and text[end].isalnum():
             continue  # `10` is no literal of `100`
