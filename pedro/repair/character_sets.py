@@ -3,13 +3,17 @@ holding one the failure's text shows was wrongly taken or left, or lacking one: 
 
 `remove_vowels("ybcd")` gave `'bcd'` where `'ybcd'` was expected: the `y` the actual text lacks is in the list of
 vowels, so the list without it is the likeliest fix; a character the actual text has and the expected lacks, missing
-from the list, is put in.
+from the list, is put in. A character one text escapes and the other does not (`'/%7E'` where `'/~'` was expected)
+names the set of characters left as they are: `UNRESERVED = ALPHA + DIGIT + "._!-"` lacked the `~`.
 """
 
 from __future__ import annotations
 
 import difflib
+import html
 import re
+import urllib.parse
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
 from pedro.repair.mutants import string_literals
@@ -27,6 +31,8 @@ _FEWEST = 3
 """The fewest characters a set written out has: fewer is a pair, not a set."""
 _MOST_CHANGED = 3
 """The most characters an actual and an expected text may differ by for the difference to name one of a set."""
+_ESCAPED = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;|\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})")
+"""A character written escaped: percent-encoded, an HTML entity, a backslash escape."""
 
 
 def character_sets(
@@ -53,13 +59,34 @@ def character_sets(
 
 
 def _differing(actual: str, expected: str) -> list[str]:
-    """The characters one text has and the other lacks, where that is all that differs and it is a few at most."""
+    """The characters one text has and the other lacks, or writes escaped, where that is all that differs and it is a
+    few at most."""
+    escaped = _escaped_characters(actual, expected) or _escaped_characters(expected, actual)
+    if escaped:
+        return escaped if len(escaped) <= _MOST_CHANGED else []
     ops = difflib.SequenceMatcher(None, actual, expected, autojunk=False).get_opcodes()
     if any(op == "replace" for op, *_ in ops):
         return []
     changed = [actual[a1:a2] if op == "delete" else expected[b1:b2] for op, a1, a2, b1, b2 in ops if op != "equal"]
     chars = "".join(changed)
     return list(dict.fromkeys(chars)) if 0 < len(chars) <= _MOST_CHANGED and not chars.isspace() else []
+
+
+def _escaped_characters(escaped: str, plain: str) -> list[str]:
+    """The characters `escaped` writes escaped where `plain` has them as they are (`/%7E` for `/~`), where that is
+    all they differ by, else none."""
+    extra = Counter(_ESCAPED.findall(escaped)) - Counter(_ESCAPED.findall(plain))
+    if not extra:
+        return []
+    for read in (urllib.parse.unquote, html.unescape, _unbackslashed):
+        if read(escaped) == read(plain):
+            return list(dict.fromkeys(read(piece) for piece in extra))
+    return []
+
+
+def _unbackslashed(text: str) -> str:
+    """The text with its `\\xNN` and `\\uNNNN` escapes read."""
+    return _ESCAPED.sub(lambda m: chr(int(m[0][2:], 16)) if m[0].startswith("\\") else m[0], text)
 
 
 def _sets(line: str, language: LanguageName) -> Iterator[tuple[int, int, list[str], str]]:
@@ -72,14 +99,19 @@ def _sets(line: str, language: LanguageName) -> Iterator[tuple[int, int, list[st
             quote = next(item["q"] for item in items if item)
             yield match.start("items"), match.end("items"), chars, quote
     for start, token in string_literals(line, language):
-        body = token[1:-1]
+        prefix = len(token) - len(token.lstrip("rRbBuU"))
         looked_up = _LOOKED_UP_BEFORE.search(line[:start]) or _LOOKED_UP_AFTER.match(line[start + len(token) :])
-        if looked_up and _plain_set(token):
-            yield start + 1, start + len(token) - 1, list(body), ""
+        if (looked_up or _marks(token[prefix + 1 : -1])) and _plain_set(token[prefix:]):
+            yield start + prefix + 1, start + len(token) - 1, list(token[prefix + 1 : -1]), ""
+
+
+def _marks(body: str) -> bool:
+    """Whether a text is punctuation alone: a set whatever reads it (`ALPHA + DIGIT + "._!-"`), as no prose is."""
+    return not any(char.isalnum() or char.isspace() for char in body)
 
 
 def _plain_set(token: str) -> bool:
-    """Whether a quoted token is a plain text of distinct characters, enough to be a set."""
+    """Whether a quoted token (its prefix taken off) is a plain text of distinct characters, enough to be a set."""
     body = token[1:-1]
     quoted = token[0] == token[-1] and token[0] in "'\"" and "\\" not in body
     return quoted and len(body) >= _FEWEST and len(set(body)) == len(body)

@@ -58,3 +58,31 @@ def test_a_vowel_remover_that_also_removes_y_is_fixed_by_a_variant(repo: Path) -
     )
     fixed_among_the_first(repo, {"vowels.py": code, "test_vowels.py": test}, "`y` taken out of the set")
     assert '["a", "e", "i", "o", "u"]' in (repo / "vowels.py").read_text()
+
+
+def test_a_character_the_actual_text_escapes_is_put_in_the_set_of_those_left_as_they_are() -> None:
+    line = 'UNRESERVED = UNRESERVED_CHARS = ALPHA + DIGIT + r"._!-"'
+    assert fixed(line, [("/%7E", "/~")]) == ['UNRESERVED = UNRESERVED_CHARS = ALPHA + DIGIT + r"._!-~"']
+    assert fixed('SAFE = "-_."', [("a&amp;b", "a&b")]) == ['SAFE = "-_.&"']
+    assert fixed('SAFE = "-_."', [("a\\x7eb", "a~b")]) == ['SAFE = "-_.~"']
+    # Taken out where the set holds a character the expected text escapes.
+    assert fixed('SAFE = "-_.~"', [("/~", "/%7E")]) == ['SAFE = "-_."']
+    # A replacement that is no escape of the other text, or punctuation with words in it, is no set.
+    assert fixed('SAFE = "-_."', [("/%7F", "/~")]) == []
+    assert fixed('    print("-- done --")', [("/%7E", "/~")]) == []
+
+
+def test_a_url_encoder_that_escapes_the_tilde_is_fixed_by_a_variant(repo: Path) -> None:
+    code = (
+        "import string\n\n"
+        'UNRESERVED = string.ascii_letters + string.digits + "._-"\n\n\n'
+        "def encode(text):\n"
+        '    """The text percent-encoded, its unreserved characters left as they are."""\n'
+        '    return "".join(c if c in UNRESERVED else "%{:02X}".format(ord(c)) for c in text)\n'
+    )
+    test = (
+        "from urls import encode\n\n\ndef test_encode():\n"
+        "    assert encode('a b') == 'a%20b'\n    assert encode('/~') == '%2F~'\n"
+    )
+    fixed_among_the_first(repo, {"urls.py": code, "test_urls.py": test}, "`~` put in the set")
+    assert '"._-~"' in (repo / "urls.py").read_text()
