@@ -270,13 +270,14 @@ def judge_pool(
 
 def _disputes(pool: Sequence[Passing], kept: Passing, spec: ProbeSpec) -> tuple[list[str], int]:
     """Each input another plausible candidate answers otherwise than the kept one, in words, and the first such
-    input's index (-1 for none); none the docstring settles, the kept one answering as its example says."""
+    input's index (-1 for none); none the docstring settles, the kept one answering as its example says, and none
+    with a candidate that answers an example otherwise where the kept one answers it as it says."""
     disputes: list[str] = []
     first = -1
     settled = {k for k, want in spec.documented if k < len(kept.outputs) and same(kept.outputs[k], want)}
     for other in pool:
-        if other is kept:
-            continue
+        if other is kept or settled & set(against_docs(other.outputs, spec.documented)):
+            continue  # a rival its documentation proves wrong where the kept one is right: nothing to dispute
         for k, (mine, theirs) in enumerate(zip(kept.outputs, other.outputs, strict=True)):
             if not same(mine, theirs) and k not in settled:
                 first = k if first < 0 else first

@@ -20,9 +20,10 @@ from typing import Any
 from pedro.calls.literals import Arguments, literal_arguments
 from pedro.calls.run import Call, run_calls
 from pedro.calls.tables import table_arguments
+from pedro.repair.doc_examples import comment_examples
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
-from pedro.repair.probes import MAX_INPUTS, ProbeSpec, probe_inputs
+from pedro.repair.probes import MAX_INPUTS, ProbeSpec, probe_inputs, with_examples
 
 _MAX_TEST_FILES = 20
 _MAX_TEST_BYTES = 200_000
@@ -35,6 +36,8 @@ _JS_SUFFIXES = (".js", ".cjs", ".mjs")
 _JS_TEST_DIRS = ("test", "tests", "__tests__")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _TEXT = re.compile(r'"((?:\\.|[^"\\])*)"')
+_MOST_SHOWN_ITEMS = 6
+"""The most items of an array node's inspect prints on one line whatever they are."""
 
 
 def native_probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
@@ -47,8 +50,19 @@ def native_probe_spec(unit: Unit, root: Path) -> ProbeSpec | None:
         seeds = [seed for text in _test_texts(root, unit, _js_test_files(root, unit))
                  for seed in literal_arguments(text, unit.name)]  # fmt: skip
         inputs, pinned = probe_inputs(seeds)
-        return ProbeSpec(unit.path, unit.name, tuple(inputs), pinned, language="javascript") if inputs else None
+        spec = ProbeSpec(unit.path, unit.name, tuple(inputs), pinned, language="javascript")
+        spec = with_examples(spec, _examples(unit, root, lambda args: True), _js_said)
+        return spec if spec.inputs else None
     return None
+
+
+def _examples(unit: Unit, root: Path, fits: Callable[[tuple[Any, ...]], bool]) -> list[Any]:
+    """The examples of the comment above the function (doc_examples.py) whose arguments `fits` takes."""
+    try:
+        text = (root / unit.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [example for example in comment_examples(text, unit.start_line, unit.name) if fits(example[0][0])]
 
 
 def _go_spec(unit: Unit, root: Path) -> ProbeSpec | None:
@@ -67,12 +81,14 @@ def _go_spec(unit: Unit, root: Path) -> ProbeSpec | None:
     ]
     own = [seed for seed in seeds if _fits(seed[0], params)]
     inputs, pinned = probe_inputs(own)
-    if not inputs:
+    examples = _examples(unit, root, lambda args: _fits(args, params))
+    if not inputs and not examples:
         inputs, pinned = _typed_inputs(unit.text[signature.end() :], params), 0
     inputs = [text for text in inputs if _fits(ast.literal_eval(text)[0], params)]
-    if not inputs:
-        return None
-    return ProbeSpec(unit.path, unit.name, tuple(inputs), pinned, language="go", params=params)
+    spec = ProbeSpec(unit.path, unit.name, tuple(inputs), pinned, language="go", params=params)
+    result = signature.group("results").strip().strip("()").split()[-1]
+    spec = with_examples(spec, examples, lambda value: _go_said(value, result))
+    return spec if spec.inputs else None
 
 
 def _one_result(text: str) -> bool:
@@ -209,6 +225,44 @@ def _go_bool(value: Any, kind: str) -> str | None:
 _GO_WRITERS: dict[str, Callable[[Any, str], str | None]] = {
     "int": _go_int, "float": _go_float, "string": _go_string, "bool": _go_bool,
 }  # fmt: skip
+
+
+def _go_said(value: Any, kind: str) -> str | None:
+    """`value` as Go's `%#v` prints a result of type `kind` (`3`, `"ab"`, `[]int{1, 2}`), or None where pedro cannot
+    tell how it would (a float in a slice: `%#v` prints 2.0 as `2`)."""
+    if kind.startswith("[]"):
+        element = kind[2:]
+        if element in _GO_FLOATS or not isinstance(value, list):
+            return None
+        items = [_go_said(item, element) for item in value]
+        return None if None in items else f"{kind}{{{', '.join(str(item) for item in items)}}}"
+    if kind in _GO_INTS:
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
+    if kind in _GO_FLOATS:
+        return _go_float(value, kind) and repr(float(value))
+    if kind == "string":
+        return _go_string(value, kind) if _plain(value) else None
+    return _go_bool(value, kind) if kind == "bool" else None
+
+
+def _js_said(value: Any) -> str | None:
+    """`value` as node's util.inspect prints it (`3`, `'ab'`, `[ 1, 2 ]`, `null`), or None where pedro cannot tell
+    how it would (an object, a long array)."""
+    if isinstance(value, list):
+        items = [_js_said(item) for item in value if not isinstance(item, list | dict)]
+        if len(items) != len(value) or None in items or len(value) > _MOST_SHOWN_ITEMS:
+            return None
+        return f"[ {', '.join(str(item) for item in items)} ]" if items else "[]"
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int | float):
+        return repr(int(value)) if isinstance(value, float) and value.is_integer() else repr(value)
+    return f"'{value}'" if _plain(value) else None
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value is a text every language prints alike between its quotes."""
+    return isinstance(value, str) and value.isascii() and value.isprintable() and not set(value) & set("'\"\\")
 
 
 def go_neighbour_calls(function: str, params_text: str, seeds: Sequence[Arguments]) -> list[str]:

@@ -17,14 +17,14 @@ import contextlib
 import json
 import os
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pedro.calls.run import AFTER_SLOW
 from pedro.repair.case_bindings import call_arguments, called_name, own_nodes, rows_of, scopes
-from pedro.repair.doc_examples import doc_examples
+from pedro.repair.doc_examples import Example, doc_examples
 from pedro.repair.frames import is_test_file
 from pedro.repair.locate import Unit
 from pedro.repair.method_probes import is_called, method_seeds
@@ -131,21 +131,27 @@ def _method_spec(unit: Unit, root: Path) -> ProbeSpec | None:
 
 
 def _with_examples(spec: ProbeSpec | None, unit: Unit, module: str) -> ProbeSpec | None:
-    """The function's probes with its docstring's examples (doc_examples.py) put after the tests' own calls, each
-    with the answer it documents; the probes from the examples alone where no test calls it with literals."""
+    """The function's probes with its docstring's examples (doc_examples.py); the probes from the examples alone
+    where no test calls it with literals."""
     examples = doc_examples(unit.text, unit.name)
     if not examples:
         return spec
-    base = spec or ProbeSpec(module, unit.name, (), 0)
-    inputs = list(base.inputs[: base.pinned])
+    return with_examples(spec or ProbeSpec(module, unit.name, (), 0), examples, repr)
+
+
+def with_examples(spec: ProbeSpec, examples: Sequence[Example], written: Callable[[Any], str | None]) -> ProbeSpec:
+    """The probes with documented examples put after the tests' own calls, each with the answer it documents as
+    the function's language prints it (`written`: the example still probes where that is None)."""
+    inputs = list(spec.inputs[: spec.pinned])
     documented = []
     for (args, kwargs), value in examples:
         text = repr((args, kwargs))
         if text not in inputs:
             inputs.append(text)
-        documented.append((inputs.index(text), f"= {value!r}"))
-    inputs += [text for text in base.inputs[base.pinned :] if text not in inputs][: max(0, MAX_INPUTS - len(inputs))]
-    return replace(base, inputs=tuple(inputs), documented=tuple(documented))
+        if (said := written(value)) is not None:
+            documented.append((inputs.index(text), f"= {said}"))
+    inputs += [text for text in spec.inputs[spec.pinned :] if text not in inputs][: max(0, MAX_INPUTS - len(inputs))]
+    return replace(spec, inputs=tuple(inputs), documented=tuple(documented))
 
 
 def by_own_program(spec: ProbeSpec | None, root: Path) -> ProbeSpec | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pedro.repair.choose import Passing, judge_pool
-from pedro.repair.doc_examples import doc_examples
+from pedro.repair.doc_examples import comment_examples, doc_examples
 from pedro.repair.locate import Unit
 from pedro.repair.probes import ProbeSpec, probe_spec
 
@@ -65,5 +65,30 @@ def test_the_candidate_that_answers_as_the_docstring_says_stays_whatever_the_vot
     verdict = judge_pool([twin, other_twin, right], spec, ("! IndexError", "! IndexError", "! IndexError"))
     assert verdict.index == 2
     assert verdict.disputes == ()  # the docstring settles the one input they differ on
+    # A rival the docstring proves wrong disputes nothing, on that input or any other.
+    wrong_elsewhere = Passing(8, "d", ("= 2.5", "= 3.0", "= 9.0"), 1)
+    assert judge_pool([right, wrong_elsewhere], spec, ("! IndexError",) * 3).disputes == ()
+    unproven = Passing(9, "e", ("= 2.5", "= 3.5", "= 9.0"), 1)
+    assert judge_pool([right, unproven], spec, ("! IndexError",) * 3).disputes == (
+        "median([2, 3]): 2.5 (candidate 7) or 9.0 (candidate 9)",
+    )
     kept_wrong = judge_pool([twin], spec, ("! IndexError",) * 3)
     assert kept_wrong.disputes[0] == "median([1, 2, 3, 4, 5, 6]): 3.0 (candidate 2), where its docstring says 3.5"
+
+
+def test_the_comment_above_a_go_or_javascript_function_gives_its_examples_in_either_languages_literals() -> None:
+    go = (
+        "package stats\n\n// Median of the list.\n// >>> Median([3, 1, 2, 4, 5])\n// 3.0\n"
+        "// Median([]int{1, 2}) == 1.5, and Median(xs) == 0 for a name.\nfunc Median(l []int) float64 {\n"
+    )
+    assert comment_examples(go, 7, "Median") == [((([3, 1, 2, 4, 5],), {}), 3.0), ((([1, 2],), {}), 1.5)]
+    js = (
+        "/*Return the words capitalised.\n  >>> capitalize('ab cd')\n  'Ab Cd'\n  >>> capitalize(\"\")\n  ''\n  */\n"
+        "const capitalize = (s) => {\n"
+    )
+    assert comment_examples(js, 7, "capitalize") == [((("ab cd",), {}), "Ab Cd"), ((("",), {}), "")]
+    jsdoc = "/**\n * Whether n is even: isEven(4) === true, isEven(null) === false.\n */\nfunction isEven(n) {\n"
+    assert comment_examples(jsdoc, 4, "isEven") == [(((4,), {}), True), (((None,), {}), False)]
+    # Only the comment that ends on the line above: a blank line or code between ends it.
+    assert comment_examples("// f(1) == 2\n\nfunc f(n int) int {\n", 3, "f") == []
+    assert comment_examples("// f(1) == 2\nvar x = 1\nfunc f(n int) int {\n", 3, "f") == []

@@ -4,6 +4,7 @@ outputs beyond the tests named through repair."""
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 from pathlib import Path
 
@@ -13,8 +14,15 @@ from test_repairer import repair
 
 from pedro.calls.literals import literal_arguments
 from pedro.calls.tables import table_arguments
-from pedro.repair.locate import Unit
-from pedro.repair.native_probes import _go_params, go_parameters, native_probe_spec, pinning_test
+from pedro.repair.choose import against_docs
+from pedro.repair.locate import Unit, file_units
+from pedro.repair.native_probes import (
+    _go_params,
+    go_parameters,
+    native_probe_spec,
+    pinning_test,
+    probe_outputs,
+)
 from pedro.repair.probes import ProbeSpec
 
 
@@ -161,3 +169,103 @@ def test_the_test_that_would_settle_a_dispute_is_written_in_the_functions_langua
     assert pinning_test(spec, 0, "'Olleh'") == 'assert.deepStrictEqual(capitalize("olleh"), "Olleh")'
     python = ProbeSpec("words.py", "capitalize", ("(['olleh'], {})",), 0)
     assert pinning_test(python, 0, "'Olleh'") == "assert capitalize('olleh') == 'Olleh'"
+
+
+GO_DOCUMENTED = """package stats
+
+import "strings"
+
+// Median of the numbers.
+// >>> Median([3, 1, 2, 4, 5])
+// 3.0
+// >>> Median([]int{4, 1, 2, 3})
+// 2.5
+func Median(l []int) float64 {
+	s := append([]int(nil), l...)
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+	n := len(s)
+	if n%2 == 1 {
+		return float64(s[n/2])
+	}
+	return float64(s[n/2-1]+s[n/2]) / 2
+}
+
+// Upper says "AB" for Upper("ab"), Upper("x y") == "X Y".
+func Upper(s string) string { return strings.ToUpper(s) }
+
+// Evens: Evens(5) == []int{0, 2, 4}, and Evens(0) returns [].
+func Evens(n int) []int {
+	out := []int{}
+	for i := 0; i < n; i += 2 {
+		out = append(out, i)
+	}
+	return out
+}
+
+// Odd is true for odd numbers: Odd(3) == true, Odd(4) == false.
+func Odd(n int) bool { return n%2 == 1 }
+"""
+
+JS_DOCUMENTED = """/* The words of s, each capitalised.
+  >>> capitalize('ab cd')
+  'Ab Cd'
+  */
+const capitalize = (s) => s.split(' ').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+
+/** Halves: halves([2, 5]) === [1, 2.5], halves([]) === [] and halves([4]) === [2.0]. */
+function halves(xs) {
+  return xs.map((x) => x / 2);
+}
+
+// isEven(4) === true, isEven(3) === false, and isEven(null) === null.
+function isEven(n) {
+  return n === null ? null : n % 2 === 0;
+}
+
+module.exports = { capitalize, halves, isEven };
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "functions", "tool", "slip"),
+    [
+        ("stats/stats.go", GO_DOCUMENTED, {"Median": 2, "Upper": 1, "Evens": 2, "Odd": 2}, "go",
+         ("s[n/2-1]+s[n/2]", "s[n/2]+s[n/2+1]", "Median")),
+        ("words.js", JS_DOCUMENTED, {"capitalize": 1, "halves": 3, "isEven": 3}, "node",
+         ("x / 2", "x / 2 + 1", "halves")),
+    ],
+)  # fmt: skip
+def test_a_documented_go_or_javascript_function_answers_its_examples_as_its_language_prints_them(
+    tmp_path: Path, path: str, text: str, functions: dict[str, int], tool: str, slip: tuple[str, str, str]
+) -> None:
+    # What the comment promises is compared with what the function's own language prints of its answer: a promise
+    # written otherwise would count a right fix as contradicting its documentation.
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed")
+    (tmp_path / "go.mod").write_text("module example.com/stats\n\ngo 1.19\n")
+    (tmp_path / path).parent.mkdir(exist_ok=True)
+    (tmp_path / path).write_text(text)
+    for unit in file_units(tmp_path, path):
+        spec = native_probe_spec(unit, tmp_path)
+        assert spec is not None and spec.pinned == 0, unit.name
+        assert len(spec.documented) == functions[unit.name], (unit.name, spec)
+        outputs = probe_outputs(spec, tmp_path, dict(os.environ), 60)
+        assert outputs is not None, unit.name
+        assert not against_docs(outputs, spec.documented), (unit.name, outputs, spec.documented)
+    # And a slip in one of them contradicts its examples.
+    old, new, slipped_in = slip
+    (tmp_path / path).write_text(text.replace(old, new))
+    slipped = {}
+    for unit in file_units(tmp_path, path):
+        spec = native_probe_spec(unit, tmp_path)
+        assert spec is not None
+        outputs = probe_outputs(spec, tmp_path, dict(os.environ), 60)
+        assert outputs is not None
+        slipped[unit.name] = len(against_docs(outputs, spec.documented))
+    assert [name for name, count in slipped.items() if count] == [slipped_in]
