@@ -18,6 +18,8 @@ Example = tuple[tuple[tuple[Any, ...], dict[str, Any]], Any]
 _SAID = re.compile(r"\s*(?:===|==|->|➞|=>|⇒|→|\bshould\s+return\b|\breturns?\b|\bgives\b)\s*")
 _MOST = 12
 _MOST_CHARS = 120
+_ARITHMETIC = re.compile(r"\s*[-+*/%]\s*[\w(]")
+"""An operator and its next operand: what follows the first term of a sum worked out."""
 _MOST_COMMENT_LINES = 60
 _COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|//+|\*(?!\*))?")
 """What opens a line of a comment: `//`, `/*`, `/**`, the `*` of a block's middle."""
@@ -153,7 +155,8 @@ def _value_at(text: str, read: Read) -> tuple[Any] | tuple[()] | None:
             continue  # `10` is no literal of `100`
         value = read(text[:end].rstrip(".,;:"))
         if value:
-            return value
+            # `== 1 + 9 + 0 = 10` works the answer out: its first term is none.
+            return None if _ARITHMETIC.match(text[end:]) else value
     return None
 
 

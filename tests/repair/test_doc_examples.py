@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pedro.repair.choose import Passing, judge_pool
+from pedro.repair.choose import Passing, against_docs, judge_pool
 from pedro.repair.doc_examples import comment_examples, doc_examples
 from pedro.repair.locate import Unit
 from pedro.repair.probes import ProbeSpec, probe_spec
@@ -38,6 +38,16 @@ def test_a_prompts_answer_and_a_calls_stated_value_are_examples_with_literals_al
     ]  # `fix_spaces("x")` is answered two ways, and `text` is no literal
     assert doc_examples("def f(x):\n    return x\n", "f") == []
     assert doc_examples("def f(:\n", "f") == []
+    # An answer worked out is no answer: `1` is only its first term.
+    worked = 'def f(xs):\n    """f([1, 3]) == 1 + 9 = 10, f([]) == 0, f([2]) == 4 - 0."""\n'
+    assert doc_examples(worked, "f") == [((([],), {}), 0)]
+
+
+def test_a_number_prose_promises_is_answered_by_the_text_that_writes_it() -> None:
+    documented = [(0, "= 6"), (1, "= 6.5"), (2, "= 'ab'")]
+    assert against_docs(["= '6.00'", "= 6.5", "= 'ab'"], documented) == []
+    assert against_docs(["= '6.01'", "= '6.5'", "= 'ab '"], documented) == [0, 2]
+    assert against_docs(["= 'six'", "! ValueError", "= 'ab'"], documented) == [0, 1]
 
 
 def _unit(root: Path, path: str, name: str) -> Unit:
