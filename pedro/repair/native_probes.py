@@ -256,8 +256,18 @@ def _js_said(value: Any) -> str | None:
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int | float):
-        return repr(int(value)) if isinstance(value, float) and value.is_integer() else repr(value)
+        return _js_number(value)
     return f"'{value}'" if _plain(value) else None
+
+
+def _js_number(value: float) -> str | None:
+    """A number as node prints it (`2` for 2.0); None for those it prints otherwise than Python (`Infinity`, `NaN`,
+    `-0`)."""
+    if isinstance(value, int):
+        return repr(value)
+    if not math.isfinite(value) or (value == 0 and math.copysign(1.0, value) < 0):
+        return None
+    return repr(int(value)) if value.is_integer() else repr(value)
 
 
 def _plain(value: Any) -> bool:

@@ -18,6 +18,8 @@ from pedro.repair.choose import against_docs
 from pedro.repair.locate import Unit, file_units
 from pedro.repair.native_probes import (
     _go_params,
+    _go_said,
+    _js_said,
     go_parameters,
     native_probe_spec,
     pinning_test,
@@ -269,3 +271,14 @@ def test_a_documented_go_or_javascript_function_answers_its_examples_as_its_lang
         assert outputs is not None
         slipped[unit.name] = len(against_docs(outputs, spec.documented))
     assert [name for name, count in slipped.items() if count] == [slipped_in]
+
+
+def test_a_documented_answer_is_written_as_the_language_prints_it_or_not_at_all() -> None:
+    assert [_js_said(v) for v in (3, 2.0, -1.5, "ab", None, True, [1.0, "a"], [])] == [
+        "3", "2", "-1.5", "'ab'", "null", "true", "[ 1, 'a' ]", "[]"
+    ]  # fmt: skip
+    # node prints these otherwise than Python writes them, or in a shape pedro cannot foretell: no promise is made.
+    assert [_js_said(v) for v in (float("inf"), float("nan"), -0.0, "it's", [1] * 7, [[1]], {"a": 1})] == [None] * 7
+    assert _go_said([1, 2], "[]int") == "[]int{1, 2}" and _go_said("ab", "string") == '"ab"'
+    assert _go_said(2.5, "float64") == "2.5" and _go_said(True, "bool") == "true"
+    assert [_go_said([1.0], "[]float64"), _go_said("a\tb", "string"), _go_said(1, "map[string]int")] == [None] * 3
